@@ -1,0 +1,41 @@
+"""Engine core: the State API, actions, events, rule options, the ruleset registry and the errors."""
+
+from konflikt.core.actions import Action, ChanceOutcome, Step
+from konflikt.core.errors import (
+    DiceError,
+    IllegalActionError,
+    InvalidActionError,
+    KonfliktError,
+    OptionError,
+    ReplayError,
+    ScenarioError,
+    StoreError,
+)
+from konflikt.core.events import Event
+from konflikt.core.options import Options, OptionSet, RuleOption
+from konflikt.core.outcome import ConflictOutcome
+from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL, State
+
+__all__ = [
+    "CHANCE",
+    "GM",
+    "SIMULTANEOUS",
+    "TERMINAL",
+    "Action",
+    "ChanceOutcome",
+    "ConflictOutcome",
+    "DiceError",
+    "Event",
+    "IllegalActionError",
+    "InvalidActionError",
+    "KonfliktError",
+    "OptionError",
+    "OptionSet",
+    "Options",
+    "ReplayError",
+    "RuleOption",
+    "ScenarioError",
+    "State",
+    "Step",
+    "StoreError",
+]

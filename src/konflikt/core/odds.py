@@ -1,0 +1,103 @@
+"""Per-ruleset exact questions (``konflikt odds presja exchange --attack 3 --defense 5``) and their answers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from konflikt.core.errors import KonfliktError
+from konflikt.dice.distribution import fraction_text
+
+
+@dataclass(frozen=True)
+class OddsParam:
+    """One ``--name value`` parameter of a question."""
+
+    name: str
+    type: type
+    default: Any
+    help: str
+    choices: tuple[str, ...] | None = None
+    required: bool = False
+
+    def coerce(self, raw: str) -> Any:
+        if self.type is bool:
+            if raw.lower() in ("true", "yes", "on", "1"):
+                return True
+            if raw.lower() in ("false", "no", "off", "0"):
+                return False
+            raise KonfliktError(f"--{self.name} takes true or false, not {raw!r}")
+        if self.type is int:
+            try:
+                return int(raw)
+            except ValueError:
+                raise KonfliktError(f"--{self.name} takes a whole number, not {raw!r}") from None
+        if self.choices is not None and raw not in self.choices:
+            raise KonfliktError(f"--{self.name} takes one of {', '.join(self.choices)}, not {raw!r}")
+        return raw
+
+
+@dataclass
+class OddsAnswer:
+    """An exact answer: a main distribution, optional further ones, and single probabilities.
+
+    Attributes:
+        title: what was asked, in words.
+        label: what the main distribution's outcomes are ("pressure", "successes"...).
+        outcomes: the main distribution as (outcome label, probability) rows, in display order.
+        distributions: further named distributions.
+        probabilities: named single probabilities ("attack wins").
+        notes: lines of explanation.
+    """
+
+    title: str
+    label: str
+    outcomes: Sequence[tuple[str, Fraction]]
+    distributions: Mapping[str, Sequence[tuple[str, Fraction]]] = field(default_factory=dict)
+    probabilities: Mapping[str, Fraction] = field(default_factory=dict)
+    notes: Sequence[str] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "question": self.title,
+            "label": self.label,
+            "outcomes": {k: fraction_text(p) for k, p in self.outcomes},
+        }
+        if self.distributions:
+            data["distributions"] = {
+                name: {k: fraction_text(p) for k, p in rows} for name, rows in self.distributions.items()
+            }
+        if self.probabilities:
+            data["probabilities"] = {k: fraction_text(p) for k, p in self.probabilities.items()}
+        return data
+
+
+@dataclass(frozen=True)
+class OddsQuestion:
+    """A named exact question a ruleset answers."""
+
+    name: str
+    doc: str
+    params: tuple[OddsParam, ...]
+    compute: Callable[..., OddsAnswer]
+
+    def ask(self, raw: Mapping[str, str]) -> OddsAnswer:
+        known = {p.name: p for p in self.params}
+        for name in raw:
+            if name not in known:
+                raise KonfliktError(
+                    f"unknown parameter --{name} for '{self.name}' (known: "
+                    + ", ".join(f"--{p}" for p in known)
+                    + ")"
+                )
+        values: dict[str, Any] = {}
+        for p in self.params:
+            if p.name in raw:
+                values[p.name] = p.coerce(raw[p.name])
+            elif p.required:
+                raise KonfliktError(f"'{self.name}' needs --{p.name} ({p.help})")
+            else:
+                values[p.name] = p.default
+        return self.compute(**values)

@@ -1,0 +1,167 @@
+"""Named rule options: every gap in a source text, and every optional rule, is one of these.
+
+An option has a name, a type, a default, a one-line doc and, where the text has them, the source's own words.
+Scenario files set them under ``[options]``; the command line with ``--option name=value``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from konflikt.core.errors import OptionError
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+@dataclass(frozen=True, slots=True)
+class RuleOption:
+    """One named rule option.
+
+    Attributes:
+        name: snake_case name used in files and on the command line.
+        type: ``bool``, ``int``, ``float`` or ``str``.
+        default: the value used when nobody sets it (the digest's default).
+        doc: one line saying what it changes.
+        source: the source text's own words behind it, when there are any.
+        choices: the allowed values of a ``str`` option (``None``: free text).
+        minimum: the smallest allowed value of an ``int`` option.
+    """
+
+    name: str
+    type: type
+    default: Any
+    doc: str
+    source: str | None = None
+    choices: tuple[str, ...] | None = None
+    minimum: int | None = None
+
+    def coerce(self, value: Any) -> Any:
+        """Check a value from a file or the command line (strings are parsed) and return it typed."""
+        if isinstance(value, str) and self.type is not str:
+            return self.coerce(self._parse(value))
+        if self.type is bool:
+            if not isinstance(value, bool):
+                raise OptionError(f"option {self.name!r} takes true or false, not {value!r}")
+        elif self.type is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise OptionError(f"option {self.name!r} takes a whole number, not {value!r}")
+            if self.minimum is not None and value < self.minimum:
+                raise OptionError(f"option {self.name!r} must be at least {self.minimum}, not {value!r}")
+        elif self.type is float:
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise OptionError(f"option {self.name!r} takes a number, not {value!r}")
+            value = float(value)
+        elif self.type is str:
+            if not isinstance(value, str):
+                raise OptionError(f"option {self.name!r} takes text, not {value!r}")
+            if self.choices is not None and value not in self.choices:
+                raise OptionError(
+                    f"option {self.name!r} takes one of {', '.join(self.choices)}, not {value!r}"
+                )
+        return value
+
+    def _parse(self, text: str) -> Any:
+        raw = text.strip()
+        if self.type is bool:
+            if raw.lower() in _TRUE:
+                return True
+            if raw.lower() in _FALSE:
+                return False
+            raise OptionError(f"option {self.name!r} takes true or false, not {text!r}")
+        try:
+            return self.type(raw)
+        except ValueError:
+            kind = "a whole number" if self.type is int else "a number"
+            raise OptionError(f"option {self.name!r} takes {kind}, not {text!r}") from None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "name": self.name,
+            "type": self.type.__name__,
+            "default": self.default,
+            "doc": self.doc,
+        }
+        if self.source:
+            data["source"] = self.source
+        if self.choices:
+            data["choices"] = list(self.choices)
+        return data
+
+
+class Options(Mapping[str, Any]):
+    """The resolved option values of one conflict; read as ``options.name`` or ``options["name"]``."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values: Mapping[str, Any]) -> None:
+        object.__setattr__(self, "_values", dict(values))
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(f"no rule option {name!r}") from None
+
+    def __getitem__(self, name: str) -> Any:
+        return self._values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __repr__(self) -> str:
+        return f"Options({self._values!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Options, (self._values,))
+
+
+class OptionSet:
+    """The declared options of one ruleset."""
+
+    def __init__(self, *options: RuleOption) -> None:
+        names = [o.name for o in options]
+        if len(set(names)) != len(names):
+            raise ValueError(f"duplicate option names in {names}")
+        for option in options:
+            option.coerce(option.default)
+        self._options = {o.name: o for o in options}
+
+    def __iter__(self) -> Iterator[RuleOption]:
+        return iter(self._options.values())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._options
+
+    def __getitem__(self, name: str) -> RuleOption:
+        return self._options[name]
+
+    def defaults(self) -> Options:
+        return Options({o.name: o.default for o in self})
+
+    def resolve(self, *layers: Mapping[str, Any]) -> Options:
+        """Defaults, then each layer of overrides in turn (scenario file, then command line)."""
+        values = {o.name: o.default for o in self}
+        for layer in layers:
+            for name, value in layer.items():
+                if name not in self._options:
+                    known = ", ".join(sorted(self._options)) or "none"
+                    raise OptionError(f"unknown rule option {name!r} (known: {known})")
+                values[name] = self._options[name].coerce(value)
+        return Options(values)
+
+
+def parse_assignments(texts: list[str]) -> dict[str, str]:
+    """Read ``name=value`` strings from the command line."""
+    result: dict[str, str] = {}
+    for text in texts:
+        name, sep, value = text.partition("=")
+        if not sep or not name.strip():
+            raise OptionError(f"option {text!r} is not of the form name=value")
+        result[name.strip()] = value
+    return result

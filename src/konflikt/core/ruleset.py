@@ -1,0 +1,140 @@
+"""The ruleset registry: what a system supplies to the engine, and where to find it by id.
+
+Each sub-package of :mod:`konflikt.rulesets` registers one :class:`Ruleset` when imported; the registry imports
+them by name on first use, so ``core`` never imports a ruleset directly.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+from pydantic import BaseModel
+
+from konflikt.core.actions import Action
+from konflikt.core.errors import KonfliktError
+from konflikt.core.odds import OddsQuestion
+from konflikt.core.options import Options, OptionSet
+from konflikt.core.state import State
+
+if TYPE_CHECKING:
+    from konflikt.core.scenario import Scenario
+
+
+class Policy(Protocol):
+    """Chooses an action for a seat. A human seat is a front end, not a policy."""
+
+    name: str
+
+    def choose(self, state: State, seat: str, rng: np.random.Generator) -> Action: ...
+
+
+class RandomPolicy:
+    """Uniformly random among the legal actions: the baseline every ruleset has."""
+
+    name = "random"
+
+    def choose(self, state: State, seat: str, rng: np.random.Generator) -> Action:
+        legal = state.legal_actions(seat)
+        if not legal:
+            raise KonfliktError(f"{seat} has no legal action to choose from")
+        return legal[int(rng.integers(len(legal)))]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Everything the engine and the front ends need from one system.
+
+    Attributes:
+        id: the ruleset id used in scenario files (``presja``).
+        name: the system's name with an English gloss.
+        language: the source text's language (ISO code).
+        source: the source text's file name in ``shared/seeds``.
+        summary: one paragraph for ``konflikt rules``.
+        options: the named rule options with their defaults.
+        character: pydantic model of one participant's data (character files and inline fields).
+        setup: pydantic model of the scenario's ``[setup]`` table.
+        new_state: builds the opening state from a loaded scenario and the resolved options.
+        policies: policy name → factory; ``random`` is added for every ruleset.
+        odds: per-ruleset exact questions for ``konflikt odds RULESET QUESTION``.
+        content_dir: the folder of bundled content (``characters/``, weapons, lists).
+        terms: glossary of the system's own words → English, for the front ends.
+    """
+
+    id: str
+    name: str
+    language: str
+    source: str
+    summary: str
+    options: OptionSet
+    character: type[BaseModel]
+    setup: type[BaseModel]
+    new_state: Callable[[Scenario, Options], State]
+    policies: Mapping[str, Callable[[], Policy]] = field(default_factory=dict)
+    odds: Mapping[str, OddsQuestion] = field(default_factory=dict)
+    content_dir: Path | None = None
+    terms: Mapping[str, str] = field(default_factory=dict)
+
+    def policy(self, name: str) -> Policy:
+        factories: dict[str, Callable[[], Policy]] = {"random": RandomPolicy, **self.policies}
+        if name not in factories:
+            raise KonfliktError(
+                f"unknown policy {name!r} for {self.id} (known: {', '.join(sorted(factories))}, human)"
+            )
+        return factories[name]()
+
+    def policy_names(self) -> list[str]:
+        return sorted({"random", *self.policies})
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "language": self.language,
+            "source": self.source,
+            "summary": self.summary,
+            "options": [o.to_json() for o in self.options],
+            "policies": [*self.policy_names(), "human"],
+            "odds": {name: q.doc for name, q in self.odds.items()},
+        }
+
+
+_REGISTRY: dict[str, Ruleset] = {}
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    _REGISTRY[ruleset.id] = ruleset
+    return ruleset
+
+
+def _package_ids() -> list[str]:
+    package = importlib.import_module("konflikt.rulesets")
+    return sorted(m.name for m in pkgutil.iter_modules(package.__path__) if m.ispkg)
+
+
+def ruleset_ids() -> list[str]:
+    return _package_ids()
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset:
+    if ruleset_id not in _REGISTRY:
+        if ruleset_id not in _package_ids():
+            known = ", ".join(_package_ids()) or "none"
+            raise KonfliktError(f"unknown ruleset {ruleset_id!r} (known: {known})")
+        importlib.import_module(f"konflikt.rulesets.{ruleset_id}")
+        if ruleset_id not in _REGISTRY:
+            raise KonfliktError(f"ruleset package {ruleset_id!r} did not register itself")
+    return _REGISTRY[ruleset_id]
+
+
+def all_rulesets() -> list[Ruleset]:
+    return [get_ruleset(rid) for rid in _package_ids()]
+
+
+def resolve_options(ruleset: Ruleset, *layers: Mapping[str, Any]) -> Options:
+    return ruleset.options.resolve(*layers)

@@ -1,0 +1,294 @@
+"""The State API (after OpenSpiel's ``pyspiel.State``), with explicit chance nodes and no RNG inside.
+
+A ruleset subclasses :class:`State` and implements the ``_``-prefixed hooks. The public methods check every input,
+record it as a :class:`Step` (the replayable record) and keep the event log (the narrated record).
+
+Why no RNG: the driver samples chance outcomes with an injected generator, exact analysis enumerates them, and the
+game master may type the dice rolled at the table instead. One design gives all three.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from konflikt.core.actions import Action, ChanceOutcome, Step
+from konflikt.core.errors import DiceError, IllegalActionError, InvalidActionError
+from konflikt.core.events import Event
+from konflikt.core.options import Options
+from konflikt.core.outcome import ConflictOutcome
+from konflikt.dice import Dice
+
+CHANCE = "@chance"
+SIMULTANEOUS = "@simultaneous"
+TERMINAL = "@terminal"
+GM = "@gm"
+"""The game master's seat: sees everything. Rulesets may also give it decisions (the GM's final say)."""
+
+
+class State(ABC):
+    """One conflict in progress.
+
+    Subclasses implement the hooks below; they never draw random numbers.
+    """
+
+    ruleset: ClassVar[str]
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+        self._steps: list[Step] = []
+        self._events: list[Event] = []
+        self._secret: dict[str, Action] = {}
+
+    # ---- hooks a ruleset implements -------------------------------------------------------------------------
+    @abstractmethod
+    def seats(self) -> tuple[str, ...]:
+        """Every seat that may be asked for a decision (participants, and :data:`GM` if the rules ask the GM)."""
+
+    @abstractmethod
+    def current_player(self) -> str:
+        """A seat id, or :data:`CHANCE`, :data:`SIMULTANEOUS` or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def _legal_actions(self, seat: str) -> Sequence[Action]:
+        """The actions ``seat`` may take now (empty when it is not asked)."""
+
+    def pending_roll(self) -> Dice | None:
+        """At a chance node: the roll asked for. Rulesets with chance nodes override it."""
+        return None
+
+    def roll_purpose(self) -> str:
+        """At a chance node: whose roll and what for, in words ("Belzee's exchange roll")."""
+        return "roll"
+
+    @abstractmethod
+    def _apply(self, seat: str, action: Action) -> None:
+        """Apply a checked action of ``seat``; append events with :meth:`emit`."""
+
+    def _apply_chance(self, outcome: ChanceOutcome) -> None:
+        raise NotImplementedError(f"{type(self).__name__} has no chance nodes")
+
+    def _apply_joint(self, actions: Mapping[str, Action]) -> None:
+        raise NotImplementedError(f"{type(self).__name__} has no simultaneous nodes")
+
+    def simultaneous_seats(self) -> tuple[str, ...]:
+        """At a simultaneous node: the seats that choose together, in secret."""
+        return ()
+
+    def key(self) -> Hashable:
+        """A hashable summary of everything that matters for what happens next (not the history).
+
+        Exact analysis memoises on it: two states with equal keys must have the same future.
+        """
+        raise NotImplementedError(f"{type(self).__name__} has no key() for exact analysis")
+
+    @abstractmethod
+    def _outcome(self) -> ConflictOutcome:
+        """At a terminal state: how the conflict ended."""
+
+    @abstractmethod
+    def _view(self, seat: str) -> dict[str, Any]:
+        """What ``seat`` may see of the state (JSON-friendly); hide secrets not yet revealed."""
+
+    @abstractmethod
+    def status(self) -> dict[str, dict[str, str]]:
+        """Every track and pool for the table, as row → column → text (row ``"table"`` for shared things)."""
+
+    def describe_action(self, seat: str, action: Action) -> str:
+        """The action in the system's own words with a short explanation, for the seat choosing it."""
+        return str(action)
+
+    def invariants(self) -> list[str]:
+        """Broken invariants in words (tokens, boxes, Gard out of bounds...); empty when all hold."""
+        return []
+
+    # ---- the public API ---------------------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def is_simultaneous_node(self) -> bool:
+        return self.current_player() == SIMULTANEOUS
+
+    def legal_actions(self, seat: str | None = None) -> Sequence[Action]:
+        """The actions ``seat`` (default: the current player) may take now."""
+        node = self.current_player()
+        if seat is None:
+            if node in (CHANCE, SIMULTANEOUS, TERMINAL):
+                return ()
+            seat = node
+        if node == TERMINAL or (node == SIMULTANEOUS and seat in self._secret):
+            return ()
+        return self._legal_actions(seat)
+
+    def chance_outcomes(self) -> list[tuple[ChanceOutcome, Fraction]]:
+        """At a chance node: every outcome with its exact probability."""
+        roll = self.pending_roll()
+        if roll is None or not self.is_chance_node():
+            return []
+        return list(roll.distribution().items())
+
+    def apply_action(self, action: Action | ChanceOutcome) -> None:
+        """Apply the current player's action, or the outcome of the pending roll at a chance node.
+
+        Raises:
+            IllegalActionError: the action is not legal now (the message says why).
+            DiceError: at a chance node, the outcome is not a possible result of the roll asked for.
+        """
+        node = self.current_player()
+        if node == TERMINAL:
+            raise IllegalActionError(f"illegal action {_text(action)!r}: the conflict is over")
+        if node == SIMULTANEOUS:
+            raise IllegalActionError(
+                f"illegal action {_text(action)!r}: {', '.join(self.simultaneous_seats())} choose together; "
+                "use apply_actions"
+            )
+        if node == CHANCE:
+            roll = self.pending_roll()
+            if roll is None:
+                raise AssertionError("chance node without a pending roll")
+            if isinstance(action, Action):
+                raise IllegalActionError(
+                    f"illegal action {action}: waiting for {self.roll_purpose()} ({roll})"
+                )
+            outcome = roll.coerce(action)
+            self._steps.append(Step(CHANCE, outcome=outcome))
+            self._apply_chance(outcome)
+            return
+        if not isinstance(action, Action):
+            raise InvalidActionError(f"{action!r} is not an action; it is {node}'s turn to decide")
+        self._check_legal(node, action)
+        self._steps.append(Step(node, action=action))
+        self._apply(node, action)
+
+    def waiting_for(self) -> tuple[str, ...]:
+        """At a simultaneous node: the seats that have not yet made their secret choice."""
+        if self.current_player() != SIMULTANEOUS:
+            return ()
+        return tuple(seat for seat in self.simultaneous_seats() if seat not in self._secret)
+
+    def apply_actions(self, actions: Mapping[str, Action]) -> None:
+        """Make secret choices at a simultaneous node.
+
+        Seats may choose all at once or one by one (each on its own device, or a saved conflict mid-choice);
+        a choice stays hidden from the other seats until the last one is made, then all resolve together.
+        """
+        if self.current_player() != SIMULTANEOUS:
+            raise IllegalActionError("illegal secret choice: nobody is choosing in secret now")
+        waiting = self.waiting_for()
+        for seat in actions:
+            if seat in self._secret:
+                raise IllegalActionError(f"illegal secret choice for {seat}: {seat} has already chosen")
+            if seat not in waiting:
+                raise IllegalActionError(
+                    f"illegal secret choice for {seat}: not choosing now (waiting for {', '.join(waiting)})"
+                )
+        if not actions:
+            raise IllegalActionError(
+                f"illegal secret choice: no choice given (waiting for {', '.join(waiting)})"
+            )
+        for seat, action in actions.items():
+            self._check_legal(seat, action)
+        joint = tuple(sorted(actions.items()))
+        self._steps.append(Step(SIMULTANEOUS, joint=joint))
+        self._secret.update(joint)
+        if self.waiting_for():
+            for seat, action in joint:
+                self.emit(
+                    "secret",
+                    f"{seat} chose {self.describe_action(seat, action)} (secret)",
+                    visible_to=frozenset({seat}),
+                    seat=seat,
+                    action=str(action),
+                )
+                self.emit("secret_made", f"{seat} has made a secret choice", seat=seat)
+            return
+        chosen = dict(sorted(self._secret.items()))
+        self._secret.clear()
+        self._apply_joint(chosen)
+
+    def apply_step(self, step: Step) -> None:
+        """Replay one recorded step."""
+        if step.node == SIMULTANEOUS:
+            self.apply_actions(dict(step.joint))
+        elif step.node == CHANCE:
+            if step.outcome is None:
+                raise InvalidActionError("a chance step without an outcome")
+            self.apply_action(step.outcome)
+        else:
+            if step.action is None:
+                raise InvalidActionError(f"a step of {step.node} without an action")
+            if self.current_player() != step.node:
+                raise IllegalActionError(
+                    f"illegal step: {step.node} acts, but it is {self.current_player()}'s turn"
+                )
+            self.apply_action(step.action)
+
+    def _check_legal(self, seat: str, action: Action) -> None:
+        legal = self._legal_actions(seat)
+        if action in legal:
+            return
+        reason = self.why_illegal(seat, action)
+        raise IllegalActionError(f"illegal action {str(action)!r} for {seat}: {reason}")
+
+    def why_illegal(self, seat: str, action: Action) -> str:
+        """Why ``action`` is not legal for ``seat`` now; rulesets override it to say more."""
+        legal = self._legal_actions(seat)
+        if not legal:
+            return f"{seat} has no decision to make now"
+        kinds = sorted({a.kind for a in legal})
+        if action.kind not in kinds:
+            return f"{action.kind!r} is not possible now (possible: {', '.join(kinds)})"
+        return (
+            "not one of the legal choices now ("
+            + "; ".join(str(a) for a in legal[:8])
+            + (" …" if len(legal) > 8 else "")
+            + ")"
+        )
+
+    def emit(self, kind: str, text: str, *, visible_to: frozenset[str] | None = None, **data: Any) -> Event:
+        """Append an explained event for the step being applied."""
+        event = Event(kind, text, len(self._steps) - 1, data, visible_to)
+        self._events.append(event)
+        return event
+
+    def history(self) -> list[Event]:
+        return list(self._events)
+
+    def steps(self) -> list[Step]:
+        return list(self._steps)
+
+    def view(self, seat: str) -> dict[str, Any]:
+        """What ``seat`` may see: the ruleset's view plus the events visible to it."""
+        node = self.current_player()
+        data = self._view(seat)
+        data["seat"] = seat
+        data["current"] = node
+        if node == SIMULTANEOUS:
+            data["choosing"] = list(self.simultaneous_seats())
+            data["secret_choices"] = {
+                other: (str(action) if other == seat or seat == GM else "hidden")
+                for other, action in self._secret.items()
+            }
+        data["events"] = [e.text for e in self._events if e.visible(seat)]
+        return data
+
+    def outcome(self) -> ConflictOutcome:
+        if not self.is_terminal():
+            raise IllegalActionError("the conflict is not over: there is no outcome yet")
+        return self._outcome()
+
+    def clone(self) -> State:
+        return copy.deepcopy(self)
+
+
+def _text(action: Action | ChanceOutcome) -> str:
+    return str(action)
+
+
+__all__ = ["CHANCE", "GM", "SIMULTANEOUS", "TERMINAL", "DiceError", "State"]

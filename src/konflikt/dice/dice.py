@@ -1,0 +1,363 @@
+"""The dice of the four systems as values: exact distributions, sampling, and dice read from the table.
+
+Each kind of roll knows its outcomes at the granularity the rules need (a sum; successes and 1s; a d100 reading),
+so exact analysis enumerates as few branches as possible, while :meth:`Dice.parse` still takes the dice as they
+fell at the table (``+ + 0 -``, ``3 5 6 1``, ``47``).
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from itertools import product
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from konflikt.core.errors import DiceError
+from konflikt.dice.distribution import normalise, power
+
+FUDGE_FACES = {"+": 1, "0": 0, "-": -1, "−": -1, "–": -1, " ": None}
+
+
+class PoolRoll(NamedTuple):
+    """A success pool's reading: how many dice showed 4–6, and how many showed 1."""
+
+    successes: int
+    ones: int
+
+
+class Dice(ABC):
+    """One roll asked for: its notation, its exact distribution, a sampler and a reader of table dice."""
+
+    notation: str
+
+    @abstractmethod
+    def distribution(self) -> dict[Any, Fraction]:
+        """Outcome → exact probability (cached)."""
+
+    @abstractmethod
+    def sample(self, rng: np.random.Generator) -> Any:
+        """One roll from an injected generator."""
+
+    @abstractmethod
+    def parse(self, text: str) -> Any:
+        """Read the dice as they fell at the table; raise :class:`DiceError` when they do not fit."""
+
+    def coerce(self, value: Any) -> Any:
+        """Accept an outcome from JSON (lists become tuples) and check it is possible."""
+        outcome = tuple(value) if isinstance(value, list) else value
+        if outcome not in self.distribution():
+            raise DiceError(f"{value!r} is not a possible result of {self.notation}")
+        return outcome
+
+    def describe(self, outcome: Any) -> str:
+        """The outcome in words, for the narrated log."""
+        return str(outcome)
+
+    def table_hint(self) -> str:
+        """How to type this roll at the table."""
+        return "the total"
+
+    def outcome_label(self, outcome: Any) -> str:
+        """The key of an outcome in tables and JSON."""
+        return str(outcome)
+
+    def __str__(self) -> str:
+        return self.notation
+
+
+def _ints(text: str) -> list[int]:
+    parts = text.replace(",", " ").split()
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        raise DiceError(f"cannot read {text!r} as dice: expected whole numbers") from None
+
+
+@dataclass(frozen=True)
+class Fudge(Dice):
+    """``NdF``: N Fudge dice, each −1, 0 or +1, summed (plus a fixed modifier)."""
+
+    count: int = 4
+    modifier: int = 0
+
+    @property
+    def notation(self) -> str:  # type: ignore[override]
+        return f"{self.count}dF" + _mod(self.modifier)
+
+    def distribution(self) -> dict[int, Fraction]:
+        return _fudge(self.count, self.modifier)
+
+    def sample(self, rng: np.random.Generator) -> int:
+        return int(rng.integers(-1, 2, size=self.count).sum()) + self.modifier
+
+    def parse(self, text: str) -> int:
+        raw = text.strip()
+        symbols = [c for c in raw if c not in " ,"]
+        if symbols and all(c in FUDGE_FACES for c in symbols) and len(symbols) == self.count:
+            return sum(FUDGE_FACES[c] or 0 for c in symbols) + self.modifier
+        if re.fullmatch(r"[+\-−]?\d+", raw):
+            value = int(raw.replace("−", "-"))
+            if value in self.distribution():
+                return value
+            raise DiceError(f"{raw} is not a possible total of {self.notation}")
+        raise DiceError(
+            f"cannot read {text!r} as {self.notation}: type {self.count} faces such as "
+            f"'{' '.join(['+', '0', '-', '+'][: self.count])}', or the total"
+        )
+
+    def table_hint(self) -> str:
+        return f"{self.count} faces (+ 0 -), e.g. '+ + 0 -', or the total"
+
+    def describe(self, outcome: Any) -> str:
+        return f"{int(outcome):+d}"
+
+
+@cache
+def _fudge(count: int, modifier: int) -> dict[int, Fraction]:
+    die = {-1: Fraction(1, 3), 0: Fraction(1, 3), 1: Fraction(1, 3)}
+    return {k + modifier: p for k, p in power(die, count).items()}
+
+
+@dataclass(frozen=True)
+class SumDice(Dice):
+    """``NdS+K``: N dice of S sides summed, plus K (the texts' ``3T6`` and ``2T+2`` are this with S = 6)."""
+
+    count: int
+    sides: int = 6
+    modifier: int = 0
+    style: str = "d"
+
+    @property
+    def notation(self) -> str:  # type: ignore[override]
+        if self.style == "T":
+            core = f"{self.count}T" if self.sides == 6 else f"{self.count}T{self.sides}"
+        else:
+            core = f"{self.count}d{self.sides}"
+        return core + _mod(self.modifier)
+
+    def distribution(self) -> dict[int, Fraction]:
+        return _sum_dice(self.count, self.sides, self.modifier)
+
+    def sample(self, rng: np.random.Generator) -> int:
+        return int(rng.integers(1, self.sides + 1, size=self.count).sum()) + self.modifier
+
+    def parse(self, text: str) -> int:
+        values = _ints(text)
+        if len(values) == self.count and self.count > 1 and all(1 <= v <= self.sides for v in values):
+            return sum(values) + self.modifier
+        if len(values) == 1:
+            if self.count == 1 and 1 <= values[0] <= self.sides:
+                return values[0] + self.modifier
+            if values[0] in self.distribution():
+                return values[0]
+            raise DiceError(f"{values[0]} is not a possible total of {self.notation}")
+        raise DiceError(
+            f"cannot read {text!r} as {self.notation}: type the {self.count} dice (1–{self.sides}) or the total"
+        )
+
+    def table_hint(self) -> str:
+        return (
+            f"the {self.count} dice (1–{self.sides}), e.g. '{' '.join(['3', '5', '6', '1'][: self.count])}'"
+        )
+
+
+@cache
+def _sum_dice(count: int, sides: int, modifier: int) -> dict[int, Fraction]:
+    die = {face: Fraction(1, sides) for face in range(1, sides + 1)}
+    return {k + modifier: p for k, p in power(die, count).items()}
+
+
+@dataclass(frozen=True)
+class SuccessPool(Dice):
+    """``N`` d6 as a success pool: each 4–6 is a success, each 1 a possible mishap."""
+
+    count: int
+    success_from: int = 4
+
+    @property
+    def notation(self) -> str:  # type: ignore[override]
+        return f"{self.count}d6 pool"
+
+    def distribution(self) -> dict[PoolRoll, Fraction]:
+        return _pool(self.count, self.success_from)
+
+    def sample(self, rng: np.random.Generator) -> PoolRoll:
+        faces = rng.integers(1, 7, size=self.count)
+        return PoolRoll(int((faces >= self.success_from).sum()), int((faces == 1).sum()))
+
+    def read(self, faces: list[int]) -> PoolRoll:
+        return PoolRoll(sum(f >= self.success_from for f in faces), sum(f == 1 for f in faces))
+
+    def parse(self, text: str) -> PoolRoll:
+        values = _ints(text)
+        if self.count == 0 and not values:
+            return PoolRoll(0, 0)
+        if len(values) != self.count or not all(1 <= v <= 6 for v in values):
+            raise DiceError(
+                f"cannot read {text!r} as {self.notation}: type each of the {self.count} dice (1–6), "
+                f"e.g. '{' '.join(['3', '5', '6', '1', '4', '2'][: max(self.count, 1)])}'"
+            )
+        return self.read(values)
+
+    def coerce(self, value: Any) -> PoolRoll:
+        outcome = PoolRoll(*value) if isinstance(value, list | tuple) else value
+        if outcome not in self.distribution():
+            raise DiceError(f"{value!r} is not a possible result of {self.notation}")
+        return outcome
+
+    def describe(self, outcome: Any) -> str:
+        s, ones = outcome
+        return f"{s} success{'es' if s != 1 else ''}, {ones}×1"
+
+    def outcome_label(self, outcome: Any) -> str:
+        return f"{outcome[0]},{outcome[1]}"
+
+    def table_hint(self) -> str:
+        return f"each of the {self.count} dice, e.g. '{' '.join(['3', '5', '6', '1', '4', '2'][: max(self.count, 1)])}'"
+
+    def successes(self) -> dict[int, Fraction]:
+        out: dict[int, Fraction] = {}
+        for roll, p in self.distribution().items():
+            out[roll.successes] = out.get(roll.successes, Fraction(0)) + p
+        return dict(sorted(out.items()))
+
+
+@cache
+def _pool(count: int, success_from: int) -> dict[PoolRoll, Fraction]:
+    """Trinomial: each die is a success, a 1, or neither."""
+    from math import comb
+
+    p_success = Fraction(7 - success_from, 6)
+    p_one = Fraction(1, 6) if success_from > 1 else Fraction(0)
+    p_blank = 1 - p_success - p_one
+    weights: dict[PoolRoll, Fraction] = {}
+    for s in range(count + 1):
+        for o in range(count - s + 1):
+            b = count - s - o
+            w = comb(count, s) * comb(count - s, o) * p_success**s * p_one**o * p_blank**b
+            if w:
+                weights[PoolRoll(s, o)] = w
+    return normalise(weights)
+
+
+@dataclass(frozen=True)
+class Percentile(Dice):
+    """``d100`` read from two d10: 1–100 (``00`` is 100); its *effect* is tens + units (``00`` has effect 0)."""
+
+    @property
+    def notation(self) -> str:  # type: ignore[override]
+        return "d100"
+
+    def distribution(self) -> dict[int, Fraction]:
+        return {v: Fraction(1, 100) for v in range(1, 101)}
+
+    def sample(self, rng: np.random.Generator) -> int:
+        return int(rng.integers(1, 101))
+
+    def parse(self, text: str) -> int:
+        raw = text.strip()
+        if re.fullmatch(r"\d{1,3}", raw):
+            value = 100 if raw in ("00", "100") else int(raw)
+            if 1 <= value <= 100:
+                return value
+        digits = raw.split()
+        if len(digits) == 2 and all(re.fullmatch(r"\d", d) for d in digits):
+            value = int(digits[0]) * 10 + int(digits[1])
+            return 100 if value == 0 else value
+        raise DiceError(f"cannot read {text!r} as d100: type the two digits as read, e.g. '47' or '00'")
+
+    def describe(self, outcome: Any) -> str:
+        return f"{_d100_text(int(outcome))} (effect {effect(int(outcome))})"
+
+    def table_hint(self) -> str:
+        return "the two digits as read, e.g. '47' ('00' is 100)"
+
+
+def effect(value: int) -> int:
+    """Le våld's *Effekt*: the sum of the tens die and the units die (47 → 11; 100, read 00 → 0)."""
+    if value == 100:
+        return 0
+    return value // 10 + value % 10
+
+
+def _d100_text(value: int) -> str:
+    return "00" if value == 100 else f"{value:02d}"
+
+
+def _mod(modifier: int) -> str:
+    return "" if modifier == 0 else f"{modifier:+d}"
+
+
+_SUM = re.compile(r"(\d*)\s*([dDtT])\s*(\d*)\s*(?:([+\-])\s*(\d+))?")
+_FUDGE = re.compile(r"(\d*)\s*d\s*F\s*(?:([+\-])\s*(\d+))?", re.IGNORECASE)
+_POOL = re.compile(r"(?:(\d+)\s*d\s*6\s*pool|pool\s*(\d+)\s*d\s*6|(\d+)\s*[pP])", re.IGNORECASE)
+_D100 = re.compile(r"(?:1?d100|d%)", re.IGNORECASE)
+
+MAX_DICE = 200
+
+
+def parse_dice(expr: str) -> Dice:
+    """Read dice notation: ``4dF``, ``3d6``, ``2T+2``, ``3T6``, ``6d6 pool`` (or ``6P``), ``d100``.
+
+    Raises:
+        DiceError: the expression is not one of these, or asks for no dice or too many.
+    """
+    text = expr.strip()
+    if not text:
+        raise DiceError("empty dice expression")
+    if _D100.fullmatch(text):
+        return Percentile()
+    if m := _POOL.fullmatch(text):
+        count = int(next(g for g in m.groups() if g is not None))
+        return SuccessPool(_count(count, expr))
+    if m := _FUDGE.fullmatch(text):
+        count = _count(int(m.group(1) or 1), expr)
+        sign = -1 if m.group(2) == "-" else 1
+        return Fudge(count, sign * int(m.group(3) or 0))
+    if m := _SUM.fullmatch(text):
+        count = _count(int(m.group(1) or 1), expr)
+        style = "T" if m.group(2) in "tT" else "d"
+        if not m.group(3) and style == "d":
+            raise DiceError(f"cannot read dice expression {expr!r}: say how many sides, e.g. 3d6")
+        sides = int(m.group(3) or 6)
+        if sides < 2 or sides > 1000:
+            raise DiceError(f"cannot read dice expression {expr!r}: dice need 2 to 1000 sides")
+        sign = -1 if m.group(4) == "-" else 1
+        return SumDice(count, sides, sign * int(m.group(5) or 0), style)
+    raise DiceError(f"cannot read dice expression {expr!r}: try 4dF, 3d6, 2T+2, 3T6, 6d6 pool or d100")
+
+
+def _count(count: int, expr: str) -> int:
+    if not 1 <= count <= MAX_DICE:
+        raise DiceError(f"dice expression {expr!r} must roll 1 to {MAX_DICE} dice")
+    return count
+
+
+def brute_force(dice: Dice) -> dict[Any, Fraction]:
+    """Plain enumeration of every face of every die: the reference the fast code is tested against."""
+    if isinstance(dice, Fudge):
+        faces: list[tuple[int, ...]] = list(product((-1, 0, 1), repeat=dice.count))
+        return normalise(_count_by(faces, lambda f: sum(f) + dice.modifier))
+    if isinstance(dice, SumDice):
+        faces = list(product(range(1, dice.sides + 1), repeat=dice.count))
+        return normalise(_count_by(faces, lambda f: sum(f) + dice.modifier))
+    if isinstance(dice, SuccessPool):
+        faces = list(product(range(1, 7), repeat=dice.count))
+        return normalise(_count_by(faces, lambda f: dice.read(list(f))))
+    if isinstance(dice, Percentile):
+        faces = list(product(range(10), repeat=2))
+        return normalise(_count_by(faces, lambda f: 100 if f == (0, 0) else f[0] * 10 + f[1]))
+    raise TypeError(f"no brute force for {dice!r}")
+
+
+def _count_by(faces: list[tuple[int, ...]], key: Any) -> dict[Any, int]:
+    counts: dict[Any, int] = {}
+    for f in faces:
+        k = key(f)
+        counts[k] = counts.get(k, 0) + 1
+    return counts

@@ -1,0 +1,73 @@
+"""Exact distributions as Fractions, and the small helpers that build them."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from contextlib import suppress
+from fractions import Fraction
+from typing import TypeVar
+
+K = TypeVar("K", bound=Hashable)
+L = TypeVar("L", bound=Hashable)
+
+Distribution = dict[K, Fraction]
+"""Outcome → probability, summing to 1."""
+
+
+def normalise(weights: Mapping[K, int | Fraction]) -> dict[K, Fraction]:
+    """Turn counts or weights into probabilities, dropping zeros, sorted by outcome where possible."""
+    total = sum(weights.values())
+    items = [(k, Fraction(w) / total) for k, w in weights.items() if w]
+    with suppress(TypeError):  # outcomes that do not order keep their insertion order
+        items.sort(key=lambda kv: kv[0])  # type: ignore[arg-type,return-value]
+    return dict(items)
+
+
+def convolve(a: Mapping[int, Fraction], b: Mapping[int, Fraction]) -> dict[int, Fraction]:
+    """The distribution of the sum of two independent integer variables."""
+    out: dict[int, Fraction] = defaultdict(Fraction)
+    for x, p in a.items():
+        for y, q in b.items():
+            out[x + y] += p * q
+    return dict(sorted(out.items()))
+
+
+def power(die: Mapping[int, Fraction], n: int) -> dict[int, Fraction]:
+    """The distribution of the sum of ``n`` independent copies of ``die`` (by repeated squaring)."""
+    result: dict[int, Fraction] = {0: Fraction(1)}
+    base = dict(die)
+    while n:
+        if n & 1:
+            result = convolve(result, base)
+        n >>= 1
+        if n:
+            base = convolve(base, base)
+    return result
+
+
+def pushforward(dist: Mapping[K, Fraction], f: Callable[[K], L]) -> dict[L, Fraction]:
+    """The distribution of ``f(X)``."""
+    out: dict[L, Fraction] = defaultdict(Fraction)
+    for outcome, p in dist.items():
+        out[f(outcome)] += p
+    return normalise(out)
+
+
+def mean(dist: Mapping[int, Fraction]) -> Fraction:
+    return sum((Fraction(x) * p for x, p in dist.items()), Fraction(0))
+
+
+def at_least(dist: Mapping[int, Fraction], threshold: int) -> Fraction:
+    return sum((p for x, p in dist.items() if x >= threshold), Fraction(0))
+
+
+def fraction_text(p: Fraction) -> str:
+    """``"p/q"`` in lowest terms (``"1"`` and ``"0"`` for the certain and the impossible)."""
+    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
+
+
+def check_total(dist: Iterable[tuple[object, Fraction]]) -> None:
+    total = sum((p for _, p in dist), Fraction(0))
+    if total != 1:
+        raise AssertionError(f"probabilities sum to {total}, not 1")

@@ -1,0 +1,1 @@
+"""Simulation: the reference runner over the State API."""

@@ -1,0 +1,122 @@
+"""The reference runner: plays a conflict over the State API, seat policies deciding and chance sampled.
+
+Seeds: one :class:`numpy.random.SeedSequence` per conflict spawns two generators, one for the dice and one for
+the policies, so that typing the table's dice in place of rolled ones leaves the policies' draws unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from konflikt.core.actions import Action, ChanceOutcome
+from konflikt.core.errors import KonfliktError
+from konflikt.core.ruleset import Policy
+from konflikt.core.scenario import Scenario
+from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, State
+
+Decide = Callable[[State, str], Action]
+RollSource = Callable[[State], ChanceOutcome]
+
+MAX_STEPS = 20_000
+
+
+@dataclass
+class Generators:
+    dice: np.random.Generator
+    policy: np.random.Generator
+
+    @classmethod
+    def from_seed(cls, seed: int | np.random.SeedSequence | None) -> Generators:
+        seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+        dice, policy = seq.spawn(2)
+        return cls(np.random.default_rng(dice), np.random.default_rng(policy))
+
+
+def seat_policies(scenario: Scenario, overrides: Mapping[str, str] | None = None) -> dict[str, Policy | None]:
+    """Each seat's policy from the scenario (``None`` for a human seat); ``overrides`` maps seat → policy name."""
+    names = {p.id: p.policy for p in scenario.participants()}
+    names[GM] = scenario.gm
+    names.update(overrides or {})
+    return {seat: None if name == "human" else scenario.ruleset.policy(name) for seat, name in names.items()}
+
+
+class Runner:
+    """Drives one state to its end.
+
+    Args:
+        policies: seat → policy; a seat mapped to ``None`` (a human) is asked through ``decide``.
+        generators: the dice and policy generators.
+        decide: asks a human seat (the front end's job); required when a human seat must act.
+        roll: supplies chance outcomes (default: sample the pending roll with the dice generator).
+    """
+
+    def __init__(
+        self,
+        policies: Mapping[str, Policy | None],
+        generators: Generators,
+        decide: Decide | None = None,
+        roll: RollSource | None = None,
+    ) -> None:
+        self.policies = policies
+        self.gen = generators
+        self.decide = decide
+        self.roll = roll or self.sample
+
+    def sample(self, state: State) -> ChanceOutcome:
+        roll = state.pending_roll()
+        if roll is None:
+            raise KonfliktError("chance node without a pending roll")
+        outcome: ChanceOutcome = roll.sample(self.gen.dice)
+        return outcome
+
+    def choose(self, state: State, seat: str) -> Action:
+        if seat not in self.policies:
+            raise KonfliktError(f"no policy for seat {seat!r}")
+        policy = self.policies[seat]
+        if policy is not None:
+            return policy.choose(state, seat, self.gen.policy)
+        if self.decide is None:
+            raise KonfliktError(f"{seat} is a human seat, and nobody is at the terminal to ask")
+        return self.decide(state, seat)
+
+    def step(self, state: State) -> None:
+        node = state.current_player()
+        if node == CHANCE:
+            state.apply_action(self.roll(state))
+        elif node == SIMULTANEOUS:
+            state.apply_actions({seat: self.choose(state, seat) for seat in state.waiting_for()})
+        else:
+            state.apply_action(self.choose(state, node))
+
+    def play(
+        self, state: State, on_step: Callable[[State], None] | None = None, max_steps: int = MAX_STEPS
+    ) -> State:
+        steps = 0
+        while not state.is_terminal():
+            self.step(state)
+            if on_step is not None:
+                on_step(state)
+            steps += 1
+            if steps > max_steps:
+                raise KonfliktError(f"the conflict did not end within {max_steps} steps")
+        return state
+
+
+def play_scenario(
+    scenario: Scenario,
+    seed: int | None,
+    overrides: Mapping[str, object] | None = None,
+    policies: Mapping[str, str] | None = None,
+) -> State:
+    """Play a whole conflict with the scenario's policies (no human seats may remain)."""
+    from konflikt.core.conflict import new_state
+
+    state = new_state(scenario, dict(overrides or {}))
+    seats = seat_policies(scenario, policies)
+    humans = [s for s, p in seats.items() if p is None]
+    if humans:
+        raise KonfliktError(f"human seats need a terminal: {', '.join(humans)}")
+    return Runner(seats, Generators.from_seed(seed)).play(state)
