@@ -52,8 +52,10 @@ def test_random_play_keeps_invariants_and_ends(ruleset_id: str, name: str, polic
     for seed in SEEDS:
         state = new_state(scenario)
         check_node(state)
-        runner = random_runner(state, seed) if policies == "random" else Runner(
-            seat_policies(scenario), Generators.from_seed(seed)
+        runner = (
+            random_runner(state, seed)
+            if policies == "random"
+            else Runner(seat_policies(scenario), Generators.from_seed(seed))
         )
         runner.play(state, on_step=check_node)
         outcome = state.outcome()

@@ -80,9 +80,7 @@ class Action:
         args: dict[str, Any] = {}
         for word in words[1:]:
             if "=" not in word:
-                raise InvalidActionError(
-                    f"action argument {word!r} in {text!r} is not of the form name=value"
-                )
+                raise InvalidActionError(f"action argument {word!r} in {text!r} is not of the form name=value")
             key, raw = word.split("=", 1)
             args[key] = _parse_value(raw)
         return cls.of(words[0], **args)

@@ -45,9 +45,7 @@ class Conflict:
             try:
                 state.apply_step(step)
             except KonfliktError as exc:
-                raise ReplayError(
-                    f"step {index} ({json.dumps(step.to_json())}) does not replay: {exc}"
-                ) from None
+                raise ReplayError(f"step {index} ({json.dumps(step.to_json())}) does not replay: {exc}") from None
         return state
 
     def to_json(self) -> dict[str, Any]:
@@ -66,9 +64,7 @@ class Conflict:
         if not isinstance(data, Mapping) or data.get("format") != FORMAT:
             raise ScenarioError(f"{source}: not a konflikt conflict (format is not {FORMAT!r})")
         if data.get("version") != VERSION:
-            raise ScenarioError(
-                f"{source}: version = {data.get('version')!r}: this konflikt reads version {VERSION}"
-            )
+            raise ScenarioError(f"{source}: version = {data.get('version')!r}: this konflikt reads version {VERSION}")
         scenario = scenario_from_document(data["scenario"], f"{source} (scenario)")
         steps = data.get("steps", [])
         if not isinstance(steps, list):

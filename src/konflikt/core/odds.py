@@ -88,9 +88,7 @@ class OddsQuestion:
         for name in raw:
             if name not in known:
                 raise KonfliktError(
-                    f"unknown parameter --{name} for '{self.name}' (known: "
-                    + ", ".join(f"--{p}" for p in known)
-                    + ")"
+                    f"unknown parameter --{name} for '{self.name}' (known: " + ", ".join(f"--{p}" for p in known) + ")"
                 )
         values: dict[str, Any] = {}
         for p in self.params:

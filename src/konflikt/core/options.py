@@ -58,9 +58,7 @@ class RuleOption:
             if not isinstance(value, str):
                 raise OptionError(f"option {self.name!r} takes text, not {value!r}")
             if self.choices is not None and value not in self.choices:
-                raise OptionError(
-                    f"option {self.name!r} takes one of {', '.join(self.choices)}, not {value!r}"
-                )
+                raise OptionError(f"option {self.name!r} takes one of {', '.join(self.choices)}, not {value!r}")
         return value
 
     def _parse(self, text: str) -> Any:

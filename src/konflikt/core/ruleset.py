@@ -83,9 +83,7 @@ class Ruleset:
     def policy(self, name: str) -> Policy:
         factories: dict[str, Callable[[], Policy]] = {"random": RandomPolicy, **self.policies}
         if name not in factories:
-            raise KonfliktError(
-                f"unknown policy {name!r} for {self.id} (known: {', '.join(sorted(factories))}, human)"
-            )
+            raise KonfliktError(f"unknown policy {name!r} for {self.id} (known: {', '.join(sorted(factories))}, human)")
         return factories[name]()
 
     def policy_names(self) -> list[str]:

@@ -30,7 +30,7 @@ class ParticipantSpec(BaseModel):
     id: str = Field(pattern=ID_PATTERN)
     name: str | None = None
     character: str | None = None
-    policy: str = "heuristic"
+    policy: str | None = None
 
 
 class SideSpec(BaseModel):
@@ -49,7 +49,7 @@ class ScenarioSpec(BaseModel):
     title: str
     description: str = ""
     seed: int | None = None
-    gm: str = "heuristic"
+    gm: str | None = None
     options: dict[str, Any] = Field(default_factory=dict)
     sides: list[SideSpec] = Field(min_length=2)
     setup: dict[str, Any] = Field(default_factory=dict)
@@ -148,9 +148,7 @@ def find_scenario(name: str) -> Path:
     bundled = bundled_examples() / (name if name.endswith(".toml") else name + ".toml")
     if bundled.exists():
         return bundled
-    raise ScenarioError(
-        f"{name}: no such file, and no bundled example of that name (see 'konflikt examples')"
-    )
+    raise ScenarioError(f"{name}: no such file, and no bundled example of that name (see 'konflikt examples')")
 
 
 def load_scenario(name: str | Path) -> Scenario:
@@ -173,6 +171,7 @@ def scenario_from_document(doc: Mapping[str, Any], source: str, base: Path | Non
     except KonfliktError as exc:
         raise ScenarioError(f"{source}: options: {exc}") from None
 
+    default_policy = "heuristic" if "heuristic" in ruleset.policies else "random"
     seen: set[str] = set()
     sides: list[Side] = []
     inlined_sides: list[dict[str, Any]] = []
@@ -185,37 +184,33 @@ def scenario_from_document(doc: Mapping[str, Any], source: str, base: Path | Non
         for pi, part in enumerate(side.participants):
             where: list[str | int] = ["sides", si, "participants", pi]
             if part.id in seen:
-                raise ScenarioError(
-                    f"{source}: {format_loc([*where, 'id'])} = {part.id!r}: this id is used twice"
-                )
+                raise ScenarioError(f"{source}: {format_loc([*where, 'id'])} = {part.id!r}: this id is used twice")
             seen.add(part.id)
             fields = _character_fields(ruleset, part, source, base, where)
             try:
                 data = ruleset.character.model_validate(fields)
             except ValidationError as exc:
                 raise ScenarioError(validation_message(source, exc, where)) from None
-            if part.policy != "human":
+            policy = part.policy or default_policy
+            if policy != "human":
                 try:
-                    ruleset.policy(part.policy)
+                    ruleset.policy(policy)
                 except KonfliktError as exc:
-                    raise ScenarioError(
-                        f"{source}: {format_loc([*where, 'policy'])} = {part.policy!r}: {exc}"
-                    ) from None
+                    raise ScenarioError(f"{source}: {format_loc([*where, 'policy'])} = {policy!r}: {exc}") from None
             name = part.name or fields.get("name") or part.id
-            members.append(Participant(part.id, str(name), side.id, part.policy, data))
-            inlined_members.append(
-                {"id": part.id, "name": str(name), "policy": part.policy, **_plain(fields)}
-            )
+            members.append(Participant(part.id, str(name), side.id, policy, data))
+            inlined_members.append({"id": part.id, "name": str(name), "policy": policy, **_plain(fields)})
         sides.append(Side(side.id, side.name or side.id, side.goal, tuple(members)))
         inlined_sides.append(
             {k: v for k, v in {"id": side.id, "name": side.name, "goal": side.goal}.items() if v is not None}
             | {"participants": inlined_members}
         )
-    if spec.gm != "human":
+    gm = spec.gm or default_policy
+    if gm != "human":
         try:
-            ruleset.policy(spec.gm)
+            ruleset.policy(gm)
         except KonfliktError as exc:
-            raise ScenarioError(f"{source}: gm = {spec.gm!r}: {exc}") from None
+            raise ScenarioError(f"{source}: gm = {gm!r}: {exc}") from None
     try:
         setup = ruleset.setup.model_validate(spec.setup)
     except ValidationError as exc:
@@ -226,7 +221,7 @@ def scenario_from_document(doc: Mapping[str, Any], source: str, base: Path | Non
         "title": spec.title,
         "description": spec.description,
         **({"seed": spec.seed} if spec.seed is not None else {}),
-        "gm": spec.gm,
+        "gm": gm,
         "options": dict(spec.options),
         "sides": inlined_sides,
         "setup": dict(spec.setup),
@@ -236,7 +231,7 @@ def scenario_from_document(doc: Mapping[str, Any], source: str, base: Path | Non
         spec.title,
         spec.description,
         spec.seed,
-        spec.gm,
+        gm,
         dict(spec.options),
         tuple(sides),
         setup,
@@ -259,9 +254,7 @@ def _character_fields(
     if part.character:
         path = _character_path(ruleset, part.character, base)
         if path is None or not path.exists():
-            raise ScenarioError(
-                f"{source}: {format_loc([*where, 'character'])} = {part.character!r}: no such file"
-            )
+            raise ScenarioError(f"{source}: {format_loc([*where, 'character'])} = {part.character!r}: no such file")
         fields.update(read_toml(path))
     fields.update(part.model_extra or {})
     if part.name:

@@ -153,9 +153,7 @@ class State(ABC):
             if roll is None:
                 raise AssertionError("chance node without a pending roll")
             if isinstance(action, Action):
-                raise IllegalActionError(
-                    f"illegal action {action}: waiting for {self.roll_purpose()} ({roll})"
-                )
+                raise IllegalActionError(f"illegal action {action}: waiting for {self.roll_purpose()} ({roll})")
             outcome = roll.coerce(action)
             self._steps.append(Step(CHANCE, outcome=outcome))
             self._apply_chance(outcome)
@@ -189,9 +187,7 @@ class State(ABC):
                     f"illegal secret choice for {seat}: not choosing now (waiting for {', '.join(waiting)})"
                 )
         if not actions:
-            raise IllegalActionError(
-                f"illegal secret choice: no choice given (waiting for {', '.join(waiting)})"
-            )
+            raise IllegalActionError(f"illegal secret choice: no choice given (waiting for {', '.join(waiting)})")
         for seat, action in actions.items():
             self._check_legal(seat, action)
         joint = tuple(sorted(actions.items()))
@@ -224,9 +220,7 @@ class State(ABC):
             if step.action is None:
                 raise InvalidActionError(f"a step of {step.node} without an action")
             if self.current_player() != step.node:
-                raise IllegalActionError(
-                    f"illegal step: {step.node} acts, but it is {self.current_player()}'s turn"
-                )
+                raise IllegalActionError(f"illegal step: {step.node} acts, but it is {self.current_player()}'s turn")
             self.apply_action(step.action)
 
     def _check_legal(self, seat: str, action: Action) -> None:

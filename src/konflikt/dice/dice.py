@@ -161,9 +161,7 @@ class SumDice(Dice):
         )
 
     def table_hint(self) -> str:
-        return (
-            f"the {self.count} dice (1–{self.sides}), e.g. '{' '.join(['3', '5', '6', '1'][: self.count])}'"
-        )
+        return f"the {self.count} dice (1–{self.sides}), e.g. '{' '.join(['3', '5', '6', '1'][: self.count])}'"
 
 
 @cache

@@ -91,9 +91,7 @@ class Runner:
         else:
             state.apply_action(self.choose(state, node))
 
-    def play(
-        self, state: State, on_step: Callable[[State], None] | None = None, max_steps: int = MAX_STEPS
-    ) -> State:
+    def play(self, state: State, on_step: Callable[[State], None] | None = None, max_steps: int = MAX_STEPS) -> State:
         steps = 0
         while not state.is_terminal():
             self.step(state)

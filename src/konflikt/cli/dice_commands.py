@@ -1,0 +1,125 @@
+"""``konflikt roll`` and ``konflikt odds``: dice, per-ruleset questions, and (later) whole conflicts."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import numpy as np
+import typer
+from rich.console import Console
+
+from konflikt.cli.render import probability_table
+from konflikt.core.errors import DiceError, KonfliktError
+from konflikt.core.odds import OddsAnswer
+from konflikt.core.ruleset import get_ruleset, ruleset_ids
+from konflikt.dice import Dice, SuccessPool, parse_dice
+from konflikt.dice.distribution import fraction_text, mean
+
+
+def check_seed(seed: int | None) -> int | None:
+    if seed is not None and not 0 <= seed < 2**63:
+        raise KonfliktError(f"seed {seed} must be a whole number from 0 to 2**63 - 1")
+    return seed
+
+
+def dice_answer(dice: Dice) -> OddsAnswer:
+    """The exact distribution of a dice expression (a pool: its successes, with the joint successes × 1s)."""
+    if isinstance(dice, SuccessPool):
+        rows = [(str(k), p) for k, p in dice.successes().items()]
+        joint = [(dice.outcome_label(k), p) for k, p in dice.distribution().items()]
+        avg = mean(dice.successes())
+        return OddsAnswer(
+            f"{dice.notation}: successes (4–6)",
+            "successes",
+            rows,
+            distributions={"successes,ones": joint},
+            probabilities={"mean successes": avg},
+        )
+    dist = dice.distribution()
+    rows = [(dice.outcome_label(k), p) for k, p in dist.items()]
+    return OddsAnswer(dice.notation, "outcome", rows, probabilities={"mean": mean(dist)})
+
+
+def print_answer(answer: OddsAnswer, as_json: bool, extra: dict[str, Any] | None = None) -> None:
+    if as_json:
+        typer.echo(json.dumps({**(extra or {}), **answer.to_json()}, ensure_ascii=False, indent=2))
+        return
+    console = Console()
+    console.print(probability_table(answer.title, answer.label, answer.outcomes))
+    for name, p in answer.probabilities.items():
+        console.print(f"{name}: {fraction_text(p)} ≈ {float(p):.6g}", highlight=False)
+    for name, rows in answer.distributions.items():
+        if len(rows) <= 40:
+            console.print(probability_table(name, name, rows))
+    for note in answer.notes:
+        console.print(note, style="dim", highlight=False)
+
+
+def parse_params(words: list[str]) -> dict[str, str]:
+    """``--attack 3 --weapon=1`` → ``{"attack": "3", "weapon": "1"}``."""
+    params: dict[str, str] = {}
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if not word.startswith("--") or word == "--":
+            raise KonfliktError(f"unexpected argument {word!r}: parameters are given as --name value")
+        name, sep, value = word[2:].partition("=")
+        if not sep:
+            if i + 1 >= len(words):
+                raise KonfliktError(f"--{name} needs a value")
+            value = words[i + 1]
+            i += 1
+        params[name.replace("_", "-").replace("-", "_")] = value
+        i += 1
+    return params
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def roll(
+        expression: Annotated[str, typer.Argument(help="Dice: 4dF, 3d6, 2T+2, 3T6, 6d6 pool, d100.")],
+        seed: Annotated[int | None, typer.Option(help="Seed for a repeatable roll.")] = None,
+        times: Annotated[int, typer.Option(min=1, max=10_000, help="How many rolls.")] = 1,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """Roll dice (seeded when asked)."""
+        dice = parse_dice(expression)
+        rng = np.random.default_rng(check_seed(seed))
+        results = [dice.sample(rng) for _ in range(times)]
+        if as_json:
+            typer.echo(json.dumps({"expression": dice.notation, "seed": seed, "results": results}))
+            return
+        for result in results:
+            typer.echo(f"{dice.notation}: {dice.describe(result)}")
+
+    @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+    def odds(
+        ctx: typer.Context,
+        target: Annotated[str, typer.Argument(help="A dice expression, or a ruleset id followed by a question.")],
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON: outcomes mapped to 'p/q' strings.")] = False,
+    ) -> None:
+        """Exact odds: of dice (konflikt odds 4dF), or of a ruleset's question (konflikt odds presja exchange ...)."""
+        rest = list(ctx.args)
+        if target in ruleset_ids():
+            ruleset = get_ruleset(target)
+            if not rest or rest[0].startswith("--"):
+                known = ", ".join(ruleset.odds) or "none yet"
+                raise KonfliktError(f"name a question for {target} (known: {known})")
+            question_name, params = rest[0], parse_params(rest[1:])
+            if question_name not in ruleset.odds:
+                known = ", ".join(ruleset.odds) or "none yet"
+                raise KonfliktError(f"unknown question {question_name!r} for {target} (known: {known})")
+            answer = ruleset.odds[question_name].ask(params)
+            print_answer(answer, as_json, {"ruleset": target, "params": params})
+            return
+        if rest:
+            raise KonfliktError(f"unexpected arguments after {target!r}: {' '.join(rest)}")
+        try:
+            dice = parse_dice(target)
+        except DiceError as exc:
+            raise DiceError(f"{exc}; or name a ruleset ({', '.join(ruleset_ids())}) and a question") from None
+        print_answer(dice_answer(dice), as_json, {"expression": dice.notation})
+
+
+__all__ = ["dice_answer", "fraction_text", "register"]

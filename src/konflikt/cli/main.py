@@ -1,0 +1,61 @@
+"""The ``konflikt`` command: every error is one line on stderr and exit code 2, never a traceback."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import typer
+
+from konflikt.core.errors import KonfliktError
+
+app = typer.Typer(
+    name="konflikt",
+    help="Four tabletop conflict systems, executable: run, play, exact odds and balancing.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _register() -> None:
+    from konflikt.cli import dice_commands, info_commands, run_command
+
+    for module in (dice_commands, info_commands, run_command):
+        module.register(app)
+
+
+def fail(message: str, code: int = 2) -> None:
+    sys.stderr.write(f"konflikt: error: {message}\n")
+    raise SystemExit(code)
+
+
+def main(argv: list[str] | None = None) -> None:
+    _register()
+    try:
+        app(args=argv, standalone_mode=False, prog_name="konflikt")
+    except KonfliktError as exc:
+        fail(str(exc))
+    except typer.Exit as exc:
+        raise SystemExit(exc.exit_code) from None
+    except (typer.Abort, KeyboardInterrupt, EOFError):
+        sys.stderr.write("konflikt: stopped\n")
+        raise SystemExit(130) from None
+    except typer.TyperException as exc:
+        message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            sys.stdout.write(message + "\n")
+            raise SystemExit(0) from None
+        ctx = getattr(exc, "ctx", None)
+        where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+        fail(" ".join(message.split()) + where)
+    except BrokenPipeError:
+        raise SystemExit(0) from None
+    except Exception as exc:
+        if os.environ.get("KONFLIKT_DEBUG"):
+            raise
+        fail(f"internal error: {type(exc).__name__}: {exc} (set KONFLIKT_DEBUG=1 for the traceback)", code=1)
+
+
+if __name__ == "__main__":
+    main()

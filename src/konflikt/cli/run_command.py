@@ -1,0 +1,108 @@
+"""``konflikt run SCENARIO``: play a whole conflict, policy seats deciding, chance sampled from the seed."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.panel import Panel
+
+from konflikt.cli.common import choose_seed, overrides_for, seat_overrides
+from konflikt.cli.render import print_events, status_table
+from konflikt.core.actions import Action
+from konflikt.core.conflict import Conflict, new_state
+from konflikt.core.errors import KonfliktError
+from konflikt.core.scenario import Scenario, load_scenario
+from konflikt.core.state import GM, State
+from konflikt.sim.runner import Generators, Runner, seat_policies
+
+
+def ask_at_terminal(console: Console) -> Callable[[State, str], Action]:
+    """A plain numbered prompt for human seats (``konflikt play`` is the full table assistant)."""
+
+    def decide(state: State, seat: str) -> Action:
+        legal = list(state.legal_actions(seat))
+        who = "the GM" if seat == GM else seat
+        console.print(f"\n[bold]{who}[/bold] decides:")
+        for i, action in enumerate(legal, 1):
+            console.print(f"  {i}. {state.describe_action(seat, action)}", highlight=False)
+        while True:
+            answer = typer.prompt("choice", default="1")
+            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+                return legal[int(answer) - 1]
+            console.print(f"type a number from 1 to {len(legal)}", style="red")
+
+    return decide
+
+
+def header(console: Console, scenario: Scenario, seed: int) -> None:
+    lines = [f"[bold]{scenario.title}[/bold] — {scenario.ruleset.name}", f"seed {seed}"]
+    if scenario.description:
+        lines.append(scenario.description)
+    for side in scenario.sides:
+        names = ", ".join(f"{p.name} ({p.policy})" for p in side.participants)
+        goal = f" — goal: {side.goal}" if side.goal else ""
+        lines.append(f"side [bold]{side.name}[/bold]: {names}{goal}")
+    console.print(Panel("\n".join(lines), expand=False))
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def run(
+        scenario_name: Annotated[str, typer.Argument(metavar="SCENARIO", help="A scenario file, or RULESET/NAME.")],
+        seed: Annotated[int | None, typer.Option(help="Seed (default: the scenario's, else a fresh one).")] = None,
+        option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Rule option name=value.")] = None,
+        policy: Annotated[list[str] | None, typer.Option("--policy", "-p", help="Seat policy seat=name.")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the events and the outcome as JSON.")] = False,
+        save: Annotated[Path | None, typer.Option(help="Write the whole conflict (replayable) as JSON.")] = None,
+    ) -> None:
+        """Play a whole conflict and print the narrated log and the outcome."""
+        scenario = load_scenario(scenario_name)
+        overrides = overrides_for(scenario, option)
+        seats = seat_policies(scenario, seat_overrides(scenario, policy))
+        the_seed = choose_seed(seed, scenario)
+        console = Console()
+        state = new_state(scenario, overrides)
+        humans = [s for s, p in seats.items() if p is None]
+        if humans and as_json:
+            raise KonfliktError(f"--json plays without a terminal, but these seats are human: {', '.join(humans)}")
+        runner = Runner(seats, Generators.from_seed(the_seed), decide=ask_at_terminal(console))
+        if not as_json:
+            header(console, scenario, the_seed)
+            print_events(console, state.history())
+        shown = len(state.history())
+
+        def narrate(s: State) -> None:
+            nonlocal shown
+            if as_json:
+                return
+            events = [e for e in s.history()[shown:] if e.visible(GM)]
+            print_events(console, events)
+            shown = len(s.history())
+
+        runner.play(state, on_step=narrate)
+        outcome = state.outcome()
+        if save is not None:
+            save.write_text(json.dumps(Conflict.of(state, scenario, overrides, the_seed).to_json(), indent=1))
+        if as_json:
+            payload = {
+                "scenario": scenario.source,
+                "ruleset": scenario.ruleset.id,
+                "seed": the_seed,
+                "options": dict(state.options),
+                "events": [e.to_json() for e in state.history()],
+                "steps": [s.to_json() for s in state.steps()],
+                "outcome": outcome.to_json(),
+            }
+            typer.echo(json.dumps(payload, ensure_ascii=False, indent=1))
+            return
+        console.print(status_table(state, "After the conflict"))
+        fates = "\n".join(f"{pid}: {fate}" for pid, fate in outcome.participants.items())
+        console.print(
+            Panel(f"[bold]{outcome.summary}[/bold]\n{fates}", title=f"outcome: {outcome.ending}", expand=False),
+            highlight=False,
+        )
