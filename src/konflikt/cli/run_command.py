@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.panel import Panel
 
 from konflikt.cli.common import choose_seed, overrides_for, seat_overrides
+from konflikt.cli.prompts import list_choices, read_choice
 from konflikt.cli.render import print_events, status_table
 from konflikt.core.actions import Action
 from konflikt.core.conflict import Conflict, new_state
@@ -22,19 +23,16 @@ from konflikt.sim.runner import Generators, Runner, seat_policies
 
 
 def ask_at_terminal(console: Console) -> Callable[[State, str], Action]:
-    """A plain numbered prompt for human seats (``konflikt play`` is the full table assistant)."""
+    """A plain prompt for human seats (``konflikt play`` is the full table assistant)."""
 
     def decide(state: State, seat: str) -> Action:
         legal = list(state.legal_actions(seat))
-        who = "the GM" if seat == GM else seat
-        console.print(f"\n[bold]{who}[/bold] decides:")
-        for i, action in enumerate(legal, 1):
-            console.print(f"  {i}. {state.describe_action(seat, action)}", highlight=False)
+        list_choices(console, state, seat, legal)
         while True:
-            answer = typer.prompt("choice", default="1")
-            if answer.isdigit() and 1 <= int(answer) <= len(legal):
-                return legal[int(answer) - 1]
-            console.print(f"type a number from 1 to {len(legal)}", style="red")
+            try:
+                return read_choice(console.input(f"{seat} choose 1-{len(legal)} › "), state, seat, legal)
+            except KonfliktError as exc:
+                console.print(str(exc), style="red", highlight=False, markup=False)
 
     return decide
 

@@ -6,6 +6,7 @@ the policies, so that typing the table's dice in place of rolled ones leaves the
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -25,6 +26,8 @@ MAX_STEPS = 20_000
 
 @dataclass
 class Generators:
+    """Two streams, one for the dice and one for the policies: fast, for whole conflicts played in one go."""
+
     dice: np.random.Generator
     policy: np.random.Generator
 
@@ -33,6 +36,29 @@ class Generators:
         seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
         dice, policy = seq.spawn(2)
         return cls(np.random.default_rng(dice), np.random.default_rng(policy))
+
+    def dice_for(self, state: State) -> np.random.Generator:
+        return self.dice
+
+    def policy_for(self, state: State, seat: str) -> np.random.Generator:
+        return self.policy
+
+
+class StepGenerators(Generators):
+    """A fresh generator per step, derived from (seed, step index, seat).
+
+    Slower than two streams, but a conflict that is resumed, undone or replayed draws exactly what an
+    uninterrupted one would: what the table needs.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def dice_for(self, state: State) -> np.random.Generator:
+        return np.random.default_rng([self.seed, 0, len(state.steps())])
+
+    def policy_for(self, state: State, seat: str) -> np.random.Generator:
+        return np.random.default_rng([self.seed, 1, len(state.steps()), zlib.crc32(seat.encode())])
 
 
 def seat_policies(scenario: Scenario, overrides: Mapping[str, str] | None = None) -> dict[str, Policy | None]:
@@ -69,7 +95,7 @@ class Runner:
         roll = state.pending_roll()
         if roll is None:
             raise KonfliktError("chance node without a pending roll")
-        outcome: ChanceOutcome = roll.sample(self.gen.dice)
+        outcome: ChanceOutcome = roll.sample(self.gen.dice_for(state))
         return outcome
 
     def choose(self, state: State, seat: str) -> Action:
@@ -77,7 +103,7 @@ class Runner:
             raise KonfliktError(f"no policy for seat {seat!r}")
         policy = self.policies[seat]
         if policy is not None:
-            return policy.choose(state, seat, self.gen.policy)
+            return policy.choose(state, seat, self.gen.policy_for(state, seat))
         if self.decide is None:
             raise KonfliktError(f"{seat} is a human seat, and nobody is at the terminal to ask")
         return self.decide(state, seat)

@@ -1,0 +1,5 @@
+"""``python -m konflikt`` runs the command line."""
+
+from konflikt.cli.main import main
+
+main()
