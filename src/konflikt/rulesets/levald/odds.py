@@ -1,0 +1,187 @@
+"""Exact odds for Le våld: an attack roll against a defence roll, and the damage a hit does.
+
+``konflikt odds levald attack --attack 60 --defense 50`` enumerates the 100 × 100 pairs of d100 readings (or the
+attack against two defence rolls) with Fractions: no sampling, no floats.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+
+from konflikt.core.errors import KonfliktError
+from konflikt.core.odds import OddsAnswer, OddsParam, OddsQuestion
+from konflikt.dice import effect
+from konflikt.dice.distribution import convolve, mean
+from konflikt.rulesets.levald import rules as R
+from konflikt.rulesets.levald.models import bundled_weapons, damage_dice, find_weapon
+
+HUNDREDTH = Fraction(1, 100)
+EXCEPTIONAL_CHOICES = ("fifth", "doubles", "off")
+
+
+@dataclass(frozen=True)
+class AttackOdds:
+    """The exact odds of one attack roll against ``defences`` defence rolls (0: an undefended attack)."""
+
+    wins: Fraction
+    succeeds: Fraction
+    exceptional: Fraction
+    wins_exceptional: Fraction
+    effect_when_wins: dict[int, Fraction]
+    """P(effect = e | the attack wins)."""
+    effect_and_wins: dict[tuple[int, bool], Fraction]
+    """P(effect = e and exceptional = x and the attack wins): what damage needs."""
+
+
+def beats_one(attack_quality: tuple[int, int], defence: int, exceptional: str, by_effect: bool) -> Fraction:
+    """P(an attack of the given quality beats one defence roll at ``defence`` %)."""
+    wins = sum(
+        1 for d in range(1, 101) if R.attack_wins(attack_quality, (R.quality(d, defence, exceptional, by_effect),))
+    )
+    return Fraction(wins, 100)
+
+
+def attack_odds(
+    attack: int, defense: int, exceptional: str = "fifth", defences: int = 1, by_effect: bool = True
+) -> AttackOdds:
+    """Exact: for each attack reading, the chance it beats every one of the independent defence rolls."""
+    if defences not in (0, 1, 2):
+        raise KonfliktError(f"--defences takes 0, 1 or 2, not {defences}")
+    wins = succeeds = exc = wins_exc = Fraction(0)
+    joint: dict[tuple[int, bool], Fraction] = defaultdict(Fraction)
+    cache: dict[tuple[int, int], Fraction] = {}
+    for a in range(1, 101):
+        q = R.quality(a, attack, exceptional, by_effect)
+        if q[0] == R.FAILURE:
+            continue
+        succeeds += HUNDREDTH
+        is_exc = q[0] == R.EXCEPTIONAL
+        if is_exc:
+            exc += HUNDREDTH
+        if q not in cache:
+            cache[q] = beats_one(q, defense, exceptional, by_effect)
+        p = HUNDREDTH * cache[q] ** defences
+        if not p:
+            continue
+        wins += p
+        if is_exc:
+            wins_exc += p
+        joint[(effect(a), is_exc)] += p
+    given: dict[int, Fraction] = defaultdict(Fraction)
+    for (e, _x), p in joint.items():
+        given[e] += p / wins
+    return AttackOdds(wins, succeeds, exc, wins_exc, dict(sorted(given.items())), dict(sorted(joint.items())))
+
+
+def _attack(attack: int, defense: int, exceptional: str, defences: int) -> OddsAnswer:
+    odds = attack_odds(attack, defense, exceptional, defences)
+    against = f"{defences} defence roll{'s' if defences != 1 else ''} at {defense}%" if defences else "no defence"
+    return OddsAnswer(
+        title=f"Anfallsslag (attack) at {attack}% against {against}",
+        label="effekt (effect) when the attack wins",
+        outcomes=[(str(e), p) for e, p in odds.effect_when_wins.items()],
+        probabilities={
+            "attack wins": odds.wins,
+            "attack succeeds (gain ground)": odds.succeeds,
+            "attack is exceptional": odds.exceptional,
+            "attack wins exceptionally (ignores Gard)": odds.wins_exceptional,
+        },
+        notes=[
+            "effect = tens die + units die of the d100 (00 = 100, effect 0)",
+            f"exceptional success: {exceptional}; ties of level broken by effect, equal: the defence holds",
+        ],
+    )
+
+
+@dataclass(frozen=True)
+class DamageOdds:
+    """Damage of one hit with a fixed effect: totals on a guarded and on an open target, and the wound levels."""
+
+    guarded: dict[int, Fraction]
+    open: dict[int, Fraction]
+    wounds_with_gard: dict[int, Fraction]
+    """Wound level (NO_WOUND = −1, Skråma … Dödlig) against a target with ``gard`` Gard (non-exceptional hit)."""
+    wounds_open: dict[int, Fraction]
+
+
+def damage_odds(weapon: str, hit_effect: int, gard: int, kraft: int, sjal: int) -> DamageOdds:
+    """Exact damage of a hit of the given effect with a weapon from the table, against ``gard`` Gard."""
+    w = find_weapon(weapon, bundled_weapons())
+    limits = R.thresholds(kraft, sjal)
+    guarded_dice = damage_dice(w.damage_guarded).distribution()
+    open_dice = damage_dice(w.damage_open).distribution()
+    with_gard: dict[int, Fraction] = defaultdict(Fraction)
+    open_wounds: dict[int, Fraction] = defaultdict(Fraction)
+    if gard > 0:
+        for dice, p in guarded_dice.items():
+            _g, wound, _c = R.apply_hit(gard, hit_effect, dice, True, limits, False)
+            with_gard[wound] += p
+    else:
+        for dice, p in open_dice.items():
+            with_gard[R.wound_level(hit_effect + dice, limits)] += p
+    for dice, p in open_dice.items():
+        open_wounds[R.wound_level(hit_effect + dice, limits)] += p
+    return DamageOdds(
+        convolve({hit_effect: Fraction(1)}, guarded_dice),
+        convolve({hit_effect: Fraction(1)}, open_dice),
+        dict(sorted(with_gard.items())),
+        dict(sorted(open_wounds.items())),
+    )
+
+
+def _wound_name(level: int) -> str:
+    return "no wound (Gard held)" if level == R.NO_WOUND else f"{R.WOUNDS[level]} ({R.WOUND_ENGLISH[R.WOUNDS[level]]})"
+
+
+def _damage(weapon: str, effect: int, gard: int, kraft: int, sjal: int) -> OddsAnswer:
+    if not 0 <= effect <= 18:
+        raise KonfliktError(f"--effect must be 0 to 18 (tens + units of a d100), not {effect}")
+    odds = damage_odds(weapon, effect, gard, kraft, sjal)
+    limits = R.thresholds(kraft, sjal)
+    return OddsAnswer(
+        title=f"Skada (damage) of {weapon} with effect {effect} against Gard {gard}, thresholds "
+        f"{'/'.join(map(str, limits))}",
+        label="wound level with Gard",
+        outcomes=[(_wound_name(k), p) for k, p in odds.wounds_with_gard.items()],
+        distributions={
+            "damage vs guarded target (Skada skyddad)": [(str(k), p) for k, p in odds.guarded.items()],
+            "damage vs open target (Skada öppen)": [(str(k), p) for k, p in odds.open.items()],
+            "wound level vs open target / exceptional hit": [(_wound_name(k), p) for k, p in odds.wounds_open.items()],
+        },
+        probabilities={"a wound through Gard": 1 - odds.wounds_with_gard.get(R.NO_WOUND, Fraction(0))},
+        notes=[
+            f"expected damage: {float(mean(odds.guarded)):.2f} with Gard (guarded dice), "
+            f"{float(mean(odds.open)):.2f} open",
+        ],
+    )
+
+
+QUESTIONS = {
+    "attack": OddsQuestion(
+        "attack",
+        "P(the attack wins), P(exceptional), and the effect when it wins",
+        (
+            OddsParam("attack", int, None, "attack target value in % (skill + Anfallsmod + Omtöckning)", required=True),
+            OddsParam(
+                "defense", int, None, "defence target value in % (skill + Försvarsmod + Omtöckning)", required=True
+            ),
+            OddsParam("exceptional", str, "fifth", "exceptional success rule", choices=EXCEPTIONAL_CHOICES),
+            OddsParam("defences", int, 1, "defence rolls against the attack (0 undefended, 2 with a shield)"),
+        ),
+        _attack,
+    ),
+    "damage": OddsQuestion(
+        "damage",
+        "damage and wound level of one hit of a given effect, with and without Gard",
+        (
+            OddsParam("weapon", str, "Svärd", "a weapon of the table"),
+            OddsParam("effect", int, 8, "the winning attack roll's effect (tens + units)"),
+            OddsParam("gard", int, 10, "the target's Gard left (0: open)"),
+            OddsParam("kraft", int, 12, "the target's Kraft"),
+            OddsParam("sjal", int, 16, "the target's Själ"),
+        ),
+        _damage,
+    ),
+}
