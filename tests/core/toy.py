@@ -36,7 +36,7 @@ class ToySetup(BaseModel):
 OPTIONS = OptionSet(
     RuleOption("open_hit", int, 3, "lowest d6 face that hits an open foe", minimum=1),
     RuleOption("guard_hit", int, 5, "lowest d6 face that hits a guarding foe", source="vakt"),
-    RuleOption("max_rounds", int, 50, "rounds before a deadlock", minimum=1),
+    RuleOption("max_rounds", int, 50, "rounds before a deadlock (0: no limit)", minimum=0),
 )
 
 
@@ -57,7 +57,8 @@ class ToyState(State):
         return self.ids
 
     def current_player(self) -> str:
-        if any(v <= 0 for v in self.points.values()) or self.round >= self.options.max_rounds:
+        limit = self.options.max_rounds
+        if any(v <= 0 for v in self.points.values()) or (limit and self.round >= limit):
             return TERMINAL
         return CHANCE if self.rolling else SIMULTANEOUS
 
@@ -114,7 +115,8 @@ class ToyState(State):
         return [f"{i} below 0" for i, v in self.points.items() if v < 0]
 
     def key(self) -> Hashable:
-        return (tuple(self.points.values()), tuple(sorted(self.stance.items())), tuple(self.rolling), self.round)
+        rounds = self.round if self.options.max_rounds else 0
+        return (tuple(self.points.values()), tuple(sorted(self.stance.items())), tuple(self.rolling), rounds)
 
 
 def new_state(scenario: Scenario, options: Options) -> State:

@@ -3,18 +3,26 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated, Any
 
 import numpy as np
 import typer
 from rich.console import Console
 
+from konflikt.analysis.exact import DEFAULT_MAX_STATES
+from konflikt.analysis.questions import whole_conflict_answer
+from konflikt.cli.common import overrides_for, seat_overrides
 from konflikt.cli.render import probability_table
+from konflikt.core.conflict import new_state
 from konflikt.core.errors import DiceError, KonfliktError
 from konflikt.core.odds import OddsAnswer
 from konflikt.core.ruleset import get_ruleset, ruleset_ids
+from konflikt.core.scenario import load_scenario
 from konflikt.dice import Dice, SuccessPool, parse_dice
 from konflikt.dice.distribution import fraction_text, mean
+from konflikt.sim.runner import seat_policies
+from konflikt.store.db import Store
 
 
 def check_seed(seed: int | None) -> int | None:
@@ -96,11 +104,47 @@ def register(app: typer.Typer) -> None:
     @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
     def odds(
         ctx: typer.Context,
-        target: Annotated[str, typer.Argument(help="A dice expression, or a ruleset id followed by a question.")],
+        target: Annotated[
+            str | None,
+            typer.Argument(
+                help="A dice expression; a ruleset id and a question; or a scenario (file or RULESET/NAME)."
+            ),
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON: outcomes mapped to 'p/q' strings.")] = False,
+        saved: Annotated[int | None, typer.Option(help="Odds from saved conflict ID as it stands now.")] = None,
+        db: Annotated[Path | None, typer.Option(help="The save database for --saved.")] = None,
+        option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Rule option name=value.")] = None,
+        policy: Annotated[list[str] | None, typer.Option("--policy", "-p", help="Seat policy seat=name.")] = None,
+        max_states: Annotated[int, typer.Option(min=1, help="Give up above this many states.")] = DEFAULT_MAX_STATES,
     ) -> None:
-        """Exact odds: of dice (konflikt odds 4dF), or of a ruleset's question (konflikt odds presja exchange ...)."""
+        """Exact odds: of dice (4dF), of a ruleset's question (presja exchange --attack 3 --defense 5), or of a
+        whole conflict (a scenario, or --saved ID from the table)."""
         rest = list(ctx.args)
+        if saved is not None:
+            if target is not None:
+                raise KonfliktError("give either a TARGET or --saved ID, not both")
+            store = Store.open(db)
+            try:
+                loaded = store.load(saved)
+            finally:
+                store.close()
+            conflict = loaded.conflict
+            names = dict(loaded.seats)
+            names.update(seat_overrides(conflict.scenario, policy))
+            state = conflict.replay()
+            if state.is_terminal():
+                raise KonfliktError(f"saved conflict {saved} is over: {state.outcome().summary}")
+            answer = whole_conflict_answer(
+                conflict.scenario,
+                state,
+                seat_policies(conflict.scenario, names),
+                max_states,
+                f"{conflict.scenario.title}, after {len(conflict.steps)} steps: who wins (exact)",
+            )
+            print_answer(answer, as_json, {"saved": saved})
+            return
+        if target is None:
+            raise KonfliktError("name what to compute: a dice expression, RULESET QUESTION, or a scenario")
         if target in ruleset_ids():
             ruleset = get_ruleset(target)
             if not rest or rest[0].startswith("--"):
@@ -115,10 +159,19 @@ def register(app: typer.Typer) -> None:
             return
         if rest:
             raise KonfliktError(f"unexpected arguments after {target!r}: {' '.join(rest)}")
+        if "/" in target or target.endswith(".toml"):
+            scenario = load_scenario(target)
+            overrides = overrides_for(scenario, option)
+            seats = seat_policies(scenario, seat_overrides(scenario, policy))
+            answer = whole_conflict_answer(scenario, new_state(scenario, overrides), seats, max_states)
+            print_answer(answer, as_json, {"scenario": scenario.source})
+            return
         try:
             dice = parse_dice(target)
         except DiceError as exc:
-            raise DiceError(f"{exc}; or name a ruleset ({', '.join(ruleset_ids())}) and a question") from None
+            raise DiceError(
+                f"{exc}; or name a ruleset ({', '.join(ruleset_ids())}) and a question, or a scenario"
+            ) from None
         print_answer(dice_answer(dice), as_json, {"expression": dice.notation})
 
 

@@ -280,6 +280,15 @@ class State(ABC):
     def clone(self) -> State:
         return copy.deepcopy(self)
 
+    def fork(self) -> State:
+        """A copy without the history (steps and events): what exact analysis and search need, and cheap."""
+        steps, events = self._steps, self._events
+        self._steps, self._events = [], []
+        try:
+            return copy.deepcopy(self)
+        finally:
+            self._steps, self._events = steps, events
+
 
 def _text(action: Action | ChanceOutcome) -> str:
     return str(action)

@@ -1,0 +1,51 @@
+"""Whole-conflict questions for the command line: exact odds from a scenario or from a saved conflict."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from fractions import Fraction
+
+from konflikt.analysis.exact import DEFAULT_MAX_STATES, conflict_odds
+from konflikt.core.errors import KonfliktError
+from konflikt.core.odds import OddsAnswer
+from konflikt.core.ruleset import Policy
+from konflikt.core.scenario import Scenario
+from konflikt.core.state import State
+
+
+def _rows(dist: Mapping[Hashable, Fraction], name: Mapping[Hashable, str] | None = None) -> list[tuple[str, Fraction]]:
+    rows = [((name or {}).get(k, str(k)), p) for k, p in dist.items()]
+    return sorted(rows, key=lambda kv: -kv[1])
+
+
+def whole_conflict_answer(
+    scenario: Scenario,
+    state: State,
+    seats: Mapping[str, Policy | None],
+    max_states: int = DEFAULT_MAX_STATES,
+    title: str | None = None,
+) -> OddsAnswer:
+    """Exact odds of every outcome of the conflict from ``state``, under the seats' policies."""
+    humans = sorted(s for s, p in seats.items() if p is None)
+    if humans:
+        raise KonfliktError(
+            f"exact odds need a policy for every seat, but {', '.join(humans)} "
+            f"{'is' if len(humans) == 1 else 'are'} human: add --policy SEAT=heuristic"
+        )
+    policies = {s: p for s, p in seats.items() if p is not None}
+    odds = conflict_odds(state, policies, max_states)
+    side_names = {side.id: side.name for side in scenario.sides}
+    winners = {w: (" + ".join(side_names.get(s, s) for s in w) if w else "nobody") for w in odds.winners()}
+    distributions: dict[str, list[tuple[str, Fraction]]] = {"ending": _rows(odds.endings())}
+    for p in scenario.participants():
+        distributions[f"{p.name}: fate"] = _rows(odds.fates(p.id))
+    return OddsAnswer(
+        title or f"{scenario.title}: who wins (exact)",
+        "winner",
+        _rows(odds.winners(), winners),
+        distributions=distributions,
+        notes=[
+            f"exact over {odds.states:,} distinct states, policies: "
+            + ", ".join(f"{s}={p.name}" for s, p in sorted(policies.items()))
+        ],
+    )
