@@ -35,7 +35,10 @@ def whole_conflict_answer(
     policies = {s: p for s, p in seats.items() if p is not None}
     odds = conflict_odds(state, policies, max_states)
     side_names = {side.id: side.name for side in scenario.sides}
-    winners = {w: (" + ".join(side_names.get(s, s) for s in w) if w else "nobody") for w in odds.winners()}
+    winners: dict[Hashable, str] = {}
+    for w in odds.winners():
+        assert isinstance(w, tuple)
+        winners[w] = " + ".join(side_names.get(s, s) for s in w) if w else "nobody"
     distributions: dict[str, list[tuple[str, Fraction]]] = {"ending": _rows(odds.endings())}
     for p in scenario.participants():
         distributions[f"{p.name}: fate"] = _rows(odds.fates(p.id))
