@@ -38,7 +38,7 @@ def whole_conflict_answer(
     winners: dict[Hashable, str] = {}
     for w in odds.winners():
         assert isinstance(w, tuple)
-        winners[w] = " + ".join(side_names.get(s, s) for s in w) if w else "nobody"
+        winners[w] = " + ".join(str(side_names.get(s, s)) for s in w) if w else "nobody"
     distributions: dict[str, list[tuple[str, Fraction]]] = {"ending": _rows(odds.endings())}
     for p in scenario.participants():
         distributions[f"{p.name}: fate"] = _rows(odds.fates(p.id))
