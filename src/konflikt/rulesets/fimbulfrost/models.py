@@ -1,0 +1,179 @@
+"""Fimbulfrost's data: characters (helte, heroes; modstandere, opponents), the scenario's [setup], and the
+consequence lists (konsekvenslister) as validated TOML content.
+
+Why one Character model for both kinds: a scenario's participants come from one pydantic model per ruleset; the
+``role`` field says which kind, and :meth:`Setup.check_scenario` checks that there is exactly one opponent.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from konflikt.core.errors import ScenarioError
+from konflikt.core.scenario import read_toml, validation_message
+
+if TYPE_CHECKING:
+    from konflikt.core.scenario import Scenario
+
+CONTENT = Path(__file__).parent / "content"
+BUNDLED_LISTS = CONTENT / "consequences.toml"
+ID = r"^[a-z0-9][a-z0-9_\-]*$"
+
+
+class Maneuver(BaseModel):
+    """A special maneuver (manøvre i kamp): activated once in round 3 for more dice."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(pattern=ID)
+    name: str
+    dice: int = Field(ge=1, le=12)
+
+
+class Character(BaseModel):
+    """A hero (helt) or an opponent (modstander).
+
+    Heroes have Omdømme, Status and resource pools (Rustning, Grej, and under an option a våbenpulje); opponents
+    have Omdømme, Kamp and Status, and may bring special consequence lists.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    role: Literal["hero", "opponent"] = "hero"
+    omdomme: int = Field(ge=0, le=30, description="Omdømme (reputation): round-1 dice")
+    status: int = Field(ge=1, le=60, description="Status: the conflict's 'hit points'")
+    kamp: int = Field(0, ge=0, le=30, description="Kamp (fight): the opponent's round-2 dice")
+    rustning: int = Field(0, ge=0, le=30, description="Rustningspulje (armour pool), spent in round 3")
+    grej: int = Field(0, ge=0, le=30, description="Grejpulje (gear pool), spent in round 3")
+    vaaben: int = Field(0, ge=0, le=30, description="Våbenpulje (weapon pool), only under the weapon_pool option")
+    manovrer: list[Maneuver] = Field(default_factory=list, description="manøvrer (maneuvers), each once")
+    konsekvenser: list[str] = Field(default_factory=list, description="consequences carried from earlier conflicts")
+    laant_tid: int = Field(0, ge=0, description="times the hero has lived on borrowed time (death scenes owed)")
+    konsekvensliste: str | None = Field(None, description="opponent: a special list used against the heroes")
+    nederlagsliste: str = Field("modstander", description="opponent: the list bought for it when defeated")
+
+    @model_validator(mode="after")
+    def _kinds(self) -> Character:
+        if self.role == "hero" and self.kamp:
+            raise ValueError("a hero has no Kamp pool (kamp): only opponents roll Kamp in round 2")
+        if self.role == "opponent" and (self.rustning or self.grej or self.vaaben or self.manovrer):
+            raise ValueError("an opponent has no resource pools (rustning, grej, vaaben, manovrer)")
+        ids = [m.id for m in self.manovrer]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"maneuver ids must differ: {ids}")
+        return self
+
+
+class Entry(BaseModel):
+    """One consequence (konsekvens) on a list, in Danish with English; ``severity`` orders the heuristics."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(pattern=ID)
+    da: str
+    en: str
+    severity: int = Field(ge=0, le=10)
+    death: bool = False
+    death_mark: bool = Field(False, description="dødsmærket: alive now, wastes away and dies about a week later")
+    runder: list[int] = Field(default_factory=lambda: [1, 2, 3], description="rounds in which the entry applies")
+    loses: Literal["rustning", "grej", "vaaben"] | None = Field(None, description="a resource pool lost (round 3)")
+
+
+class ConsequenceList(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    da: str
+    en: str
+    entries: list[Entry] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _unique(self) -> ConsequenceList:
+        ids = [e.id for e in self.entries]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"entry ids on one list must differ: {ids}")
+        return self
+
+
+class Catalogue(BaseModel):
+    """All consequence lists by name: ``runde1``, ``runde2``, ``runde3``, ``modstander`` and monster lists."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    lists: dict[str, ConsequenceList]
+
+    def entry(self, entry_id: str) -> Entry:
+        for lst in self.lists.values():
+            for e in lst.entries:
+                if e.id == entry_id:
+                    return e
+        raise KeyError(entry_id)
+
+    def known_ids(self) -> set[str]:
+        return {e.id for lst in self.lists.values() for e in lst.entries}
+
+
+REQUIRED_LISTS = ("runde1", "runde2", "runde3", "modstander")
+
+
+def load_catalogue(user_file: Path | None = None) -> Catalogue:
+    """The bundled lists, with a user's file laid over them list by list (a list of the same name replaces)."""
+    raw = read_toml(BUNDLED_LISTS)
+    try:
+        lists = dict(Catalogue.model_validate(raw).lists)
+    except ValidationError as exc:
+        raise ScenarioError(validation_message(str(BUNDLED_LISTS), exc)) from None
+    if user_file is not None:
+        try:
+            lists.update(Catalogue.model_validate(read_toml(user_file)).lists)
+        except ValidationError as exc:
+            raise ScenarioError(validation_message(str(user_file), exc)) from None
+    return Catalogue(lists=lists)
+
+
+class Setup(BaseModel):
+    """The scenario's ``[setup]``: an optional file of the user's own consequence lists."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    konsekvenslister: str | None = Field(
+        None, description="a TOML file of consequence lists (relative to the scenario) laid over the bundled ones"
+    )
+
+    def lists_path(self, source: str) -> Path | None:
+        if self.konsekvenslister is None:
+            return None
+        path = Path(self.konsekvenslister)
+        return path if path.is_absolute() else Path(source).parent / path
+
+    def check_scenario(self, scenario: Scenario) -> None:
+        """One opponent (a band is one) against one side of heroes; every named list and consequence exists."""
+        catalogue = load_catalogue(self.lists_path(scenario.source))
+        opponents = [p for p in scenario.participants() if p.data.role == "opponent"]
+        if len(opponents) != 1:
+            raise ScenarioError(
+                f"a fimbulfrost conflict has exactly one opponent (a band is one opponent), not {len(opponents)}"
+            )
+        if len(scenario.sides) != 2:
+            raise ScenarioError(f"two sides: the heroes and the opponent, not {len(scenario.sides)}")
+        opp = opponents[0]
+        for side in scenario.sides:
+            if opp.side != side.id and any(p.data.role != "hero" for p in side.participants):
+                raise ScenarioError(f"side {side.id!r}: every participant facing the opponent must be a hero")
+            if opp.side == side.id and len(side.participants) != 1:
+                raise ScenarioError(f"side {side.id!r}: the opponent stands alone on its side")
+        for name in REQUIRED_LISTS:
+            if name not in catalogue.lists:
+                raise ScenarioError(f"consequence list {name!r} is missing")
+        for p in scenario.participants():
+            for list_name in (p.data.konsekvensliste, p.data.nederlagsliste):
+                if list_name is not None and list_name not in catalogue.lists:
+                    raise ScenarioError(
+                        f"{p.id}: no consequence list {list_name!r} (known: {', '.join(sorted(catalogue.lists))})"
+                    )
+            unknown = [c for c in p.data.konsekvenser if c not in catalogue.known_ids()]
+            if unknown:
+                raise ScenarioError(f"{p.id}: unknown carried consequence {unknown[0]!r}")

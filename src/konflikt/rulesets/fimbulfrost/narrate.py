@@ -1,0 +1,342 @@
+"""The words of a Fimbulfrost conflict: narrated events, the status table, action descriptions and the outcome.
+
+Kept apart from the rules in ``state.py`` so that each file has one job; every text names the rule step and each
+number, in Danish with English beside it.
+"""
+
+from __future__ import annotations
+
+from konflikt.core.actions import Action
+from konflikt.core.outcome import ConflictOutcome
+from konflikt.core.state import State
+from konflikt.dice import PoolRoll
+from konflikt.rulesets.fimbulfrost import phases as P
+from konflikt.rulesets.fimbulfrost.models import Catalogue, Character, Entry
+from konflikt.rulesets.fimbulfrost.rules import AREA_EN, AREAS
+
+FATES = ("står (standing)", "ude (out)", "død (dead)")
+
+
+class Narration(State):
+    """Mixin of :class:`FimbulfrostState`: everything it says."""
+
+    hero_ids: tuple[str, ...]
+    names: tuple[str, ...]
+    chars: tuple[Character, ...]
+    opp: Character
+    opp_id: str
+    opp_name: str
+    hero_side: str
+    opp_side: str
+    catalogue: Catalogue
+    n: int
+    phase: int
+    round: int
+    cursor: int
+    opp_status: int
+    result: int
+    hits: int
+    asks: list[tuple[str, int, int, int]]
+    hstatus: list[int]
+    morale: list[int]
+    fate: list[int]
+    back: list[bool]
+    presenter: list[int]
+    rolls: list[PoolRoll | None]
+    areas: list[int]
+    dice: list[int]
+    used: list[int]
+    pools: list[list[int]]
+    taken: list[list[str]]
+    borrowed: list[int]
+    opp_taken: list[str]
+    carried: tuple[frozenset[str], ...]
+
+    # ---- events -----------------------------------------------------------------------------------------------
+    def say(self, i: int, kind: str, text: str, dice: int) -> None:
+        self.emit(kind, text, hero=self.hero_ids[i] if i >= 0 else self.opp_id, dice=dice)
+
+    def say_present(self, i: int, j: int, dice: int) -> None:
+        om = self.chars[i].omdomme
+        if i == j:
+            how = f"presents himself (præsenterer sig selv): Omdømme {om} − 1 = {dice}d6"
+        else:
+            how = f"is presented by {self.names[j]} (præsenteres af en ven): Omdømme {om} + 0 = {dice}d6"
+        self.emit("present", f"{self.names[i]} {how}", hero=self.hero_ids[i], by=self.hero_ids[j], dice=dice)
+
+    def say_roll(self, i: int, roll: PoolRoll) -> None:
+        what = {P.R1_ROLL: "Omdømme", P.R2_ROLL: "Stil, Stunt og Snak", P.R3_ROLL: "Ressourcer"}[self.phase]
+        ones = f", {roll.ones}×1 (potentielle ulykker, possible mishaps)" if self.phase != P.R1_ROLL else ""
+        self.emit(
+            "roll",
+            f"{self.names[i]} rolls {what}: {roll.successes} succes(er) (4–6, successes){ones}",
+            hero=self.hero_ids[i],
+            successes=roll.successes,
+            ones=roll.ones,
+        )
+
+    def say_no_dice(self, i: int) -> None:
+        self.emit("roll", f"{self.names[i]} has no dice to roll (0d6)", hero=self.hero_ids[i], successes=0, ones=0)
+
+    def say_split(self, i: int, to_opp: int, gifts: list[tuple[int, int]]) -> None:
+        parts = [f"{to_opp} off {self.opp_name}'s Status → {self.opp_status}"]
+        parts += [f"{m} morale-bonus to {self.names[j]} (morale {self.morale[j]})" for j, m in gifts]
+        self.emit(
+            "split",
+            f"{self.names[i]} fordeler (splits) the successes: " + "; ".join(parts),
+            hero=self.hero_ids[i],
+            opponent=to_opp,
+            opponent_status=self.opp_status,
+        )
+
+    def say_opp_roll(self, roll: PoolRoll) -> None:
+        pool = "Omdømme" if self.phase == P.R1_ANSWER else "Kamp"
+        size = self.opp.omdomme if self.phase == P.R1_ANSWER else self.opp.kamp
+        self.emit(
+            "roll",
+            f"{self.opp_name} rolls its {pool} ({size}d6): {roll.successes} succes(er) against the heroes",
+            hero=self.opp_id,
+            successes=roll.successes,
+            ones=roll.ones,
+        )
+
+    def say_answer_coming(self, round_no: int) -> None:
+        if round_no == 1:
+            text = (
+                f"Trin 4B: {self.opp_name} still has Status {self.opp_status} ≥ 1 and presents itself "
+                f"(full Omdømme {self.opp.omdomme}d6) to frighten the heroes"
+            )
+        else:
+            text = (
+                f"Trin 3B: {self.opp_name} still has Status {self.opp_status} ≥ 1 and strikes back "
+                f"(Kamp {self.opp.kamp}d6)"
+            )
+        self.emit("answer", text, opponent_status=self.opp_status)
+
+    def say_no_answer(self) -> None:
+        self.emit("answer", f"{self.opp_name} has no dice for this (0d6): no answer", opponent_status=self.opp_status)
+
+    def say_damage(self, i: int, d: int, before: int, mor: int) -> None:
+        now = self.hstatus[i]
+        soak = f", morale {mor} absorbs {min(mor, d)} first" if mor else ""
+        out = ""
+        if now <= 0:
+            out = f" → ude af kampen (out of the fight), {-now} point(s) under 0"
+        self.emit(
+            "damage",
+            f"{self.opp_name} takes {d} off {self.names[i]}{soak}: Status {before} → {now}{out}",
+            hero=self.hero_ids[i],
+            damage=d,
+            status=now,
+        )
+
+    def say_total(self, round_no: int, total: int, before: int) -> None:
+        self.emit(
+            "total",
+            f"Runde {round_no}: the heroes' {total} succes(er) come off {self.opp_name}'s Status: {before} → "
+            f"{self.opp_status}",
+            successes=total,
+            opponent_status=self.opp_status,
+        )
+
+    def say_describe(self, i: int, mask: int) -> None:
+        shown = [f"{a} ({AREA_EN[a]})" for k, a in enumerate(AREAS) if mask >> k & 1]
+        dice = len(shown)
+        self.emit(
+            "describe",
+            f"{self.names[i]} describes {', '.join(shown) or 'nothing'} → {dice}d6",
+            hero=self.hero_ids[i],
+            dice=dice,
+        )
+
+    def say_round(self, round_no: int) -> None:
+        words = {2: "Stil, Stunt og Snak (style, stunt and talk)", 3: "Ressourcer (resources)"}[round_no]
+        self.emit("round", f"Both sides still stand: runde {round_no}, {words}", round=round_no)
+
+    def say_finish(self, result: int, round_no: int) -> None:
+        if result == 1:
+            below = -self.opp_status
+            step = "4A" if round_no == 1 else "3A"
+            text = (
+                f"Trin {step}: {self.opp_name} is at Status {self.opp_status} ≤ 0: overvundet (defeated) in runde "
+                f"{round_no}"
+            )
+            if below > 0:
+                text += f"; {below} point(s) under 0: the heroes may buy consequences for it"
+            if round_no > 1:
+                text += "; each 1 a hero rolled costs that hero a consequence"
+        elif round_no == 3:
+            text = (
+                f"Trin 3B: {self.opp_name} still has Status {self.opp_status}: the heroes have lost (tabt), and each "
+                "must buy negative consequences for it"
+            )
+        else:
+            text = f"Every hero is out of the fight in runde {round_no}: {self.opp_name} wins"
+        self.emit("end", text, result=result, round=round_no, opponent_status=self.opp_status)
+
+    def say_buy_back(self, i: int, count: int) -> None:
+        self.emit(
+            "buy_back",
+            f"{self.names[i]} køber sig ind i kampen igen (buys back in): {count} consequence(s), back at Status 1",
+            hero=self.hero_ids[i],
+            consequences=count,
+        )
+
+    def say_consequence(self, i: int, entry: Entry, left: int) -> None:
+        more = f" ({left} more to buy)" if left else ""
+        mark = " — dødsmærket (death-marked): dies a week or so later" if entry.death_mark else ""
+        self.emit(
+            "consequence",
+            f"{self.names[i]} takes konsekvens '{entry.da}' ({entry.en}){mark}{more}",
+            hero=self.hero_ids[i],
+            entry=entry.id,
+            severity=entry.severity,
+        )
+
+    def say_opp_consequence(self, i: int, entry: Entry, left: int) -> None:
+        more = f" ({left} more may be bought)" if left else ""
+        self.emit(
+            "consequence",
+            f"{self.names[i]} buys konsekvens '{entry.da}' ({entry.en}) for {self.opp_name}{more}",
+            hero=self.opp_id,
+            entry=entry.id,
+            severity=entry.severity,
+        )
+
+    def say_exhausted(self) -> None:
+        kind, i, count, _ = self.asks[0]
+        who = self.opp_name if kind == "opp" else self.names[i]
+        self.emit(
+            "exhausted",
+            f"nothing left on the list for {who}: {count} consequence(s) cannot be bought",
+            hero=self.opp_id if kind == "opp" else self.hero_ids[i],
+            count=count,
+        )
+
+    # ---- the table --------------------------------------------------------------------------------------------
+    def status(self) -> dict[str, dict[str, str]]:
+        table = {
+            "table": {"runde": str(self.round), "fase": P.NAMES[self.phase]},
+            self.opp_id: {
+                "Status": str(self.opp_status),
+                "Omdømme": str(self.opp.omdomme),
+                "Kamp": str(self.opp.kamp),
+                "konsekvenser": ", ".join(self.opp_taken) or "-",
+            },
+        }
+        for i, hid in enumerate(self.hero_ids):
+            row = {
+                "Status": str(self.hstatus[i]),
+                "morale": str(self.morale[i]),
+                "fate": FATES[self.fate[i]],
+                "dice": str(self.dice[i]),
+                "Rustning": str(self.pools[i][0]),
+                "Grej": str(self.pools[i][1]),
+            }
+            if self.chars[i].vaaben:
+                row["Våben"] = str(self.pools[i][2])
+            row["konsekvenser"] = ", ".join(self.taken[i]) or "-"
+            if self.borrowed[i]:
+                row["lånt tid"] = str(self.borrowed[i])
+            table[hid] = row
+        return table
+
+    def describe_action(self, seat: str, action: Action) -> str:
+        kind = action.kind
+        if kind == "present":
+            return f"præsenteres af {action['by']} (presented by {action['by']}; by yourself: Omdømme − 1 dice)"
+        if kind == "split":
+            gifts = [f"{m} morale to {k.removeprefix('morale_')}" for k, m in action.args if k.startswith("morale_")]
+            return f"fordel: {action['opponent']} off the opponent's Status" + "".join(f", {g}" for g in gifts)
+        if kind == "hit":
+            return "fordel skade (split the hits): " + (", ".join(f"{k} {v}" for k, v in action.args) or "none")
+        if kind == "describe":
+            chosen = [f"{a} ({AREA_EN[a]})" for a in AREAS if action[a]]
+            return f"beskriv {', '.join(chosen) or 'intet (nothing)'}: {len(chosen)}d6"
+        if kind in ("armour", "gear", "weapon"):
+            word = {"armour": "Rustningspulje (armour pool)", "gear": "Grejpulje (gear pool)"}.get(
+                kind, "Våbenpulje (weapon pool)"
+            )
+            return f"{word}: take {action['dice']}d6 (gone from the pool after the conflict)"
+        if kind == "wilder":
+            return f"Det skal være endnu vildere (even wilder): {action['by']} re-tells your round-2 deeds → +1d6"
+        if kind == "maneuver":
+            return f"manøvre {action['id']} (maneuver): its dice, once"
+        if kind == "borrowed_time":
+            return "lev på lånt tid (live on borrowed time): extra dice, the GM may set a death scene later"
+        if kind == "answer":
+            return "svar på et spørgsmål (answer a question): extra dice"
+        if kind == "done":
+            return "færdig (done): take no more options this round"
+        if kind == "buy_back":
+            return "køb dig ind igen (buy back in): one extra consequence, back at Status 1"
+        if kind == "stay_out":
+            return "bliv ude (stay out of the fight)"
+        if kind == "spare":
+            return "køb ikke flere (buy no more consequences for the opponent)"
+        if kind == "consequence":
+            e = self.catalogue.entry(str(action["entry"]))
+            return f"konsekvens '{e.da}' ({e.en}), severity {e.severity}" + (" — death" if e.death else "")
+        return str(action)
+
+    def why_illegal(self, seat: str, action: Action) -> str:
+        if action.kind == "consequence" and self.asks:
+            try:
+                entry = self.catalogue.entry(str(action.get("entry")))
+            except KeyError:
+                return f"no consequence {action.get('entry')!r} on any list"
+            kind, i = self.asks[0][0], self.asks[0][1]
+            taken = self.opp_taken if kind == "opp" else [*self.taken[i], *self.carried[i]]
+            if entry.id in taken:
+                return f"'{entry.da}' ({entry.en}) is already taken: each entry may be chosen once"
+            if entry.death:
+                return "død (death) may be chosen only when nothing else is left on the list"
+            return f"'{entry.da}' is not on the list in use now"
+        if action.kind == "present" and self.phase == P.PRESENT and action.get("by") in self.hero_ids:
+            return f"{action['by']} has already presented a hero (each hero presents one: option presenters)"
+        return super().why_illegal(seat, action)
+
+    # ---- the end ----------------------------------------------------------------------------------------------
+    def build_outcome(self) -> ConflictOutcome:
+        won = self.result == 1
+        fates: dict[str, str] = {}
+        marked = 0
+        for i, hid in enumerate(self.hero_ids):
+            entries = [self.catalogue.entry(e) for e in self.taken[i]]
+            marked += any(e.death_mark for e in entries)
+            words = [f"{e.da} ({e.en})" for e in entries]
+            fate = FATES[self.fate[i]] + (", købt ind igen (bought back)" if self.back[i] else "")
+            fates[hid] = fate + (": " + "; ".join(words) if words else "")
+        opp_words = [f"{self.catalogue.entry(e).da} ({self.catalogue.entry(e).en})" for e in self.opp_taken]
+        fates[self.opp_id] = ("overvundet (defeated)" if won else "står (standing)") + (
+            ": " + "; ".join(opp_words) if opp_words else ""
+        )
+        if won:
+            ending = "opponent_defeated"
+            summary = f"{self.opp_name} is overvundet (defeated) in runde {self.round}"
+        elif self.round == 3:
+            ending = "heroes_lost"
+            summary = f"the heroes lose runde 3: {self.opp_name} keeps Status {self.opp_status}"
+        else:
+            ending = "heroes_out"
+            summary = f"every hero is out of the fight in runde {self.round}"
+        return ConflictOutcome(
+            ending=ending,
+            winners=(self.hero_side,) if won else (self.opp_side,),
+            summary=summary,
+            participants=fates,
+            data={
+                "round": self.round,
+                "opponent_status": self.opp_status,
+                "consequences": sum(len(t) for t in self.taken),
+                "opponent_consequences": len(self.opp_taken),
+                "dead": sum(f == 2 for f in self.fate),
+                "out": sum(f != 0 for f in self.fate),
+                "death_marked": marked,
+                "dice_spent": sum(
+                    getattr(c, name) - self.pools[i][k]
+                    for i, c in enumerate(self.chars)
+                    for k, name in enumerate(("rustning", "grej", "vaaben"))
+                ),
+            },
+        )

@@ -1,0 +1,69 @@
+"""Exact questions for ``konflikt odds fimbulfrost ...``.
+
+``pool --dice N --status S``: N d6 against an opponent with S Status left — the chance to defeat it (at least S
+successes, 4–6), the distribution of successes, and the joint distribution of successes and 1s (the mishaps that
+each cost a consequence when the roll defeats the opponent).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from konflikt.core.errors import KonfliktError
+from konflikt.core.odds import OddsAnswer, OddsParam, OddsQuestion
+from konflikt.dice import SuccessPool
+from konflikt.rulesets.fimbulfrost.rules import p_defeat, success_distribution
+
+MAX_DICE = 60
+
+
+def pool_answer(dice: int, status: int) -> OddsAnswer:
+    """The exact answer to ``pool``; see the module docstring."""
+    if not 0 <= dice <= MAX_DICE:
+        raise KonfliktError(f"--dice takes 0 to {MAX_DICE} dice, not {dice}")
+    if status < 1:
+        raise KonfliktError(f"--status takes the opponent's remaining Status (1 or more), not {status}")
+    joint = SuccessPool(dice).distribution()
+    successes = success_distribution(dice)
+    win = p_defeat(dice, status)
+    mishaps_on_win = sum((p * r.ones for r, p in joint.items() if r.successes >= status), Fraction(0))
+    clean = sum((p for r, p in joint.items() if r.successes >= status and r.ones == 0), Fraction(0))
+    return OddsAnswer(
+        title=f"{dice}d6 against an opponent at Status {status}",
+        label="succeser (successes, 4–6)",
+        outcomes=[(str(k), p) for k, p in enumerate(successes) if p],
+        distributions={
+            "succeser,1'ere (successes, ones)": [(f"{r.successes},{r.ones}", p) for r, p in sorted(joint.items())],
+            "konsekvenser ved sejr (mishap consequences when the roll defeats)": _mishaps(joint, status),
+        },
+        probabilities={
+            "overvundet (opponent defeated)": win,
+            "overvundet uden ulykker (defeated with no 1s)": clean,
+            "forventede ulykker ved sejr (expected mishaps, counted in wins only)": mishaps_on_win,
+        },
+        notes=[
+            "a die is a success on 4-6; the opponent falls at Status 0 or lower",
+            "each 1 on a hero's die costs that hero one consequence when the roll defeats the opponent",
+        ],
+    )
+
+
+def _mishaps(joint: dict, status: int) -> list[tuple[str, Fraction]]:  # type: ignore[type-arg]
+    out: dict[int, Fraction] = {}
+    for r, p in joint.items():
+        if r.successes >= status:
+            out[r.ones] = out.get(r.ones, Fraction(0)) + p
+    return [(str(k), p) for k, p in sorted(out.items())]
+
+
+POOL = OddsQuestion(
+    name="pool",
+    doc="N d6 against an opponent with S Status left: chance to defeat it, successes, and successes × 1s",
+    params=(
+        OddsParam("dice", int, None, "how many d6 the heroes roll", required=True),
+        OddsParam("status", int, None, "the opponent's remaining Status", required=True),
+    ),
+    compute=pool_answer,
+)
+
+QUESTIONS = {"pool": POOL}

@@ -1,0 +1,126 @@
+"""Fimbulfrost's rules as small pure functions, importable by the state machine, the policies, the odds questions
+and a later vectorised kernel alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from fractions import Fraction
+from functools import cache
+from math import comb
+
+from konflikt.rulesets.fimbulfrost.models import Catalogue, Entry
+
+SUCCESS_FROM = 4
+"""A die showing 4–6 is a success (succes); a 1 is a potential mishap (ulykke)."""
+
+AREAS = ("stil", "stunt", "snak")
+AREA_EN = {"stil": "style", "stunt": "stunt", "snak": "talk"}
+
+
+def presentation_dice(omdomme: int, by_self: bool) -> int:
+    """Round 1, step 1: presenting yourself you roll Omdømme − 1 dice; presented by a friend, Omdømme + 0."""
+    return max(0, omdomme - 1) if by_self else omdomme
+
+
+def compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
+    """Every way to split ``total`` successes into ``parts`` ordered shares (a stars-and-bars enumeration)."""
+    if parts <= 0:
+        if total == 0:
+            yield ()
+        return
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(total, -1, -1):
+        for rest in compositions(total - first, parts - 1):
+            yield (first, *rest)
+
+
+def absorb(status: int, morale: int, damage: int) -> tuple[int, int]:
+    """Damage to a hero: morale bonus absorbs first, the rest comes off Status. Returns (status, morale left)."""
+    soaked = min(morale, damage)
+    return status - (damage - soaked), morale - soaked
+
+
+def points_below_zero(status: int) -> int:
+    """A hero or opponent at Status ≤ 0 is out (overvundet); the points below 0 buy consequences."""
+    return max(0, -status)
+
+
+def consequence_count(points: int, per: int = 1) -> int:
+    """How many list entries ``points`` buy: one per ``per`` points, rounded up (the default: one per point)."""
+    return -(-points // per) if points > 0 else 0
+
+
+def buy_back_count(points: int, per: int = 1) -> int:
+    """Optional buy-back: buy off the points below 0 and one extra consequence, to return at Status 1."""
+    return consequence_count(points, per) + 1
+
+
+def loss_shares(remaining: int, standing: int, mode: str) -> list[int]:
+    """A lost round 3: consequences per standing hero for the opponent's remaining Status.
+
+    ``each``: every hero buys the whole amount (as written); ``shared``: they split it, earlier heroes paying
+    the remainder.
+    """
+    if standing <= 0:
+        return []
+    if mode == "each":
+        return [remaining] * standing
+    base, extra = divmod(remaining, standing)
+    return [base + (1 if i < extra else 0) for i in range(standing)]
+
+
+def available_entries(
+    catalogue: Catalogue,
+    list_name: str,
+    round_no: int,
+    taken: Sequence[str],
+    allow_death: bool = True,
+) -> tuple[Entry, ...]:
+    """The entries a hero may buy now: unused ones of the list for this round; death only when nothing else is left.
+
+    Args:
+        taken: entries the hero already has (this conflict, and carried ones when they count).
+        allow_death: False in round 1 by default (losing to reputation is fleeing or yielding).
+    """
+    entries = [e for e in catalogue.lists[list_name].entries if round_no in e.runder and e.id not in taken]
+    others = tuple(e for e in entries if not e.death)
+    if others:
+        return others
+    if not allow_death:
+        return ()
+    return tuple(e for e in entries if e.death)
+
+
+def hero_list(catalogue: Catalogue, special: str | None, round_no: int) -> str:
+    """The list a hero buys from: the opponent's special list when it has entries for this round, else the round's."""
+    if special is not None and any(round_no in e.runder for e in catalogue.lists[special].entries):
+        return special
+    return f"runde{round_no}"
+
+
+@cache
+def success_distribution(dice: int) -> tuple[Fraction, ...]:
+    """P(exactly k successes) for k = 0..dice: binomial with p = 1/2."""
+    return tuple(Fraction(comb(dice, k), 2**dice) for k in range(dice + 1))
+
+
+@cache
+def p_defeat(dice: int, status: int) -> Fraction:
+    """The exact chance that ``dice`` d6 roll at least ``status`` successes (an opponent at ``status`` falls)."""
+    if status <= 0:
+        return Fraction(1)
+    dist = success_distribution(dice)
+    return sum(dist[status:], Fraction(0))
+
+
+@cache
+def dice_needed(status: int, chance: Fraction) -> int:
+    """The fewest dice that defeat an opponent at ``status`` with at least ``chance`` (capped at 4·status + 8)."""
+    cap = 4 * max(status, 0) + 8
+    for n in range(cap + 1):
+        if p_defeat(n, status) >= chance:
+            return n
+    return cap

@@ -1,0 +1,621 @@
+"""The Fimbulfrost conflict as a state machine: three rounds (Omdømme; Stil, Stunt og Snak; Ressourcer) against one
+opponent, with consequence purchases (konsekvenser) as decisions of the seats.
+
+Every roll is one chance node: one SuccessPool per hero per round (the 1s are each hero's own mishaps), and one for
+the opponent's answer. Consequences, buy-back and the opponent's split are "asks" queued before the next phase, so
+the flow stays a plain loop (see :meth:`FimbulfrostState._advance`). The state is plain ints, lists and tuples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from konflikt.core.actions import Action, ChanceOutcome
+from konflikt.core.options import Options
+from konflikt.core.outcome import ConflictOutcome
+from konflikt.core.scenario import Scenario
+from konflikt.core.state import CHANCE, TERMINAL
+from konflikt.dice import PoolRoll, SuccessPool
+from konflikt.rulesets.fimbulfrost import phases as P
+from konflikt.rulesets.fimbulfrost.models import Catalogue, Character, Entry, load_catalogue
+from konflikt.rulesets.fimbulfrost.narrate import Narration
+from konflikt.rulesets.fimbulfrost.rules import (
+    AREAS,
+    absorb,
+    available_entries,
+    buy_back_count,
+    compositions,
+    consequence_count,
+    hero_list,
+    loss_shares,
+    presentation_dice,
+)
+
+POOLS = ("rustning", "grej", "vaaben")
+STANDING, OUT, DEAD = 0, 1, 2
+VICTORY, LOSS = 1, 2
+# round-3 option bits (each once per hero); maneuver j uses bit MANEUVER << j
+WILDER, GEAR, ARMOUR, WEAPON, BORROWED, QUESTION, MANEUVER = 1, 2, 4, 8, 16, 32, 64
+POOL_OF_KIND = {"armour": 0, "gear": 1, "weapon": 2}
+BIT_OF_KIND = {"armour": ARMOUR, "gear": GEAR, "weapon": WEAPON}
+
+
+class FimbulfrostState(Narration):
+    """Heroes (helte) against one opponent (modstander), round by round."""
+
+    ruleset = "fimbulfrost"
+
+    def __init__(self, scenario: Scenario, options: Options, catalogue: Catalogue | None = None) -> None:
+        super().__init__(options)
+        parts = scenario.participants()
+        heroes = [p for p in parts if p.data.role == "hero"]
+        opp = next(p for p in parts if p.data.role == "opponent")
+        self.hero_ids: tuple[str, ...] = tuple(p.id for p in heroes)
+        self.names: tuple[str, ...] = tuple(p.name for p in heroes)
+        self.chars: tuple[Character, ...] = tuple(p.data for p in heroes)
+        self.hero_side = heroes[0].side
+        self.opp_id, self.opp_name, self.opp_side = opp.id, opp.name, opp.side
+        self.opp: Character = opp.data
+        self.catalogue = catalogue or load_catalogue(scenario.setup.lists_path(scenario.source))
+        n = len(heroes)
+        self.n = n
+        self.carried: tuple[frozenset[str], ...] = tuple(
+            frozenset(c.konsekvenser) if options.carried_consequences_count else frozenset() for c in self.chars
+        )
+        # ---- the rule state (everything below goes into key()) ----
+        self.phase = P.PRESENT
+        self.round = 1
+        self.cursor = 0
+        self.opp_status = self.opp.status
+        self.result = 0
+        self.hits = 0
+        self.asks: list[tuple[str, int, int, int]] = []  # (kind, hero index, count, round)
+        self.hstatus = [c.status for c in self.chars]
+        self.morale = [0] * n
+        self.fate = [STANDING] * n
+        self.back = [False] * n
+        self.presenter = [-1] * n
+        self.rolls: list[PoolRoll | None] = [None] * n
+        self.areas = [0] * n
+        self.dice = [0] * n
+        self.used = [0] * n
+        self.done = [False] * n
+        self.pools = [[c.rustning, c.grej, c.vaaben] for c in self.chars]
+        self.taken: list[list[str]] = [[] for _ in range(n)]
+        self.borrowed = [0] * n
+        self.opp_taken: list[str] = []
+        self.emit(
+            "start",
+            f"Kamp (combat) in three rounds: {', '.join(self.names)} against {self.opp_name} "
+            f"(Omdømme {self.opp.omdomme}, Kamp {self.opp.kamp}, Status {self.opp.status}). "
+            "Runde 1: Omdømme (reputation).",
+            opponent_status=self.opp.status,
+        )
+
+    # ---- seats and nodes --------------------------------------------------------------------------------------
+    def seats(self) -> tuple[str, ...]:
+        return (*self.hero_ids, self.opp_id)
+
+    def current_player(self) -> str:
+        if self.asks:
+            return self.hero_ids[self.asks[0][1]]
+        phase = self.phase
+        if phase == P.END:
+            return TERMINAL
+        if phase in P.CHANCE_PHASES:
+            return CHANCE
+        if phase == P.HIT:
+            return self.opp_id
+        return self.hero_ids[self.cursor]
+
+    def standing(self) -> list[int]:
+        return [i for i in range(self.n) if self.fate[i] == STANDING]
+
+    def friends(self, i: int) -> list[int]:
+        return [j for j in self.standing() if j != i]
+
+    # ---- legal actions ----------------------------------------------------------------------------------------
+    def _legal_actions(self, seat: str) -> Sequence[Action]:
+        if seat != self.current_player():
+            return ()
+        if self.asks:
+            return self._ask_actions()
+        phase, i = self.phase, self.cursor
+        if phase == P.PRESENT:
+            return [Action.of("present", by=self.hero_ids[j]) for j in self._presenters(i)]
+        if phase == P.R1_SPLIT:
+            roll = self.rolls[i]
+            assert roll is not None
+            friends = self.friends(i)
+            out = []
+            for share in compositions(roll.successes, 1 + len(friends)):
+                morale = {f"morale_{self.hero_ids[f]}": m for f, m in zip(friends, share[1:], strict=True) if m}
+                out.append(Action.of("split", opponent=share[0], **morale))
+            return out
+        if phase == P.HIT:
+            targets = self.standing()
+            return [
+                Action.of("hit", **{self.hero_ids[t]: d for t, d in zip(targets, share, strict=True) if d})
+                for share in compositions(self.hits, len(targets))
+            ]
+        if phase == P.R2_DESCRIBE:
+            return [
+                Action.of("describe", **{a: bool(mask >> k & 1) for k, a in enumerate(AREAS)})
+                for mask in range(7, -1, -1)
+            ]
+        if phase == P.R2_WEAPON:
+            return [Action.of("weapon", dice=k) for k in range(self.pools[i][2] + 1)]
+        if phase == P.R3_TURN:
+            return self._round3_actions(i)
+        return ()
+
+    def _presenters(self, i: int) -> list[int]:
+        """Who may present hero ``i``: himself or a friend; under one_each only heroes who presented nobody yet."""
+        if self.options.presenters == "any":
+            return [i, *(j for j in range(self.n) if j != i)]
+        used = {p for p in self.presenter if p >= 0}
+        return [j for j in [i, *(j for j in range(self.n) if j != i)] if j not in used]
+
+    def _round3_actions(self, i: int) -> list[Action]:
+        opts, used, pools = self.options, self.used[i], self.pools[i]
+        out: list[Action] = []
+        if not used & WILDER and self.n > 1 and (self.areas[i] or not opts.wilder_needs_round2):
+            out += [Action.of("wilder", by=self.hero_ids[j]) for j in range(self.n) if j != i]
+        for kind in ("armour", "gear", "weapon"):
+            if kind == "weapon" and not opts.weapon_pool:
+                continue
+            if not used & BIT_OF_KIND[kind]:
+                out += [Action.of(kind, dice=k) for k in range(1, pools[POOL_OF_KIND[kind]] + 1)]
+        for j, m in enumerate(self.chars[i].manovrer):
+            if not used & (MANEUVER << j):
+                out.append(Action.of("maneuver", id=m.id))
+        if opts.borrowed_time and not used & BORROWED:
+            out.append(Action.of("borrowed_time"))
+        if opts.questions and not used & QUESTION:
+            out.append(Action.of("answer"))
+        out.append(Action.of("done"))
+        return out
+
+    def _ask_actions(self) -> list[Action]:
+        kind = self.asks[0][0]
+        if kind == "back":
+            return [Action.of("buy_back"), Action.of("stay_out")]
+        entries = self.ask_entries()
+        acts = [Action.of("consequence", entry=e.id) for e in entries]
+        if kind == "opp":
+            acts.append(Action.of("spare"))
+        return acts
+
+    def ask_entries(self) -> tuple[Entry, ...]:
+        """The entries the first queued consequence may take (hero's own list, or the defeated opponent's)."""
+        kind, i, _, round_no = self.asks[0]
+        if kind == "opp":
+            return available_entries(self.catalogue, self.opp.nederlagsliste, round_no, self.opp_taken)
+        return available_entries(
+            self.catalogue,
+            hero_list(self.catalogue, self.opp.konsekvensliste, round_no),
+            round_no,
+            [*self.taken[i], *self.carried[i]],
+            allow_death=round_no != 1 or self.options.round1_death,
+        )
+
+    # ---- applying decisions -----------------------------------------------------------------------------------
+    def _apply(self, seat: str, action: Action) -> None:
+        if self.asks:
+            self._apply_ask(action)
+        else:
+            getattr(self, "_do_" + action.kind)(self.cursor, action)
+        self._advance()
+
+    def _do_present(self, i: int, action: Action) -> None:
+        j = self.hero_ids.index(action["by"])
+        self.presenter[i] = j
+        self.say_present(i, j, presentation_dice(self.chars[i].omdomme, i == j))
+        self.cursor += 1
+
+    def _do_split(self, i: int, action: Action) -> None:
+        to_opp = int(action["opponent"])
+        self.opp_status -= to_opp
+        gifts = []
+        for j in self.friends(i):
+            m = int(action.get(f"morale_{self.hero_ids[j]}", 0))
+            if m:
+                self.morale[j] += m
+                gifts.append((j, m))
+        self.say_split(i, to_opp, gifts)
+        self.cursor += 1
+
+    def _do_hit(self, i: int, action: Action) -> None:
+        self._deal_damage({t: int(action.get(self.hero_ids[t], 0)) for t in self.standing()})
+
+    def _do_describe(self, i: int, action: Action) -> None:
+        mask = sum(1 << k for k, a in enumerate(AREAS) if action[a])
+        self.areas[i] = mask
+        self.dice[i] = bin(mask).count("1")
+        self.say_describe(i, mask)
+        if self.options.weapon_pool and self.pools[i][2] > 0:
+            self.phase = P.R2_WEAPON
+        else:
+            self.cursor += 1
+
+    def _do_weapon(self, i: int, action: Action) -> None:
+        k = int(action["dice"])
+        self.pools[i][2] -= k
+        self.dice[i] += k
+        if self.phase == P.R2_WEAPON:
+            self.say(i, "weapon", f"{self.names[i]} rolls {k} dice of the våbenpulje (weapon pool) in round 2", k)
+            self.phase = P.R2_DESCRIBE
+            self.cursor += 1
+        else:
+            self.used[i] |= WEAPON
+            self.say(i, "weapon", f"{self.names[i]}: våbenpulje (weapon pool) → +{k}d6", k)
+            self._next_turn()
+
+    def _do_armour(self, i: int, action: Action) -> None:
+        self._take_pool(i, "armour", int(action["dice"]), "Rustningspulje (armour pool): the armour covers")
+
+    def _do_gear(self, i: int, action: Action) -> None:
+        self._take_pool(i, "gear", int(action["dice"]), "Grejpulje (gear pool): the gear tells")
+
+    def _take_pool(self, i: int, kind: str, k: int, words: str) -> None:
+        self.pools[i][POOL_OF_KIND[kind]] -= k
+        self.dice[i] += k
+        self.used[i] |= BIT_OF_KIND[kind]
+        self.say(i, kind, f"{self.names[i]}: {words} → +{k}d6 ({self.dice[i]}d6 gathered)", k)
+        self._next_turn()
+
+    def _do_wilder(self, i: int, action: Action) -> None:
+        j = self.hero_ids.index(action["by"])
+        self.used[i] |= WILDER
+        self.dice[i] += 1
+        self.say(
+            i,
+            "wilder",
+            f"{self.names[i]}: 'Det skal være endnu vildere' (even wilder): {self.names[j]} re-tells the round-2 "
+            f"deeds, wilder → +1d6 ({self.dice[i]}d6 gathered)",
+            1,
+        )
+        self._next_turn()
+
+    def _do_maneuver(self, i: int, action: Action) -> None:
+        j, m = next((j, m) for j, m in enumerate(self.chars[i].manovrer) if m.id == action["id"])
+        self.used[i] |= MANEUVER << j
+        self.dice[i] += m.dice
+        self.say(i, "maneuver", f"{self.names[i]}: manøvre {m.name} → +{m.dice}d6 ({self.dice[i]}d6 gathered)", m.dice)
+        self._next_turn()
+
+    def _do_borrowed_time(self, i: int, action: Action) -> None:
+        k = self.options.borrowed_time_dice
+        self.used[i] |= BORROWED
+        self.borrowed[i] += 1
+        self.dice[i] += k
+        self.say(
+            i,
+            "borrowed_time",
+            f"{self.names[i]} lever på lånt tid (lives on borrowed time) → +{k}d6; the GM may set a death scene "
+            f"later ({self.dice[i]}d6 gathered)",
+            k,
+        )
+        self._next_turn()
+
+    def _do_answer(self, i: int, action: Action) -> None:
+        k = self.options.question_dice
+        self.used[i] |= QUESTION
+        self.dice[i] += k
+        self.say(i, "answer", f"{self.names[i]} answers a question (spørgsmål og svar) → +{k}d6", k)
+        self._next_turn()
+
+    def _do_done(self, i: int, action: Action) -> None:
+        self.done[i] = True
+        self.say(i, "done", f"{self.names[i]} takes no more options ({self.dice[i]}d6 gathered)", 0)
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        """Round 3, step 1: the players take turns until each has done all or wants no more."""
+        for step in range(1, self.n + 1):
+            j = (self.cursor + step) % self.n
+            if self.fate[j] != STANDING or self.done[j]:
+                continue
+            if len(self._round3_actions(j)) == 1:  # only 'done' is left: nothing more to take
+                self.done[j] = True
+                continue
+            self.cursor = j
+            return
+        self.phase, self.cursor = P.R3_ROLL, 0
+
+    # ---- consequences and buy-back ------------------------------------------------------------------------------
+    def _apply_ask(self, action: Action) -> None:
+        kind, i, count, round_no = self.asks[0]
+        if action.kind == "buy_back":  # the ask holds the points below 0
+            cost = buy_back_count(count, self.points)
+            self.asks[0] = ("cons", i, cost, round_no)
+            self.hstatus[i], self.fate[i], self.back[i] = 1, STANDING, True
+            self.say_buy_back(i, cost)
+            return
+        if action.kind == "stay_out":
+            cost = consequence_count(count, self.points)
+            self.asks[0] = ("cons", i, cost, round_no)
+            if not cost:
+                self.asks.pop(0)
+            self.say(i, "stay_out", f"{self.names[i]} stays out of the fight ({cost} consequence(s))", cost)
+            return
+        if action.kind == "spare":
+            self.asks.pop(0)
+            self.say(i, "spare", f"the heroes buy no more consequences for {self.opp_name} (spared)", 0)
+            return
+        entry = self.catalogue.entry(str(action["entry"]))
+        if kind == "opp":
+            self.opp_taken.append(entry.id)
+            self.say_opp_consequence(i, entry, count - 1)
+            nxt = self._next_buyer(i)
+            self.asks[0] = ("opp", nxt, count - 1, round_no)
+            if entry.death or count == 1:
+                self.asks.pop(0)
+            return
+        self.taken[i].append(entry.id)
+        if entry.loses is not None:
+            self.pools[i][POOLS.index(entry.loses)] = 0
+        self.say_consequence(i, entry, count - 1)
+        if entry.death:
+            self.fate[i], self.morale[i] = DEAD, 0
+            self.asks = [a for a in self.asks if a[0] == "opp" or a[1] != i]
+            return
+        if count == 1:
+            self.asks.pop(0)
+        else:
+            self.asks[0] = (kind, i, count - 1, round_no)
+
+    def _next_buyer(self, i: int) -> int:
+        for step in range(1, self.n + 1):
+            j = (i + step) % self.n
+            if self.fate[j] == STANDING:
+                return j
+        return i
+
+    def _queue(self, kind: str, i: int, count: int, round_no: int) -> None:
+        if count > 0:
+            self.asks.append((kind, i, count, round_no))
+
+    # ---- chance -----------------------------------------------------------------------------------------------
+    def roller(self) -> int:
+        """Index of the hero rolling now, or -1 for the opponent."""
+        return -1 if self.phase in (P.R1_ANSWER, P.R2_KAMP) else self.cursor
+
+    def pending_roll(self) -> SuccessPool | None:
+        if self.asks or self.phase not in P.CHANCE_PHASES:
+            return None
+        if self.phase == P.R1_ANSWER:
+            return SuccessPool(self.opp.omdomme)
+        if self.phase == P.R2_KAMP:
+            return SuccessPool(self.opp.kamp)
+        return SuccessPool(self._dice_of(self.cursor))
+
+    def _dice_of(self, i: int) -> int:
+        if self.phase == P.R1_ROLL:
+            return presentation_dice(self.chars[i].omdomme, self.presenter[i] == i)
+        return self.dice[i]
+
+    def _apply_chance(self, outcome: ChanceOutcome) -> None:
+        roll = PoolRoll(*outcome)  # type: ignore[misc]
+        phase = self.phase
+        if phase in (P.R1_ANSWER, P.R2_KAMP):
+            self.say_opp_roll(roll)
+            self.hits = roll.successes
+            if self.hits and len(self.standing()) > 1:
+                self.phase = P.HIT
+            else:
+                self._deal_damage({t: self.hits for t in self.standing()})
+        else:
+            self.rolls[self.cursor] = roll
+            self.say_roll(self.cursor, roll)
+            self.cursor += 1
+        self._advance()
+
+    # ---- the flow ---------------------------------------------------------------------------------------------
+    def _advance(self) -> None:
+        """Move on through the automatic steps until a seat must decide, a die must roll, or the conflict ends."""
+        while True:
+            if self.asks:
+                if self.asks[0][0] != "back" and not self.ask_entries():
+                    self.say_exhausted()
+                    self.asks.pop(0)
+                    continue
+                return
+            phase, n = self.phase, self.n
+            if phase == P.PRESENT:
+                if self.cursor < n:
+                    return
+                self.phase, self.cursor = P.R1_ROLL, 0
+            elif phase == P.R1_ROLL:
+                while self.cursor < n and self._dice_of(self.cursor) == 0:
+                    self.rolls[self.cursor] = PoolRoll(0, 0)
+                    self.say_no_dice(self.cursor)
+                    self.cursor += 1
+                if self.cursor < n:
+                    return
+                self.phase, self.cursor = P.R1_SPLIT, 0
+            elif phase == P.R1_SPLIT:
+                while self.cursor < n and self._no_split_choice(self.cursor):
+                    self._auto_split(self.cursor)
+                if self.cursor < n:
+                    return
+                self._end_hero_roll(1)
+            elif phase == P.CHECK:
+                self._check()
+            elif phase == P.R2_DESCRIBE:
+                while self.cursor < n and self.fate[self.cursor] != STANDING:
+                    self.cursor += 1
+                if self.cursor < n:
+                    return
+                self.phase, self.cursor = P.R2_ROLL, 0
+            elif phase in (P.R2_ROLL, P.R3_ROLL):
+                while self.cursor < n and (self.fate[self.cursor] != STANDING or self.dice[self.cursor] == 0):
+                    self.cursor += 1
+                if self.cursor < n:
+                    return
+                self._end_hero_roll(2 if phase == P.R2_ROLL else 3)
+            elif (phase == P.R1_ANSWER and self.opp.omdomme == 0) or (phase == P.R2_KAMP and self.opp.kamp == 0):
+                self.say_no_answer()
+                self.phase = P.CHECK
+            else:
+                return
+
+    def _no_split_choice(self, i: int) -> bool:
+        """No successes, or no friend to give morale to: the split is forced, so nobody is asked."""
+        roll = self.rolls[i]
+        return roll is None or roll.successes == 0 or not self.friends(i)
+
+    def _auto_split(self, i: int) -> None:
+        roll = self.rolls[i]
+        if roll is not None and roll.successes:
+            self._do_split(i, Action.of("split", opponent=roll.successes))
+        else:
+            self.cursor += 1
+
+    def _end_hero_roll(self, round_no: int) -> None:
+        """Step 3/4 of each round: the heroes' successes against the opponent's Status, and what follows."""
+        if round_no > 1:
+            total = sum(r.successes for r in self.rolls if r is not None)
+            before = self.opp_status
+            self.opp_status -= total
+            self.say_total(round_no, total, before)
+        ones = [r.ones if r is not None and round_no > 1 else 0 for r in self.rolls]
+        if self.opp_status <= 0:
+            self._finish(VICTORY, round_no)
+            self._queue("opp", self._next_buyer(-1), consequence_count(-self.opp_status, self.points), round_no)
+            for i in range(self.n):
+                self._queue("cons", i, ones[i], round_no)
+            return
+        if round_no > 1 and self.options.mishaps == "always":
+            for i in range(self.n):
+                self._queue("cons", i, ones[i], round_no)
+        if round_no == 1:
+            self.phase = P.R1_ANSWER
+            self.say_answer_coming(1)
+        elif round_no == 2:
+            self.phase = P.R2_KAMP
+            self.say_answer_coming(2)
+        else:
+            self._finish(LOSS, 3)
+            standing = self.standing()
+            shares = loss_shares(self.opp_status, len(standing), self.options.round3_loss)
+            for i, share in zip(standing, shares, strict=True):
+                self._queue("cons", i, consequence_count(share, self.points), 3)
+
+    @property
+    def points(self) -> int:
+        return int(self.options.points_per_consequence)
+
+    def _deal_damage(self, damage: dict[int, int]) -> None:
+        """Steps 4B–C / 3B–C: the opponent's successes off the heroes' Status (morale first); out at ≤ 0."""
+        for i, d in damage.items():
+            if d <= 0:
+                continue
+            before, mor = self.hstatus[i], self.morale[i]
+            self.hstatus[i], self.morale[i] = absorb(before, mor, d)
+            if self.options.morale == "next_hit":
+                self.morale[i] = 0
+            self.say_damage(i, d, before, mor)
+            if self.hstatus[i] <= 0:
+                self.fate[i], self.morale[i] = OUT, 0
+                below = -self.hstatus[i]
+                if self.options.buy_back:
+                    self.asks.append(("back", i, below, self.round))
+                else:
+                    self._queue("cons", i, consequence_count(below, self.points), self.round)
+        self.hits = 0
+        self.phase = P.CHECK
+
+    def _check(self) -> None:
+        """Step 4D / 3D: if both sides still stand, on to the next round."""
+        if not self.standing():
+            self._finish(LOSS, self.round)
+            return
+        self.rolls = [None] * self.n
+        if self.round == 1:
+            self.presenter = [-1] * self.n
+            if self.options.morale == "round1":
+                self.morale = [0] * self.n
+            self.round, self.phase, self.cursor = 2, P.R2_DESCRIBE, 0
+            self.say_round(2)
+        else:
+            self.round, self.phase, self.cursor = 3, P.R3_TURN, -1
+            self.dice = [0] * self.n
+            self.say_round(3)
+            self._next_turn()
+
+    def _finish(self, result: int, round_no: int) -> None:
+        self.result, self.round, self.phase = result, round_no, P.END
+        self.say_finish(result, round_no)
+
+    # ---- analysis ---------------------------------------------------------------------------------------------
+    def key(self) -> Hashable:
+        return (
+            self.phase,
+            self.round,
+            self.cursor,
+            self.opp_status,
+            self.result,
+            self.hits,
+            tuple(self.asks),
+            tuple(self.hstatus),
+            tuple(self.morale),
+            tuple(self.fate),
+            tuple(self.back),
+            tuple(self.presenter),
+            tuple(self.rolls),
+            tuple(self.areas),
+            tuple(self.dice),
+            tuple(self.used),
+            tuple(self.done),
+            tuple(tuple(p) for p in self.pools),
+            tuple(tuple(sorted(t)) for t in self.taken),
+            tuple(self.borrowed),
+            tuple(sorted(self.opp_taken)),
+        )
+
+    def invariants(self) -> list[str]:
+        broken = []
+        for i, c in enumerate(self.chars):
+            for k, name in enumerate(POOLS):
+                if not 0 <= self.pools[i][k] <= getattr(c, name):
+                    broken.append(f"{self.names[i]}: {name} pool {self.pools[i][k]} outside 0..{getattr(c, name)}")
+            if self.morale[i] < 0:
+                broken.append(f"{self.names[i]}: negative morale {self.morale[i]}")
+            if self.fate[i] == STANDING and self.hstatus[i] <= 0:
+                broken.append(f"{self.names[i]} stands at Status {self.hstatus[i]}")
+            if len(set(self.taken[i])) != len(self.taken[i]):
+                broken.append(f"{self.names[i]} has a consequence twice: {self.taken[i]}")
+            if set(self.taken[i]) & self.carried[i]:
+                broken.append(f"{self.names[i]} took a carried consequence again")
+            if self.dice[i] < 0:
+                broken.append(f"{self.names[i]}: negative dice")
+        if len(set(self.opp_taken)) != len(self.opp_taken):
+            broken.append(f"{self.opp_name} has a consequence twice")
+        if self.phase == P.END and self.result == VICTORY and self.opp_status > 0:
+            broken.append("a victory with the opponent still at Status ≥ 1")
+        return broken
+
+    def _outcome(self) -> ConflictOutcome:
+        return self.build_outcome()
+
+    def _view(self, seat: str) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "phase": P.NAMES[self.phase],
+            "opponent": {"id": self.opp_id, "status": self.opp_status, "consequences": list(self.opp_taken)},
+            "heroes": {
+                hid: {
+                    "status": self.hstatus[i],
+                    "morale": self.morale[i],
+                    "fate": ("standing", "out", "dead")[self.fate[i]],
+                    "dice": self.dice[i],
+                    "pools": dict(zip(POOLS, self.pools[i], strict=True)),
+                    "consequences": list(self.taken[i]),
+                    "borrowed_time": self.borrowed[i],
+                }
+                for i, hid in enumerate(self.hero_ids)
+            },
+            "asks": [list(a) for a in self.asks],
+        }
