@@ -1,0 +1,129 @@
+"""How a PWGE conflict ends: the text's three ways, checked after every exchange.
+
+1. One side reaches its goal (``goal_reached``).
+2. One side's pools run out first with nothing decided: that side has lost, but the other side's goal is not
+   fully reached; the loser may withdraw and regroup (``pools_exhausted``).
+3. Both sides' pools run out, or nobody wants to start a new action: a dödläge (``deadlock``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from konflikt.core.outcome import ConflictOutcome
+from konflikt.rulesets.pwge.rules import LAST_MELEE, WOUND_GLOSS, WOUND_LEVELS, ranged_of
+
+if TYPE_CHECKING:
+    from konflikt.rulesets.pwge.state import PwgeState
+
+ENDINGS = ("goal_reached", "pools_exhausted", "deadlock")
+
+
+def finish(state: PwgeState, ending: str, winners: tuple[str, ...], summary: str) -> None:
+    """Record the ending and say it."""
+    state.ending = (ending, winners, summary)
+    state.emit("ending", f"Konflikten slutar (the conflict ends): {summary}", ending=ending, winners=list(winners))
+
+
+def _standing(state: PwgeState, side: int) -> list[int]:
+    return [i for i, f in enumerate(state.people) if f.side == side and not state.out[i]]
+
+
+def goal_side(state: PwgeState) -> tuple[int, str] | None:
+    """The side that has reached its goal now, with the reason in words, or None."""
+    sides = range(len(state.side_ids))
+    if state.kind == "chase":
+        return _chase_goal(state)
+    if state.kind in ("combat",) or state.options.social_damage:
+        for s in sides:
+            if _standing(state, s) and all(not _standing(state, o) for o in sides if o != s):
+                what = (
+                    "every foe is out (medvetslös, unconscious)"
+                    if state.kind == "combat"
+                    else ("every opponent has lost all diplomatic/social body points (kroppspoäng)")
+                )
+                return s, what
+        return None
+    for s in sides:
+        if state.points[s] >= state.setup.goal_successes:
+            return s, f"{state.points[s]} successful moves (utspel) carried the point"
+    return None
+
+
+def _chase_goal(state: PwgeState) -> tuple[int, str] | None:
+    assert state.setup.fleeing is not None
+    fleeing = state.side_ids.index(state.setup.fleeing)
+    chasers = [s for s in range(len(state.side_ids)) if s != fleeing]
+    runners = _standing(state, fleeing)
+    hunters = [i for s in chasers for i in _standing(state, s)]
+    if not runners:
+        return chasers[0], "every fleer is out"
+    if not hunters:
+        return fleeing, "every pursuer is out"
+    for r in runners:
+        for h in hunters:
+            if state.pair(r, h) <= LAST_MELEE:
+                return state.people[h].side, f"{state.people[h].name} has caught up with {state.people[r].name}"
+    escape = state.setup.escape_distance
+    if all(ranged_of(state.pair(r, h)) >= escape for r in runners for h in hunters):
+        return fleeing, f"the fleers are {escape} or more away from every pursuer: they got away"
+    return None
+
+
+def check(state: PwgeState) -> bool:
+    """Decide whether the conflict has ended; if so record how and return True."""
+    if state.ending is not None:
+        return True
+    goal = goal_side(state)
+    if goal is not None:
+        side, why = goal
+        finish(state, "goal_reached", (state.side_ids[side],), f"{state.side_names[side]} reaches its goal: {why}")
+        return True
+    sides = range(len(state.side_ids))
+    dry = [s for s in sides if not any(state.can_spend(i) for i in _standing(state, s))]
+    if not dry:
+        return False
+    wet = [s for s in sides if s not in dry]
+    if not wet:
+        finish(state, "deadlock", (), "every side's handlingspöl (action pool) is empty: dödläge (deadlock)")
+        return True
+    if len(wet) == 1:
+        losers = ", ".join(state.side_names[s] for s in dry)
+        finish(
+            state,
+            "pools_exhausted",
+            (state.side_ids[wet[0]],),
+            f"{losers} ran out of tokens first: lost the conflict, but {state.side_names[wet[0]]}'s goal is not "
+            "fully reached; the losers may withdraw and regroup ('to live and fight another day')",
+        )
+        return True
+    return False
+
+
+def fate(state: PwgeState, i: int) -> str:
+    f = state.people[i]
+    level = WOUND_LEVELS[state.wounds[i]]
+    words = f"{state.tokens[i]} tokens left"
+    if state.tracks_body():
+        words += f", {state.body[i]} body points, worst hit {level} ({WOUND_GLOSS[level]})"
+    if state.out[i]:
+        words += ", out of the conflict"
+    return f"{f.name}: {words}"
+
+
+def outcome(state: PwgeState) -> ConflictOutcome:
+    assert state.ending is not None
+    ending, winners, summary = state.ending
+    return ConflictOutcome(
+        ending=ending,
+        winners=winners,
+        summary=summary,
+        participants={f.pid: fate(state, i) for i, f in enumerate(state.people)},
+        data={
+            "tokens": {f.pid: state.tokens[i] for i, f in enumerate(state.people)},
+            "body": {f.pid: state.body[i] for i, f in enumerate(state.people)},
+            "out": {f.pid: state.out[i] for i, f in enumerate(state.people)},
+            "points": dict(zip(state.side_ids, state.points, strict=True)),
+            "steps": len(state.steps()),
+        },
+    )

@@ -1,0 +1,187 @@
+"""Pydantic models of PWGE: weapons (content), the character, and a scenario's ``[setup]``.
+
+A character carries its lasting data (attributes, skills, weapons, body points, experience dice, and the social and
+diplomatic distances that persist between conflicts) and, usually set in the scenario, how it fights this conflict:
+the attribute in use, the fitting skills and how well its identity fits.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from konflikt.core.errors import ScenarioError
+from konflikt.rulesets.pwge.rules import MELEE_NAMES, parse_distance
+
+if TYPE_CHECKING:
+    from konflikt.core.scenario import Scenario
+
+CONTENT = Path(__file__).parent / "content"
+
+Kind = Literal["combat", "chase", "diplomatic", "social"]
+
+
+class MeleeWeapon(BaseModel):
+    """A närstridsvapen (melee weapon): its vapenlängd (weapon length), attack bonus and damage modifier."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    gloss: str = ""
+    length: Literal["Kropp", "Dolk", "Svärd", "Stav", "Spjut"]
+    attack_bonus: int = Field(default=0, ge=0, le=6)
+    damage: int = Field(default=0, ge=0, le=10)
+
+    @property
+    def length_code(self) -> int:
+        return MELEE_NAMES.index(self.length)
+
+
+class RangedWeapon(BaseModel):
+    """An avståndsvapen (ranged weapon): its Kort (short) and Max ranges, and damage modifier."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    gloss: str = ""
+    kort: int = Field(ge=1, le=50)
+    max: int = Field(ge=1, le=50)
+    damage: int = Field(default=0, ge=0, le=10)
+
+    @model_validator(mode="after")
+    def _kort_within_max(self) -> RangedWeapon:
+        if self.kort > self.max:
+            raise ValueError(f"kort {self.kort} is longer than max {self.max}")
+        return self
+
+
+class Armoury(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    melee: dict[str, MeleeWeapon]
+    ranged: dict[str, RangedWeapon]
+
+
+@cache
+def armoury() -> Armoury:
+    """The bundled weapons (content/weapons.toml)."""
+    with (CONTENT / "weapons.toml").open("rb") as fh:
+        return Armoury.model_validate(tomllib.load(fh))
+
+
+class Character(BaseModel):
+    """One PWGE character, and how it takes part in this conflict."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    identity: str = Field(default="", description="identitet: the character concept")
+    attributes: dict[str, int] = Field(min_length=1, description="egenskaper 1–6 (PW stand-in scale)")
+    skills: dict[str, int] = Field(default_factory=dict, description="färdigheter 0–5 (PW stand-in scale)")
+    melee_weapon: str = "obevapnad"
+    ranged_weapon: str | None = None
+    armour: int = Field(default=0, ge=0, le=10)
+    body_points: int = Field(default=10, ge=1, le=100, description="kroppspoäng (PW stand-in: 10)")
+    social_body_points: int = Field(default=10, ge=1, le=100, description="diplomatiska/sociala kroppspoäng")
+    ammunition: int = Field(default=0, ge=0, le=10, description="social/diplomatic damage modifier")
+    experience_dice: int = Field(default=0, ge=0, le=50, description="erfarenhetstärningar not yet spent")
+    diplomatic_distance: dict[str, int] = Field(default_factory=dict, description="name → 0–10, persists")
+    social_distance: dict[str, int] = Field(default_factory=dict, description="name → 0–10, persists")
+    # how this conflict is fought (usually set per participant in the scenario)
+    attribute: str | None = Field(default=None, description="the attribute in use (default: the highest)")
+    fitting_skills: list[str] = Field(default_factory=list)
+    identity_fit: Literal["direct", "indirect", "none"] = "none"
+
+    @field_validator("attributes")
+    @classmethod
+    def _attribute_scale(cls, value: dict[str, int]) -> dict[str, int]:
+        for name, v in value.items():
+            if not 1 <= v <= 6:
+                raise ValueError(f"attribute {name!r} = {v} is outside 1–6")
+        return value
+
+    @field_validator("skills")
+    @classmethod
+    def _skill_scale(cls, value: dict[str, int]) -> dict[str, int]:
+        for name, v in value.items():
+            if not 0 <= v <= 5:
+                raise ValueError(f"skill {name!r} = {v} is outside 0–5")
+        return value
+
+    @field_validator("diplomatic_distance", "social_distance")
+    @classmethod
+    def _relation_scale(cls, value: dict[str, int]) -> dict[str, int]:
+        for name, v in value.items():
+            if not 0 <= v <= 10:
+                raise ValueError(f"distance to {name!r} = {v} is outside 0–10")
+        return value
+
+    @model_validator(mode="after")
+    def _known_names(self) -> Character:
+        if self.attribute is not None and self.attribute not in self.attributes:
+            raise ValueError(f"attribute {self.attribute!r} is not one of {', '.join(self.attributes)}")
+        for skill in self.fitting_skills:
+            if skill not in self.skills:
+                raise ValueError(f"fitting skill {skill!r} is not one of the skills ({', '.join(self.skills)})")
+        arms = armoury()
+        if self.melee_weapon not in arms.melee:
+            raise ValueError(f"melee weapon {self.melee_weapon!r} is not one of {', '.join(arms.melee)}")
+        if self.ranged_weapon is not None and self.ranged_weapon not in arms.ranged:
+            raise ValueError(f"ranged weapon {self.ranged_weapon!r} is not one of {', '.join(arms.ranged)}")
+        return self
+
+    # ---- derived -------------------------------------------------------------------------------------------
+    def attribute_in_use(self) -> str:
+        return self.attribute or max(self.attributes, key=lambda a: (self.attributes[a], a))
+
+    def attribute_value(self) -> int:
+        return self.attributes[self.attribute_in_use()]
+
+    def skill_value(self) -> int:
+        """The best fitting skill (0 with none): what the stand-in roll adds to the attribute."""
+        return max((self.skills[s] for s in self.fitting_skills), default=0)
+
+    def melee(self) -> MeleeWeapon:
+        return armoury().melee[self.melee_weapon]
+
+    def ranged(self) -> RangedWeapon | None:
+        return None if self.ranged_weapon is None else armoury().ranged[self.ranged_weapon]
+
+
+class Setup(BaseModel):
+    """A scenario's ``[setup]``: the kind of conflict and where it starts."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Kind = "combat"
+    start_distance: str | int = Field(default="Svärd", description="melee name or ranged number, every pair")
+    surprise: str | None = Field(default=None, description="id of the side that surprises the others")
+    fleeing: str | None = Field(default=None, description="chase: id of the fleeing side")
+    escape_distance: int = Field(default=6, ge=1, le=30, description="chase: range at which a fleer escapes")
+    max_range: int = Field(default=12, ge=1, le=50, description="the farthest ranged distance tracked")
+    goal_successes: int = Field(default=3, ge=1, le=20, description="diplomatic/social without damage: moves won")
+    relation_distance: int = Field(default=5, ge=0, le=10, description="diplomatic/social distance when none stored")
+
+    @field_validator("start_distance")
+    @classmethod
+    def _distance_known(cls, value: str | int) -> str | int:
+        parse_distance(value)
+        return value
+
+    def start_code(self) -> int:
+        return parse_distance(self.start_distance)
+
+    def check_scenario(self, scenario: Scenario) -> None:
+        sides = [s.id for s in scenario.sides]
+        for field_name in ("surprise", "fleeing"):
+            value: Any = getattr(self, field_name)
+            if value is not None and value not in sides:
+                raise ScenarioError(f"{field_name} = {value!r} is not a side ({', '.join(sides)})")
+        if self.kind == "chase" and self.fleeing is None:
+            raise ScenarioError("kind = 'chase' needs fleeing = the id of the fleeing side")
+        if self.kind == "chase" and parse_distance(self.start_distance) >= parse_distance(self.max_range):
+            raise ScenarioError(f"start_distance {self.start_distance!r} is beyond max_range {self.max_range}")

@@ -1,0 +1,809 @@
+"""PwgeState: the open table of PWGE as a state machine.
+
+There is no fixed turn order in PWGE ("det handlar mest om vem som säger att man vill göra något först"). konflikt
+models the open table as a floor that passes round the participants who still have tokens: whoever holds the floor
+may buy an action or pass; when everybody able to act has passed in a row, nobody wants to act (a dödläge,
+deadlock). An action then runs the text's principle: the target may counter and respond, the actor may counter the
+response, order is bought if anyone wants it, action and response resolve, hits roll damage, and every roll may be
+topped (damage: topped, counter-topped, counter-counter-topped).
+
+The decision nodes and automatic steps live here; narration in :mod:`.narration`, endings in :mod:`.endings`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+from konflikt.core.actions import Action, ChanceOutcome
+from konflikt.core.options import Options
+from konflikt.core.outcome import ConflictOutcome
+from konflikt.core.scenario import Scenario
+from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
+from konflikt.dice import Dice, SumDice
+from konflikt.rulesets.pwge import endings, narration
+from konflikt.rulesets.pwge.exchange import DIFFICULTY, Contest, DamageRoll, Deed, Exchange
+from konflikt.rulesets.pwge.fighters import Fighter, fighters_of
+from konflikt.rulesets.pwge.models import Setup
+from konflikt.rulesets.pwge.rules import (
+    LAST_MELEE,
+    WOUND_LEVELS,
+    closer,
+    damage_points,
+    diplomatic_penalty,
+    distance_label,
+    farther,
+    lose_tokens,
+    melee_reach,
+    ranged_band,
+    relation_step,
+    token_loss,
+    wound_level,
+)
+
+PHYSICAL = ("combat", "chase")
+
+PASS = Action.of("pass")
+COUNTER = Action.of("counter")
+NO_COUNTER = Action.of("no_counter")
+NO_RESPONSE = Action.of("no_response")
+ORDER = Action.of("order")
+NO_ORDER = Action.of("no_order")
+TOP = Action.of("top")
+ACCEPT = Action.of("accept")
+COUNTER_TOP = Action.of("counter_top")
+COUNTER_COUNTER_TOP = Action.of("counter_counter_top")
+REROLL = Action.of("reroll")
+NO_FREE_ATTACK = Action.of("no_free_attack")
+
+
+class PwgeState(State):
+    """One PWGE conflict: combat, chase, diplomatic or social."""
+
+    ruleset = "pwge"
+
+    def __init__(self, scenario: Scenario, options: Options) -> None:
+        super().__init__(options)
+        setup: Setup = scenario.setup
+        self.kind: str = setup.kind
+        self.setup = setup
+        self.side_ids: tuple[str, ...] = tuple(s.id for s in scenario.sides)
+        self.side_names: tuple[str, ...] = tuple(s.name for s in scenario.sides)
+        self.people: tuple[Fighter, ...] = fighters_of(scenario)
+        self.index: dict[str, int] = {f.pid: i for i, f in enumerate(self.people)}
+        self.characters: tuple[Mapping[str, Any], ...] = tuple(p.data.model_dump() for p in scenario.participants())
+        n = len(self.people)
+        self.tokens: list[int] = [f.pool for f in self.people]
+        self.xp: list[int] = [f.experience_dice if options.experience_dice else 0 for f in self.people]
+        social = self.kind not in PHYSICAL
+        self.body: list[int] = [f.social_body if social else f.body for f in self.people]
+        self.wounds: list[int] = [0] * n
+        self.out: list[bool] = [False] * n
+        self.points: list[int] = [0] * len(self.side_ids)
+        self.dist: dict[tuple[int, int], int] = self._start_distances(scenario)
+        self.phase = "open"
+        self.floor = 0
+        self.passes = 0
+        self.surprisers: tuple[int, ...] = ()
+        self.sp = 0
+        self.ex: Exchange | None = None
+        self.contest: Contest | None = None
+        self.dmg: DamageRoll | None = None
+        self.ending: tuple[str, tuple[str, ...], str] | None = None
+        narration.opening(self)
+        if setup.surprise is not None and self.kind in PHYSICAL:
+            side = self.side_ids.index(setup.surprise)
+            self.surprisers = tuple(i for i, f in enumerate(self.people) if f.side == side)
+            self.phase = "surprise_distance"
+        else:
+            self._open_floor(start=0)
+        if self.phase != "done" and endings.check(self):
+            self.phase = "done"
+
+    def _start_distances(self, scenario: Scenario) -> dict[tuple[int, int], int]:
+        result: dict[tuple[int, int], int] = {}
+        for i, a in enumerate(self.people):
+            for j in range(i + 1, len(self.people)):
+                b = self.people[j]
+                if a.side == b.side:
+                    continue
+                if self.kind in PHYSICAL:
+                    result[(i, j)] = self.setup.start_code()
+                else:
+                    field = "diplomatic_distance" if self.kind == "diplomatic" else "social_distance"
+                    stored_a = self.characters[i][field].get(b.name)
+                    stored_b = self.characters[j][field].get(a.name)
+                    stored = stored_a if stored_a is not None else stored_b
+                    result[(i, j)] = stored if stored is not None else self.setup.relation_distance
+        return result
+
+    # ---- small queries ---------------------------------------------------------------------------------------
+    def pair(self, i: int, j: int) -> int:
+        """The distance code between two participants (per pair of combatants)."""
+        return self.dist[(i, j) if i < j else (j, i)]
+
+    def set_pair(self, i: int, j: int, code: int) -> None:
+        self.dist[(i, j) if i < j else (j, i)] = code
+
+    def longest(self, i: int, j: int) -> int:
+        return max(self.people[i].melee_length, self.people[j].melee_length)
+
+    def tracks_body(self) -> bool:
+        """Body points count in combat and chases, and with the optional social/diplomatic damage rule."""
+        return self.kind in PHYSICAL or bool(self.options.social_damage)
+
+    def can_spend(self, i: int) -> bool:
+        """A participant may spend while standing with a token left (experience dice need one token too)."""
+        return i >= 0 and not self.out[i] and self.tokens[i] > 0
+
+    def able(self, i: int) -> bool:
+        return self.can_spend(i)
+
+    def foes(self, i: int) -> list[int]:
+        side = self.people[i].side
+        return [j for j, f in enumerate(self.people) if f.side != side and not self.out[j]]
+
+    def top_allowed(self, count: int) -> bool:
+        limit: int = self.options.max_tops_per_roll
+        return limit == 0 or count < limit
+
+    def attack_mods(self, i: int, j: int, weapon: str, code: int) -> tuple[int, int, int] | None:
+        """(attack modifier, difficulty modifier, damage modifier) of i attacking j at ``code``; None: no attack."""
+        f = self.people[i]
+        if weapon == "melee":
+            reach = melee_reach(code, f.melee_length)
+            if reach == "none":
+                return None
+            return f.roll + (f.melee_bonus if reach == "optimal" else 0), 0, f.melee_damage
+        if f.ranged is None:
+            return None
+        kort, max_range, damage = f.ranged
+        band = ranged_band(code, kort, max_range, self.options.max_is_in_range)
+        if band is None:
+            return None
+        return f.roll, band, damage
+
+    def press_mod(self, i: int, j: int) -> int:
+        penalty = 0
+        if self.kind == "diplomatic" and self.options.diplomatic_distance_penalty:
+            penalty = diplomatic_penalty(self.pair(i, j))
+        return self.people[i].roll - penalty
+
+    def step_to(self, i: int, j: int, way: str, code: int | None = None) -> int | None:
+        code = self.pair(i, j) if code is None else code
+        if self.kind not in PHYSICAL:
+            return relation_step(code, way)
+        if way == "closer":
+            return closer(code, self.longest(i, j))
+        return farther(code, self.longest(i, j), self.setup.max_range)
+
+    def deeds_against(self, i: int, j: int) -> list[Action]:
+        """The actions i could aim at j now (attack, change distance, press), without the target argument."""
+        out: list[Action] = []
+        if self.kind in PHYSICAL:
+            code = self.pair(i, j)
+            for weapon in ("melee", "ranged"):
+                if self.attack_mods(i, j, weapon, code) is not None:
+                    out.append(Action.of("attack", weapon=weapon))
+        else:
+            out.append(Action.of("press"))
+        if self.kind in PHYSICAL or self.options.relation_distance_moves:
+            for way in ("closer", "farther"):
+                if self.step_to(i, j, way) is not None:
+                    out.append(Action.of("distance", way=way))
+        return out
+
+    # ---- State hooks -----------------------------------------------------------------------------------------
+    def seats(self) -> tuple[str, ...]:
+        return tuple(f.pid for f in self.people)
+
+    def current_player(self) -> str:
+        phase = self.phase
+        if phase == "done":
+            return TERMINAL
+        if phase == "order":
+            return SIMULTANEOUS
+        if phase == "contest":
+            c = self.contest
+            assert c is not None
+            if c.a_roll is None or c.b_roll is None:
+                return CHANCE
+            asker = self.contest_asker()
+            assert asker is not None
+            return self.people[asker].pid
+        if phase == "damage":
+            d = self.dmg
+            assert d is not None
+            if d.roll is None:
+                return CHANCE
+            return self.people[d.defender if d.stage == "defender" else d.attacker].pid
+        if phase == "open":
+            return self.people[self.floor].pid
+        if phase in ("surprise_distance", "free_attack"):
+            return self.people[self.surprisers[self.sp]].pid
+        assert self.ex is not None
+        deed = self.ex.action
+        return self.people[deed.actor if phase == "counter_response" else deed.target].pid
+
+    def contest_asker(self) -> int | None:
+        c = self.contest
+        assert c is not None
+        count = {c.a: c.a_tops, c.b: c.b_tops}
+        for i in c.behind():
+            if i not in c.declined and self.can_spend(i) and self.top_allowed(count[i]):
+                return i
+        return None
+
+    def simultaneous_seats(self) -> tuple[str, ...]:
+        if self.phase != "order":
+            return ()
+        assert self.ex is not None
+        return tuple(self.people[i].pid for i in self.order_bidders())
+
+    def order_bidders(self) -> tuple[int, ...]:
+        assert self.ex is not None
+        a = self.ex.action
+        return tuple(i for i in (a.actor, a.target) if self.can_spend(i))
+
+    def _legal_actions(self, seat: str) -> Sequence[Action]:
+        if seat not in self.index or self.phase == "done":
+            return ()
+        i = self.index[seat]
+        phase = self.phase
+        if phase == "order":
+            return (ORDER, NO_ORDER) if i in self.order_bidders() else ()
+        if self.current_player() != seat:
+            return ()
+        if phase == "open":
+            acts = [
+                Action.of(d.kind, target=self.people[j].pid, **dict(d.args))
+                for j in self.foes(i)
+                for d in self.deeds_against(i, j)
+            ]
+            return [*acts, PASS]
+        if phase == "surprise_distance":
+            top = LAST_MELEE + self.setup.max_range
+            return [Action.of("start", distance=code) for code in range(top + 1)]
+        if phase == "free_attack":
+            free = [
+                Action.of("free_attack", target=self.people[j].pid, weapon=weapon)
+                for j in self.foes(i)
+                for weapon in ("melee", "ranged")
+                if self.attack_mods(i, j, weapon, self.pair(i, j)) is not None
+            ]
+            return [*free, NO_FREE_ATTACK]
+        if phase in ("counter", "counter_response"):
+            return (COUNTER, NO_COUNTER)
+        if phase == "response":
+            assert self.ex is not None
+            actor = self.ex.action.actor
+            return [Action.of("respond", deed=d.kind, **dict(d.args)) for d in self.deeds_against(i, actor)] + [
+                NO_RESPONSE
+            ]
+        if phase == "contest":
+            return (TOP, ACCEPT)
+        if phase == "damage":
+            d = self.dmg
+            assert d is not None
+            if d.stage == "attacker":
+                return (TOP, ACCEPT)
+            if d.stage == "defender":
+                return (COUNTER_TOP, ACCEPT)
+            return (COUNTER_COUNTER_TOP, REROLL)
+        return ()
+
+    def why_illegal(self, seat: str, action: Action) -> str:
+        return narration.why_illegal(self, seat, action)
+
+    def describe_action(self, seat: str, action: Action) -> str:
+        return narration.describe_action(self, seat, action)
+
+    def pending_roll(self) -> Dice | None:
+        if self.phase == "contest" and self.contest is not None:
+            c = self.contest
+            if c.a_roll is None:
+                return SumDice(2, 6, c.a_mod, "T")
+            if c.b_roll is None:
+                return SumDice(2, 6, c.b_mod, "T")
+        if self.phase == "damage" and self.dmg is not None and self.dmg.roll is None:
+            return SumDice(1, 6, self.dmg.modifier, "T")
+        return None
+
+    def roll_purpose(self) -> str:
+        return narration.roll_purpose(self)
+
+    # ---- applying --------------------------------------------------------------------------------------------
+    def _apply(self, seat: str, action: Action) -> None:
+        i = self.index[seat]
+        phase = self.phase
+        if phase == "open":
+            self._apply_open(i, action)
+        elif phase == "surprise_distance":
+            self._apply_start(i, action)
+        elif phase == "free_attack":
+            if action == NO_FREE_ATTACK:
+                self.emit("free_attack", f"{self.people[i].name} gives up the frislag (free attack)")
+                self._next_surpriser()
+            else:
+                self._declare(i, action, free=True)
+        elif phase == "counter":
+            self._apply_counter(i, action)
+        elif phase == "response":
+            self._apply_response(i, action)
+        elif phase == "counter_response":
+            self._apply_counter_response(i, action)
+        elif phase == "contest":
+            self._apply_contest_choice(i, action)
+        elif phase == "damage":
+            self._apply_damage_choice(i, action)
+        self._advance()
+
+    def _apply_chance(self, outcome: ChanceOutcome) -> None:
+        assert isinstance(outcome, int)
+        if self.phase == "contest":
+            c = self.contest
+            assert c is not None
+            who = "a" if c.a_roll is None else "b"
+            if who == "a":
+                c.a_roll = outcome
+            else:
+                c.b_roll = outcome
+            narration.contest_roll(self, c, who, outcome)
+        else:
+            d = self.dmg
+            assert d is not None
+            d.roll = outcome
+            narration.damage_roll(self, d)
+        self._advance()
+
+    def _apply_joint(self, actions: Mapping[str, Action]) -> None:
+        assert self.ex is not None
+        ex = self.ex
+        bids = [self.index[s] for s, a in actions.items() if a == ORDER]
+        for i in sorted(bids):
+            self.spend(i, "turordning (order)")
+        actor, target = ex.action.actor, ex.action.target
+        if len(bids) == 2:
+            self.emit("order", "both sides set turordning (order): both make a turordningsslag (order roll)")
+            self.contest = Contest(
+                "order",
+                actor,
+                target,
+                self.people[actor].attribute,
+                self.people[target].attribute,
+                tie="none",
+                label="turordningsslag (order roll)",
+            )
+            self.phase = "contest"
+        else:
+            ex.order = "simultaneous" if not bids else ("action" if bids[0] == actor else "response")
+            self._queue_deeds()
+        self._advance()
+
+    # ---- the open table and declarations -----------------------------------------------------------------------
+    def _open_floor(self, start: int) -> None:
+        """Give the floor to the first participant able to act, from ``start`` round the table."""
+        n = len(self.people)
+        for k in range(n):
+            i = (start + k) % n
+            if self.able(i):
+                self.floor = i
+                self.phase = "open"
+                return
+        self.phase = "done"
+        if not endings.check(self):
+            endings.finish(self, "deadlock", (), "nobody has a token left to act with")
+
+    def _apply_open(self, i: int, action: Action) -> None:
+        if action == PASS:
+            self.passes += 1
+            able = sum(1 for k in range(len(self.people)) if self.able(k))
+            self.emit("pass", f"{self.people[i].name} passes (lets the floor go) — {self.passes} of {able} in a row")
+            if self.passes >= able:
+                endings.finish(self, "deadlock", (), "nobody wants to start a new action (ingen vill göra en handling)")
+                self.phase = "done"
+                return
+            self._open_floor(i + 1)
+            return
+        self.passes = 0
+        self._declare(i, action, free=False)
+
+    def _declare(self, i: int, action: Action, *, free: bool) -> None:
+        j = self.index[action["target"]]
+        kind = "attack" if action.kind == "free_attack" else action.kind
+        deed = Deed("action", i, j, kind, action.get("weapon", ""), action.get("way", ""), free=free)
+        if not free:
+            self.spend(i, "a handling (action)")
+        self.ex = Exchange(deed, self.pair(i, j))
+        narration.declared(self, deed)
+        if self.can_spend(j):
+            self.phase = "counter"
+        else:
+            self._after_counter()
+
+    def _apply_start(self, i: int, action: Action) -> None:
+        code = int(action["distance"])
+        for j in self.foes(i):
+            self.set_pair(i, j, code)
+        self.emit(
+            "start",
+            f"{self.people[i].name} surprises the others and chooses the starting distance: {distance_label(code)}",
+            distance=code,
+        )
+        self.sp += 1
+        if self.sp >= len(self.surprisers):
+            self.sp = 0
+            if self.options.free_attack:
+                self.phase = "free_attack"
+                self._skip_surprisers()
+            else:
+                self._open_floor(0)
+
+    def _skip_surprisers(self) -> None:
+        while self.sp < len(self.surprisers) and self.out[self.surprisers[self.sp]]:
+            self.sp += 1
+        if self.sp >= len(self.surprisers):
+            self._open_floor(0)
+        else:
+            self.phase = "free_attack"
+
+    def _next_surpriser(self) -> None:
+        self.sp += 1
+        self._skip_surprisers()
+
+    def _apply_counter(self, i: int, action: Action) -> None:
+        assert self.ex is not None
+        if action == COUNTER:
+            self.spend(i, "a mothandling (counter)")
+            self.ex.action = _with(self.ex.action, countered=True)
+            narration.countered(self, self.ex.action)
+        self._after_counter()
+
+    def _after_counter(self) -> None:
+        assert self.ex is not None
+        deed = self.ex.action
+        if not deed.free and self.can_spend(deed.target):
+            self.phase = "response"
+        else:
+            self._to_order()
+
+    def _apply_response(self, i: int, action: Action) -> None:
+        assert self.ex is not None
+        ex = self.ex
+        if action == NO_RESPONSE:
+            self._to_order()
+            return
+        self.spend(i, "a svarshandling (response)")
+        ex.response = Deed(
+            "response", i, ex.action.actor, action["deed"], action.get("weapon", ""), action.get("way", "")
+        )
+        narration.declared(self, ex.response)
+        if self.can_spend(ex.action.actor):
+            self.phase = "counter_response"
+        else:
+            self._to_order()
+
+    def _apply_counter_response(self, i: int, action: Action) -> None:
+        assert self.ex is not None and self.ex.response is not None
+        if action == COUNTER:
+            self.spend(i, "a mothandling (counter) against the response")
+            self.ex.response = _with(self.ex.response, countered=True)
+            narration.countered(self, self.ex.response)
+        self._to_order()
+
+    def _to_order(self) -> None:
+        assert self.ex is not None
+        if self.ex.response is not None and self.order_bidders():
+            self.phase = "order"
+        else:
+            self._queue_deeds()
+
+    def _queue_deeds(self) -> None:
+        ex = self.ex
+        assert ex is not None
+        if ex.response is None:
+            ex.queue = (ex.action,)
+        elif ex.order == "response":
+            ex.queue = (ex.response, ex.action)
+        else:
+            ex.queue = (ex.action, ex.response)
+        if ex.response is not None:
+            narration.order(self, ex)
+        ex.pos = 0
+        self.phase = "resolve"
+
+    # ---- resolution ------------------------------------------------------------------------------------------
+    def _advance(self) -> None:
+        """Run the automatic steps until a decision or a roll is needed."""
+        while True:
+            phase = self.phase
+            if phase == "resolve":
+                self._resolve_next()
+            elif phase == "contest":
+                c = self.contest
+                assert c is not None
+                if c.a_roll is None or c.b_roll is None or self.contest_asker() is not None:
+                    return
+                self._contest_done(c)
+            elif phase == "damage":
+                if not self._damage_auto():
+                    return
+            else:
+                return
+
+    def _resolve_next(self) -> None:
+        ex = self.ex
+        assert ex is not None
+        if ex.pos >= len(ex.queue):
+            self._end_exchange()
+            return
+        deed = ex.queue[ex.pos]
+        i, j = deed.actor, deed.target
+        if ex.order != "simultaneous" and ex.pos > 0 and (self.out[i] or self.out[j]):
+            who = self.people[i if self.out[i] else j].name
+            self.emit(
+                "cancelled", f"{self.people[i].name}'s {narration.deed_words(self, deed)} does not happen: {who} is out"
+            )
+            ex.pos += 1
+            return
+        code = ex.snapshot if ex.order == "simultaneous" else self.pair(i, j)
+        if deed.kind == "distance":
+            target_code = self.step_to(i, j, deed.way)
+            if target_code is None:
+                self.emit(
+                    "fails", f"{self.people[i].name} cannot move {deed.way} than {distance_label(self.pair(i, j))}"
+                )
+                ex.pos += 1
+            elif not deed.countered:
+                self._move(deed)
+                ex.pos += 1
+            else:
+                self._start_contest(deed, self.people[i].roll, self.people[j].roll, "avståndsslag (distance roll)")
+            return
+        if deed.kind == "press":
+            b_mod = self.people[j].roll if deed.countered else 0
+            self._start_contest(deed, self.press_mod(i, j), b_mod, "utspel (move)")
+            return
+        mods = self.attack_mods(i, j, deed.weapon, code)
+        if mods is None:
+            self.emit("fails", f"{self.people[i].name} cannot reach {self.people[j].name} at {distance_label(code)}")
+            ex.pos += 1
+            return
+        attack, band, _ = mods
+        defence = band
+        if deed.countered:
+            keep = band > 0 and self.options.dodge_keeps_range_difficulty
+            defence = self.people[j].roll + (band if keep else 0)
+        self._start_contest(deed, attack, defence, "anfall (attack)")
+
+    def _start_contest(self, deed: Deed, a_mod: int, b_mod: int, label: str) -> None:
+        b = deed.target if deed.countered else DIFFICULTY
+        self.contest = Contest("deed", deed.actor, b, a_mod, b_mod, label=label)
+        self.phase = "contest"
+
+    def _contest_done(self, c: Contest) -> None:
+        self.contest = None
+        ex = self.ex
+        assert ex is not None
+        result = c.winner()
+        narration.contest_result(self, c, result)
+        if c.purpose == "order":
+            ex.order = {"a": "action", "b": "response"}.get(result, "simultaneous")
+            self._queue_deeds()
+            return
+        deed = ex.queue[ex.pos]
+        self.phase = "resolve"
+        if result != "a":
+            ex.pos += 1
+            return
+        if deed.kind == "distance":
+            self._move(deed)
+            ex.pos += 1
+        elif deed.kind == "press" and not self.options.social_damage:
+            side = self.people[deed.actor].side
+            self.points[side] += 1
+            self.emit(
+                "gain",
+                f"{self.side_names[side]} gains ground: {self.points[side]} of {self.setup.goal_successes} "
+                "successful moves toward the goal",
+                points=self.points[side],
+            )
+            ex.pos += 1
+        else:
+            f = self.people[deed.actor]
+            if deed.kind == "press":
+                modifier, armour, social = f.ammunition, 0, True
+            else:
+                mods = self.attack_mods(deed.actor, deed.target, deed.weapon, self.pair(deed.actor, deed.target))
+                modifier = (
+                    mods[2] if mods else (f.ranged[2] if deed.weapon == "ranged" and f.ranged else f.melee_damage)
+                )
+                armour, social = self.people[deed.target].armour, False
+            self.dmg = DamageRoll(deed.actor, deed.target, modifier, armour, social)
+            self.phase = "damage"
+
+    def _move(self, deed: Deed) -> None:
+        i, j = deed.actor, deed.target
+        before = self.pair(i, j)
+        after = self.step_to(i, j, deed.way)
+        if after is None:
+            return
+        self.set_pair(i, j, after)
+        narration.moved(self, deed, before, after)
+
+    def _apply_contest_choice(self, i: int, action: Action) -> None:
+        c = self.contest
+        assert c is not None
+        if action == ACCEPT:
+            c.declined = (*c.declined, i)
+            self.emit("accept", f"{self.people[i].name} lets the {c.label} stand")
+            return
+        self.spend(i, f"toppa (a top) of the {c.label}")
+        c.declined = ()
+        if i == c.a:
+            c.a_tops += 1
+            c.a_roll = None
+        else:
+            c.b_tops += 1
+            c.b_roll = None
+
+    # ---- damage: topping, counter-topping, counter-counter-topping --------------------------------------------
+    def _damage_auto(self) -> bool:
+        """Skip damage nodes nobody can take; return False when a decision or a roll is needed."""
+        d = self.dmg
+        assert d is not None
+        if d.roll is None:
+            return False
+        if d.stage == "attacker":
+            if self.can_spend(d.attacker) and self.top_allowed(d.tops):
+                return False
+            d.stage = "defender"
+            return True
+        if d.stage == "defender":
+            if self.can_spend(d.defender) and self.top_allowed(d.tops):
+                return False
+            self._apply_damage(d)
+            return True
+        if self.can_spend(d.attacker):
+            return False
+        self.emit(
+            "reroll", f"{self.people[d.attacker].name} has no token to mot-mot-toppa: the skadeslag is rolled again"
+        )
+        d.roll = None
+        d.stage = "attacker"
+        return False
+
+    def _apply_damage_choice(self, i: int, action: Action) -> None:
+        d = self.dmg
+        assert d is not None
+        name = self.people[i].name
+        if action == TOP:
+            self.spend(i, "toppa skadeslag (a top of the damage roll)")
+            d.tops += 1
+            d.roll = None
+        elif action == ACCEPT and d.stage == "attacker":
+            d.stage = "defender"
+        elif action == ACCEPT:
+            self._apply_damage(d)
+        elif action == COUNTER_TOP:
+            self.spend(i, "mot-toppa skadeslag (a counter-top of the damage roll)")
+            d.tops += 1
+            d.counter_tops += 1
+            d.stage = "cct"
+        elif action == COUNTER_COUNTER_TOP:
+            self.spend(i, "mot-mot-toppa (a counter-counter-top: the damage roll stands)")
+            self.emit("keep", f"{name} keeps the skadeslag {d.roll}: the counter-top is answered")
+            d.stage = "defender"
+        else:
+            self.emit("reroll", f"{name} does not answer the counter-top: the skadeslag is rolled again")
+            d.roll = None
+            d.stage = "attacker"
+
+    def _apply_damage(self, d: DamageRoll) -> None:
+        assert d.roll is not None
+        self.dmg = None
+        self.phase = "resolve"
+        assert self.ex is not None
+        self.ex.pos += 1
+        j = d.defender
+        points = damage_points(d.roll, d.armour)
+        o = self.options
+        level = wound_level(points, o.skrama_from, o.sarad_from, o.allvarligt_from)
+        before = self.tokens[j]
+        self.tokens[j] = lose_tokens(before, level)
+        self.body[j] -= points
+        self.wounds[j] = max(self.wounds[j], level)
+        narration.damage(self, d, points, level, before)
+        if self.body[j] <= 0 and not self.out[j]:
+            self.out[j] = True
+            narration.taken_out(self, j, d.social)
+
+    def _end_exchange(self) -> None:
+        ex = self.ex
+        assert ex is not None
+        self.ex = None
+        if endings.check(self):
+            self.phase = "done"
+            return
+        if ex.action.free:
+            self._next_surpriser()
+            return
+        self.passes = 0
+        self._open_floor(ex.action.actor + 1)
+
+    # ---- tokens ----------------------------------------------------------------------------------------------
+    def spend(self, i: int, purpose: str) -> None:
+        """Pay one marker (token) — or an erfarenhetstärning (experience die) while a token remains."""
+        f = self.people[i]
+        if self.xp[i] > 0 and self.tokens[i] >= 1:
+            self.xp[i] -= 1
+            self.emit(
+                "spend",
+                f"{f.name} spends 1 erfarenhetstärning (experience die) instead of a token on {purpose} — "
+                f"{self.tokens[i]} tokens and {self.xp[i]} experience dice left",
+                seat=f.pid,
+                tokens=self.tokens[i],
+                experience_dice=self.xp[i],
+            )
+            return
+        self.tokens[i] -= 1
+        self.emit(
+            "spend",
+            f"{f.name} spends 1 token (marker) on {purpose} — {self.tokens[i]} left",
+            seat=f.pid,
+            tokens=self.tokens[i],
+        )
+
+    # ---- outcome, views, key ---------------------------------------------------------------------------------
+    def _outcome(self) -> ConflictOutcome:
+        return endings.outcome(self)
+
+    def status(self) -> dict[str, dict[str, str]]:
+        return narration.status(self)
+
+    def _view(self, seat: str) -> dict[str, Any]:
+        return {"kind": self.kind, "phase": self.phase, "status": self.status()}
+
+    def key(self) -> Hashable:
+        return (
+            self.phase,
+            self.floor,
+            self.passes,
+            self.sp,
+            tuple(self.tokens),
+            tuple(self.xp),
+            tuple(self.body),
+            tuple(self.out),
+            tuple(self.points),
+            tuple(sorted(self.dist.items())),
+            self.ex.key() if self.ex else None,
+            self.contest.key() if self.contest else None,
+            self.dmg.key() if self.dmg else None,
+            self.ending,
+        )
+
+    def invariants(self) -> list[str]:
+        broken = []
+        for i, f in enumerate(self.people):
+            if not 0 <= self.tokens[i] <= f.pool:
+                broken.append(f"{f.pid}: tokens {self.tokens[i]} outside 0–{f.pool}")
+            if not 0 <= self.xp[i] <= f.experience_dice:
+                broken.append(f"{f.pid}: experience dice {self.xp[i]} outside 0–{f.experience_dice}")
+            if self.tracks_body() and self.out[i] != (self.body[i] <= 0):
+                broken.append(f"{f.pid}: out={self.out[i]} but body points {self.body[i]}")
+            if not 0 <= self.wounds[i] < len(WOUND_LEVELS):
+                broken.append(f"{f.pid}: wound level {self.wounds[i]}")
+        for (i, j), code in self.dist.items():
+            top = LAST_MELEE + self.setup.max_range if self.kind in PHYSICAL else 10
+            if not 0 <= code <= top:
+                broken.append(f"distance {self.people[i].pid}–{self.people[j].pid} = {code} outside 0–{top}")
+        return broken
+
+
+def _with(deed: Deed, **changes: Any) -> Deed:
+    from dataclasses import replace
+
+    return replace(deed, **changes)
+
+
+__all__ = ["PwgeState", "token_loss"]
