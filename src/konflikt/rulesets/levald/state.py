@@ -583,7 +583,13 @@ class LevaldState(NarrationMixin):
         winners = tuple(standing) if len(standing) == 1 and self.ending == "fight_over" else ()
         ending = self.ending
         if ending == "fight_over":
-            ending = "parted" if not winners else ("left" if LEFT in self.fate else "taken_out")
+            losers = [self.fate[i] for i, f in enumerate(self.fighters) if f.side not in winners]
+            if not winners:
+                ending = "parted"
+            elif all(fate == LEFT for fate in losers):
+                ending = "left"
+            else:
+                ending = "dead" if DEAD in losers else "taken_out"
         return ConflictOutcome(
             ending=ending,
             winners=winners,
