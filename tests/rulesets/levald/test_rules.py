@@ -206,7 +206,14 @@ def test_which_dice_and_whether_gard_counts() -> None:
 
 def test_wound_levels_at_each_threshold() -> None:
     assert [R.wound_level(d, SNURRE) for d in (5, 6, 11, 12, 27, 28, 37, 38)] == [
-        R.SKRAMA, R.LATT, R.LATT, R.ALLVARLIG, R.ALLVARLIG, R.KRITISK, R.KRITISK, R.DODLIG
+        R.SKRAMA,
+        R.LATT,
+        R.LATT,
+        R.ALLVARLIG,
+        R.ALLVARLIG,
+        R.KRITISK,
+        R.KRITISK,
+        R.DODLIG,
     ]
 
 

@@ -44,8 +44,8 @@ def duel_document(
         "options": {},
         "setup": {"distance": distance},
         "sides": [
-            {"id": "a", "name": "A", "participants": [fighter("a", weapon_a)]},
-            {"id": "b", "name": "B", "participants": [fighter("b", weapon_b)]},
+            {"id": "side_a", "name": "A", "participants": [fighter("a", weapon_a)]},
+            {"id": "side_b", "name": "B", "participants": [fighter("b", weapon_b)]},
         ],
     }
 
