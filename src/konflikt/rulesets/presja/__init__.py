@@ -1,0 +1,67 @@
+"""`presja`: physical conflicts (Konflikty fizyczne) in a FATE variant — 4dF, Atak/Obrona, the pressure track.
+
+Source: ``shared/seeds/003_5ba08cd670b8dcaf.txt`` (Polish). Importing this package registers the ruleset.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from konflikt.core.options import Options
+from konflikt.core.ruleset import Ruleset, register
+from konflikt.core.scenario import Scenario
+from konflikt.core.state import State
+from konflikt.rulesets.presja.models import Character, Setup
+from konflikt.rulesets.presja.odds import QUESTIONS
+from konflikt.rulesets.presja.options import OPTIONS
+from konflikt.rulesets.presja.policies import HeuristicPolicy
+from konflikt.rulesets.presja.state import PresjaState
+
+
+def new_state(scenario: Scenario, options: Options) -> State:
+    return PresjaState(scenario, options)
+
+
+RULESET = register(
+    Ruleset(
+        id="presja",
+        name="Konflikty fizyczne (physical conflicts, a FATE variant)",
+        language="pl",
+        source="003_5ba08cd670b8dcaf.txt",
+        summary=(
+            "Each sekwencja walki (exchange) every participant declares in the order of Zmysły (Senses), rolls 4dF "
+            "+ skill once — the result is both Atak (Attack) and Obrona (Defence) — and may invoke aspects or spend "
+            "Punkty Losu (fate points). Where Attack ≥ Defence, the weapon's Czynnik Obrażeń (damage factor) and the "
+            "armour's Czynnik Wyparowań (absorption factor) are added and the rest is presja (pressure), marked on "
+            "the Tor Presji Fizycznej (pressure track) or taken as Konsekwencje (consequences); what cannot be "
+            "absorbed takes the character out. Conceding before the roll earns fate points."
+        ),
+        options=OPTIONS,
+        character=Character,
+        setup=Setup,
+        new_state=new_state,
+        policies={"heuristic": HeuristicPolicy},
+        odds=QUESTIONS,
+        content_dir=Path(__file__).parent / "content",
+        terms={
+            "presja": "pressure",
+            "Atak": "Attack",
+            "Obrona": "Defence",
+            "sekwencja walki": "exchange",
+            "Zmysły": "Senses",
+            "Ciało": "Body",
+            "Punkt Losu": "fate point",
+            "Konsekwencja": "consequence",
+            "Tor Presji Fizycznej": "physical pressure track",
+            "Czynnik Obrażeń": "damage factor",
+            "Czynnik Wyparowań": "absorption factor",
+            "strefa": "zone",
+            "aspekt sytuacyjny": "situation aspect",
+            "wyeliminowany": "taken out",
+            "pokonany": "conceded",
+            "przewaga": "advantage",
+        },
+    )
+)
+
+__all__ = ["RULESET", "PresjaState"]

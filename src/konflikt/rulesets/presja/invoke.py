@@ -1,0 +1,142 @@
+"""Wywołania (invocations) after the roll: aspects, situation aspects, consequences, fate points, weapon aspects.
+
+Costs: one's own aspect or a situation aspect costs a Punkt Losu (fate point); an opponent's mild or moderate
+consequence is free the first time (in total), then costs a fate point; a severe one is always free; a weapon
+aspect costs one of its tick boxes (optional rule). The owner of an invoked consequence may pay a fate point to
+ignore the invocation. Each aspect at most ``invoke_limit`` times per participant per exchange.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from konflikt.core.actions import Action
+
+if TYPE_CHECKING:
+    from konflikt.rulesets.presja.state import PresjaState
+
+SLOT_KEYS = ("mild", "moderate", "severe")
+
+
+def cost(state: PresjaState, who: int, key: str) -> str:
+    """What invoking ``key`` costs ``who`` now: ``"fp"``, ``"free"`` or ``"tick"``."""
+    if key == "weapon":
+        return "tick"
+    if key.startswith(("own:", "scene:")) or key == "fate_point":
+        return "fp"
+    pid, _, slot = key.partition(":")
+    s = SLOT_KEYS.index(slot)
+    j = state.index[pid]
+    return "free" if s == 2 or state.cons[j][s] == 1 else "fp"
+
+
+def options(state: PresjaState, who: int) -> tuple[Action, ...]:
+    """Every invocation ``who`` may make now (``pass`` not included)."""
+    o = state.options
+    limit = o.invoke_limit
+    used = state.invoked
+    fp = state.fp[who]
+    effects = ("bonus", "reroll") if o.invoke_reroll else ("bonus",)
+    keys: list[str] = []
+    if fp > 0:
+        keys.extend(f"own:{k + 1}" for k in range(len(state.f[who].aspects)))
+        keys.extend(f"scene:{k + 1}" for k in range(len(state.situation)))
+    side = state.f[who].side
+    for j, fj in enumerate(state.f):
+        if fj.side == side or state.fate[j] != 0:
+            continue
+        for s in range(3):
+            c = state.cons[j][s]
+            if c and (fp > 0 or s == 2 or c == 1):
+                keys.append(f"{fj.id}:{SLOT_KEYS[s]}")
+    out = [
+        Action.of("invoke", aspect=key, effect=e) for key in keys if used.get((who, key), 0) < limit for e in effects
+    ]
+    fw = state.f[who]
+    if o.advantage_weapon_quality and fw.weapon_boxes > state.ticks[who] and used.get((who, "weapon"), 0) < limit:
+        out.append(Action.of("invoke", aspect="weapon", effect="tick"))
+    if o.fate_point_without_aspect and fp > 0 and used.get((who, "fate_point"), 0) < limit:
+        out.append(Action.of("fate_point"))
+    return tuple(out)
+
+
+def aspect_name(state: PresjaState, key: str) -> str:
+    """The aspect behind a key, in words."""
+    kind, _, rest = key.partition(":")
+    if kind == "own":
+        return "?"
+    if kind == "scene":
+        return f"aspekt sytuacyjny (situation aspect) '{state.situation[int(rest) - 1]}'"
+    if key == "weapon":
+        return "aspekt broni (weapon aspect)"
+    if key == "fate_point":
+        return "Punkt Losu bez aspektu (a fate point without an aspect)"
+    j = state.index[kind]
+    s = SLOT_KEYS.index(rest)
+    return f"{state.f[j].name}'s konsekwencja (consequence) '{state.cons_names[j][s]}'"
+
+
+def name_for(state: PresjaState, who: int, key: str) -> str:
+    if key.startswith("own:"):
+        return f"aspekt (aspect) '{state.f[who].aspects[int(key[4:]) - 1]}'"
+    if key == "weapon":
+        return f"aspekt broni (weapon aspect) '{state.f[who].weapon_aspect}'"
+    return aspect_name(state, key)
+
+
+def consequence_of(state: PresjaState, key: str) -> tuple[int, int] | None:
+    """(owner, slot) when ``key`` names an opponent's consequence."""
+    pid, _, slot = key.partition(":")
+    if slot in SLOT_KEYS:
+        return state.index[pid], SLOT_KEYS.index(slot)
+    return None
+
+
+def apply(state: PresjaState, who: int, action: Action) -> None:
+    """Pay for an invocation and apply it (or ask the consequence's owner whether to ignore it)."""
+    from konflikt.rulesets.presja import texts
+
+    key = "fate_point" if action.kind == "fate_point" else str(action["aspect"])
+    effect = "plus1" if action.kind == "fate_point" else str(action["effect"])
+    price = cost(state, who, key)
+    target = consequence_of(state, key)
+    if price == "fp":
+        state.fp[who] -= 1
+    elif price == "tick":
+        state.ticks[who] += 1
+    elif target is not None and target[1] < 2:
+        state.cons[target[0]][target[1]] = 2  # the one free invocation is used
+    state.invoked[(who, key)] = state.invoked.get((who, key), 0) + 1
+    texts.emit_invoke(state, who, key, effect, price)
+    if target is not None and state.fp[target[0]] > 0:
+        state.pending = (who, target[0], target[1], effect)
+        state.phase = "ignore"
+        return
+    _effect(state, who, effect)
+
+
+def _effect(state: PresjaState, who: int, effect: str) -> None:
+    if effect == "bonus":
+        state.bonus[who] += state.options.invoke_bonus
+    elif effect == "plus1":
+        state.bonus[who] += 1
+    elif effect == "tick":
+        state.att_bonus[who] += 1
+    else:
+        state.reroll_who = who
+        state.phase = "reroll"
+
+
+def answer(state: PresjaState, ignore: bool) -> None:
+    """The owner of an invoked consequence pays a fate point to ignore it, or lets it stand."""
+    from konflikt.rulesets.presja import texts
+
+    assert state.pending is not None
+    who, owner, _slot, effect = state.pending
+    state.pending = None
+    state.phase = "invoke"
+    if ignore:
+        state.fp[owner] -= 1
+    texts.emit_ignore(state, owner, who, ignore)
+    if not ignore:
+        _effect(state, who, effect)

@@ -1,0 +1,209 @@
+"""Pydantic models of `presja`'s data: weapons, armour, the ladder, a character, and a scenario's ``[setup]``.
+
+Content lives in TOML under ``content/``; a character names its weapon and armour by id (``sztylet``) or gives
+them inline, so a GM can bring a weapon the bundled list lacks.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from konflikt.core.errors import KonfliktError
+
+if TYPE_CHECKING:
+    from konflikt.core.scenario import Scenario
+
+CONTENT = Path(__file__).parent / "content"
+ID = r"^[a-z0-9][a-z0-9_\-]*$"
+
+
+class Weapon(BaseModel):
+    """Broń: its Czynnik Obrażeń (damage factor) and what the zones and advantages need to know."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    damage: int = Field(0, ge=0, le=10, description="Czynnik Obrażeń (damage factor)")
+    ranged: bool = False
+    reach: int = Field(0, ge=0, le=10)
+    aspect: str | None = None
+    aspect_boxes: int = Field(0, ge=0, le=5)
+
+
+class Armour(BaseModel):
+    """Zbroja: its Czynnik Wyparowań (absorption factor)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    absorption: int = Field(0, ge=0, le=10, description="Czynnik Wyparowań (absorption factor)")
+
+
+class Level(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    value: int
+    name: str
+    english: str
+
+
+def _read(path: Path) -> dict[str, Any]:
+    with path.open("rb") as fh:
+        return tomllib.load(fh)
+
+
+@cache
+def weapons() -> dict[str, Weapon]:
+    """The bundled weapons by id."""
+    return {k: Weapon.model_validate(v) for k, v in _read(CONTENT / "weapons.toml").items()}
+
+
+@cache
+def armours() -> dict[str, Armour]:
+    """The bundled armour by id."""
+    return {k: Armour.model_validate(v) for k, v in _read(CONTENT / "armour.toml").items()}
+
+
+@cache
+def consequence_names() -> dict[str, tuple[str, ...]]:
+    """Sample consequence names per severity (from the text's examples)."""
+    return {k: tuple(v) for k, v in _read(CONTENT / "consequences.toml").items()}
+
+
+@cache
+def ladder(name: str = "default") -> dict[int, Level]:
+    """The ladder (drabinka): level value → its Polish name and English gloss.
+
+    Raises:
+        KonfliktError: no such ladder file, or one that is not a valid ladder.
+    """
+    path = Path(name) if name.endswith(".toml") else CONTENT / "ladders" / f"{name}.toml"
+    if not path.exists():
+        raise KonfliktError(f"ladder {name!r}: no such file {path}")
+    try:
+        levels = [Level.model_validate(row) for row in _read(path)["levels"]]
+    except (KeyError, TypeError, ValueError, tomllib.TOMLDecodeError) as exc:
+        raise KonfliktError(f"ladder {name!r}: not a valid ladder file ({exc})") from None
+    return {lv.value: lv for lv in levels}
+
+
+def level_text(value: int, name: str = "default") -> str:
+    """``bardzo dobry (+3, Very good)``; a value off the ladder shows as its number."""
+    lv = ladder(name).get(value)
+    return f"{value:+d}" if lv is None else f"{lv.name} ({value:+d}, {lv.english})"
+
+
+class Consequences(BaseModel):
+    """Konsekwencje a character already carries when the conflict starts (names, or empty)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    mild: str | None = None
+    moderate: str | None = None
+    severe: str | None = None
+
+
+class Character(BaseModel):
+    """One participant of a physical conflict.
+
+    ``skill`` is the level of the combat skill used (``None``: no combat skill at all, which matters for surprise);
+    ``zmysly`` (Senses) sets the order of action; ``cialo`` (Body) adds boxes to the pressure track.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    skill_name: str = Field("Walka (fighting)", min_length=1)
+    skill: int | None = Field(None, ge=-4, le=10)
+    zmysly: int = Field(0, ge=-4, le=10, description="Zmysły (Senses)")
+    cialo: int = Field(0, ge=0, le=10, description="Ciało (Body)")
+    weapon: str | Weapon = "piesci"
+    armour: str | Armour = "brak"
+    fate_points: int = Field(3, ge=0, le=20, description="Punkty Losu (fate points)")
+    aspects: list[str] = Field(default_factory=list)
+    initiative_edge: str | None = Field(None, description="a stunt or aspect that wins ties of Zmysły")
+    player: bool = Field(False, description="a player's character (the GM runs the others)")
+    warlike: int = Field(0, ge=0, le=5, description="levels of a warlike aspect (przewaga w osobowości)")
+    edges: list[str] = Field(default_factory=list, description="advantages the GM may see in this character")
+    may_concede: bool = True
+    consequences: Consequences = Field(default_factory=Consequences)
+
+    @field_validator("weapon")
+    @classmethod
+    def _known_weapon(cls, value: str | Weapon) -> str | Weapon:
+        if isinstance(value, str) and value not in weapons():
+            raise ValueError(f"unknown weapon {value!r} (known: {', '.join(sorted(weapons()))})")
+        return value
+
+    @field_validator("armour")
+    @classmethod
+    def _known_armour(cls, value: str | Armour) -> str | Armour:
+        if isinstance(value, str) and value not in armours():
+            raise ValueError(f"unknown armour {value!r} (known: {', '.join(sorted(armours()))})")
+        return value
+
+    @field_validator("edges")
+    @classmethod
+    def _known_edges(cls, value: list[str]) -> list[str]:
+        known = ("mobility", "weapon", "tactics", "reaction", "personality")
+        for edge in value:
+            if edge not in known:
+                raise ValueError(f"unknown advantage {edge!r} (known: {', '.join(known)})")
+        return value
+
+    def weapon_data(self) -> Weapon:
+        return weapons()[self.weapon] if isinstance(self.weapon, str) else self.weapon
+
+    def armour_data(self) -> Armour:
+        return armours()[self.armour] if isinstance(self.armour, str) else self.armour
+
+
+class Zone(BaseModel):
+    """Strefa: a loosely drawn area of the scene."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(pattern=ID)
+    name: str
+
+
+DEFAULT_ZONE = Zone(id="scena", name="scena (the scene)")
+
+
+class Setup(BaseModel):
+    """The GM's set-up of the scene: aspekty sytuacyjne, strefy with their neighbours, positions, surprise."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    situation_aspects: list[str] = Field(default_factory=list, description="aspekty sytuacyjne (2-3)")
+    zones: list[Zone] = Field(default_factory=list)
+    adjacent: list[tuple[str, str]] = Field(default_factory=list, description="pairs of neighbouring zones")
+    positions: dict[str, str] = Field(default_factory=dict, description="participant id → zone id")
+    surprised: list[str] = Field(default_factory=list, description="participants taken by surprise")
+
+    def zone_list(self) -> list[Zone]:
+        return self.zones or [DEFAULT_ZONE]
+
+    def check_scenario(self, scenario: Scenario) -> None:
+        """Zones, neighbours and positions must name things that exist."""
+        zone_ids = [z.id for z in self.zone_list()]
+        if len(set(zone_ids)) != len(zone_ids):
+            raise KonfliktError(f"zones: a zone id is used twice in {zone_ids}")
+        for a, b in self.adjacent:
+            for z in (a, b):
+                if z not in zone_ids:
+                    raise KonfliktError(f"adjacent: unknown zone {z!r} (zones: {', '.join(zone_ids)})")
+        pids = [p.id for p in scenario.participants()]
+        for pid, zone in self.positions.items():
+            if pid not in pids:
+                raise KonfliktError(f"positions: unknown participant {pid!r} (participants: {', '.join(pids)})")
+            if zone not in zone_ids:
+                raise KonfliktError(f"positions.{pid}: unknown zone {zone!r} (zones: {', '.join(zone_ids)})")
+        for pid in self.surprised:
+            if pid not in pids:
+                raise KonfliktError(f"surprised: unknown participant {pid!r} (participants: {', '.join(pids)})")

@@ -1,0 +1,80 @@
+"""Exact odds questions of `presja` (``konflikt odds presja exchange --attack 3 --defense 5``)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+
+from konflikt.core.errors import KonfliktError
+from konflikt.core.odds import OddsAnswer, OddsParam, OddsQuestion
+from konflikt.dice import Fudge
+from konflikt.dice.distribution import fraction_text, mean
+from konflikt.rulesets.presja.rules import TACTICS, pressure, tactic_mods
+
+
+def difference() -> dict[int, Fraction]:
+    """The attacker's 4dF minus the defender's 4dF: distributed as 8dF (−4dF has the same law as 4dF)."""
+    return Fudge(8).distribution()
+
+
+def pressure_distribution(
+    attack: int, defense: int, weapon: int = 0, armor: int = 0, tactic: str = "none"
+) -> dict[int, Fraction]:
+    """Presja dealt by one attack: attacker skill ``attack`` + 4dF against defender skill ``defense`` + 4dF.
+
+    The attacker's tactic changes its Attack (offensive +1, defensive −1); the defender declares none.
+    """
+    if tactic not in TACTICS:
+        raise KonfliktError(f"--tactic takes one of {', '.join(TACTICS)}, not {tactic!r}")
+    if weapon < 0 or armor < 0:
+        raise KonfliktError(f"--weapon and --armor must be 0 or more, not {weapon} and {armor}")
+    a_tac, _ = tactic_mods(tactic)
+    out: dict[int, Fraction] = defaultdict(Fraction)
+    for x, p in difference().items():
+        out[pressure(attack + a_tac + x, defense, weapon, armor)] += p
+    return dict(sorted(out.items()))
+
+
+def exchange(attack: int, defense: int, weapon: int = 0, armor: int = 0, tactic: str = "none") -> OddsAnswer:
+    dist = pressure_distribution(attack, defense, weapon, armor, tactic)
+    a_tac, _ = tactic_mods(tactic)
+    margin: dict[int, Fraction] = {attack + a_tac - defense + x: p for x, p in difference().items()}
+    reached = sum((p for m, p in margin.items() if m >= 0), Fraction(0))
+    hits = sum((p for v, p in dist.items() if v > 0), Fraction(0))
+    probabilities = {
+        "attack ≥ defence (margin ≥ 0)": reached,
+        "attack hits (pressure > 0)": hits,
+    }
+    for k in range(2, max(dist) + 1):
+        probabilities[f"pressure ≥ {k}"] = sum((p for v, p in dist.items() if v >= k), Fraction(0))
+    expected = mean(dist)
+    return OddsAnswer(
+        title=(
+            f"presja (pressure) of one attack: skill {attack:+d} + 4dF vs Obrona (defence) {defense:+d} + 4dF, "
+            f"weapon +{weapon}, armour +{armor}, tactic {tactic}"
+        ),
+        label="pressure",
+        outcomes=[(str(v), p) for v, p in dist.items()],
+        distributions={"margin (Atak − Obrona)": [(f"{m:+d}", p) for m, p in sorted(margin.items())]},
+        probabilities=probabilities,
+        notes=[
+            f"expected pressure {fraction_text(expected)} ≈ {float(expected):.3f}",
+            "the weapon and armour factors count only when Atak ≥ Obrona (margin 0 or more)",
+        ],
+    )
+
+
+QUESTIONS = {
+    "exchange": OddsQuestion(
+        name="exchange",
+        doc="exact distribution of the presja (pressure) one attack deals in an exchange",
+        params=(
+            OddsParam("attack", int, None, "the attacker's skill level", required=True),
+            OddsParam("defense", int, None, "the defender's skill level", required=True),
+            OddsParam("weapon", int, 0, "the weapon's Czynnik Obrażeń (damage factor)"),
+            OddsParam("armor", int, 0, "the armour's Czynnik Wyparowań (absorption factor)"),
+            OddsParam("tactic", str, "none", "the attacker's tactic", choices=TACTICS),
+        ),
+        compute=exchange,
+    )
+}

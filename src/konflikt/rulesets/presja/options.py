@@ -1,0 +1,232 @@
+"""The named rule options of `presja`: every optional rule of the text and every gap of the digest.
+
+Defaults follow ``shared/rules/presja.md``; ``source`` quotes the Polish text where it speaks.
+"""
+
+from __future__ import annotations
+
+from konflikt.core.options import OptionSet, RuleOption
+
+ADVANTAGE_MODES = ("off", "auto", "gm")
+
+OPTIONS = OptionSet(
+    RuleOption(
+        "tactics",
+        bool,
+        True,
+        "taktyka obronna/zaczepna (defensive/offensive tactic): +1 Defence −1 Attack, or the reverse",
+        source="Taktyka obronna, dodaje 1 do obrony postaci, odejmując 1 od ataku bohatera. "
+        "Taktyka zaczepna odwrotnie, dodaje 1 do ataku postaci, odejmując 1 od obrony.",
+    ),
+    RuleOption(
+        "ladder",
+        str,
+        "default",
+        "the ladder (drabinka) of level names: a TOML file in the ruleset's content folder, or a path",
+        source="dobry (+2), bardzo dobry (+3), znakomity (+5), słaby (-1), fatalny (-3)",
+    ),
+    RuleOption(
+        "base_track",
+        str,
+        "1,1,2-3,2-3,4-5",
+        "the base Tor Presji Fizycznej (physical pressure track): box ranges, comma-separated",
+        source="rząd presji o wartości 1 ... rząd presji wartości 2-3 ... pole presji 4-5",
+    ),
+    RuleOption(
+        "consequence_values",
+        str,
+        "2,4,6",
+        "pressure absorbed by a mild, moderate and severe Konsekwencja (consequence); one slot each",
+        source="Łagodną konsekwencję ..., która przejęłaby 2 pkt presji",
+    ),
+    RuleOption(
+        "box_absorbs_less",
+        bool,
+        False,
+        "a box may take any amount up to its upper value (off: only an amount within its range)",
+    ),
+    RuleOption(
+        "consequence_absorbs_less",
+        bool,
+        True,
+        "a consequence may take the rest of the pressure when that is less than its value (FATE)",
+        source="redukuje o pewną wartość Presję fizyczną, jaką postać musi przyjąć na siebie",
+    ),
+    RuleOption(
+        "cialo_above_3",
+        str,
+        "none",
+        "Ciało (Body) above 3: 'none' adds no boxes; 'extra_2_3' adds one '2-3' box per point above 3",
+        source="Każdy punkt Atrybutu, do liczby 2, zwiększa o jedno pole rząd presji o wartości 1 ... "
+        "Wartość Atrybutu 3, zwiększa również o jedno pole rząd presji wartości 2-3",
+        choices=("none", "extra_2_3"),
+    ),
+    RuleOption(
+        "invoke_bonus",
+        int,
+        2,
+        "what invoking an aspect (wywołanie aspektu) adds to the result",
+        minimum=0,
+    ),
+    RuleOption(
+        "invoke_reroll",
+        bool,
+        True,
+        "an invocation may instead reroll all four dice (przerzut)",
+    ),
+    RuleOption(
+        "fate_point_without_aspect",
+        bool,
+        True,
+        "a Punkt Losu (fate point) spent without an aspect gives +1 (FATE 2.0)",
+        source="modyfikujemy wynik 4dF używając Aspektów lub Punktów Losu",
+    ),
+    RuleOption(
+        "invoke_limit",
+        int,
+        1,
+        "how often one participant may invoke the same aspect in one exchange (FATE: once per roll)",
+        minimum=1,
+    ),
+    RuleOption(
+        "defence_vs_many",
+        str,
+        "single",
+        "several attackers on one target: 'single' = each meets its one Defence; 'divided' = −1 per extra",
+        choices=("single", "divided"),
+    ),
+    RuleOption(
+        "allow_concede",
+        bool,
+        True,
+        "participants may concede (poddanie się) before the opponents roll",
+        source="Jeśli twoja sytuacja wygląda bardzo źle, zawsze możesz poddać się (lub ustąpić).",
+    ),
+    RuleOption(
+        "advantage_mobility",
+        bool,
+        False,
+        "Przewaga mobilności (mobility): the GM may give +1 Attack each exchange",
+        source="jeśli jeden z przeciwników ma zbroję wyraźnie cięższą ... MG może zastosować przewagę +1 "
+        "dla jego przeciwnika",
+    ),
+    RuleOption(
+        "advantage_weapon",
+        bool,
+        False,
+        "Przewaga uzbrojenia (weapon): the GM may give +1 Attack for the more effective weapon",
+        source="Jeśli jedna ze stron dysponuje efektywniejszą w danej chwili bronią ... dostaje +1",
+    ),
+    RuleOption(
+        "advantage_weapon_quality",
+        bool,
+        False,
+        "Przewaga jakości broni (weapon quality): a weapon aspect's tick box gives +1 to the margin",
+        source="Każde wywołanie takiego aspektu ... poza zaznaczeniem kwadratu mogłoby skutkować ... "
+        "jednorazowym dodaniem +1 do osiągniętego Marginesu Sukcesu",
+    ),
+    RuleOption(
+        "weapon_aspect_clears",
+        str,
+        "scene",
+        "when a weapon aspect's ticked boxes clear: at the end of the 'scene', or after each 'exchange'",
+        source="W jaki sposób można by odznaczyć wykorzystany aspekt – oddajemy inwencji MG.",
+        choices=("scene", "exchange"),
+    ),
+    RuleOption(
+        "advantage_tactics",
+        bool,
+        False,
+        "Przewaga taktyki (tactics): the GM may give +1 Attack for an unknown style",
+        source="gdy jeden z przeciwników walczy stylem zupełnie nieznanym",
+    ),
+    RuleOption(
+        "advantage_reaction",
+        bool,
+        False,
+        "Przewaga szybkości reakcji (reaction speed): the GM may give +1 Attack",
+        source="gdy jeden z oponentów wyraźnie góruje refleksem ... otrzyma on bonus +1",
+    ),
+    RuleOption(
+        "advantage_personality",
+        bool,
+        False,
+        "Przewaga w osobowości (personality): the GM may give +1 Attack in the war of nerves",
+        source="czy postać mająca więcej poziomów w aspekcie wojowniczym ... nie zyskuje psychologicznej przewagi",
+    ),
+    RuleOption(
+        "advantage_numbers",
+        str,
+        "off",
+        "Przewaga liczebna (numbers): 'auto' from the positions, 'gm' set each exchange, or 'off'",
+        source="Przewaga liczebna – daje zawsze bonus +1 stronie przeważającej",
+        choices=ADVANTAGE_MODES,
+    ),
+    RuleOption(
+        "advantage_flanking",
+        str,
+        "off",
+        "Oskrzydlenie (flanking, two or more foes on one target): 'auto', 'gm' or 'off'",
+        source="Oskrzydlenie – bonus +1 dla strony, która oskrzydliła przeciwnika ..., kumulatywnie z "
+        "przewagą liczebną",
+        choices=ADVANTAGE_MODES,
+    ),
+    RuleOption(
+        "advantage_surrounded",
+        str,
+        "off",
+        "Otoczenie (surrounded, three or more foes on one target): 'auto', 'gm' or 'off'",
+        source="Otoczenie – bonus +1 dla strony, która otacza przeciwnika ze wszystkich stron",
+        choices=ADVANTAGE_MODES,
+    ),
+    RuleOption(
+        "surprise",
+        bool,
+        False,
+        "Zaskoczenie (surprise): participants the set-up names as surprised fight the first exchange lowered",
+        source="jeśli przeciwnik nie spodziewa się ataku ..., w stanie zaskoczenie walczy zawsze na poziomie "
+        "słabym (-1)",
+    ),
+    RuleOption(
+        "surprise_level",
+        int,
+        -1,
+        "the skill level of a surprised participant (słaby, Poor)",
+        source="walczy zawsze na poziomie słabym (-1)",
+    ),
+    RuleOption(
+        "surprise_level_unskilled",
+        int,
+        -3,
+        "the level of a surprised participant with no combat skill (fatalny, Terrible)",
+        source="chyba że nie ma w ogóle umiejętności bojowych, wtedy domyślny poziom obniżamy o jeden "
+        "(czyli w efekcie fatalny (-3))",
+    ),
+    RuleOption(
+        "unskilled_level",
+        int,
+        0,
+        "the level a participant without a combat skill fights at (mierny, Mediocre)",
+    ),
+    RuleOption(
+        "max_exchanges",
+        int,
+        30,
+        "exchanges (sekwencje walki) before the conflict is called a deadlock",
+        minimum=1,
+    ),
+)
+
+ADVANTAGE_KINDS: tuple[tuple[str, str, str], ...] = (
+    ("mobility", "advantage_mobility", "Przewaga mobilności (mobility)"),
+    ("weapon", "advantage_weapon", "Przewaga uzbrojenia (weapon)"),
+    ("tactics", "advantage_tactics", "Przewaga taktyki (tactics)"),
+    ("reaction", "advantage_reaction", "Przewaga szybkości reakcji (reaction speed)"),
+    ("personality", "advantage_personality", "Przewaga w osobowości (personality)"),
+    ("numbers", "advantage_numbers", "Przewaga liczebna (numbers)"),
+    ("flanking", "advantage_flanking", "Oskrzydlenie (flanking)"),
+    ("surrounded", "advantage_surrounded", "Otoczenie (surrounded)"),
+)
+"""(kind, option name, label) of the advantages the GM grants or the positions give (+1 Attack each)."""
+
+POSITIONAL = ("numbers", "flanking", "surrounded")

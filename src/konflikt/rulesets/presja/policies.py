@@ -1,0 +1,248 @@
+"""The `heuristic` policy of `presja`, for every seat including the GM's.
+
+Deterministic given the state (it never draws from the generator), so exact analysis may memoise on ``key()``:
+- declarations: concede when being taken out this exchange is likely; otherwise attack the foe it expects to
+  hurt most and pick the tactic with the best expected pressure dealt minus (weighted) pressure taken; with no foe
+  in reach, move towards the nearest one;
+- invocations: only when +2 (or +1) changes the pressure dealt or taken this exchange, the free ones first;
+- absorbing: the choice with the least lasting harm (boxes before mild, mild before moderate before severe);
+- the GM: ties of Zmysły to the higher skill; each advantage to the attacker the text's criteria favour.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from konflikt.core.actions import Action
+from konflikt.core.errors import KonfliktError
+from konflikt.core.state import State
+from konflikt.rulesets.presja import invoke
+from konflikt.rulesets.presja.odds import pressure_distribution
+from konflikt.rulesets.presja.rules import TACTICS, tactic_mods
+from konflikt.rulesets.presja.track import Absorb, absorbable
+
+if TYPE_CHECKING:
+    from konflikt.rulesets.presja.state import PresjaState
+
+CONSEQUENCE_HARM = (10.0, 30.0, 60.0)
+"""Lasting harm of a mild, moderate and severe consequence, in points of box capacity."""
+CONCEDE_AT = 1 / 3
+"""Concede when the chance of being taken out this exchange is at least this."""
+
+
+@cache
+def expected(diff: int, damage: int, absorption: int) -> float:
+    """Expected presja of one attack whose skill exceeds the defence's by ``diff``."""
+    return float(sum(v * p for v, p in pressure_distribution(diff, 0, damage, absorption).items()))
+
+
+@cache
+def survive(diff: int, damage: int, absorption: int, can: frozenset[int]) -> float:
+    """Chance that one attack's pressure is 0 or absorbable."""
+    dist = pressure_distribution(diff, 0, damage, absorption)
+    return float(sum((p for v, p in dist.items() if v == 0 or v in can), Fraction(0)))
+
+
+class HeuristicPolicy:
+    """A sensible, deterministic player and GM for `presja`."""
+
+    name = "heuristic"
+
+    def choose(self, state: State, seat: str, rng: np.random.Generator) -> Action:
+        st: PresjaState = state  # type: ignore[assignment]
+        ph = st.phase
+        if ph == "declare":
+            return self._declare(st, st.order[st.ptr])
+        if ph == "invoke":
+            return self._invoke(st, st.inv_queue[st.ptr])
+        if ph == "absorb":
+            return self._absorb(st)
+        if ph == "ignore":
+            return self._ignore(st)
+        if ph == "order":
+            group = st.tie_groups[0]
+            best = max(group, key=lambda i: (st.level(i), st.f[i].player, -i))
+            return Action.of("order", first=st.f[best].id)
+        if ph == "advantage":
+            holder = gm_holder(st, st.adv_queue[0])
+            return Action.of("advantage", which=st.adv_queue[0], holder="none" if holder < 0 else st.f[holder].id)
+        raise KonfliktError(f"{seat} has nothing to decide in phase {ph!r}")
+
+    # ---- declarations ----------------------------------------------------------------------------------------
+    def _declare(self, st: PresjaState, i: int) -> Action:
+        legal = st.legal_actions(st.f[i].id)
+        fi = st.f[i]
+        threats = [
+            j
+            for j in st.opponents(i)
+            if not st._conceding(j) and ((st.decl[j] is None and st.reachable(j, i)) or st._attacks(j) == i)
+        ]
+        can = _can_absorb(st, i)
+        if Action.of("concede") in legal and threats:
+            alive = 1.0
+            for j in threats:
+                _, d_tac = tactic_mods("none")
+                alive *= survive(st.level(j) - st.level(i) - d_tac, st.f[j].damage, fi.absorption, can)
+            if 1.0 - alive >= CONCEDE_AT:
+                return Action.of("concede")
+        tactics = TACTICS if st.options.tactics else ("none",)
+        targets = [j for j in st.opponents(i) if Action.of("attack", target=st.f[j].id, tactic="none") in legal]
+        hurt = 1.0 + bin(st.marked[i]).count("1") / max(len(fi.track), 1) + sum(1 for c in st.cons[i] if c) * 0.5
+
+        def taken(tactic: str) -> float:
+            _, d_tac = tactic_mods(tactic)
+            return sum(
+                expected(
+                    st.level(j) + tactic_mods(st.tactic(j))[0] - st.level(i) - d_tac, st.f[j].damage, fi.absorption
+                )
+                for j in threats
+            )
+
+        if targets:
+            target = max(
+                targets,
+                key=lambda j: (
+                    expected(st.level(i) - st.level(j), fi.damage, st.f[j].absorption),
+                    -len(_can_absorb(st, j)),
+                    -j,
+                ),
+            )
+            tf = st.f[target]
+
+            def score(tactic: str) -> float:
+                a_tac, _ = tactic_mods(tactic)
+                d = st.level(i) + a_tac - st.level(target) - tactic_mods(st.tactic(target))[1]
+                return expected(d, fi.damage, tf.absorption) - hurt * taken(tactic)
+
+            best = max(tactics, key=lambda t: (score(t), t == "none"))
+            return Action.of("attack", target=tf.id, tactic=best)
+        defensive = max(tactics, key=lambda t: (-taken(t), t == "none"))
+        step = _step_towards_foe(st, i)
+        if step >= 0:
+            return Action.of("move", to=st.zone_ids[step], tactic=defensive)
+        return Action.of("defend", tactic=defensive)
+
+    # ---- invocations -----------------------------------------------------------------------------------------
+    def _invoke(self, st: PresjaState, who: int) -> Action:
+        actions = invoke.options(st, who)
+        base = _balance(st, who)
+        best: Action | None = None
+        best_rank: tuple[int, int] = (9, 9)
+        for action in actions:
+            if action.kind == "fate_point":
+                gain = _balance(st, who, bonus=1) - base
+                rank = (2, 1)
+            elif action["effect"] == "tick":
+                gain = _balance(st, who, att=1) - base
+                rank = (1, 0)
+            elif action["effect"] == "bonus":
+                gain = _balance(st, who, bonus=st.options.invoke_bonus) - base
+                rank = (0 if invoke.cost(st, who, str(action["aspect"])) == "free" else 2, 0)
+            else:
+                continue
+            if gain > 1e-9 and rank < best_rank:
+                best, best_rank = action, rank
+        return best if best is not None else Action.of("pass")
+
+    def _ignore(self, st: PresjaState) -> Action:
+        assert st.pending is not None
+        who, owner, _, effect = st.pending
+        if effect != "bonus":
+            return Action.of("accept")
+        before = _balance(st, owner)
+        st.bonus[who] += st.options.invoke_bonus
+        after = _balance(st, owner)
+        st.bonus[who] -= st.options.invoke_bonus
+        return Action.of("ignore") if after < before else Action.of("accept")
+
+    # ---- absorbing -------------------------------------------------------------------------------------------
+    def _absorb(self, st: PresjaState) -> Action:
+        t = st.hits[st.ptr][1]
+        track = st.f[t].track
+        options = st.absorb_choices()
+        if not options:
+            return Action.of("taken_out")
+
+        def harm(opt: Absorb) -> tuple[float, int]:
+            boxes = sum(track[i][1] for i, _ in opt.boxes)
+            waste = sum(track[i][1] - a for i, a in opt.boxes)
+            return boxes + sum(CONSEQUENCE_HARM[s] for s in opt.cons), waste
+
+        return st.absorb_action(min(options, key=harm))
+
+
+def _can_absorb(st: PresjaState, i: int) -> frozenset[int]:
+    free = (st.cons[i][0] == 0, st.cons[i][1] == 0, st.cons[i][2] == 0)
+    o = st.options
+    return absorbable(st.f[i].track, st.marked[i], free, st.values, o.box_absorbs_less, o.consequence_absorbs_less)
+
+
+def _balance(st: PresjaState, who: int, bonus: int = 0, att: int = 0) -> float:
+    """Pressure ``who`` deals minus (doubled) pressure it takes this exchange, with a trial bonus."""
+    st.bonus[who] += bonus
+    st.att_bonus[who] += att
+    dealt = taken = 0
+    try:
+        for i in st.order:
+            t = st._attacks(i)
+            if t < 0 or (i != who and t != who):
+                continue
+            p = st.attack_numbers(i, t)[-1]
+            if i == who:
+                dealt += p
+            else:
+                taken += p
+    finally:
+        st.bonus[who] -= bonus
+        st.att_bonus[who] -= att
+    return dealt - 2.0 * taken
+
+
+def _step_towards_foe(st: PresjaState, i: int) -> int:
+    """The adjacent zone on a shortest path to the nearest zone with a foe (−1: none reachable)."""
+    goals = {st.zone[j] for j in st.opponents(i)}
+    start = st.zone[i]
+    if not goals or start in goals:
+        return -1
+    first: dict[int, int] = {z: z for z in sorted(st.adjacent[start])}
+    frontier = sorted(first)
+    seen = {start, *frontier}
+    while frontier:
+        nxt: list[int] = []
+        for z in frontier:
+            if z in goals:
+                return first[z]
+            for y in sorted(st.adjacent[z]):
+                if y not in seen:
+                    seen.add(y)
+                    first[y] = first[z]
+                    nxt.append(y)
+        frontier = nxt
+    return -1
+
+
+def gm_holder(st: PresjaState, kind: str) -> int:
+    """The GM's heuristic for who holds an advantage this exchange (−1: nobody), by the text's criteria."""
+    best, best_score = -1, 0
+    for i in st.order:
+        t = st._attacks(i)
+        if t < 0:
+            continue
+        fi, ft = st.f[i], st.f[t]
+        if kind == "mobility":  # clearly heavier armour on the foe, after some time of fighting
+            score = ft.absorption - fi.absorption if st.exchange >= 3 and ft.absorption - fi.absorption >= 2 else 0
+        elif kind == "weapon":  # a clearly longer weapon at reach
+            score = fi.reach - ft.reach if not fi.ranged and fi.reach - ft.reach >= 2 else 0
+        elif kind in ("tactics", "reaction"):
+            score = int(kind in fi.edges and kind not in ft.edges)
+        elif kind == "personality":
+            score = fi.warlike - ft.warlike
+        else:
+            score = int(st.positional(i, t)[("numbers", "flanking", "surrounded").index(kind)])
+        if score > best_score:
+            best, best_score = i, score
+    return best

@@ -1,0 +1,69 @@
+"""The rules of one exchange as small pure functions (a future numpy kernel mirrors these).
+
+Everything here takes plain ints and returns plain ints, so tests and exact odds can use them directly.
+"""
+
+from __future__ import annotations
+
+TACTICS = ("none", "defensive", "offensive")
+TACTIC_NAMES = {
+    "none": "bez taktyki (no tactic)",
+    "defensive": "taktyka obronna (defensive tactic: +1 Obrona, −1 Atak)",
+    "offensive": "taktyka zaczepna (offensive tactic: +1 Atak, −1 Obrona)",
+}
+_TACTIC_MODS = {"none": (0, 0), "defensive": (-1, 1), "offensive": (1, -1)}
+
+
+def tactic_mods(tactic: str) -> tuple[int, int]:
+    """(Attack change, Defence change) of a declared tactic: defensive −1/+1, offensive +1/−1."""
+    return _TACTIC_MODS[tactic]
+
+
+def pressure(attack: int, defence: int, damage: int = 0, absorption: int = 0) -> int:
+    """Presja dealt by one attack.
+
+    Only when Attack ≥ Defence (margin 0 or more) are the weapon's Czynnik Obrażeń (damage factor) added to the
+    Attack and the armour's Czynnik Wyparowań (absorption factor) to the Defence; what remains above is pressure.
+    A margin below 0 deals nothing, whatever the weapon.
+    """
+    if attack < defence:
+        return 0
+    return max(0, attack + damage - defence - absorption)
+
+
+def fighting_level(
+    skill: int | None, unskilled: int, surprised: bool, surprise_level: int, surprise_unskilled: int
+) -> int:
+    """The level a participant rolls at this exchange.
+
+    Without a combat skill the unskilled level; taken by surprise, Poor (−1) — or Terrible (−3) with no combat
+    skill at all — unless the skill is already lower.
+    """
+    if not surprised:
+        return unskilled if skill is None else skill
+    if skill is None:
+        return min(unskilled, surprise_unskilled)
+    return min(skill, surprise_level)
+
+
+def concede_fate_points(consequences_taken: int) -> int:
+    """Fate points for conceding: 1, and 1 more per consequence taken in this conflict."""
+    return 1 + consequences_taken
+
+
+def positional_advantages(foes_on_target: int, foes_near: int, friends_near: int) -> tuple[bool, bool, bool]:
+    """(numbers, flanking, surrounded) for an attack on one target, from the positions.
+
+    Args:
+        foes_on_target: the attacker's side attacking this target this exchange.
+        foes_near: the attacker's side in the target's zone or attacking it.
+        friends_near: the target's side (the target included) in the target's zone.
+
+    Numbers: the attackers outnumber the target's side there. Flanking: two or more attack the target (one can
+    come at it from the side). Surrounded: three or more attack it, with numbers and flanking (the text: hard to
+    surround anyone without first outnumbering and flanking them).
+    """
+    numbers = foes_near > friends_near
+    flanking = foes_on_target >= 2
+    surrounded = foes_on_target >= 3 and numbers and flanking
+    return numbers, flanking, surrounded

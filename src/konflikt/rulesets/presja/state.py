@@ -1,0 +1,589 @@
+"""PresjaState: a physical conflict (konflikt fizyczny) of the FATE variant, one exchange after another.
+
+Each exchange (sekwencja walki): declarations in the order of Zmysły; one 4dF roll per participant that is both
+its Atak (Attack) and Obrona (Defence); invocations; the GM's advantages; every attack resolved at once against
+its target's Defence; each hit absorbed on the Tor Presji Fizycznej or with consequences, or the target is taken
+out; then the declared moves between zones. Texts and views live in :mod:`.texts`, invocations in :mod:`.invoke`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from konflikt.core.actions import Action, ChanceOutcome
+from konflikt.core.options import Options
+from konflikt.core.outcome import ConflictOutcome
+from konflikt.core.scenario import Scenario
+from konflikt.core.state import CHANCE, GM, TERMINAL, State
+from konflikt.dice import Dice, Fudge
+from konflikt.rulesets.presja import invoke, texts
+from konflikt.rulesets.presja.fighters import Fighter, make_fighter
+from konflikt.rulesets.presja.models import Character, Consequences, Setup, consequence_names, level_text
+from konflikt.rulesets.presja.options import ADVANTAGE_KINDS, POSITIONAL
+from konflikt.rulesets.presja.rules import (
+    TACTICS,
+    concede_fate_points,
+    fighting_level,
+    positional_advantages,
+    pressure,
+    tactic_mods,
+)
+from konflikt.rulesets.presja.track import SLOTS, Absorb, absorb_options, mark, parse_track, parse_values
+
+ROLL = Fudge(4)
+ACTIVE, TAKEN_OUT, CONCEDED = 0, 1, 2
+Decl = tuple[str, int, str, int]
+"""A declaration: (kind attack|defend|move|concede, target index or -1, tactic, zone index or -1)."""
+
+
+class PresjaState(State):
+    """One physical conflict in progress (see the module docstring for the flow)."""
+
+    ruleset = "presja"
+
+    def __init__(self, scenario: Scenario, options: Options) -> None:
+        super().__init__(options)
+        setup: Setup = scenario.setup
+        base = parse_track(options.base_track)
+        self.values = parse_values(options.consequence_values)
+        self.ladder_name: str = options.ladder
+        level_text(0, self.ladder_name)  # fail early on a bad ladder
+        self.side_ids = tuple(s.id for s in scenario.sides)
+        self.side_names = tuple(s.name for s in scenario.sides)
+        self.f: tuple[Fighter, ...] = tuple(
+            make_fighter(p, si, base, options.cialo_above_3)
+            for si, side in enumerate(scenario.sides)
+            for p in side.participants
+        )
+        self.index = {fi.id: i for i, fi in enumerate(self.f)}
+        zones = setup.zone_list()
+        self.zone_ids = tuple(z.id for z in zones)
+        self.zone_names = tuple(z.name for z in zones)
+        zi = {z: k for k, z in enumerate(self.zone_ids)}
+        self.adjacent = tuple(
+            frozenset(zi[b] for a, b in setup.adjacent if zi[a] == k)
+            | frozenset(zi[a] for a, b in setup.adjacent if zi[b] == k)
+            for k in range(len(zones))
+        )
+        self.situation = tuple(setup.situation_aspects)
+        self.surprised = frozenset(self.index[p] for p in setup.surprised) if options.surprise else frozenset()
+        n = len(self.f)
+        # dynamic state: plain lists of ints, all in key()
+        self.fp = [fi.character.fate_points for fi in self.f]
+        self.marked = [0] * n
+        self.cons = [[0, 0, 0] for _ in range(n)]  # 0 empty, 1 taken (free invocation unused), 2 free one used
+        self.cons_names: list[list[str]] = [["", "", ""] for _ in range(n)]
+        for i, fi in enumerate(self.f):
+            before: Consequences = fi.character.consequences
+            for s, name in enumerate((before.mild, before.moderate, before.severe)):
+                if name:
+                    self.cons[i][s], self.cons_names[i][s] = 2, name
+        self.cons_new = [0] * n
+        self.zone = [zi[setup.positions.get(fi.id, self.zone_ids[0])] for fi in self.f]
+        self.fate = [ACTIVE] * n
+        self.ticks = [0] * n
+        self.exchange = 1
+        self.phase = "order"
+        self.ptr = 0
+        self.order: list[int] = []
+        self.tie_groups: list[list[int]] = []
+        self.ending = ""
+        self._ver = 0
+        self._cache: tuple[int, str, Sequence[Action]] | None = None
+        self._reset_exchange()
+        texts.emit_setup(self)
+        self._start_order()
+
+    # ---- the exchange's working state ------------------------------------------------------------------------
+    def _reset_exchange(self) -> None:
+        n = len(self.f)
+        self.decl: list[Decl | None] = [None] * n
+        self.dice: list[int | None] = [None] * n
+        self.bonus = [0] * n
+        self.att_bonus = [0] * n
+        self.invoked: dict[tuple[int, str], int] = {}
+        self.inv_queue: list[int] = []
+        self.inv_acted = False
+        self.pending: tuple[int, int, int, str] | None = None  # (invoker, owner, slot, effect) awaiting the owner
+        self.reroll_who = -1
+        self.adv_queue: list[str] = []
+        self.holders: dict[str, int] = {}
+        self.hits: list[tuple[int, int, int]] = []
+
+    def level(self, i: int) -> int:
+        """The skill level participant ``i`` fights at this exchange (surprise lowers the first)."""
+        o = self.options
+        return fighting_level(
+            self.f[i].skill,
+            o.unskilled_level,
+            self.exchange == 1 and i in self.surprised,
+            o.surprise_level,
+            o.surprise_level_unskilled,
+        )
+
+    def result(self, i: int) -> int:
+        """Skill + 4dF + invocations: the roll that is both Attack and Defence this exchange."""
+        return self.level(i) + (self.dice[i] or 0) + self.bonus[i]
+
+    def tactic(self, i: int) -> str:
+        d = self.decl[i]
+        return d[2] if d is not None else "none"
+
+    def opponents(self, i: int) -> list[int]:
+        """Active participants of the other sides."""
+        side = self.f[i].side
+        return [j for j, fj in enumerate(self.f) if fj.side != side and self.fate[j] == ACTIVE]
+
+    def reachable(self, i: int, j: int) -> bool:
+        """Same zone, or an adjacent zone when ``i`` may act at range."""
+        zi, zj = self.zone[i], self.zone[j]
+        return zi == zj or (self.f[i].ranged and zj in self.adjacent[zi])
+
+    # ---- State hooks -----------------------------------------------------------------------------------------
+    def seats(self) -> tuple[str, ...]:
+        return (*(fi.id for fi in self.f), GM)
+
+    def current_player(self) -> str:
+        ph = self.phase
+        if ph == "declare":
+            return self.f[self.order[self.ptr]].id
+        if ph == "roll":
+            return CHANCE
+        if ph == "invoke":
+            return self.f[self.inv_queue[self.ptr]].id
+        if ph == "absorb":
+            return self.f[self.hits[self.ptr][1]].id
+        if ph in ("order", "advantage"):
+            return GM
+        if ph == "ignore":
+            assert self.pending is not None
+            return self.f[self.pending[1]].id
+        if ph == "reroll":
+            return CHANCE
+        return TERMINAL
+
+    def pending_roll(self) -> Dice | None:
+        return ROLL if self.phase in ("roll", "reroll") else None
+
+    def roller(self) -> int:
+        return self.reroll_who if self.phase == "reroll" else self.order[self.ptr]
+
+    def roll_purpose(self) -> str:
+        i = self.roller()
+        fi = self.f[i]
+        what = "przerzut (reroll)" if self.phase == "reroll" else "Atak i Obrona (attack and defence)"
+        return f"{fi.name}: 4dF + {fi.skill_name} {self.level(i):+d} — {what} for this exchange"
+
+    def _legal_actions(self, seat: str) -> Sequence[Action]:
+        cache = self._cache
+        if cache is not None and cache[0] == self._ver and cache[1] == seat:
+            return cache[2]
+        legal = self._compute_legal(seat)
+        self._cache = (self._ver, seat, legal)
+        return legal
+
+    def _compute_legal(self, seat: str) -> Sequence[Action]:
+        node = self.current_player()
+        if node != seat:
+            return ()
+        ph = self.phase
+        if ph == "declare":
+            return self._declarations(self.order[self.ptr])
+        if ph == "invoke":
+            who = self.inv_queue[self.ptr]
+            return (*invoke.options(self, who), Action.of("pass"))
+        if ph == "ignore":
+            return (Action.of("ignore"), Action.of("accept"))
+        if ph == "absorb":
+            return (*(self.absorb_action(o) for o in self.absorb_choices()), Action.of("taken_out"))
+        if ph == "order":
+            return tuple(Action.of("order", first=self.f[i].id) for i in self.tie_groups[0])
+        if ph == "advantage":
+            kind = self.adv_queue[0]
+            holders = [i for i in self.order if self._attacks(i) >= 0]
+            return (
+                Action.of("advantage", which=kind, holder="none"),
+                *(Action.of("advantage", which=kind, holder=self.f[i].id) for i in holders),
+            )
+        return ()
+
+    def _declarations(self, i: int) -> tuple[Action, ...]:
+        tactics = TACTICS if self.options.tactics else ("none",)
+        out: list[Action] = []
+        for j in self.opponents(i):
+            if self.reachable(i, j) and not self._conceding(j):
+                out.extend(Action.of("attack", target=self.f[j].id, tactic=t) for t in tactics)
+        out.extend(Action.of("defend", tactic=t) for t in tactics)
+        for z in sorted(self.adjacent[self.zone[i]]):
+            out.extend(Action.of("move", to=self.zone_ids[z], tactic=t) for t in tactics)
+        if self.options.allow_concede and self.f[i].may_concede:
+            out.append(Action.of("concede"))
+        return tuple(out)
+
+    def _conceding(self, j: int) -> bool:
+        d = self.decl[j]
+        return d is not None and d[0] == "concede"
+
+    def _attacks(self, i: int) -> int:
+        """The target index ``i`` attacks this exchange, or −1."""
+        d = self.decl[i]
+        if d is None or d[0] != "attack" or self.fate[i] != ACTIVE or self.fate[d[1]] != ACTIVE:
+            return -1
+        return d[1]
+
+    def absorb_choices(self) -> tuple[Absorb, ...]:
+        _, t, p = self.hits[self.ptr]
+        free = (self.cons[t][0] == 0, self.cons[t][1] == 0, self.cons[t][2] == 0)
+        o = self.options
+        return absorb_options(
+            self.f[t].track, self.marked[t], free, self.values, p, o.box_absorbs_less, o.consequence_absorbs_less
+        )
+
+    def absorb_action(self, option: Absorb) -> Action:
+        t = self.hits[self.ptr][1]
+        return Action.of("absorb", boxes=option.boxes_text(self.f[t].track), cons=option.cons_text())
+
+    # ---- applying decisions ----------------------------------------------------------------------------------
+    def _apply(self, seat: str, action: Action) -> None:
+        self._ver += 1
+        kind = action.kind
+        ph = self.phase
+        if ph == "declare":
+            self._declare(self.order[self.ptr], action)
+        elif ph == "invoke":
+            who = self.inv_queue[self.ptr]
+            if kind == "pass":
+                self.ptr += 1
+            else:
+                self.inv_acted = True
+                invoke.apply(self, who, action)
+        elif ph == "ignore":
+            invoke.answer(self, action.kind == "ignore")
+        elif ph == "absorb":
+            self._absorb(action)
+        elif ph == "order":
+            self._order_pick(self.index[action["first"]])
+        elif ph == "advantage":
+            self._advantage(action)
+        self._advance()
+
+    def _apply_chance(self, outcome: ChanceOutcome) -> None:
+        self._ver += 1
+        value = int(outcome)  # type: ignore[arg-type]
+        if self.phase == "reroll":
+            i = self.reroll_who
+            old = self.dice[i]
+            self.dice[i] = value
+            self.phase = "invoke"
+            texts.emit_reroll(self, i, old or 0, value)
+        else:
+            i = self.order[self.ptr]
+            self.dice[i] = value
+            self.ptr += 1
+            texts.emit_roll(self, i, value)
+        self._advance()
+
+    def _declare(self, i: int, action: Action) -> None:
+        kind = action.kind
+        tactic = str(action.get("tactic", "none"))
+        if kind == "attack":
+            self.decl[i] = ("attack", self.index[action["target"]], tactic, -1)
+        elif kind == "move":
+            self.decl[i] = ("move", -1, tactic, self.zone_ids.index(action["to"]))
+        elif kind == "defend":
+            self.decl[i] = ("defend", -1, tactic, -1)
+        else:
+            self.decl[i] = ("concede", -1, "none", -1)
+        texts.emit_declaration(self, i)
+        if kind == "concede":
+            gain = concede_fate_points(self.cons_new[i])
+            self.fp[i] += gain
+            self.fate[i] = CONCEDED
+            texts.emit_concede(self, i, gain)
+            self._check_end()
+        self.ptr += 1
+
+    def _absorb(self, action: Action) -> None:
+        a, t, p = self.hits[self.ptr]
+        self.ptr += 1
+        if action.kind == "taken_out":
+            self._take_out(t, a, willing=True)
+            return
+        option = next(o for o in self.absorb_choices_for(t, p) if self._matches(t, o, action))
+        self.marked[t] = mark(self.marked[t], option)
+        for s in option.cons:
+            self.cons[t][s] = 1
+            names = consequence_names()[SLOTS[s]]
+            self.cons_names[t][s] = names[(self.exchange - 1) % len(names)]
+            self.cons_new[t] += 1
+        texts.emit_absorb(self, t, p, option)
+
+    def absorb_choices_for(self, t: int, p: int) -> tuple[Absorb, ...]:
+        free = (self.cons[t][0] == 0, self.cons[t][1] == 0, self.cons[t][2] == 0)
+        o = self.options
+        return absorb_options(
+            self.f[t].track, self.marked[t], free, self.values, p, o.box_absorbs_less, o.consequence_absorbs_less
+        )
+
+    def _matches(self, t: int, option: Absorb, action: Action) -> bool:
+        return bool(option.boxes_text(self.f[t].track) == action["boxes"] and option.cons_text() == action["cons"])
+
+    def _take_out(self, t: int, by: int, willing: bool) -> None:
+        self.fate[t] = TAKEN_OUT
+        texts.emit_taken_out(self, t, by, willing)
+
+    def _advantage(self, action: Action) -> None:
+        kind = self.adv_queue.pop(0)
+        holder = action["holder"]
+        self.holders[kind] = -1 if holder == "none" else self.index[holder]
+        texts.emit_advantage(self, kind, self.holders[kind])
+
+    # ---- the order of action ---------------------------------------------------------------------------------
+    def _start_order(self) -> None:
+        """Zmysły (Senses) sets the order; a stunt or aspect (initiative_edge) breaks ties; the GM decides the rest."""
+        keyed = sorted(range(len(self.f)), key=lambda i: (-self.f[i].zmysly, self.f[i].initiative_edge is None, i))
+        groups: list[list[int]] = []
+        for i in keyed:
+            k = (self.f[i].zmysly, self.f[i].initiative_edge is None)
+            if groups and (self.f[groups[-1][0]].zmysly, self.f[groups[-1][0]].initiative_edge is None) == k:
+                groups[-1].append(i)
+            else:
+                groups.append([i])
+        self.tie_groups = groups
+        self._settle_order()
+
+    def _settle_order(self) -> None:
+        while self.tie_groups and len(self.tie_groups[0]) <= 1:
+            self.order.extend(self.tie_groups.pop(0))
+        if self.tie_groups:
+            self.phase = "order"
+            return
+        texts.emit_order(self)
+        self.phase = "declare"
+        self.ptr = 0
+        texts.emit_exchange(self)
+        self._advance()
+
+    def _order_pick(self, i: int) -> None:
+        self.tie_groups[0].remove(i)
+        self.order.append(i)
+        texts.emit_order_pick(self, i)
+        self._settle_order()
+
+    # ---- automatic steps between decisions -------------------------------------------------------------------
+    def _advance(self) -> None:
+        while True:
+            ph = self.phase
+            if ph == "declare":
+                while self.ptr < len(self.order) and self.fate[self.order[self.ptr]] != ACTIVE:
+                    self.ptr += 1
+                if self.ptr < len(self.order):
+                    return
+                self.phase, self.ptr = "roll", 0
+            elif ph == "roll":
+                while self.ptr < len(self.order) and self.fate[self.order[self.ptr]] != ACTIVE:
+                    self.ptr += 1
+                if self.ptr < len(self.order):
+                    return
+                self.phase, self.ptr, self.inv_acted = "invoke", 0, False
+                self.inv_queue = [i for i in self.order if self.fate[i] == ACTIVE]
+            elif ph == "invoke":
+                while self.ptr < len(self.inv_queue) and not invoke.options(self, self.inv_queue[self.ptr]):
+                    self.ptr += 1
+                if self.ptr < len(self.inv_queue):
+                    return
+                if self.inv_acted:
+                    self.ptr, self.inv_acted = 0, False
+                    continue
+                self._start_advantages()
+            elif ph == "advantage":
+                if self.adv_queue:
+                    return
+                self._resolve()
+            elif ph == "absorb":
+                while self.ptr < len(self.hits):
+                    a, t, p = self.hits[self.ptr]
+                    if self.fate[t] != ACTIVE:
+                        self.ptr += 1
+                        continue
+                    if self.absorb_choices_for(t, p):
+                        return
+                    self.ptr += 1
+                    self._take_out(t, a, willing=False)
+                self._end_exchange()
+            else:
+                return
+
+    def _start_advantages(self) -> None:
+        self.phase = "advantage"
+        self.holders = {}
+        o = self.options
+        if any(self._attacks(i) >= 0 for i in self.order):
+            self.adv_queue = [
+                kind
+                for kind, name, _ in ADVANTAGE_KINDS
+                if (o[name] == "gm" if kind in POSITIONAL else o[name] is True)
+            ]
+
+    def positional(self, i: int, t: int) -> tuple[bool, bool, bool]:
+        """(numbers, flanking, surrounded) of ``i``'s attack on ``t``, from zones and declared targets."""
+        side = self.f[i].side
+        on_target = [j for j in range(len(self.f)) if self.f[j].side == side and self._attacks(j) == t]
+        near = {j for j in on_target} | {
+            j
+            for j in range(len(self.f))
+            if self.f[j].side == side and self.fate[j] == ACTIVE and self.zone[j] == self.zone[t]
+        }
+        friends = sum(
+            1
+            for j in range(len(self.f))
+            if self.f[j].side == self.f[t].side and self.fate[j] == ACTIVE and self.zone[j] == self.zone[t]
+        )
+        return positional_advantages(len(on_target), len(near), friends)
+
+    def advantages(self, i: int, t: int) -> list[str]:
+        """The advantages (+1 Attack each) of ``i`` attacking ``t`` this exchange."""
+        got = [kind for kind, holder in self.holders.items() if holder == i]
+        o = self.options
+        if any(o[name] == "auto" for kind, name, _ in ADVANTAGE_KINDS if kind in POSITIONAL):
+            flags = self.positional(i, t)
+            for kind, flag in zip(POSITIONAL, flags, strict=True):
+                if flag and o[f"advantage_{kind}"] == "auto":
+                    got.append(kind)
+        return got
+
+    def attack_numbers(self, i: int, t: int) -> tuple[int, int, int, int, list[str], int, int]:
+        """(Attack, Defence, attack tactic, defence tactic, advantages, crowd penalty, presja) of ``i`` on ``t``."""
+        a_tac, _ = tactic_mods(self.tactic(i))
+        _, d_tac = tactic_mods(self.tactic(t))
+        advs = self.advantages(i, t)
+        attack = self.result(i) + a_tac + self.att_bonus[i] + len(advs)
+        crowd = 0
+        if self.options.defence_vs_many == "divided":
+            crowd = sum(1 for j in self.order if self._attacks(j) == t) - 1
+        defence = self.result(t) + d_tac - crowd
+        return (
+            attack,
+            defence,
+            a_tac,
+            d_tac,
+            advs,
+            crowd,
+            pressure(attack, defence, self.f[i].damage, self.f[t].absorption),
+        )
+
+    def _resolve(self) -> None:
+        """Every attack against its target's single Defence, all at once (both sides in the same exchange)."""
+        self.hits = []
+        for i in self.order:
+            t = self._attacks(i)
+            if t < 0:
+                continue
+            attack, defence, a_tac, d_tac, advs, crowd, p = self.attack_numbers(i, t)
+            texts.emit_attack(self, i, t, attack, defence, a_tac, d_tac, advs, crowd, p)
+            if p > 0:
+                self.hits.append((i, t, p))
+        self.phase, self.ptr = "absorb", 0
+
+    def _end_exchange(self) -> None:
+        for i, d in enumerate(self.decl):
+            if d is not None and d[0] == "move" and self.fate[i] == ACTIVE:
+                self.zone[i] = d[3]
+                texts.emit_move(self, i)
+        if self.options.weapon_aspect_clears == "exchange":
+            self.ticks = [0] * len(self.f)
+        if self._check_end():
+            return
+        if self.exchange >= self.options.max_exchanges:
+            self.phase, self.ending = "done", "deadlock"
+            texts.emit_end(self)
+            return
+        self.exchange += 1
+        self._reset_exchange()
+        self.phase, self.ptr = "declare", 0
+        texts.emit_exchange(self)
+
+    def _check_end(self) -> bool:
+        sides = {self.f[i].side for i in range(len(self.f)) if self.fate[i] == ACTIVE}
+        if len(sides) > 1:
+            return False
+        self.phase = "done"
+        self.ending = "won" if sides else "all_out"
+        texts.emit_end(self)
+        return True
+
+    # ---- reports ---------------------------------------------------------------------------------------------
+    def key(self) -> Hashable:
+        return (
+            self.exchange,
+            self.phase,
+            self.ptr,
+            tuple(self.order),
+            tuple(tuple(g) for g in self.tie_groups),
+            tuple(self.fp),
+            tuple(self.marked),
+            tuple(tuple(c) for c in self.cons),
+            tuple(self.cons_new),
+            tuple(self.zone),
+            tuple(self.fate),
+            tuple(self.ticks),
+            tuple(self.decl),
+            tuple(self.dice),
+            tuple(self.bonus),
+            tuple(self.att_bonus),
+            tuple(sorted(self.invoked.items())),
+            tuple(self.inv_queue),
+            self.inv_acted,
+            self.pending,
+            self.reroll_who,
+            tuple(self.adv_queue),
+            tuple(sorted(self.holders.items())),
+            tuple(self.hits),
+            self.ending,
+        )
+
+    def _outcome(self) -> ConflictOutcome:
+        return texts.outcome(self)
+
+    def _view(self, seat: str) -> dict[str, Any]:
+        return texts.view(self)
+
+    def status(self) -> dict[str, dict[str, str]]:
+        return texts.status(self)
+
+    def describe_action(self, seat: str, action: Action) -> str:
+        return texts.describe(self, seat, action)
+
+    def why_illegal(self, seat: str, action: Action) -> str:
+        return texts.why_illegal(self, seat, action) or super().why_illegal(seat, action)
+
+    def invariants(self) -> list[str]:
+        broken: list[str] = []
+        for i, fi in enumerate(self.f):
+            if self.fp[i] < 0:
+                broken.append(f"{fi.id}: Punkty Losu (fate points) {self.fp[i]} < 0")
+            if self.marked[i] >> len(fi.track):
+                broken.append(f"{fi.id}: marked boxes beyond the track")
+            if any(c not in (0, 1, 2) for c in self.cons[i]):
+                broken.append(f"{fi.id}: consequence slot state {self.cons[i]}")
+            if not 0 <= self.ticks[i] <= fi.weapon_boxes:
+                broken.append(f"{fi.id}: weapon aspect ticks {self.ticks[i]} of {fi.weapon_boxes}")
+            if not 0 <= self.zone[i] < len(self.zone_ids):
+                broken.append(f"{fi.id}: zone {self.zone[i]}")
+        return broken
+
+    def after_conflict(self, rested: bool = True) -> dict[str, Character]:
+        """Recovery: each character as it leaves the conflict.
+
+        All boxes clear after a few minutes of rest (the track is not part of a Character); mild consequences clear
+        after 5–10 minutes of rest (``rested``); moderate and severe remain. Fate points are kept as they stand.
+        """
+        out: dict[str, Character] = {}
+        for i, fi in enumerate(self.f):
+            names = [n if self.cons[i][s] else None for s, n in enumerate(self.cons_names[i])]
+            if rested:
+                names[0] = None
+            cons = Consequences(mild=names[0], moderate=names[1], severe=names[2])
+            out[fi.id] = fi.character.model_copy(update={"fate_points": self.fp[i], "consequences": cons})
+        return out

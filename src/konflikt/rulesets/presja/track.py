@@ -1,0 +1,213 @@
+"""Tor Presji Fizycznej (the physical pressure track) and Konsekwencje (consequences), as pure functions.
+
+A track is a tuple of boxes, each a range ``(lo, hi)``: a "2-3" box takes 2 or 3 points of presja. Pressure may be
+split across boxes; consequences absorb more; what cannot be absorbed takes the character out. The functions here
+are pure and cached so the state machine, the heuristic, a future numpy kernel and the tests share them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations, combinations_with_replacement, product
+
+from konflikt.core.errors import OptionError
+
+Box = tuple[int, int]
+SLOTS = ("mild", "moderate", "severe")
+SLOT_NAMES = {
+    "mild": "łagodna (mild)",
+    "moderate": "umiarkowana (moderate)",
+    "severe": "poważna (severe)",
+}
+
+
+def box_label(box: Box) -> str:
+    """``"1"``, ``"2-3"``, ``"4-5"``: the text's own labels."""
+    lo, hi = box
+    return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
+@cache
+def parse_track(text: str) -> tuple[Box, ...]:
+    """Read a track like ``"1,1,2-3,2-3,4-5"``.
+
+    Raises:
+        OptionError: a box that is not ``N`` or ``LO-HI`` with 1 ≤ LO ≤ HI.
+    """
+    boxes: list[Box] = []
+    for part in text.split(","):
+        raw = part.strip()
+        lo_text, _, hi_text = raw.partition("-")
+        try:
+            lo = int(lo_text)
+            hi = int(hi_text) if hi_text else lo
+        except ValueError:
+            raise OptionError(f"base_track: box {raw!r} is not a number or a range like 2-3") from None
+        if not 1 <= lo <= hi:
+            raise OptionError(f"base_track: box {raw!r} must be a range LO-HI with 1 ≤ LO ≤ HI")
+        boxes.append((lo, hi))
+    return tuple(boxes)
+
+
+@cache
+def parse_values(text: str) -> tuple[int, int, int]:
+    """Read the consequence values ``"2,4,6"`` (mild, moderate, severe).
+
+    Raises:
+        OptionError: not three positive whole numbers.
+    """
+    try:
+        values = tuple(int(v) for v in text.split(","))
+    except ValueError:
+        raise OptionError(f"consequence_values: {text!r} is not three whole numbers like 2,4,6") from None
+    if len(values) != 3 or min(values) < 1:
+        raise OptionError(f"consequence_values: {text!r} must be three positive numbers (mild, moderate, severe)")
+    return values[0], values[1], values[2]
+
+
+def body_boxes(cialo: int, above_3: str = "none") -> tuple[Box, ...]:
+    """The boxes Ciało (Body) adds: one "1" box per point up to 2; at 3 also one "2-3" box.
+
+    ``above_3 = "extra_2_3"`` adds a further "2-3" box for each point above 3 (the text is silent there).
+    """
+    ones = min(max(cialo, 0), 2)
+    twos = 1 if cialo >= 3 else 0
+    if above_3 == "extra_2_3" and cialo > 3:
+        twos += cialo - 3
+    return ((1, 1),) * ones + ((2, 3),) * twos
+
+
+def build_track(base: tuple[Box, ...], cialo: int, above_3: str = "none") -> tuple[Box, ...]:
+    """The whole track of a character: the base boxes plus Ciało's, in row order (1, 2-3, 4-5)."""
+    return tuple(sorted(base + body_boxes(cialo, above_3)))
+
+
+@dataclass(frozen=True, slots=True)
+class Absorb:
+    """One legal way to take a hit: boxes marked (index, amount) and consequence slots taken (0..2).
+
+    ``cons_absorbed`` is what the consequences take: the rest of the pressure after the boxes.
+    """
+
+    boxes: tuple[tuple[int, int], ...]
+    cons: tuple[int, ...]
+    cons_absorbed: int
+
+    def box_total(self) -> int:
+        return sum(a for _, a in self.boxes)
+
+    def boxes_text(self, track: tuple[Box, ...]) -> str:
+        """``2-3:3+1:1`` — each marked box's label and the points it takes."""
+        return "+".join(f"{box_label(track[i])}:{a}" for i, a in self.boxes)
+
+    def cons_text(self) -> str:
+        return "+".join(SLOTS[s] for s in self.cons)
+
+
+def free_boxes(track: tuple[Box, ...], marked: int) -> tuple[int, ...]:
+    """Indices of the boxes not yet marked (``marked`` is a bit mask)."""
+    return tuple(i for i in range(len(track)) if not marked >> i & 1)
+
+
+def absorb_options(
+    track: tuple[Box, ...],
+    marked: int,
+    cons_free: tuple[bool, bool, bool],
+    values: tuple[int, int, int],
+    pressure: int,
+    box_less: bool = False,
+    cons_less: bool = True,
+) -> tuple[Absorb, ...]:
+    """Every legal way to absorb ``pressure`` (empty: the character is taken out).
+
+    Rules: each box is used once and takes an amount within its range (or 1..hi with ``box_less``); boxes of the
+    same range are interchangeable, so the first free ones are used. Consequences take what the boxes leave; with
+    ``cons_less`` the last may take less than its value, else they must fit exactly. Nothing may be wasted: no
+    box or consequence may be dropped with the rest still covered.
+    """
+    return _absorb_options(track, marked, cons_free, values, pressure, box_less, cons_less)
+
+
+@cache
+def _absorb_options(
+    track: tuple[Box, ...],
+    marked: int,
+    cons_free: tuple[bool, bool, bool],
+    values: tuple[int, int, int],
+    pressure: int,
+    box_less: bool,
+    cons_less: bool,
+) -> tuple[Absorb, ...]:
+    if pressure <= 0:
+        return ()
+    by_type: dict[Box, list[int]] = {}
+    for i in free_boxes(track, marked):
+        by_type.setdefault(track[i], []).append(i)
+    per_type: list[list[tuple[tuple[int, int], ...]]] = []
+    for box, indices in by_type.items():
+        lo, hi = box
+        amounts = range(hi, (1 if box_less else lo) - 1, -1)
+        choices: list[tuple[tuple[int, int], ...]] = []
+        for m in range(len(indices) + 1):
+            for combo in combinations_with_replacement(amounts, m):
+                choices.append(tuple(zip(indices[:m], combo, strict=True)))
+        per_type.append(choices)
+    slots = [s for s in range(3) if cons_free[s]]
+    subsets = [c for r in range(len(slots) + 1) for c in combinations(slots, r)]
+    found: list[Absorb] = []
+    for parts in product(*per_type):
+        boxes = tuple(sorted(b for part in parts for b in part))
+        total = sum(a for _, a in boxes)
+        if total > pressure:
+            continue
+        rest = pressure - total
+        for cons in subsets:
+            cap = sum(values[s] for s in cons)
+            if not cons:
+                if rest == 0:
+                    found.append(Absorb(boxes, (), 0))
+                continue
+            if rest == 0 or cap < rest or (cap != rest and not cons_less):
+                continue
+            if any(cap - values[s] >= rest for s in cons):
+                continue  # a consequence taken for nothing
+            if any(cap >= rest + a for _, a in boxes):
+                continue  # a box marked for nothing
+            found.append(Absorb(boxes, cons, rest))
+    found.sort(key=lambda o: (len(o.cons), o.cons, [track[i] for i, _ in o.boxes], [-a for _, a in o.boxes]))
+    return tuple(found)
+
+
+@cache
+def absorbable(
+    track: tuple[Box, ...],
+    marked: int,
+    cons_free: tuple[bool, bool, bool],
+    values: tuple[int, int, int],
+    box_less: bool = False,
+    cons_less: bool = True,
+) -> frozenset[int]:
+    """The pressures that can still be absorbed (the heuristic's sense of how close being taken out is)."""
+    boxes = sum(track[i][1] for i in free_boxes(track, marked))
+    top = boxes + sum(v for v, f in zip(values, cons_free, strict=True) if f)
+    return frozenset(
+        p for p in range(1, top + 1) if _absorb_options(track, marked, cons_free, values, p, box_less, cons_less)
+    )
+
+
+def mark(marked: int, option: Absorb) -> int:
+    """The bit mask after marking the option's boxes."""
+    for i, _ in option.boxes:
+        marked |= 1 << i
+    return marked
+
+
+def track_text(track: tuple[Box, ...], marked: int) -> str:
+    """``[1][x1][2-3][2-3][4-5]``: each box, marked ones with an x."""
+    return "".join(f"[{'x' if marked >> i & 1 else ''}{box_label(b)}]" for i, b in enumerate(track))
+
+
+def recover_boxes() -> int:
+    """After the conflict and a few minutes of rest every marked box clears (the empty mask)."""
+    return 0
