@@ -130,7 +130,7 @@ class NarrationMixin(State):
                 )
                 or "-",
                 "läge (state)": FATE_TEXT[self.fate[i]],
-                "vapen (weapon)": f"{f.weapon.name} ({f.weapon.length})",
+                "vapen (weapon)": f"{f.weapon.name}, längd (length) {f.weapon.length}",
             }
         return rows
 

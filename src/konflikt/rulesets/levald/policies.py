@@ -36,6 +36,16 @@ def attack_beats_defence(attack: int, defence: int, exceptional: str = "fifth") 
     return wins / 10_000
 
 
+COUNTER_MARGIN = 1.25
+"""Counter only when the expected damage dealt beats the extra risked by this factor."""
+
+
+def expected_hit(state: LevaldState, src: int, dst: int) -> float:
+    """Rough damage of a hit: a typical effect of 9 plus the mean of the dice the target's Gard calls for."""
+    dice = state.fighters[src].guarded if state.gard[dst] > 0 else state.fighters[src].open
+    return 9 + dice.count * (dice.sides + 1) / 2
+
+
 def success(target: int) -> float:
     return min(max(target, 0), 100) / 100
 
@@ -87,17 +97,17 @@ class HeuristicPolicy:
         return Action.of("hold")
 
     def _defend(self, state: LevaldState, me: int, legal: list[Action]) -> Action:
+        """Counter when the expected damage dealt beats the extra damage risked by giving up the defence roll."""
         if Action.of("counter") not in legal:
             return Action.of("defend")
         enemy = state.att
-        exc = state.options.exceptional
         their_attack = state._attack_target(enemy)
-        hit_if_defending = attack_beats_defence(their_attack, state._defence_target(me), exc)
-        hit_if_countering = success(their_attack)
-        my_hit = success(state._attack_target(me))
+        hit_if_defending = attack_beats_defence(their_attack, state._defence_target(me), state.options.exceptional)
+        exposure = success(their_attack) - hit_if_defending
+        gain = success(state._attack_target(me)) * expected_hit(state, me, enemy)
+        cost = exposure * expected_hit(state, enemy, me)
         soaks = state.gard[me] * 2 >= state.fighters[me].gard_max
-        pays = my_hit - (hit_if_countering - hit_if_defending) > 0.1
-        return Action.of("counter" if soaks and pays else "defend")
+        return Action.of("counter" if soaks and gain > COUNTER_MARGIN * cost else "defend")
 
     def _ground(self, state: LevaldState, me: int, legal: list[Action]) -> Action:
         mine, theirs = state.fighters[me].length, state.fighters[state.dfn].length
