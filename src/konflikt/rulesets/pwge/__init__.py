@@ -65,3 +65,5 @@ RULESET = register(
         },
     )
 )
+
+__all__ = ["RULESET", "PwgeState", "new_state"]
