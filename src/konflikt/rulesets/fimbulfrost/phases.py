@@ -45,3 +45,6 @@ NAMES = {
     R3_ROLL: "runde 3: det sidste slag (the final roll)",
     END: "slut (over)",
 }
+
+CURSOR_PHASES = frozenset({PRESENT, R1_ROLL, R1_SPLIT, R2_DESCRIBE, R2_WEAPON, R2_ROLL, R3_TURN, R3_ROLL})
+"""Phases in which the cursor (whose turn it is) matters."""

@@ -39,6 +39,20 @@ VICTORY, LOSS = 1, 2
 WILDER, GEAR, ARMOUR, WEAPON, BORROWED, QUESTION, MANEUVER = 1, 2, 4, 8, 16, 32, 64
 POOL_OF_KIND = {"armour": 0, "gear": 1, "weapon": 2}
 BIT_OF_KIND = {"armour": ARMOUR, "gear": GEAR, "weapon": WEAPON}
+_LISTS = (
+    "asks",
+    "hstatus",
+    "morale",
+    "fate",
+    "back",
+    "presenter",
+    "rolls",
+    "areas",
+    "dice",
+    "used",
+    "done",
+    "borrowed",
+)
 
 
 class FimbulfrostState(Narration):
@@ -407,8 +421,9 @@ class FimbulfrostState(Narration):
             else:
                 self._deal_damage({t: self.hits for t in self.standing()})
         else:
-            self.rolls[self.cursor] = roll
             self.say_roll(self.cursor, roll)
+            # round-1 1s mean nothing: keep successes only, so that exact analysis merges those branches
+            self.rolls[self.cursor] = PoolRoll(roll.successes, 0) if phase == P.R1_ROLL else roll
             self.cursor += 1
         self._advance()
 
@@ -481,6 +496,9 @@ class FimbulfrostState(Narration):
             self.opp_status -= total
             self.say_total(round_no, total, before)
         ones = [r.ones if r is not None and round_no > 1 else 0 for r in self.rolls]
+        self.rolls, self.presenter = [None] * self.n, [-1] * self.n
+        if round_no == 2:
+            self.dice = [0] * self.n
         if self.opp_status <= 0:
             self._finish(VICTORY, round_no)
             self._queue("opp", self._next_buyer(-1), consequence_count(-self.opp_status, self.points), round_no)
@@ -532,9 +550,7 @@ class FimbulfrostState(Narration):
         if not self.standing():
             self._finish(LOSS, self.round)
             return
-        self.rolls = [None] * self.n
         if self.round == 1:
-            self.presenter = [-1] * self.n
             if self.options.morale == "round1":
                 self.morale = [0] * self.n
             self.round, self.phase, self.cursor = 2, P.R2_DESCRIBE, 0
@@ -551,29 +567,60 @@ class FimbulfrostState(Narration):
 
     # ---- analysis ---------------------------------------------------------------------------------------------
     def key(self) -> Hashable:
-        return (
-            self.phase,
-            self.round,
-            self.cursor,
-            self.opp_status,
+        """Everything that decides the future, and nothing else.
+
+        At the end only the outcome's parts and the queued consequences count; before it, the per-round scratch
+        (rolls, presenters, gathered dice) is cleared when a round is resolved, and only *whether* a hero described
+        anything in round 2 matters for 'even wilder'.
+        """
+        fates = (
             self.result,
-            self.hits,
+            self.opp_status,
             tuple(self.asks),
-            tuple(self.hstatus),
-            tuple(self.morale),
             tuple(self.fate),
             tuple(self.back),
-            tuple(self.presenter),
-            tuple(self.rolls),
-            tuple(self.areas),
-            tuple(self.dice),
-            tuple(self.used),
-            tuple(self.done),
             tuple(tuple(p) for p in self.pools),
             tuple(tuple(sorted(t)) for t in self.taken),
             tuple(self.borrowed),
             tuple(sorted(self.opp_taken)),
         )
+        if self.phase == P.END:
+            return (P.END, self.round, fates)
+        return (
+            self.phase,
+            self.round,
+            self.cursor if self.phase in P.CURSOR_PHASES else 0,
+            self.hits,
+            fates,
+            tuple(self.hstatus),
+            tuple(self.morale),
+            tuple(self.presenter),
+            tuple(self.rolls),
+            tuple(a > 0 for a in self.areas),
+            tuple(self.dice),
+            tuple(self.used),
+            tuple(self.done),
+        )
+
+    def clone(self) -> FimbulfrostState:
+        return self._copy(history=True)
+
+    def fork(self) -> FimbulfrostState:
+        return self._copy(history=False)
+
+    def _copy(self, history: bool) -> FimbulfrostState:
+        """A fast copy: the scenario's data (characters, lists, options) is shared, being never changed."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._steps = list(self._steps) if history else []
+        new._events = list(self._events) if history else []
+        new._secret = dict(self._secret)
+        for name in _LISTS:
+            setattr(new, name, list(getattr(self, name)))
+        new.pools = [list(p) for p in self.pools]
+        new.taken = [list(t) for t in self.taken]
+        new.opp_taken = list(self.opp_taken)
+        return new
 
     def invariants(self) -> list[str]:
         broken = []
