@@ -278,3 +278,22 @@ def test_no_gain_ground_after_a_missed_attack() -> None:
     act(state, "defend")
     roll(state, 95, 10)
     assert state.current_player() == SIMULTANEOUS
+
+
+def test_gard_counts_against_a_ranged_attack_only_with_a_shield() -> None:
+    bow = {
+        "name": "Båge",
+        "skill": "Enhandsvapen",
+        "damage_guarded": "2T6",
+        "damage_open": "2T6",
+        "length": "Spjut",
+        "ranged": True,
+    }
+    for weapon, gard_left in (("Svärd", 12), ("Sköld", 12 - 10)):
+        state = duel(bow, weapon, distance="Spjut")
+        move(state, a="hold", b="hold")  # a optimal at Spjut, b too far: a shoots
+        act(state, "attack")
+        act(state, "defend")
+        roll(state, 35, 100)  # effect 8 beats the defence 00 (a failure at 60, effect 0 at the shield's 100)
+        roll(state, 2)  # 8 + 2 = 10
+        assert state.gard[1] == gard_left
