@@ -114,7 +114,9 @@ class DamageRoll:
     roll: int | None = None
     stage: str = "attacker"
     tops: int = 0
+    """The attacker's tops of this roll (``max_tops_per_roll`` bounds them)."""
     counter_tops: int = 0
+    """The defender's counter-tops of this roll (``max_tops_per_roll`` bounds them too)."""
 
     def key(self) -> tuple[Any, ...]:
         return astuple(self)

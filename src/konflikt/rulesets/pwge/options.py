@@ -80,7 +80,7 @@ OPTIONS = OptionSet(
         "max_tops_per_roll",
         int,
         0,
-        "the most topping steps (tops, counter-tops) one roll may take; 0 = no limit but the tokens",
+        "the most tops (or counter-tops) one person may put into one roll; 0 = no limit but the tokens",
         source="Du kan toppa ett slag flera gånger om du vill, men varje toppning kostar en marker.",
         minimum=0,
     ),

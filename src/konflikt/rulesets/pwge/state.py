@@ -660,7 +660,7 @@ class PwgeState(State):
             d.stage = "defender"
             return True
         if d.stage == "defender":
-            if self.can_spend(d.defender) and self.top_allowed(d.tops):
+            if self.can_spend(d.defender) and self.top_allowed(d.counter_tops):
                 return False
             self._apply_damage(d)
             return True
@@ -687,7 +687,6 @@ class PwgeState(State):
             self._apply_damage(d)
         elif action == COUNTER_TOP:
             self.spend(i, "mot-toppa skadeslag (a counter-top of the damage roll)")
-            d.tops += 1
             d.counter_tops += 1
             d.stage = "cct"
         elif action == COUNTER_COUNTER_TOP:
@@ -774,6 +773,7 @@ class PwgeState(State):
             tuple(self.xp),
             tuple(self.body),
             tuple(self.out),
+            tuple(self.wounds),
             tuple(self.points),
             tuple(sorted(self.dist.items())),
             self.ex.key() if self.ex else None,
