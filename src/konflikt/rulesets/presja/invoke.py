@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from konflikt.core.actions import Action
+from konflikt.rulesets.presja.acts import act
 
 if TYPE_CHECKING:
     from konflikt.rulesets.presja.state import PresjaState
@@ -31,17 +32,38 @@ def cost(state: PresjaState, who: int, key: str) -> str:
 
 
 def options(state: PresjaState, who: int) -> tuple[Action, ...]:
-    """Every invocation ``who`` may make now (``pass`` not included)."""
-    o = state.options
-    limit = o.invoke_limit
-    used = state.invoked
+    """Every invocation ``who`` may make now (``pass`` not included); cached per applied step."""
+    cached = state._inv_cache
+    if cached is not None and cached[0] == state._ver and cached[1] == who:
+        return cached[2]
+    found = _options(state, who)
+    state._inv_cache = (state._ver, who, found)
+    return found
+
+
+def _options(state: PresjaState, who: int) -> tuple[Action, ...]:
+    o = state.o
     fp = state.fp[who]
-    effects = ("bonus", "reroll") if o.invoke_reroll else ("bonus",)
+    fw = state.f[who]
+    side = fw.side
+    if (
+        fp == 0
+        and not (o["advantage_weapon_quality"] and fw.weapon_boxes > state.ticks[who])
+        and not any(
+            state.cons[j][s] == 1 or (s == 2 and state.cons[j][s])
+            for j in range(len(state.f))
+            if state.f[j].side != side and state.fate[j] == 0
+            for s in range(3)
+        )
+    ):
+        return ()  # nothing left to spend: the common case once fate points are gone
+    limit = o["invoke_limit"]
+    used = state.invoked
+    effects = ("bonus", "reroll") if o["invoke_reroll"] else ("bonus",)
     keys: list[str] = []
     if fp > 0:
         keys.extend(f"own:{k + 1}" for k in range(len(state.f[who].aspects)))
         keys.extend(f"scene:{k + 1}" for k in range(len(state.situation)))
-    side = state.f[who].side
     for j, fj in enumerate(state.f):
         if fj.side == side or state.fate[j] != 0:
             continue
@@ -49,14 +71,11 @@ def options(state: PresjaState, who: int) -> tuple[Action, ...]:
             c = state.cons[j][s]
             if c and (fp > 0 or s == 2 or c == 1):
                 keys.append(f"{fj.id}:{SLOT_KEYS[s]}")
-    out = [
-        Action.of("invoke", aspect=key, effect=e) for key in keys if used.get((who, key), 0) < limit for e in effects
-    ]
-    fw = state.f[who]
-    if o.advantage_weapon_quality and fw.weapon_boxes > state.ticks[who] and used.get((who, "weapon"), 0) < limit:
-        out.append(Action.of("invoke", aspect="weapon", effect="tick"))
-    if o.fate_point_without_aspect and fp > 0 and used.get((who, "fate_point"), 0) < limit:
-        out.append(Action.of("fate_point"))
+    out = [act("invoke", aspect=key, effect=e) for key in keys if used.get((who, key), 0) < limit for e in effects]
+    if o["advantage_weapon_quality"] and fw.weapon_boxes > state.ticks[who] and used.get((who, "weapon"), 0) < limit:
+        out.append(act("invoke", aspect="weapon", effect="tick"))
+    if o["fate_point_without_aspect"] and fp > 0 and used.get((who, "fate_point"), 0) < limit:
+        out.append(act("fate_point"))
     return tuple(out)
 
 
@@ -117,7 +136,7 @@ def apply(state: PresjaState, who: int, action: Action) -> None:
 
 def _effect(state: PresjaState, who: int, effect: str) -> None:
     if effect == "bonus":
-        state.bonus[who] += state.options.invoke_bonus
+        state.bonus[who] += state.o["invoke_bonus"]
     elif effect == "plus1":
         state.bonus[who] += 1
     elif effect == "tick":

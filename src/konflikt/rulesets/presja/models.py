@@ -92,6 +92,7 @@ def ladder(name: str = "default") -> dict[int, Level]:
     return {lv.value: lv for lv in levels}
 
 
+@cache
 def level_text(value: int, name: str = "default") -> str:
     """``bardzo dobry (+3, Very good)``; a value off the ladder shows as its number."""
     lv = ladder(name).get(value)

@@ -21,6 +21,7 @@ from konflikt.core.actions import Action
 from konflikt.core.errors import KonfliktError
 from konflikt.core.state import State
 from konflikt.rulesets.presja import invoke
+from konflikt.rulesets.presja.acts import act
 from konflikt.rulesets.presja.odds import pressure_distribution
 from konflikt.rulesets.presja.rules import TACTICS, tactic_mods
 from konflikt.rulesets.presja.track import Absorb, absorbable
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
 CONSEQUENCE_HARM = (10.0, 30.0, 60.0)
 """Lasting harm of a mild, moderate and severe consequence, in points of box capacity."""
 CONCEDE_AT = 1 / 3
+_DECLARE_MEMO: dict[tuple[object, ...], Action] = {}
+_INVOKE_MEMO: dict[tuple[object, ...], Action] = {}
 """Concede when the chance of being taken out this exchange is at least this."""
 
 
@@ -66,14 +69,35 @@ class HeuristicPolicy:
         if ph == "order":
             group = st.tie_groups[0]
             best = max(group, key=lambda i: (st.level(i), st.f[i].player, -i))
-            return Action.of("order", first=st.f[best].id)
+            return act("order", first=st.f[best].id)
         if ph == "advantage":
             holder = gm_holder(st, st.adv_queue[0])
-            return Action.of("advantage", which=st.adv_queue[0], holder="none" if holder < 0 else st.f[holder].id)
+            return act("advantage", which=st.adv_queue[0], holder="none" if holder < 0 else st.f[holder].id)
         raise KonfliktError(f"{seat} has nothing to decide in phase {ph!r}")
 
     # ---- declarations ----------------------------------------------------------------------------------------
     def _declare(self, st: PresjaState, i: int) -> Action:
+        """Memoised on what the choice depends on: levels, tracks, declarations, zones (never the history)."""
+        key = (
+            st.static_key,
+            i,
+            st.exchange == 1,
+            tuple(st.lv),
+            tuple(st.marked),
+            tuple(tuple(c) for c in st.cons),
+            tuple(st.cons_new),
+            tuple(st.decl),
+            tuple(st.zone),
+            tuple(st.fate),
+        )
+        found = _DECLARE_MEMO.get(key)
+        if found is None:
+            if len(_DECLARE_MEMO) > 200_000:
+                _DECLARE_MEMO.clear()
+            found = _DECLARE_MEMO[key] = self._declare_now(st, i)
+        return found
+
+    def _declare_now(self, st: PresjaState, i: int) -> Action:
         legal = st.legal_actions(st.f[i].id)
         fi = st.f[i]
         threats = [
@@ -82,15 +106,15 @@ class HeuristicPolicy:
             if not st._conceding(j) and ((st.decl[j] is None and st.reachable(j, i)) or st._attacks(j) == i)
         ]
         can = _can_absorb(st, i)
-        if Action.of("concede") in legal and threats:
+        if act("concede") in legal and threats:
             alive = 1.0
             for j in threats:
                 _, d_tac = tactic_mods("none")
                 alive *= survive(st.level(j) - st.level(i) - d_tac, st.f[j].damage, fi.absorption, can)
             if 1.0 - alive >= CONCEDE_AT:
-                return Action.of("concede")
-        tactics = TACTICS if st.options.tactics else ("none",)
-        targets = [j for j in st.opponents(i) if Action.of("attack", target=st.f[j].id, tactic="none") in legal]
+                return act("concede")
+        tactics = TACTICS if st.o["tactics"] else ("none",)
+        targets = [j for j in st.opponents(i) if act("attack", target=st.f[j].id, tactic="none") in legal]
         hurt = 1.0 + bin(st.marked[i]).count("1") / max(len(fi.track), 1) + sum(1 for c in st.cons[i] if c) * 0.5
 
         def taken(tactic: str) -> float:
@@ -119,15 +143,39 @@ class HeuristicPolicy:
                 return expected(d, fi.damage, tf.absorption) - hurt * taken(tactic)
 
             best = max(tactics, key=lambda t: (score(t), t == "none"))
-            return Action.of("attack", target=tf.id, tactic=best)
+            return act("attack", target=tf.id, tactic=best)
         defensive = max(tactics, key=lambda t: (-taken(t), t == "none"))
         step = _step_towards_foe(st, i)
         if step >= 0:
-            return Action.of("move", to=st.zone_ids[step], tactic=defensive)
-        return Action.of("defend", tactic=defensive)
+            return act("move", to=st.zone_ids[step], tactic=defensive)
+        return act("defend", tactic=defensive)
 
     # ---- invocations -----------------------------------------------------------------------------------------
     def _invoke(self, st: PresjaState, who: int) -> Action:
+        """Memoised on the exchange's numbers and resources (never the history)."""
+        key = (
+            st.static_key,
+            who,
+            tuple(st.lv),
+            tuple(st.dice),
+            tuple(st.bonus),
+            tuple(st.att_bonus),
+            tuple(st.decl),
+            tuple(st.fp),
+            tuple(tuple(c) for c in st.cons),
+            tuple(sorted(st.invoked.items())),
+            tuple(st.fate),
+            tuple(st.ticks),
+            tuple(st.zone),
+        )
+        found = _INVOKE_MEMO.get(key)
+        if found is None:
+            if len(_INVOKE_MEMO) > 200_000:
+                _INVOKE_MEMO.clear()
+            found = _INVOKE_MEMO[key] = self._invoke_now(st, who)
+        return found
+
+    def _invoke_now(self, st: PresjaState, who: int) -> Action:
         actions = invoke.options(st, who)
         base = _balance(st, who)
         best: Action | None = None
@@ -140,24 +188,24 @@ class HeuristicPolicy:
                 gain = _balance(st, who, att=1) - base
                 rank = (1, 0)
             elif action["effect"] == "bonus":
-                gain = _balance(st, who, bonus=st.options.invoke_bonus) - base
+                gain = _balance(st, who, bonus=st.o["invoke_bonus"]) - base
                 rank = (0 if invoke.cost(st, who, str(action["aspect"])) == "free" else 2, 0)
             else:
                 continue
             if gain > 1e-9 and rank < best_rank:
                 best, best_rank = action, rank
-        return best if best is not None else Action.of("pass")
+        return best if best is not None else act("pass")
 
     def _ignore(self, st: PresjaState) -> Action:
         assert st.pending is not None
         who, owner, _, effect = st.pending
         if effect != "bonus":
-            return Action.of("accept")
+            return act("accept")
         before = _balance(st, owner)
-        st.bonus[who] += st.options.invoke_bonus
+        st.bonus[who] += st.o["invoke_bonus"]
         after = _balance(st, owner)
-        st.bonus[who] -= st.options.invoke_bonus
-        return Action.of("ignore") if after < before else Action.of("accept")
+        st.bonus[who] -= st.o["invoke_bonus"]
+        return act("ignore") if after < before else act("accept")
 
     # ---- absorbing -------------------------------------------------------------------------------------------
     def _absorb(self, st: PresjaState) -> Action:
@@ -165,7 +213,7 @@ class HeuristicPolicy:
         track = st.f[t].track
         options = st.absorb_choices()
         if not options:
-            return Action.of("taken_out")
+            return act("taken_out")
 
         def harm(opt: Absorb) -> tuple[float, int]:
             boxes = sum(track[i][1] for i, _ in opt.boxes)
@@ -177,8 +225,10 @@ class HeuristicPolicy:
 
 def _can_absorb(st: PresjaState, i: int) -> frozenset[int]:
     free = (st.cons[i][0] == 0, st.cons[i][1] == 0, st.cons[i][2] == 0)
-    o = st.options
-    return absorbable(st.f[i].track, st.marked[i], free, st.values, o.box_absorbs_less, o.consequence_absorbs_less)
+    o = st.o
+    return absorbable(
+        st.f[i].track, st.marked[i], free, st.values, o["box_absorbs_less"], o["consequence_absorbs_less"]
+    )
 
 
 def _balance(st: PresjaState, who: int, bonus: int = 0, att: int = 0) -> float:

@@ -9,6 +9,7 @@ out; then the declared moves between zones. Texts and views live in :mod:`.texts
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from functools import cache
 from typing import Any
 
 from konflikt.core.actions import Action, ChanceOutcome
@@ -18,6 +19,7 @@ from konflikt.core.scenario import Scenario
 from konflikt.core.state import CHANCE, GM, TERMINAL, State
 from konflikt.dice import Dice, Fudge
 from konflikt.rulesets.presja import invoke, texts
+from konflikt.rulesets.presja.acts import act
 from konflikt.rulesets.presja.fighters import Fighter, make_fighter
 from konflikt.rulesets.presja.models import Character, Consequences, Setup, consequence_names, level_text
 from konflikt.rulesets.presja.options import ADVANTAGE_KINDS, POSITIONAL
@@ -29,12 +31,18 @@ from konflikt.rulesets.presja.rules import (
     pressure,
     tactic_mods,
 )
-from konflikt.rulesets.presja.track import SLOTS, Absorb, absorb_options, mark, parse_track, parse_values
+from konflikt.rulesets.presja.track import SLOTS, Absorb, Box, absorb_options, mark, parse_track, parse_values
 
 ROLL = Fudge(4)
 ACTIVE, TAKEN_OUT, CONCEDED = 0, 1, 2
 Decl = tuple[str, int, str, int]
 """A declaration: (kind attack|defend|move|concede, target index or -1, tactic, zone index or -1)."""
+
+
+@cache
+def absorb_action(track: tuple[Box, ...], option: Absorb) -> Action:
+    """The ``absorb`` action of one way to take a hit (``boxes=2-3:3+1:1 cons=mild``)."""
+    return act("absorb", boxes=option.boxes_text(track), cons=option.cons_text())
 
 
 class PresjaState(State):
@@ -44,6 +52,7 @@ class PresjaState(State):
 
     def __init__(self, scenario: Scenario, options: Options) -> None:
         super().__init__(options)
+        self.o: dict[str, Any] = dict(options)  # plain dict: Options.__getattr__ is slow in the hot path
         setup: Setup = scenario.setup
         base = parse_track(options.base_track)
         self.values = parse_values(options.consequence_values)
@@ -91,6 +100,34 @@ class PresjaState(State):
         self.ending = ""
         self._ver = 0
         self._cache: tuple[int, str, Sequence[Action]] | None = None
+        self._inv_cache: tuple[int, int, tuple[Action, ...]] | None = None
+        self._decl_memo: dict[tuple[object, ...], tuple[Action, ...]] = {}
+        self.static_key = (
+            tuple(
+                (
+                    fi.id,
+                    fi.side,
+                    fi.skill,
+                    fi.damage,
+                    fi.absorption,
+                    fi.ranged,
+                    fi.reach,
+                    fi.track,
+                    fi.may_concede,
+                    len(fi.aspects),
+                    fi.weapon_boxes,
+                    fi.edges,
+                    fi.warlike,
+                    fi.player,
+                )
+                for fi in self.f
+            ),
+            self.adjacent,
+            len(self.situation),
+            tuple(sorted(self.o.items())),
+        )
+        """Everything fixed for the conflict that a policy's choice may depend on (policies memoise on it)."""
+        self.auto_kinds = tuple(k for k in POSITIONAL if self.o[f"advantage_{k}"] == "auto")
         self._reset_exchange()
         texts.emit_setup(self)
         self._start_order()
@@ -110,21 +147,28 @@ class PresjaState(State):
         self.adv_queue: list[str] = []
         self.holders: dict[str, int] = {}
         self.hits: list[tuple[int, int, int]] = []
+        self.lv = self._levels()
 
     def level(self, i: int) -> int:
         """The skill level participant ``i`` fights at this exchange (surprise lowers the first)."""
-        o = self.options
+        return self.lv[i]
+
+    def _levels(self) -> list[int]:
+        o = self.o
+        return [self._level(i, o) for i in range(len(self.f))]
+
+    def _level(self, i: int, o: dict[str, Any]) -> int:
         return fighting_level(
             self.f[i].skill,
-            o.unskilled_level,
+            o["unskilled_level"],
             self.exchange == 1 and i in self.surprised,
-            o.surprise_level,
-            o.surprise_level_unskilled,
+            o["surprise_level"],
+            o["surprise_level_unskilled"],
         )
 
     def result(self, i: int) -> int:
         """Skill + 4dF + invocations: the roll that is both Attack and Defence this exchange."""
-        return self.level(i) + (self.dice[i] or 0) + self.bonus[i]
+        return self.lv[i] + (self.dice[i] or 0) + self.bonus[i]
 
     def tactic(self, i: int) -> str:
         d = self.decl[i]
@@ -192,33 +236,46 @@ class PresjaState(State):
             return self._declarations(self.order[self.ptr])
         if ph == "invoke":
             who = self.inv_queue[self.ptr]
-            return (*invoke.options(self, who), Action.of("pass"))
+            return (*invoke.options(self, who), act("pass"))
         if ph == "ignore":
-            return (Action.of("ignore"), Action.of("accept"))
+            return (act("ignore"), act("accept"))
         if ph == "absorb":
-            return (*(self.absorb_action(o) for o in self.absorb_choices()), Action.of("taken_out"))
+            return (*(self.absorb_action(o) for o in self.absorb_choices()), act("taken_out"))
         if ph == "order":
-            return tuple(Action.of("order", first=self.f[i].id) for i in self.tie_groups[0])
+            return tuple(act("order", first=self.f[i].id) for i in self.tie_groups[0])
         if ph == "advantage":
             kind = self.adv_queue[0]
             holders = [i for i in self.order if self._attacks(i) >= 0]
             return (
-                Action.of("advantage", which=kind, holder="none"),
-                *(Action.of("advantage", which=kind, holder=self.f[i].id) for i in holders),
+                act("advantage", which=kind, holder="none"),
+                *(act("advantage", which=kind, holder=self.f[i].id) for i in holders),
             )
         return ()
 
     def _declarations(self, i: int) -> tuple[Action, ...]:
-        tactics = TACTICS if self.options.tactics else ("none",)
+        """Attack a foe in reach, defend only, move to an adjacent zone (each with a tactic), or concede."""
+        key = (
+            i,
+            tuple(self.zone),
+            tuple(self.fate),
+            tuple(d is not None and d[0] == "concede" for d in self.decl),
+        )
+        found = self._decl_memo.get(key)
+        if found is None:
+            found = self._decl_memo[key] = self._declarations_now(i)
+        return found
+
+    def _declarations_now(self, i: int) -> tuple[Action, ...]:
+        tactics = TACTICS if self.o["tactics"] else ("none",)
         out: list[Action] = []
         for j in self.opponents(i):
             if self.reachable(i, j) and not self._conceding(j):
-                out.extend(Action.of("attack", target=self.f[j].id, tactic=t) for t in tactics)
-        out.extend(Action.of("defend", tactic=t) for t in tactics)
+                out.extend(act("attack", target=self.f[j].id, tactic=t) for t in tactics)
+        out.extend(act("defend", tactic=t) for t in tactics)
         for z in sorted(self.adjacent[self.zone[i]]):
-            out.extend(Action.of("move", to=self.zone_ids[z], tactic=t) for t in tactics)
-        if self.options.allow_concede and self.f[i].may_concede:
-            out.append(Action.of("concede"))
+            out.extend(act("move", to=self.zone_ids[z], tactic=t) for t in tactics)
+        if self.o["allow_concede"] and self.f[i].may_concede:
+            out.append(act("concede"))
         return tuple(out)
 
     def _conceding(self, j: int) -> bool:
@@ -235,14 +292,13 @@ class PresjaState(State):
     def absorb_choices(self) -> tuple[Absorb, ...]:
         _, t, p = self.hits[self.ptr]
         free = (self.cons[t][0] == 0, self.cons[t][1] == 0, self.cons[t][2] == 0)
-        o = self.options
+        o = self.o
         return absorb_options(
-            self.f[t].track, self.marked[t], free, self.values, p, o.box_absorbs_less, o.consequence_absorbs_less
+            self.f[t].track, self.marked[t], free, self.values, p, o["box_absorbs_less"], o["consequence_absorbs_less"]
         )
 
     def absorb_action(self, option: Absorb) -> Action:
-        t = self.hits[self.ptr][1]
-        return Action.of("absorb", boxes=option.boxes_text(self.f[t].track), cons=option.cons_text())
+        return absorb_action(self.f[self.hits[self.ptr][1]].track, option)
 
     # ---- applying decisions ----------------------------------------------------------------------------------
     def _apply(self, seat: str, action: Action) -> None:
@@ -310,7 +366,8 @@ class PresjaState(State):
         if action.kind == "taken_out":
             self._take_out(t, a, willing=True)
             return
-        option = next(o for o in self.absorb_choices_for(t, p) if self._matches(t, o, action))
+        track = self.f[t].track
+        option = next(o for o in self.absorb_choices_for(t, p) if absorb_action(track, o) == action)
         self.marked[t] = mark(self.marked[t], option)
         for s in option.cons:
             self.cons[t][s] = 1
@@ -321,13 +378,10 @@ class PresjaState(State):
 
     def absorb_choices_for(self, t: int, p: int) -> tuple[Absorb, ...]:
         free = (self.cons[t][0] == 0, self.cons[t][1] == 0, self.cons[t][2] == 0)
-        o = self.options
+        o = self.o
         return absorb_options(
-            self.f[t].track, self.marked[t], free, self.values, p, o.box_absorbs_less, o.consequence_absorbs_less
+            self.f[t].track, self.marked[t], free, self.values, p, o["box_absorbs_less"], o["consequence_absorbs_less"]
         )
-
-    def _matches(self, t: int, option: Absorb, action: Action) -> bool:
-        return bool(option.boxes_text(self.f[t].track) == action["boxes"] and option.cons_text() == action["cons"])
 
     def _take_out(self, t: int, by: int, willing: bool) -> None:
         self.fate[t] = TAKEN_OUT
@@ -418,7 +472,7 @@ class PresjaState(State):
     def _start_advantages(self) -> None:
         self.phase = "advantage"
         self.holders = {}
-        o = self.options
+        o = self.o
         if any(self._attacks(i) >= 0 for i in self.order):
             self.adv_queue = [
                 kind
@@ -444,12 +498,11 @@ class PresjaState(State):
 
     def advantages(self, i: int, t: int) -> list[str]:
         """The advantages (+1 Attack each) of ``i`` attacking ``t`` this exchange."""
-        got = [kind for kind, holder in self.holders.items() if holder == i]
-        o = self.options
-        if any(o[name] == "auto" for kind, name, _ in ADVANTAGE_KINDS if kind in POSITIONAL):
+        got = [kind for kind, holder in self.holders.items() if holder == i] if self.holders else []
+        if self.auto_kinds:
             flags = self.positional(i, t)
             for kind, flag in zip(POSITIONAL, flags, strict=True):
-                if flag and o[f"advantage_{kind}"] == "auto":
+                if flag and kind in self.auto_kinds:
                     got.append(kind)
         return got
 
@@ -460,7 +513,7 @@ class PresjaState(State):
         advs = self.advantages(i, t)
         attack = self.result(i) + a_tac + self.att_bonus[i] + len(advs)
         crowd = 0
-        if self.options.defence_vs_many == "divided":
+        if self.o["defence_vs_many"] == "divided":
             crowd = sum(1 for j in self.order if self._attacks(j) == t) - 1
         defence = self.result(t) + d_tac - crowd
         return (
@@ -491,11 +544,11 @@ class PresjaState(State):
             if d is not None and d[0] == "move" and self.fate[i] == ACTIVE:
                 self.zone[i] = d[3]
                 texts.emit_move(self, i)
-        if self.options.weapon_aspect_clears == "exchange":
+        if self.o["weapon_aspect_clears"] == "exchange":
             self.ticks = [0] * len(self.f)
         if self._check_end():
             return
-        if self.exchange >= self.options.max_exchanges:
+        if self.exchange >= self.o["max_exchanges"]:
             self.phase, self.ending = "done", "deadlock"
             texts.emit_end(self)
             return

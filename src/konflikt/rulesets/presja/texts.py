@@ -43,7 +43,7 @@ def emit_setup(st: PresjaState) -> None:
 
 def _skill(st: PresjaState, i: int) -> int:
     skill = st.f[i].skill
-    return st.options.unskilled_level if skill is None else skill
+    return st.o["unskilled_level"] if skill is None else skill
 
 
 def emit_order(st: PresjaState) -> None:
@@ -115,7 +115,7 @@ def emit_reroll(st: PresjaState, i: int, old: int, new: int) -> None:
 def emit_invoke(st: PresjaState, who: int, key: str, effect: str, price: str) -> None:
     pay = {"fp": f"pays a Punkt Losu (fate point, {st.fp[who]} left)", "free": "free", "tick": "ticks a box"}[price]
     what = {
-        "bonus": f"+{st.options.invoke_bonus}",
+        "bonus": f"+{st.o['invoke_bonus']}",
         "reroll": "przerzut (reroll of all four dice)",
         "plus1": "+1",
         "tick": "+1 to the margin of success (Margines Sukcesu)",
@@ -331,7 +331,7 @@ def describe(st: PresjaState, seat: str, action: Action) -> str:
         )
     if k == "invoke":
         i = st.index[seat]
-        eff = {"bonus": f"+{st.options.invoke_bonus}", "reroll": "reroll 4dF", "tick": "+1 margin"}[action["effect"]]
+        eff = {"bonus": f"+{st.o['invoke_bonus']}", "reroll": "reroll 4dF", "tick": "+1 margin"}[action["effect"]]
         return f"wywołaj (invoke) {name_for(st, i, str(action['aspect']))}: {eff}"
     if k == "fate_point":
         return "wydaj Punkt Losu (spend a fate point) without an aspect: +1"
@@ -360,7 +360,7 @@ def why_illegal(st: PresjaState, seat: str, action: Action) -> str | None:
         return None
     i = st.index[seat]
     tactic = action.get("tactic", "none")
-    if tactic != "none" and not st.options.tactics:
+    if tactic != "none" and not st.o["tactics"]:
         return "the tactic rule (option 'tactics') is off: only tactic=none"
     if action.kind == "attack":
         target = action.get("target")
