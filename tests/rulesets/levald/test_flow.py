@@ -297,3 +297,27 @@ def test_gard_counts_against_a_ranged_attack_only_with_a_shield() -> None:
         roll(state, 35, 100)  # effect 8 beats the defence 00 (a failure at 60, effect 0 at the shield's 100)
         roll(state, 2)  # 8 + 2 = 10
         assert state.gard[1] == gard_left
+
+
+def test_the_gm_sets_cornered_and_prepared_before_a_round() -> None:
+    state = duel("Svärd", "Spjut", gm_conditions=True)
+    assert state.current_player() == GM and GM in state.seats()
+    assert [str(x) for x in state.legal_actions()] == [
+        "fight",
+        "cornered who=a",
+        "cornered who=b",
+        "unprepared who=a",
+        "unprepared who=b",
+    ]
+    act(state, "cornered", who="b")
+    act(state, "unprepared", who="b")
+    assert state.view("a")["fighters"][1]["cornered"] is True
+    act(state, "fight")
+    move(state, a="hold", b="hold")
+    act(state, "attack")
+    act(state, "defend")
+    roll(state, 29, 90)  # a hits: b is unprepared, so the open dice
+    assert state.pending_roll().notation == "3T" and state.gard[1] == 12
+    roll(state, 3)
+    assert [x["step"] for x in state.legal_actions()] == [-1, 0]  # b is cornered
+    assert "Spelledaren (GM)" in texts(state)

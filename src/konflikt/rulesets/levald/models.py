@@ -151,6 +151,9 @@ class Setup(BaseModel):
     wield: dict[str, str] = Field(default_factory=dict, description="participant id → weapon name (overrides)")
     cornered: list[str] = Field(default_factory=list, description="participants cornered or unable to move back")
     unprepared: list[str] = Field(default_factory=list, description="participants not prepared: their Gard is void")
+    gm_conditions: bool = Field(
+        default=False, description="the GM may toggle cornered / prepared before each round's movement"
+    )
 
     @field_validator("distance")
     @classmethod

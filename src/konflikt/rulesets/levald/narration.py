@@ -31,6 +31,7 @@ class NarrationMixin(State):
     options: Options
     title: str
     fighters: tuple[Fighter, ...]
+    index: dict[str, int]
     sides: tuple[str, ...]
     side_names: dict[str, str]
     pairs: tuple[tuple[int, int], ...]
@@ -41,6 +42,8 @@ class NarrationMixin(State):
     daze: list[int]
     wounds: list[list[int]]
     fate: list[str]
+    cornered: list[bool]
+    prepared: list[bool]
     active: int
     rounds: int
     phase: str
@@ -62,7 +65,7 @@ class NarrationMixin(State):
         return f"{name} ({R.DISTANCE_ENGLISH[name]})"
 
     def _ground_word(self, step: int) -> str:
-        if self.fighters[self.dfn].cornered:
+        if self.cornered[self.dfn]:
             return "follows in (följer med anfallet, −1 step)" if step < 0 else "stands (står kvar)"
         return "does not follow (följer inte efter, +1 step)" if step > 0 else "follows (följer efter)"
 
@@ -156,8 +159,8 @@ class NarrationMixin(State):
                     "penalty": R.daze_penalty(self.daze[i]),
                     "wounds": dict(zip(R.WOUNDS[:3], self.wounds[i], strict=False)),
                     "fate": self.fate[i],
-                    "cornered": f.cornered,
-                    "prepared": f.prepared,
+                    "cornered": self.cornered[i],
+                    "prepared": self.prepared[i],
                 }
             )
         pairs = [
@@ -184,7 +187,16 @@ class NarrationMixin(State):
             if kind == "leave":
                 text += ": moves like a retreat, then leaves (free only beyond the enemy's weapon length)"
             return text
+        if kind in ("cornered", "unprepared"):
+            who = str(action.get("who"))
+            i = self.index.get(who, -1)
+            if kind == "cornered":
+                now = i >= 0 and self.cornered[i]
+                return f"{who}: {'no longer ' if now else ''}inträngd i ett hörn (cornered): gain ground differs"
+            now = i >= 0 and not self.prepared[i]
+            return f"{who}: {'again ' if now else 'not '}beredd (prepared): Gard counts only when prepared"
         texts = {
+            "fight": "Spelledaren (GM): conditions set, on to the movement",
             "attack": "Utföra ett anfall (attack): one attack roll against the defender's roll",
             "regain": "Låta bli att anfalla (do not attack): you and the defender each regain 1 Gard",
             "defend": "Försvara sig (defend): one defence roll against the attack",

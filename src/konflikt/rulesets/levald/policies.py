@@ -63,6 +63,8 @@ class HeuristicPolicy:
         legal = list(state.legal_actions(seat))
         if not legal:
             raise KonfliktError(f"{seat} has no legal action to choose from")
+        if state.phase == "gm":
+            return Action.of("fight")  # the GM's conditions stay as the scenario set them
         me = state.index[seat]
         if state.phase == "move":
             return self._move(state, me, legal)

@@ -14,7 +14,7 @@ from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.options import Options
 from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.scenario import Scenario
-from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL
+from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL
 from konflikt.dice import Dice, Percentile, effect
 from konflikt.rulesets.levald import rules as R
 from konflikt.rulesets.levald.fighters import Fighter, fighters_of
@@ -47,6 +47,9 @@ class LevaldState(NarrationMixin):
         self.daze = [c.daze for c in chars]
         self.wounds = [[c.wounds.skrama, c.wounds.latt, c.wounds.allvarlig] for c in chars]
         self.fate = [FIGHTING] * len(chars)
+        self.cornered = [f.cornered for f in self.fighters]
+        self.prepared = [f.prepared for f in self.fighters]
+        self.gm_conditions = bool(scenario.setup.gm_conditions)
         first = [i for i, f in enumerate(self.fighters) if f.side == self.sides[0]]
         second = [i for i, f in enumerate(self.fighters) if f.side == self.sides[1]]
         self.pairs: tuple[tuple[int, int], ...] = tuple((a, b) for a in first for b in second)
@@ -78,7 +81,8 @@ class LevaldState(NarrationMixin):
 
     # ---- the nodes -------------------------------------------------------------------------------------------------
     def seats(self) -> tuple[str, ...]:
-        return tuple(f.id for f in self.fighters)
+        ids = tuple(f.id for f in self.fighters)
+        return (*ids, GM) if self.gm_conditions else ids
 
     def current_player(self) -> str:
         phase = self.phase
@@ -88,6 +92,8 @@ class LevaldState(NarrationMixin):
             return CHANCE
         if phase == "over":
             return TERMINAL
+        if phase == "gm":
+            return GM
         if phase == "defender":
             return self.fighters[self.dfn].id
         return self.fighters[self.att].id
@@ -103,6 +109,16 @@ class LevaldState(NarrationMixin):
     def _legal_actions(self, seat: str) -> Sequence[Action]:
         i = self.index.get(seat, -1)
         phase = self.phase
+        if phase == "gm":
+            if seat != GM:
+                return ()
+            pair = self.pairs[self.active]
+            who = [self.fighters[k].id for k in pair]
+            return (
+                Action.of("fight"),
+                *(Action.of("cornered", who=w) for w in who),
+                *(Action.of("unprepared", who=w) for w in who),
+            )
         if phase == "move":
             if i not in self.pairs[self.active]:
                 return ()
@@ -117,7 +133,7 @@ class LevaldState(NarrationMixin):
                 return (Action.of("defend"), Action.of("counter"))
             return (Action.of("defend"),)
         if phase == "ground" and i == self.att:
-            steps = (-1, 0) if self.fighters[self.dfn].cornered else (0, 1)
+            steps = (-1, 0) if self.cornered[self.dfn] else (0, 1)
             return tuple(Action.of("ground", step=s) for s in steps)
         return ()
 
@@ -310,7 +326,12 @@ class LevaldState(NarrationMixin):
     # ---- attack and defence ----------------------------------------------------------------------------------------
     def _apply(self, seat: str, action: Action) -> None:
         kind = action.kind
-        if kind == "regain":
+        if kind in ("cornered", "unprepared"):
+            self._toggle_condition(kind, self.index[str(action["who"])])
+        elif kind == "fight":
+            self.phase = "move"
+            self.emit("round", "Deklarera rörelse (declare movement) in secret")
+        elif kind == "regain":
             self.emit("choice", f"{self.fighters[self.att].name} does not attack (låter bli att anfalla)")
             self._regain(self.att)
             self.emit("choice", f"{self.fighters[self.dfn].name} need not roll anything")
@@ -364,12 +385,10 @@ class LevaldState(NarrationMixin):
 
     def _start_damage(self, src: int, dst: int, roll: int, after: str) -> None:
         exceptional = self._quality(roll, self._attack_target(src))[0] == R.EXCEPTIONAL
-        counts = R.gard_counts(
-            self.fighters[dst].prepared, self.fighters[src].weapon.ranged, self.fighters[dst].weapon.shield
-        )
+        counts = R.gard_counts(self.prepared[dst], self.fighters[src].weapon.ranged, self.fighters[dst].weapon.shield)
         reason = "exceptionell framgång (exceptional success) ignores Gard" if exceptional else ""
         if not counts:
-            reason = "not prepared (ej beredd)" if not self.fighters[dst].prepared else "ranged attack, no shield"
+            reason = "not prepared (ej beredd)" if not self.prepared[dst] else "ranged attack, no shield"
         if after == "leave" and self.options.free_attack_ignores_gard:
             counts = False
             reason = "the free attack ignores Gard (free_attack_ignores_gard)"
@@ -479,6 +498,17 @@ class LevaldState(NarrationMixin):
         )
         self._end_round()
 
+    def _toggle_condition(self, kind: str, i: int) -> None:
+        """The GM's say on the per-fighter conditions: cornered (inträngd i ett hörn) and prepared (beredd)."""
+        name = self.fighters[i].name
+        if kind == "cornered":
+            self.cornered[i] = not self.cornered[i]
+            state = "inträngd i ett hörn (cornered)" if self.cornered[i] else "free to move back (kan backa)"
+        else:
+            self.prepared[i] = not self.prepared[i]
+            state = "beredd (prepared)" if self.prepared[i] else "ej beredd (unprepared: Gard does not count)"
+        self.emit("condition", f"Spelledaren (GM): {name} is now {state}", who=self.fighters[i].id)
+
     # ---- the end of a round ----------------------------------------------------------------------------------------
     def _start_round(self) -> None:
         self.phase = "move"
@@ -490,9 +520,16 @@ class LevaldState(NarrationMixin):
         self.emit(
             "round",
             f"Runda (round) {self.rounds + 1}: {self.fighters[a].name} mot (vs) {self.fighters[b].name} at "
-            f"{self._dist_name()}; deklarera rörelse (declare movement) in secret",
+            f"{self._dist_name()}"
+            + (
+                "; the GM may set conditions"
+                if self.gm_conditions
+                else "; deklarera rörelse (declare movement) in secret"
+            ),
             round=self.rounds + 1,
         )
+        if self.gm_conditions:
+            self.phase = "gm"
 
     def _end_round(self) -> None:
         self.rounds += 1
@@ -559,6 +596,8 @@ class LevaldState(NarrationMixin):
             self.att_quality,
             self.hit,
             self.after,
+            tuple(self.cornered),
+            tuple(self.prepared),
             tuple(sorted((k, str(v)) for k, v in self._secret.items())),
         )
 
