@@ -1,0 +1,61 @@
+"""Properties over random weapons, options and seeds: every fight ends, tracks stay in bounds, daze never falls."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from konflikt.core.conflict import new_state
+from konflikt.core.ruleset import RandomPolicy
+from konflikt.core.state import GM, State
+from konflikt.rulesets.levald.models import bundled_weapons
+from konflikt.rulesets.levald.scenarios import duel_scenario
+from konflikt.rulesets.levald.state import LevaldState
+from konflikt.sim.runner import Generators, Runner
+
+WEAPONS = [w.name for w in bundled_weapons()]
+OPTIONS = st.fixed_dictionaries(
+    {},
+    optional={
+        "exceptional": st.sampled_from(["fifth", "doubles", "off"]),
+        "two_defence_rolls": st.booleans(),
+        "holder_damaged": st.sampled_from(["table", "roll"]),
+        "empty_gard_scratch": st.booleans(),
+        "bypass_dice": st.sampled_from(["open", "guarded"]),
+        "free_attack_ignores_gard": st.booleans(),
+        "allow_leave": st.booleans(),
+        "step_size": st.integers(1, 3),
+    },
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(WEAPONS),
+    st.sampled_from(WEAPONS),
+    st.integers(0, 120),
+    OPTIONS,
+    st.integers(0, 2**16),
+    st.booleans(),
+)
+def test_random_fights_end_with_tracks_in_bounds(
+    wa: str, wb: str, skill: int, options: dict[str, object], seed: int, heuristic: bool
+) -> None:
+    scenario = duel_scenario(wa, wb, skill=skill, policy="heuristic")
+    state = new_state(scenario, options)
+    assert isinstance(state, LevaldState)
+    seen: list[list[int]] = [list(state.daze)]
+
+    def check(s: State) -> None:
+        assert isinstance(s, LevaldState)
+        assert not s.invariants()
+        assert all(now >= before for now, before in zip(s.daze, seen[-1], strict=True))
+        seen.append(list(s.daze))
+
+    policies = {
+        seat: (scenario.ruleset.policy("heuristic") if heuristic else RandomPolicy()) for seat in (*state.seats(), GM)
+    }
+    Runner(policies, Generators.from_seed(seed)).play(state, on_step=check)
+    outcome = state.outcome()
+    assert outcome.ending in {"taken_out", "dead", "left", "parted", "deadlock"}
+    assert len(outcome.winners) <= 1
