@@ -405,6 +405,18 @@ class FimbulfrostState(Narration):
             return SuccessPool(self.opp.kamp)
         return SuccessPool(self._dice_of(self.cursor))
 
+    def roll_purpose(self) -> str:
+        if self.phase == P.R1_ANSWER:
+            return f"{self.opp_name}'s Omdømme roll (reputation: frightening the heroes)"
+        if self.phase == P.R2_KAMP:
+            return f"{self.opp_name}'s Kamp roll (fight: striking back)"
+        if self.phase == P.R1_ROLL:
+            i = self.cursor
+            how = "presenting himself" if self.presenter[i] == i else f"presented by {self.names[self.presenter[i]]}"
+            return f"{self.names[i]}'s Omdømme roll ({how})"
+        what = "Stil, Stunt og Snak" if self.phase == P.R2_ROLL else "Ressourcer (the final roll)"
+        return f"{self.names[self.cursor]}'s {what} roll"
+
     def _dice_of(self, i: int) -> int:
         if self.phase == P.R1_ROLL:
             return presentation_dice(self.chars[i].omdomme, self.presenter[i] == i)

@@ -1,0 +1,86 @@
+"""Building fimbulfrost conflicts inline and driving them step by step with chosen actions and dice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from konflikt.core.actions import Action
+from konflikt.core.conflict import new_state
+from konflikt.core.scenario import Scenario, scenario_from_document
+from konflikt.dice import PoolRoll
+from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
+
+CHARS = Path(__file__).parents[3] / "src/konflikt/rulesets/fimbulfrost/content/characters"
+
+
+def hero(pid: str, **fields: Any) -> dict[str, Any]:
+    return {"id": pid, "policy": "heuristic", **fields}
+
+
+def doc(
+    heroes: list[dict[str, Any]] | None = None,
+    opponent: dict[str, Any] | None = None,
+    options: dict[str, Any] | None = None,
+    setup: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A scenario document: by default the text's example (Budolf and Rudolf against the robbers)."""
+    return {
+        "ruleset": "fimbulfrost",
+        "title": "test",
+        "options": options or {},
+        "setup": setup or {},
+        "sides": [
+            {
+                "id": "helte",
+                "participants": heroes
+                or [hero("budolf", character="builtin:budolf"), hero("rudolf", character="builtin:rudolf")],
+            },
+            {"id": "fjende", "participants": [opponent or hero("roeverne", character="builtin:roeverbanden")]},
+        ],
+    }
+
+
+def scenario(source: str = "test.toml", **kwargs: Any) -> Scenario:
+    return scenario_from_document(doc(**kwargs), source, base=Path(source).parent)
+
+
+def start(**kwargs: Any) -> FimbulfrostState:
+    state = new_state(scenario(**kwargs))
+    assert isinstance(state, FimbulfrostState)
+    return state
+
+
+def act(state: FimbulfrostState, kind: str, **args: Any) -> None:
+    state.apply_action(Action.of(kind, **args))
+
+
+def roll(state: FimbulfrostState, successes: int, ones: int = 0) -> None:
+    state.apply_action(PoolRoll(successes, ones))
+
+
+def faces(state: FimbulfrostState, text: str) -> None:
+    """Dice as they fell at the table, e.g. '6 5 1'."""
+    dice = state.pending_roll()
+    assert dice is not None
+    state.apply_action(dice.parse(text))
+
+
+def present_each_other(state: FimbulfrostState) -> None:
+    """The example's presentations: Budolf presents Rudolf, Rudolf presents Budolf."""
+    act(state, "present", by="rudolf")
+    act(state, "present", by="budolf")
+
+
+def to_round2(state: FimbulfrostState, b: int = 1, r: int = 1, robbers: int = 0) -> None:
+    """Round 1 of the example with Budolf's and Rudolf's successes all on the robbers, then the robbers' answer."""
+    present_each_other(state)
+    roll(state, b)
+    roll(state, r)
+    if b and state.current_player() == "budolf":
+        act(state, "split", opponent=b)
+    if r and state.current_player() == "rudolf":
+        act(state, "split", opponent=r)
+    roll(state, robbers)
+    if robbers and state.current_player() == "roeverne":
+        act(state, "hit", budolf=robbers)

@@ -1,0 +1,173 @@
+"""The text's worked example: 'Eventyrerne Budolf og Rudolf møder en bande røvere', fact by fact."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from konflikt.core.actions import Action
+from konflikt.core.scenario import load_scenario
+from konflikt.dice import SuccessPool
+from konflikt.rulesets.fimbulfrost import phases as P
+from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
+from tests.rulesets.fimbulfrost.helpers import act, present_each_other, roll, start, to_round2
+
+
+def test_budolf_and_rudolf_have_the_texts_numbers() -> None:
+    state = start()
+    budolf, rudolf = state.chars
+    assert (budolf.omdomme, budolf.status, budolf.rustning) == (4, 6, 5)
+    assert (rudolf.omdomme, rudolf.status, rudolf.rustning) == (3, 4, 6)
+    assert (state.opp.omdomme, state.opp.kamp, state.opp.status) == (2, 3, 6)
+
+
+def test_budolf_rolls_4d6_and_rudolf_3d6_when_presented_by_each_other() -> None:
+    state = start()
+    present_each_other(state)
+    assert state.pending_roll() == SuccessPool(4)
+    roll(state, 0)
+    assert state.pending_roll() == SuccessPool(3)
+
+
+def test_budolf_presenting_himself_rolls_3d6() -> None:
+    state = start(options={"presenters": "any"})
+    act(state, "present", by="budolf")
+    act(state, "present", by="budolf")
+    assert state.pending_roll() == SuccessPool(3)
+
+
+def test_budolf_may_give_rudolf_morale_against_the_robbers_answer() -> None:
+    state = start()
+    present_each_other(state)
+    roll(state, 3)
+    roll(state, 0)
+    assert Action.of("split", opponent=1, morale_rudolf=2) in state.legal_actions()
+    act(state, "split", opponent=1, morale_rudolf=2)
+    assert state.opp_status == 5
+    assert state.morale == [0, 2]
+
+
+def test_budolf_example_robbers_roll_2d6_and_cannot_drive_anyone_out() -> None:
+    state = start()
+    present_each_other(state)
+    roll(state, 0)
+    roll(state, 0)
+    assert state.pending_roll() == SuccessPool(2)
+    assert max(r.successes for r in SuccessPool(2).distribution()) == 2
+    best = max(r for r in state.chance_outcomes())[0]
+    roll(state, best.successes)
+    for split in state.legal_actions():
+        twin = state.clone()
+        twin.apply_action(split)
+        assert twin.fate == [0, 0], f"{split} would drive a hero out"
+        assert twin.round == 2
+
+
+def test_budolf_example_round1_defeat_when_successes_reach_status() -> None:
+    state = start()
+    present_each_other(state)
+    roll(state, 4)
+    roll(state, 3)
+    act(state, "split", opponent=4)
+    act(state, "split", opponent=3)
+    assert state.opp_status == -1
+    assert state.result == 1 and state.round == 1
+
+
+def test_budolf_and_rudolf_each_earn_3d6_in_round2() -> None:
+    state = start()
+    to_round2(state)
+    assert state.phase == P.R2_DESCRIBE
+    act(state, "describe", stil=True, stunt=True, snak=True)
+    act(state, "describe", stil=True, stunt=True, snak=True)
+    assert state.pending_roll() == SuccessPool(3)
+    roll(state, 1)
+    assert state.pending_roll() == SuccessPool(3)
+
+
+def test_budolf_example_round2_victory_costs_a_consequence_per_1() -> None:
+    state = start()
+    to_round2(state, 2, 2)  # robbers at 2
+    act(state, "describe", stil=True, stunt=True, snak=True)
+    act(state, "describe", stil=True, stunt=True, snak=True)
+    roll(state, 2, 1)
+    roll(state, 1, 0)
+    assert state.opp_status == -1 and state.result == 1
+    # the heroes may buy one consequence for the robbers; then Budolf buys one for his 1
+    assert state.current_player() == "budolf"
+    act(state, "spare")
+    assert state.current_player() == "budolf"
+    act(state, "consequence", entry="skramme")
+    assert state.is_terminal()
+    assert state.taken == [["skramme"], []]
+
+
+def test_budolf_example_robbers_strike_back_with_kamp_3d6() -> None:
+    state = start()
+    to_round2(state)
+    act(state, "describe", stil=True, stunt=True, snak=True)
+    act(state, "describe", stil=True, stunt=True, snak=True)
+    roll(state, 1)
+    roll(state, 1)
+    assert state.opp_status == 2
+    assert state.pending_roll() == SuccessPool(3)
+    roll(state, 3)
+    act(state, "hit", budolf=1, rudolf=2)
+    assert state.hstatus == [5, 2]
+    assert state.round == 3
+
+
+def _to_round3(state: FimbulfrostState) -> None:
+    to_round2(state)
+    act(state, "describe", stil=True, stunt=True, snak=True)
+    act(state, "describe", stil=True, stunt=True, snak=True)
+    roll(state, 1)
+    roll(state, 1)  # robbers at 2
+    roll(state, 0)
+
+
+def test_budolf_takes_armour_dice_and_rudolf_gets_even_wilder_in_round3() -> None:
+    state = start()
+    _to_round3(state)
+    assert state.phase == P.R3_TURN and state.current_player() == "budolf"
+    act(state, "armour", dice=2)
+    assert state.current_player() == "rudolf"
+    act(state, "wilder", by="budolf")
+    act(state, "done")
+    act(state, "done")
+    assert state.pools[0] == [3, 0, 0]
+    assert state.pending_roll() == SuccessPool(2)
+    roll(state, 2)
+    assert state.pending_roll() == SuccessPool(1)
+    roll(state, 0)
+    assert state.result == 1 and state.opp_status == 0
+
+
+def test_budolf_example_loss_in_round3_each_buys_the_remaining_status() -> None:
+    state = start()
+    _to_round3(state)
+    act(state, "armour", dice=1)
+    act(state, "wilder", by="budolf")
+    act(state, "done")
+    act(state, "done")
+    roll(state, 0)
+    roll(state, 0)
+    assert state.result == 2 and state.opp_status == 2
+    assert state.asks == [("cons", 0, 2, 3), ("cons", 1, 2, 3)]
+    for _ in range(4):
+        entry = state.legal_actions()[0]
+        state.apply_action(entry)
+    assert state.is_terminal()
+    assert [len(t) for t in state.taken] == [2, 2]
+    outcome = state.outcome()
+    assert outcome.ending == "heroes_lost" and outcome.winners == ("fjende",)
+
+
+def test_robbers_scenario_file_is_the_texts_example() -> None:
+    scenario = load_scenario("fimbulfrost/robbers")
+    names = [p.name for p in scenario.participants()]
+    assert names == ["Budolf", "Rudolf", "Røverbanden"]
+
+
+def test_budolf_example_probability_the_robbers_fall_in_round1() -> None:
+    """4d6 + 3d6 all on the robbers (Status 6): at least 6 successes of 7 dice."""
+    assert sum(p for r, p in SuccessPool(7).distribution().items() if r.successes >= 6) == Fraction(8, 128)

@@ -1,0 +1,171 @@
+"""Consequence lists: data, once per hero (carried ones count), death last, monster lists, the revenant's death-mark,
+resources lost, a user's own lists, and consequences bought for a defeated opponent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from konflikt.core.actions import Action
+from konflikt.core.errors import IllegalActionError, ScenarioError
+from konflikt.rulesets.fimbulfrost.models import REQUIRED_LISTS, load_catalogue
+from konflikt.rulesets.fimbulfrost.rules import available_entries, hero_list
+from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
+from tests.rulesets.fimbulfrost.helpers import act, hero, present_each_other, roll, start, to_round2
+
+ALL = {"stil": True, "stunt": True, "snak": True}
+
+
+def test_bundled_lists_are_danish_with_english_and_cover_every_kind() -> None:
+    cat = load_catalogue()
+    for name in (*REQUIRED_LISTS, "drage", "heks", "genganger"):
+        lst = cat.lists[name]
+        assert lst.da and lst.en
+        assert all(e.da and e.en for e in lst.entries)
+    assert not any(e.death for e in cat.lists["runde1"].entries)
+    for name in ("runde2", "runde3", "drage", "heks", "genganger"):
+        assert any(e.death for e in cat.lists[name].entries), name
+    assert any(e.death_mark for e in cat.lists["genganger"].entries)
+    assert any(e.loses for e in cat.lists["runde3"].entries)
+
+
+def test_monster_list_replaces_the_round_list_where_it_has_entries() -> None:
+    cat = load_catalogue()
+    assert hero_list(cat, None, 2) == "runde2"
+    assert hero_list(cat, "drage", 2) == "drage"
+    assert hero_list(cat, "drage", 1) == "drage"
+    assert hero_list(cat, "genganger", 1) == "genganger"
+    one_round = [e.id for e in available_entries(cat, "drage", 1, [])]
+    assert one_round == ["drage-rystet", "drage-flygtet", "drage-rendt-i-skraek"]
+
+
+def _lose_round3(state: FimbulfrostState) -> None:
+    to_round2(state)
+    act(state, "describe", **ALL)
+    act(state, "describe", **ALL)
+    roll(state, 0)
+    roll(state, 0)
+    roll(state, 0)
+    act(state, "done")
+    act(state, "done")
+
+
+def test_an_entry_may_be_chosen_once_per_hero() -> None:
+    state = start()
+    _lose_round3(state)
+    act(state, "consequence", entry="skramme")
+    with pytest.raises(IllegalActionError, match="already taken"):
+        act(state, "consequence", entry="skramme")
+
+
+def test_death_is_refused_while_anything_else_is_left() -> None:
+    state = start()
+    _lose_round3(state)
+    with pytest.raises(IllegalActionError, match="only when nothing else is left"):
+        act(state, "consequence", entry="doed")
+
+
+def test_carried_consequences_count_unless_the_option_is_off() -> None:
+    budolf = hero("budolf", character="builtin:budolf", konsekvenser=["skramme"])
+    state = start(heroes=[budolf, hero("rudolf", character="builtin:rudolf")])
+    _lose_round3(state)
+    assert Action.of("consequence", entry="skramme") not in state.legal_actions()
+    state = start(
+        heroes=[budolf, hero("rudolf", character="builtin:rudolf")], options={"carried_consequences_count": False}
+    )
+    _lose_round3(state)
+    assert Action.of("consequence", entry="skramme") in state.legal_actions()
+
+
+def test_a_lost_resource_consequence_empties_the_pool() -> None:
+    state = start()
+    _lose_round3(state)
+    act(state, "consequence", entry="rustning-flaeret")
+    assert state.pools[0][0] == 0
+
+
+def test_dead_hero_buys_no_more() -> None:
+    state = start(
+        heroes=[hero("budolf", character="builtin:budolf", konsekvenser=["skramme", "grej-tabt", "rustning-flaeret"])],
+        opponent=hero("ulv", character="builtin:ulveflok", status=12),
+    )
+    act(state, "present", by="budolf")
+    roll(state, 0)
+    roll(state, 0)
+    act(state, "describe", stil=False, stunt=False, snak=False)
+    roll(state, 0)
+    act(state, "done")
+    assert state.asks == [("cons", 0, 12, 3)]
+    for _ in range(4):  # dybt-saar, brukket-arm, taget-til-fange, mistet-haand
+        state.apply_action(state.legal_actions()[0])
+    assert state.legal_actions() == [Action.of("consequence", entry="doed")]
+    act(state, "consequence", entry="doed")
+    assert state.is_terminal() and state.fate == [2]
+    assert "død (dead)" in state.outcome().participants["budolf"]
+
+
+def test_revenant_death_mark_even_for_a_victor() -> None:
+    state = start(opponent=hero("genganger", character="builtin:genganger"))
+    present_each_other(state)
+    roll(state, 4)
+    roll(state, 3)
+    act(state, "split", opponent=4)
+    act(state, "split", opponent=3)  # revenant at 1
+    roll(state, 0)
+    act(state, "describe", **ALL)
+    act(state, "describe", **ALL)
+    roll(state, 1, 2)
+    roll(state, 0)
+    assert state.result == 1
+    act(state, "spare") if state.asks[0][0] == "opp" else None
+    assert state.asks == [("cons", 0, 2, 2)]
+    act(state, "consequence", entry="genganger-kulde")
+    act(state, "consequence", entry="genganger-doedsmaerket")
+    outcome = state.outcome()
+    assert outcome.ending == "opponent_defeated"
+    assert outcome.data["death_marked"] == 1
+    assert "Dødsmærket" in outcome.participants["budolf"]
+    assert "står (standing)" in outcome.participants["budolf"]
+
+
+def test_defeated_opponent_consequences_from_its_list_bought_in_turns() -> None:
+    state = start()
+    present_each_other(state)
+    roll(state, 4)
+    roll(state, 3)
+    act(state, "split", opponent=4)
+    act(state, "split", opponent=3)
+    assert state.opp_status == -1 and state.asks == [("opp", 0, 1, 1)]
+    assert Action.of("spare") in state.legal_actions()
+    assert Action.of("consequence", entry="modstander-draebt") not in state.legal_actions()
+    act(state, "consequence", entry="modstander-fanget")
+    assert state.is_terminal()
+    assert "Taget til fange" in state.outcome().participants["roeverne"]
+
+
+def test_user_lists_replace_bundled_lists_by_name(tmp_path: Path) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text(
+        '[lists.runde3]\nda = "min"\nen = "mine"\n[[lists.runde3.entries]]\nid = "egen"\nda = "Egen"\nen = "own"\n'
+        "severity = 1\n",
+        encoding="utf-8",
+    )
+    state = start(setup={"konsekvenslister": str(path)})
+    _lose_round3(state)
+    assert state.legal_actions() == [Action.of("consequence", entry="egen")]
+    act(state, "consequence", entry="egen")
+    # Budolf's list is exhausted: the rest cannot be bought; Rudolf may still take the entry once
+    assert state.current_player() == "rudolf"
+    act(state, "consequence", entry="egen")
+    assert state.is_terminal()
+    assert any(e.kind == "exhausted" for e in state.history())
+
+
+def test_user_list_file_errors_name_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text('[lists.runde3]\nda = "x"\nen = "x"\nentries = []\n', encoding="utf-8")
+    with pytest.raises(ScenarioError, match=r"bad\.toml"):
+        start(setup={"konsekvenslister": str(path)})
+    with pytest.raises(ScenarioError, match="no such file"):
+        start(setup={"konsekvenslister": str(tmp_path / "missing.toml")})

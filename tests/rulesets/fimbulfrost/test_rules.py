@@ -1,0 +1,303 @@
+"""Each rule of the text and each option, as small pure functions and through the state machine."""
+
+from __future__ import annotations
+
+import pytest
+
+from konflikt.core.actions import Action
+from konflikt.core.errors import IllegalActionError
+from konflikt.rulesets.fimbulfrost import phases as P
+from konflikt.rulesets.fimbulfrost.rules import (
+    absorb,
+    buy_back_count,
+    compositions,
+    consequence_count,
+    loss_shares,
+    points_below_zero,
+)
+from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
+from tests.rulesets.fimbulfrost.helpers import act, hero, present_each_other, roll, start, to_round2
+
+ALL = {"stil": True, "stunt": True, "snak": True}
+NONE = {"stil": False, "stunt": False, "snak": False}
+
+
+# ---- pure rules --------------------------------------------------------------------------------------------------
+def test_compositions_are_every_split_once() -> None:
+    splits = list(compositions(4, 3))
+    assert len(splits) == 15  # C(6, 2)
+    assert len(set(splits)) == 15
+    assert all(sum(s) == 4 and len(s) == 3 for s in splits)
+
+
+def test_morale_absorbs_damage_first() -> None:
+    assert absorb(4, 2, 3) == (3, 0)
+    assert absorb(4, 5, 3) == (4, 2)
+    assert absorb(2, 0, 4) == (-2, 0)
+
+
+def test_points_and_consequence_counts() -> None:
+    assert points_below_zero(0) == 0 and points_below_zero(-3) == 3 and points_below_zero(2) == 0
+    assert consequence_count(3) == 3 and consequence_count(0) == 0
+    assert consequence_count(3, per=2) == 2
+    assert buy_back_count(2) == 3 and buy_back_count(0) == 1
+
+
+def test_round3_loss_shared_splits_the_total() -> None:
+    assert loss_shares(5, 2, "shared") == [3, 2]
+    assert loss_shares(5, 2, "each") == [5, 5]
+
+
+# ---- round 1 ------------------------------------------------------------------------------------------------------
+def test_each_hero_presents_one_hero_by_default() -> None:
+    state = start()
+    act(state, "present", by="rudolf")  # Rudolf presents Budolf
+    assert state.legal_actions() == [Action.of("present", by="budolf")]
+    with pytest.raises(IllegalActionError, match="already presented"):
+        act(state, "present", by="rudolf")
+
+
+def test_presenters_any_lets_one_friend_present_everyone() -> None:
+    state = start(options={"presenters": "any"})
+    act(state, "present", by="rudolf")
+    act(state, "present", by="rudolf")
+    assert state.presenter == [1, 1]
+
+
+def test_split_offers_every_division_between_opponent_and_friend() -> None:
+    state = start()
+    present_each_other(state)
+    roll(state, 2)
+    roll(state, 0)
+    assert set(state.legal_actions()) == {
+        Action.of("split", opponent=2),
+        Action.of("split", opponent=1, morale_rudolf=1),
+        Action.of("split", opponent=0, morale_rudolf=2),
+    }
+
+
+def test_a_lone_hero_splits_nothing_all_successes_hit_the_opponent() -> None:
+    state = start(heroes=[hero("budolf", character="builtin:budolf")])
+    act(state, "present", by="budolf")
+    roll(state, 2)
+    assert state.opp_status == 4 and state.phase == P.R1_ANSWER
+
+
+def test_opponent_answer_hits_morale_first_and_morale_then_gone() -> None:
+    state = start()
+    present_each_other(state)
+    roll(state, 0)
+    roll(state, 2)
+    act(state, "split", opponent=0, morale_budolf=2)
+    roll(state, 1)
+    act(state, "hit", budolf=1)
+    assert state.hstatus == [6, 4] and state.morale == [0, 0]
+
+
+@pytest.mark.parametrize(("option", "after_hit", "in_round2"), [("conflict", 1, 1), ("round1", 1, 0)])
+def test_morale_option_lasts(option: str, after_hit: int, in_round2: int) -> None:
+    state = start(options={"morale": option})
+    present_each_other(state)
+    roll(state, 0)
+    roll(state, 2)
+    act(state, "split", opponent=0, morale_budolf=2)
+    roll(state, 1)
+    act(state, "hit", budolf=1)
+    assert state.hstatus[0] == 6
+    assert state.morale[0] == in_round2
+    assert after_hit == 1
+
+
+def test_all_heroes_out_in_round1_the_opponent_wins() -> None:
+    state = start(
+        heroes=[
+            hero("budolf", character="builtin:budolf", status=1),
+            hero("rudolf", character="builtin:rudolf", status=1),
+        ],
+        opponent=hero("dragen", character="builtin:drage"),
+    )
+    present_each_other(state)
+    roll(state, 0)
+    roll(state, 0)
+    roll(state, 5)
+    act(state, "hit", budolf=2, rudolf=3)
+    assert state.asks == [("cons", 0, 1, 1), ("cons", 1, 2, 1)]
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    outcome = state.outcome()
+    assert outcome.ending == "heroes_out" and outcome.winners == ("fjende",)
+
+
+def test_out_at_exactly_zero_costs_nothing() -> None:
+    state2 = start(
+        heroes=[hero("budolf", character="builtin:budolf"), hero("rudolf", character="builtin:rudolf", status=2)]
+    )
+    present_each_other(state2)
+    roll(state2, 0)
+    roll(state2, 0)
+    roll(state2, 2)
+    act(state2, "hit", rudolf=2)
+    assert state2.fate == [0, 1] and state2.asks == []
+    assert state2.phase == P.R2_DESCRIBE
+
+
+def test_round1_has_no_death_by_default_but_the_option_allows_it(tmp_path: object) -> None:
+    for allow in (False, True):
+        state = start(
+            heroes=[hero("budolf", character="builtin:budolf", status=1), hero("rudolf", character="builtin:rudolf")],
+            opponent=hero("dragen", character="builtin:drage"),
+            options={"round1_death": allow},
+        )
+        present_each_other(state)
+        roll(state, 0)
+        roll(state, 0)
+        roll(state, 12)
+        act(state, "hit", budolf=12)
+        taken = 0
+        while state.asks and state.asks[0][1] == 0:
+            legal = state.legal_actions()
+            assert all(a.kind == "consequence" for a in legal)
+            state.apply_action(legal[0])
+            taken += 1
+        # the dragon's list has three round-1 entries (and death only for rounds 2–3)
+        assert taken == 3
+        assert state.fate[0] == 1
+
+
+# ---- round 2 ------------------------------------------------------------------------------------------------------
+def test_round2_dice_one_per_area_described() -> None:
+    state = start()
+    to_round2(state)
+    assert len(state.legal_actions()) == 8
+    act(state, "describe", stil=True, stunt=False, snak=True)
+    act(state, "describe", **NONE)
+    assert state.dice == [2, 0]
+    roll(state, 0)
+    assert state.phase == P.R2_KAMP  # Rudolf has no dice: nothing to roll
+
+
+def test_mishaps_always_option_charges_1s_without_victory() -> None:
+    for option, expected in (("defeating_roll", []), ("always", [("cons", 0, 2, 2)])):
+        state = start(options={"mishaps": option})
+        to_round2(state)
+        act(state, "describe", **ALL)
+        act(state, "describe", **ALL)
+        roll(state, 0, 2)
+        roll(state, 0, 0)
+        assert state.asks == expected
+
+
+def test_weapon_pool_is_off_by_default_and_on_gives_round2_and_round3_dice() -> None:
+    sigrun = hero("sigrun", character="builtin:sigrun")
+    state = start(heroes=[sigrun, hero("rudolf", character="builtin:rudolf")])
+    act(state, "present", by="rudolf")
+    act(state, "present", by="sigrun")
+    roll(state, 0)
+    roll(state, 0)
+    roll(state, 0)
+    act(state, "describe", **ALL)
+    assert state.phase == P.R2_DESCRIBE and state.current_player() == "rudolf"
+    state = start(heroes=[sigrun, hero("rudolf", character="builtin:rudolf")], options={"weapon_pool": True})
+    act(state, "present", by="rudolf")
+    act(state, "present", by="sigrun")
+    roll(state, 0)
+    roll(state, 0)
+    roll(state, 0)
+    act(state, "describe", **ALL)
+    assert state.phase == P.R2_WEAPON
+    assert state.legal_actions() == [Action.of("weapon", dice=k) for k in range(3)]
+    act(state, "weapon", dice=1)
+    assert state.dice[0] == 4 and state.pools[0][2] == 1
+    act(state, "describe", **ALL)
+    roll(state, 0)
+    roll(state, 0)
+    roll(state, 0)
+    assert Action.of("weapon", dice=1) in state.legal_actions()
+
+
+# ---- round 3 ------------------------------------------------------------------------------------------------------
+def _round3(**kwargs: object) -> FimbulfrostState:
+    state = start(**kwargs)  # type: ignore[arg-type]
+    to_round2(state)
+    act(state, "describe", **ALL)
+    act(state, "describe", **NONE)
+    roll(state, 0)
+    roll(state, 0)
+    assert state.phase == P.R3_TURN
+    return state
+
+
+def test_round3_options_once_each_and_turns_alternate() -> None:
+    state = _round3()
+    assert state.current_player() == "budolf"
+    act(state, "armour", dice=5)
+    assert state.current_player() == "rudolf"
+    # Rudolf described nothing in round 2: nothing to tell wilder
+    assert all(a.kind != "wilder" for a in state.legal_actions())
+    act(state, "armour", dice=1)
+    assert state.current_player() == "budolf"
+    assert all(a.kind != "armour" for a in state.legal_actions())
+    act(state, "wilder", by="rudolf")
+    # Budolf has used every option, and Rudolf has nothing left to take: on to the roll
+    assert state.phase == P.R3_ROLL and state.dice == [6, 1]
+    assert state.pools == [[0, 0, 0], [5, 0, 0]]
+
+
+def test_wilder_without_round2_deeds_with_the_option_off() -> None:
+    state = _round3(options={"wilder_needs_round2": False})
+    act(state, "done")
+    assert Action.of("wilder", by="budolf") in state.legal_actions()
+
+
+def test_borrowed_time_and_questions_are_off_by_default() -> None:
+    state = _round3()
+    kinds = {a.kind for a in state.legal_actions()}
+    assert "borrowed_time" not in kinds and "answer" not in kinds
+    state = _round3(options={"borrowed_time": True, "questions": True, "question_dice": 3})
+    act(state, "borrowed_time")
+    act(state, "answer")
+    act(state, "answer")
+    assert state.dice == [5, 3] and state.borrowed == [1, 0]
+
+
+def test_maneuvers_give_their_dice_once() -> None:
+    state = start(heroes=[hero("sigrun", character="builtin:sigrun"), hero("rudolf", character="builtin:rudolf")])
+    act(state, "present", by="rudolf")
+    act(state, "present", by="sigrun")
+    roll(state, 0)
+    roll(state, 0)
+    roll(state, 0)
+    act(state, "describe", **NONE)
+    act(state, "describe", **NONE)
+    roll(state, 0)  # the robbers' Kamp
+    act(state, "maneuver", id="skjoldmur")
+    act(state, "done")
+    assert state.dice[0] == 2
+    assert Action.of("maneuver", id="skjoldmur") not in state.legal_actions()
+
+
+def test_round3_shared_loss_option() -> None:
+    state = _round3(options={"round3_loss": "shared"})
+    act(state, "done")
+    act(state, "done")
+    assert state.opp_status == 4 and state.asks == [("cons", 0, 2, 3), ("cons", 1, 2, 3)]
+
+
+def test_points_per_consequence_option() -> None:
+    state = _round3(options={"points_per_consequence": 3})
+    act(state, "done")
+    act(state, "done")
+    assert state.asks == [("cons", 0, 2, 3), ("cons", 1, 2, 3)]
+
+
+def test_key_ignores_round1_ones_and_clears_round_scratch() -> None:
+    a, b = start(), start()
+    for s, ones in ((a, 0), (b, 2)):
+        present_each_other(s)
+        roll(s, 1, ones)
+    assert a.key() == b.key()
+    c, d = start(), start()
+    to_round2(c)
+    assert c.rolls == [None, None] and c.presenter == [-1, -1]
+    to_round2(d)
+    assert c.key() == d.key()
