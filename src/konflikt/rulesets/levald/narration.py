@@ -117,12 +117,17 @@ class NarrationMixin(State):
 
     # ---- tables and views ------------------------------------------------------------------------------------------
     def status(self) -> dict[str, dict[str, str]]:
-        table = {"runda (round)": str(self.rounds + (0 if self.phase == "over" else 1))}
+        pairs = []
         for p, (a, b) in enumerate(self.pairs):
             holder = self.holder[p]
             who = self.fighters[holder].name if holder >= 0 else "-"
-            mark = "*" if p == self.active else ""
-            table[f"{mark}{self.fighters[a].id}–{self.fighters[b].id}"] = f"{self._dist_name(p)}, initiativ {who}"
+            mark = "*" if p == self.active and len(self.pairs) > 1 else ""
+            names = f"{mark}{self.fighters[a].id}–{self.fighters[b].id} " if len(self.pairs) > 1 else ""
+            pairs.append(f"{names}{self.scale[self.dist[p]]}, initiativ {who}")
+        table = {
+            "runda (round)": str(self.rounds + (0 if self.phase == "over" else 1)),
+            "avstånd (distance)": "; ".join(pairs),
+        }
         rows = {"table": table}
         for i, f in enumerate(self.fighters):
             rows[f.id] = {
