@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from konflikt.core.actions import Action
 from konflikt.rulesets.pwge.exchange import DIFFICULTY, Contest, DamageRoll, Deed, Exchange
-from konflikt.rulesets.pwge.rules import WOUND_GLOSS, WOUND_LEVELS, distance_label, token_loss
+from konflikt.rulesets.pwge.rules import LAST_MELEE, WOUND_GLOSS, WOUND_LEVELS, distance_label, token_loss
 
 if TYPE_CHECKING:
     from konflikt.rulesets.pwge.state import PwgeState
@@ -73,7 +73,14 @@ def declared(state: PwgeState, deed: Deed) -> None:
 
 
 def countered(state: PwgeState, deed: Deed) -> None:
-    what = "håller avståndet (holds the distance)" if deed.kind == "distance" else "parries, dodges or brushes it off"
+    if deed.kind == "distance":
+        what = "håller avståndet (holds the distance)"
+    elif deed.kind == "press":
+        what = "viftar undan framstöten (brushes the move off)"
+    elif deed.weapon == "ranged" and state.pair(deed.actor, deed.target) > LAST_MELEE:
+        what = "duckar (dodges)"
+    else:
+        what = "parerar eller kliver undan (parries or steps aside)"
     state.emit("counter", f"{state.people[deed.target].name}: mothandling (counter) — {what}")
 
 
@@ -108,7 +115,8 @@ def contest_roll(state: PwgeState, c: Contest, who: str, total: int) -> None:
     elif c.b == DIFFICULTY:
         text = f"difficulty (svårighetsgrad) 2T{c.b_mod:+d} = {total}"
     else:
-        text = f"{state.people[c.b].name} rolls 2T{c.b_mod:+d} = {total}"
+        role = "turordningsslag (order roll)" if c.purpose == "order" else "mothandling (counter)"
+        text = f"{state.people[c.b].name} rolls the {role}: 2T{c.b_mod:+d} = {total}"
     if c.a_roll is not None and c.b_roll is not None:
         result = c.winner()
         lead = {"a": state.people[c.a].name, "b": _b_name(state, c), "tie": "nobody"}[result]
@@ -145,7 +153,7 @@ def moved(state: PwgeState, deed: Deed, before: int, after: int) -> None:
 
 def damage_roll(state: PwgeState, d: DamageRoll) -> None:
     assert d.roll is not None
-    armour = f" − {d.armour} armour" if d.armour else ""
+    armour = f" − {d.armour} armour = {max(0, d.roll - d.armour)} damage" if d.armour else " damage"
     state.emit(
         "damage_roll",
         f"{state.people[d.attacker].name}'s skadeslag (damage roll) 1T{d.modifier:+d} = {d.roll}{armour}",

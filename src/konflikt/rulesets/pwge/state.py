@@ -634,11 +634,16 @@ class PwgeState(State):
     def _apply_contest_choice(self, i: int, action: Action) -> None:
         c = self.contest
         assert c is not None
+        own = (
+            c.label
+            if i == c.a
+            else ("turordningsslag (order roll)" if c.purpose == "order" else "mothandling (counter)")
+        )
         if action == ACCEPT:
             c.declined = (*c.declined, i)
-            self.emit("accept", f"{self.people[i].name} lets the {c.label} stand")
+            self.emit("accept", f"{self.people[i].name} lets the roll stand (does not top the {own})")
             return
-        self.spend(i, f"toppa (a top) of the {c.label}")
+        self.spend(i, f"toppa (a top) of the {own}")
         c.declined = ()
         if i == c.a:
             c.a_tops += 1
@@ -682,8 +687,10 @@ class PwgeState(State):
             d.tops += 1
             d.roll = None
         elif action == ACCEPT and d.stage == "attacker":
+            self.emit("accept", f"{name} keeps the skadeslag (damage roll) {d.roll}")
             d.stage = "defender"
         elif action == ACCEPT:
+            self.emit("accept", f"{name} does not mot-toppa (counter-top) the skadeslag {d.roll}")
             self._apply_damage(d)
         elif action == COUNTER_TOP:
             self.spend(i, "mot-toppa skadeslag (a counter-top of the damage roll)")
