@@ -1,0 +1,81 @@
+"""The worked example of the text: Belzee (Walka na noże +2) against Massimo (sztylety +3), every number."""
+
+from __future__ import annotations
+
+from konflikt.core.state import CHANCE
+from tests.rulesets.presja.helpers import absorb_choices, act, knife_fight, pass_invocations, roll, texts
+
+
+def _exchange_of_the_text(**options: object):  # type: ignore[no-untyped-def]
+    state = knife_fight(**options)
+    assert state.current_player() == "belzee", "Belzee (Zmysły +2) declares before Massimo (+1)"
+    act(state, "attack", target="massimo", tactic="none")
+    act(state, "attack", target="belzee", tactic="none")
+    assert state.current_player() == CHANCE
+    roll(state, "+ + 0 -")  # Gracz wyrzucił + + 0 -
+    roll(state, "0 0 + +")  # MG wyrzucił 0 0 + +
+    return state
+
+
+def test_belzee_massimo_exchange_reproduces_every_number() -> None:
+    state = _exchange_of_the_text()
+    b, m = state.index["belzee"], state.index["massimo"]
+    assert state.result(b) == 3, "2 + (+1) = bardzo dobry (+3): Belzee's Atak and Obrona"
+    assert state.result(m) == 5, "3 + (+2) = znakomity (+5): Massimo's Atak and Obrona"
+    assert "bardzo dobry (+3, Very good)" in texts(state, "roll")[0]
+    assert "znakomity (+5, Superb)" in texts(state, "roll")[1]
+    pass_invocations(state)
+    attacks = [e for e in state.history() if e.kind == "attack"]
+    belzee, massimo = attacks
+    assert (belzee.data["attack"], belzee.data["defence"], belzee.data["pressure"]) == (3, 5, 0)
+    assert "odparty (repelled)" in belzee.text
+    assert (massimo.data["attack"], massimo.data["defence"], massimo.data["margin"]) == (5, 3, 2)
+    assert massimo.data["pressure"] == 3, "margin 2 + dagger's Czynnik Obrażeń 1 − no armour 0"
+    assert state.current_player() == "belzee"
+
+
+def test_belzee_massimo_the_ways_to_absorb_pressure_3() -> None:
+    state = _exchange_of_the_text()
+    pass_invocations(state)
+    # The text's two: one box able to take 3 ("2-3"), or a mild consequence (2) and a "1" box for the rest.
+    assert {("2-3:3", ""), ("1:1", "mild")} <= absorb_choices(state)
+    # Every legal way on the default track [1][1][2-3][2-3][4-5] with all three consequence slots free:
+    assert absorb_choices(state) == {
+        ("2-3:3", ""),
+        ("1:1+2-3:2", ""),
+        ("1:1", "mild"),
+        ("2-3:2", "mild"),  # the mild takes the remaining 1 (consequence_absorbs_less)
+        ("", "moderate"),
+        ("", "severe"),
+    }
+    assert "taken_out" in [a.kind for a in state.legal_actions()], "one may refuse and be taken out"
+
+
+def test_belzee_massimo_absorb_choices_when_consequences_must_fit_exactly() -> None:
+    state = _exchange_of_the_text(consequence_absorbs_less=False)
+    pass_invocations(state)
+    assert absorb_choices(state) == {("2-3:3", ""), ("1:1+2-3:2", ""), ("1:1", "mild")}
+
+
+def test_belzee_takes_the_mild_consequence_and_massimo_may_invoke_it_free() -> None:
+    state = _exchange_of_the_text()
+    pass_invocations(state)
+    act(state, "absorb", boxes="1:1", cons="mild")
+    b = state.index["belzee"]
+    assert state.status()["belzee"]["tor"] == "[x1][1][2-3][2-3][4-5]"
+    assert state.cons[b][0] == 1 and state.cons_names[b][0].startswith("Powierzchowne rozcięcie dłoni")
+    # Next exchange: Massimo may invoke it negatively, the first time for free; Belzee may pay to ignore it.
+    act(state, "attack", target="massimo", tactic="none")
+    act(state, "attack", target="belzee", tactic="none")
+    roll(state, "0 0 0 0")
+    roll(state, "0 0 0 0")
+    while state.current_player() == "belzee":
+        act(state, "pass")
+    fp_massimo = state.fp[state.index["massimo"]]
+    act(state, "invoke", aspect="belzee:mild", effect="bonus")
+    assert state.fp[state.index["massimo"]] == fp_massimo, "the first invocation of a mild consequence is free"
+    assert state.current_player() == "belzee" and state.phase == "ignore"
+    fp_belzee = state.fp[b]
+    act(state, "ignore")
+    assert state.fp[b] == fp_belzee - 1
+    assert state.bonus[state.index["massimo"]] == 0, "an ignored invocation has no effect"

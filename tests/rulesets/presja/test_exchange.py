@@ -1,0 +1,261 @@
+"""The flow of an exchange as konflikt plays it: order, declarations, rolls, resolution, zones, endings."""
+
+from __future__ import annotations
+
+import pytest
+
+from konflikt.core.errors import IllegalActionError, ScenarioError
+from konflikt.core.state import CHANCE, GM, TERMINAL
+from tests.rulesets.presja.helpers import (
+    absorb_choices,
+    act,
+    duel,
+    fighter,
+    kinds,
+    pass_invocations,
+    roll,
+    scenario,
+    texts,
+)
+
+KNIFE = {"skill": 2, "weapon": "noz", "fate_points": 0}
+
+
+def test_tactics_digest_vector_offensive_skill_3_rolls_plus_1() -> None:
+    state = duel({"skill": 3, "zmysly": 1, "fate_points": 0}, {"skill": 0, "fate_points": 0})
+    act(state, "attack", target="b", tactic="offensive")
+    act(state, "defend", tactic="none")
+    roll(state, "+ 0 0 0")
+    roll(state, "0 0 0 0")
+    a = state.index["a"]
+    assert state.result(a) == 4
+    attack, _, _, _, _, _, _ = state.attack_numbers(a, state.index["b"])
+    assert attack == 5
+    state.decl[state.index["b"]] = ("attack", a, "none", -1)  # let b attack a to read a's Defence
+    assert state.attack_numbers(state.index["b"], a)[1] == 3
+
+
+def test_tactics_option_off_allows_only_no_tactic() -> None:
+    state = duel(KNIFE, KNIFE, tactics=False)
+    assert {a.get("tactic") for a in state.legal_actions() if a.kind == "attack"} == {"none"}
+    with pytest.raises(IllegalActionError, match="option 'tactics'"):
+        act(state, "attack", target="b", tactic="offensive")
+
+
+def test_order_by_zmysly_then_initiative_edge_then_the_gm() -> None:
+    state = scenario(
+        [
+            [fighter("a", skill=1, zmysly=1), fighter("b", skill=3, zmysly=1)],
+            [fighter("c", skill=2, zmysly=1, initiative_edge="Atut: Czujny"), fighter("d", skill=0, zmysly=4)],
+        ]
+    )
+    assert state.current_player() == GM, "a and b tie on Zmysły without an edge: the GM decides"
+    assert {a["first"] for a in state.legal_actions()} == {"a", "b"}
+    act(state, "order", first="a")
+    assert [state.f[i].id for i in state.order] == ["d", "c", "a", "b"]
+    assert "MG (GM) decides" in texts(state, "order")[0]
+
+
+def test_heuristic_gm_breaks_a_tie_for_the_higher_skill() -> None:
+    import numpy as np
+
+    from konflikt.rulesets.presja.policies import HeuristicPolicy
+
+    state = scenario([[fighter("a", skill=1)], [fighter("b", skill=3)]])
+    assert state.current_player() == GM
+    assert HeuristicPolicy().choose(state, GM, np.random.default_rng(0)).get("first") == "b"
+
+
+def test_declarations_come_before_any_roll_and_each_rolls_once() -> None:
+    state = duel(KNIFE, KNIFE)
+    act(state, "attack", target="b", tactic="none")
+    assert state.current_player() == "b"
+    act(state, "defend", tactic="defensive")
+    assert state.current_player() == CHANCE
+    assert "a:" in state.roll_purpose().lower() or "Atak i Obrona" in state.roll_purpose()
+    roll(state, "0 0 0 0")
+    roll(state, "0 0 0 0")
+    assert state.phase != "roll"
+    assert len(texts(state, "roll")) == 2
+
+
+def test_concede_before_the_roll_ends_the_conflict_and_pays_fate_points() -> None:
+    state = duel(KNIFE, KNIFE)
+    act(state, "concede")
+    assert state.current_player() == TERMINAL
+    out = state.outcome()
+    assert out.ending == "conceded" and out.winners == ("s1",)
+    assert state.fp[state.index["a"]] == 1
+    assert not texts(state, "roll"), "nobody rolled: conceding comes before the opponent's roll"
+
+
+def test_concede_after_a_mild_and_a_moderate_gives_3_fate_points() -> None:
+    state = duel({**KNIFE, "skill": 0}, {**KNIFE, "skill": 5})
+    state.cons[state.index["a"]][:2] = [1, 1]
+    state.cons_new[state.index["a"]] = 2
+    act(state, "concede")
+    assert state.fp[state.index["a"]] == 3
+
+
+def test_concede_can_be_forbidden() -> None:
+    assert "concede" not in kinds(duel(KNIFE, KNIFE, allow_concede=False))
+    assert "concede" not in kinds(duel({**KNIFE, "may_concede": False}, KNIFE))
+
+
+def test_both_sides_can_hurt_each_other_in_the_same_exchange() -> None:
+    state = duel({**KNIFE, "zmysly": 1}, KNIFE)
+    act(state, "attack", target="b", tactic="none")
+    act(state, "attack", target="a", tactic="none")
+    roll(state, "0 0 0 0")
+    roll(state, "0 0 0 0")
+    pass_invocations(state)
+    hits = [e.data["pressure"] for e in state.history() if e.kind == "attack"]
+    assert hits == [1, 1], "Attack 2 vs Defence 2: margin 0 + knife 1 on both sides"
+    assert state.current_player() == "b", "hits are absorbed in the order of action: a's hit on b first"
+    act(state, "absorb", boxes="1:1", cons="")
+    assert state.current_player() == "a"
+
+
+def test_unabsorbable_pressure_takes_out_and_the_other_side_wins() -> None:
+    state = duel({**KNIFE, "zmysly": 1}, {"skill": 0, "fate_points": 0})
+    state.marked[state.index["b"]] = 0b11111
+    act(state, "attack", target="b", tactic="none")
+    act(state, "defend", tactic="none")
+    roll(state, "0 0 0 0")
+    roll(state, "0 0 0 0")
+    assert state.current_player() == "b", "the mild consequence can still take it"
+    act(state, "taken_out")
+    assert state.outcome().ending == "taken_out"
+    assert state.outcome().winners == ("s0",)
+    assert "decides what happens" in texts(state, "taken_out")[0]
+
+
+def test_taken_out_automatically_when_nothing_absorbs() -> None:
+    state = duel({**KNIFE, "zmysly": 1}, {"skill": 0, "fate_points": 0})
+    b = state.index["b"]
+    state.marked[b] = 0b11111
+    state.cons[b] = [2, 2, 1]
+    act(state, "attack", target="b", tactic="none")
+    act(state, "defend", tactic="none")
+    roll(state, "0 0 0 0")
+    roll(state, "0 0 0 0")
+    pass_invocations(state)  # a may invoke b's severe consequence (always free) but passes
+    assert state.is_terminal()
+    assert "cannot absorb" in texts(state, "taken_out")[0]
+
+
+def test_several_attackers_each_meet_the_single_defence_or_a_divided_one() -> None:
+    sides = [[fighter("a", **KNIFE, zmysly=2), fighter("b", **KNIFE, zmysly=1)], [fighter("c", **KNIFE)]]
+    for mode, expected in (("single", [1, 1]), ("divided", [2, 2])):
+        state = scenario(sides, {"defence_vs_many": mode})
+        act(state, "attack", target="c", tactic="none")
+        act(state, "attack", target="c", tactic="none")
+        act(state, "defend", tactic="none")
+        for _ in range(3):
+            roll(state, "0 0 0 0")
+        assert [e.data["pressure"] for e in state.history() if e.kind == "attack"] == expected
+
+
+ZONES = {
+    "zones": [{"id": "x", "name": "X"}, {"id": "y", "name": "Y"}, {"id": "z", "name": "Z"}],
+    "adjacent": [["x", "y"], ["y", "z"]],
+}
+
+
+def test_zones_same_zone_or_adjacent_with_a_ranged_weapon() -> None:
+    setup = {**ZONES, "positions": {"a": "x", "bow": "x", "c": "y", "d": "z"}}
+    state = scenario(
+        [
+            [fighter("a", **KNIFE, zmysly=3), fighter("bow", skill=2, weapon="luk", zmysly=2)],
+            [fighter("c", **KNIFE, zmysly=1), fighter("d", **KNIFE)],
+        ],
+        setup=setup,
+    )
+    assert {a["target"] for a in state.legal_actions() if a.kind == "attack"} == set()
+    with pytest.raises(IllegalActionError, match="adjacent one with a ranged weapon"):
+        act(state, "attack", target="c", tactic="none")
+    assert {a["to"] for a in state.legal_actions() if a.kind == "move"} == {"y"}
+    act(state, "move", to="y", tactic="defensive")
+    assert {a["target"] for a in state.legal_actions() if a.kind == "attack"} == {"c"}, "the bow reaches y, not z"
+
+
+def test_moving_takes_the_action_and_happens_at_the_end_of_the_exchange() -> None:
+    setup = {**ZONES, "positions": {"a": "x", "b": "x"}}
+    state = scenario([[fighter("a", **KNIFE, zmysly=1)], [fighter("b", **KNIFE)]], setup=setup)
+    act(state, "move", to="y", tactic="none")
+    act(state, "attack", target="a", tactic="none")
+    roll(state, "0 0 0 0")
+    roll(state, "0 0 0 0")
+    attacks = [e for e in state.history() if e.kind == "attack"]
+    assert [e.data["who"] for e in attacks] == ["b"], "the mover makes no attack but still defends"
+    act(state, "absorb", boxes="1:1", cons="")
+    assert state.zone_ids[state.zone[state.index["a"]]] == "y"
+    assert texts(state, "move")
+
+
+def test_surprise_lowers_the_first_exchange_only() -> None:
+    state = scenario(
+        [
+            [fighter("a", **KNIFE, zmysly=1)],
+            [fighter("b", skill=4, fate_points=0), fighter("c", fate_points=0, zmysly=-1)],
+        ],
+        {"surprise": True},
+        {"surprised": ["b", "c"]},
+    )
+    b, c = state.index["b"], state.index["c"]
+    assert (state.level(b), state.level(c)) == (-1, -3), "Poor; Terrible without any combat skill"
+    act(state, "defend", tactic="none")
+    act(state, "defend", tactic="none")
+    act(state, "defend", tactic="none")
+    for _ in range(3):
+        roll(state, "0 0 0 0")
+    assert state.exchange == 2 and (state.level(b), state.level(c)) == (4, 0)
+
+
+def test_surprise_is_off_by_default() -> None:
+    state = scenario([[fighter("a", **KNIFE)], [fighter("b", skill=4)]], setup={"surprised": ["b"]})
+    assert state.level(state.index["b"]) == 4
+
+
+def test_deadlock_after_max_exchanges() -> None:
+    state = duel(KNIFE, KNIFE, max_exchanges=1)
+    act(state, "defend", tactic="none")
+    act(state, "defend", tactic="none")
+    roll(state, "0 0 0 0")
+    roll(state, "0 0 0 0")
+    assert state.outcome().ending == "deadlock" and state.outcome().winners == ()
+
+
+def test_recovery_clears_boxes_and_mild_but_keeps_moderate_and_severe() -> None:
+    state = duel(KNIFE, KNIFE)
+    a = state.index["a"]
+    state.marked[a] = 0b111
+    state.cons[a] = [1, 1, 1]
+    state.cons_names[a] = ["Zmęczony", "Skręcenie kostki", "Złamana ręka"]
+    state.fp[a] = 4
+    rested = state.after_conflict(rested=True)["a"]
+    assert rested.consequences.mild is None
+    assert (rested.consequences.moderate, rested.consequences.severe) == ("Skręcenie kostki", "Złamana ręka")
+    assert rested.fate_points == 4
+    assert state.after_conflict(rested=False)["a"].consequences.mild == "Zmęczony"
+    again = duel(rested.model_dump(), KNIFE)
+    assert again.marked[0] == 0 and again.cons[0] == [0, 2, 2], "a new conflict starts with clear boxes"
+
+
+def test_scenario_errors_name_the_field() -> None:
+    with pytest.raises(ScenarioError, match=r"weapon.*unknown weapon 'laser'"):
+        duel({"weapon": "laser"}, KNIFE)
+    with pytest.raises(ScenarioError, match="unknown zone 'q'"):
+        scenario([[fighter("a")], [fighter("b")]], setup={**ZONES, "positions": {"a": "q"}})
+    with pytest.raises(ScenarioError, match="skill"):
+        duel({"skill": 99}, KNIFE)
+
+
+def test_absorb_choices_reflect_marked_boxes() -> None:
+    state = duel({**KNIFE, "zmysly": 1}, {"skill": 0, "fate_points": 0})
+    state.marked[state.index["b"]] = 0b00011
+    act(state, "attack", target="b", tactic="none")
+    act(state, "defend", tactic="none")
+    roll(state, "0 0 0 -")
+    roll(state, "0 0 0 0")
+    assert absorb_choices(state) == {("2-3:2", ""), ("", "mild"), ("", "moderate"), ("", "severe")}

@@ -1,0 +1,77 @@
+"""The pure rules of an exchange: pressure, tactics, surprise, conceding, positions, the ladder."""
+
+from __future__ import annotations
+
+import pytest
+
+from konflikt.core.errors import KonfliktError
+from konflikt.rulesets.presja.models import ladder, level_text
+from konflikt.rulesets.presja.rules import (
+    concede_fate_points,
+    fighting_level,
+    positional_advantages,
+    pressure,
+    tactic_mods,
+)
+
+
+def test_margin_0_still_hurts_digest_vector() -> None:
+    assert pressure(4, 4, damage=2, absorption=1) == 1
+
+
+def test_no_pressure_below_0_whatever_the_weapon_digest_vector() -> None:
+    assert pressure(3, 4, damage=3, absorption=0) == 0
+
+
+def test_armour_can_cancel_digest_vector() -> None:
+    assert pressure(5, 4, damage=1, absorption=2) == 0
+
+
+def test_the_text_exchange_numbers() -> None:
+    assert pressure(3, 5, damage=1, absorption=0) == 0, "Belzee's attack is repelled"
+    assert pressure(5, 3, damage=1, absorption=0) == 3, "Massimo: margin 2 + dagger 1"
+
+
+def test_tactics_shift_one_point_between_attack_and_defence() -> None:
+    assert tactic_mods("none") == (0, 0)
+    assert tactic_mods("defensive") == (-1, 1)
+    assert tactic_mods("offensive") == (1, -1)
+
+
+def test_concede_gives_one_fate_point_and_one_per_consequence_digest_vector() -> None:
+    assert concede_fate_points(2) == 3  # conceded after taking a mild and a moderate consequence
+    assert concede_fate_points(0) == 1
+
+
+@pytest.mark.parametrize(
+    ("skill", "surprised", "level"),
+    [(3, False, 3), (3, True, -1), (-2, True, -2), (None, False, 0), (None, True, -3)],
+)
+def test_surprise_fights_at_poor_or_terrible_without_combat_skill(skill: int | None, surprised: bool, level: int) -> None:
+    assert fighting_level(skill, 0, surprised, -1, -3) == level
+
+
+def test_positional_advantages_stack() -> None:
+    assert positional_advantages(1, 1, 1) == (False, False, False)
+    assert positional_advantages(1, 2, 1) == (True, False, False)
+    assert positional_advantages(2, 2, 1) == (True, True, False)
+    assert positional_advantages(3, 3, 1) == (True, True, True)
+    assert positional_advantages(3, 3, 3) == (False, True, False), "no surrounding without numbers"
+
+
+def test_ladder_has_the_texts_names() -> None:
+    names = {v: lv.name for v, lv in ladder().items()}
+    assert (names[2], names[3], names[5], names[-1], names[-3]) == (
+        "dobry",
+        "bardzo dobry",
+        "znakomity",
+        "słaby",
+        "fatalny",
+    )
+    assert level_text(3) == "bardzo dobry (+3, Very good)"
+    assert level_text(12) == "+12"
+
+
+def test_unknown_ladder_is_an_error() -> None:
+    with pytest.raises(KonfliktError, match="no such file"):
+        ladder("klingon")

@@ -1,0 +1,163 @@
+"""Tor Presji Fizycznej (the pressure track): the digest's test vectors, Ciało, splitting, consequences."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from konflikt.core.errors import OptionError
+from konflikt.rulesets.presja.track import (
+    absorb_options,
+    absorbable,
+    body_boxes,
+    build_track,
+    parse_track,
+    parse_values,
+    track_text,
+)
+
+BASE = parse_track("1,1,2-3,2-3,4-5")
+VALUES = (2, 4, 6)
+NONE_FREE = (False, False, False)
+
+
+def _ways(pressure: int, cons_free: tuple[bool, bool, bool] = NONE_FREE, **kw: bool) -> set[tuple[str, str]]:
+    return {(o.boxes_text(BASE), o.cons_text()) for o in absorb_options(BASE, 0, cons_free, VALUES, pressure, **kw)}
+
+
+def test_default_base_track() -> None:
+    assert track_text(BASE, 0) == "[1][1][2-3][2-3][4-5]"
+
+
+@pytest.mark.parametrize(
+    ("cialo", "expected"),
+    [
+        (0, "[1][1][2-3][2-3][4-5]"),
+        (1, "[1][1][1][2-3][2-3][4-5]"),
+        (2, "[1][1][1][1][2-3][2-3][4-5]"),  # two more "1" boxes
+        (3, "[1][1][1][1][2-3][2-3][2-3][4-5]"),  # two more "1" and one more "2-3"
+        (5, "[1][1][1][1][2-3][2-3][2-3][4-5]"),  # above 3: no further boxes (default)
+    ],
+)
+def test_cialo_adds_boxes(cialo: int, expected: str) -> None:
+    assert track_text(build_track(BASE, cialo), 0) == expected
+
+
+def test_cialo_above_3_option_adds_2_3_boxes() -> None:
+    assert body_boxes(5, "extra_2_3") == ((1, 1), (1, 1), (2, 3), (2, 3), (2, 3))
+
+
+def test_splitting_4_on_the_default_track_digest_vector() -> None:
+    assert _ways(4) == {("4-5:4", ""), ("1:1+2-3:3", ""), ("2-3:2+2-3:2", ""), ("1:1+1:1+2-3:2", "")}
+    with_mild = _ways(4, (True, False, False))
+    assert {("2-3:2", "mild"), ("1:1+1:1", "mild")} <= with_mild
+    assert _ways(4, (True, False, False), cons_less=False) - _ways(4) == {("2-3:2", "mild"), ("1:1+1:1", "mild")}
+
+
+def test_text_example_pressure_4_split_or_one_4_5_box() -> None:
+    # "może zaznaczyć pole presji 2-3 [x] i pole presji 1 [x] ... Może też zaznaczyć od razu pole presji 4-5 [x]"
+    assert {("1:1+2-3:3", ""), ("4-5:4", "")} <= _ways(4)
+
+
+def test_a_box_takes_only_an_amount_within_its_range_digest_vector() -> None:
+    only_23 = 0b10011  # the "1" boxes and the "4-5" box are marked
+    assert absorb_options(BASE, only_23, NONE_FREE, VALUES, 1) == ()
+    assert 1 not in absorbable(BASE, only_23, NONE_FREE, VALUES)
+
+
+def test_box_absorbs_less_option_lets_a_box_take_any_amount_up_to_its_top() -> None:
+    only_23 = 0b10011
+    ways = absorb_options(BASE, only_23, NONE_FREE, VALUES, 1, box_less=True)
+    assert [(o.boxes_text(BASE), o.cons_text()) for o in ways] == [("2-3:1", "")]
+
+
+def test_consequence_values_are_data() -> None:
+    assert parse_values("2,4,6") == (2, 4, 6)
+    assert _ways(3, (True, False, False)) >= {("1:1", "mild")}
+    assert ("", "mild") in {
+        (o.boxes_text(BASE), o.cons_text()) for o in absorb_options(BASE, 0b11111, (True, False, False), (3, 4, 6), 3)
+    }
+    with pytest.raises(OptionError, match="three positive numbers"):
+        parse_values("2,4")
+
+
+def test_bad_track_text_is_an_option_error() -> None:
+    with pytest.raises(OptionError, match="'3-2'"):
+        parse_track("1,3-2")
+
+
+def test_taken_out_when_nothing_can_absorb() -> None:
+    full = 0b11111
+    assert absorb_options(BASE, full, NONE_FREE, VALUES, 1) == ()
+    assert [o.cons_text() for o in absorb_options(BASE, full, (False, False, True), VALUES, 7)] == []
+    assert [o.cons_text() for o in absorb_options(BASE, full, (True, True, False), VALUES, 6)] == ["mild+moderate"]
+
+
+tracks = st.lists(st.sampled_from([(1, 1), (2, 3), (4, 5), (1, 2), (3, 3)]), min_size=1, max_size=7).map(
+    lambda b: tuple(sorted(b))
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    track=tracks,
+    marked_bits=st.integers(0, 127),
+    cons_free=st.tuples(st.booleans(), st.booleans(), st.booleans()),
+    pressure=st.integers(1, 16),
+    box_less=st.booleans(),
+    cons_less=st.booleans(),
+)
+def test_every_legal_absorption_covers_the_pressure_exactly_and_respects_the_track(
+    track: tuple[tuple[int, int], ...],
+    marked_bits: int,
+    cons_free: tuple[bool, bool, bool],
+    pressure: int,
+    box_less: bool,
+    cons_less: bool,
+) -> None:
+    marked = marked_bits & ((1 << len(track)) - 1)
+    options = absorb_options(track, marked, cons_free, VALUES, pressure, box_less, cons_less)
+    assert len(set(options)) == len(options)
+    for o in options:
+        indices = [i for i, _ in o.boxes]
+        assert len(set(indices)) == len(indices), "each box used once"
+        for i, amount in o.boxes:
+            lo, hi = track[i]
+            assert not marked >> i & 1, "only free boxes"
+            assert (1 if box_less else lo) <= amount <= hi, "an amount within the box's range"
+        assert all(cons_free[s] for s in o.cons), "only free consequence slots, one each"
+        assert len(set(o.cons)) == len(o.cons)
+        cap = sum(VALUES[s] for s in o.cons)
+        assert o.box_total() + o.cons_absorbed == pressure, "covers the pressure exactly"
+        assert 0 <= o.cons_absorbed <= cap
+        if not cons_less:
+            assert o.cons_absorbed == cap
+        for s in o.cons:
+            assert cap - VALUES[s] < o.cons_absorbed, "no consequence taken for nothing"
+    # and nothing is missed: brute force over every assignment of boxes and consequences
+    assert bool(options) == _brute_force_possible(track, marked, cons_free, pressure, box_less, cons_less)
+
+
+def _brute_force_possible(
+    track: tuple[tuple[int, int], ...],
+    marked: int,
+    cons_free: tuple[bool, bool, bool],
+    pressure: int,
+    box_less: bool,
+    cons_less: bool,
+) -> bool:
+    from itertools import product
+
+    free = [i for i in range(len(track)) if not marked >> i & 1]
+    choices = [[0, *range(1 if box_less else track[i][0], track[i][1] + 1)] for i in free]
+    sums = {sum(c) for c in product(*choices)}
+    slots = [s for s in range(3) if cons_free[s]]
+    caps = {sum(VALUES[s] for k, s in enumerate(slots) if m >> k & 1) for m in range(1 << len(slots))}
+    for b in sums:
+        for cap in caps:
+            if b == pressure and cap == 0:
+                return True
+            if cap and b < pressure and (cap == pressure - b or (cons_less and cap > pressure - b)):
+                return True
+    return False
