@@ -1,0 +1,101 @@
+"""Carrying a conflict into the next one, and the errors a scenario writer meets."""
+
+from __future__ import annotations
+
+import pytest
+
+from konflikt.core.errors import KonfliktError, ScenarioError
+from konflikt.core.scenario import scenario_from_document
+from konflikt.rulesets.fimbulfrost import carry_over
+from konflikt.rulesets.fimbulfrost.models import Character
+from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
+from tests.rulesets.fimbulfrost.helpers import act, doc, hero, roll, start, to_round2
+
+ALL = {"stil": True, "stunt": True, "snak": True}
+
+
+def _lost_with_spending() -> FimbulfrostState:
+    state = start(options={"borrowed_time": True})
+    to_round2(state)
+    act(state, "describe", **ALL)
+    act(state, "describe", **ALL)
+    roll(state, 0)
+    roll(state, 0)
+    roll(state, 0)
+    act(state, "armour", dice=2)
+    act(state, "borrowed_time")
+    act(state, "done")
+    act(state, "done")
+    roll(state, 1)
+    roll(state, 0)  # robbers at 3: each hero buys 3
+    _buy_keeping_pools(state)
+    return state
+
+
+def _buy_keeping_pools(state: FimbulfrostState) -> None:
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply_action(next(a for a in legal if a.get("entry") not in ("grej-tabt", "rustning-flaeret")))
+
+
+def test_carry_over_keeps_consequences_spent_pools_and_borrowed_time() -> None:
+    state = _lost_with_spending()
+    docs = carry_over(state)
+    budolf, rudolf = Character.model_validate(docs["budolf"]), Character.model_validate(docs["rudolf"])
+    assert budolf.rustning == 3 and rudolf.rustning == 6
+    assert rudolf.laant_tid == 1 and budolf.laant_tid == 0
+    assert len(budolf.konsekvenser) == 3 and len(rudolf.konsekvenser) == 3
+    assert budolf.status == 6  # Status is the conflict's own track
+    assert Character.model_validate(docs["roeverne"]).role == "opponent"
+
+
+def test_carried_documents_start_the_next_conflict() -> None:
+    docs = carry_over(_lost_with_spending())
+    nxt = start(heroes=[hero("budolf", **docs["budolf"]), hero("rudolf", **docs["rudolf"])])
+    assert nxt.pools[0][0] == 3
+    assert nxt.carried[0] == frozenset(docs["budolf"]["konsekvenser"])
+
+
+def test_pools_spent_off_restores_the_pools() -> None:
+    state = start(options={"pools_spent": False})
+    to_round2(state)
+    act(state, "describe", **ALL)
+    act(state, "describe", **ALL)
+    roll(state, 0)
+    roll(state, 0)
+    roll(state, 0)
+    act(state, "armour", dice=5)
+    act(state, "done")  # Rudolf
+    act(state, "done")  # Budolf
+    roll(state, 0)  # only Budolf has dice
+    _buy_keeping_pools(state)
+    assert carry_over(state)["budolf"]["rustning"] == 5
+
+
+def test_carry_over_needs_a_finished_conflict() -> None:
+    with pytest.raises(KonfliktError, match="not over"):
+        carry_over(start())
+
+
+def test_two_opponents_are_two_conflicts() -> None:
+    d = doc()
+    d["sides"][1]["participants"].append(hero("dragen", character="builtin:drage"))
+    with pytest.raises(ScenarioError, match="exactly one opponent"):
+        scenario_from_document(d, "x.toml")
+
+
+def test_a_hero_with_kamp_is_refused() -> None:
+    with pytest.raises(ScenarioError, match="a hero has no kamp pool"):
+        start(heroes=[hero("budolf", character="builtin:budolf", kamp=3)])
+
+
+def test_unknown_list_and_carried_consequence_are_named() -> None:
+    with pytest.raises(ScenarioError, match="no consequence list 'trold'"):
+        start(opponent=hero("x", character="builtin:roeverbanden", konsekvensliste="trold"))
+    with pytest.raises(ScenarioError, match="unknown carried consequence 'hovedpine'"):
+        start(heroes=[hero("budolf", character="builtin:budolf", konsekvenser=["hovedpine"])])
+
+
+def test_a_typo_in_a_character_field_is_caught() -> None:
+    with pytest.raises(ScenarioError, match="omdome"):
+        start(heroes=[hero("budolf", character="builtin:budolf", omdome=3)])
