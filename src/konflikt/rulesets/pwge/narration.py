@@ -195,16 +195,16 @@ def describe_action(state: PwgeState, seat: str, action: Action) -> str:
         return f"{prefix[k]}: anfall (attack) {who} with {tool} (1 token{'' if k != 'free_attack' else ', free'})"
     texts = {
         "pass": "pass — let the floor go (if everybody passes in a row: deadlock)",
-        "counter": "mothandling (counter): 1 token, an opposed roll to negate it",
+        "counter": "mothandling (counter): 1 token, an opposed slag (throw) to negate it",
         "no_counter": "no counter",
         "no_response": "no svarshandling (response)",
         "order": "sätta turordning (set order): 1 token to make your deed happen first",
         "no_order": "no turordning (order)",
-        "top": "toppa (top): 1 token, reroll your roll — the new roll replaces it",
-        "accept": "accept the roll as it stands",
-        "counter_top": "mot-toppa (counter-top): 1 token; the attacker must reroll or pay to keep it",
-        "counter_counter_top": "mot-mot-toppa (counter-counter-top): 1 token, the damage roll stands",
-        "reroll": "reroll the damage roll (no token)",
+        "top": "toppa (top): 1 token, slå om (throw again) — the new result replaces the old",
+        "accept": "accept the result as it stands",
+        "counter_top": "mot-toppa (counter-top): 1 token; the attacker must slå om (throw again) or pay to keep it",
+        "counter_counter_top": "mot-mot-toppa (counter-counter-top): 1 token, the skadeslag stands",
+        "reroll": "slå om skadeslaget (throw the damage again, no token)",
         "no_free_attack": "no frislag (free attack)",
     }
     if k in texts:

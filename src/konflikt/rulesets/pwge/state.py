@@ -641,7 +641,7 @@ class PwgeState(State):
         )
         if action == ACCEPT:
             c.declined = (*c.declined, i)
-            self.emit("accept", f"{self.people[i].name} lets the roll stand (does not top the {own})")
+            self.emit("accept", f"{self.people[i].name} lets the result stand (does not top the {own})")
             return
         self.spend(i, f"toppa (a top) of the {own}")
         c.declined = ()
@@ -697,7 +697,7 @@ class PwgeState(State):
             d.counter_tops += 1
             d.stage = "cct"
         elif action == COUNTER_COUNTER_TOP:
-            self.spend(i, "mot-mot-toppa (a counter-counter-top: the damage roll stands)")
+            self.spend(i, "mot-mot-toppa (a counter-counter-top: the skadeslag stands)")
             self.emit("keep", f"{name} keeps the skadeslag {d.roll}: the counter-top is answered")
             d.stage = "defender"
         else:
