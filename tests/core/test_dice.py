@@ -75,7 +75,7 @@ def test_success_pool_agrees_with_icepool(count: int) -> None:
         ("3d6", "3d6"),
         ("2T+2", "2T+2"),
         ("2t+4", "2T+4"),
-        ("3T6", "3T"),
+        ("3T6", "3T6"),
         ("6d6 pool", "6d6 pool"),
         ("6P", "6d6 pool"),
         ("d100", "d100"),

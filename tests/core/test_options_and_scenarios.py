@@ -27,7 +27,7 @@ def test_options_resolve_defaults_then_layers() -> None:
         ({"open_hti": 2}, "unknown rule option 'open_hti'"),
         ({"open_hit": "x"}, "takes a whole number, not 'x'"),
         ({"open_hit": True}, "takes a whole number"),
-        ({"max_rounds": 0}, "at least 1"),
+        ({"open_hit": 0}, "at least 1"),
     ],
 )
 def test_bad_options_are_refused(layer: dict[str, Any], fragment: str) -> None:

@@ -79,6 +79,9 @@ class Ruleset:
     odds: Mapping[str, OddsQuestion] = field(default_factory=dict)
     content_dir: Path | None = None
     terms: Mapping[str, str] = field(default_factory=dict)
+    kernel: Callable[..., Any] | None = None
+    """Optional vectorised simulator: ``kernel(scenario, options, seats)`` returns an object with
+    ``run(n, rng) -> konflikt.sim.batch.Batch``, or a string saying why it cannot play this scenario."""
 
     def policy(self, name: str) -> Policy:
         factories: dict[str, Callable[[], Policy]] = {"random": RandomPolicy, **self.policies}

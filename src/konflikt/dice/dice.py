@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from konflikt.core.errors import DiceError
+from konflikt.errors import DiceError
 from konflikt.dice.distribution import normalise, power
 
 FUDGE_FACES = {"+": 1, "0": 0, "-": -1, "−": -1, "–": -1, " ": None}
@@ -131,11 +131,12 @@ class SumDice(Dice):
     sides: int = 6
     modifier: int = 0
     style: str = "d"
+    """``d`` (3d6), ``T`` (the Swedish texts' 2T+2, with a modifier) or ``T6`` (their 3T6)."""
 
     @property
     def notation(self) -> str:  # type: ignore[override]
-        if self.style == "T":
-            core = f"{self.count}T" if self.sides == 6 else f"{self.count}T{self.sides}"
+        if self.style in ("T", "T6"):
+            core = f"{self.count}T" if self.style == "T" and self.sides == 6 else f"{self.count}T{self.sides}"
         else:
             core = f"{self.count}d{self.sides}"
         return core + _mod(self.modifier)
@@ -319,7 +320,7 @@ def parse_dice(expr: str) -> Dice:
         return Fudge(count, sign * int(m.group(3) or 0))
     if m := _SUM.fullmatch(text):
         count = _count(int(m.group(1) or 1), expr)
-        style = "T" if m.group(2) in "tT" else "d"
+        style = ("T6" if m.group(3) else "T") if m.group(2) in "tT" else "d"
         if not m.group(3) and style == "d":
             raise DiceError(f"cannot read dice expression {expr!r}: say how many sides, e.g. 3d6")
         sides = int(m.group(3) or 6)

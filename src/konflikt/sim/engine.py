@@ -1,0 +1,149 @@
+"""Many conflicts: chunks with their own seeds, on one process or several, with a vectorised kernel when one fits.
+
+Reproducibility: chunk ``i`` always holds the same conflicts and draws from ``SeedSequence(seed, spawn_key=(i,))``,
+and chunk results are merged in chunk order, so the numbers depend on the seed and ``n`` only, never on the
+number of workers.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from konflikt.core.conflict import new_state
+from konflikt.core.errors import KonfliktError
+from konflikt.core.scenario import Scenario, scenario_from_document
+from konflikt.sim.batch import Tally
+from konflikt.sim.reference import run_chunk
+from konflikt.sim.runner import seat_policies
+
+REFERENCE_CHUNK = 500
+KERNEL_CHUNK = 100_000
+
+
+@dataclass
+class SimResult:
+    tally: Tally
+    engine: str
+    note: str
+    seconds: float
+    interrupted: bool
+
+
+def choose_engine(
+    scenario: Scenario, overrides: Mapping[str, object], policies: Mapping[str, str], engine: str
+) -> tuple[str, Any, str]:
+    """(engine used, kernel or None, why) for ``auto``, ``reference`` or ``vectorised``."""
+    if engine not in ("auto", "reference", "vectorised"):
+        raise KonfliktError(f"--engine takes auto, reference or vectorised, not {engine!r}")
+    if engine == "reference":
+        return "reference", None, "reference runner over the State API (asked for)"
+    factory = scenario.ruleset.kernel
+    reason = f"{scenario.ruleset.id} has no vectorised kernel yet"
+    if factory is not None:
+        options = scenario.ruleset.options.resolve(scenario.options, dict(overrides))
+        made = factory(scenario, options, seat_policies(scenario, policies))
+        if not isinstance(made, str):
+            return "vectorised", made, "vectorised numpy kernel"
+        reason = made
+    if engine == "vectorised":
+        raise KonfliktError(f"no vectorised kernel for this scenario: {reason}")
+    return "reference", None, f"reference runner ({reason})"
+
+
+_CACHE: dict[str, Any] = {}
+
+
+def _init_worker() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _chunk(
+    job: tuple[Mapping[str, Any], str, Mapping[str, object], Mapping[str, str], str, int, int, int],
+) -> dict[str, Any]:
+    document, source, overrides, policies, engine, n, seed, index = job
+    key = repr((source, sorted(overrides.items()), sorted(policies.items()), engine))
+    if key not in _CACHE:
+        scenario = scenario_from_document(document, source)
+        _, kernel, _ = choose_engine(scenario, overrides, policies, engine)
+        _CACHE.clear()
+        _CACHE[key] = (scenario, kernel, seat_policies(scenario, policies))
+    scenario, kernel, seats = _CACHE[key]
+    seq = np.random.SeedSequence(seed, spawn_key=(index,))
+    tally = Tally()
+    if kernel is not None:
+        tally.add(kernel.run(n, np.random.default_rng(seq)))
+    else:
+        tally.add(run_chunk(scenario, overrides, seats, n, seq))
+    return tally.to_json()
+
+
+def chunks(n: int, size: int) -> Iterator[tuple[int, int]]:
+    for index, start in enumerate(range(0, n, size)):
+        yield index, min(size, n - start)
+
+
+def simulate(
+    scenario: Scenario,
+    n: int,
+    seed: int,
+    overrides: Mapping[str, object] | None = None,
+    policies: Mapping[str, str] | None = None,
+    engine: str = "auto",
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> SimResult:
+    """Play ``n`` conflicts of ``scenario`` and tally them; Ctrl-C stops cleanly with what was done."""
+    if n < 1:
+        raise KonfliktError(f"-n must be at least 1, not {n}")
+    if workers < 1:
+        raise KonfliktError(f"--workers must be at least 1, not {workers}")
+    overrides = dict(overrides or {})
+    policies = dict(policies or {})
+    humans = [s for s, p in seat_policies(scenario, policies).items() if p is None]
+    if humans:
+        raise KonfliktError(f"simulation needs a policy for every seat; human: {', '.join(humans)}")
+    new_state(scenario, overrides)
+    used, kernel, note = choose_engine(scenario, overrides, policies, engine)
+    size = KERNEL_CHUNK if kernel is not None else REFERENCE_CHUNK
+    jobs = [
+        (
+            scenario.document,
+            scenario.source,
+            overrides,
+            policies,
+            engine if used == "vectorised" else "reference",
+            count,
+            seed,
+            index,
+        )
+        for index, count in chunks(n, size)
+    ]
+    tally = Tally()
+    started = time.perf_counter()
+    interrupted = False
+    try:
+        if workers == 1:
+            for job in jobs:
+                tally.add_counts(_chunk(job))
+                if progress:
+                    progress(job[5])
+        else:
+            with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker) as pool:
+                try:
+                    for job, result in zip(jobs, pool.map(_chunk, jobs), strict=True):
+                        tally.add_counts(result)
+                        if progress:
+                            progress(job[5])
+                except KeyboardInterrupt:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    raise
+    except KeyboardInterrupt:
+        interrupted = True
+    return SimResult(tally, used, note, time.perf_counter() - started, interrupted)

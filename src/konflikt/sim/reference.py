@@ -1,0 +1,50 @@
+"""Chunks of conflicts over the State API (the reference runner), turned into :class:`Batch` results."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+
+import numpy as np
+
+from konflikt.core.conflict import new_state
+from konflikt.core.ruleset import Policy
+from konflikt.core.scenario import Scenario
+from konflikt.sim.batch import Batch
+from konflikt.sim.runner import Generators, Runner
+
+
+def run_chunk(
+    scenario: Scenario,
+    overrides: Mapping[str, object],
+    seats: Mapping[str, Policy | None],
+    n: int,
+    seed: np.random.SeedSequence,
+) -> Batch:
+    """Play ``n`` conflicts with one pair of generator streams from ``seed``."""
+    runner = Runner(seats, Generators.from_seed(seed))
+    winners: list[Hashable] = []
+    endings: list[str] = []
+    fates: dict[str, list[str]] = {p.id: [] for p in scenario.participants()}
+    length = np.empty(n, dtype=np.int64)
+    resources: dict[str, list[float]] = {}
+    opening = new_state(scenario, dict(overrides))
+    for i in range(n):
+        state = opening.fork()
+        runner.play(state)
+        outcome = state.outcome()
+        winners.append(outcome.winners)
+        endings.append(outcome.ending)
+        for pid, fate in outcome.participants.items():
+            fates.setdefault(pid, []).append(fate)
+        data = outcome.data
+        length[i] = int(data.get("rounds", len(state.steps())))
+        for name, value in data.items():
+            if isinstance(value, int | float) and not isinstance(value, bool) and name != "rounds":
+                resources.setdefault(name, []).append(float(value))
+    return Batch(
+        winners,
+        endings,
+        fates,
+        length,
+        {k: np.asarray(v) for k, v in resources.items() if len(v) == n},
+    )
