@@ -47,7 +47,9 @@ def test_concede_gives_one_fate_point_and_one_per_consequence_digest_vector() ->
     ("skill", "surprised", "level"),
     [(3, False, 3), (3, True, -1), (-2, True, -2), (None, False, 0), (None, True, -3)],
 )
-def test_surprise_fights_at_poor_or_terrible_without_combat_skill(skill: int | None, surprised: bool, level: int) -> None:
+def test_surprise_fights_at_poor_or_terrible_without_combat_skill(
+    skill: int | None, surprised: bool, level: int
+) -> None:
     assert fighting_level(skill, 0, surprised, -1, -3) == level
 
 
