@@ -34,10 +34,11 @@ def bar(p: Fraction, peak: Fraction) -> str:
 
 def probability_table(title: str, label: str, rows: Sequence[tuple[str, Fraction]]) -> Table:
     table = Table(title=title, title_justify="left")
-    table.add_column(label, justify="right")
-    table.add_column("probability", justify="right")
-    table.add_column("%", justify="right")
-    table.add_column("", justify="left", style="green")
+    widest = max((len(fraction_text(p)) for _, p in rows), default=4)
+    table.add_column(label, justify="right", overflow="fold")
+    table.add_column("probability", justify="right", no_wrap=True, min_width=min(widest, 40))
+    table.add_column("%", justify="right", no_wrap=True)
+    table.add_column("", justify="left", style="green", no_wrap=True, overflow="crop")
     peak = max((p for _, p in rows), default=Fraction(0))
     for key, p in rows:
         table.add_row(key, fraction_text(p), f"{float(p) * 100:.2f}", bar(p, peak))
@@ -45,18 +46,19 @@ def probability_table(title: str, label: str, rows: Sequence[tuple[str, Fraction
 
 
 def status_table(state: State, title: str | None = None) -> Table:
+    """Every track and pool: one column per participant (and the table's shared facts), one row per field."""
     status = state.status()
-    columns: list[str] = []
+    fields: list[str] = []
     for cols in status.values():
         for c in cols:
-            if c not in columns:
-                columns.append(c)
+            if c not in fields:
+                fields.append(c)
     table = Table(title=title, title_justify="left", show_lines=False)
     table.add_column("", style="bold")
-    for c in columns:
-        table.add_column(c)
-    for row, cols in status.items():
-        table.add_row(row, *(cols.get(c, "") for c in columns))
+    for row in status:
+        table.add_column(row, overflow="fold")
+    for f in fields:
+        table.add_row(f, *(status[row].get(f, "") for row in status))
     return table
 
 

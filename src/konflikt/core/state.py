@@ -15,6 +15,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from pydantic import BaseModel
+
 from konflikt.core.actions import Action, ChanceOutcome, Step
 from konflikt.core.errors import DiceError, IllegalActionError, InvalidActionError
 from konflikt.core.events import Event
@@ -277,15 +279,37 @@ class State(ABC):
             raise IllegalActionError("the conflict is not over: there is no outcome yet")
         return self._outcome()
 
+    shared: ClassVar[tuple[str, ...]] = ()
+    """Attributes that never change during a conflict (content, catalogues): shared by copies, not copied."""
+
+    def _memo(self) -> dict[int, Any]:
+        """Objects copies may share: rule options, named ``shared`` attributes, and pydantic content models.
+
+        Pydantic models a state holds are content (characters, weapons, lists), never mutated by the rules, so a
+        copy shares them; copying them dominated the cost of exact analysis.
+        """
+        memo: dict[int, Any] = {id(self.options): self.options}
+        for name in self.shared:
+            value = getattr(self, name)
+            memo[id(value)] = value
+        for value in vars(self).values():
+            items = (
+                value.values() if isinstance(value, dict) else value if isinstance(value, list | tuple) else (value,)
+            )
+            for item in items:
+                if isinstance(item, BaseModel):
+                    memo[id(item)] = item
+        return memo
+
     def clone(self) -> State:
-        return copy.deepcopy(self)
+        return copy.deepcopy(self, self._memo())
 
     def fork(self) -> State:
         """A copy without the history (steps and events): what exact analysis and search need, and cheap."""
         steps, events = self._steps, self._events
         self._steps, self._events = [], []
         try:
-            return copy.deepcopy(self)
+            return copy.deepcopy(self, self._memo())
         finally:
             self._steps, self._events = steps, events
 

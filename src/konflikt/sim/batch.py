@@ -29,18 +29,44 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 
 @dataclass
-class Batch:
-    """One chunk of conflicts: per-conflict labels and numbers."""
+class Coded:
+    """Per-conflict labels as integer codes into a short list of labels (what a numpy kernel produces)."""
 
-    winners: list[Hashable]
-    endings: list[str]
-    fates: dict[str, list[str]]
+    codes: np.ndarray
+    labels: list[Hashable]
+
+    @classmethod
+    def of(cls, values: list[Hashable]) -> Coded:
+        labels: dict[Hashable, int] = {}
+        codes = np.fromiter((labels.setdefault(v, len(labels)) for v in values), dtype=np.int64, count=len(values))
+        return cls(codes, list(labels))
+
+    def counts(self) -> Counter[Hashable]:
+        counts = np.bincount(self.codes, minlength=len(self.labels))
+        return Counter({label: int(c) for label, c in zip(self.labels, counts.tolist(), strict=True) if c})
+
+
+@dataclass
+class Batch:
+    """One chunk of conflicts: who won, how it ended, each participant's fate, length and resources.
+
+    Attributes:
+        winners: tuples of winning side ids (``()`` for nobody).
+        endings: the ending words of the ruleset.
+        fates: participant id → fate words.
+        length: rounds (or exchanges) per conflict.
+        resources: name → a number per conflict (tokens left, boxes marked, consequences...).
+    """
+
+    winners: Coded
+    endings: Coded
+    fates: dict[str, Coded]
     length: np.ndarray
     resources: dict[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def n(self) -> int:
-        return len(self.winners)
+        return len(self.length)
 
 
 @dataclass
@@ -57,10 +83,10 @@ class Tally:
 
     def add(self, batch: Batch) -> None:
         self.n += batch.n
-        self.winners.update(batch.winners)
-        self.endings.update(batch.endings)
+        self.winners.update(batch.winners.counts())
+        self.endings.update({str(k): v for k, v in batch.endings.counts().items()})
         for pid, fates in batch.fates.items():
-            self.fates.setdefault(pid, Counter()).update(fates)
+            self.fates.setdefault(pid, Counter()).update({str(k): v for k, v in fates.counts().items()})
         values, counts = np.unique(batch.length, return_counts=True)
         for v, c in zip(values.tolist(), counts.tolist(), strict=True):
             self.length[int(v)] += int(c)

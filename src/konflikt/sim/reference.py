@@ -9,7 +9,7 @@ import numpy as np
 from konflikt.core.conflict import new_state
 from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
-from konflikt.sim.batch import Batch
+from konflikt.sim.batch import Batch, Coded
 from konflikt.sim.runner import Generators, Runner
 
 
@@ -42,9 +42,9 @@ def run_chunk(
             if isinstance(value, int | float) and not isinstance(value, bool) and name != "rounds":
                 resources.setdefault(name, []).append(float(value))
     return Batch(
-        winners,
-        endings,
-        fates,
+        Coded.of(winners),
+        Coded.of(list(endings)),
+        {pid: Coded.of(list(f)) for pid, f in fates.items()},
         length,
         {k: np.asarray(v) for k, v in resources.items() if len(v) == n},
     )
