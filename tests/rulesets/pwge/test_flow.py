@@ -5,6 +5,7 @@ from __future__ import annotations
 from konflikt.core.actions import Action
 from konflikt.dice import SumDice
 from konflikt.rulesets.pwge.persist import updated_characters
+from konflikt.rulesets.pwge.state import PwgeState
 from tests.rulesets.pwge.helpers import act, make, person, roll, texts
 
 ANN, BO = 0, 1
@@ -55,7 +56,7 @@ def test_both_sides_pools_run_out_is_a_deadlock() -> None:
 
 
 # ---- order of resolution -----------------------------------------------------------------------------------------
-def _exchange_of_blows(order: dict[str, str]) -> object:
+def _exchange_of_blows(order: dict[str, str]) -> PwgeState:
     state = make(person("ann", body_points=3))
     act(state, "attack", target="bo", weapon="melee")
     act(state, "no_counter")

@@ -98,12 +98,14 @@ def test_order_is_secret_and_simultaneous_when_nobody_pays() -> None:
     state = _to_order()
     assert state.current_player() == SIMULTANEOUS
     state.apply_actions({"ann": Action.of("no_order"), "bo": Action.of("no_order")})
+    assert state.ex is not None
     assert state.ex.order == "simultaneous"
 
 
 def test_one_side_pays_for_order_and_goes_first() -> None:
     state = _to_order()
     state.apply_actions({"ann": Action.of("no_order"), "bo": Action.of("order")})
+    assert state.ex is not None
     assert state.ex.order == "response"
     assert state.tokens[BO] == 4  # 6 − 1 response − 1 order
 
@@ -111,12 +113,14 @@ def test_one_side_pays_for_order_and_goes_first() -> None:
 def test_both_pay_for_order_the_order_roll_decides_and_a_tie_stays_simultaneous() -> None:
     state = _to_order()
     state.apply_actions({"ann": Action.of("order"), "bo": Action.of("order")})
+    assert state.contest is not None
     assert state.contest.purpose == "order"
     assert state.pending_roll() == SumDice(2, 6, 3, "T")  # 2T + the attribute
     roll(state, 9, 9)
     # tied: both may top (Ann first); both let it stand
     act(state, "accept")
     act(state, "accept")
+    assert state.ex is not None
     assert state.ex.order == "simultaneous"
     assert "the turordningsslag is a tie: action and response stay simultaneous" in texts(state)
 
@@ -126,6 +130,7 @@ def test_order_roll_higher_goes_first() -> None:
     state.apply_actions({"ann": Action.of("order"), "bo": Action.of("order")})
     roll(state, 8, 11)
     act(state, "accept")  # Ann, behind, does not top
+    assert state.ex is not None
     assert state.ex.order == "response"
 
 

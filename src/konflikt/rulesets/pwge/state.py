@@ -21,40 +21,38 @@ from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
 from konflikt.dice import Dice, SumDice
-from konflikt.rulesets.pwge import endings, narration
-from konflikt.rulesets.pwge.exchange import DIFFICULTY, Contest, DamageRoll, Deed, Exchange
+from konflikt.rulesets.pwge import endings, narration, resolution
+from konflikt.rulesets.pwge.choices import (
+    ACCEPT,
+    COUNTER,
+    COUNTER_COUNTER_TOP,
+    COUNTER_TOP,
+    NO_COUNTER,
+    NO_FREE_ATTACK,
+    NO_ORDER,
+    NO_RESPONSE,
+    ORDER,
+    PASS,
+    REROLL,
+    TOP,
+)
+from konflikt.rulesets.pwge.exchange import Contest, DamageRoll, Deed, Exchange
 from konflikt.rulesets.pwge.fighters import Fighter, fighters_of
 from konflikt.rulesets.pwge.models import Setup
 from konflikt.rulesets.pwge.rules import (
     LAST_MELEE,
     WOUND_LEVELS,
     closer,
-    damage_points,
     diplomatic_penalty,
     distance_label,
     farther,
-    lose_tokens,
     melee_reach,
     ranged_band,
     relation_step,
     token_loss,
-    wound_level,
 )
 
 PHYSICAL = ("combat", "chase")
-
-PASS = Action.of("pass")
-COUNTER = Action.of("counter")
-NO_COUNTER = Action.of("no_counter")
-NO_RESPONSE = Action.of("no_response")
-ORDER = Action.of("order")
-NO_ORDER = Action.of("no_order")
-TOP = Action.of("top")
-ACCEPT = Action.of("accept")
-COUNTER_TOP = Action.of("counter_top")
-COUNTER_COUNTER_TOP = Action.of("counter_counter_top")
-REROLL = Action.of("reroll")
-NO_FREE_ATTACK = Action.of("no_free_attack")
 
 
 class PwgeState(State):
@@ -96,7 +94,7 @@ class PwgeState(State):
             self.surprisers = tuple(i for i, f in enumerate(self.people) if f.side == side)
             self.phase = "surprise_distance"
         else:
-            self._open_floor(start=0)
+            self.open_floor(start=0)
         if self.phase != "done" and endings.check(self):
             self.phase = "done"
 
@@ -323,7 +321,7 @@ class PwgeState(State):
         elif phase == "free_attack":
             if action == NO_FREE_ATTACK:
                 self.emit("free_attack", f"{self.people[i].name} gives up the frislag (free attack)")
-                self._next_surpriser()
+                self.next_surpriser()
             else:
                 self._declare(i, action, free=True)
         elif phase == "counter":
@@ -333,10 +331,10 @@ class PwgeState(State):
         elif phase == "counter_response":
             self._apply_counter_response(i, action)
         elif phase == "contest":
-            self._apply_contest_choice(i, action)
+            resolution.apply_contest_choice(self, i, action)
         elif phase == "damage":
-            self._apply_damage_choice(i, action)
-        self._advance()
+            resolution.apply_damage_choice(self, i, action)
+        resolution.advance(self)
 
     def _apply_chance(self, outcome: ChanceOutcome) -> None:
         assert isinstance(outcome, int)
@@ -354,7 +352,7 @@ class PwgeState(State):
             assert d is not None
             d.roll = outcome
             narration.damage_roll(self, d)
-        self._advance()
+        resolution.advance(self)
 
     def _apply_joint(self, actions: Mapping[str, Action]) -> None:
         assert self.ex is not None
@@ -377,11 +375,11 @@ class PwgeState(State):
             self.phase = "contest"
         else:
             ex.order = "simultaneous" if not bids else ("action" if bids[0] == actor else "response")
-            self._queue_deeds()
-        self._advance()
+            self.queue_deeds()
+        resolution.advance(self)
 
     # ---- the open table and declarations -----------------------------------------------------------------------
-    def _open_floor(self, start: int) -> None:
+    def open_floor(self, start: int) -> None:
         """Give the floor to the first participant able to act, from ``start`` round the table."""
         n = len(self.people)
         for k in range(n):
@@ -403,7 +401,7 @@ class PwgeState(State):
                 endings.finish(self, "deadlock", (), "nobody wants to start a new action (ingen vill göra en handling)")
                 self.phase = "done"
                 return
-            self._open_floor(i + 1)
+            self.open_floor(i + 1)
             return
         self.passes = 0
         self._declare(i, action, free=False)
@@ -437,17 +435,17 @@ class PwgeState(State):
                 self.phase = "free_attack"
                 self._skip_surprisers()
             else:
-                self._open_floor(0)
+                self.open_floor(0)
 
     def _skip_surprisers(self) -> None:
         while self.sp < len(self.surprisers) and self.out[self.surprisers[self.sp]]:
             self.sp += 1
         if self.sp >= len(self.surprisers):
-            self._open_floor(0)
+            self.open_floor(0)
         else:
             self.phase = "free_attack"
 
-    def _next_surpriser(self) -> None:
+    def next_surpriser(self) -> None:
         self.sp += 1
         self._skip_surprisers()
 
@@ -496,9 +494,9 @@ class PwgeState(State):
         if self.ex.response is not None and self.order_bidders():
             self.phase = "order"
         else:
-            self._queue_deeds()
+            self.queue_deeds()
 
-    def _queue_deeds(self) -> None:
+    def queue_deeds(self) -> None:
         ex = self.ex
         assert ex is not None
         if ex.response is None:
@@ -511,231 +509,6 @@ class PwgeState(State):
             narration.order(self, ex)
         ex.pos = 0
         self.phase = "resolve"
-
-    # ---- resolution ------------------------------------------------------------------------------------------
-    def _advance(self) -> None:
-        """Run the automatic steps until a decision or a roll is needed."""
-        while True:
-            phase = self.phase
-            if phase == "resolve":
-                self._resolve_next()
-            elif phase == "contest":
-                c = self.contest
-                assert c is not None
-                if c.a_roll is None or c.b_roll is None or self.contest_asker() is not None:
-                    return
-                self._contest_done(c)
-            elif phase == "damage":
-                if not self._damage_auto():
-                    return
-            else:
-                return
-
-    def _resolve_next(self) -> None:
-        ex = self.ex
-        assert ex is not None
-        if ex.pos >= len(ex.queue):
-            self._end_exchange()
-            return
-        deed = ex.queue[ex.pos]
-        i, j = deed.actor, deed.target
-        if ex.order != "simultaneous" and ex.pos > 0 and (self.out[i] or self.out[j]):
-            who = self.people[i if self.out[i] else j].name
-            self.emit(
-                "cancelled", f"{self.people[i].name}'s {narration.deed_words(self, deed)} does not happen: {who} is out"
-            )
-            ex.pos += 1
-            return
-        code = ex.snapshot if ex.order == "simultaneous" else self.pair(i, j)
-        if deed.kind == "distance":
-            target_code = self.step_to(i, j, deed.way)
-            if target_code is None:
-                self.emit(
-                    "fails", f"{self.people[i].name} cannot move {deed.way} than {distance_label(self.pair(i, j))}"
-                )
-                ex.pos += 1
-            elif not deed.countered:
-                self._move(deed)
-                ex.pos += 1
-            else:
-                self._start_contest(deed, self.people[i].roll, self.people[j].roll, "avståndsslag (distance roll)")
-            return
-        if deed.kind == "press":
-            b_mod = self.people[j].roll if deed.countered else 0
-            self._start_contest(deed, self.press_mod(i, j), b_mod, "utspel (move)")
-            return
-        mods = self.attack_mods(i, j, deed.weapon, code)
-        if mods is None:
-            self.emit("fails", f"{self.people[i].name} cannot reach {self.people[j].name} at {distance_label(code)}")
-            ex.pos += 1
-            return
-        attack, band, _ = mods
-        defence = band
-        if deed.countered:
-            keep = band > 0 and self.options.dodge_keeps_range_difficulty
-            defence = self.people[j].roll + (band if keep else 0)
-        self._start_contest(deed, attack, defence, "anfall (attack)")
-
-    def _start_contest(self, deed: Deed, a_mod: int, b_mod: int, label: str) -> None:
-        b = deed.target if deed.countered else DIFFICULTY
-        self.contest = Contest("deed", deed.actor, b, a_mod, b_mod, label=label)
-        self.phase = "contest"
-
-    def _contest_done(self, c: Contest) -> None:
-        self.contest = None
-        ex = self.ex
-        assert ex is not None
-        result = c.winner()
-        narration.contest_result(self, c, result)
-        if c.purpose == "order":
-            ex.order = {"a": "action", "b": "response"}.get(result, "simultaneous")
-            self._queue_deeds()
-            return
-        deed = ex.queue[ex.pos]
-        self.phase = "resolve"
-        if result != "a":
-            ex.pos += 1
-            return
-        if deed.kind == "distance":
-            self._move(deed)
-            ex.pos += 1
-        elif deed.kind == "press" and not self.options.social_damage:
-            side = self.people[deed.actor].side
-            self.points[side] += 1
-            self.emit(
-                "gain",
-                f"{self.side_names[side]} gains ground: {self.points[side]} of {self.setup.goal_successes} "
-                "successful moves toward the goal",
-                points=self.points[side],
-            )
-            ex.pos += 1
-        else:
-            f = self.people[deed.actor]
-            if deed.kind == "press":
-                modifier, armour, social = f.ammunition, 0, True
-            else:
-                mods = self.attack_mods(deed.actor, deed.target, deed.weapon, self.pair(deed.actor, deed.target))
-                modifier = (
-                    mods[2] if mods else (f.ranged[2] if deed.weapon == "ranged" and f.ranged else f.melee_damage)
-                )
-                armour, social = self.people[deed.target].armour, False
-            self.dmg = DamageRoll(deed.actor, deed.target, modifier, armour, social)
-            self.phase = "damage"
-
-    def _move(self, deed: Deed) -> None:
-        i, j = deed.actor, deed.target
-        before = self.pair(i, j)
-        after = self.step_to(i, j, deed.way)
-        if after is None:
-            return
-        self.set_pair(i, j, after)
-        narration.moved(self, deed, before, after)
-
-    def _apply_contest_choice(self, i: int, action: Action) -> None:
-        c = self.contest
-        assert c is not None
-        own = (
-            c.label
-            if i == c.a
-            else ("turordningsslag (order roll)" if c.purpose == "order" else "mothandling (counter)")
-        )
-        if action == ACCEPT:
-            c.declined = (*c.declined, i)
-            self.emit("accept", f"{self.people[i].name} lets the result stand (does not top the {own})")
-            return
-        self.spend(i, f"toppa (a top) of the {own}")
-        c.declined = ()
-        if i == c.a:
-            c.a_tops += 1
-            c.a_roll = None
-        else:
-            c.b_tops += 1
-            c.b_roll = None
-
-    # ---- damage: topping, counter-topping, counter-counter-topping --------------------------------------------
-    def _damage_auto(self) -> bool:
-        """Skip damage nodes nobody can take; return False when a decision or a roll is needed."""
-        d = self.dmg
-        assert d is not None
-        if d.roll is None:
-            return False
-        if d.stage == "attacker":
-            if self.can_spend(d.attacker) and self.top_allowed(d.tops):
-                return False
-            d.stage = "defender"
-            return True
-        if d.stage == "defender":
-            if self.can_spend(d.defender) and self.top_allowed(d.counter_tops):
-                return False
-            self._apply_damage(d)
-            return True
-        if self.can_spend(d.attacker):
-            return False
-        self.emit(
-            "reroll", f"{self.people[d.attacker].name} has no token to mot-mot-toppa: the skadeslag is rolled again"
-        )
-        d.roll = None
-        d.stage = "attacker"
-        return False
-
-    def _apply_damage_choice(self, i: int, action: Action) -> None:
-        d = self.dmg
-        assert d is not None
-        name = self.people[i].name
-        if action == TOP:
-            self.spend(i, "toppa skadeslag (a top of the damage roll)")
-            d.tops += 1
-            d.roll = None
-        elif action == ACCEPT and d.stage == "attacker":
-            self.emit("accept", f"{name} keeps the skadeslag (damage roll) {d.roll}")
-            d.stage = "defender"
-        elif action == ACCEPT:
-            self.emit("accept", f"{name} does not mot-toppa (counter-top) the skadeslag {d.roll}")
-            self._apply_damage(d)
-        elif action == COUNTER_TOP:
-            self.spend(i, "mot-toppa skadeslag (a counter-top of the damage roll)")
-            d.counter_tops += 1
-            d.stage = "cct"
-        elif action == COUNTER_COUNTER_TOP:
-            self.spend(i, "mot-mot-toppa (a counter-counter-top: the skadeslag stands)")
-            self.emit("keep", f"{name} keeps the skadeslag {d.roll}: the counter-top is answered")
-            d.stage = "defender"
-        else:
-            self.emit("reroll", f"{name} does not answer the counter-top: the skadeslag is rolled again")
-            d.roll = None
-            d.stage = "attacker"
-
-    def _apply_damage(self, d: DamageRoll) -> None:
-        assert d.roll is not None
-        self.dmg = None
-        self.phase = "resolve"
-        assert self.ex is not None
-        self.ex.pos += 1
-        j = d.defender
-        points = damage_points(d.roll, d.armour)
-        o = self.options
-        level = wound_level(points, o.skrama_from, o.sarad_from, o.allvarligt_from)
-        before = self.tokens[j]
-        self.tokens[j] = lose_tokens(before, level)
-        self.body[j] -= points
-        self.wounds[j] = max(self.wounds[j], level)
-        narration.damage(self, d, points, level, before)
-        if self.body[j] <= 0 and not self.out[j]:
-            self.out[j] = True
-            narration.taken_out(self, j, d.social)
-
-    def _end_exchange(self) -> None:
-        ex = self.ex
-        assert ex is not None
-        self.ex = None
-        if endings.check(self):
-            self.phase = "done"
-            return
-        if ex.action.free:
-            self._next_surpriser()
-            return
-        self.passes = 0
-        self._open_floor(ex.action.actor + 1)
 
     # ---- tokens ----------------------------------------------------------------------------------------------
     def spend(self, i: int, purpose: str) -> None:
