@@ -13,7 +13,8 @@ from konflikt.sim.runner import play_scenario
 
 
 @pytest.mark.parametrize(
-    ("name", "kind"), [("duel", "combat"), ("shootout", "combat"), ("chase", "chase"), ("negotiation", "diplomatic")]
+    ("name", "kind"),
+    [("duel", "combat"), ("shootout", "combat"), ("chase", "chase"), ("negotiation", "diplomatic"), ("ball", "social")],
 )
 def test_each_scenario_plays_to_an_ending(name: str, kind: str) -> None:
     scenario = load_scenario(f"pwge/{name}")

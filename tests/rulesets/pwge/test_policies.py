@@ -96,7 +96,7 @@ def test_max_tops_per_roll_also_bounds_counter_tops() -> None:
     assert state.body[1] == 2
 
 
-@pytest.mark.parametrize("name", ["duel", "shootout", "chase", "negotiation"])
+@pytest.mark.parametrize("name", ["duel", "shootout", "chase", "negotiation", "ball"])
 def test_every_legal_action_is_described_in_words(name: str) -> None:
     state = new_state(load_scenario(f"pwge/{name}"))
     assert isinstance(state, PwgeState)

@@ -172,7 +172,7 @@ def damage(state: PwgeState, d: DamageRoll, points: int, level: int, before: int
             f"{t.name} takes {points} damage: {name} ({WOUND_GLOSS[name]}) → loses {token_loss(level)} tokens "
             f"({before} → {state.tokens[d.defender]}); {kind} {state.body[d.defender]}"
         )
-    state.emit("damage", text, points=points, level=level, tokens=state.tokens[d.defender])
+    state.emit("damage", text, seat=t.pid, points=points, level=level, tokens=state.tokens[d.defender])
 
 
 def taken_out(state: PwgeState, j: int, social: bool) -> None:

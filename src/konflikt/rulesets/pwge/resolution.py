@@ -69,7 +69,13 @@ def resolve_next(state: PwgeState) -> None:
         return
     if deed.kind == "press":
         b_mod = state.people[j].roll if deed.countered else 0
-        start_contest(state, deed, state.press_mod(i, j), b_mod, "utspel (move)")
+        start_contest(
+            state,
+            deed,
+            state.press_mod(i, j),
+            b_mod,
+            "utspel (move)" if state.kind == "diplomatic" else "framstöt (thrust)",
+        )
         return
     mods = state.attack_mods(i, j, deed.weapon, code)
     if mods is None:
