@@ -23,7 +23,7 @@ def test_leaving_within_the_enemys_reach_gives_a_free_undefendable_attack() -> N
     roll(state, 90, 20)  # b wins: the distance holds at Svärd, within b's Spjut
     assert state.current_player() == CHANCE and "gratisanfall" in state.roll_purpose()
     roll(state, 30)  # b's free attack succeeds: no defence roll
-    assert state.pending_roll() is not None and state.pending_roll().notation == "1T"  # Spjut vs Gard: 1T6
+    assert state.pending_roll() is not None and state.pending_roll().notation == "1T6"  # Spjut vs Gard
     roll(state, 4)  # 3 + 4 = 7 on a's Gard 12
     assert state.gard[0] == 5
     assert state.fate[0] == "left" and state.current_player() == TERMINAL
@@ -41,7 +41,7 @@ def test_the_free_attack_may_ignore_gard_by_option() -> None:
     state = state_of(doc)
     move(state, a="leave", b="retreat")
     roll(state, 30)
-    assert state.pending_roll().notation == "3T"  # Spjut's open dice
+    assert state.pending_roll().notation == "3T6"  # Spjut's open dice
     roll(state, 4)
     assert state.gard[0] == 12 and state.wounds[0] == [0, 1, 0] and state.daze[0] == 4  # 3 + 4 = 7: Lätt
 

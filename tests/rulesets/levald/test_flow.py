@@ -199,7 +199,7 @@ def test_exceptional_success_ignores_gard_and_rolls_the_open_dice() -> None:
     act(state, "attack")
     act(state, "defend")
     roll(state, 11, 90)  # 11 ≤ 60 // 5: exceptional
-    assert state.pending_roll().notation == "3T"
+    assert state.pending_roll().notation == "3T6"
     roll(state, 3)  # 2 + 3 = 5 compared directly: Skråma
     assert state.gard[1] == 12 and state.wounds[1] == [1, 0, 0] and state.daze[1] == 1
 
@@ -317,7 +317,7 @@ def test_the_gm_sets_cornered_and_prepared_before_a_round() -> None:
     act(state, "attack")
     act(state, "defend")
     roll(state, 29, 90)  # a hits: b is unprepared, so the open dice
-    assert state.pending_roll().notation == "3T" and state.gard[1] == 12
+    assert state.pending_roll().notation == "3T6" and state.gard[1] == 12
     roll(state, 3)
     assert [x["step"] for x in state.legal_actions()] == [-1, 0]  # b is cornered
     assert "Spelledaren (GM)" in texts(state)

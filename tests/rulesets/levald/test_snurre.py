@@ -27,7 +27,7 @@ def test_snurre_worked_example_two_hits() -> None:
     act(state, "attack")
     act(state, "defend")
     roll(state, 35, 99)  # attack 35 vs 60: success, effect 3 + 5 = 8; defence 99 fails
-    assert state.pending_roll() is not None and state.pending_roll().notation == "3T"  # Svärd: Skada skyddad 3T6
+    assert state.pending_roll() is not None and state.pending_roll().notation == "3T6"  # Svärd: Skada skyddad 3T6
     roll(state, 10)  # 8 + 10 = 18 damage on 10 Gard: 8 falls through
     assert state.gard[s] == 0
     assert state.wounds[s] == [0, 1, 0]  # a Lätt wound
@@ -39,7 +39,7 @@ def test_snurre_worked_example_two_hits() -> None:
     act(state, "attack")
     act(state, "defend")
     roll(state, 45, 99)  # effect 4 + 5 = 9
-    assert state.pending_roll().notation == "3T"  # Svärd: Skada öppen 3T6
+    assert state.pending_roll().notation == "3T6"  # Svärd: Skada öppen 3T6
     roll(state, 15)  # 9 + 15 = 24: 12 ≤ 24 < 28 → Allvarlig, and not another Lätt
     assert state.wounds[s] == [0, 1, 1]
     assert state.daze[s] == 34  # an Allvarlig wound gives the whole 24 as Omtöckning
