@@ -46,7 +46,8 @@ def goal_side(state: PwgeState) -> tuple[int, str] | None:
         return None
     for s in sides:
         if state.points[s] >= state.setup.goal_successes:
-            return s, f"{state.points[s]} successful moves (utspel) carried the point"
+            moves = "utspel" if state.kind == "diplomatic" else "framstötar"
+            return s, f"{state.points[s]} successful moves ({moves}) carried the point"
     return None
 
 
@@ -103,7 +104,7 @@ def check(state: PwgeState) -> bool:
 def fate(state: PwgeState, i: int) -> str:
     f = state.people[i]
     level = WOUND_LEVELS[state.wounds[i]]
-    words = f"{state.tokens[i]} tokens left"
+    words = f"{state.tokens[i]} token{'' if state.tokens[i] == 1 else 's'} left"
     if state.tracks_body():
         words += f", {state.body[i]} body points, worst hit {level} ({WOUND_GLOSS[level]})"
     if state.out[i]:
