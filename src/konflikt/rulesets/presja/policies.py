@@ -78,18 +78,7 @@ class HeuristicPolicy:
     # ---- declarations ----------------------------------------------------------------------------------------
     def _declare(self, st: PresjaState, i: int) -> Action:
         """Memoised on what the choice depends on: levels, tracks, declarations, zones (never the history)."""
-        key = (
-            st.static_key,
-            i,
-            st.exchange == 1,
-            tuple(st.lv),
-            tuple(st.marked),
-            tuple(tuple(c) for c in st.cons),
-            tuple(st.cons_new),
-            tuple(st.decl),
-            tuple(st.zone),
-            tuple(st.fate),
-        )
+        key = (st.static_key, i, *st.lv, *st.marked, *st.fate, *st.zone, *st.decl, *(c for cs in st.cons for c in cs))
         found = _DECLARE_MEMO.get(key)
         if found is None:
             if len(_DECLARE_MEMO) > 200_000:
@@ -209,18 +198,22 @@ class HeuristicPolicy:
 
     # ---- absorbing -------------------------------------------------------------------------------------------
     def _absorb(self, st: PresjaState) -> Action:
-        t = st.hits[st.ptr][1]
-        track = st.f[t].track
         options = st.absorb_choices()
         if not options:
             return act("taken_out")
+        return st.absorb_action(_least_harm(st.f[st.hits[st.ptr][1]].track, options))
 
-        def harm(opt: Absorb) -> tuple[float, int]:
-            boxes = sum(track[i][1] for i, _ in opt.boxes)
-            waste = sum(track[i][1] - a for i, a in opt.boxes)
-            return boxes + sum(CONSEQUENCE_HARM[s] for s in opt.cons), waste
 
-        return st.absorb_action(min(options, key=harm))
+@cache
+def _least_harm(track: tuple[tuple[int, int], ...], options: tuple[Absorb, ...]) -> Absorb:
+    """The way to take a hit with the least lasting harm (memoised: the same few hits recur)."""
+
+    def harm(opt: Absorb) -> tuple[float, int]:
+        boxes = sum(track[i][1] for i, _ in opt.boxes)
+        waste = sum(track[i][1] - a for i, a in opt.boxes)
+        return boxes + sum(CONSEQUENCE_HARM[s] for s in opt.cons), waste
+
+    return min(options, key=harm)
 
 
 def _can_absorb(st: PresjaState, i: int) -> frozenset[int]:

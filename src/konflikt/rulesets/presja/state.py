@@ -39,6 +39,9 @@ Decl = tuple[str, int, str, int]
 """A declaration: (kind attack|defend|move|concede, target index or -1, tactic, zone index or -1)."""
 
 
+_STATIC_IDS: dict[tuple[object, ...], int] = {}
+
+
 @cache
 def absorb_action(track: tuple[Box, ...], option: Absorb) -> Action:
     """The ``absorb`` action of one way to take a hit (``boxes=2-3:3+1:1 cons=mild``)."""
@@ -102,7 +105,7 @@ class PresjaState(State):
         self._cache: tuple[int, str, Sequence[Action]] | None = None
         self._inv_cache: tuple[int, int, tuple[Action, ...]] | None = None
         self._decl_memo: dict[tuple[object, ...], tuple[Action, ...]] = {}
-        self.static_key = (
+        static = (
             tuple(
                 (
                     fi.id,
@@ -126,7 +129,8 @@ class PresjaState(State):
             len(self.situation),
             tuple(sorted(self.o.items())),
         )
-        """Everything fixed for the conflict that a policy's choice may depend on (policies memoise on it)."""
+        self.static_key: int = _STATIC_IDS.setdefault(static, len(_STATIC_IDS))
+        """A small id of everything fixed for the conflict that a policy's choice may depend on (for memos)."""
         self.auto_kinds = tuple(k for k in POSITIONAL if self.o[f"advantage_{k}"] == "auto")
         self._reset_exchange()
         texts.emit_setup(self)
@@ -442,6 +446,8 @@ class PresjaState(State):
                     return
                 self.phase, self.ptr, self.inv_acted = "invoke", 0, False
                 self.inv_queue = [i for i in self.order if self.fate[i] == ACTIVE]
+                if not self._anything_to_invoke():
+                    self.inv_queue = []
             elif ph == "invoke":
                 while self.ptr < len(self.inv_queue) and not invoke.options(self, self.inv_queue[self.ptr]):
                     self.ptr += 1
@@ -468,6 +474,14 @@ class PresjaState(State):
                 self._end_exchange()
             else:
                 return
+
+    def _anything_to_invoke(self) -> bool:
+        """A quick test before asking anyone: fate points, a taken consequence or a weapon aspect anywhere."""
+        return (
+            any(self.fp)
+            or any(any(c) for c in self.cons)
+            or (self.o["advantage_weapon_quality"] and any(fi.weapon_boxes for fi in self.f))
+        )
 
     def _start_advantages(self) -> None:
         self.phase = "advantage"

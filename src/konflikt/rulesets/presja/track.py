@@ -203,6 +203,7 @@ def mark(marked: int, option: Absorb) -> int:
     return marked
 
 
+@cache
 def track_text(track: tuple[Box, ...], marked: int) -> str:
     """``[1][x1][2-3][2-3][4-5]``: each box, marked ones with an x."""
     return "".join(f"[{'x' if marked >> i & 1 else ''}{box_label(b)}]" for i, b in enumerate(track))
