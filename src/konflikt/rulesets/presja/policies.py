@@ -95,14 +95,16 @@ class HeuristicPolicy:
             if not st._conceding(j) and ((st.decl[j] is None and st.reachable(j, i)) or st._attacks(j) == i)
         ]
         can = _can_absorb(st, i)
+        tactics = TACTICS if st.o["tactics"] else ("none",)
         if act("concede") in legal and threats:
+            # the alternative to conceding is fighting on as defensively as the rules allow
+            guard = max(tactic_mods(t)[1] for t in tactics)
             alive = 1.0
             for j in threats:
-                _, d_tac = tactic_mods("none")
-                alive *= survive(st.level(j) - st.level(i) - d_tac, st.f[j].damage, fi.absorption, can)
+                diff = st.level(j) + tactic_mods(st.tactic(j))[0] - st.level(i) - guard
+                alive *= survive(diff, st.f[j].damage, fi.absorption, can)
             if 1.0 - alive >= CONCEDE_AT:
                 return act("concede")
-        tactics = TACTICS if st.o["tactics"] else ("none",)
         targets = [j for j in st.opponents(i) if act("attack", target=st.f[j].id, tactic="none") in legal]
         hurt = 1.0 + bin(st.marked[i]).count("1") / max(len(fi.track), 1) + sum(1 for c in st.cons[i] if c) * 0.5
 
