@@ -297,17 +297,24 @@ class Narration(State):
         return super().why_illegal(seat, action)
 
     # ---- the end ----------------------------------------------------------------------------------------------
+    def canonical(self, ids: list[str]) -> list[str]:
+        """Consequences in a fixed order (sorted ids), whatever order they were bought in: the outcome depends on
+        the set only, as ``key()`` does."""
+        return sorted(ids)
+
     def build_outcome(self) -> ConflictOutcome:
         won = self.result == 1
         fates: dict[str, str] = {}
         marked = 0
         for i, hid in enumerate(self.hero_ids):
-            entries = [self.catalogue.entry(e) for e in self.taken[i]]
+            entries = [self.catalogue.entry(e) for e in self.canonical(self.taken[i])]
             marked += any(e.death_mark for e in entries)
             words = [f"{e.da} ({e.en})" for e in entries]
             fate = FATES[self.fate[i]] + (", købt ind igen (bought back)" if self.back[i] else "")
             fates[hid] = fate + (": " + "; ".join(words) if words else "")
-        opp_words = [f"{self.catalogue.entry(e).da} ({self.catalogue.entry(e).en})" for e in self.opp_taken]
+        opp_words = [
+            f"{self.catalogue.entry(e).da} ({self.catalogue.entry(e).en})" for e in self.canonical(self.opp_taken)
+        ]
         fates[self.opp_id] = ("overvundet (defeated)" if won else "står (standing)") + (
             ": " + "; ".join(opp_words) if opp_words else ""
         )
