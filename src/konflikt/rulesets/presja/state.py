@@ -40,30 +40,21 @@ Decl = tuple[str, int, str, int]
 
 
 _STATIC_IDS: dict[tuple[object, ...], int] = {}
+_STATIC_BY_SCENARIO: dict[int, tuple[Scenario, dict[str, Any], _Static]] = {}
+_DECL_MEMO: dict[tuple[object, ...], tuple[Action, ...]] = {}
 
 
-@cache
-def absorb_action(track: tuple[Box, ...], option: Absorb) -> Action:
-    """The ``absorb`` action of one way to take a hit (``boxes=2-3:3+1:1 cons=mild``)."""
-    return act("absorb", boxes=option.boxes_text(track), cons=option.cons_text())
-
-
-class PresjaState(State):
-    """One physical conflict in progress (see the module docstring for the flow)."""
-
-    ruleset = "presja"
+class _Static:
+    """What stays fixed for a whole conflict, built once per (scenario, options) and shared by its states."""
 
     def __init__(self, scenario: Scenario, options: Options) -> None:
-        super().__init__(options)
-        self.o: dict[str, Any] = dict(options)  # plain dict: Options.__getattr__ is slow in the hot path
         setup: Setup = scenario.setup
         base = parse_track(options.base_track)
         self.values = parse_values(options.consequence_values)
-        self.ladder_name: str = options.ladder
-        level_text(0, self.ladder_name)  # fail early on a bad ladder
+        level_text(0, options.ladder)  # fail early on a bad ladder
         self.side_ids = tuple(s.id for s in scenario.sides)
         self.side_names = tuple(s.name for s in scenario.sides)
-        self.f: tuple[Fighter, ...] = tuple(
+        self.f = tuple(
             make_fighter(p, si, base, options.cialo_above_3)
             for si, side in enumerate(scenario.sides)
             for p in side.participants
@@ -80,6 +71,67 @@ class PresjaState(State):
         )
         self.situation = tuple(setup.situation_aspects)
         self.surprised = frozenset(self.index[p] for p in setup.surprised) if options.surprise else frozenset()
+        static = (
+            tuple(
+                (
+                    fi.id,
+                    fi.side,
+                    fi.skill,
+                    fi.damage,
+                    fi.absorption,
+                    fi.ranged,
+                    fi.reach,
+                    fi.track,
+                    fi.may_concede,
+                    len(fi.aspects),
+                    fi.weapon_boxes,
+                    fi.edges,
+                    fi.warlike,
+                    fi.player,
+                )
+                for fi in self.f
+            ),
+            self.adjacent,
+            len(self.situation),
+            tuple(sorted(dict(options).items())),
+        )
+        self.static_key = _STATIC_IDS.setdefault(static, len(_STATIC_IDS))
+        self.auto_kinds = tuple(k for k in POSITIONAL if options[f"advantage_{k}"] == "auto")
+
+
+@cache
+def absorb_action(track: tuple[Box, ...], option: Absorb) -> Action:
+    """The ``absorb`` action of one way to take a hit (``boxes=2-3:3+1:1 cons=mild``)."""
+    return act("absorb", boxes=option.boxes_text(track), cons=option.cons_text())
+
+
+class PresjaState(State):
+    """One physical conflict in progress (see the module docstring for the flow)."""
+
+    ruleset = "presja"
+
+    def __init__(self, scenario: Scenario, options: Options) -> None:
+        super().__init__(options)
+        self.o: dict[str, Any] = dict(options)  # plain dict: Options.__getattr__ is slow in the hot path
+        cached = _STATIC_BY_SCENARIO.get(id(scenario))
+        if cached is None or cached[0] is not scenario or cached[1] != self.o:
+            if len(_STATIC_BY_SCENARIO) > 64:
+                _STATIC_BY_SCENARIO.clear()
+            cached = _STATIC_BY_SCENARIO[id(scenario)] = (scenario, dict(self.o), _Static(scenario, options))
+        st = cached[2]
+        self.values = st.values
+        self.ladder_name: str = options.ladder
+        self.side_ids, self.side_names = st.side_ids, st.side_names
+        self.f: tuple[Fighter, ...] = st.f
+        self.index = st.index
+        self.zone_ids, self.zone_names, self.adjacent = st.zone_ids, st.zone_names, st.adjacent
+        self.situation = st.situation
+        self.surprised = st.surprised
+        self.static_key: int = st.static_key
+        """A small id of everything fixed for the conflict that a policy's choice may depend on (for memos)."""
+        self.auto_kinds = st.auto_kinds
+        setup: Setup = scenario.setup
+        zi = {z: k for k, z in enumerate(self.zone_ids)}
         n = len(self.f)
         # dynamic state: plain lists of ints, all in key()
         self.fp = [fi.character.fate_points for fi in self.f]
@@ -104,34 +156,6 @@ class PresjaState(State):
         self._ver = 0
         self._cache: tuple[int, str, Sequence[Action]] | None = None
         self._inv_cache: tuple[int, int, tuple[Action, ...]] | None = None
-        self._decl_memo: dict[tuple[object, ...], tuple[Action, ...]] = {}
-        static = (
-            tuple(
-                (
-                    fi.id,
-                    fi.side,
-                    fi.skill,
-                    fi.damage,
-                    fi.absorption,
-                    fi.ranged,
-                    fi.reach,
-                    fi.track,
-                    fi.may_concede,
-                    len(fi.aspects),
-                    fi.weapon_boxes,
-                    fi.edges,
-                    fi.warlike,
-                    fi.player,
-                )
-                for fi in self.f
-            ),
-            self.adjacent,
-            len(self.situation),
-            tuple(sorted(self.o.items())),
-        )
-        self.static_key: int = _STATIC_IDS.setdefault(static, len(_STATIC_IDS))
-        """A small id of everything fixed for the conflict that a policy's choice may depend on (for memos)."""
-        self.auto_kinds = tuple(k for k in POSITIONAL if self.o[f"advantage_{k}"] == "auto")
         self._reset_exchange()
         texts.emit_setup(self)
         self._start_order()
@@ -259,14 +283,17 @@ class PresjaState(State):
     def _declarations(self, i: int) -> tuple[Action, ...]:
         """Attack a foe in reach, defend only, move to an adjacent zone (each with a tactic), or concede."""
         key = (
+            self.static_key,
             i,
             tuple(self.zone),
             tuple(self.fate),
             tuple(d is not None and d[0] == "concede" for d in self.decl),
         )
-        found = self._decl_memo.get(key)
+        found = _DECL_MEMO.get(key)
         if found is None:
-            found = self._decl_memo[key] = self._declarations_now(i)
+            if len(_DECL_MEMO) > 100_000:
+                _DECL_MEMO.clear()
+            found = _DECL_MEMO[key] = self._declarations_now(i)
         return found
 
     def _declarations_now(self, i: int) -> tuple[Action, ...]:
