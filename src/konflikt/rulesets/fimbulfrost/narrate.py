@@ -151,7 +151,12 @@ class Narration(State):
 
     def say_round(self, round_no: int) -> None:
         words = {2: "Stil, Stunt og Snak (style, stunt and talk)", 3: "Ressourcer (resources)"}[round_no]
-        self.emit("round", f"Both sides still stand: runde {round_no}, {words}", round=round_no)
+        standing = sum(f == 0 for f in self.fate)
+        self.emit(
+            "round",
+            f"{self.opp_name} and {standing} hero(es) still stand: runde {round_no}, {words}",
+            round=round_no,
+        )
 
     def say_finish(self, result: int, round_no: int) -> None:
         if result == 1:
@@ -244,7 +249,9 @@ class Narration(State):
     def describe_action(self, seat: str, action: Action) -> str:
         kind = action.kind
         if kind == "present":
-            return f"præsenteres af {action['by']} (presented by {action['by']}; by yourself: Omdømme − 1 dice)"
+            if action["by"] == seat:
+                return "præsenter dig selv (present yourself): Omdømme − 1 dice"
+            return f"præsenteres af {action['by']} (presented by a friend): Omdømme + 0 dice"
         if kind == "split":
             gifts = [f"{m} morale to {k.removeprefix('morale_')}" for k, m in action.args if k.startswith("morale_")]
             return f"fordel: {action['opponent']} off the opponent's Status" + "".join(f", {g}" for g in gifts)
