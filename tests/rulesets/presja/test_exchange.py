@@ -259,3 +259,21 @@ def test_absorb_choices_reflect_marked_boxes() -> None:
     roll(state, "0 0 0 -")
     roll(state, "0 0 0 0")
     assert absorb_choices(state) == {("2-3:2", ""), ("", "mild"), ("", "moderate"), ("", "severe")}
+
+
+def test_gm_sets_the_whole_order_as_an_option() -> None:
+    state = scenario([[fighter("a", zmysly=3)], [fighter("b", zmysly=0)]], {"gm_sets_order": True})
+    assert state.current_player() == GM
+    act(state, "order", first="b")
+    assert [state.f[i].id for i in state.order] == ["b", "a"]
+    assert "sets the order" in texts(state, "order")[0]
+
+
+def test_an_absorption_that_does_not_cover_says_why() -> None:
+    state = duel({**KNIFE, "zmysly": 1}, {"skill": 0, "fate_points": 0})
+    act(state, "attack", target="b", tactic="none")
+    act(state, "defend", tactic="none")
+    roll(state, "0 0 0 -")
+    roll(state, "0 0 0 0")
+    with pytest.raises(IllegalActionError, match="does not take presja 2"):
+        act(state, "absorb", boxes="1:1", cons="")

@@ -209,6 +209,13 @@ OPTIONS = OptionSet(
         "the level a participant without a combat skill fights at (mierny, Mediocre)",
     ),
     RuleOption(
+        "gm_sets_order",
+        bool,
+        False,
+        "the GM sets the whole order of action (off: Zmysły, then stunts or aspects, the GM only on ties)",
+        source="W ustalenia właściwej kolejności decydujące zdanie ma MG.",
+    ),
+    RuleOption(
         "max_exchanges",
         int,
         30,

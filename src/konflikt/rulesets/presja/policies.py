@@ -68,7 +68,10 @@ class HeuristicPolicy:
             return self._ignore(st)
         if ph == "order":
             group = st.tie_groups[0]
-            best = max(group, key=lambda i: (st.level(i), st.f[i].player, -i))
+            best = max(
+                group,
+                key=lambda i: (st.f[i].zmysly, st.f[i].initiative_edge is not None, st.level(i), st.f[i].player, -i),
+            )
             return act("order", first=st.f[best].id)
         if ph == "advantage":
             holder = gm_holder(st, st.adv_queue[0])

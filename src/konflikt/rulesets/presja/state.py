@@ -435,7 +435,7 @@ class PresjaState(State):
                 groups[-1].append(i)
             else:
                 groups.append([i])
-        self.tie_groups = groups
+        self.tie_groups = [keyed] if self.o["gm_sets_order"] else groups
         self._settle_order()
 
     def _settle_order(self) -> None:

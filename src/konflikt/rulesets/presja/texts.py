@@ -52,7 +52,8 @@ def emit_order(st: PresjaState) -> None:
 
 
 def emit_order_pick(st: PresjaState, i: int) -> None:
-    st.emit("order", f"MG (GM) decides the tie of Zmysły: {st.f[i].name} acts earlier")
+    what = "sets the order" if st.o["gm_sets_order"] else "decides the tie of Zmysły"
+    st.emit("order", f"MG (GM) {what}: {st.f[i].name} acts next")
 
 
 def emit_exchange(st: PresjaState) -> None:
@@ -348,7 +349,7 @@ def describe(st: PresjaState, seat: str, action: Action) -> str:
     if k == "taken_out":
         return "nie przyjmuj (refuse the pressure): be wyeliminowany (taken out); the opponent narrates"
     if k == "order":
-        return f"{action['first']} acts earlier (MG decides the tie of Zmysły)"
+        return f"{action['first']} acts next (MG decides the order of action)"
     if k == "advantage":
         return f"{ADV_LABELS.get(str(action['which']), action['which'])} this exchange → {action['holder']}"
     return str(action)
@@ -356,6 +357,14 @@ def describe(st: PresjaState, seat: str, action: Action) -> str:
 
 def why_illegal(st: PresjaState, seat: str, action: Action) -> str | None:
     """Specific reasons for the commonest mistakes; ``None`` falls back to the generic list."""
+    if st.phase == "absorb" and action.kind == "absorb" and st.f[st.hits[st.ptr][1]].id == seat:
+        p = st.hits[st.ptr][2]
+        return (
+            f"that does not take presja {p} by the rules: each free box once, an amount within its range, "
+            "consequences for the rest with none taken for nothing (legal: "
+            + "; ".join(str(a) for a in st.legal_actions(seat))
+            + ")"
+        )
     if seat not in st.index or st.phase != "declare" or st.f[st.order[st.ptr]].id != seat:
         return None
     i = st.index[seat]
