@@ -301,3 +301,20 @@ def test_key_ignores_round1_ones_and_clears_round_scratch() -> None:
     assert c.rolls == [None, None] and c.presenter == [-1, -1]
     to_round2(d)
     assert c.key() == d.key()
+
+
+def test_round3_loss_every_hero_option_includes_heroes_already_out() -> None:
+    for mode, expected in (("each", [("cons", 0, 5, 3)]), ("every", [("cons", 0, 5, 3), ("cons", 1, 5, 3)])):
+        rudolf = hero("rudolf", character="builtin:rudolf", status=2)
+        state = start(heroes=[hero("budolf", character="builtin:budolf"), rudolf], options={"round3_loss": mode})
+        present_each_other(state)
+        roll(state, 1)
+        roll(state, 0)
+        act(state, "split", opponent=1)
+        roll(state, 2)
+        act(state, "hit", rudolf=2)  # Rudolf out at exactly 0
+        act(state, "describe", **NONE)
+        roll(state, 0)  # the robbers' Kamp
+        act(state, "done")
+        assert state.opp_status == 5
+        assert state.asks == expected

@@ -99,10 +99,10 @@ OPTIONS = OptionSet(
         "round3_loss",
         str,
         "each",
-        "who pays a lost round 3: each (every hero still in the fight buys the remaining Status) or shared "
-        "(the standing heroes share that total, the first heroes paying any remainder)",
+        "who pays a lost round 3: each (every hero still in the fight buys the remaining Status), every (also "
+        "the heroes already out), or shared (the standing heroes share that total, the first paying any remainder)",
         source="skal alle heltene købe sig negative konsekvenser for modstanderens tilbageværende Status-værdi",
-        choices=("each", "shared"),
+        choices=("each", "every", "shared"),
     ),
     RuleOption(
         "pools_spent",

@@ -392,10 +392,6 @@ class FimbulfrostState(Narration):
             self.asks.append((kind, i, count, round_no))
 
     # ---- chance -----------------------------------------------------------------------------------------------
-    def roller(self) -> int:
-        """Index of the hero rolling now, or -1 for the opponent."""
-        return -1 if self.phase in (P.R1_ANSWER, P.R2_KAMP) else self.cursor
-
     def pending_roll(self) -> SuccessPool | None:
         if self.asks or self.phase not in P.CHANCE_PHASES:
             return None
@@ -528,9 +524,10 @@ class FimbulfrostState(Narration):
             self.say_answer_coming(2)
         else:
             self._finish(LOSS, 3)
-            standing = self.standing()
-            shares = loss_shares(self.opp_status, len(standing), self.options.round3_loss)
-            for i, share in zip(standing, shares, strict=True):
+            mode = self.options.round3_loss
+            payers = [i for i in range(self.n) if self.fate[i] != DEAD] if mode == "every" else self.standing()
+            shares = loss_shares(self.opp_status, len(payers), "shared" if mode == "shared" else "each")
+            for i, share in zip(payers, shares, strict=True):
                 self._queue("cons", i, consequence_count(share, self.points), 3)
 
     @property
