@@ -17,12 +17,12 @@ def _attack_of(state, who: str) -> int:  # type: ignore[no-untyped-def]
 
 def test_gm_grants_an_advantage_each_exchange_for_plus_1_attack() -> None:
     state = duel(P, P, advantage_reaction=True)
-    act(state, "attack", target="b", tactic="none")
-    act(state, "attack", target="a", tactic="none")
+    act(state, "attack", target="b", tactic=None)
+    act(state, "attack", target="a", tactic=None)
     roll(state, "0 0 0 0")
     roll(state, "0 0 0 0")
     assert state.current_player() == GM
-    assert {a["holder"] for a in state.legal_actions()} == {"none", "a", "b"}
+    assert {a["holder"] for a in state.legal_actions()} == {None, "a", "b"}
     act(state, "advantage", which="reaction", holder="a")
     assert _attack_of(state, "a") == 3 and _attack_of(state, "b") == 2
     assert any("Przewaga szybkości reakcji" in e.text and "+1 Atak" in e.text for e in state.history())
@@ -30,14 +30,14 @@ def test_gm_grants_an_advantage_each_exchange_for_plus_1_attack() -> None:
 
 def test_advantages_are_off_by_default_and_skipped_when_nobody_attacks() -> None:
     state = duel(P, P)
-    act(state, "attack", target="b", tactic="none")
-    act(state, "defend", tactic="none")
+    act(state, "attack", target="b", tactic=None)
+    act(state, "defend", tactic=None)
     roll(state, "0 0 0 0")
     roll(state, "0 0 0 0")
     assert state.current_player() != GM
     state = duel(P, P, advantage_mobility=True)
-    act(state, "defend", tactic="none")
-    act(state, "defend", tactic="none")
+    act(state, "defend", tactic=None)
+    act(state, "defend", tactic=None)
     roll(state, "0 0 0 0")
     roll(state, "0 0 0 0")
     assert state.exchange == 2 and state.current_player() == "a"
@@ -48,8 +48,8 @@ def _gang(n: int, mode: str = "auto"):  # type: ignore[no-untyped-def]
     gang = [fighter(f"g{k}", **P, zmysly=5 - k) for k in range(n)]
     state = scenario([gang, [fighter("lone", skill=5, fate_points=0, zmysly=-1)]], opts)
     for _ in range(n):
-        act(state, "attack", target="lone", tactic="none")
-    act(state, "defend", tactic="none")
+        act(state, "attack", target="lone", tactic=None)
+    act(state, "defend", tactic=None)
     for _ in range(n + 1):
         roll(state, "0 0 0 0")
     return state
@@ -72,9 +72,9 @@ def test_numbers_count_only_foes_engaged_with_the_target() -> None:
         {"advantage_numbers": "auto"},
         setup,
     )
-    act(state, "attack", target="lone", tactic="none")
-    act(state, "defend", tactic="none")  # g1 is in the other zone and does not attack
-    act(state, "defend", tactic="none")
+    act(state, "attack", target="lone", tactic=None)
+    act(state, "defend", tactic=None)  # g1 is in the other zone and does not attack
+    act(state, "defend", tactic=None)
     for _ in range(3):
         roll(state, "0 0 0 0")
     assert _attack_of(state, "g0") == 2
@@ -90,7 +90,7 @@ def test_positional_advantages_in_gm_mode_are_asked_and_the_heuristic_follows_th
         action = policy.choose(state, GM, rng)
         chosen.append((action["which"], action["holder"]))
         state.apply_action(action)
-    assert chosen == [("numbers", "g0"), ("flanking", "g0"), ("surrounded", "none")]
+    assert chosen == [("numbers", "g0"), ("flanking", "g0"), ("surrounded", None)]
     assert _attack_of(state, "g0") == 4 and _attack_of(state, "g1") == 2, "the GM gives each to one holder"
 
 
@@ -101,8 +101,8 @@ def test_gm_heuristic_criteria_for_the_other_advantages() -> None:
             [fighter("knife", skill=2, weapon="noz", armour="plytowa", fate_points=0)],
         ]
     )
-    act(state, "attack", target="knife", tactic="none")
-    act(state, "attack", target="spear", tactic="none")
+    act(state, "attack", target="knife", tactic=None)
+    act(state, "attack", target="spear", tactic=None)
     s = state.index["spear"]
     assert gm_holder(state, "weapon") == s, "a clearly longer weapon"
     assert gm_holder(state, "personality") == s, "more levels of a warlike aspect"

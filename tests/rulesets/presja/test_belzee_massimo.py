@@ -9,8 +9,8 @@ from tests.rulesets.presja.helpers import absorb_choices, act, knife_fight, pass
 def _exchange_of_the_text(**options: object):  # type: ignore[no-untyped-def]
     state = knife_fight(**options)
     assert state.current_player() == "belzee", "Belzee (Zmysły +2) declares before Massimo (+1)"
-    act(state, "attack", target="massimo", tactic="none")
-    act(state, "attack", target="belzee", tactic="none")
+    act(state, "attack", target="massimo", tactic=None)
+    act(state, "attack", target="belzee", tactic=None)
     assert state.current_player() == CHANCE
     roll(state, "+ + 0 -")  # Gracz wyrzucił + + 0 -
     roll(state, "0 0 + +")  # MG wyrzucił 0 0 + +
@@ -65,8 +65,8 @@ def test_belzee_takes_the_mild_consequence_and_massimo_may_invoke_it_free() -> N
     assert state.status()["belzee"]["tor"] == "[x1][1][2-3][2-3][4-5]"
     assert state.cons[b][0] == 1 and state.cons_names[b][0].startswith("Powierzchowne rozcięcie dłoni")
     # Next exchange: Massimo may invoke it negatively, the first time for free; Belzee may pay to ignore it.
-    act(state, "attack", target="massimo", tactic="none")
-    act(state, "attack", target="belzee", tactic="none")
+    act(state, "attack", target="massimo", tactic=None)
+    act(state, "attack", target="belzee", tactic=None)
     roll(state, "0 0 0 0")
     roll(state, "0 0 0 0")
     while state.current_player() == "belzee":

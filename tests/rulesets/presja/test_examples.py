@@ -35,3 +35,24 @@ def test_examples_play_to_the_end_with_a_narrated_log(name: str) -> None:
         texts = [e.text for e in state.history()]
         assert any("Atak (attack)" in t for t in texts)
         assert texts[-1] == outcome.summary
+
+
+def test_every_legal_action_reads_back_from_its_text() -> None:
+    import numpy as np
+
+    from konflikt.core.actions import Action
+    from konflikt.core.conflict import new_state
+    from konflikt.core.state import CHANCE
+
+    rng = np.random.default_rng(3)
+    for _ in range(3):
+        state = new_state(load_scenario("presja/skirmish"))
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                state.apply_action(state.pending_roll().sample(rng))  # type: ignore[union-attr]
+                continue
+            legal = state.legal_actions()
+            for action in legal:
+                assert Action.parse(str(action)) == action, str(action)
+                assert state.describe_action(state.current_player(), action)
+            state.apply_action(legal[int(rng.integers(len(legal)))])

@@ -24,7 +24,7 @@ KNIFE = {"skill": 2, "weapon": "noz", "fate_points": 0}
 def test_tactics_digest_vector_offensive_skill_3_rolls_plus_1() -> None:
     state = duel({"skill": 3, "zmysly": 1, "fate_points": 0}, {"skill": 0, "fate_points": 0})
     act(state, "attack", target="b", tactic="offensive")
-    act(state, "defend", tactic="none")
+    act(state, "defend", tactic=None)
     roll(state, "+ 0 0 0")
     roll(state, "0 0 0 0")
     a = state.index["a"]
@@ -37,7 +37,7 @@ def test_tactics_digest_vector_offensive_skill_3_rolls_plus_1() -> None:
 
 def test_tactics_option_off_allows_only_no_tactic() -> None:
     state = duel(KNIFE, KNIFE, tactics=False)
-    assert {a.get("tactic") for a in state.legal_actions() if a.kind == "attack"} == {"none"}
+    assert {a.get("tactic") for a in state.legal_actions() if a.kind == "attack"} == {None}
     with pytest.raises(IllegalActionError, match="option 'tactics'"):
         act(state, "attack", target="b", tactic="offensive")
 
@@ -68,7 +68,7 @@ def test_heuristic_gm_breaks_a_tie_for_the_higher_skill() -> None:
 
 def test_declarations_come_before_any_roll_and_each_rolls_once() -> None:
     state = duel(KNIFE, KNIFE)
-    act(state, "attack", target="b", tactic="none")
+    act(state, "attack", target="b", tactic=None)
     assert state.current_player() == "b"
     act(state, "defend", tactic="defensive")
     assert state.current_player() == CHANCE
@@ -104,8 +104,8 @@ def test_concede_can_be_forbidden() -> None:
 
 def test_both_sides_can_hurt_each_other_in_the_same_exchange() -> None:
     state = duel({**KNIFE, "zmysly": 1}, KNIFE)
-    act(state, "attack", target="b", tactic="none")
-    act(state, "attack", target="a", tactic="none")
+    act(state, "attack", target="b", tactic=None)
+    act(state, "attack", target="a", tactic=None)
     roll(state, "0 0 0 0")
     roll(state, "0 0 0 0")
     pass_invocations(state)
@@ -119,8 +119,8 @@ def test_both_sides_can_hurt_each_other_in_the_same_exchange() -> None:
 def test_unabsorbable_pressure_takes_out_and_the_other_side_wins() -> None:
     state = duel({**KNIFE, "zmysly": 1}, {"skill": 0, "fate_points": 0})
     state.marked[state.index["b"]] = 0b11111
-    act(state, "attack", target="b", tactic="none")
-    act(state, "defend", tactic="none")
+    act(state, "attack", target="b", tactic=None)
+    act(state, "defend", tactic=None)
     roll(state, "0 0 0 0")
     roll(state, "0 0 0 0")
     assert state.current_player() == "b", "the mild consequence can still take it"
@@ -135,8 +135,8 @@ def test_taken_out_automatically_when_nothing_absorbs() -> None:
     b = state.index["b"]
     state.marked[b] = 0b11111
     state.cons[b] = [2, 2, 1]
-    act(state, "attack", target="b", tactic="none")
-    act(state, "defend", tactic="none")
+    act(state, "attack", target="b", tactic=None)
+    act(state, "defend", tactic=None)
     roll(state, "0 0 0 0")
     roll(state, "0 0 0 0")
     pass_invocations(state)  # a may invoke b's severe consequence (always free) but passes
@@ -148,9 +148,9 @@ def test_several_attackers_each_meet_the_single_defence_or_a_divided_one() -> No
     sides = [[fighter("a", **KNIFE, zmysly=2), fighter("b", **KNIFE, zmysly=1)], [fighter("c", **KNIFE)]]
     for mode, expected in (("single", [1, 1]), ("divided", [2, 2])):
         state = scenario(sides, {"defence_vs_many": mode})
-        act(state, "attack", target="c", tactic="none")
-        act(state, "attack", target="c", tactic="none")
-        act(state, "defend", tactic="none")
+        act(state, "attack", target="c", tactic=None)
+        act(state, "attack", target="c", tactic=None)
+        act(state, "defend", tactic=None)
         for _ in range(3):
             roll(state, "0 0 0 0")
         assert [e.data["pressure"] for e in state.history() if e.kind == "attack"] == expected
@@ -173,7 +173,7 @@ def test_zones_same_zone_or_adjacent_with_a_ranged_weapon() -> None:
     )
     assert {a["target"] for a in state.legal_actions() if a.kind == "attack"} == set()
     with pytest.raises(IllegalActionError, match="adjacent one with a ranged weapon"):
-        act(state, "attack", target="c", tactic="none")
+        act(state, "attack", target="c", tactic=None)
     assert {a["to"] for a in state.legal_actions() if a.kind == "move"} == {"y"}
     act(state, "move", to="y", tactic="defensive")
     assert {a["target"] for a in state.legal_actions() if a.kind == "attack"} == {"c"}, "the bow reaches y, not z"
@@ -182,8 +182,8 @@ def test_zones_same_zone_or_adjacent_with_a_ranged_weapon() -> None:
 def test_moving_takes_the_action_and_happens_at_the_end_of_the_exchange() -> None:
     setup = {**ZONES, "positions": {"a": "x", "b": "x"}}
     state = scenario([[fighter("a", **KNIFE, zmysly=1)], [fighter("b", **KNIFE)]], setup=setup)
-    act(state, "move", to="y", tactic="none")
-    act(state, "attack", target="a", tactic="none")
+    act(state, "move", to="y", tactic=None)
+    act(state, "attack", target="a", tactic=None)
     roll(state, "0 0 0 0")
     roll(state, "0 0 0 0")
     attacks = [e for e in state.history() if e.kind == "attack"]
@@ -204,9 +204,9 @@ def test_surprise_lowers_the_first_exchange_only() -> None:
     )
     b, c = state.index["b"], state.index["c"]
     assert (state.level(b), state.level(c)) == (-1, -3), "Poor; Terrible without any combat skill"
-    act(state, "defend", tactic="none")
-    act(state, "defend", tactic="none")
-    act(state, "defend", tactic="none")
+    act(state, "defend", tactic=None)
+    act(state, "defend", tactic=None)
+    act(state, "defend", tactic=None)
     for _ in range(3):
         roll(state, "0 0 0 0")
     assert state.exchange == 2 and (state.level(b), state.level(c)) == (4, 0)
@@ -219,8 +219,8 @@ def test_surprise_is_off_by_default() -> None:
 
 def test_deadlock_after_max_exchanges() -> None:
     state = duel(KNIFE, KNIFE, max_exchanges=1)
-    act(state, "defend", tactic="none")
-    act(state, "defend", tactic="none")
+    act(state, "defend", tactic=None)
+    act(state, "defend", tactic=None)
     roll(state, "0 0 0 0")
     roll(state, "0 0 0 0")
     assert state.outcome().ending == "deadlock" and state.outcome().winners == ()
@@ -254,8 +254,8 @@ def test_scenario_errors_name_the_field() -> None:
 def test_absorb_choices_reflect_marked_boxes() -> None:
     state = duel({**KNIFE, "zmysly": 1}, {"skill": 0, "fate_points": 0})
     state.marked[state.index["b"]] = 0b00011
-    act(state, "attack", target="b", tactic="none")
-    act(state, "defend", tactic="none")
+    act(state, "attack", target="b", tactic=None)
+    act(state, "defend", tactic=None)
     roll(state, "0 0 0 -")
     roll(state, "0 0 0 0")
     assert absorb_choices(state) == {("2-3:2", ""), ("", "mild"), ("", "moderate"), ("", "severe")}
@@ -271,9 +271,19 @@ def test_gm_sets_the_whole_order_as_an_option() -> None:
 
 def test_an_absorption_that_does_not_cover_says_why() -> None:
     state = duel({**KNIFE, "zmysly": 1}, {"skill": 0, "fate_points": 0})
-    act(state, "attack", target="b", tactic="none")
-    act(state, "defend", tactic="none")
+    act(state, "attack", target="b", tactic=None)
+    act(state, "defend", tactic=None)
     roll(state, "0 0 0 -")
     roll(state, "0 0 0 0")
     with pytest.raises(IllegalActionError, match="does not take presja 2"):
         act(state, "absorb", boxes="1:1", cons="")
+
+
+def test_actions_typed_as_text_are_the_legal_ones() -> None:
+    from konflikt.core.actions import Action
+
+    state = duel(KNIFE, KNIFE)
+    for action in state.legal_actions():
+        assert Action.parse(str(action)) == action, str(action)
+    state.apply_action(Action.parse("attack target=b tactic=none"))
+    assert state.decl[state.index["a"]] == ("attack", state.index["b"], "none", -1)

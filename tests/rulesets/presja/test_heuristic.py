@@ -62,11 +62,11 @@ def test_does_not_concede_a_fresh_fight_or_when_not_allowed() -> None:
 
 def _after_rolls(faces_a: str, faces_b: str, a: dict[str, Any], b: dict[str, Any], b_attacks: bool = True) -> Any:
     state = duel(a, b)
-    act(state, "attack", target="b", tactic="none")
+    act(state, "attack", target="b", tactic=None)
     if b_attacks:
-        act(state, "attack", target="a", tactic="none")
+        act(state, "attack", target="a", tactic=None)
     else:
-        act(state, "defend", tactic="none")
+        act(state, "defend", tactic=None)
     roll(state, faces_a)
     roll(state, faces_b)
     return state
@@ -95,8 +95,8 @@ def test_prefers_a_free_invocation() -> None:
 
 def test_absorbs_with_the_least_lasting_harm() -> None:
     state = knife_fight()
-    act(state, "attack", target="massimo", tactic="none")
-    act(state, "attack", target="belzee", tactic="none")
+    act(state, "attack", target="massimo", tactic=None)
+    act(state, "attack", target="belzee", tactic=None)
     roll(state, "+ + 0 -")
     roll(state, "0 0 + +")
     while state.phase == "invoke":

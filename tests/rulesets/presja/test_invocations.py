@@ -11,8 +11,8 @@ from tests.rulesets.presja.helpers import act, duel, fighter, kinds, pass_invoca
 
 def _rolled(a: dict[str, object], b: dict[str, object], **options: object):  # type: ignore[no-untyped-def]
     state = duel(a, b, **options)
-    act(state, "attack", target="b", tactic="none")
-    act(state, "attack", target="a", tactic="none")
+    act(state, "attack", target="b", tactic=None)
+    act(state, "attack", target="a", tactic=None)
     roll(state, "0 0 0 0")
     roll(state, "0 0 0 0")
     return state
@@ -38,8 +38,8 @@ def test_situation_aspects_cost_a_fate_point() -> None:
         [[fighter("a", **A, zmysly=1)], [fighter("b", **B)]],
         setup={"situation_aspects": ["Ciemno (dark)", "Ciasno (cramped)"]},
     )
-    act(state, "defend", tactic="none")
-    act(state, "defend", tactic="none")
+    act(state, "defend", tactic=None)
+    act(state, "defend", tactic=None)
     roll(state, "0 0 0 0")
     roll(state, "0 0 0 0")
     act(state, "invoke", aspect="scene:2", effect="bonus")
@@ -73,8 +73,8 @@ def _with_consequences(owner_fp: int, **options: object):  # type: ignore[no-unt
     b = state.index["b"]
     state.cons[b] = [1, 1, 1]
     state.cons_names[b] = ["Zmęczony", "Skręcenie kostki", "Złamana ręka"]
-    act(state, "attack", target="b", tactic="none")
-    act(state, "attack", target="a", tactic="none")
+    act(state, "attack", target="b", tactic=None)
+    act(state, "attack", target="a", tactic=None)
     roll(state, "0 0 0 0")
     roll(state, "0 0 0 0")
     return state

@@ -29,6 +29,12 @@ from konflikt.rulesets.presja.track import Absorb, absorbable
 if TYPE_CHECKING:
     from konflikt.rulesets.presja.state import PresjaState
 
+
+def tactic_arg(tactic: str) -> str | None:
+    """No tactic is ``None`` in an action (``tactic=none`` as text)."""
+    return None if tactic == "none" else tactic
+
+
 CONSEQUENCE_HARM = (10.0, 30.0, 60.0)
 """Lasting harm of a mild, moderate and severe consequence, in points of box capacity."""
 CONCEDE_AT = 1 / 3
@@ -75,7 +81,7 @@ class HeuristicPolicy:
             return act("order", first=st.f[best].id)
         if ph == "advantage":
             holder = gm_holder(st, st.adv_queue[0])
-            return act("advantage", which=st.adv_queue[0], holder="none" if holder < 0 else st.f[holder].id)
+            return act("advantage", which=st.adv_queue[0], holder=None if holder < 0 else st.f[holder].id)
         raise KonfliktError(f"{seat} has nothing to decide in phase {ph!r}")
 
     # ---- declarations ----------------------------------------------------------------------------------------
@@ -108,7 +114,7 @@ class HeuristicPolicy:
                 alive *= survive(diff, st.f[j].damage, fi.absorption, can)
             if 1.0 - alive >= CONCEDE_AT:
                 return act("concede")
-        targets = [j for j in st.opponents(i) if act("attack", target=st.f[j].id, tactic="none") in legal]
+        targets = [j for j in st.opponents(i) if act("attack", target=st.f[j].id, tactic=None) in legal]
         hurt = 1.0 + bin(st.marked[i]).count("1") / max(len(fi.track), 1) + sum(1 for c in st.cons[i] if c) * 0.5
 
         def taken(tactic: str) -> float:
@@ -137,12 +143,12 @@ class HeuristicPolicy:
                 return expected(d, fi.damage, tf.absorption) - hurt * taken(tactic)
 
             best = max(tactics, key=lambda t: (score(t), t == "none"))
-            return act("attack", target=tf.id, tactic=best)
+            return act("attack", target=tf.id, tactic=tactic_arg(best))
         defensive = max(tactics, key=lambda t: (-taken(t), t == "none"))
         step = _step_towards_foe(st, i)
         if step >= 0:
-            return act("move", to=st.zone_ids[step], tactic=defensive)
-        return act("defend", tactic=defensive)
+            return act("move", to=st.zone_ids[step], tactic=tactic_arg(defensive))
+        return act("defend", tactic=tactic_arg(defensive))
 
     # ---- invocations -----------------------------------------------------------------------------------------
     def _invoke(self, st: PresjaState, who: int) -> Action:

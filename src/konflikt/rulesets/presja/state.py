@@ -40,6 +40,13 @@ Decl = tuple[str, int, str, int]
 
 
 _STATIC_IDS: dict[tuple[object, ...], int] = {}
+
+
+def tactic_arg(tactic: str) -> str | None:
+    """A tactic as an action argument: no tactic is ``None`` (shown and typed as ``tactic=none``)."""
+    return None if tactic == "none" else tactic
+
+
 _STATIC_BY_SCENARIO: dict[int, tuple[Scenario, dict[str, Any], _Static]] = {}
 _DECL_MEMO: dict[tuple[object, ...], tuple[Action, ...]] = {}
 
@@ -275,7 +282,7 @@ class PresjaState(State):
             kind = self.adv_queue[0]
             holders = [i for i in self.order if self._attacks(i) >= 0]
             return (
-                act("advantage", which=kind, holder="none"),
+                act("advantage", which=kind, holder=None),
                 *(act("advantage", which=kind, holder=self.f[i].id) for i in holders),
             )
         return ()
@@ -301,10 +308,10 @@ class PresjaState(State):
         out: list[Action] = []
         for j in self.opponents(i):
             if self.reachable(i, j) and not self._conceding(j):
-                out.extend(act("attack", target=self.f[j].id, tactic=t) for t in tactics)
-        out.extend(act("defend", tactic=t) for t in tactics)
+                out.extend(act("attack", target=self.f[j].id, tactic=tactic_arg(t)) for t in tactics)
+        out.extend(act("defend", tactic=tactic_arg(t)) for t in tactics)
         for z in sorted(self.adjacent[self.zone[i]]):
-            out.extend(act("move", to=self.zone_ids[z], tactic=t) for t in tactics)
+            out.extend(act("move", to=self.zone_ids[z], tactic=tactic_arg(t)) for t in tactics)
         if self.o["allow_concede"] and self.f[i].may_concede:
             out.append(act("concede"))
         return tuple(out)
@@ -373,7 +380,7 @@ class PresjaState(State):
 
     def _declare(self, i: int, action: Action) -> None:
         kind = action.kind
-        tactic = str(action.get("tactic", "none"))
+        tactic = str(action.get("tactic") or "none")
         if kind == "attack":
             self.decl[i] = ("attack", self.index[action["target"]], tactic, -1)
         elif kind == "move":
@@ -421,7 +428,7 @@ class PresjaState(State):
     def _advantage(self, action: Action) -> None:
         kind = self.adv_queue.pop(0)
         holder = action["holder"]
-        self.holders[kind] = -1 if holder == "none" else self.index[holder]
+        self.holders[kind] = -1 if holder is None else self.index[holder]
         texts.emit_advantage(self, kind, self.holders[kind])
 
     # ---- the order of action ---------------------------------------------------------------------------------

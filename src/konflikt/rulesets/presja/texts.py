@@ -316,7 +316,7 @@ def view(st: PresjaState) -> dict[str, Any]:
 
 def describe(st: PresjaState, seat: str, action: Action) -> str:
     k = action.kind
-    tactic = str(action.get("tactic", "none"))
+    tactic = str(action.get("tactic") or "none")
     tac = "" if tactic == "none" else f" — {TACTIC_NAMES[tactic]}"
     if k == "attack":
         j = st.index[action["target"]]
@@ -351,7 +351,7 @@ def describe(st: PresjaState, seat: str, action: Action) -> str:
     if k == "order":
         return f"{action['first']} acts next (MG decides the order of action)"
     if k == "advantage":
-        return f"{ADV_LABELS.get(str(action['which']), action['which'])} this exchange → {action['holder']}"
+        return f"{ADV_LABELS.get(str(action['which']), action['which'])} this exchange → {action['holder'] or 'nobody'}"
     return str(action)
 
 
@@ -368,7 +368,7 @@ def why_illegal(st: PresjaState, seat: str, action: Action) -> str | None:
     if seat not in st.index or st.phase != "declare" or st.f[st.order[st.ptr]].id != seat:
         return None
     i = st.index[seat]
-    tactic = action.get("tactic", "none")
+    tactic = action.get("tactic") or "none"
     if tactic != "none" and not st.o["tactics"]:
         return "the tactic rule (option 'tactics') is off: only tactic=none"
     if action.kind == "attack":
