@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from konflikt.core.errors import KonfliktError
@@ -77,3 +79,19 @@ def test_ladder_has_the_texts_names() -> None:
 def test_unknown_ladder_is_an_error() -> None:
     with pytest.raises(KonfliktError, match="no such file"):
         ladder("klingon")
+
+
+def test_the_exchange_roll_is_exactly_4df() -> None:
+    from collections import Counter
+
+    import numpy as np
+
+    from konflikt.dice import Fudge, brute_force
+    from konflikt.rulesets.presja.state import _FACES4, ROLL
+
+    assert ROLL.distribution() == brute_force(Fudge(4))
+    counts = Counter(_FACES4)
+    assert {k: Fraction(v, 81) for k, v in counts.items()} == brute_force(Fudge(4))
+    assert ROLL.parse("+ + 0 -") == 1 and ROLL.notation == "4dF"
+    rng = np.random.default_rng(0)
+    assert all(-4 <= ROLL.sample(rng) <= 4 for _ in range(200))

@@ -12,6 +12,8 @@ from collections.abc import Hashable, Sequence
 from functools import cache
 from typing import Any
 
+import numpy as np
+
 from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.options import Options
 from konflikt.core.outcome import ConflictOutcome
@@ -33,7 +35,19 @@ from konflikt.rulesets.presja.rules import (
 )
 from konflikt.rulesets.presja.track import SLOTS, Absorb, Box, absorb_options, mark, parse_track, parse_values
 
-ROLL = Fudge(4)
+_FACES4: tuple[int, ...] = tuple(sum((k // 3**d) % 3 - 1 for d in range(4)) for k in range(81))
+"""The total of four Fudge dice for each of their 81 equally likely faces."""
+
+
+class Fudge4(Fudge):
+    """4dF exactly as :class:`~konflikt.dice.Fudge` (same distribution, notation and table reading), sampled with
+    one draw of the 81 equally likely faces instead of four: a roll is the commonest step of a simulation."""
+
+    def sample(self, rng: np.random.Generator) -> int:
+        return _FACES4[int(rng.integers(81))]
+
+
+ROLL = Fudge4(4)
 ACTIVE, TAKEN_OUT, CONCEDED = 0, 1, 2
 Decl = tuple[str, int, str, int]
 """A declaration: (kind attack|defend|move|concede, target index or -1, tactic, zone index or -1)."""
