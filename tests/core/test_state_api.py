@@ -102,6 +102,8 @@ def test_actions_print_parse_and_serialise() -> None:
     assert Action.parse(str(action)) == action
     assert Action.from_json(json.loads(json.dumps(action.to_json()))) == action
     assert Action.of("x", b=1, a=2) == Action.of("x", a=2, b=1)
+    for args in ({"t": ("a",)}, {"t": ()}, {"t": (1, 2)}, {"t": None}, {"t": True}, {"t": 0}):
+        assert Action.parse(str(Action.of("x", **args))) == Action.of("x", **args)
     with pytest.raises(InvalidActionError, match="name=value"):
         Action.parse("attack massimo")
     with pytest.raises(InvalidActionError):

@@ -18,7 +18,7 @@ import pexpect
 from konflikt.dice import Fudge, Percentile, SuccessPool, SumDice, parse_dice
 
 CHOICE = r"(\S+) choose 1-(\d+) › "
-ROLL = r"roll (.+?) › "
+ROLL = r"roll ([^\s›]+(?: pool)?) › "
 END = r"outcome: (\S+)"
 STOPPED = r"stopped; conflict (\d+) is saved"
 CONFLICT_ID = r"conflict (\d+), saved after every step"
@@ -37,10 +37,20 @@ def table_dice(notation: str, rng: random.Random) -> str:
     raise AssertionError(notation)
 
 
-def answer(index: int, kind: str, detail: str) -> str:
-    rng = random.Random(f"{index}:{kind}:{detail}")
+QUITTING = re.compile(r"concede|poddaj|lämna|leave the fight|withdraw", re.IGNORECASE)
+
+
+def menu(before: str) -> list[int]:
+    """The numbers of the listed choices that do not end the conflict early (so the whole flow is exercised)."""
+    items = re.findall(r"^\s*(\d+)\. (.*)$", before, re.MULTILINE)
+    keep = [int(n) for n, text in items if not QUITTING.search(text)]
+    return keep or [int(n) for n, _ in items] or [1]
+
+
+def answer(index: int, kind: str, detail: str, choices: list[int]) -> str:
+    rng = random.Random(f"{index}:{kind}:{detail}:{choices}")
     if kind == "choice":
-        return str(rng.randint(1, int(detail)))
+        return str(rng.choice(choices))
     return table_dice(detail, rng)
 
 
@@ -96,7 +106,7 @@ class Session:
                 child.expect(r"undone 1 human input")
                 self.inputs -= 1
                 continue
-            text = answer(self.inputs, kind, detail)
+            text = answer(self.inputs, kind, detail, menu(child.before) if kind == "choice" else [])
             self.transcript.append(f"{self.inputs} {kind} {detail}: {text}")
             child.sendline(text)
             self.inputs += 1

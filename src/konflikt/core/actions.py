@@ -88,6 +88,8 @@ class Action:
 
 def _show(value: ArgValue) -> str:
     if isinstance(value, tuple):
+        if len(value) == 1:
+            return _show(value[0]) + ","
         return ",".join(_show(v) for v in value) if value else "-"
     if value is None:
         return "none"
@@ -99,6 +101,8 @@ def _show(value: ArgValue) -> str:
 def _parse_value(raw: str) -> Any:
     if raw == "-":
         return ()
+    if raw.endswith(",") and raw.count(",") == 1:
+        return (_parse_value(raw[:-1]),)
     if "," in raw:
         return tuple(_parse_value(part) for part in raw.split(","))
     if raw == "none":
