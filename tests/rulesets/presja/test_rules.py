@@ -87,7 +87,7 @@ def test_the_exchange_roll_is_exactly_4df() -> None:
     import numpy as np
 
     from konflikt.dice import Fudge, brute_force
-    from konflikt.rulesets.presja.state import _FACES4, ROLL
+    from konflikt.rulesets.presja.static import _FACES4, ROLL
 
     assert ROLL.distribution() == brute_force(Fudge(4))
     counts = Counter(_FACES4)

@@ -24,15 +24,11 @@ from konflikt.rulesets.presja import invoke
 from konflikt.rulesets.presja.acts import act
 from konflikt.rulesets.presja.odds import pressure_distribution
 from konflikt.rulesets.presja.rules import TACTICS, tactic_mods
+from konflikt.rulesets.presja.static import tactic_arg
 from konflikt.rulesets.presja.track import Absorb, absorbable
 
 if TYPE_CHECKING:
     from konflikt.rulesets.presja.state import PresjaState
-
-
-def tactic_arg(tactic: str) -> str | None:
-    """No tactic is ``None`` in an action (``tactic=none`` as text)."""
-    return None if tactic == "none" else tactic
 
 
 CONSEQUENCE_HARM = (10.0, 30.0, 60.0)

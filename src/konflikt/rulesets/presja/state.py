@@ -9,21 +9,18 @@ out; then the declared moves between zones. Texts and views live in :mod:`.texts
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from functools import cache
 from typing import Any
-
-import numpy as np
 
 from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.options import Options
 from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import CHANCE, GM, TERMINAL, State
-from konflikt.dice import Dice, Fudge
+from konflikt.dice import Dice
 from konflikt.rulesets.presja import invoke, texts
 from konflikt.rulesets.presja.acts import act
-from konflikt.rulesets.presja.fighters import Fighter, make_fighter
-from konflikt.rulesets.presja.models import Character, Consequences, Setup, consequence_names, level_text
+from konflikt.rulesets.presja.fighters import Fighter
+from konflikt.rulesets.presja.models import Character, Consequences, Setup, consequence_names
 from konflikt.rulesets.presja.options import ADVANTAGE_KINDS, POSITIONAL
 from konflikt.rulesets.presja.rules import (
     TACTICS,
@@ -33,97 +30,13 @@ from konflikt.rulesets.presja.rules import (
     pressure,
     tactic_mods,
 )
-from konflikt.rulesets.presja.track import SLOTS, Absorb, Box, absorb_options, mark, parse_track, parse_values
+from konflikt.rulesets.presja.static import ROLL, absorb_action, static_for, tactic_arg
+from konflikt.rulesets.presja.track import SLOTS, Absorb, absorb_options, mark
 
-_FACES4: tuple[int, ...] = tuple(sum((k // 3**d) % 3 - 1 for d in range(4)) for k in range(81))
-"""The total of four Fudge dice for each of their 81 equally likely faces."""
-
-
-class Fudge4(Fudge):
-    """4dF exactly as :class:`~konflikt.dice.Fudge` (same distribution, notation and table reading), sampled with
-    one draw of the 81 equally likely faces instead of four: a roll is the commonest step of a simulation."""
-
-    def sample(self, rng: np.random.Generator) -> int:
-        return _FACES4[int(rng.integers(81))]
-
-
-ROLL = Fudge4(4)
+_DECL_MEMO: dict[tuple[object, ...], tuple[Action, ...]] = {}
 ACTIVE, TAKEN_OUT, CONCEDED = 0, 1, 2
 Decl = tuple[str, int, str, int]
 """A declaration: (kind attack|defend|move|concede, target index or -1, tactic, zone index or -1)."""
-
-
-_STATIC_IDS: dict[tuple[object, ...], int] = {}
-
-
-def tactic_arg(tactic: str) -> str | None:
-    """A tactic as an action argument: no tactic is ``None`` (shown and typed as ``tactic=none``)."""
-    return None if tactic == "none" else tactic
-
-
-_STATIC_BY_SCENARIO: dict[int, tuple[Scenario, dict[str, Any], _Static]] = {}
-_DECL_MEMO: dict[tuple[object, ...], tuple[Action, ...]] = {}
-
-
-class _Static:
-    """What stays fixed for a whole conflict, built once per (scenario, options) and shared by its states."""
-
-    def __init__(self, scenario: Scenario, options: Options) -> None:
-        setup: Setup = scenario.setup
-        base = parse_track(options.base_track)
-        self.values = parse_values(options.consequence_values)
-        level_text(0, options.ladder)  # fail early on a bad ladder
-        self.side_ids = tuple(s.id for s in scenario.sides)
-        self.side_names = tuple(s.name for s in scenario.sides)
-        self.f = tuple(
-            make_fighter(p, si, base, options.cialo_above_3)
-            for si, side in enumerate(scenario.sides)
-            for p in side.participants
-        )
-        self.index = {fi.id: i for i, fi in enumerate(self.f)}
-        zones = setup.zone_list()
-        self.zone_ids = tuple(z.id for z in zones)
-        self.zone_names = tuple(z.name for z in zones)
-        zi = {z: k for k, z in enumerate(self.zone_ids)}
-        self.adjacent = tuple(
-            frozenset(zi[b] for a, b in setup.adjacent if zi[a] == k)
-            | frozenset(zi[a] for a, b in setup.adjacent if zi[b] == k)
-            for k in range(len(zones))
-        )
-        self.situation = tuple(setup.situation_aspects)
-        self.surprised = frozenset(self.index[p] for p in setup.surprised) if options.surprise else frozenset()
-        static = (
-            tuple(
-                (
-                    fi.id,
-                    fi.side,
-                    fi.skill,
-                    fi.damage,
-                    fi.absorption,
-                    fi.ranged,
-                    fi.reach,
-                    fi.track,
-                    fi.may_concede,
-                    len(fi.aspects),
-                    fi.weapon_boxes,
-                    fi.edges,
-                    fi.warlike,
-                    fi.player,
-                )
-                for fi in self.f
-            ),
-            self.adjacent,
-            len(self.situation),
-            tuple(sorted(dict(options).items())),
-        )
-        self.static_key = _STATIC_IDS.setdefault(static, len(_STATIC_IDS))
-        self.auto_kinds = tuple(k for k in POSITIONAL if options[f"advantage_{k}"] == "auto")
-
-
-@cache
-def absorb_action(track: tuple[Box, ...], option: Absorb) -> Action:
-    """The ``absorb`` action of one way to take a hit (``boxes=2-3:3+1:1 cons=mild``)."""
-    return act("absorb", boxes=option.boxes_text(track), cons=option.cons_text())
 
 
 class PresjaState(State):
@@ -134,12 +47,7 @@ class PresjaState(State):
     def __init__(self, scenario: Scenario, options: Options) -> None:
         super().__init__(options)
         self.o: dict[str, Any] = dict(options)  # plain dict: Options.__getattr__ is slow in the hot path
-        cached = _STATIC_BY_SCENARIO.get(id(scenario))
-        if cached is None or cached[0] is not scenario or cached[1] != self.o:
-            if len(_STATIC_BY_SCENARIO) > 64:
-                _STATIC_BY_SCENARIO.clear()
-            cached = _STATIC_BY_SCENARIO[id(scenario)] = (scenario, dict(self.o), _Static(scenario, options))
-        st = cached[2]
+        st = static_for(scenario, options, self.o)
         self.values = st.values
         self.ladder_name: str = options.ladder
         self.side_ids, self.side_names = st.side_ids, st.side_names

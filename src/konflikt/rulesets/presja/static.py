@@ -1,0 +1,116 @@
+"""The fixed side of a conflict: the roll, the participants, zones and options, built once per scenario.
+
+Simulations create thousands of states from one scenario; what never changes is built once and shared, and the
+actions that recur are built once (``Action.of`` sorts its arguments every time).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from konflikt.core.actions import Action
+from konflikt.core.options import Options
+from konflikt.core.scenario import Scenario
+from konflikt.dice import Fudge
+from konflikt.rulesets.presja.acts import act
+from konflikt.rulesets.presja.fighters import make_fighter
+from konflikt.rulesets.presja.models import Setup, level_text
+from konflikt.rulesets.presja.options import POSITIONAL
+from konflikt.rulesets.presja.track import Absorb, Box, parse_track, parse_values
+
+_FACES4: tuple[int, ...] = tuple(sum((k // 3**d) % 3 - 1 for d in range(4)) for k in range(81))
+"""The total of four Fudge dice for each of their 81 equally likely faces."""
+
+
+class Fudge4(Fudge):
+    """4dF exactly as :class:`~konflikt.dice.Fudge` (same distribution, notation and table reading), sampled with
+    one draw of the 81 equally likely faces instead of four: a roll is the commonest step of a simulation."""
+
+    def sample(self, rng: np.random.Generator) -> int:
+        return _FACES4[int(rng.integers(81))]
+
+
+ROLL = Fudge4(4)
+_STATIC_IDS: dict[tuple[object, ...], int] = {}
+
+
+def tactic_arg(tactic: str) -> str | None:
+    """A tactic as an action argument: no tactic is ``None`` (shown and typed as ``tactic=none``)."""
+    return None if tactic == "none" else tactic
+
+
+class Static:
+    """What stays fixed for a whole conflict, built once per (scenario, options) and shared by its states."""
+
+    def __init__(self, scenario: Scenario, options: Options) -> None:
+        setup: Setup = scenario.setup
+        base = parse_track(options.base_track)
+        self.values = parse_values(options.consequence_values)
+        level_text(0, options.ladder)  # fail early on a bad ladder
+        self.side_ids = tuple(s.id for s in scenario.sides)
+        self.side_names = tuple(s.name for s in scenario.sides)
+        self.f = tuple(
+            make_fighter(p, si, base, options.cialo_above_3)
+            for si, side in enumerate(scenario.sides)
+            for p in side.participants
+        )
+        self.index = {fi.id: i for i, fi in enumerate(self.f)}
+        zones = setup.zone_list()
+        self.zone_ids = tuple(z.id for z in zones)
+        self.zone_names = tuple(z.name for z in zones)
+        zi = {z: k for k, z in enumerate(self.zone_ids)}
+        self.adjacent = tuple(
+            frozenset(zi[b] for a, b in setup.adjacent if zi[a] == k)
+            | frozenset(zi[a] for a, b in setup.adjacent if zi[b] == k)
+            for k in range(len(zones))
+        )
+        self.situation = tuple(setup.situation_aspects)
+        self.surprised = frozenset(self.index[p] for p in setup.surprised) if options.surprise else frozenset()
+        static = (
+            tuple(
+                (
+                    fi.id,
+                    fi.side,
+                    fi.skill,
+                    fi.damage,
+                    fi.absorption,
+                    fi.ranged,
+                    fi.reach,
+                    fi.track,
+                    fi.may_concede,
+                    len(fi.aspects),
+                    fi.weapon_boxes,
+                    fi.edges,
+                    fi.warlike,
+                    fi.player,
+                )
+                for fi in self.f
+            ),
+            self.adjacent,
+            len(self.situation),
+            tuple(sorted(dict(options).items())),
+        )
+        self.static_key = _STATIC_IDS.setdefault(static, len(_STATIC_IDS))
+        self.auto_kinds = tuple(k for k in POSITIONAL if options[f"advantage_{k}"] == "auto")
+
+
+@cache
+def absorb_action(track: tuple[Box, ...], option: Absorb) -> Action:
+    """The ``absorb`` action of one way to take a hit (``boxes=2-3:3+1:1 cons=mild``)."""
+    return act("absorb", boxes=option.boxes_text(track), cons=option.cons_text())
+
+
+_STATIC_BY_SCENARIO: dict[int, tuple[Scenario, dict[str, Any], Static]] = {}
+
+
+def static_for(scenario: Scenario, options: Options, values: dict[str, Any]) -> Static:
+    """The shared :class:`Static` of a scenario under these option values (rebuilt when either changes)."""
+    cached = _STATIC_BY_SCENARIO.get(id(scenario))
+    if cached is None or cached[0] is not scenario or cached[1] != values:
+        if len(_STATIC_BY_SCENARIO) > 64:
+            _STATIC_BY_SCENARIO.clear()
+        cached = _STATIC_BY_SCENARIO[id(scenario)] = (scenario, dict(values), Static(scenario, options))
+    return cached[2]
