@@ -12,6 +12,7 @@ from konflikt.core.options import Options
 from konflikt.core.ruleset import Ruleset, register
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import State
+from konflikt.rulesets.levald.kernel import make_kernel
 from konflikt.rulesets.levald.models import Character, Setup
 from konflikt.rulesets.levald.odds import QUESTIONS
 from konflikt.rulesets.levald.options import OPTIONS
@@ -47,6 +48,7 @@ RULESET = register(
         policies={"heuristic": HeuristicPolicy},
         odds=QUESTIONS,
         content_dir=Path(__file__).parent / "content",
+        kernel=make_kernel,
         terms={
             "Gard": "guard: passive defence points that soak damage first",
             "Omtöckning": "daze: −10% on all rolls per started five beyond the first five",
