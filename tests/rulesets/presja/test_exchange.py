@@ -287,3 +287,20 @@ def test_actions_typed_as_text_are_the_legal_ones() -> None:
         assert Action.parse(str(action)) == action, str(action)
     state.apply_action(Action.parse("attack target=b tactic=none"))
     assert state.decl[state.index["a"]] == ("attack", state.index["b"], "none", -1)
+
+
+def test_both_taken_out_in_the_same_exchange_leaves_no_winner() -> None:
+    state = duel(KNIFE, KNIFE)
+    for i in (0, 1):
+        state.marked[i] = 0b11111
+        state.cons[i] = [2, 2, 1]
+    state.fp = [0, 0]
+    act(state, "attack", target="b", tactic=None)
+    act(state, "attack", target="a", tactic=None)
+    roll(state, "0 0 0 0")
+    roll(state, "0 0 0 0")
+    pass_invocations(state)
+    assert state.is_terminal()
+    outcome = state.outcome()
+    assert (outcome.ending, outcome.winners) == ("all_out", ())
+    assert len(texts(state, "taken_out")) == 2, "both attacks land: the exchange is simultaneous"
