@@ -11,7 +11,7 @@ from fractions import Fraction
 import icepool
 import pytest
 
-from tests.cli.conftest import Result
+from tests.conftest import Result
 
 
 def test_odds_4df_json_is_exact(cli: Callable[..., Result]) -> None:
