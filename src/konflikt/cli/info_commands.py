@@ -51,6 +51,8 @@ def register(app: typer.Typer) -> None:
         root = bundled_examples()
         found = []
         for path in sorted(root.glob("*/*.toml")):
+            if path.parent.name == "sweeps":
+                continue
             doc = read_toml(path)
             found.append({"name": f"{path.parent.name}/{path.stem}", "title": str(doc.get("title", ""))})
         if as_json:
