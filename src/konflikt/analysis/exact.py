@@ -90,14 +90,14 @@ def successors(state: State, policies: Mapping[str, Policy]) -> list[tuple[Fract
     if node == CHANCE:
         for outcome, p in state.chance_outcomes():
             child = state.fork()
-            child.apply_action(outcome)
+            child.apply_action(outcome, checked=False)
             out.append((p, child))
     elif node == SIMULTANEOUS:
         seats = state.waiting_for()
         spreads = [policy_distribution(policies[s], state, s) for s in seats]
         for combo in product(*spreads):
             child = state.fork()
-            child.apply_actions({s: a for s, (a, _) in zip(seats, combo, strict=True)})
+            child.apply_actions({s: a for s, (a, _) in zip(seats, combo, strict=True)}, checked=False)
             p = Fraction(1)
             for _, q in combo:
                 p *= q
@@ -105,7 +105,7 @@ def successors(state: State, policies: Mapping[str, Policy]) -> list[tuple[Fract
     else:
         for action, p in policy_distribution(policies[node], state, node):
             child = state.fork()
-            child.apply_action(action)
+            child.apply_action(action, checked=False)
             out.append((p, child))
     return out
 

@@ -135,8 +135,11 @@ class State(ABC):
             return []
         return list(roll.distribution().items())
 
-    def apply_action(self, action: Action | ChanceOutcome) -> None:
+    def apply_action(self, action: Action | ChanceOutcome, checked: bool = True) -> None:
         """Apply the current player's action, or the outcome of the pending roll at a chance node.
+
+        ``checked=False`` skips the legality check: for simulators whose policies choose from
+        :meth:`legal_actions` (the harness plays every ruleset checked, so the fast path stays honest).
 
         Raises:
             IllegalActionError: the action is not legal now (the message says why).
@@ -156,13 +159,14 @@ class State(ABC):
                 raise AssertionError("chance node without a pending roll")
             if isinstance(action, Action):
                 raise IllegalActionError(f"illegal action {action}: waiting for {self.roll_purpose()} ({roll})")
-            outcome = roll.coerce(action)
+            outcome = roll.coerce(action) if checked else action
             self._steps.append(Step(CHANCE, outcome=outcome))
             self._apply_chance(outcome)
             return
         if not isinstance(action, Action):
             raise InvalidActionError(f"{action!r} is not an action; it is {node}'s turn to decide")
-        self._check_legal(node, action)
+        if checked:
+            self._check_legal(node, action)
         self._steps.append(Step(node, action=action))
         self._apply(node, action)
 
@@ -172,7 +176,7 @@ class State(ABC):
             return ()
         return tuple(seat for seat in self.simultaneous_seats() if seat not in self._secret)
 
-    def apply_actions(self, actions: Mapping[str, Action]) -> None:
+    def apply_actions(self, actions: Mapping[str, Action], checked: bool = True) -> None:
         """Make secret choices at a simultaneous node.
 
         Seats may choose all at once or one by one (each on its own device, or a saved conflict mid-choice);
@@ -190,8 +194,9 @@ class State(ABC):
                 )
         if not actions:
             raise IllegalActionError(f"illegal secret choice: no choice given (waiting for {', '.join(waiting)})")
-        for seat, action in actions.items():
-            self._check_legal(seat, action)
+        if checked:
+            for seat, action in actions.items():
+                self._check_legal(seat, action)
         joint = tuple(sorted(actions.items()))
         self._steps.append(Step(SIMULTANEOUS, joint=joint))
         self._secret.update(joint)

@@ -17,8 +17,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from konflikt.errors import DiceError
 from konflikt.dice.distribution import normalise, power
+from konflikt.errors import DiceError
 
 FUDGE_FACES = {"+": 1, "0": 0, "-": -1, "−": -1, "–": -1, " ": None}
 
@@ -93,7 +93,10 @@ class Fudge(Dice):
         return _fudge(self.count, self.modifier)
 
     def sample(self, rng: np.random.Generator) -> int:
-        return int(rng.integers(-1, 2, size=self.count).sum()) + self.modifier
+        if self.count > 8:
+            return int(rng.integers(-1, 2, size=self.count).sum()) + self.modifier
+        # one draw over all 3**count faces and a table of their sums: several times faster than count draws
+        return _fudge_sums(self.count)[int(rng.integers(3**self.count))] + self.modifier
 
     def parse(self, text: str) -> int:
         raw = text.strip()
@@ -115,6 +118,11 @@ class Fudge(Dice):
 
     def describe(self, outcome: Any) -> str:
         return f"{int(outcome):+d}"
+
+
+@cache
+def _fudge_sums(count: int) -> tuple[int, ...]:
+    return tuple(sum(faces) for faces in product((-1, 0, 1), repeat=count))
 
 
 @cache

@@ -77,6 +77,7 @@ class Runner:
         generators: the dice and policy generators.
         decide: asks a human seat (the front end's job); required when a human seat must act.
         roll: supplies chance outcomes (default: sample the pending roll with the dice generator).
+        trusted: skip legality checks (policies choose from the legal actions; for simulation only).
     """
 
     def __init__(
@@ -85,11 +86,13 @@ class Runner:
         generators: Generators,
         decide: Decide | None = None,
         roll: RollSource | None = None,
+        trusted: bool = False,
     ) -> None:
         self.policies = policies
         self.gen = generators
         self.decide = decide
         self.roll = roll or self.sample
+        self.checked = not trusted
 
     def sample(self, state: State) -> ChanceOutcome:
         roll = state.pending_roll()
@@ -111,11 +114,11 @@ class Runner:
     def step(self, state: State) -> None:
         node = state.current_player()
         if node == CHANCE:
-            state.apply_action(self.roll(state))
+            state.apply_action(self.roll(state), self.checked)
         elif node == SIMULTANEOUS:
-            state.apply_actions({seat: self.choose(state, seat) for seat in state.waiting_for()})
+            state.apply_actions({seat: self.choose(state, seat) for seat in state.waiting_for()}, self.checked)
         else:
-            state.apply_action(self.choose(state, node))
+            state.apply_action(self.choose(state, node), self.checked)
 
     def play(self, state: State, on_step: Callable[[State], None] | None = None, max_steps: int = MAX_STEPS) -> State:
         steps = 0

@@ -43,6 +43,10 @@ class PresjaState(State):
     """One physical conflict in progress (see the module docstring for the flow)."""
 
     ruleset = "presja"
+    shared = (
+        "o", "values", "f", "index", "side_ids", "side_names", "zone_ids", "zone_names", "adjacent",
+        "situation", "surprised", "auto_kinds",
+    )  # fmt: skip
 
     def __init__(self, scenario: Scenario, options: Options) -> None:
         super().__init__(options)
