@@ -1,0 +1,400 @@
+"""The arrays of many Le våld duels and one round of them, in the order ``LevaldState`` plays it.
+
+Every duel still going is one column of a small integer matrix (distance, initiative holder and why it must be
+decided afresh, rounds, and per fighter Gard, Omtöckning, fate and wound boxes). A round is a fixed sequence of
+masked array operations; duels that end leave the matrix at the end of the round (one copy). The fixed numbers of
+the duel (weapons, targets, thresholds, the heuristic defender's table) come from :class:`Duel`, built by
+:func:`konflikt.rulesets.levald.kernel.make_kernel`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from konflikt.core.options import Options
+from konflikt.dice import SumDice, effect
+from konflikt.rulesets.levald import rules as R
+from konflikt.rulesets.levald.narration import FATE_TEXT
+from konflikt.rulesets.levald.policies import LOSING_BADLY
+from konflikt.sim.batch import Batch, Coded
+
+Int = np.ndarray
+FIGHTING, KNOCKED_OUT, DEAD, LEFT = 0, 1, 2, 3
+FATE_NAMES = ("fighting", "knocked_out", "dead", "left")
+MOVED, DAMAGED = 1, 2
+"""Bits of the reason to decide the initiative afresh (as in the State)."""
+ENDINGS = ("parted", "left", "dead", "taken_out", "deadlock")
+
+DIST, HOLDER, REDECIDE, ROUNDS, IDX, GARD, DAZE, FATE, WOUNDS = 0, 1, 2, 3, 4, 5, 7, 9, 11
+ROWS = 17
+"""Rows of the state matrix: GARD, DAZE and FATE take two rows (one per fighter), WOUNDS six (fighter × box)."""
+
+ROLL_EFFECT = np.array([0, *(effect(r) for r in range(1, 101))], dtype=np.int64)
+"""Effekt of each d100 reading (index 1–100; 100 = 00 → 0)."""
+TARGET_MAX = 500
+"""Targets at or above this are exceptional on any roll (500 // 5 = 100); at 0 or below every roll fails."""
+
+
+def daze_penalty(daze: Int) -> Int:
+    """:func:`rules.daze_penalty` on arrays: −10 per started five beyond the first five."""
+    out: Int = np.where(daze > 0, -10 * ((daze - 1) // 5), 0)
+    return out
+
+
+def roll_level(roll: Int, target: Int) -> Int:
+    """:func:`rules.level` with exceptional = ``fifth``: 0 failure, 1 success, 2 exceptional."""
+    out: Int = np.where(roll > target, 0, np.where(roll <= target // 5, 2, 1))
+    return out
+
+
+def roll_quality(roll: Int, target: Int) -> Int:
+    """:func:`rules.quality` as one comparable number: level × 100 + effect (0 for any failure)."""
+    lvl = roll_level(roll, target)
+    out: Int = np.where(lvl == 0, 0, lvl * 100 + ROLL_EFFECT[roll])
+    return out
+
+
+_TARGETS = np.arange(TARGET_MAX + 1)[:, None]
+QUALITY = roll_quality(np.broadcast_to(np.arange(101), (TARGET_MAX + 1, 101)), _TARGETS).ravel()
+"""roll_quality by clipped target × 101 + roll: one gather in the hot loop instead of a few comparisons."""
+
+
+def quality(roll: Int, target: Int) -> Int:
+    out: Int = QUALITY[np.minimum(np.maximum(target, 0), TARGET_MAX) * 101 + roll]
+    return out
+
+
+def fate_label(fate: int, wounds: tuple[int, int, int], daze: int) -> str:
+    """The participant's fate words exactly as ``LevaldState._fate_text`` writes them."""
+    marks = [f"{name}×{n}" for name, n in zip(R.WOUNDS[:3], wounds, strict=False) if n]
+    return FATE_TEXT[FATE_NAMES[fate]] + (f", {' '.join(marks)}" if marks else "") + f", Omtöckning {daze}"
+
+
+@dataclass
+class Duel:
+    """The fixed numbers of one duel, per fighter (index 0 = the first side's fighter)."""
+
+    ids: tuple[str, str]
+    sides: tuple[str, str]
+    heuristic: tuple[bool, bool]
+    length: Int
+    stridsvana: Int
+    attack: Int
+    defence: Int
+    limits: Int
+    gard_max: Int
+    cornered: Int
+    shield: Int
+    counts: Int
+    """counts[src, dst]: Gard counts for dst against src's weapon (prepared, and a shield against ranged)."""
+    dice: list[tuple[SumDice, Int | None]]
+    """index src * 2 + guarded → (the dice, the table of every face combination's sum, or None if too many)."""
+    scale: Int
+    """scale position → index into :data:`rules.DISTANCES`."""
+    start: tuple[int, list[int], list[int], list[list[int]]]
+    """distance position, Gard, Omtöckning and wound boxes at the start."""
+    counter_table: Int
+    level_cap: Int
+    options: Options
+
+
+class Round:
+    """The duels still going and one method per part of a round."""
+
+    def __init__(self, duel: Duel, n: int, rng: np.random.Generator) -> None:
+        self.k = duel
+        self.rng = rng
+        self.o = duel.options
+        self.n = n
+        dist, gard, daze, wounds = duel.start
+        start = np.zeros(ROWS, dtype=np.int64)
+        start[DIST], start[HOLDER], start[REDECIDE] = dist, -1, MOVED
+        start[GARD : GARD + 2], start[DAZE : DAZE + 2] = gard, daze
+        start[WOUNDS : WOUNDS + 6] = [w for ws in wounds for w in ws]
+        self.state = np.repeat(start[:, None], n, axis=1)
+        self.state[IDX] = np.arange(n)
+        self.out = np.zeros((ROWS, n), dtype=np.int64)
+        self.views()
+
+    def views(self) -> None:
+        s = self.state
+        self.dist, self.holder, self.redecide, self.rounds = s[DIST], s[HOLDER], s[REDECIDE], s[ROUNDS]
+        self.gard, self.daze, self.fate = s[GARD : GARD + 2], s[DAZE : DAZE + 2], s[FATE : FATE + 2]
+        self.wounds = s[WOUNDS : WOUNDS + 6].reshape(2, 3, -1)
+        self.m = s.shape[1]
+        self.ar = np.arange(self.m)
+
+    def play(self) -> Batch:
+        while self.m:
+            self.round()
+            self.rounds += 1
+            done = (self.fate[0] != FIGHTING) | (self.fate[1] != FIGHTING) | (self.rounds >= self.o.max_rounds)
+            if done.any():
+                finished = self.state[:, done]
+                self.out[:, finished[IDX]] = finished
+                self.state = self.state[:, ~done]
+                self.views()
+        return results(self.k, self.out)
+
+    # ---- one round -----------------------------------------------------------------------------------------------
+    def round(self) -> None:
+        k, ar = self.k, self.ar
+        d100 = self.rng.integers(1, 101, size=(8, self.m), dtype=np.int16)
+        pen = daze_penalty(self.daze)
+        wish, leaving = self.wishes(pen)
+        self.movement(wish, pen, d100[0:2])
+        d = k.scale[self.dist]
+        # Lämna (leave): both leave; one leaves freely beyond the enemy's weapon, or under a gratisanfall
+        nleave = leaving[0].astype(np.int64) + leaving[1]
+        self.fate[:, nleave == 2] = LEFT
+        leaver = np.where(leaving[0], 0, 1)
+        chaser = 1 - leaver
+        one = nleave == 1
+        free = one & (d > k.length[chaser])
+        self.fate[leaver[free], ar[free]] = LEFT
+        chased = one & ~free
+        att, fighting = self.initiative(nleave == 0, d, d100[2:4], pen)
+        dfn = 1 - att
+        att_target = k.attack[att] + pen[att, ar]
+        regain = fighting & self.choose(att, self.regain_wish(att, att_target))
+        self.regain(regain)
+        attacking = fighting & ~regain
+        counter = attacking & (d <= k.length[dfn]) & self.choose(dfn, self.counter_wish(att, dfn))
+        qa = quality(d100[4], np.where(chased, k.attack[chaser] + pen[chaser, ar], att_target))
+        defence_target = k.defence[dfn] + pen[dfn, ar]
+        qd = quality(d100[5], defence_target)
+        if self.o.two_defence_rolls:
+            qd = np.where(k.shield[dfn], np.maximum(qd, quality(d100[6], defence_target)), qd)
+        # the first hit: the main attack (won against the defence, or any success against a counter-attack), or
+        # the free attack on a fighter leaving within reach
+        hit = (qa > 0) & (chased | (attacking & (counter | (qa > qd))))
+        src = np.where(chased, chaser, att)
+        self.damage(np.flatnonzero(hit), src, 1 - src, d100[4], chased)
+        gone = chased & (self.fate[leaver, ar] == FIGHTING)
+        self.fate[leaver[gone], ar[gone]] = LEFT
+        # the counter-attack, with the Omtöckning just received; a defender taken out makes none
+        countering = counter & (self.fate[dfn, ar] == FIGHTING)
+        if countering.any():
+            target = k.attack[dfn] + daze_penalty(self.daze[dfn, ar])
+            hits = countering & (quality(d100[7], target) > 0)
+            self.damage(np.flatnonzero(hits), dfn, att, d100[7], None)
+        standing = (self.fate[0] == FIGHTING) & (self.fate[1] == FIGHTING)
+        self.ground(attacking & (qa > 0) & standing, att, dfn)
+
+    # ---- movement ------------------------------------------------------------------------------------------------
+    def wishes(self, pen: Int) -> tuple[Int, Int]:
+        """Each fighter's secret movement as a change of distance (−1, 0, +1), and who chose Lämna (leave)."""
+        k, m = self.k, self.m
+        wish = np.zeros((2, m), dtype=np.int64)
+        leaving = np.zeros((2, m), dtype=bool)
+        d = k.scale[self.dist]
+        for me in (0, 1):
+            enemy = 1 - me
+            if k.heuristic[me]:
+                # at my best distance without the initiative: change the distance to force a new decision
+                closer = d - 1
+                at_best = np.where(
+                    self.holder == enemy, np.where((closer >= 0) & (closer != k.length[enemy]), -1, 1), 0
+                )
+                w = np.where(d > k.length[me], -1, np.where(d < k.length[me], 1, at_best))
+                w = np.where(self.holder == me, 0, w)
+                if self.o.allow_leave:
+                    leave = (pen[me] <= LOSING_BADLY) & (pen[me] - pen[enemy] <= LOSING_BADLY)
+                    w = np.where(leave, 1, w)
+                    leaving[me] = leave
+                wish[me] = w
+            else:
+                choice = self.rng.integers(0, 4 if self.o.allow_leave else 3, size=m)
+                wish[me] = np.array([-1, 0, 1, 1])[choice]
+                leaving[me] = choice == 3
+        return wish, leaving
+
+    def movement(self, wish: Int, pen: Int, rolls: Int) -> None:
+        """Same wish: that way (``step_size`` steps); else the Stridsvana winner's, or the option nobody chose."""
+        k = self.k
+        q = quality(rolls, k.stridsvana[:, None] + pen)
+        contested = np.where(q[0] > q[1], wish[0], np.where(q[1] > q[0], wish[1], -(wish[0] + wish[1])))
+        change = np.where(wish[0] == wish[1], wish[0] * self.o.step_size, contested)
+        moved = np.minimum(np.maximum(self.dist + change, 0), k.scale.size - 1)
+        self.redecide |= np.where(moved != self.dist, MOVED, 0)
+        self.dist[:] = moved
+
+    # ---- initiative ----------------------------------------------------------------------------------------------
+    def initiative(self, fight: Int, d: Int, rolls: Int, pen: Int) -> tuple[Int, Int]:
+        """(attacker, who fights this round): the holder keeps it; else the table, or an opposed Stridsvana roll;
+        when nobody gets it both regain one Gard."""
+        k = self.k
+        decide = fight & ((self.holder < 0) | (self.redecide != 0))
+        far_a, far_b = d > k.length[0], d > k.length[1]
+        opt_a, opt_b = d == k.length[0], d == k.length[1]
+        none = far_a & far_b
+        to_a = (far_b & ~far_a) | (~far_a & ~far_b & opt_a & ~opt_b)
+        to_b = (far_a & ~far_b) | (~far_a & ~far_b & opt_b & ~opt_a)
+        q = quality(rolls, k.stridsvana[:, None] + pen)
+        won = np.where(q[0] > q[1], 0, np.where(q[1] > q[0], 1, -1))
+        new_holder = np.where(to_a, 0, np.where(to_b, 1, np.where(none, -1, won)))
+        nobody = decide & (new_holder < 0)
+        reason = np.where(none, np.where(self.redecide != 0, self.redecide, MOVED), np.where(nobody, MOVED, 0))
+        self.redecide[:] = np.where(decide, reason, self.redecide)
+        self.holder[:] = np.where(decide, new_holder, self.holder)
+        self.regain(nobody)
+        fighting = fight & ~nobody
+        att: Int = np.where(fighting, self.holder, 0)
+        return att, fighting
+
+    def regain(self, mask: Int) -> None:
+        """Both regain one Gard (nobody fights, or the attacker does not attack)."""
+        if mask.any():
+            self.gard[:, mask] = np.minimum(self.gard[:, mask] + 1, self.k.gard_max[:, None])
+
+    # ---- choices -------------------------------------------------------------------------------------------------
+    def choose(self, who: Int, heuristic: Int) -> Int:
+        """The heuristic's choice for a heuristic seat, a fair coin for a random one (two legal actions)."""
+        k = self.k
+        if k.heuristic[0] and k.heuristic[1]:
+            return heuristic
+        coin: Int = self.rng.integers(0, 2, size=who.size) == 1
+        if not k.heuristic[0] and not k.heuristic[1]:
+            return coin
+        out: Int = np.where(np.array(k.heuristic)[who], heuristic, coin)
+        return out
+
+    def regain_wish(self, att: Int, target: Int) -> Int:
+        """The heuristic attacker does not attack when it cannot hit (or hardly can while its Gard is down)."""
+        gard = self.gard[att, self.ar]
+        out: Int = (target <= 0) | ((target <= 10) & (gard < self.k.gard_max[att]))
+        return out
+
+    def counter_wish(self, att: Int, dfn: Int) -> Int:
+        """The heuristic defender counters when its Gard soaks (≥ half) and the table says it pays."""
+        k, ar = self.k, self.ar
+        lvl = np.where(self.daze > 0, (self.daze - 1) // 5, 0)
+        lm = np.minimum(lvl[dfn, ar], k.level_cap[dfn])
+        le = np.minimum(lvl[att, ar], k.level_cap[att])
+        gard_att, gard_dfn = self.gard[att, ar], self.gard[dfn, ar]
+        pays = k.counter_table[dfn, lm, le, (gard_att > 0).astype(np.int64), (gard_dfn > 0).astype(np.int64)]
+        out: Int = pays & (gard_dfn * 2 >= k.gard_max[dfn])
+        return out
+
+    # ---- damage --------------------------------------------------------------------------------------------------
+    def damage(self, sel: Int, src_all: Int, dst_all: Int, roll_all: Int, leave_all: Int | None) -> None:
+        """Hits on the duels ``sel``: effect + dice on Gard first, the thresholds, wounds, Omtöckning, fates."""
+        if not sel.size:
+            return
+        k, o = self.k, self.o
+        src, dst, roll = src_all[sel], dst_all[sel], roll_all[sel]
+        exceptional = quality(roll, k.attack[src] + daze_penalty(self.daze[src, sel])) >= 200
+        counts = k.counts[src, dst]
+        if o.free_attack_ignores_gard and leave_all is not None:
+            counts = counts & ~leave_all[sel]
+        gard = self.gard[dst, sel]
+        guarded = (gard > 0) & counts & ~exceptional
+        dice = self.roll_dice(src * 2 + guarded)
+        eff = ROLL_EFFECT[roll]
+        total = eff + dice
+        absorbed = guarded & ((total < gard) | ((total == gard) & (not o.empty_gard_scratch)))
+        compared = np.where(guarded, total - gard, total)
+        wound = (compared[:, None] >= k.limits[dst]).sum(axis=1)
+        wound = np.where(absorbed, R.NO_WOUND, wound)
+        self.gard[dst, sel] = np.where(guarded, np.where(absorbed, gard - total, 0), gard)
+        gained = np.where(wound <= R.SKRAMA, wound + 1, np.where(wound == R.LATT, dice, dice + eff))
+        self.daze[dst, sel] += gained
+        boxed = (wound >= 0) & (wound <= R.ALLVARLIG)
+        self.wounds[dst[boxed], wound[boxed], sel[boxed]] += 1
+        deadly = wound == R.DODLIG
+        out = (wound == R.KRITISK) | (deadly & (o.deadly_wound == "knocked_out"))
+        self.fate[dst[out], sel[out]] = KNOCKED_OUT
+        if o.deadly_wound != "knocked_out":
+            self.fate[dst[deadly], sel[deadly]] = DEAD
+        damaged = self.holder[sel] == dst
+        if not o.gard_damage_is_damage:
+            damaged &= wound != R.NO_WOUND
+        self.redecide[sel[damaged]] |= DAMAGED
+
+    def roll_dice(self, which: Int) -> Int:
+        """One damage roll per entry; ``which`` = src * 2 + guarded picks the weapon's dice."""
+        out = np.zeros(which.size, dtype=np.int64)
+        for code, (dice, table) in enumerate(self.k.dice):
+            hit = which == code
+            count = int(np.count_nonzero(hit))
+            if not count:
+                continue
+            if table is not None:
+                out[hit] = table[self.rng.integers(0, table.size, size=count)]
+            else:
+                faces = self.rng.integers(1, dice.sides + 1, size=(count, dice.count))
+                out[hit] = faces.sum(axis=1) + dice.modifier
+        return out
+
+    # ---- gain ground ---------------------------------------------------------------------------------------------
+    def ground(self, mask: Int, att: Int, dfn: Int) -> None:
+        """Vinna terräng: the successful attacker follows or not (a cornered defender: follow in or stand)."""
+        if not mask.any():
+            return
+        k = self.k
+        other = np.where(k.cornered[dfn], -1, 1)
+        last = k.scale.size - 1
+        moved = np.minimum(np.maximum(self.dist + other, 0), last)
+        mine, theirs = k.length[att], k.length[dfn]
+
+        def score(pos: Int) -> Int:
+            # the heuristic's 2·[d = mine] − 1.5·[d = theirs] + 0.5·[d ≤ mine] − 0.5·[d ≤ theirs], times two
+            d = k.scale[pos]
+            out: Int = 4 * (d == mine) - 3 * (d == theirs) + (d <= mine).astype(np.int64) - (d <= theirs)
+            return out
+
+        step = mask & self.choose(att, score(moved) > score(self.dist))
+        new = np.where(step, moved, self.dist)
+        if self.o.gain_ground_changes_initiative:
+            self.redecide |= np.where(new != self.dist, MOVED, 0)
+        self.dist[:] = new
+
+
+def results(k: Duel, out: Int) -> Batch:
+    """The finished duels as the reference runner labels them: winners, ending, fate words, rounds, numbers."""
+    n = out.shape[1]
+    fate = out[FATE : FATE + 2]
+    standing = fate == FIGHTING
+    over = ~(standing[0] & standing[1])
+    win_a = over & standing[0] & ~standing[1]
+    win_b = over & standing[1] & ~standing[0]
+    winners = np.where(win_a, 1, np.where(win_b, 2, 0))
+    loser_fate = fate[np.where(win_a, 1, 0), np.arange(n)]
+    decided = np.where(loser_fate == LEFT, 1, np.where(loser_fate == DEAD, 2, 3))
+    ending = np.where(~over, 4, np.where(~(win_a | win_b), 0, decided))
+    wounds = out[WOUNDS : WOUNDS + 6].reshape(2, 3, n)
+    resources: dict[str, Int] = {}
+    for name, row in (("gard", GARD), ("daze", DAZE)):
+        for i, pid in enumerate(k.ids):
+            resources[f"{pid}.{name}"] = out[row + i].astype(float)
+    for i, pid in enumerate(k.ids):
+        resources[f"{pid}.wounds"] = wounds[i].sum(axis=0).astype(float)
+    fates = {pid: fate_codes(fate[i], wounds[i], out[DAZE + i]) for i, pid in enumerate(k.ids)}
+    return Batch(
+        Coded(winners, [(), (k.sides[0],), (k.sides[1],)]),
+        Coded(ending, list(ENDINGS)),
+        fates,
+        out[ROUNDS].copy(),
+        resources,
+    )
+
+
+def fate_codes(fate: Int, wounds: Int, daze: Int) -> Coded:
+    """The fate words per duel: a code per distinct (fate, wound boxes, Omtöckning), then its exact text."""
+    parts = [fate, wounds[0], wounds[1], wounds[2], daze]
+    sizes = [int(p.max()) + 1 if p.size else 1 for p in parts]
+    key = np.zeros(fate.size, dtype=np.int64)
+    for p, size in zip(parts, sizes, strict=True):
+        key = key * size + p
+    unique, codes = np.unique(key, return_inverse=True)
+    labels: list[str] = []
+    for value in unique.tolist():
+        digits = []
+        for size in reversed(sizes):
+            digits.append(value % size)
+            value //= size
+        f, skrama, latt, allvarlig, dz = reversed(digits)
+        labels.append(fate_label(f, (skrama, latt, allvarlig), dz))
+    return Coded(codes.astype(np.int64).ravel(), list(labels))
