@@ -1,0 +1,322 @@
+"""The numpy duel kernel against the State: decision by decision exactly, and outcome frequencies statistically.
+
+The exact tests put the kernel's arrays and a ``LevaldState`` in the same situation and ask both what the
+heuristic does (movement, attack or regain, defend or counter, gain ground). The statistical tests play the same
+duel with the kernel (many) and the reference runner (fewer) and require every winner, ending and frequent fate
+frequency, the mean length and every resource mean to agree within 4 standard errors (two-sample, pooled under
+the hypothesis that both engines play the same game).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping
+from itertools import product
+from typing import Any
+
+import numpy as np
+import pytest
+
+from konflikt.core.conflict import new_state
+from konflikt.core.scenario import Scenario, load_scenario, scenario_from_document
+from konflikt.dice import SumDice
+from konflikt.rulesets.levald import rules as R
+from konflikt.rulesets.levald.duel_rounds import DAZE, DIST, GARD, HOLDER, Round, fate_label, quality
+from konflikt.rulesets.levald.kernel import DuelKernel, dice_table, make_kernel
+from konflikt.rulesets.levald.policies import HeuristicPolicy
+from konflikt.rulesets.levald.scenarios import duel_document
+from konflikt.rulesets.levald.state import LevaldState
+from konflikt.sim.batch import Tally
+from konflikt.sim.engine import simulate
+from konflikt.sim.reference import run_chunk
+from konflikt.sim.runner import seat_policies
+from tests.rulesets.levald.helpers import document, fighter, state_of
+
+H = HeuristicPolicy()
+RNG = np.random.default_rng(0)
+Z = 4.0
+
+
+def kernel_for(scenario: Scenario, overrides: Mapping[str, Any] | None = None, **policies: str) -> DuelKernel:
+    options = scenario.ruleset.options.resolve(scenario.options, dict(overrides or {}))
+    made = make_kernel(scenario, options, seat_policies(scenario, policies))
+    assert isinstance(made, DuelKernel), made
+    return made
+
+
+def reason_for(scenario: Scenario, overrides: Mapping[str, Any] | None = None, **policies: str) -> str:
+    options = scenario.ruleset.options.resolve(scenario.options, dict(overrides or {}))
+    made = make_kernel(scenario, options, seat_policies(scenario, policies))
+    assert isinstance(made, str)
+    return made
+
+
+def duel(a: str, b: str, **kwargs: Any) -> Scenario:
+    return scenario_from_document(duel_document(a, b, **kwargs), f"duel:{a}-{b}")
+
+
+def columns(kernel: DuelKernel, rows: Mapping[int, list[int]]) -> Round:
+    """A kernel round whose duels (columns) are set to the given rows of the state matrix."""
+    n = len(next(iter(rows.values())))
+    arrays = Round(kernel.duel, n, np.random.default_rng(0))
+    for row, values in rows.items():
+        arrays.state[row] = values
+    return arrays
+
+
+# ---- the same situation, the same decision ------------------------------------------------------------------------
+def situations(state: LevaldState) -> list[tuple[int, int, int, int, int, int]]:
+    """(distance position, holder, daze a, daze b, Gard a, Gard b) over a grid that crosses every threshold."""
+    dazes = (0, 5, 6, 16, 26, 31, 46, 71)
+    full = state.fighters[0].gard_max
+    gards = (0, 3, full // 2, full)
+    return [
+        (pos, holder, da, db, ga, gb)
+        for pos, holder, (da, db), (ga, gb) in product(
+            range(len(state.scale)), (-1, 0, 1), product(dazes, dazes), product(gards, gards)
+        )
+        if (ga, gb) == (gards[1], gards[3]) or (da, db) in ((0, 0), (16, 0), (31, 6))
+    ]
+
+
+def situated(base: LevaldState, pos: int, holder: int, daze: tuple[int, int], gard: tuple[int, int]) -> LevaldState:
+    state = base.fork()
+    assert isinstance(state, LevaldState)
+    state.dist[0], state.holder[0] = pos, holder
+    state.daze, state.gard = list(daze), list(gard)
+    return state
+
+
+@pytest.mark.parametrize(("a", "b"), [("Svärd", "Sköld"), ("Spjut", "Trästav"), ("Kortsvärd", "Långsvärd")])
+def test_movement_wishes_are_the_heuristics(a: str, b: str) -> None:
+    scenario = duel(a, b)
+    base = new_state(scenario)
+    assert isinstance(base, LevaldState)
+    grid = situations(base)
+    arrays = columns(
+        kernel_for(scenario),
+        {
+            DIST: [s[0] for s in grid],
+            HOLDER: [s[1] for s in grid],
+            DAZE: [s[2] for s in grid],
+            DAZE + 1: [s[3] for s in grid],
+        },
+    )
+    wish, leaving = arrays.wishes(np.where(arrays.daze > 0, -10 * ((arrays.daze - 1) // 5), 0))
+    for col, (pos, holder, da, db, ga, gb) in enumerate(grid):
+        state = situated(base, pos, holder, (da, db), (ga, gb))
+        for me, seat in enumerate(("a", "b")):
+            action = H.choose(state, seat, RNG)
+            assert (R.WISH[action.kind], action.kind == "leave") == (wish[me, col], leaving[me, col]), (seat, grid[col])
+
+
+@pytest.mark.parametrize(("a", "b"), [("Svärd", "Sköld"), ("Spjut", "Trästav")])
+def test_attack_regain_and_counter_choices_are_the_heuristics(a: str, b: str) -> None:
+    scenario = duel(a, b, skill=45)
+    base = new_state(scenario)
+    assert isinstance(base, LevaldState)
+    grid = [g for g in situations(base) if g[0] == 0 and g[1] == -1]  # at Kropp everyone may counter
+    kernel = kernel_for(scenario)
+    for att in (0, 1):
+        arrays = columns(
+            kernel,
+            {
+                DAZE: [s[2] for s in grid],
+                DAZE + 1: [s[3] for s in grid],
+                GARD: [s[4] for s in grid],
+                GARD + 1: [s[5] for s in grid],
+            },
+        )
+        atts = np.full(len(grid), att)
+        target = kernel.duel.attack[atts] + np.where(arrays.daze[att] > 0, -10 * ((arrays.daze[att] - 1) // 5), 0)
+        regain = arrays.regain_wish(atts, target)
+        counter = arrays.counter_wish(atts, 1 - atts)
+        for col, (pos, holder, da, db, ga, gb) in enumerate(grid):
+            state = situated(base, pos, holder, (da, db), (ga, gb))
+            state.att, state.dfn, state.phase = att, 1 - att, "attacker"
+            assert (H.choose(state, ("a", "b")[att], RNG).kind == "regain") == regain[col], grid[col]
+            state.phase = "defender"
+            assert (H.choose(state, ("a", "b")[1 - att], RNG).kind == "counter") == counter[col], grid[col]
+
+
+@pytest.mark.parametrize("cornered", [[], ["a"], ["b"]])
+@pytest.mark.parametrize(("a", "b"), [("Spjut", "Kortsvärd"), ("Sköld", "Långsvärd"), ("Trästav", "Spjut")])
+def test_gain_ground_is_the_heuristics(a: str, b: str, cornered: list[str]) -> None:
+    doc = document(fighter("a", a), fighter("b", b), "Svärd", cornered=cornered)
+    scenario = scenario_from_document(doc, "test.toml")
+    base = state_of(doc)
+    kernel = kernel_for(scenario)
+    positions = list(range(len(base.scale)))
+    for att in (0, 1):
+        arrays = columns(kernel, {DIST: positions})
+        atts = np.full(len(positions), att)
+        arrays.ground(np.ones(len(positions), dtype=bool), atts, 1 - atts)
+        for col, pos in enumerate(positions):
+            state = situated(base, pos, att, (0, 0), (12, 12))
+            state.att, state.dfn, state.phase = att, 1 - att, "ground"
+            step = int(H.choose(state, ("a", "b")[att], RNG)["step"])
+            assert arrays.dist[col] == R.move(pos, step, len(base.scale) - 1), (att, pos)
+
+
+def test_quality_table_is_rules_quality() -> None:
+    for target in (-30, 0, 1, 4, 5, 37, 60, 99, 100, 101, 150, 499, 500, 620):
+        rolls = np.arange(1, 101)
+        got = quality(rolls, np.full(100, target))
+        want = [R.quality(int(r), target) for r in rolls]
+        assert got.tolist() == [lvl * 100 + eff if lvl else 0 for lvl, eff in want], target
+
+
+@pytest.mark.parametrize("notation", [(1, 6, 0), (3, 6, 0), (4, 6, 0), (2, 6, 2), (2, 10, -1)])
+def test_damage_dice_tables_are_the_dice(notation: tuple[int, int, int]) -> None:
+    count, sides, modifier = notation
+    dice = SumDice(count=count, sides=sides, modifier=modifier)
+    table = dice_table(dice)
+    assert table is not None
+    counts = Counter(table.tolist())
+    assert {v: counts[v] / table.size for v in counts} == {v: float(p) for v, p in dice.distribution().items()}
+
+
+def test_fate_words_are_the_states() -> None:
+    state = state_of(document(fighter("a"), fighter("b")))
+    fates = ("fighting", "knocked_out", "dead", "left")
+    for (index, fate), (wounds, daze) in product(enumerate(fates), [((0, 0, 0), 0), ((1, 0, 2), 27), ((0, 3, 0), 5)]):
+        state.fate[0], state.wounds[0], state.daze[0] = fate, list(wounds), daze
+        assert fate_label(index, wounds, daze) == state._fate_text(0)
+
+
+# ---- the same game: frequencies within 4 standard errors ---------------------------------------------------------
+def tally_of(batch: Any) -> Tally:
+    tally = Tally()
+    tally.add(batch)
+    return tally
+
+
+def assert_same_game(kernel: Tally, reference: Tally, min_share: float = 0.01) -> None:
+    """Every winner and ending share, each fate share of at least ``min_share``, the mean length and every
+    resource mean: |kernel − reference| ≤ 4 two-sample standard errors."""
+    nk, nr = kernel.n, reference.n
+
+    def shares(what: str, k: Mapping[Any, int], r: Mapping[Any, int], floor: float) -> None:
+        for label in set(k) | set(r):
+            pk, pr = k.get(label, 0) / nk, r.get(label, 0) / nr
+            pooled = (k.get(label, 0) + r.get(label, 0)) / (nk + nr)
+            if pooled < floor:
+                continue
+            se = math.sqrt(pooled * (1 - pooled) * (1 / nk + 1 / nr))
+            assert abs(pk - pr) <= Z * se, f"{what} {label!r}: kernel {pk:.4f}, reference {pr:.4f}, se {se:.4f}"
+
+    shares("winner", kernel.winners, reference.winners, 0.0)
+    shares("ending", kernel.endings, reference.endings, 0.0)
+    assert set(kernel.fates) == set(reference.fates)
+    for pid in kernel.fates:
+        shares(f"{pid} fate", kernel.fates[pid], reference.fates[pid], min_share)
+    means_k, means_r = kernel.resource_means(), reference.resource_means()
+    assert set(means_k) == set(means_r)
+    for name, (mk, sk) in means_k.items():
+        mr, sr = means_r[name]
+        assert abs(mk - mr) <= Z * math.hypot(sk, sr) + 1e-12, f"{name}: kernel {mk:.3f}, reference {mr:.3f}"
+    lk, lr = kernel.length_stats()["mean"], reference.length_stats()["mean"]
+    var_k = sum(c * (v - lk) ** 2 for v, c in kernel.length.items()) / nk
+    var_r = sum(c * (v - lr) ** 2 for v, c in reference.length.items()) / nr
+    assert abs(lk - lr) <= Z * math.sqrt(var_k / nk + var_r / nr), f"rounds: kernel {lk:.2f}, reference {lr:.2f}"
+
+
+def compare(
+    scenario: Scenario, n_ref: int, overrides: Mapping[str, Any] | None = None, n_kernel: int = 20_000, **pol: str
+) -> None:
+    kernel = kernel_for(scenario, overrides, **pol)
+    k = tally_of(kernel.run(n_kernel, np.random.default_rng(2026)))
+    seats = seat_policies(scenario, pol)
+    r = tally_of(run_chunk(scenario, dict(overrides or {}), seats, n_ref, np.random.SeedSequence(7)))
+    assert_same_game(k, r)
+
+
+def test_the_bridge_duel_matches_the_reference_runner() -> None:
+    compare(load_scenario("levald/duel"), 2000)
+
+
+@pytest.mark.parametrize(("a", "b"), [("Sköld", "Långsvärd"), ("Trästav", "Kortsvärd"), ("Spjut", "Svärd")])
+def test_weapon_pairs_match_the_reference_runner(a: str, b: str) -> None:
+    compare(duel(a, b), 1200)
+
+
+def test_random_seats_match_the_reference_runner() -> None:
+    compare(load_scenario("levald/duel"), 2000, snurre="random", hedda="random")
+    compare(duel("Sköld", "Spjut"), 1200, a="random")
+
+
+def test_mirrored_options_match_the_reference_runner() -> None:
+    scenario = duel("Sköld", "Trästav", skill=50, stridsvana=40)
+    compare(
+        scenario,
+        500,
+        {
+            "two_defence_rolls": True,
+            "step_size": 2,
+            "deadly_wound": "knocked_out",
+            "empty_gard_scratch": True,
+            "light_threshold_round_up": True,
+        },
+    )
+    compare(
+        scenario,
+        500,
+        {
+            "allow_leave": False,
+            "gard_damage_is_damage": False,
+            "gain_ground_changes_initiative": False,
+            "max_rounds": 25,
+        },
+    )
+    compare(duel("Svärd", "Spjut"), 600, {"free_attack_ignores_gard": True})
+
+
+def test_conditions_of_the_setup_match_the_reference_runner() -> None:
+    doc = document(
+        fighter("a", "Svärd", daze=7, gard_now=5, wounds={"skråma": 1}),
+        fighter("b", "Spjut", kraft=9),
+        "Dolk",
+        cornered=["b"],
+        unprepared=["a"],
+    )
+    compare(scenario_from_document(doc, "test.toml"), 1500)
+
+
+# ---- what the kernel will not play --------------------------------------------------------------------------------
+def test_refuses_sub_fights() -> None:
+    assert "duels only" in reason_for(load_scenario("levald/one_against_two"))
+
+
+def test_refuses_options_it_does_not_mirror() -> None:
+    reason = reason_for(load_scenario("levald/duel"), {"exceptional": "doubles"})
+    assert "exceptional" in reason and "'doubles'" in reason
+    assert "holder_damaged" in reason_for(load_scenario("levald/duel"), {"holder_damaged": "roll"})
+
+
+def test_refuses_a_gm_who_may_change_the_conditions() -> None:
+    doc = document(fighter("a"), fighter("b"), gm_conditions=True)
+    scenario = scenario_from_document(doc, "test.toml")
+    assert "GM" in reason_for(scenario, None, **{"@gm": "random"})
+    assert isinstance(kernel_for(scenario), DuelKernel)
+
+
+def test_refuses_human_seats() -> None:
+    assert "policies only" in reason_for(load_scenario("levald/duel"), snurre="human")
+
+
+def test_sim_uses_the_kernel_for_a_duel_and_labels_as_the_state() -> None:
+    result = simulate(load_scenario("levald/duel"), 3000, seed=5)
+    assert result.engine == "vectorised"
+    assert set(result.tally.endings) <= {"left", "taken_out", "dead", "parted", "deadlock"}
+    assert set(result.tally.winners) <= {(), ("snurres",), ("heddas",)}
+    assert sum(result.tally.fates["hedda"].values()) == 3000
+    fallback = simulate(load_scenario("levald/one_against_two"), 5, seed=5)
+    assert fallback.engine == "reference" and "duels only" in fallback.note
+
+
+def test_the_same_seed_gives_the_same_duels() -> None:
+    kernel = kernel_for(load_scenario("levald/duel"))
+    first, second = (kernel.run(500, np.random.default_rng(3)) for _ in range(2))
+    assert first.length.tolist() == second.length.tolist()
+    assert first.winners.codes.tolist() == second.winners.codes.tolist()
