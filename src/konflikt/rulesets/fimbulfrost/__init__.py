@@ -11,6 +11,7 @@ from konflikt.core.ruleset import Ruleset, register
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import State
 from konflikt.rulesets.fimbulfrost.carry import carry_over
+from konflikt.rulesets.fimbulfrost.kernel import make_kernel
 from konflikt.rulesets.fimbulfrost.models import Character, Setup
 from konflikt.rulesets.fimbulfrost.odds import QUESTIONS
 from konflikt.rulesets.fimbulfrost.options import OPTIONS
@@ -43,6 +44,7 @@ RULESET = register(
         policies={"heuristic": HeuristicPolicy},
         odds=QUESTIONS,
         content_dir=Path(__file__).parent / "content",
+        kernel=make_kernel,
         terms={
             "Omdømme": "reputation (round-1 dice)",
             "Status": "status (the conflict's hit points)",

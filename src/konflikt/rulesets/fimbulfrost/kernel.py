@@ -1,0 +1,577 @@
+"""A numpy kernel for Fimbulfrost: many conflicts at once, for balancing (``konflikt sim``, the opponent report).
+
+It mirrors :class:`~konflikt.rulesets.fimbulfrost.state.FimbulfrostState` with the ``heuristic`` policy on every
+seat and the default rules. Under those, every decision is a pure function of a few small numbers and the dice are
+the only chance, so the scenario is compiled once into lookup tables, built by calling the very helpers the rules
+and the policy use (``split_round1``, ``split_hits``, ``absorb``, ``dice_needed``, ``available_entries``):
+
+* runde 1 — each hero's Omdømme successes (a mixed-radix index) decide the splits, the opponent's Status and the
+  morale; with the opponent's answer they decide who is out and how many consequences each out hero buys;
+* runde 2 — the same index with the Kamp hits decides the damage of the opponent's fight roll;
+* runde 3 — who still stands and the opponent's Status decide, turn by turn round the table, the dice each hero
+  gathers (free dice first, pool dice only to the 19/20 chance) and the pool dice spent;
+* konsekvenser — under these rules a hero buys at most one batch in a conflict (when out, for the 1s of the
+  defeating roll, or for a lost round 3), always the least harmful entry first, so (fate before buying, round,
+  count) gives the fate's words, deaths, death marks and lost pools.
+
+Per conflict the kernel then only draws dice, adds, compares and looks up. The draws are exact: a pool's successes
+(4–6, p = 1/2 a die) are the set bits of uniform random bits, and the 1s among the other dice (p = 1/3 each) are the
+zero digits of a uniform number in base 3. The streams differ from the reference runner's; the distribution does not.
+``length`` is the number of steps (decisions and rolls) as the reference runner counts it, since the outcome has no
+``rounds``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from konflikt.core.options import Options
+from konflikt.core.ruleset import Policy
+from konflikt.core.scenario import Scenario
+from konflikt.rulesets.fimbulfrost.models import Catalogue, Character, Entry, load_catalogue
+from konflikt.rulesets.fimbulfrost.narrate import FATES
+from konflikt.rulesets.fimbulfrost.options import OPTIONS
+from konflikt.rulesets.fimbulfrost.policies import CONFIDENCE, HeuristicPolicy, split_hits, split_round1
+from konflikt.rulesets.fimbulfrost.rules import (
+    absorb,
+    available_entries,
+    consequence_count,
+    dice_needed,
+    hero_list,
+    presentation_dice,
+)
+from konflikt.sim.batch import Batch, Coded
+
+Arr = npt.NDArray[Any]
+
+MIRRORED = frozenset(
+    {"points_per_consequence", "carried_consequences_count", "round1_death", "pools_spent"}
+    | {"borrowed_time_dice", "question_dice"}
+)
+"""Options the kernel plays at any value (the last two give dice only under options it refuses; ``pools_spent``
+matters only to ``carry_over``). Every other option must be at its default."""
+
+MAX_TABLE = 1 << 20
+"""The largest round-2 table (heroes' Omdømme outcomes × answer × Kamp) the kernel builds before it refuses."""
+BLOCK = 1 << 14
+"""Conflicts played together: small enough that the working arrays stay in the processor's cache."""
+POOL_NAMES = ("rustning", "grej", "vaaben")
+STAGES = ("won_1", "out_1", "won_2", "out_2", "won_3", "lost_3")
+"""How a conflict ends: opponent defeated in round 1, every hero out in round 1, ..., round 3 lost."""
+STAGE_ROUND = np.array([1, 1, 2, 2, 3, 3], dtype=np.int64)
+STAGE_ENDING = np.array([0, 1, 0, 1, 0, 2], dtype=np.int64)
+ENDINGS = ["opponent_defeated", "heroes_out", "heroes_lost"]
+DIGITS = 8
+"""Base-3 digits per uniform draw for the 1s (3**8 = 6561)."""
+ONES = np.array(
+    [[sum((u // 3**k) % 3 == 0 for k in range(f)) for u in range(3**DIGITS)] for f in range(DIGITS + 1)],
+    dtype=np.int16,
+)
+"""ONES[f, u]: the 1s among f non-success dice when u is uniform in [0, 3**8): zero digits among the lowest f."""
+MASKS = np.array([(1 << w) - 1 for w in range(65)], dtype=np.uint64)
+
+
+# ---- the scalar mirror: what the heuristic does, from which the tables are built ---------------------------------
+def presenters(n: int) -> list[int]:
+    """Who presents each hero (``presenters = one_each``): the heuristic takes the next unused friend round the
+    table."""
+    used: set[int] = set()
+    out = []
+    for i in range(n):
+        options = [j for j in [i, *(j for j in range(n) if j != i)] if j not in used]
+        others = [(j - i) % n for j in options if j != i]
+        j = (i + min(others)) % n if others else i
+        used.add(j)
+        out.append(j)
+    return out
+
+
+def round1_splits(
+    status: Sequence[int], omdomme: int, opp_status: int, rolls: Sequence[int]
+) -> tuple[int, list[int], int]:
+    """Round 1, step 3 for one tuple of successes: (opponent's Status, morale per hero, split decisions asked)."""
+    n = len(status)
+    morale = [0] * n
+    asked = 0
+    for i, s in enumerate(rolls):
+        if s == 0:
+            continue
+        if n == 1:
+            opp_status -= s
+            continue
+        asked += 1
+        friends = [j for j in range(n) if j != i]
+        shares = split_round1(s, sum(rolls[i + 1 :]), opp_status, [status[f] + morale[f] for f in friends], omdomme)
+        opp_status -= shares[0]
+        for f, m in zip(friends, shares[1:], strict=True):
+            morale[f] += m
+    return opp_status, morale, asked
+
+
+def take_hits(
+    hstatus: list[int], morale: list[int], standing: list[bool], hits: int, per: int
+) -> tuple[int, dict[int, int]]:
+    """The opponent's answer (steps 4B–C / 3B–C), in place: (1 if its split was asked, {hero out: consequences})."""
+    targets = [i for i in range(len(hstatus)) if standing[i]]
+    asked = int(bool(hits) and len(targets) > 1)
+    shares = split_hits(hits, [hstatus[t] + morale[t] for t in targets]) if asked else [hits] * len(targets)
+    outs = {}
+    for t, d in zip(targets, shares, strict=True):
+        if d <= 0:
+            continue
+        hstatus[t], morale[t] = absorb(hstatus[t], morale[t], d)
+        morale[t] = 0  # morale = next_hit: gone after absorbing
+        if hstatus[t] <= 0:
+            standing[t], morale[t] = False, 0
+            outs[t] = consequence_count(-hstatus[t], per)
+    return asked, outs
+
+
+def gather(
+    heroes: Sequence[Character], standing: Sequence[bool], opp_status: int
+) -> tuple[list[int], list[list[int]], int]:
+    """Round 3, step 1 as the heuristic plays it: (dice per hero, pool dice spent per hero, turns asked).
+
+    Turns go round the table from the first standing hero; a hero with nothing left is passed over without being
+    asked. Even wilder needs a friend at the table; the standing heroes all described in round 2.
+    """
+    n = len(heroes)
+    dice, used, done = [0] * n, [0] * n, [False] * n
+    pools = [[h.rustning, h.grej, h.vaaben] for h in heroes]
+    spent = [[0, 0, 0] for _ in heroes]
+    need = dice_needed(opp_status, CONFIDENCE)
+
+    def options_left(j: int) -> list[str]:
+        left = ["wilder"] if n > 1 and not used[j] & 1 else []
+        left += [f"m{k}" for k in range(len(heroes[j].manovrer)) if not used[j] & (8 << k)]
+        left += [p for k, p in ((1, "gear"), (0, "armour")) if not used[j] & (2 << k) and pools[j][k]]
+        return left
+
+    asked, cursor = 0, -1
+    while True:
+        for step in range(1, n + 1):
+            j = (cursor + step) % n
+            if not standing[j] or done[j]:
+                continue
+            if not options_left(j):
+                done[j] = True
+                continue
+            cursor = j
+            break
+        else:
+            return dice, spent, asked
+        i = cursor
+        asked += 1
+        deficit = need - sum(dice[j] for j in range(n) if standing[j])
+        left = options_left(i)
+        if deficit <= 0 or not left:
+            done[i] = True
+        elif left[0] == "wilder":
+            used[i] |= 1
+            dice[i] += 1
+        elif left[0][0] == "m":
+            k = int(left[0][1:])
+            used[i] |= 8 << k
+            dice[i] += heroes[i].manovrer[k].dice
+        else:
+            k = 1 if left[0] == "gear" else 0
+            take = min(pools[i][k], deficit)
+            used[i] |= 2 << k
+            pools[i][k] -= take
+            spent[i][k] += take
+            dice[i] += take
+
+
+def purchases(
+    catalogue: Catalogue, list_of: Any, rounds: int, taken: Sequence[str], allow_death: Any
+) -> list[list[Entry]]:
+    """Per round (index 0 unused): the entries the heuristic buys one after another, least harmful first, until the
+    list runs out or death ends it. ``list_of(r)`` names the list; entries resolve by id, as the state does."""
+    out: list[list[Entry]] = [[]]
+    for r in range(1, rounds + 1):
+        seq: list[Entry] = []
+        while True:
+            entries = available_entries(catalogue, list_of(r), r, [*taken, *(e.id for e in seq)], allow_death(r))
+            if not entries:
+                break
+            best = min(range(len(entries)), key=lambda k: (entries[k].severity, k))
+            seq.append(catalogue.entry(entries[best].id))
+            if seq[-1].death:
+                break
+        out.append(seq)
+    return out
+
+
+def fate_words(fate: int, bought: Sequence[Entry], won: bool | None = None) -> str:
+    """The fate as :meth:`Narration.build_outcome` writes it (consequences in id order)."""
+    head = FATES[fate] if won is None else ("overvundet (defeated)" if won else "står (standing)")
+    words = [f"{e.da} ({e.en})" for e in sorted(bought, key=lambda e: e.id)]
+    return head + (": " + "; ".join(words) if words else "")
+
+
+# ---- the compiled scenario ---------------------------------------------------------------------------------------
+@dataclass
+class HeroTables:
+    """One hero's lookups. ``key = (out before buying · 4 + round) · width + min(count, width − 1)``."""
+
+    width: int
+    label: Arr
+    bought: Arr
+    dead: Arr
+    marked: Arr
+    gone: Arr
+    lost: Arr
+    labels: list[Hashable]
+
+
+@dataclass
+class Tables:
+    n: int
+    status: int
+    radix1: list[int]
+    answer: int
+    kamp: int
+    per: int
+    t1_os: Arr
+    t1_steps: Arr
+    ta_steps: Arr
+    ta_out: Arr
+    ta_mask: Arr
+    ta_r2: Arr
+    ta_key: Arr
+    tb_steps: Arr
+    tb_out: Arr
+    tb_mask: Arr
+    tb_key: Arr
+    tc_dice: Arr
+    tc_spent: Arr
+    tc_steps: Arr
+    heroes: list[HeroTables]
+    opp_width: int
+    opp_label: Arr
+    opp_bought: Arr
+    opp_labels: list[Hashable]
+    pools: Arr
+    fields: dict[str, list[tuple[int, int, int, int]]] = field(default_factory=dict)
+    words: int = 0
+
+
+def _hero_tables(seqs: list[list[Entry]], width: int) -> HeroTables:
+    """Every (fate before buying, round, count) of one hero, from the entries he would buy in each round."""
+    size = 8 * width
+    tabs = {k: np.zeros(size, dtype=np.int64) for k in ("label", "bought", "dead", "marked", "gone", "lost")}
+    labels: dict[Hashable, int] = {}
+    for pre, r, c in product((0, 1), range(4), range(width)):
+        bought = seqs[r][:c] if r else []
+        dead = bool(bought) and bought[-1].death
+        fate = 2 if dead else pre
+        key = (pre * 4 + r) * width + c
+        tabs["label"][key] = labels.setdefault(fate_words(fate, bought), len(labels))
+        tabs["bought"][key] = len(bought)
+        tabs["dead"][key] = dead
+        tabs["marked"][key] = any(e.death_mark for e in bought)
+        tabs["gone"][key] = fate != 0
+        tabs["lost"][key] = sum(1 << POOL_NAMES.index(e.loses) for e in bought if e.loses is not None)
+    return HeroTables(width, labels=list(labels), **tabs)
+
+
+def compile_scenario(scenario: Scenario, options: Options) -> Tables | str:
+    """The lookup tables of a scenario, or why the kernel cannot play it."""
+    parts = scenario.participants()
+    heroes = [p.data for p in parts if p.data.role == "hero"]
+    opp: Character = next(p.data for p in parts if p.data.role == "opponent")
+    n, per = len(heroes), int(options.points_per_consequence)
+    catalogue = load_catalogue(scenario.setup.lists_path(scenario.source))
+    who = presenters(n)
+    d1 = [presentation_dice(h.omdomme, who[i] == i) for i, h in enumerate(heroes)]
+    radix1 = [int(np.prod([d + 1 for d in d1[i + 1 :]])) for i in range(n)]
+    k1_size = int(np.prod([d + 1 for d in d1]))
+    om, kamp, status = opp.omdomme, opp.kamp, opp.status
+    if k1_size * (om + 1) * (kamp + 1) > MAX_TABLE:
+        return f"too many dice for the kernel's tables ({k1_size * (om + 1) * (kamp + 1):,} round-2 cases)"
+    seqs = [
+        purchases(
+            catalogue,
+            lambda r: hero_list(catalogue, opp.konsekvensliste, r),
+            3,
+            list(h.konsekvenser) if options.carried_consequences_count else [],
+            lambda r: r != 1 or bool(options.round1_death),
+        )
+        for h in heroes
+    ]
+    width = 1 + max(len(s) for hero_seqs in seqs for s in hero_seqs)
+    hero_tabs = [_hero_tables(s, width) for s in seqs]
+    opp_seqs = purchases(catalogue, lambda r: opp.nederlagsliste, 3, [], lambda r: True)
+    opp_width = 1 + max(len(s) for s in opp_seqs)
+    opp_label = np.zeros(4 * opp_width, dtype=np.int64)
+    opp_bought = np.zeros(4 * opp_width, dtype=np.int64)
+    opp_labels: dict[Hashable, int] = {fate_words(0, [], won=False): 0}
+    for r, c in product(range(1, 4), range(opp_width)):
+        bought = opp_seqs[r][:c]
+        opp_label[r * opp_width + c] = opp_labels.setdefault(fate_words(0, bought, won=True), len(opp_labels))
+        opp_bought[r * opp_width + c] = len(bought)
+
+    def key(pre: int, r: int, count: int) -> int:
+        return (pre * 4 + r) * width + min(count, width - 1)
+
+    t1_os = np.zeros(k1_size, dtype=np.int64)
+    t1_steps = np.zeros(k1_size, dtype=np.int64)
+    a_size, b_size = k1_size * (om + 1), k1_size * (om + 1) * (kamp + 1)
+    ta = {k: np.zeros(a_size, dtype=np.int64) for k in ("steps", "out", "mask", "r2")}
+    ta_key = np.full((n, a_size), -1, dtype=np.int64)
+    tb = {k: np.zeros(b_size, dtype=np.int64) for k in ("steps", "out", "mask")}
+    tb_key = np.full((n, b_size), -1, dtype=np.int64)
+    base = [h.status for h in heroes]
+    for rolls in product(*(range(d + 1) for d in d1)):
+        k1 = sum(s * r for s, r in zip(rolls, radix1, strict=True))
+        os1, morale1, asked = round1_splits(base, om, status, rolls)
+        t1_os[k1], t1_steps[k1] = os1, n + sum(d > 0 for d in d1) + asked
+        if os1 <= 0:
+            continue
+        for h1 in range(om + 1):
+            a = k1 * (om + 1) + h1
+            hst, mor, standing = list(base), list(morale1), [True] * n
+            asked, outs = take_hits(hst, mor, standing, h1, per)
+            mask = sum(1 << i for i in range(n) if standing[i])
+            ta["steps"][a], ta["out"][a], ta["mask"][a], ta["r2"][a] = (
+                int(om > 0) + asked,
+                not mask,
+                mask,
+                2 * mask.bit_count(),
+            )
+            for i, c in outs.items():
+                ta_key[i, a] = key(1, 1, c)
+            for h2 in range(kamp + 1):
+                b = a * (kamp + 1) + h2
+                hst2, mor2, standing2 = list(hst), list(mor), list(standing)
+                tb_key[:, b] = ta_key[:, a]
+                if not mask:
+                    tb["out"][b] = True
+                    continue
+                asked2, outs2 = take_hits(hst2, mor2, standing2, h2, per)
+                mask2 = sum(1 << i for i in range(n) if standing2[i])
+                tb["steps"][b], tb["out"][b], tb["mask"][b] = int(kamp > 0) + asked2, not mask2, mask2
+                for i, c in outs2.items():
+                    tb_key[i, b] = key(1, 2, c)
+    c_size = (1 << n) * (status + 1)
+    tc_dice = np.zeros((n, c_size), dtype=np.int64)
+    tc_spent = np.zeros((n, 3, c_size), dtype=np.int64)
+    tc_steps = np.zeros(c_size, dtype=np.int64)
+    for mask, os2 in product(range(1, 1 << n), range(1, status + 1)):
+        c = mask * (status + 1) + os2
+        dice, spent, asked = gather(heroes, [bool(mask >> i & 1) for i in range(n)], os2)
+        tc_dice[:, c], tc_spent[:, :, c] = dice, spent
+        tc_steps[c] = asked + sum(d > 0 for d in dice)
+    pools = np.array([[getattr(h, p) for p in POOL_NAMES] for h in heroes], dtype=np.int64)
+    tables = Tables(
+        n,
+        status,
+        radix1,
+        om,
+        kamp,
+        per,
+        t1_os,
+        t1_steps,
+        ta["steps"],
+        ta["out"].astype(bool),
+        ta["mask"],
+        ta["r2"],
+        ta_key,
+        tb["steps"],
+        tb["out"].astype(bool),
+        tb["mask"],
+        tb_key,
+        tc_dice,
+        tc_spent,
+        tc_steps,
+        hero_tabs,
+        opp_width,
+        opp_label,
+        opp_bought,
+        list(opp_labels),
+        pools,
+    )
+    _layout(tables, d1, [int(tc_dice[i].max()) for i in range(n)])
+    return tables
+
+
+def _layout(tables: Tables, d1: Sequence[int], d3: Sequence[int]) -> None:
+    """Pack every roll's dice into 64-bit words (first fit, widest first): one random word serves several rolls."""
+    wanted: list[tuple[str, int]] = [(f"r1_{i}", d) for i, d in enumerate(d1)] + [("h1", tables.answer)]
+    wanted += [(f"r2_{i}", 3) for i in range(tables.n)] + [("h2", tables.kamp)]
+    wanted += [(f"r3_{i}", d) for i, d in enumerate(d3)]
+    pieces = [(name, start, min(64, width - start)) for name, width in wanted for start in range(0, max(width, 1), 64)]
+    free: list[int] = []
+    fields: dict[str, list[tuple[int, int, int, int]]] = {name: [] for name, _ in wanted}
+    for name, start, width in sorted(pieces, key=lambda p: -p[2]):
+        word = next((w for w, room in enumerate(free) if room >= width), len(free))
+        if word == len(free):
+            free.append(64)
+        fields[name].append((word, 64 - free[word], width, start))
+        free[word] -= width
+    tables.fields, tables.words = fields, max(1, len(free))
+
+
+def _policy_name(policy: Policy | None) -> str:
+    return "heuristic" if isinstance(policy, HeuristicPolicy) else getattr(policy, "name", "human")
+
+
+def make_kernel(scenario: Scenario, options: Options, seats: Mapping[str, Policy | None]) -> FimbulfrostKernel | str:
+    """The vectorised kernel for ``scenario``, or why it cannot play it (an option or a seat's policy it does not
+    mirror, or dice too many for its tables)."""
+    for option in OPTIONS:
+        if option.name not in MIRRORED and options[option.name] != option.default:
+            return f"the fimbulfrost kernel plays {option.name} = {option.default!r} only, not {options[option.name]!r}"
+    for seat, policy in seats.items():
+        if not isinstance(policy, HeuristicPolicy):
+            return f"the fimbulfrost kernel mirrors the heuristic policy only; {seat} plays {_policy_name(policy)}"
+    tables = compile_scenario(scenario, options)
+    if isinstance(tables, str):
+        return tables
+    parts = scenario.participants()
+    heroes = [p for p in parts if p.data.role == "hero"]
+    opp = next(p for p in parts if p.data.role == "opponent")
+    return FimbulfrostKernel(tables, [p.id for p in heroes], opp.id, heroes[0].side, opp.side)
+
+
+class FimbulfrostKernel:
+    """Plays many conflicts of one compiled scenario at once; see the module docstring."""
+
+    def __init__(self, tables: Tables, hero_ids: list[str], opp_id: str, hero_side: str, opp_side: str) -> None:
+        self.t = tables
+        self.hero_ids, self.opp_id = hero_ids, opp_id
+        self.winner_labels: list[Hashable] = [(hero_side,), (opp_side,)]
+
+    def run(self, n: int, rng: np.random.Generator) -> Batch:
+        """Play ``n`` conflicts with dice from ``rng``."""
+        return self._play(n, rng, None)
+
+    def run_traced(self, n: int, rng: np.random.Generator) -> tuple[Batch, dict[str, Arr]]:
+        """Like :meth:`run`, and also every roll as (successes, 1s) per hero and round, so that a test can replay the
+        same dice through the reference state: ``s1, h1, s2, o2, h2, s3, o3`` (hero rolls are ``[hero, conflict]``)."""
+        trace: dict[str, list[Arr]] = {}
+        batch = self._play(n, rng, trace)
+        return batch, {k: np.concatenate(v, axis=-1) for k, v in trace.items()}
+
+    def _play(self, n: int, rng: np.random.Generator, trace: dict[str, list[Arr]] | None) -> Batch:
+        t = self.t
+        codes = {k: np.empty(n, dtype=np.int64) for k in ("winners", "endings", "length", "opp")}
+        fates = np.empty((t.n, n), dtype=np.int64)
+        names = ("round", "opponent_status", "consequences", "opponent_consequences", "dead", "out")
+        resources = {k: np.empty(n, dtype=np.float64) for k in (*names, "death_marked", "dice_spent")}
+        for start in range(0, n, BLOCK):
+            m = min(BLOCK, n - start)
+            out = self._block(m, rng, trace)
+            window = slice(start, start + m)
+            for k in codes:
+                codes[k][window] = out[k]
+            fates[:, window] = out["fates"]
+            for k in resources:
+                resources[k][window] = out[k]
+        fate_codes = {hid: Coded(fates[i], self.t.heroes[i].labels) for i, hid in enumerate(self.hero_ids)}
+        fate_codes[self.opp_id] = Coded(codes["opp"], t.opp_labels)
+        return Batch(
+            Coded(codes["winners"], self.winner_labels),
+            Coded(codes["endings"], list(ENDINGS)),
+            fate_codes,
+            codes["length"],
+            resources,
+        )
+
+    def _count(self, raw: Arr, name: str, dice: Arr | None = None) -> Arr:
+        """Successes of one roll: the set bits of its field (only the first ``dice`` bits when the count varies)."""
+        total: Arr | None = None
+        for word, offset, width, start in self.t.fields[name]:
+            bits = raw[word] >> np.uint64(offset) if offset else raw[word]
+            mask = MASKS[width] if dice is None else MASKS[np.clip(dice - start, 0, width)]
+            got = np.bitwise_count(bits & mask).astype(np.int64)
+            total = got if total is None else total + got
+        return total if total is not None else np.zeros(raw.shape[1], dtype=np.int64)
+
+    def _block(self, m: int, rng: np.random.Generator, trace: dict[str, list[Arr]] | None) -> dict[str, Arr]:
+        t = self.t
+        raw = rng.bit_generator.random_raw((t.words, m))
+        # runde 1: the heroes' Omdømme rolls, the splits, and the opponent's answer
+        s1 = [self._count(raw, f"r1_{i}") for i in range(t.n)]
+        k1 = sum((s * r for s, r in zip(s1, t.radix1, strict=True)), np.zeros(m, dtype=np.int64))
+        h1 = self._count(raw, "h1")
+        a = k1 * (t.answer + 1) + h1
+        os1 = t.t1_os[k1]
+        m1 = t.ta_mask[a]
+        # runde 2: three dice a standing hero, then the Kamp roll
+        s2 = [self._count(raw, f"r2_{i}") * ((m1 >> i) & 1) for i in range(t.n)]
+        u2 = rng.integers(0, 3**DIGITS, size=(t.n, m))
+        o2 = [ONES[3 - s2[i], u2[i]] * ((m1 >> i) & 1) for i in range(t.n)]
+        os2 = os1 - sum(s2, np.zeros(m, dtype=np.int64))
+        h2 = self._count(raw, "h2")
+        b = a * (t.kamp + 1) + h2
+        # runde 3: the gathered dice, the last roll
+        c = t.tb_mask[b] * (t.status + 1) + np.clip(os2, 0, t.status)
+        d3 = [t.tc_dice[i][c] for i in range(t.n)]
+        s3 = [self._count(raw, f"r3_{i}", d3[i]) for i in range(t.n)]
+        groups = max(1, -(-max(int(d.max()) for d in d3) // DIGITS)) if t.n else 1
+        u3 = rng.integers(0, 3**DIGITS, size=(t.n, groups, m))
+        o3 = [
+            sum(
+                (ONES[np.clip(d3[i] - s3[i] - DIGITS * g, 0, DIGITS), u3[i, g]] for g in range(groups)),
+                np.zeros(m, np.int64),
+            )
+            for i in range(t.n)
+        ]
+        os3 = os2 - sum(s3, np.zeros(m, dtype=np.int64))
+        stage = np.where(
+            os1 <= 0,
+            0,
+            np.where(t.ta_out[a], 1, np.where(os2 <= 0, 2, np.where(t.tb_out[b], 3, np.where(os3 <= 0, 4, 5)))),
+        )
+        if trace is not None:
+            for k, v in (("s1", s1), ("h1", h1), ("s2", s2), ("o2", o2), ("h2", h2), ("s3", s3), ("o3", o3)):
+                trace.setdefault(k, []).append(np.array(v))
+        return self._settle(stage, os1, os2, os3, a, b, c, k1, o2, o3)
+
+    def _settle(
+        self, stage: Arr, os1: Arr, os2: Arr, os3: Arr, a: Arr, b: Arr, c: Arr, k1: Arr, o2: list[Arr], o3: list[Arr]
+    ) -> dict[str, Arr]:
+        """Who buys what, the labels, the steps taken and the numbers of the outcome."""
+        t = self.t
+        won = (stage & 1) == 0
+        final = np.where(stage <= 1, os1, np.where(stage <= 3, os2, os3))
+        lost3 = -(-final // t.per)
+        to_buy = np.where(stage == 5, lost3, 0)
+        opp_key = np.where(won, STAGE_ROUND[stage] * t.opp_width + np.minimum(-(final // t.per), t.opp_width - 1), 0)
+        end_round = np.array([0, 0, 2, 0, 3, 3], dtype=np.int64)[stage]
+        out: dict[str, Arr] = {"winners": (~won).astype(np.int64), "endings": STAGE_ENDING[stage]}
+        out["round"], out["opponent_status"] = STAGE_ROUND[stage], final
+        steps = t.t1_steps[k1] + (stage >= 1) * t.ta_steps[a] + (stage >= 2) * t.ta_r2[a] + (stage >= 3) * t.tb_steps[b]
+        steps = steps + (stage >= 4) * t.tc_steps[c]
+        fates = np.empty((t.n, len(stage)), dtype=np.int64)
+        totals = {k: np.zeros(len(stage), dtype=np.int64) for k in ("bought", "dead", "gone", "marked", "spent")}
+        for i, h in enumerate(t.heroes):
+            earlier = np.where(stage >= 3, t.tb_key[i][b], t.ta_key[i][a])
+            count = np.where(stage == 2, o2[i], np.where(stage == 4, o3[i], to_buy))
+            key = np.where(earlier >= 0, earlier, end_round * h.width + np.minimum(count, h.width - 1))
+            fates[i] = h.label[key]
+            for k in ("bought", "dead", "gone", "marked"):
+                totals[k] += getattr(h, k)[key]
+            lost = h.lost[key]
+            for p in range(3):
+                if t.pools[i, p]:
+                    spent = np.where(stage >= 4, t.tc_spent[i, p][c], 0)
+                    totals["spent"] += np.where((lost >> p) & 1, t.pools[i, p], spent)
+        opp_bought = t.opp_bought[opp_key]
+        out["length"] = steps + totals["bought"] + opp_bought
+        out["fates"], out["opp"] = fates, t.opp_label[opp_key]
+        out["consequences"], out["opponent_consequences"] = totals["bought"], opp_bought
+        out["dead"], out["out"], out["death_marked"], out["dice_spent"] = (
+            totals["dead"],
+            totals["gone"],
+            totals["marked"],
+            totals["spent"],
+        )
+        return out
