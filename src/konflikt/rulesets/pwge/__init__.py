@@ -12,6 +12,7 @@ from konflikt.core.options import Options
 from konflikt.core.ruleset import Ruleset, register
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import State
+from konflikt.rulesets.pwge.kernel import make_kernel
 from konflikt.rulesets.pwge.models import Character, Setup
 from konflikt.rulesets.pwge.odds import QUESTIONS
 from konflikt.rulesets.pwge.options import OPTIONS
@@ -45,6 +46,7 @@ RULESET = register(
         policies={"heuristic": HeuristicPolicy},
         odds=QUESTIONS,
         content_dir=Path(__file__).parent / "content",
+        kernel=make_kernel,
         terms={
             "handlingspöl": "action pool",
             "marker": "token",

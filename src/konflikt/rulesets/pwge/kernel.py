@@ -1,0 +1,166 @@
+"""A numpy kernel for PWGE: many one-against-one conflicts at once, for balancing.
+
+It mirrors :class:`~konflikt.rulesets.pwge.state.PwgeState` step for step with the ``heuristic`` policy in both
+seats — the open floor and passing, counter, response, counter to the response, the secret order bids and the
+turordningsslag, every opposed or difficulty roll with its topping, the skadeslag with its top / mot-toppa /
+mot-mot-toppa, token loss by wound level, experience dice spent before tokens, and the three endings — for combat,
+chases, and diplomatic or social conflicts (with or without the optional damage rule), at any value of the rule
+options. The heuristic's choices that rest on exact odds (which deed to buy, whether to counter or respond) are
+asked of the real policy once per feature combination (:mod:`.kernel_tables`); the flow is
+:mod:`.kernel_flow`. Dice follow the same distributions as the reference runner (not the same streams).
+
+It refuses (returns a reason) more than one participant on a side, more than two sides, a surprise (frislag)
+opening, and any seat whose policy is not ``heuristic`` (the GM seat is never asked in PWGE, so its policy is free).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+
+import numpy as np
+
+from konflikt.core.options import Options
+from konflikt.core.ruleset import Policy
+from konflikt.core.scenario import Scenario
+from konflikt.core.state import GM
+from konflikt.rulesets.pwge import endings
+from konflikt.rulesets.pwge.kernel_flow import DONE, Duel, chase_goal, points_goal, standing_goal
+from konflikt.rulesets.pwge.kernel_tables import Tables, build_tables
+from konflikt.rulesets.pwge.policies import HeuristicPolicy
+from konflikt.rulesets.pwge.state import PHYSICAL, PwgeState
+from konflikt.sim.batch import Batch, Coded
+
+MAX_SWEEPS = 20_000
+"""A safety stop far beyond any real duel (each sweep advances every unfinished conflict by at least one phase)."""
+
+
+class PwgeKernel:
+    """Plays ``n`` duels of one scenario at once; :meth:`run` returns the reference runner's labels."""
+
+    def __init__(self, scenario: Scenario, options: Options) -> None:
+        self.opening = PwgeState(scenario, options)
+        self.probe = PwgeState(scenario, options)
+        self.options = options
+        self.tables: Tables = build_tables(scenario, options)
+        state = self.opening
+        self.side_ids = state.side_ids
+
+    def _duel(self, n: int, rng: np.random.Generator) -> Duel:
+        state, o = self.opening, self.options
+        if state.kind == "chase":
+            assert state.setup.fleeing is not None
+            goal = chase_goal(state.side_ids.index(state.setup.fleeing), state.setup.escape_distance)
+        elif state.kind in PHYSICAL or o.social_damage:
+            goal = standing_goal
+        else:
+            goal = points_goal(state.setup.goal_successes)
+        return Duel(
+            n,
+            self.tables,
+            rng,
+            start=(list(state.tokens), list(state.xp), list(state.body), state.pair(0, 1), state.floor),
+            goal=goal,
+            social_damage=bool(o.social_damage),
+            dodge_keeps=bool(o.dodge_keeps_range_difficulty),
+            max_tops=int(o.max_tops_per_roll),
+        )
+
+    def run(self, n: int, rng: np.random.Generator) -> Batch:
+        """Play ``n`` conflicts; labels exactly as :func:`endings.outcome` writes them."""
+        if self.opening.phase == "done":
+            return self._settled(n)
+        duel = self._duel(n, rng)
+        order = np.arange(n)
+        final: dict[str, np.ndarray] = {}
+        for _ in range(MAX_SWEEPS):
+            duel.sweep()
+            finished = duel.phase == DONE
+            if finished.any():
+                self._store(final, duel, order[finished], finished, n)
+                keep = np.flatnonzero(~finished)
+                duel.take(keep)
+                order = order[keep]
+            if not len(order):
+                break
+        else:
+            raise RuntimeError(f"pwge kernel: {len(order)} conflicts did not end within {MAX_SWEEPS} sweeps")
+        return self._batch(final)
+
+    @staticmethod
+    def _store(final: dict[str, np.ndarray], duel: Duel, where: np.ndarray, mask: np.ndarray, n: int) -> None:
+        columns = {
+            "ending": duel.ending,
+            "winner": duel.winner,
+            "steps": duel.steps,
+            "tok0": duel.tok[:, 0],
+            "tok1": duel.tok[:, 1],
+            "body0": duel.body[:, 0],
+            "body1": duel.body[:, 1],
+            "wnd0": duel.wnd[:, 0],
+            "wnd1": duel.wnd[:, 1],
+            "out0": duel.out[:, 0].astype(np.int64),
+            "out1": duel.out[:, 1].astype(np.int64),
+        }
+        for name, column in columns.items():
+            final.setdefault(name, np.zeros(n, dtype=np.int64))[where] = column[mask]
+
+    def _batch(self, final: Mapping[str, np.ndarray]) -> Batch:
+        winners: list[Hashable] = [(), *((side,) for side in self.side_ids)]
+        fates = {
+            self.opening.people[p].pid: self._fates(
+                p, final[f"tok{p}"], final[f"body{p}"], final[f"wnd{p}"], final[f"out{p}"]
+            )
+            for p in (0, 1)
+        }
+        steps = final["steps"]
+        return Batch(
+            winners=Coded(final["winner"] + 1, winners),
+            endings=Coded(final["ending"], list(endings.ENDINGS)),
+            fates=fates,
+            length=steps.copy(),
+            resources={"steps": steps.astype(np.float64)},
+        )
+
+    def _fates(self, p: int, tok: np.ndarray, body: np.ndarray, wnd: np.ndarray, out: np.ndarray) -> Coded:
+        """Each distinct (tokens, body, worst wound, out) once through :func:`endings.fate` on the probe."""
+        rows, codes = np.unique(np.stack((tok, body, wnd, out), axis=1), axis=0, return_inverse=True)
+        probe = self.probe
+        labels: list[Hashable] = []
+        for t, b, w, o in rows.tolist():
+            probe.tokens[p], probe.body[p], probe.wounds[p], probe.out[p] = t, b, w, bool(o)
+            labels.append(endings.fate(probe, p))
+        return Coded(np.asarray(codes, dtype=np.int64).reshape(-1), labels)
+
+    def _settled(self, n: int) -> Batch:
+        """The opening state already ended (e.g. an empty pool): every conflict is that one."""
+        outcome = self.opening.outcome()
+        steps = len(self.opening.steps())
+        zeros = np.zeros(n, dtype=np.int64)
+        return Batch(
+            winners=Coded(zeros, [outcome.winners]),
+            endings=Coded(zeros, [outcome.ending]),
+            fates={pid: Coded(zeros, [fate]) for pid, fate in outcome.participants.items()},
+            length=zeros + steps,
+            resources={"steps": np.full(n, float(steps))},
+        )
+
+
+def make_kernel(scenario: Scenario, options: Options, seats: Mapping[str, Policy | None]) -> PwgeKernel | str:
+    """The kernel for this scenario, or why it cannot mirror it (``konflikt sim`` then uses the reference)."""
+    sides = scenario.sides
+    if len(sides) != 2:
+        return f"the pwge kernel plays two sides, not {len(sides)}"
+    crowded = [s.id for s in sides if len(s.participants) != 1]
+    if crowded:
+        return f"the pwge kernel plays one participant a side (side {crowded[0]} has another number)"
+    setup = scenario.setup
+    if setup.surprise is not None and setup.kind in PHYSICAL:
+        return "the pwge kernel does not play a surprise (the surprisers' starting distance and frislag)"
+    for seat, policy in seats.items():
+        if seat != GM and not isinstance(policy, HeuristicPolicy):
+            name = "human" if policy is None else getattr(policy, "name", type(policy).__name__)
+            return f"the pwge kernel mirrors only the heuristic policy ({seat} plays {name})"
+    return PwgeKernel(scenario, options)
+
+
+__all__ = ["PwgeKernel", "make_kernel"]

@@ -1,0 +1,529 @@
+"""The PWGE duel as array operations: every conflict is a column, every decision node and roll a masked step.
+
+Each conflict carries a phase code mirroring :class:`PwgeState`'s phases and sub-stages (the open floor, counter,
+response, counter to the response, order, the contest's rolls and its topping, the damage roll's top /
+counter-top / counter-counter-top). One pass of :meth:`Duel.sweep` runs every phase's handler over the conflicts in
+that phase; a handler that stands for a decision or a roll counts one step, exactly where the State records one, so
+the conflict length is the reference runner's ``len(state.steps())``. Automatic phases (resolving the queue, the
+contest's and the damage roll's bookkeeping) count nothing, like :func:`resolution.advance`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from konflikt.rulesets.pwge.kernel_tables import CLOSER, FARTHER, NONE, PRESS, Tables
+from konflikt.rulesets.pwge.policies import MAX_TOPS, RESERVE
+from konflikt.rulesets.pwge.rules import LAST_MELEE
+
+Int = np.ndarray
+OPEN, COUNTER, RESPONSE, CRESP, ORDER, CROLL, CASK, DROLL, DATT, DDEF, DCCT, RESOLVE, CCHECK, DAUTO, DONE = range(15)
+SIM, ACTION_FIRST, RESPONSE_FIRST = range(3)
+GOAL, POOLS, DEADLOCK = range(3)
+ATTACKER, DEFENDER, CCT = range(3)
+TOPS_WORTH = np.array([sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= t) for t in range(15)])
+"""How many of the 36 2T results reach ``t`` (clipped to 0–14): the heuristic tops when at least 9 do (25 %)."""
+
+
+class Duel:
+    """The arrays of ``n`` one-against-one conflicts; participant ``p`` is side ``p``.
+
+    Args:
+        t: the scenario's tables.
+        rules: kind flags and option values the flow needs (see :class:`~.kernel.PwgeKernel`).
+        start: the opening state's (tokens, xp, body, distance, floor).
+    """
+
+    def __init__(
+        self,
+        n: int,
+        t: Tables,
+        rng: np.random.Generator,
+        *,
+        start: tuple[list[int], list[int], list[int], int, int],
+        goal: Callable[[Duel, Int], Int],
+        social_damage: bool,
+        dodge_keeps: bool,
+        max_tops: int,
+    ) -> None:
+        self.t, self.rng, self.goal = t, rng, goal
+        self.social_damage, self.dodge_keeps, self.max_tops = social_damage, dodge_keeps, max_tops
+        tokens, xp, body, dist, floor = start
+        z = np.zeros(n, dtype=np.int64)
+        self.tok = np.tile(np.array(tokens, dtype=np.int64), (n, 1))
+        self.xp = np.tile(np.array(xp, dtype=np.int64), (n, 1))
+        self.body = np.tile(np.array(body, dtype=np.int64), (n, 1))
+        self.wnd = np.zeros((n, 2), dtype=np.int64)
+        self.out = np.zeros((n, 2), dtype=bool)
+        self.pts = np.zeros((n, 2), dtype=np.int64)
+        self.dist = z + dist
+        self.phase = z + OPEN
+        self.floor = z + floor
+        self.passes = z.copy()
+        self.steps = z.copy()
+        self.ending = z + NONE
+        self.winner = z + NONE
+        # the exchange: the action (actor → 1 − actor), the response, the order and the queue position
+        self.actor, self.akind, self.rkind = z.copy(), z.copy(), z + NONE
+        self.acount = np.zeros(n, dtype=bool)
+        self.rcount = np.zeros(n, dtype=bool)
+        self.snap, self.order, self.pos = z.copy(), z.copy(), z.copy()
+        # the contest: roles a and b (b = NONE for a difficulty), modifiers, rolls (NONE = to roll), tops, declined
+        self.c_order = np.zeros(n, dtype=bool)
+        self.c_a, self.c_b = z.copy(), z.copy()
+        self.c_mod = np.zeros((n, 2), dtype=np.int64)
+        self.c_roll = np.zeros((n, 2), dtype=np.int64)
+        self.c_tops = np.zeros((n, 2), dtype=np.int64)
+        self.c_dec = np.zeros((n, 2), dtype=bool)
+        self.c_ask = z.copy()
+        # the damage roll
+        self.d_att, self.d_mod, self.d_arm, self.d_roll = z.copy(), z.copy(), z.copy(), z.copy()
+        self.d_stage, self.d_tops, self.d_ctops = z.copy(), z.copy(), z.copy()
+
+    def take(self, keep: Int) -> None:
+        """Keep only the conflicts at ``keep`` (finished ones leave the arrays)."""
+        for name, value in vars(self).items():
+            if isinstance(value, np.ndarray):
+                setattr(self, name, value[keep])
+
+    # ---- small helpers ---------------------------------------------------------------------------------------
+    def can(self, idx: Int, p: Int | int) -> Int:
+        """:meth:`PwgeState.can_spend`: standing with a token left."""
+        able: Int = ~self.out[idx, p] & (self.tok[idx, p] > 0)
+        return able
+
+    def purse(self, idx: Int, p: Int) -> Int:
+        """What the heuristic counts as its purse: tokens plus experience dice."""
+        total: Int = self.tok[idx, p] + self.xp[idx, p]
+        return total
+
+    def spend(self, idx: Int, p: Int) -> None:
+        """Pay one token, or an erfarenhetstärning (experience die) while a token remains."""
+        use_xp = (self.xp[idx, p] > 0) & (self.tok[idx, p] >= 1)
+        self.xp[idx[use_xp], p[use_xp]] -= 1
+        self.tok[idx[~use_xp], p[~use_xp]] -= 1
+
+    def top_allowed(self, count: Int) -> Int:
+        return np.full(len(count), True) if self.max_tops == 0 else count < self.max_tops
+
+    def d2(self, k: int) -> Int:
+        return self.rng.integers(1, 7, k) + self.rng.integers(1, 7, k)
+
+    # ---- endings -----------------------------------------------------------------------------------------------
+    def finish(self, idx: Int, ending: int, winner: Int | int) -> None:
+        self.ending[idx] = ending
+        self.winner[idx] = winner
+        self.phase[idx] = DONE
+
+    def check(self, idx: Int) -> Int:
+        """:func:`endings.check`: a goal, one side dry (pools exhausted) or both dry (deadlock); True = ended."""
+        side = self.goal(self, idx)
+        won = side >= 0
+        self.finish(idx[won], GOAL, side[won])
+        wet0, wet1 = self.can(idx, 0), self.can(idx, 1)
+        both = ~won & ~wet0 & ~wet1
+        self.finish(idx[both], DEADLOCK, NONE)
+        one = ~won & (wet0 ^ wet1)
+        self.finish(idx[one], POOLS, np.where(wet0, 0, 1)[one])
+        ended: Int = won | both | one
+        return ended
+
+    def open_floor(self, idx: Int, start: Int) -> None:
+        first = start % 2
+        a, b = self.can(idx, first), self.can(idx, 1 - first)
+        self.floor[idx] = np.where(a, first, 1 - first)
+        self.phase[idx] = OPEN
+        none = idx[~a & ~b]
+        if len(none):
+            self.phase[none] = DONE
+            rest = none[~self.check(none)]
+            self.finish(rest, DEADLOCK, NONE)
+
+    # ---- the open table and declarations ------------------------------------------------------------------------
+    def on_open(self, idx: Int) -> None:
+        t = self.t
+        self.steps[idx] += 1
+        i = self.floor[idx]
+        foe_can = self.can(idx, 1 - i).astype(np.int64)
+        choice = np.where(self.purse(idx, i) > RESERVE, t.open_choice[i, self.dist[idx], foe_can], NONE)
+        passing = choice == NONE
+        pi, who = idx[passing], i[passing]
+        self.passes[pi] += 1
+        able = self.can(pi, 0).astype(np.int64) + self.can(pi, 1)
+        stuck = self.passes[pi] >= able
+        self.finish(pi[stuck], DEADLOCK, NONE)
+        self.open_floor(pi[~stuck], who[~stuck] + 1)
+        d, a = idx[~passing], i[~passing]
+        self.passes[d] = 0
+        self.spend(d, a)
+        self.actor[d], self.akind[d], self.rkind[d] = a, choice[~passing], NONE
+        self.acount[d] = False
+        self.rcount[d] = False
+        self.snap[d], self.order[d], self.pos[d] = self.dist[d], SIM, 0
+        answers = self.can(d, 1 - a)
+        self.phase[d[answers]] = COUNTER
+        self.after_counter(d[~answers])
+
+    def after_counter(self, idx: Int) -> None:
+        may = self.can(idx, 1 - self.actor[idx])
+        self.phase[idx[may]] = RESPONSE
+        self.to_order(idx[~may])
+
+    def to_order(self, idx: Int) -> None:
+        a = self.actor[idx]
+        bid = (self.rkind[idx] != NONE) & (self.can(idx, a) | self.can(idx, 1 - a))
+        self.phase[idx[bid]] = ORDER
+        self.queue(idx[~bid])
+
+    def queue(self, idx: Int) -> None:
+        self.pos[idx] = 0
+        self.phase[idx] = RESOLVE
+
+    def on_counter(self, idx: Int, response: bool) -> None:
+        t = self.t
+        self.steps[idx] += 1
+        a = self.actor[idx]
+        me = a if response else 1 - a
+        kind = self.rkind[idx] if response else self.akind[idx]
+        table = t.counter_response if response else t.counter
+        other = self.can(idx, 1 - me).astype(np.int64)
+        rich = (self.purse(idx, me) > 1).astype(np.int64)
+        yes = table[me, self.dist[idx], kind, other, rich]
+        self.spend(idx[yes], me[yes])
+        if response:
+            self.rcount[idx[yes]] = True
+            self.to_order(idx)
+        else:
+            self.acount[idx[yes]] = True
+            self.after_counter(idx)
+
+    def on_response(self, idx: Int) -> None:
+        self.steps[idx] += 1
+        a = self.actor[idx]
+        j = 1 - a
+        other = self.can(idx, a).astype(np.int64)
+        choice = np.where(self.purse(idx, j) > RESERVE + 1, self.t.response[j, self.dist[idx], other], NONE)
+        some = choice != NONE
+        r, rj = idx[some], j[some]
+        self.spend(r, rj)
+        self.rkind[r] = choice[some]
+        answers = self.can(r, 1 - rj)
+        self.phase[r[answers]] = CRESP
+        self.to_order(r[~answers])
+        self.queue(idx[~some])
+
+    def on_order(self, idx: Int) -> None:
+        t = self.t
+        self.steps[idx] += 1
+        a = self.actor[idx]
+        both_move = np.isin(self.akind[idx], (CLOSER, FARTHER)) & np.isin(self.rkind[idx], (CLOSER, FARTHER))
+        bids = []
+        for p in (a, 1 - a):
+            foe = 1 - p
+            matters = (self.body[idx, foe] <= t.top_damage[p]) | (self.tok[idx, foe] <= 3)
+            bids.append(self.can(idx, p) & (self.purse(idx, p) > RESERVE) & ~both_move & matters)
+        first, second = bids
+        for p, bid in ((a, first), (1 - a, second)):
+            self.spend(idx[bid], p[bid])
+        roll = first & second
+        r = idx[roll]
+        self.c_order[r] = True
+        self.c_a[r], self.c_b[r] = a[roll], 1 - a[roll]
+        self.c_mod[r, 0], self.c_mod[r, 1] = t.attribute[a[roll]], t.attribute[1 - a[roll]]
+        self.begin_contest(r)
+        single = ~roll
+        self.order[idx[single]] = np.where(first, ACTION_FIRST, np.where(second, RESPONSE_FIRST, SIM))[single]
+        self.queue(idx[single])
+
+    # ---- resolution ------------------------------------------------------------------------------------------
+    def deed(self, idx: Int) -> tuple[Int, Int, Int]:
+        """The deed at the queue position: (its actor, its kind, countered)."""
+        first = self.order[idx] != RESPONSE_FIRST
+        is_action = (self.pos[idx] == 0) == first
+        actor = np.where(is_action, self.actor[idx], 1 - self.actor[idx])
+        kind = np.where(is_action, self.akind[idx], self.rkind[idx])
+        countered = np.where(is_action, self.acount[idx], self.rcount[idx])
+        return actor, kind, countered
+
+    def on_resolve(self, idx: Int) -> None:
+        while len(idx):
+            self.resolve_once(idx)
+            idx = idx[self.phase[idx] == RESOLVE]
+
+    def resolve_once(self, idx: Int) -> None:
+        t = self.t
+        length = np.where(self.rkind[idx] == NONE, 1, 2)
+        over = self.pos[idx] >= length
+        self.end_exchange(idx[over])
+        idx = idx[~over]
+        da, kind, countered = self.deed(idx)
+        dt = 1 - da
+        simultaneous = self.order[idx] == SIM
+        gone = ~simultaneous & (self.pos[idx] > 0) & (self.out[idx, da] | self.out[idx, dt])
+        self.pos[idx[gone]] += 1
+        live = ~gone
+        moving = live & ((kind == CLOSER) | (kind == FARTHER))
+        way = np.where(kind == FARTHER, 1, 0)
+        target = t.step[da, way, self.dist[idx]]
+        fails = moving & (target == NONE)
+        free = moving & ~fails & ~countered
+        self.dist[idx[free]] = target[free]
+        self.pos[idx[fails | free]] += 1
+        contested = moving & ~fails & countered
+        pressing = live & (kind == PRESS)
+        attacking = live & (kind < CLOSER)
+        code = np.where(simultaneous, self.snap[idx], self.dist[idx])
+        weapon = np.minimum(kind, 1)
+        reach = t.atk_ok[da, weapon, code]
+        self.pos[idx[attacking & ~reach]] += 1
+        attacking &= reach
+        band = t.atk_band[da, weapon, code]
+        keep = np.where((band > 0) & self.dodge_keeps, band, 0)
+        a_mod = np.where(attacking, t.atk_mod[da, weapon, code], np.where(pressing, t.press_mod[da, self.dist[idx]], 0))
+        a_mod = np.where(contested, t.roll[da], a_mod)
+        b_mod = np.where(countered, t.roll[dt] + np.where(attacking, keep, 0), np.where(attacking, band, 0))
+        start = contested | pressing | attacking
+        s = idx[start]
+        self.c_order[s] = False
+        self.c_a[s] = da[start]
+        self.c_b[s] = np.where(countered, dt, NONE)[start]
+        self.c_mod[s, 0], self.c_mod[s, 1] = a_mod[start], b_mod[start]
+        self.begin_contest(s)
+
+    def begin_contest(self, idx: Int) -> None:
+        self.c_roll[idx] = NONE
+        self.c_tops[idx] = 0
+        self.c_dec[idx] = False
+        self.phase[idx] = CROLL
+
+    def end_exchange(self, idx: Int) -> None:
+        ended = self.check(idx)
+        rest = idx[~ended]
+        self.passes[rest] = 0
+        self.open_floor(rest, self.actor[rest] + 1)
+
+    # ---- the contest: rolls, topping, the result ------------------------------------------------------------------
+    def on_contest_roll(self, idx: Int) -> None:
+        self.steps[idx] += 1
+        role = np.where(self.c_roll[idx, 0] == NONE, 0, 1)
+        self.c_roll[idx, role] = self.d2(len(idx)) + self.c_mod[idx, role]
+        self.phase[idx[(self.c_roll[idx] != NONE).all(axis=1)]] = CCHECK
+
+    def result(self, idx: Int) -> Int:
+        """0: a ahead; 1: b ahead (a tie holds for b); 2: a tie that decides nothing (the order roll)."""
+        a, b = self.c_roll[idx, 0], self.c_roll[idx, 1]
+        return np.where(a > b, 0, np.where((b > a) | ~self.c_order[idx], 1, 2))
+
+    def on_contest_check(self, idx: Int) -> None:
+        res = self.result(idx)
+        person = np.stack((self.c_a[idx], self.c_b[idx]), axis=1)
+        ok = np.zeros((len(idx), 2), dtype=bool)
+        for role in (0, 1):
+            p = person[:, role]
+            valid = p >= 0
+            ok[:, role] = (
+                valid
+                & ~self.c_dec[idx, role]
+                & self.can(idx, np.maximum(p, 0))
+                & self.top_allowed(self.c_tops[idx, role])
+            )
+        ask_a = ((res == 1) | (res == 2)) & ok[:, 0]
+        ask_b = ((res == 0) | ((res == 2) & ~ok[:, 0])) & ok[:, 1]
+        asking = ask_a | ask_b
+        self.c_ask[idx[asking]] = np.where(ask_a, 0, 1)[asking]
+        self.phase[idx[asking]] = CASK
+        self.contest_done(idx[~asking], res[~asking])
+
+    def on_contest_ask(self, idx: Int) -> None:
+        self.steps[idx] += 1
+        role = self.c_ask[idx]
+        me = np.where(role == 0, self.c_a[idx], self.c_b[idx])
+        own_mod = self.c_mod[idx, role]
+        mine = self.c_roll[idx, role] - own_mod
+        other = self.c_roll[idx, 1 - role] - own_mod + np.where(role == 0, 1, 0)
+        chance = TOPS_WORTH[np.clip(other, 0, 14)] >= 9
+        defending = (role == 1) & ~self.c_order[idx]
+        rich = self.purse(idx, me) > np.where(defending, RESERVE, RESERVE + 1)
+        top = chance & (self.c_tops[idx, role] < MAX_TOPS) & (mine <= 12) & rich
+        tp = idx[top]
+        self.spend(tp, me[top])
+        self.c_dec[tp] = False
+        self.c_tops[tp, role[top]] += 1
+        self.c_roll[tp, role[top]] = NONE
+        self.phase[tp] = CROLL
+        acc = idx[~top]
+        self.c_dec[acc, role[~top]] = True
+        self.phase[acc] = CCHECK
+
+    def contest_done(self, idx: Int, res: Int) -> None:
+        t = self.t
+        ordering = self.c_order[idx]
+        o = idx[ordering]
+        self.order[o] = np.array([ACTION_FIRST, RESPONSE_FIRST, SIM])[res[ordering]]
+        self.queue(o)
+        idx, res = idx[~ordering], res[~ordering]
+        self.phase[idx] = RESOLVE
+        lost = res != 0
+        self.pos[idx[lost]] += 1
+        idx = idx[~lost]
+        da, kind, _ = self.deed(idx)
+        moving = (kind == CLOSER) | (kind == FARTHER)
+        target = t.step[da, np.where(kind == FARTHER, 1, 0), self.dist[idx]]
+        moved = moving & (target != NONE)
+        self.dist[idx[moved]] = target[moved]
+        scoring = (kind == PRESS) & (not self.social_damage)
+        self.pts[idx[scoring], da[scoring]] += 1
+        self.pos[idx[moving | scoring]] += 1
+        hit = ~moving & ~scoring
+        h, ha, hk = idx[hit], da[hit], kind[hit]
+        self.d_att[h] = ha
+        self.d_mod[h] = t.damage_mod[ha, hk]
+        self.d_arm[h] = np.where(hk == PRESS, 0, t.armour[1 - ha])
+        self.d_stage[h], self.d_tops[h], self.d_ctops[h] = ATTACKER, 0, 0
+        self.phase[h] = DROLL
+
+    # ---- the damage roll: top, counter-top, counter-counter-top ----------------------------------------------------
+    def on_damage_roll(self, idx: Int) -> None:
+        self.steps[idx] += 1
+        self.d_roll[idx] = self.rng.integers(1, 7, len(idx)) + self.d_mod[idx]
+        self.phase[idx] = DAUTO
+
+    def on_damage_auto(self, idx: Int) -> None:
+        att = self.d_att[idx]
+        first = self.d_stage[idx] == ATTACKER
+        asks = first & self.can(idx, att) & self.top_allowed(self.d_tops[idx])
+        self.phase[idx[asks]] = DATT
+        self.d_stage[idx[first & ~asks]] = DEFENDER
+        second = self.d_stage[idx] == DEFENDER
+        asks = second & self.can(idx, 1 - att) & self.top_allowed(self.d_ctops[idx])
+        self.phase[idx[asks]] = DDEF
+        self.apply_damage(idx[second & ~asks])
+        third = self.d_stage[idx] == CCT
+        asks = third & self.can(idx, att)
+        self.phase[idx[asks]] = DCCT
+        again = idx[third & ~asks]
+        self.d_stage[again] = ATTACKER
+        self.phase[again] = DROLL
+
+    def on_damage_attacker(self, idx: Int) -> None:
+        self.steps[idx] += 1
+        att = self.d_att[idx]
+        top = (self.d_roll[idx] - self.d_mod[idx] <= 2) & (self.purse(idx, att) > RESERVE)
+        tp = idx[top]
+        self.spend(tp, att[top])
+        self.d_tops[tp] += 1
+        self.phase[tp] = DROLL
+        keep = idx[~top]
+        self.d_stage[keep] = DEFENDER
+        self.phase[keep] = DAUTO
+
+    def on_damage_defender(self, idx: Int) -> None:
+        self.steps[idx] += 1
+        me = 1 - self.d_att[idx]
+        points = np.maximum(0, self.d_roll[idx] - self.d_arm[idx])
+        serious = (points >= self.t.thresholds[1]) | (points >= self.body[idx, me])
+        face = self.d_roll[idx] - self.d_mod[idx]
+        worth = serious & (face >= 4) & (self.purse(idx, me) > 1) & (self.d_ctops[idx] < MAX_TOPS)
+        w = idx[worth]
+        self.spend(w, me[worth])
+        self.d_ctops[w] += 1
+        self.d_stage[w] = CCT
+        self.phase[w] = DAUTO
+        self.apply_damage(idx[~worth])
+
+    def on_damage_answer(self, idx: Int) -> None:
+        self.steps[idx] += 1
+        att = self.d_att[idx]
+        face = self.d_roll[idx] - self.d_mod[idx]
+        keep = (face >= 4) & (self.purse(idx, att) > RESERVE)
+        k = idx[keep]
+        self.spend(k, att[keep])
+        self.d_stage[k] = DEFENDER
+        self.phase[k] = DAUTO
+        again = idx[~keep]
+        self.d_stage[again] = ATTACKER
+        self.phase[again] = DROLL
+
+    def apply_damage(self, idx: Int) -> None:
+        t = self.t
+        j = 1 - self.d_att[idx]
+        points = np.maximum(0, self.d_roll[idx] - self.d_arm[idx])
+        skrama, sarad, allvarligt = t.thresholds
+        level = np.where(
+            points <= 0,
+            0,
+            np.where(points >= allvarligt, 4, np.where(points >= sarad, 3, np.where(points >= skrama, 2, 1))),
+        )
+        self.tok[idx, j] = np.maximum(0, self.tok[idx, j] - t.token_loss[level])
+        self.body[idx, j] -= points
+        self.wnd[idx, j] = np.maximum(self.wnd[idx, j], level)
+        self.out[idx, j] |= self.body[idx, j] <= 0
+        self.pos[idx] += 1
+        self.phase[idx] = RESOLVE
+
+    # ---- driving ---------------------------------------------------------------------------------------------
+    def sweep(self) -> None:
+        """One pass over every phase's handler (a conflict may pass several in one sweep)."""
+        handlers: tuple[tuple[int, Callable[[Int], None]], ...] = (
+            (OPEN, self.on_open),
+            (COUNTER, lambda i: self.on_counter(i, False)),
+            (RESPONSE, self.on_response),
+            (CRESP, lambda i: self.on_counter(i, True)),
+            (ORDER, self.on_order),
+            (RESOLVE, self.on_resolve),
+            (CROLL, self.on_contest_roll),
+            (CCHECK, self.on_contest_check),
+            (CASK, self.on_contest_ask),
+            (CCHECK, self.on_contest_check),
+            (RESOLVE, self.on_resolve),
+            (DROLL, self.on_damage_roll),
+            (DAUTO, self.on_damage_auto),
+            (DATT, self.on_damage_attacker),
+            (DDEF, self.on_damage_defender),
+            (DCCT, self.on_damage_answer),
+            (DAUTO, self.on_damage_auto),
+        )
+        for phase, handler in handlers:
+            idx = np.flatnonzero(self.phase == phase)
+            if len(idx):
+                handler(idx)
+
+
+def chase_goal(fleeing: int, escape: int) -> Callable[[Duel, Int], Int]:
+    """:func:`endings._chase_goal` for a duel: the side that reached its goal, or ``NONE``."""
+
+    def goal(d: Duel, idx: Int) -> Int:
+        hunter = 1 - fleeing
+        runs, hunts = ~d.out[idx, fleeing], ~d.out[idx, hunter]
+        dist = d.dist[idx]
+        caught = dist <= LAST_MELEE
+        away = np.maximum(0, dist - LAST_MELEE) >= escape
+        side = np.where(away, fleeing, NONE)
+        side = np.where(caught, hunter, side)
+        side = np.where(~hunts, fleeing, side)
+        result: Int = np.where(~runs, hunter, side)
+        return result
+
+    return goal
+
+
+def standing_goal(d: Duel, idx: Int) -> Int:
+    """Combat (and social damage): the side still standing when the other is all out."""
+    up0, up1 = ~d.out[idx, 0], ~d.out[idx, 1]
+    result: Int = np.where(up0 & ~up1, 0, np.where(up1 & ~up0, 1, NONE))
+    return result
+
+
+def points_goal(goal: int) -> Callable[[Duel, Int], Int]:
+    """Diplomatic/social without damage: the first side with ``goal`` successful moves."""
+
+    def reached(d: Duel, idx: Int) -> Int:
+        result: Int = np.where(d.pts[idx, 0] >= goal, 0, np.where(d.pts[idx, 1] >= goal, 1, NONE))
+        return result
+
+    return reached
+
+
+__all__ = ["DONE", "Duel", "chase_goal", "points_goal", "standing_goal"]
