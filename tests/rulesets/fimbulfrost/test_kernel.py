@@ -9,7 +9,7 @@ winners, ending, fates, number of steps and outcome numbers, conflict by conflic
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
 from math import sqrt
@@ -45,10 +45,11 @@ def kernel_for(sc: Scenario, overrides: Mapping[str, Any] | None = None) -> Fimb
 @cache
 def exact(name: str) -> ConflictOdds:
     sc = load_scenario(f"fimbulfrost/{name}")
-    return conflict_odds(new_state(sc), seat_policies(sc))
+    seats = {seat: policy for seat, policy in seat_policies(sc).items() if policy is not None}
+    return conflict_odds(new_state(sc), seats)
 
 
-def assert_within_4se(what: str, exact_p: Mapping[Hashable, Fraction], counts: Mapping[Hashable, int], n: int) -> int:
+def assert_within_4se(what: str, exact_p: Mapping[Any, Fraction], counts: Mapping[Any, int], n: int) -> int:
     """Each label's frequency within 4 standard errors of its exact probability; no impossible label. Returns how
     many labels were checked."""
     impossible = [label for label in counts if label not in exact_p]
