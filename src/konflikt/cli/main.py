@@ -19,9 +19,17 @@ app = typer.Typer(
 
 
 def _register() -> None:
-    from konflikt.cli import dice_commands, info_commands, play_command, run_command, sim_command, sweep_command
+    from konflikt.cli import (
+        bench_command,
+        dice_commands,
+        info_commands,
+        play_command,
+        run_command,
+        sim_command,
+        sweep_command,
+    )
 
-    for module in (run_command, play_command, sim_command, sweep_command, dice_commands, info_commands):
+    for module in (run_command, play_command, sim_command, sweep_command, dice_commands, bench_command, info_commands):
         module.register(app)
 
 

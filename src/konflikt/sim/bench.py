@@ -1,0 +1,119 @@
+"""``konflikt bench``: speed measured side by side in one run, reported as ratios (machines are noisy).
+
+Three groups: exact dice questions against icepool (identical Fractions required); conflicts per second of the
+vectorised kernels against the reference runner on the same scenarios; and numpy's raw random-integer rate with
+the dice each conflict consumes, so the distance to that physical limit is visible.
+"""
+
+from __future__ import annotations
+
+import resource
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from konflikt.analysis.dice_questions import QUESTIONS
+from konflikt.core.conflict import new_state
+from konflikt.core.scenario import load_scenario
+from konflikt.dice import Dice, Fudge, Percentile, SuccessPool, SumDice
+from konflikt.sim.engine import choose_engine
+from konflikt.sim.reference import run_chunk
+from konflikt.sim.runner import Generators, Runner, seat_policies
+
+SCENARIOS = ("presja/knife_fight", "fimbulfrost/robbers", "levald/duel", "pwge/duel")
+
+
+def best_time(call: Callable[[], Any], repeats: int = 5) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        started = time.perf_counter()
+        call()
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def dice_questions(repeats: int = 5) -> list[dict[str, Any]]:
+    rows = []
+    for name, (ours, theirs, args) in QUESTIONS.items():
+        same = ours(*args) == theirs(*args)
+        mine = best_time(partial(ours, *args), repeats)
+        other = best_time(partial(theirs, *args), repeats)
+        rows.append({"question": name, "identical": same, "konflikt_s": mine, "icepool_s": other,
+                     "speedup": other / mine})  # fmt: skip
+    return rows
+
+
+def dice_in(roll: Dice) -> int:
+    if isinstance(roll, Fudge | SumDice | SuccessPool):
+        return roll.count
+    if isinstance(roll, Percentile):
+        return 2
+    return 1
+
+
+def dice_per_conflict(name: str, conflicts: int = 50) -> float:
+    scenario = load_scenario(name)
+    runner = Runner(seat_policies(scenario), Generators.from_seed(0), trusted=True)
+    total = 0
+    for _ in range(conflicts):
+        state = new_state(scenario)
+        while not state.is_terminal():
+            roll = state.pending_roll() if state.is_chance_node() else None
+            if roll is not None:
+                total += dice_in(roll)
+            runner.step(state)
+    return total / conflicts
+
+
+def conflict_rates(names: tuple[str, ...], budget: float) -> list[dict[str, Any]]:
+    rows = []
+    for name in names:
+        scenario = load_scenario(name)
+        seats = seat_policies(scenario)
+        done, started = 0, time.perf_counter()
+        while time.perf_counter() - started < budget:
+            run_chunk(scenario, {}, seats, 50, np.random.SeedSequence(done))
+            done += 50
+        reference = done / (time.perf_counter() - started)
+        _, kernel, note = choose_engine(scenario, {}, {}, "auto")
+        vectorised = None
+        if kernel is not None:
+            rng = np.random.default_rng(1)
+            kernel.run(1000, rng)
+            n, started = 0, time.perf_counter()
+            while time.perf_counter() - started < budget:
+                kernel.run(100_000, rng)
+                n += 100_000
+            vectorised = n / (time.perf_counter() - started)
+        rows.append({
+            "scenario": name, "reference_per_s": reference, "vectorised_per_s": vectorised,
+            "speedup": (vectorised / reference) if vectorised else None, "engine": note,
+            "dice_per_conflict": dice_per_conflict(name),
+        })  # fmt: skip
+    return rows
+
+
+def numpy_rate(size: int = 10_000_000) -> float:
+    rng = np.random.default_rng(0)
+    return size / best_time(lambda: rng.integers(1, 7, size=size), 3)
+
+
+def peak_memory_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def run_bench(quick: bool = False) -> dict[str, Any]:
+    budget = 0.5 if quick else 2.0
+    raw = numpy_rate(2_000_000 if quick else 10_000_000)
+    rates = conflict_rates(SCENARIOS, budget)
+    for row in rates:
+        row["physical_limit_per_s"] = raw / row["dice_per_conflict"] if row["dice_per_conflict"] else None
+    return {
+        "dice_questions": dice_questions(3 if quick else 7),
+        "conflicts": rates,
+        "numpy_random_integers_per_s": raw,
+        "peak_memory_mb": peak_memory_mb(),
+    }
