@@ -30,6 +30,8 @@ from konflikt.rulesets.pwge.policies import HeuristicPolicy
 from konflikt.rulesets.pwge.state import PHYSICAL, PwgeState
 from konflikt.sim.batch import Batch, Coded
 
+COMPACT = 0.2
+"""Finished conflicts leave the arrays once they are this share of the rest (copying every array costs)."""
 MAX_SWEEPS = 20_000
 """A safety stop far beyond any real duel (each sweep advances every unfinished conflict by at least one phase)."""
 
@@ -75,7 +77,8 @@ class PwgeKernel:
         for _ in range(MAX_SWEEPS):
             duel.sweep()
             finished = duel.phase == DONE
-            if finished.any():
+            done = int(np.count_nonzero(finished))
+            if done == len(order) or done >= COMPACT * len(order):
                 self._store(final, duel, order[finished], finished, n)
                 keep = np.flatnonzero(~finished)
                 duel.take(keep)
@@ -123,10 +126,17 @@ class PwgeKernel:
 
     def _fates(self, p: int, tok: np.ndarray, body: np.ndarray, wnd: np.ndarray, out: np.ndarray) -> Coded:
         """Each distinct (tokens, body, worst wound, out) once through :func:`endings.fate` on the probe."""
-        rows, codes = np.unique(np.stack((tok, body, wnd, out), axis=1), axis=0, return_inverse=True)
+        low = int(body.min()) if len(body) else 0
+        span = int(body.max()) - low + 1 if len(body) else 1
+        packed = ((tok * span + (body - low)) * 5 + wnd) * 2 + out
+        keys, codes = np.unique(packed, return_inverse=True)
         probe = self.probe
         labels: list[Hashable] = []
-        for t, b, w, o in rows.tolist():
+        for key in keys.tolist():
+            rest, o = divmod(key, 2)
+            rest, w = divmod(rest, 5)
+            t, b = divmod(rest, span)
+            b += low
             probe.tokens[p], probe.body[p], probe.wounds[p], probe.out[p] = t, b, w, bool(o)
             labels.append(endings.fate(probe, p))
         return Coded(np.asarray(codes, dtype=np.int64).reshape(-1), labels)

@@ -1,0 +1,204 @@
+"""The numpy kernel against the reference runner: the same dice give the same conflict, and at scale the same odds.
+
+Two kinds of evidence. (1) Dice replay: a reference conflict is played with its dice recorded; the kernel, given
+exactly those dice for one conflict, must end it the same way — ending, winners, every fate word and the number of
+steps — which checks every rule and every heuristic choice on the path. (2) Frequencies: at a fixed seed every
+winner and ending frequency, and every frequent fate, lies within 4 standard errors (pooled two-sample) of the
+reference runner's, and so does the mean length.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections import Counter
+from collections.abc import Hashable, Mapping
+from typing import Any, cast
+
+import numpy as np
+import pytest
+
+from konflikt.core.conflict import new_state
+from konflikt.core.scenario import Scenario, load_scenario, scenario_from_document
+from konflikt.rulesets.pwge import RULESET
+from konflikt.rulesets.pwge.kernel import PwgeKernel, make_kernel
+from konflikt.sim.batch import Batch, Tally
+from konflikt.sim.engine import choose_engine
+from konflikt.sim.reference import run_chunk
+from konflikt.sim.runner import Generators, Runner, play_scenario, seat_policies
+
+REFERENCE_N = {"duel": 700, "chase": 1200, "negotiation": 1000, "ball": 1000}
+"""Reference conflicts per scenario (the reference plays ~130 duels a second: the budget of this file)."""
+KERNEL_N = 40_000
+FREQUENT = 0.02
+"""Fates at least this frequent (in either engine) are compared; rarer ones are noise at this n."""
+
+
+class Recorder:
+    """Wraps the reference runner's dice generator and keeps every face it gives."""
+
+    def __init__(self, gen: np.random.Generator) -> None:
+        self.gen = gen
+        self.faces: list[int] = []
+
+    def integers(self, low: int, high: int, size: int | None = None) -> Any:
+        result = self.gen.integers(low, high, size=size)
+        self.faces.extend(np.atleast_1d(result).tolist())
+        return result
+
+
+class Script:
+    """Hands the kernel the recorded faces in order (one conflict draws its dice one roll at a time)."""
+
+    def __init__(self, faces: list[int]) -> None:
+        self.faces = faces
+        self.used = 0
+
+    def integers(self, low: int, high: int, size: int) -> np.ndarray:
+        out = np.array(self.faces[self.used : self.used + size], dtype=np.int64)
+        assert len(out) == size, "the kernel asked for more dice than the reference rolled"
+        assert ((low <= out) & (out < high)).all()
+        self.used += size
+        return out
+
+
+def kernel_of(scenario: Scenario, overrides: Mapping[str, object] | None = None) -> PwgeKernel:
+    options = scenario.ruleset.options.resolve(scenario.options, dict(overrides or {}))
+    made = make_kernel(scenario, options, seat_policies(scenario))
+    assert isinstance(made, PwgeKernel), made
+    return made
+
+
+def only(batch: Batch) -> tuple[Hashable, Hashable, dict[str, Hashable], int]:
+    """The single conflict of a batch of one, as labels."""
+    fates = {pid: c.labels[int(c.codes[0])] for pid, c in batch.fates.items()}
+    return (
+        batch.endings.labels[int(batch.endings.codes[0])],
+        batch.winners.labels[int(batch.winners.codes[0])],
+        fates,
+        int(batch.length[0]),
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "overrides", "games"),
+    [
+        ("duel", {}, 60),
+        ("duel", {"experience_dice": False, "max_tops_per_roll": 1, "sarad_from": 3}, 40),
+        ("duel", {"dodge_keeps_range_difficulty": False, "max_is_in_range": False, "allvarligt_from": 5}, 30),
+        ("chase", {}, 80),
+        ("negotiation", {}, 80),
+        ("negotiation", {"diplomatic_distance_penalty": False, "social_damage": False}, 40),
+        ("ball", {}, 80),
+        ("ball", {"relation_distance_moves": False, "social_damage": True}, 40),
+    ],
+)
+def test_kernel_replays_the_reference_dice_to_the_same_end(name: str, overrides: dict[str, object], games: int) -> None:
+    scenario = load_scenario(f"pwge/{name}")
+    seats = seat_policies(scenario)
+    kernel = kernel_of(scenario, overrides)
+    for seed in range(games):
+        gen = Generators.from_seed(seed)
+        recorder = Recorder(gen.dice)
+        state = new_state(scenario, dict(overrides))
+        Runner(seats, Generators(cast(np.random.Generator, recorder), gen.policy)).play(state)
+        outcome = state.outcome()
+        script = Script(recorder.faces)
+        got = only(kernel.run(1, cast(np.random.Generator, script)))
+        assert got == (outcome.ending, outcome.winners, outcome.participants, len(state.steps())), f"seed {seed}"
+        assert script.used == len(recorder.faces), f"seed {seed}: the kernel rolled fewer dice"
+
+
+def within(count_a: int, n_a: int, count_b: int, n_b: int) -> tuple[bool, str]:
+    pa, pb = count_a / n_a, count_b / n_b
+    pooled = (count_a + count_b) / (n_a + n_b)
+    se = math.sqrt(pooled * (1 - pooled) * (1 / n_a + 1 / n_b))
+    return abs(pa - pb) <= 4 * se, f"kernel {pa:.4f} vs reference {pb:.4f} (4 SE = {4 * se:.4f})"
+
+
+def compare(what: str, kernel: Counter[Any], k_n: int, reference: Counter[Any], r_n: int, floor: float) -> list[str]:
+    wrong = []
+    for label in set(kernel) | set(reference):
+        if max(kernel[label] / k_n, reference[label] / r_n) < floor:
+            continue
+        ok, words = within(kernel[label], k_n, reference[label], r_n)
+        if not ok:
+            wrong.append(f"{what} {label!r}: {words}")
+    return wrong
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCE_N))
+def test_kernel_frequencies_lie_within_four_standard_errors_of_the_reference(name: str) -> None:
+    scenario = load_scenario(f"pwge/{name}")
+    reference = Tally()
+    reference.add(run_chunk(scenario, {}, seat_policies(scenario), REFERENCE_N[name], np.random.SeedSequence(7)))
+    vectorised = Tally()
+    vectorised.add(kernel_of(scenario).run(KERNEL_N, np.random.default_rng(np.random.SeedSequence(7))))
+    k, r = vectorised, reference
+    wrong = compare("winners", k.winners, k.n, r.winners, r.n, 0.0)
+    wrong += compare("ending", Counter(k.endings), k.n, Counter(r.endings), r.n, 0.0)
+    for pid, fates in r.fates.items():
+        wrong += compare(f"{pid} fate", k.fates[pid], k.n, fates, r.n, FREQUENT)
+    assert set(k.winners) <= set(r.winners) | {(), *((s.id,) for s in scenario.sides)}
+    (k_mean, k_se), (r_mean, r_se) = k.resource_means()["steps"], r.resource_means()["steps"]
+    if abs(k_mean - r_mean) > 4 * math.hypot(k_se, r_se):
+        wrong.append(f"mean steps: kernel {k_mean:.2f} vs reference {r_mean:.2f}")
+    assert k.length_stats()["mean"] == pytest.approx(k_mean)
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_kernel_is_registered_and_chosen_for_the_duel() -> None:
+    assert RULESET.kernel is make_kernel
+    used, kernel, note = choose_engine(load_scenario("pwge/duel"), {}, {}, "auto")
+    assert used == "vectorised" and isinstance(kernel, PwgeKernel), note
+
+
+def _variant(name: str, change: Mapping[str, Any]) -> Scenario:
+    scenario = load_scenario(f"pwge/{name}")
+    doc = copy.deepcopy(dict(scenario.document))
+    for key, value in change.items():
+        if isinstance(value, dict):
+            doc.setdefault(key, {}).update(value)
+        else:
+            doc[key] = value
+    return scenario_from_document(doc, scenario.source)
+
+
+def _reason(scenario: Scenario, policies: Mapping[str, str] | None = None) -> str:
+    options = scenario.ruleset.options.resolve(scenario.options, {})
+    made = make_kernel(scenario, options, seat_policies(scenario, policies))
+    assert isinstance(made, str), "the kernel should have refused"
+    return made
+
+
+def test_the_kernel_refuses_more_than_one_participant_a_side() -> None:
+    assert "one participant a side" in _reason(load_scenario("pwge/shootout"))
+    used, kernel, note = choose_engine(load_scenario("pwge/shootout"), {}, {}, "auto")
+    assert used == "reference" and kernel is None and "one participant a side" in note
+
+
+def test_the_kernel_refuses_a_surprise_opening() -> None:
+    assert "surprise" in _reason(_variant("duel", {"setup": {"surprise": "pirater"}}))
+
+
+def test_the_kernel_refuses_a_third_side() -> None:
+    scenario = load_scenario("pwge/duel")
+    doc = copy.deepcopy(dict(scenario.document))
+    third = copy.deepcopy(doc["sides"][1])
+    third["id"], third["participants"][0]["id"] = "tredje", "zorak2"
+    doc["sides"].append(third)
+    assert "two sides, not 3" in _reason(scenario_from_document(doc, scenario.source))
+
+
+@pytest.mark.parametrize(("seat", "policy"), [("nova", "random"), ("zorak", "human")])
+def test_the_kernel_refuses_a_seat_without_the_heuristic(seat: str, policy: str) -> None:
+    reason = _reason(load_scenario("pwge/duel"), {seat: policy})
+    assert "heuristic" in reason and f"{seat} plays {policy}" in reason
+
+
+def test_a_conflict_settled_before_the_first_action_gives_the_reference_outcome_every_time() -> None:
+    scenario = _variant("chase", {"setup": {"start_distance": 7}})
+    reference = play_scenario(scenario, 1).outcome()
+    batch = kernel_of(scenario).run(5, np.random.default_rng(1))
+    assert only(batch)[:3] == (reference.ending, reference.winners, reference.participants)
+    assert batch.endings.counts() == Counter({"goal_reached": 5})
