@@ -39,7 +39,19 @@ TARGET_MAX = 500
 
 def daze_penalty(daze: Int) -> Int:
     """:func:`rules.daze_penalty` on arrays: −10 per started five beyond the first five."""
-    out: Int = np.where(daze > 0, -10 * ((daze - 1) // 5), 0)
+    out: Int = -10 * (np.maximum(daze - 1, 0) // 5)
+    return out
+
+
+def pick(cond: Int, a: Int | int, b: Int | int) -> Int:
+    """``np.where(cond, a, b)`` by arithmetic: several times faster when ``cond`` is unpredictable."""
+    out: Int = b + cond * (np.asarray(a) - b)
+    return out
+
+
+def by_role(rows: Int, role: Int) -> Int:
+    """``rows[role, i]`` for each duel i, where ``rows`` has one entry (or row) per fighter and role is 0 or 1."""
+    out: Int = rows[0] + role * (rows[1] - rows[0])
     return out
 
 
@@ -57,7 +69,7 @@ def roll_quality(roll: Int, target: Int) -> Int:
 
 
 _TARGETS = np.arange(TARGET_MAX + 1)[:, None]
-QUALITY = roll_quality(np.broadcast_to(np.arange(101), (TARGET_MAX + 1, 101)), _TARGETS).ravel()
+QUALITY = roll_quality(np.broadcast_to(np.arange(101), (TARGET_MAX + 1, 101)), _TARGETS).ravel().astype(np.int16)
 """roll_quality by clipped target × 101 + roll: one gather in the hot loop instead of a few comparisons."""
 
 
@@ -140,46 +152,49 @@ class Round:
 
     # ---- one round -----------------------------------------------------------------------------------------------
     def round(self) -> None:
-        k, ar = self.k, self.ar
-        d100 = self.rng.integers(1, 101, size=(8, self.m), dtype=np.int16)
+        k = self.k
+        rolls = self.rng.integers(1, 101, size=(6, self.m), dtype=np.int16)
         pen = daze_penalty(self.daze)
-        wish, leaving = self.wishes(pen)
-        self.movement(wish, pen, d100[0:2])
+        wish, (leave_a, leave_b) = self.wishes(pen)
+        self.movement(wish, pen, rolls[0:2])
         d = k.scale[self.dist]
         # Lämna (leave): both leave; one leaves freely beyond the enemy's weapon, or under a gratisanfall
-        nleave = leaving[0].astype(np.int64) + leaving[1]
-        self.fate[:, nleave == 2] = LEFT
-        leaver = np.where(leaving[0], 0, 1)
+        both = leave_a & leave_b
+        one = leave_a ^ leave_b
+        leaver = leave_b.astype(np.int64)
         chaser = 1 - leaver
-        one = nleave == 1
-        free = one & (d > k.length[chaser])
-        self.fate[leaver[free], ar[free]] = LEFT
+        free = one & (d > by_role(k.length, chaser))
+        self.fate[0] = pick(both | (free & leave_a), LEFT, self.fate[0])
+        self.fate[1] = pick(both | (free & leave_b), LEFT, self.fate[1])
         chased = one & ~free
-        att, fighting = self.initiative(nleave == 0, d, d100[2:4], pen)
+        att, fighting = self.initiative(~(leave_a | leave_b), d, rolls[2:4], pen)
         dfn = 1 - att
-        att_target = k.attack[att] + pen[att, ar]
+        src = att + chased * (chaser - att)  # who rolls the attack: the attacker, or the chaser of a leaver
+        att_target = by_role(k.attack, src) + by_role(pen, src)
         regain = fighting & self.choose(att, self.regain_wish(att, att_target))
         self.regain(regain)
         attacking = fighting & ~regain
-        counter = attacking & (d <= k.length[dfn]) & self.choose(dfn, self.counter_wish(att, dfn))
-        qa = quality(d100[4], np.where(chased, k.attack[chaser] + pen[chaser, ar], att_target))
-        defence_target = k.defence[dfn] + pen[dfn, ar]
-        qd = quality(d100[5], defence_target)
+        counter = attacking & (d <= by_role(k.length, dfn)) & self.choose(dfn, self.counter_wish(att, dfn))
+        qa = quality(rolls[4], att_target)
+        defence_target = by_role(k.defence, dfn) + by_role(pen, dfn)
+        qd = quality(rolls[5], defence_target)
         if self.o.two_defence_rolls:
-            qd = np.where(k.shield[dfn], np.maximum(qd, quality(d100[6], defence_target)), qd)
+            second = quality(self.rng.integers(1, 101, size=(self.m,), dtype=np.int16), defence_target)
+            qd = pick(by_role(k.shield, dfn).astype(bool), np.maximum(qd, second), qd)
         # the first hit: the main attack (won against the defence, or any success against a counter-attack), or
         # the free attack on a fighter leaving within reach
         hit = (qa > 0) & (chased | (attacking & (counter | (qa > qd))))
-        src = np.where(chased, chaser, att)
-        self.damage(np.flatnonzero(hit), src, 1 - src, d100[4], chased)
-        gone = chased & (self.fate[leaver, ar] == FIGHTING)
-        self.fate[leaver[gone], ar[gone]] = LEFT
+        self.damage(np.flatnonzero(hit), src, 1 - src, rolls[4], chased)
+        gone = chased & (by_role(self.fate, leaver) == FIGHTING)
+        self.fate[0] = pick(gone & leave_a, LEFT, self.fate[0])
+        self.fate[1] = pick(gone & leave_b, LEFT, self.fate[1])
         # the counter-attack, with the Omtöckning just received; a defender taken out makes none
-        countering = counter & (self.fate[dfn, ar] == FIGHTING)
+        countering = counter & (by_role(self.fate, dfn) == FIGHTING)
         if countering.any():
-            target = k.attack[dfn] + daze_penalty(self.daze[dfn, ar])
-            hits = countering & (quality(d100[7], target) > 0)
-            self.damage(np.flatnonzero(hits), dfn, att, d100[7], None)
+            roll = self.rng.integers(1, 101, size=(self.m,), dtype=np.int16)
+            target = by_role(k.attack, dfn) + daze_penalty(by_role(self.daze, dfn))
+            hits = countering & (quality(roll, target) > 0)
+            self.damage(np.flatnonzero(hits), dfn, att, roll, None)
         standing = (self.fate[0] == FIGHTING) & (self.fate[1] == FIGHTING)
         self.ground(attacking & (qa > 0) & standing, att, dfn)
 
@@ -192,17 +207,16 @@ class Round:
         d = k.scale[self.dist]
         for me in (0, 1):
             enemy = 1 - me
+            mine, theirs = int(k.length[me]), int(k.length[enemy])
             if k.heuristic[me]:
                 # at my best distance without the initiative: change the distance to force a new decision
                 closer = d - 1
-                at_best = np.where(
-                    self.holder == enemy, np.where((closer >= 0) & (closer != k.length[enemy]), -1, 1), 0
-                )
-                w = np.where(d > k.length[me], -1, np.where(d < k.length[me], 1, at_best))
-                w = np.where(self.holder == me, 0, w)
+                at_best = (self.holder == enemy) * (1 - 2 * ((closer >= 0) & (closer != theirs)))
+                w = (d < mine).astype(np.int64) - (d > mine) + (d == mine) * at_best
+                w *= self.holder != me  # the holder holds
                 if self.o.allow_leave:
                     leave = (pen[me] <= LOSING_BADLY) & (pen[me] - pen[enemy] <= LOSING_BADLY)
-                    w = np.where(leave, 1, w)
+                    w += leave * (1 - w)
                     leaving[me] = leave
                 wish[me] = w
             else:
@@ -215,10 +229,11 @@ class Round:
         """Same wish: that way (``step_size`` steps); else the Stridsvana winner's, or the option nobody chose."""
         k = self.k
         q = quality(rolls, k.stridsvana[:, None] + pen)
-        contested = np.where(q[0] > q[1], wish[0], np.where(q[1] > q[0], wish[1], -(wish[0] + wish[1])))
-        change = np.where(wish[0] == wish[1], wish[0] * self.o.step_size, contested)
+        a_won, b_won = q[0] > q[1], q[1] > q[0]
+        contested = a_won * wish[0] + b_won * wish[1] - ~(a_won | b_won) * (wish[0] + wish[1])
+        change = pick(wish[0] == wish[1], wish[0] * self.o.step_size, contested)
         moved = np.minimum(np.maximum(self.dist + change, 0), k.scale.size - 1)
-        self.redecide |= np.where(moved != self.dist, MOVED, 0)
+        self.redecide |= (moved != self.dist) * MOVED
         self.dist[:] = moved
 
     # ---- initiative ----------------------------------------------------------------------------------------------
@@ -230,24 +245,26 @@ class Round:
         far_a, far_b = d > k.length[0], d > k.length[1]
         opt_a, opt_b = d == k.length[0], d == k.length[1]
         none = far_a & far_b
-        to_a = (far_b & ~far_a) | (~far_a & ~far_b & opt_a & ~opt_b)
-        to_b = (far_a & ~far_b) | (~far_a & ~far_b & opt_b & ~opt_a)
+        near = ~far_a & ~far_b
+        to_b = (far_a & ~far_b) | (near & opt_b & ~opt_a)
+        contest = near & ~(opt_a ^ opt_b)  # both optimal, or both too close
         q = quality(rolls, k.stridsvana[:, None] + pen)
-        won = np.where(q[0] > q[1], 0, np.where(q[1] > q[0], 1, -1))
-        new_holder = np.where(to_a, 0, np.where(to_b, 1, np.where(none, -1, won)))
+        a_won, b_won = q[0] > q[1], q[1] > q[0]
+        won = b_won.astype(np.int64) - ~(a_won | b_won)  # 0, 1, or −1 for nobody
+        new_holder = to_b.astype(np.int64) - none + contest * won
         nobody = decide & (new_holder < 0)
-        reason = np.where(none, np.where(self.redecide != 0, self.redecide, MOVED), np.where(nobody, MOVED, 0))
-        self.redecide[:] = np.where(decide, reason, self.redecide)
-        self.holder[:] = np.where(decide, new_holder, self.holder)
+        redecide = self.redecide
+        reason = none * (redecide + (redecide == 0) * MOVED) + (~none & nobody) * MOVED
+        self.redecide[:] = pick(decide, reason, redecide)
+        self.holder[:] = pick(decide, new_holder, self.holder)
         self.regain(nobody)
         fighting = fight & ~nobody
-        att: Int = np.where(fighting, self.holder, 0)
+        att: Int = self.holder * fighting
         return att, fighting
 
     def regain(self, mask: Int) -> None:
         """Both regain one Gard (nobody fights, or the attacker does not attack)."""
-        if mask.any():
-            self.gard[:, mask] = np.minimum(self.gard[:, mask] + 1, self.k.gard_max[:, None])
+        self.gard[:] = np.minimum(self.gard + mask, self.k.gard_max[:, None])
 
     # ---- choices -------------------------------------------------------------------------------------------------
     def choose(self, who: Int, heuristic: Int) -> Int:
@@ -263,19 +280,20 @@ class Round:
 
     def regain_wish(self, att: Int, target: Int) -> Int:
         """The heuristic attacker does not attack when it cannot hit (or hardly can while its Gard is down)."""
-        gard = self.gard[att, self.ar]
-        out: Int = (target <= 0) | ((target <= 10) & (gard < self.k.gard_max[att]))
+        gard = by_role(self.gard, att)
+        out: Int = (target <= 0) | ((target <= 10) & (gard < by_role(self.k.gard_max, att)))
         return out
 
     def counter_wish(self, att: Int, dfn: Int) -> Int:
         """The heuristic defender counters when its Gard soaks (≥ half) and the table says it pays."""
-        k, ar = self.k, self.ar
-        lvl = np.where(self.daze > 0, (self.daze - 1) // 5, 0)
-        lm = np.minimum(lvl[dfn, ar], k.level_cap[dfn])
-        le = np.minimum(lvl[att, ar], k.level_cap[att])
-        gard_att, gard_dfn = self.gard[att, ar], self.gard[dfn, ar]
-        pays = k.counter_table[dfn, lm, le, (gard_att > 0).astype(np.int64), (gard_dfn > 0).astype(np.int64)]
-        out: Int = pays & (gard_dfn * 2 >= k.gard_max[dfn])
+        k = self.k
+        lvl = np.maximum(self.daze - 1, 0) // 5
+        size = k.counter_table.shape[1]
+        lm = np.minimum(by_role(lvl, dfn), by_role(k.level_cap, dfn))
+        le = np.minimum(by_role(lvl, att), by_role(k.level_cap, att))
+        gard_dfn = by_role(self.gard, dfn)
+        index = (((dfn * size + lm) * size + le) * 2 + (by_role(self.gard, att) > 0)) * 2 + (gard_dfn > 0)
+        out: Int = k.counter_table.ravel()[index] & (gard_dfn * 2 >= by_role(k.gard_max, dfn))
         return out
 
     # ---- damage --------------------------------------------------------------------------------------------------
@@ -285,7 +303,7 @@ class Round:
             return
         k, o = self.k, self.o
         src, dst, roll = src_all[sel], dst_all[sel], roll_all[sel]
-        exceptional = quality(roll, k.attack[src] + daze_penalty(self.daze[src, sel])) >= 200
+        exceptional = quality(roll, by_role(k.attack, src) + daze_penalty(self.daze[src, sel])) >= 200
         counts = k.counts[src, dst]
         if o.free_attack_ignores_gard and leave_all is not None:
             counts = counts & ~leave_all[sel]
@@ -295,11 +313,11 @@ class Round:
         eff = ROLL_EFFECT[roll]
         total = eff + dice
         absorbed = guarded & ((total < gard) | ((total == gard) & (not o.empty_gard_scratch)))
-        compared = np.where(guarded, total - gard, total)
-        wound = (compared[:, None] >= k.limits[dst]).sum(axis=1)
-        wound = np.where(absorbed, R.NO_WOUND, wound)
-        self.gard[dst, sel] = np.where(guarded, np.where(absorbed, gard - total, 0), gard)
-        gained = np.where(wound <= R.SKRAMA, wound + 1, np.where(wound == R.LATT, dice, dice + eff))
+        compared = total - guarded * gard
+        wound = pick(absorbed, R.NO_WOUND, (compared[:, None] >= k.limits[dst]).sum(axis=1))
+        self.gard[dst, sel] = gard - guarded * pick(absorbed, total, gard)
+        # no wound 0, Skråma 1, Lätt the dice, Allvarlig and worse dice + effect
+        gained = (wound <= R.SKRAMA) * (wound + 1) + (wound >= R.LATT) * dice + (wound >= R.ALLVARLIG) * eff
         self.daze[dst, sel] += gained
         boxed = (wound >= 0) & (wound <= R.ALLVARLIG)
         self.wounds[dst[boxed], wound[boxed], sel[boxed]] += 1
@@ -334,10 +352,9 @@ class Round:
         if not mask.any():
             return
         k = self.k
-        other = np.where(k.cornered[dfn], -1, 1)
-        last = k.scale.size - 1
-        moved = np.minimum(np.maximum(self.dist + other, 0), last)
-        mine, theirs = k.length[att], k.length[dfn]
+        other = 1 - 2 * by_role(k.cornered, dfn)  # −1 (follow in) against a cornered defender, else +1
+        moved = np.minimum(np.maximum(self.dist + other, 0), k.scale.size - 1)
+        mine, theirs = by_role(k.length, att), by_role(k.length, dfn)
 
         def score(pos: Int) -> Int:
             # the heuristic's 2·[d = mine] − 1.5·[d = theirs] + 0.5·[d ≤ mine] − 0.5·[d ≤ theirs], times two
@@ -346,9 +363,9 @@ class Round:
             return out
 
         step = mask & self.choose(att, score(moved) > score(self.dist))
-        new = np.where(step, moved, self.dist)
+        new = pick(step, moved, self.dist)
         if self.o.gain_ground_changes_initiative:
-            self.redecide |= np.where(new != self.dist, MOVED, 0)
+            self.redecide |= (new != self.dist) * MOVED
         self.dist[:] = new
 
 

@@ -127,8 +127,8 @@ def make_kernel(scenario: Scenario, options: Options, seats: Mapping[str, Policy
         defence=defence,
         limits=np.array([x.limits for x in f]),
         gard_max=np.array([x.gard_max for x in f]),
-        cornered=np.array(state.cornered),
-        shield=np.array([x.weapon.shield for x in f]),
+        cornered=np.array(state.cornered, dtype=np.int64),
+        shield=np.array([x.weapon.shield for x in f], dtype=np.int64),
         counts=np.array(
             [[R.gard_counts(state.prepared[d], f[s].weapon.ranged, f[d].weapon.shield) for d in (0, 1)] for s in (0, 1)]
         ),
