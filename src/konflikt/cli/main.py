@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
 
 import typer
@@ -59,6 +60,8 @@ def main(argv: list[str] | None = None) -> None:
         fail(" ".join(message.split()) + where)
     except BrokenPipeError:
         raise SystemExit(0) from None
+    except sqlite3.DatabaseError as exc:
+        fail(f"the save database cannot be used: {exc}")
     except Exception as exc:
         if os.environ.get("KONFLIKT_DEBUG"):
             raise

@@ -15,6 +15,7 @@ from typing import Any
 from rich.console import Console
 from rich.panel import Panel
 
+from konflikt.analysis.questions import whole_conflict_answer
 from konflikt.cli.prompts import list_choices, read_choice, seat_label
 from konflikt.cli.render import print_events, probability_table, status_table
 from konflikt.core.actions import Action, ChanceOutcome
@@ -27,6 +28,8 @@ from konflikt.sim.runner import StepGenerators
 from konflikt.store.db import Store
 
 HUMAN_SOURCES = ("human", "table")
+TABLE_ODDS_POLICY = "heuristic"
+TABLE_ODDS_STATES = 30_000
 
 HELP = """commands at any prompt:
   help        this list
@@ -210,13 +213,28 @@ class TableSession:
         return True
 
     def show_odds(self) -> None:
+        """The pending roll's exact distribution, and who wins from here if every seat played the heuristic."""
         dice: Dice | None = self.state.pending_roll() if self.state.is_chance_node() else None
         if dice is None:
-            self.console.print("no roll is pending now; ask again when the dice are called for")
+            self.console.print("no roll is pending now")
+        else:
+            dist: dict[Any, Any] = dice.distribution()
+            rows = [(dice.outcome_label(k), p) for k, p in dist.items()]
+            self.console.print(probability_table(f"{self.state.roll_purpose()}: {dice.notation}", "result", rows))
+        scenario = self.conflict.scenario
+        stand_in = {
+            seat: policy if policy is not None else scenario.ruleset.policy(TABLE_ODDS_POLICY)
+            for seat, policy in self.seats.items()
+        }
+        try:
+            answer = whole_conflict_answer(
+                scenario, self.state, stand_in, TABLE_ODDS_STATES,
+                f"who wins from here (exact; human seats counted as playing '{TABLE_ODDS_POLICY}')",
+            )  # fmt: skip
+        except KonfliktError as exc:
+            self.console.print(f"whole-conflict odds: {exc}", style="dim", highlight=False, markup=False)
             return
-        dist: dict[Any, Any] = dice.distribution()
-        rows = [(dice.outcome_label(k), p) for k, p in dist.items()]
-        self.console.print(probability_table(f"{self.state.roll_purpose()}: {dice.notation}", "result", rows))
+        self.console.print(probability_table(answer.title, answer.label, answer.outcomes))
 
     def undo(self, count: int) -> None:
         human = [i for i, source in enumerate(self.sources) if source in HUMAN_SOURCES]
