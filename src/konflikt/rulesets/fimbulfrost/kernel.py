@@ -448,6 +448,17 @@ class FimbulfrostKernel:
         self.hero_ids, self.opp_id = hero_ids, opp_id
         self.winner_labels: list[Hashable] = [(hero_side,), (opp_side,)]
 
+    def consequence_counts(self) -> dict[str, dict[Hashable, int]]:
+        """Participant → fate label → how many consequences that fate holds: a report reads expectations off the
+        fates (of this kernel's batches or of exact odds) without parsing their words."""
+        t = self.t
+        out = {
+            hid: {h.labels[int(code)]: int(bought) for code, bought in zip(h.label, h.bought, strict=True)}
+            for hid, h in zip(self.hero_ids, t.heroes, strict=True)
+        }
+        out[self.opp_id] = {t.opp_labels[int(c)]: int(b) for c, b in zip(t.opp_label, t.opp_bought, strict=True)}
+        return out
+
     def run(self, n: int, rng: np.random.Generator) -> Batch:
         """Play ``n`` conflicts with dice from ``rng``."""
         return self._play(n, rng, None)
