@@ -236,7 +236,7 @@ def test_the_bridge_duel_matches_the_reference_runner() -> None:
     compare(load_scenario("levald/duel"), 2000)
 
 
-@pytest.mark.parametrize(("a", "b"), [("Sköld", "Långsvärd"), ("Trästav", "Kortsvärd"), ("Spjut", "Svärd")])
+@pytest.mark.parametrize(("a", "b"), [("Sköld", "Långsvärd"), ("Trästav", "Kortsvärd"), ("Kortsvärd", "Svärd")])
 def test_weapon_pairs_match_the_reference_runner(a: str, b: str) -> None:
     compare(duel(a, b), 1200)
 
@@ -281,6 +281,22 @@ def test_conditions_of_the_setup_match_the_reference_runner() -> None:
         unprepared=["a"],
     )
     compare(scenario_from_document(doc, "test.toml"), 1500)
+
+
+def test_a_duel_nobody_can_win_repeats_to_the_same_deadlock() -> None:
+    """Both too dazed to win the initiative roll, at their common weapon length, Gard full: the reference plays
+    300 identical rounds; the kernel skips them and must end exactly where the reference does."""
+    doc = document(fighter("a", "Svärd", daze=26), fighter("b", "Kortsvärd", daze=28), "Svärd")
+    scenario = scenario_from_document(doc, "test.toml")
+    reference = run_chunk(scenario, {}, seat_policies(scenario), 1, np.random.SeedSequence(1))
+    batch = kernel_for(scenario).run(50, np.random.default_rng(1))
+    assert reference.endings.labels == ["deadlock"] and reference.length.tolist() == [300]
+    assert set(batch.endings.counts()) == {"deadlock"} and set(batch.length.tolist()) == {300}
+    for pid in ("a", "b"):
+        assert list(batch.fates[pid].counts()) == reference.fates[pid].labels
+    assert {k: float(v[0]) for k, v in batch.resources.items()} == {
+        k: float(v[0]) for k, v in reference.resources.items()
+    }
 
 
 # ---- what the kernel will not play --------------------------------------------------------------------------------

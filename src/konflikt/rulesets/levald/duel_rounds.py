@@ -139,9 +139,12 @@ class Round:
         self.ar = np.arange(self.m)
 
     def play(self) -> Batch:
+        can_settle = all(self.k.heuristic) and self.k.length[0] == self.k.length[1]
         while self.m:
             self.round()
             self.rounds += 1
+            if can_settle:
+                self.rounds[:] = pick(self.settled(), self.o.max_rounds, self.rounds)
             done = (self.fate[0] != FIGHTING) | (self.fate[1] != FIGHTING) | (self.rounds >= self.o.max_rounds)
             if done.any():
                 finished = self.state[:, done]
@@ -149,6 +152,24 @@ class Round:
                 self.state = self.state[:, ~done]
                 self.views()
         return results(self.k, self.out)
+
+    def settled(self) -> Int:
+        """Duels that will only repeat themselves until ``max_rounds``: the one fixed point of two heuristics.
+
+        Both at their (equal) weapon length without the initiative, both so dazed that their Stridsvana target
+        is 0 or less (the initiative roll always fails on both sides: nobody attacks), not dazed enough apart to
+        leave, and Gard full (regaining changes nothing): both hold, nobody wins the roll, and the next round is
+        this one again. The reference runner plays those rounds out; the kernel skips to the deadlock it reaches.
+        """
+        k = self.k
+        pen = daze_penalty(self.daze)
+        stuck: Int = (self.holder < 0) & (k.scale[self.dist] == k.length[0])
+        stuck &= (k.stridsvana[0] + pen[0] <= 0) & (k.stridsvana[1] + pen[1] <= 0)
+        stuck &= (self.gard[0] == k.gard_max[0]) & (self.gard[1] == k.gard_max[1])
+        if self.o.allow_leave:
+            for me in (0, 1):
+                stuck &= ~((pen[me] <= LOSING_BADLY) & (pen[me] - pen[1 - me] <= LOSING_BADLY))
+        return stuck
 
     # ---- one round -----------------------------------------------------------------------------------------------
     def round(self) -> None:
