@@ -283,10 +283,22 @@ def test_conditions_of_the_setup_match_the_reference_runner() -> None:
     compare(scenario_from_document(doc, "test.toml"), 1500)
 
 
-def test_a_duel_nobody_can_win_repeats_to_the_same_deadlock() -> None:
-    """Both too dazed to win the initiative roll, at their common weapon length, Gard full: the reference plays
-    300 identical rounds; the kernel skips them and must end exactly where the reference does."""
-    doc = document(fighter("a", "Svärd", daze=26), fighter("b", "Kortsvärd", daze=28), "Svärd")
+@pytest.mark.parametrize(
+    ("a", "b", "daze", "distance"),
+    [
+        # at their common length: both hold, both fail every initiative roll (Stridsvana 50 − 50)
+        ("Svärd", "Kortsvärd", (26, 28), "Svärd"),
+        # nobody can hit (attack targets ≤ 0): a cycle of moves, every round a regain round, Gard refills
+        ("Sköld", "Långsvärd", (31, 33), "Sköld"),
+        ("Spjut", "Trästav", (36, 31), "Fri"),
+    ],
+)
+def test_a_duel_no_die_can_change_ends_in_the_references_deadlock(
+    a: str, b: str, daze: tuple[int, int], distance: str
+) -> None:
+    """The reference plays 300 rounds in which nothing can happen; the kernel skips them and must end exactly
+    where the reference does: deadlock at max_rounds, the same Gard (refilled), Omtöckning and fate words."""
+    doc = document(fighter("a", a, daze=daze[0], gard_now=3), fighter("b", b, daze=daze[1]), distance)
     scenario = scenario_from_document(doc, "test.toml")
     reference = run_chunk(scenario, {}, seat_policies(scenario), 1, np.random.SeedSequence(1))
     batch = kernel_for(scenario).run(50, np.random.default_rng(1))
@@ -294,8 +306,8 @@ def test_a_duel_nobody_can_win_repeats_to_the_same_deadlock() -> None:
     assert set(batch.endings.counts()) == {"deadlock"} and set(batch.length.tolist()) == {300}
     for pid in ("a", "b"):
         assert list(batch.fates[pid].counts()) == reference.fates[pid].labels
-    assert {k: float(v[0]) for k, v in batch.resources.items()} == {
-        k: float(v[0]) for k, v in reference.resources.items()
+    assert {k: set(v.tolist()) for k, v in batch.resources.items()} == {
+        k: set(v.tolist()) for k, v in reference.resources.items()
     }
 
 

@@ -139,12 +139,16 @@ class Round:
         self.ar = np.arange(self.m)
 
     def play(self) -> Batch:
-        can_settle = all(self.k.heuristic) and self.k.length[0] == self.k.length[1]
+        can_settle = all(self.k.heuristic)
         while self.m:
             self.round()
             self.rounds += 1
             if can_settle:
-                self.rounds[:] = pick(self.settled(), self.o.max_rounds, self.rounds)
+                settled = self.settled()
+                if settled.any():
+                    left = self.o.max_rounds - self.rounds
+                    self.gard[:] = pick(settled, np.minimum(self.gard + left, self.k.gard_max[:, None]), self.gard)
+                    self.rounds[:] = pick(settled, self.o.max_rounds, self.rounds)
             done = (self.fate[0] != FIGHTING) | (self.fate[1] != FIGHTING) | (self.rounds >= self.o.max_rounds)
             if done.any():
                 finished = self.state[:, done]
@@ -154,18 +158,22 @@ class Round:
         return results(self.k, self.out)
 
     def settled(self) -> Int:
-        """Duels that will only repeat themselves until ``max_rounds``: the one fixed point of two heuristics.
+        """Duels whose future no die can change any more: they will repeat regain rounds until ``max_rounds``.
 
-        Both at their (equal) weapon length without the initiative, both so dazed that their Stridsvana target
-        is 0 or less (the initiative roll always fails on both sides: nobody attacks), not dazed enough apart to
-        leave, and Gard full (regaining changes nothing): both hold, nobody wins the roll, and the next round is
-        this one again. The reference runner plays those rounds out; the kernel skips to the deadlock it reaches.
+        Two heuristics, both so dazed that their Stridsvana target is 0 or less (every movement and initiative
+        roll fails on both sides: the result is always the option nobody chose, or nobody attacks), and either
+        both attack targets 0 or less too (any attacker regains Gard instead), or both standing at their common
+        weapon length without the initiative (both hold, nobody ever gets it); and not dazed enough apart to leave.
+        Nobody is ever damaged again, so Omtöckning stays and nobody leaves; every round both regain one Gard.
+        The reference runner plays those rounds out to a deadlock; the kernel goes there at once (see play).
         """
         k = self.k
         pen = daze_penalty(self.daze)
-        stuck: Int = (self.holder < 0) & (k.scale[self.dist] == k.length[0])
-        stuck &= (k.stridsvana[0] + pen[0] <= 0) & (k.stridsvana[1] + pen[1] <= 0)
-        stuck &= (self.gard[0] == k.gard_max[0]) & (self.gard[1] == k.gard_max[1])
+        stuck: Int = (k.stridsvana[0] + pen[0] <= 0) & (k.stridsvana[1] + pen[1] <= 0)
+        harmless = (k.attack[0] + pen[0] <= 0) & (k.attack[1] + pen[1] <= 0)
+        if k.length[0] == k.length[1]:
+            harmless |= (self.holder < 0) & (k.scale[self.dist] == k.length[0])
+        stuck &= harmless
         if self.o.allow_leave:
             for me in (0, 1):
                 stuck &= ~((pen[me] <= LOSING_BADLY) & (pen[me] - pen[1 - me] <= LOSING_BADLY))
