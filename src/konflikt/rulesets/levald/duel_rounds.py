@@ -293,7 +293,8 @@ class Round:
 
     def regain(self, mask: Int) -> None:
         """Both regain one Gard (nobody fights, or the attacker does not attack)."""
-        self.gard[:] = np.minimum(self.gard + mask, self.k.gard_max[:, None])
+        if mask.any():
+            self.gard[:] = np.minimum(self.gard + mask, self.k.gard_max[:, None])
 
     # ---- choices -------------------------------------------------------------------------------------------------
     def choose(self, who: Int, heuristic: Int) -> Int:
