@@ -23,7 +23,7 @@ zero digits of a uniform number in base 3. The streams differ from the reference
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import product
 from typing import Any
@@ -189,7 +189,11 @@ def gather(
 
 
 def purchases(
-    catalogue: Catalogue, list_of: Any, rounds: int, taken: Sequence[str], allow_death: Any
+    catalogue: Catalogue,
+    list_of: Callable[[int], str],
+    rounds: int,
+    taken: Sequence[str],
+    allow_death: Callable[[int], bool],
 ) -> list[list[Entry]]:
     """Per round (index 0 unused): the entries the heuristic buys one after another, least harmful first, until the
     list runs out or death ends it. ``list_of(r)`` names the list; entries resolve by id, as the state does."""
@@ -232,12 +236,17 @@ class HeroTables:
 
 @dataclass
 class Tables:
+    """A compiled scenario. Index names: ``k1`` the heroes' round-1 successes (mixed radix ``radix1``), ``a = k1 ·
+    (answer + 1) + hits`` after the opponent's Omdømme answer, ``b = a · (kamp + 1) + hits`` after its Kamp roll,
+    ``c = standing mask · (status + 1) + opponent's Status`` at round 3. ``*_key[hero]`` is the hero's consequence
+    key (see :class:`HeroTables`) once out, −1 while standing; ``*_steps`` the decisions and rolls of that part."""
+
     n: int
     status: int
-    radix1: list[int]
     answer: int
     kamp: int
     per: int
+    radix1: list[int]
     t1_os: Arr
     t1_steps: Arr
     ta_steps: Arr
@@ -320,85 +329,77 @@ def compile_scenario(scenario: Scenario, options: Options) -> Tables | str:
     def key(pre: int, r: int, count: int) -> int:
         return (pre * 4 + r) * width + min(count, width - 1)
 
-    t1_os = np.zeros(k1_size, dtype=np.int64)
-    t1_steps = np.zeros(k1_size, dtype=np.int64)
+    tabs: dict[str, Any] = {"n": n, "status": status, "answer": om, "kamp": kamp, "per": per, "radix1": radix1}
+    tabs |= _fight_tables([h.status for h in heroes], d1, radix1, om, kamp, status, per, key)
+    tabs |= _round3_tables(heroes, status)
+    tabs |= {"heroes": hero_tabs, "opp_width": opp_width, "opp_label": opp_label, "opp_bought": opp_bought}
+    tabs["opp_labels"] = list(opp_labels)
+    tabs["pools"] = np.array([[getattr(h, p) for p in POOL_NAMES] for h in heroes], dtype=np.int64)
+    tables = Tables(**tabs)
+    _layout(tables, d1, [int(tables.tc_dice[i].max()) for i in range(n)])
+    return tables
+
+
+def _fight_tables(
+    base: list[int],
+    d1: list[int],
+    radix1: list[int],
+    om: int,
+    kamp: int,
+    status: int,
+    per: int,
+    key: Callable[[int, int, int], int],
+) -> dict[str, Arr]:
+    """Rounds 1 and 2 up to round 3: every tuple of Omdømme successes, answer hits and Kamp hits."""
+    n, k1_size = len(base), int(np.prod([d + 1 for d in d1]))
     a_size, b_size = k1_size * (om + 1), k1_size * (om + 1) * (kamp + 1)
-    ta = {k: np.zeros(a_size, dtype=np.int64) for k in ("steps", "out", "mask", "r2")}
-    ta_key = np.full((n, a_size), -1, dtype=np.int64)
-    tb = {k: np.zeros(b_size, dtype=np.int64) for k in ("steps", "out", "mask")}
-    tb_key = np.full((n, b_size), -1, dtype=np.int64)
-    base = [h.status for h in heroes]
+    out = {k: np.zeros(k1_size, dtype=np.int64) for k in ("t1_os", "t1_steps")}
+    out |= {k: np.zeros(a_size, dtype=np.int64) for k in ("ta_steps", "ta_out", "ta_mask", "ta_r2")}
+    out |= {k: np.zeros(b_size, dtype=np.int64) for k in ("tb_steps", "tb_out", "tb_mask")}
+    out["ta_key"], out["tb_key"] = np.full((n, a_size), -1, dtype=np.int64), np.full((n, b_size), -1, dtype=np.int64)
     for rolls in product(*(range(d + 1) for d in d1)):
         k1 = sum(s * r for s, r in zip(rolls, radix1, strict=True))
         os1, morale1, asked = round1_splits(base, om, status, rolls)
-        t1_os[k1], t1_steps[k1] = os1, n + sum(d > 0 for d in d1) + asked
-        if os1 <= 0:
+        out["t1_os"][k1], out["t1_steps"][k1] = os1, n + sum(d > 0 for d in d1) + asked
+        if os1 <= 0:  # defeated in round 1: no answer, no round 2
             continue
         for h1 in range(om + 1):
             a = k1 * (om + 1) + h1
             hst, mor, standing = list(base), list(morale1), [True] * n
             asked, outs = take_hits(hst, mor, standing, h1, per)
             mask = sum(1 << i for i in range(n) if standing[i])
-            ta["steps"][a], ta["out"][a], ta["mask"][a], ta["r2"][a] = (
-                int(om > 0) + asked,
-                not mask,
-                mask,
-                2 * mask.bit_count(),
-            )
+            out["ta_steps"][a], out["ta_out"][a], out["ta_mask"][a] = int(om > 0) + asked, not mask, mask
+            out["ta_r2"][a] = 2 * mask.bit_count()  # each standing hero describes, then rolls
             for i, c in outs.items():
-                ta_key[i, a] = key(1, 1, c)
+                out["ta_key"][i, a] = key(1, 1, c)
             for h2 in range(kamp + 1):
                 b = a * (kamp + 1) + h2
-                hst2, mor2, standing2 = list(hst), list(mor), list(standing)
-                tb_key[:, b] = ta_key[:, a]
+                out["tb_key"][:, b] = out["ta_key"][:, a]
                 if not mask:
-                    tb["out"][b] = True
+                    out["tb_out"][b] = True
                     continue
+                hst2, mor2, standing2 = list(hst), list(mor), list(standing)
                 asked2, outs2 = take_hits(hst2, mor2, standing2, h2, per)
                 mask2 = sum(1 << i for i in range(n) if standing2[i])
-                tb["steps"][b], tb["out"][b], tb["mask"][b] = int(kamp > 0) + asked2, not mask2, mask2
+                out["tb_steps"][b], out["tb_out"][b], out["tb_mask"][b] = int(kamp > 0) + asked2, not mask2, mask2
                 for i, c in outs2.items():
-                    tb_key[i, b] = key(1, 2, c)
+                    out["tb_key"][i, b] = key(1, 2, c)
+    out["ta_out"], out["tb_out"] = out["ta_out"].astype(bool), out["tb_out"].astype(bool)
+    return out
+
+
+def _round3_tables(heroes: Sequence[Character], status: int) -> dict[str, Arr]:
+    """Round 3's gathering for every set of standing heroes and every Status the opponent may have left."""
+    n = len(heroes)
     c_size = (1 << n) * (status + 1)
-    tc_dice = np.zeros((n, c_size), dtype=np.int64)
-    tc_spent = np.zeros((n, 3, c_size), dtype=np.int64)
-    tc_steps = np.zeros(c_size, dtype=np.int64)
+    out = {"tc_dice": np.zeros((n, c_size), dtype=np.int64), "tc_spent": np.zeros((n, 3, c_size), dtype=np.int64)}
+    out["tc_steps"] = np.zeros(c_size, dtype=np.int64)
     for mask, os2 in product(range(1, 1 << n), range(1, status + 1)):
         c = mask * (status + 1) + os2
         dice, spent, asked = gather(heroes, [bool(mask >> i & 1) for i in range(n)], os2)
-        tc_dice[:, c], tc_spent[:, :, c] = dice, spent
-        tc_steps[c] = asked + sum(d > 0 for d in dice)
-    pools = np.array([[getattr(h, p) for p in POOL_NAMES] for h in heroes], dtype=np.int64)
-    tables = Tables(
-        n,
-        status,
-        radix1,
-        om,
-        kamp,
-        per,
-        t1_os,
-        t1_steps,
-        ta["steps"],
-        ta["out"].astype(bool),
-        ta["mask"],
-        ta["r2"],
-        ta_key,
-        tb["steps"],
-        tb["out"].astype(bool),
-        tb["mask"],
-        tb_key,
-        tc_dice,
-        tc_spent,
-        tc_steps,
-        hero_tabs,
-        opp_width,
-        opp_label,
-        opp_bought,
-        list(opp_labels),
-        pools,
-    )
-    _layout(tables, d1, [int(tc_dice[i].max()) for i in range(n)])
-    return tables
+        out["tc_dice"][:, c], out["tc_spent"][:, :, c] = dice, spent
+        out["tc_steps"][c] = asked + sum(d > 0 for d in dice)  # the turns, then a roll per hero with dice
+    return out
 
 
 def _layout(tables: Tables, d1: Sequence[int], d3: Sequence[int]) -> None:
