@@ -1,4 +1,4 @@
-"""A numpy kernel for PWGE: many one-against-one conflicts at once, for balancing.
+"""A numpy kernel for PWGE: many conflicts of one scenario at once, for balancing.
 
 It mirrors :class:`~konflikt.rulesets.pwge.state.PwgeState` step for step with the ``heuristic`` policy in both
 seats — the open floor and passing, counter, response, counter to the response, the secret order bids and the
@@ -9,8 +9,10 @@ options. The heuristic's choices that rest on exact odds (which deed to buy, whe
 asked of the real policy once per feature combination (:mod:`.kernel_tables`); the flow is
 :mod:`.kernel_flow`. Dice follow the same distributions as the reference runner (not the same streams).
 
-It refuses (returns a reason) more than one participant on a side, more than two sides, a surprise (frislag)
-opening, and any seat whose policy is not ``heuristic`` (the GM seat is never asked in PWGE, so its policy is free).
+Two sides with any number of participants each (each pair of foes has its own distance; the open table's choice
+among several foes is the heuristic's own value order). It refuses (returns a reason) other than two sides, a
+surprise (frislag) opening, and any seat whose policy is not ``heuristic`` (the GM seat is never asked in PWGE, so
+its policy is free).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import GM
 from konflikt.rulesets.pwge import endings
-from konflikt.rulesets.pwge.kernel_flow import DONE, Duel, chase_goal, points_goal, standing_goal
+from konflikt.rulesets.pwge.kernel_flow import DONE, Conflicts
+from konflikt.rulesets.pwge.kernel_goals import Goal, chase_goal, points_goal, standing_goal
 from konflikt.rulesets.pwge.kernel_tables import Tables, build_tables
 from konflikt.rulesets.pwge.policies import HeuristicPolicy
 from konflikt.rulesets.pwge.state import PHYSICAL, PwgeState
@@ -33,11 +36,11 @@ from konflikt.sim.batch import Batch, Coded
 COMPACT = 0.2
 """Finished conflicts leave the arrays once they are this share of the rest (copying every array costs)."""
 MAX_SWEEPS = 20_000
-"""A safety stop far beyond any real duel (each sweep advances every unfinished conflict by at least one phase)."""
+"""A safety stop far beyond any real conflict (each sweep advances every unfinished conflict by at least one phase)."""
 
 
 class PwgeKernel:
-    """Plays ``n`` duels of one scenario at once; :meth:`run` returns the reference runner's labels."""
+    """Plays ``n`` conflicts of one scenario at once; :meth:`run` returns the reference runner's labels."""
 
     def __init__(self, scenario: Scenario, options: Options) -> None:
         self.opening = PwgeState(scenario, options)
@@ -47,20 +50,24 @@ class PwgeKernel:
         state = self.opening
         self.side_ids = state.side_ids
 
-    def _duel(self, n: int, rng: np.random.Generator) -> Duel:
-        state, o = self.opening, self.options
+    def _conflicts(self, n: int, rng: np.random.Generator) -> Conflicts:
+        state, o, t = self.opening, self.options, self.tables
+        goal: Goal
         if state.kind == "chase":
             assert state.setup.fleeing is not None
-            goal = chase_goal(state.side_ids.index(state.setup.fleeing), state.setup.escape_distance)
+            goal = chase_goal(t, state.side_ids.index(state.setup.fleeing), state.setup.escape_distance)
         elif state.kind in PHYSICAL or o.social_damage:
-            goal = standing_goal
+            goal = standing_goal(t)
         else:
             goal = points_goal(state.setup.goal_successes)
-        return Duel(
+        dist = np.zeros((t.people, t.people), dtype=np.int64)
+        for (i, j), code in state.dist.items():
+            dist[i, j] = dist[j, i] = code
+        return Conflicts(
             n,
-            self.tables,
+            t,
             rng,
-            start=(list(state.tokens), list(state.xp), list(state.body), state.pair(0, 1), state.floor),
+            start=(list(state.tokens), list(state.xp), list(state.body), dist, state.floor),
             goal=goal,
             social_damage=bool(o.social_damage),
             dodge_keeps=bool(o.dodge_keeps_range_difficulty),
@@ -71,17 +78,17 @@ class PwgeKernel:
         """Play ``n`` conflicts; labels exactly as :func:`endings.outcome` writes them."""
         if self.opening.phase == "done":
             return self._settled(n)
-        duel = self._duel(n, rng)
+        rows = self._conflicts(n, rng)
         order = np.arange(n)
         final: dict[str, np.ndarray] = {}
         for _ in range(MAX_SWEEPS):
-            duel.sweep()
-            finished = duel.phase == DONE
+            rows.sweep()
+            finished = rows.phase == DONE
             done = int(np.count_nonzero(finished))
             if done == len(order) or done >= COMPACT * len(order):
-                self._store(final, duel, order[finished], finished, n)
+                self._store(final, rows, order[finished], finished, n)
                 keep = np.flatnonzero(~finished)
-                duel.take(keep)
+                rows.take(keep)
                 order = order[keep]
             if not len(order):
                 break
@@ -90,20 +97,13 @@ class PwgeKernel:
         return self._batch(final)
 
     @staticmethod
-    def _store(final: dict[str, np.ndarray], duel: Duel, where: np.ndarray, mask: np.ndarray, n: int) -> None:
-        columns = {
-            "ending": duel.ending,
-            "winner": duel.winner,
-            "steps": duel.steps,
-            "tok0": duel.tok[:, 0],
-            "tok1": duel.tok[:, 1],
-            "body0": duel.body[:, 0],
-            "body1": duel.body[:, 1],
-            "wnd0": duel.wnd[:, 0],
-            "wnd1": duel.wnd[:, 1],
-            "out0": duel.out[:, 0].astype(np.int64),
-            "out1": duel.out[:, 1].astype(np.int64),
-        }
+    def _store(final: dict[str, np.ndarray], rows: Conflicts, where: np.ndarray, mask: np.ndarray, n: int) -> None:
+        columns = {"ending": rows.ending, "winner": rows.winner, "steps": rows.steps}
+        for p in range(rows.t.people):
+            columns[f"tok{p}"] = rows.tok[:, p]
+            columns[f"body{p}"] = rows.body[:, p]
+            columns[f"wnd{p}"] = rows.wnd[:, p]
+            columns[f"out{p}"] = rows.out[:, p].astype(np.int64)
         for name, column in columns.items():
             final.setdefault(name, np.zeros(n, dtype=np.int64))[where] = column[mask]
 
@@ -113,7 +113,7 @@ class PwgeKernel:
             self.opening.people[p].pid: self._fates(
                 p, final[f"tok{p}"], final[f"body{p}"], final[f"wnd{p}"], final[f"out{p}"]
             )
-            for p in (0, 1)
+            for p in range(self.tables.people)
         }
         steps = final["steps"]
         return Batch(
@@ -160,9 +160,6 @@ def make_kernel(scenario: Scenario, options: Options, seats: Mapping[str, Policy
     sides = scenario.sides
     if len(sides) != 2:
         return f"the pwge kernel plays two sides, not {len(sides)}"
-    crowded = [s.id for s in sides if len(s.participants) != 1]
-    if crowded:
-        return f"the pwge kernel plays one participant a side (side {crowded[0]} has another number)"
     setup = scenario.setup
     if setup.surprise is not None and setup.kind in PHYSICAL:
         return "the pwge kernel does not play a surprise (the surprisers' starting distance and frislag)"

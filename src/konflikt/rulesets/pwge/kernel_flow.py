@@ -1,11 +1,11 @@
-"""The PWGE duel as array operations: every conflict is a column, every decision node and roll a masked step.
+"""PWGE conflicts as array operations: every conflict is a row, every decision node and roll a masked step.
 
 Each conflict carries a phase code mirroring :class:`PwgeState`'s phases and sub-stages (the open floor, counter,
 response, counter to the response, order, the contest's rolls and its topping, the damage roll's top /
-counter-top / counter-counter-top). One pass of :meth:`Duel.sweep` runs every phase's handler over the conflicts in
-that phase; a handler that stands for a decision or a roll counts one step, exactly where the State records one, so
-the conflict length is the reference runner's ``len(state.steps())``. Automatic phases (resolving the queue, the
-contest's and the damage roll's bookkeeping) count nothing, like :func:`resolution.advance`.
+counter-top / counter-counter-top). One pass of :meth:`Conflicts.sweep` runs every phase's handler over the
+conflicts in that phase; a handler that stands for a decision or a roll counts one step, exactly where the State
+records one, so the conflict length is the reference runner's ``len(state.steps())``. Automatic phases (resolving
+the queue, the contest's and the damage roll's bookkeeping) count nothing, like :func:`resolution.advance`.
 """
 
 from __future__ import annotations
@@ -14,9 +14,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from konflikt.rulesets.pwge.kernel_tables import CLOSER, FARTHER, NONE, PRESS, Tables
+from konflikt.rulesets.pwge.kernel_tables import CLOSER, FARTHER, NO_KEY, NONE, PRESS, Tables
 from konflikt.rulesets.pwge.policies import MAX_TOPS, RESERVE
-from konflikt.rulesets.pwge.rules import LAST_MELEE
 
 Int = np.ndarray
 OPEN, COUNTER, RESPONSE, CRESP, ORDER, CROLL, CASK, DROLL, DATT, DDEF, DCCT, RESOLVE, CCHECK, DAUTO, DONE = range(15)
@@ -27,13 +26,13 @@ TOPS_WORTH = np.array([sum(1 for a in range(1, 7) for b in range(1, 7) if a + b 
 """How many of the 36 2T results reach ``t`` (clipped to 0–14): the heuristic tops when at least 9 do (25 %)."""
 
 
-class Duel:
-    """The arrays of ``n`` one-against-one conflicts; participant ``p`` is side ``p``.
+class Conflicts:
+    """The arrays of ``n`` conflicts of one scenario (participants numbered as the state numbers them).
 
     Args:
         t: the scenario's tables.
-        rules: kind flags and option values the flow needs (see :class:`~.kernel.PwgeKernel`).
-        start: the opening state's (tokens, xp, body, distance, floor).
+        start: the opening state's (tokens, xp, body, distance matrix, floor).
+        goal: the side that reached its goal, per conflict (``NONE``: nobody yet).
     """
 
     def __init__(
@@ -42,8 +41,8 @@ class Duel:
         t: Tables,
         rng: np.random.Generator,
         *,
-        start: tuple[list[int], list[int], list[int], int, int],
-        goal: Callable[[Duel, Int], Int],
+        start: tuple[list[int], list[int], list[int], Int, int],
+        goal: Callable[[Conflicts, Int], Int],
         social_damage: bool,
         dodge_keeps: bool,
         max_tops: int,
@@ -55,18 +54,18 @@ class Duel:
         self.tok = np.tile(np.array(tokens, dtype=np.int64), (n, 1))
         self.xp = np.tile(np.array(xp, dtype=np.int64), (n, 1))
         self.body = np.tile(np.array(body, dtype=np.int64), (n, 1))
-        self.wnd = np.zeros((n, 2), dtype=np.int64)
-        self.out = np.zeros((n, 2), dtype=bool)
+        self.wnd = np.zeros((n, t.people), dtype=np.int64)
+        self.out = np.zeros((n, t.people), dtype=bool)
         self.pts = np.zeros((n, 2), dtype=np.int64)
-        self.dist = z + dist
+        self.dist = np.tile(dist.astype(np.int64), (n, 1, 1))
         self.phase = z + OPEN
         self.floor = z + floor
         self.passes = z.copy()
         self.steps = z.copy()
         self.ending = z + NONE
         self.winner = z + NONE
-        # the exchange: the action (actor → 1 − actor), the response, the order and the queue position
-        self.actor, self.akind, self.rkind = z.copy(), z.copy(), z + NONE
+        # the exchange: the action (actor → target), the response, the order and the queue position
+        self.actor, self.target, self.akind, self.rkind = z.copy(), z.copy(), z.copy(), z + NONE
         self.acount = np.zeros(n, dtype=bool)
         self.rcount = np.zeros(n, dtype=bool)
         self.snap, self.order, self.pos = z.copy(), z.copy(), z.copy()
@@ -79,7 +78,7 @@ class Duel:
         self.c_dec = np.zeros((n, 2), dtype=bool)
         self.c_ask = z.copy()
         # the damage roll
-        self.d_att, self.d_mod, self.d_arm, self.d_roll = z.copy(), z.copy(), z.copy(), z.copy()
+        self.d_att, self.d_def, self.d_mod, self.d_arm, self.d_roll = z.copy(), z.copy(), z.copy(), z.copy(), z.copy()
         self.d_stage, self.d_tops, self.d_ctops = z.copy(), z.copy(), z.copy()
 
     def take(self, keep: Int) -> None:
@@ -111,18 +110,28 @@ class Duel:
     def d2(self, k: int) -> Int:
         return self.rng.integers(1, 7, k) + self.rng.integers(1, 7, k)
 
+    def set_pair(self, idx: Int, p: Int, q: Int, code: Int) -> None:
+        self.dist[idx, p, q] = code
+        self.dist[idx, q, p] = code
+
     # ---- endings -----------------------------------------------------------------------------------------------
     def finish(self, idx: Int, ending: int, winner: Int | int) -> None:
         self.ending[idx] = ending
         self.winner[idx] = winner
         self.phase[idx] = DONE
 
+    def wet(self, idx: Int, side: int) -> Int:
+        """Whether a side has a standing member who can still spend."""
+        members = np.flatnonzero(self.t.side == side)
+        result: Int = (~self.out[idx][:, members] & (self.tok[idx][:, members] > 0)).any(axis=1)
+        return result
+
     def check(self, idx: Int) -> Int:
         """:func:`endings.check`: a goal, one side dry (pools exhausted) or both dry (deadlock); True = ended."""
         side = self.goal(self, idx)
         won = side >= 0
         self.finish(idx[won], GOAL, side[won])
-        wet0, wet1 = self.can(idx, 0), self.can(idx, 1)
+        wet0, wet1 = self.wet(idx, 0), self.wet(idx, 1)
         both = ~won & ~wet0 & ~wet1
         self.finish(idx[both], DEADLOCK, NONE)
         one = ~won & (wet0 ^ wet1)
@@ -131,11 +140,16 @@ class Duel:
         return ended
 
     def open_floor(self, idx: Int, start: Int) -> None:
-        first = start % 2
-        a, b = self.can(idx, first), self.can(idx, 1 - first)
-        self.floor[idx] = np.where(a, first, 1 - first)
+        """The floor goes to the first participant able to act from ``start`` round the table."""
+        people = self.t.people
+        found = np.zeros(len(idx), dtype=bool)
+        for k in range(people):
+            who = (start + k) % people
+            take = ~found & self.can(idx, who)
+            self.floor[idx[take]] = who[take]
+            found |= take
         self.phase[idx] = OPEN
-        none = idx[~a & ~b]
+        none = idx[~found]
         if len(none):
             self.phase[none] = DONE
             rest = none[~self.check(none)]
@@ -146,34 +160,44 @@ class Duel:
         t = self.t
         self.steps[idx] += 1
         i = self.floor[idx]
-        foe_can = self.can(idx, 1 - i).astype(np.int64)
-        choice = np.where(self.purse(idx, i) > RESERVE, t.open_choice[i, self.dist[idx], foe_can], NONE)
-        passing = choice == NONE
+        best = np.full(len(idx), NO_KEY, dtype=np.int64)
+        target = np.zeros(len(idx), dtype=np.int64)
+        for q in range(t.people):
+            valid = t.foe[i, q] & ~self.out[idx, q]
+            key = t.open_key[i, q, self.dist[idx, i, q], self.can(idx, q).astype(np.int64)]
+            better = valid & (key > best)
+            best = np.where(better, key, best)
+            target = np.where(better, q, target)
+        where = (i, target, self.dist[idx, i, target], self.can(idx, target).astype(np.int64))
+        acting = (self.purse(idx, i) > RESERVE) & (best > NO_KEY) & t.open_worth[where]
+        choice = np.where(acting, t.open_deed[where], NONE)
+        passing = ~acting
         pi, who = idx[passing], i[passing]
         self.passes[pi] += 1
-        able = self.can(pi, 0).astype(np.int64) + self.can(pi, 1)
+        able = self.can(pi, 0).astype(np.int64)
+        for p in range(1, t.people):
+            able += self.can(pi, p)
         stuck = self.passes[pi] >= able
         self.finish(pi[stuck], DEADLOCK, NONE)
         self.open_floor(pi[~stuck], who[~stuck] + 1)
-        d, a = idx[~passing], i[~passing]
+        d, a, j = idx[acting], i[acting], target[acting]
         self.passes[d] = 0
         self.spend(d, a)
-        self.actor[d], self.akind[d], self.rkind[d] = a, choice[~passing], NONE
+        self.actor[d], self.target[d], self.akind[d], self.rkind[d] = a, j, choice[acting], NONE
         self.acount[d] = False
         self.rcount[d] = False
-        self.snap[d], self.order[d], self.pos[d] = self.dist[d], SIM, 0
-        answers = self.can(d, 1 - a)
+        self.snap[d], self.order[d], self.pos[d] = self.dist[d, a, j], SIM, 0
+        answers = self.can(d, j)
         self.phase[d[answers]] = COUNTER
         self.after_counter(d[~answers])
 
     def after_counter(self, idx: Int) -> None:
-        may = self.can(idx, 1 - self.actor[idx])
+        may = self.can(idx, self.target[idx])
         self.phase[idx[may]] = RESPONSE
         self.to_order(idx[~may])
 
     def to_order(self, idx: Int) -> None:
-        a = self.actor[idx]
-        bid = (self.rkind[idx] != NONE) & (self.can(idx, a) | self.can(idx, 1 - a))
+        bid = (self.rkind[idx] != NONE) & (self.can(idx, self.actor[idx]) | self.can(idx, self.target[idx]))
         self.phase[idx[bid]] = ORDER
         self.queue(idx[~bid])
 
@@ -184,13 +208,13 @@ class Duel:
     def on_counter(self, idx: Int, response: bool) -> None:
         t = self.t
         self.steps[idx] += 1
-        a = self.actor[idx]
-        me = a if response else 1 - a
+        a, j = self.actor[idx], self.target[idx]
+        me, them = (a, j) if response else (j, a)
         kind = self.rkind[idx] if response else self.akind[idx]
         table = t.counter_response if response else t.counter
-        other = self.can(idx, 1 - me).astype(np.int64)
+        other = self.can(idx, them).astype(np.int64)
         rich = (self.purse(idx, me) > 1).astype(np.int64)
-        yes = table[me, self.dist[idx], kind, other, rich]
+        yes = table[me, them, self.dist[idx, me, them], kind, other, rich]
         self.spend(idx[yes], me[yes])
         if response:
             self.rcount[idx[yes]] = True
@@ -201,15 +225,15 @@ class Duel:
 
     def on_response(self, idx: Int) -> None:
         self.steps[idx] += 1
-        a = self.actor[idx]
-        j = 1 - a
+        a, j = self.actor[idx], self.target[idx]
         other = self.can(idx, a).astype(np.int64)
-        choice = np.where(self.purse(idx, j) > RESERVE + 1, self.t.response[j, self.dist[idx], other], NONE)
+        wants = self.t.response[j, a, self.dist[idx, j, a], other]
+        choice = np.where(self.purse(idx, j) > RESERVE + 1, wants, NONE)
         some = choice != NONE
-        r, rj = idx[some], j[some]
-        self.spend(r, rj)
+        r = idx[some]
+        self.spend(r, j[some])
         self.rkind[r] = choice[some]
-        answers = self.can(r, 1 - rj)
+        answers = self.can(r, a[some])
         self.phase[r[answers]] = CRESP
         self.to_order(r[~answers])
         self.queue(idx[~some])
@@ -217,35 +241,36 @@ class Duel:
     def on_order(self, idx: Int) -> None:
         t = self.t
         self.steps[idx] += 1
-        a = self.actor[idx]
+        a, j = self.actor[idx], self.target[idx]
         both_move = np.isin(self.akind[idx], (CLOSER, FARTHER)) & np.isin(self.rkind[idx], (CLOSER, FARTHER))
         bids = []
-        for p in (a, 1 - a):
-            foe = 1 - p
-            matters = (self.body[idx, foe] <= t.top_damage[p]) | (self.tok[idx, foe] <= 3)
+        for p, foe in ((a, j), (j, a)):
+            matters = (self.body[idx, foe] <= t.top_damage[p, foe]) | (self.tok[idx, foe] <= 3)
             bids.append(self.can(idx, p) & (self.purse(idx, p) > RESERVE) & ~both_move & matters)
         first, second = bids
-        for p, bid in ((a, first), (1 - a, second)):
+        for p, bid in ((a, first), (j, second)):
             self.spend(idx[bid], p[bid])
         roll = first & second
         r = idx[roll]
         self.c_order[r] = True
-        self.c_a[r], self.c_b[r] = a[roll], 1 - a[roll]
-        self.c_mod[r, 0], self.c_mod[r, 1] = t.attribute[a[roll]], t.attribute[1 - a[roll]]
+        self.c_a[r], self.c_b[r] = a[roll], j[roll]
+        self.c_mod[r, 0], self.c_mod[r, 1] = t.attribute[a[roll]], t.attribute[j[roll]]
         self.begin_contest(r)
         single = ~roll
         self.order[idx[single]] = np.where(first, ACTION_FIRST, np.where(second, RESPONSE_FIRST, SIM))[single]
         self.queue(idx[single])
 
     # ---- resolution ------------------------------------------------------------------------------------------
-    def deed(self, idx: Int) -> tuple[Int, Int, Int]:
-        """The deed at the queue position: (its actor, its kind, countered)."""
+    def deed(self, idx: Int) -> tuple[Int, Int, Int, Int]:
+        """The deed at the queue position: (its actor, its target, its kind, countered)."""
         first = self.order[idx] != RESPONSE_FIRST
         is_action = (self.pos[idx] == 0) == first
-        actor = np.where(is_action, self.actor[idx], 1 - self.actor[idx])
+        a, j = self.actor[idx], self.target[idx]
+        actor = np.where(is_action, a, j)
+        target = np.where(is_action, j, a)
         kind = np.where(is_action, self.akind[idx], self.rkind[idx])
         countered = np.where(is_action, self.acount[idx], self.rcount[idx])
-        return actor, kind, countered
+        return actor, target, kind, countered
 
     def on_resolve(self, idx: Int) -> None:
         while len(idx):
@@ -258,30 +283,29 @@ class Duel:
         over = self.pos[idx] >= length
         self.end_exchange(idx[over])
         idx = idx[~over]
-        da, kind, countered = self.deed(idx)
-        dt = 1 - da
+        da, dt, kind, countered = self.deed(idx)
         simultaneous = self.order[idx] == SIM
         gone = ~simultaneous & (self.pos[idx] > 0) & (self.out[idx, da] | self.out[idx, dt])
         self.pos[idx[gone]] += 1
         live = ~gone
+        now = self.dist[idx, da, dt]
         moving = live & ((kind == CLOSER) | (kind == FARTHER))
-        way = np.where(kind == FARTHER, 1, 0)
-        target = t.step[da, way, self.dist[idx]]
+        target = t.step[da, dt, np.where(kind == FARTHER, 1, 0), now]
         fails = moving & (target == NONE)
         free = moving & ~fails & ~countered
-        self.dist[idx[free]] = target[free]
+        self.set_pair(idx[free], da[free], dt[free], target[free])
         self.pos[idx[fails | free]] += 1
         contested = moving & ~fails & countered
         pressing = live & (kind == PRESS)
         attacking = live & (kind < CLOSER)
-        code = np.where(simultaneous, self.snap[idx], self.dist[idx])
+        code = np.where(simultaneous, self.snap[idx], now)
         weapon = np.minimum(kind, 1)
         reach = t.atk_ok[da, weapon, code]
         self.pos[idx[attacking & ~reach]] += 1
         attacking &= reach
         band = t.atk_band[da, weapon, code]
         keep = np.where((band > 0) & self.dodge_keeps, band, 0)
-        a_mod = np.where(attacking, t.atk_mod[da, weapon, code], np.where(pressing, t.press_mod[da, self.dist[idx]], 0))
+        a_mod = np.where(attacking, t.atk_mod[da, weapon, code], np.where(pressing, t.press_mod[da, now], 0))
         a_mod = np.where(contested, t.roll[da], a_mod)
         b_mod = np.where(countered, t.roll[dt] + np.where(attacking, keep, 0), np.where(attacking, band, 0))
         start = contested | pressing | attacking
@@ -314,19 +338,17 @@ class Duel:
     def result(self, idx: Int) -> Int:
         """0: a ahead; 1: b ahead (a tie holds for b); 2: a tie that decides nothing (the order roll)."""
         a, b = self.c_roll[idx, 0], self.c_roll[idx, 1]
-        return np.where(a > b, 0, np.where((b > a) | ~self.c_order[idx], 1, 2))
+        result: Int = np.where(a > b, 0, np.where((b > a) | ~self.c_order[idx], 1, 2))
+        return result
 
     def on_contest_check(self, idx: Int) -> None:
         res = self.result(idx)
-        person = np.stack((self.c_a[idx], self.c_b[idx]), axis=1)
         ok = np.zeros((len(idx), 2), dtype=bool)
-        for role in (0, 1):
-            p = person[:, role]
-            valid = p >= 0
+        for role, person in ((0, self.c_a[idx]), (1, self.c_b[idx])):
             ok[:, role] = (
-                valid
+                (person >= 0)
                 & ~self.c_dec[idx, role]
-                & self.can(idx, np.maximum(p, 0))
+                & self.can(idx, np.maximum(person, 0))
                 & self.top_allowed(self.c_tops[idx, role])
             )
         ask_a = ((res == 1) | (res == 2)) & ok[:, 0]
@@ -368,19 +390,19 @@ class Duel:
         lost = res != 0
         self.pos[idx[lost]] += 1
         idx = idx[~lost]
-        da, kind, _ = self.deed(idx)
+        da, dt, kind, _ = self.deed(idx)
         moving = (kind == CLOSER) | (kind == FARTHER)
-        target = t.step[da, np.where(kind == FARTHER, 1, 0), self.dist[idx]]
+        target = t.step[da, dt, np.where(kind == FARTHER, 1, 0), self.dist[idx, da, dt]]
         moved = moving & (target != NONE)
-        self.dist[idx[moved]] = target[moved]
+        self.set_pair(idx[moved], da[moved], dt[moved], target[moved])
         scoring = (kind == PRESS) & (not self.social_damage)
-        self.pts[idx[scoring], da[scoring]] += 1
+        self.pts[idx[scoring], t.side[da[scoring]]] += 1
         self.pos[idx[moving | scoring]] += 1
         hit = ~moving & ~scoring
-        h, ha, hk = idx[hit], da[hit], kind[hit]
-        self.d_att[h] = ha
+        h, ha, hd, hk = idx[hit], da[hit], dt[hit], kind[hit]
+        self.d_att[h], self.d_def[h] = ha, hd
         self.d_mod[h] = t.damage_mod[ha, hk]
-        self.d_arm[h] = np.where(hk == PRESS, 0, t.armour[1 - ha])
+        self.d_arm[h] = np.where(hk == PRESS, 0, t.armour[hd])
         self.d_stage[h], self.d_tops[h], self.d_ctops[h] = ATTACKER, 0, 0
         self.phase[h] = DROLL
 
@@ -391,13 +413,13 @@ class Duel:
         self.phase[idx] = DAUTO
 
     def on_damage_auto(self, idx: Int) -> None:
-        att = self.d_att[idx]
+        att, dfd = self.d_att[idx], self.d_def[idx]
         first = self.d_stage[idx] == ATTACKER
         asks = first & self.can(idx, att) & self.top_allowed(self.d_tops[idx])
         self.phase[idx[asks]] = DATT
         self.d_stage[idx[first & ~asks]] = DEFENDER
         second = self.d_stage[idx] == DEFENDER
-        asks = second & self.can(idx, 1 - att) & self.top_allowed(self.d_ctops[idx])
+        asks = second & self.can(idx, dfd) & self.top_allowed(self.d_ctops[idx])
         self.phase[idx[asks]] = DDEF
         self.apply_damage(idx[second & ~asks])
         third = self.d_stage[idx] == CCT
@@ -421,7 +443,7 @@ class Duel:
 
     def on_damage_defender(self, idx: Int) -> None:
         self.steps[idx] += 1
-        me = 1 - self.d_att[idx]
+        me = self.d_def[idx]
         points = np.maximum(0, self.d_roll[idx] - self.d_arm[idx])
         serious = (points >= self.t.thresholds[1]) | (points >= self.body[idx, me])
         face = self.d_roll[idx] - self.d_mod[idx]
@@ -448,7 +470,7 @@ class Duel:
 
     def apply_damage(self, idx: Int) -> None:
         t = self.t
-        j = 1 - self.d_att[idx]
+        j = self.d_def[idx]
         points = np.maximum(0, self.d_roll[idx] - self.d_arm[idx])
         skrama, sarad, allvarligt = t.thresholds
         level = np.where(
@@ -489,41 +511,3 @@ class Duel:
             idx = np.flatnonzero(self.phase == phase)
             if len(idx):
                 handler(idx)
-
-
-def chase_goal(fleeing: int, escape: int) -> Callable[[Duel, Int], Int]:
-    """:func:`endings._chase_goal` for a duel: the side that reached its goal, or ``NONE``."""
-
-    def goal(d: Duel, idx: Int) -> Int:
-        hunter = 1 - fleeing
-        runs, hunts = ~d.out[idx, fleeing], ~d.out[idx, hunter]
-        dist = d.dist[idx]
-        caught = dist <= LAST_MELEE
-        away = np.maximum(0, dist - LAST_MELEE) >= escape
-        side = np.where(away, fleeing, NONE)
-        side = np.where(caught, hunter, side)
-        side = np.where(~hunts, fleeing, side)
-        result: Int = np.where(~runs, hunter, side)
-        return result
-
-    return goal
-
-
-def standing_goal(d: Duel, idx: Int) -> Int:
-    """Combat (and social damage): the side still standing when the other is all out."""
-    up0, up1 = ~d.out[idx, 0], ~d.out[idx, 1]
-    result: Int = np.where(up0 & ~up1, 0, np.where(up1 & ~up0, 1, NONE))
-    return result
-
-
-def points_goal(goal: int) -> Callable[[Duel, Int], Int]:
-    """Diplomatic/social without damage: the first side with ``goal`` successful moves."""
-
-    def reached(d: Duel, idx: Int) -> Int:
-        result: Int = np.where(d.pts[idx, 0] >= goal, 0, np.where(d.pts[idx, 1] >= goal, 1, NONE))
-        return result
-
-    return reached
-
-
-__all__ = ["DONE", "Duel", "chase_goal", "points_goal", "standing_goal"]
