@@ -233,24 +233,24 @@ def compare(
 
 
 def test_the_bridge_duel_matches_the_reference_runner() -> None:
-    compare(load_scenario("levald/duel"), 2000)
+    compare(load_scenario("levald/duel"), 1500)
 
 
 @pytest.mark.parametrize(("a", "b"), [("Sköld", "Långsvärd"), ("Trästav", "Kortsvärd"), ("Kortsvärd", "Svärd")])
 def test_weapon_pairs_match_the_reference_runner(a: str, b: str) -> None:
-    compare(duel(a, b), 1200)
+    compare(duel(a, b), 1000)
 
 
 def test_random_seats_match_the_reference_runner() -> None:
-    compare(load_scenario("levald/duel"), 2000, snurre="random", hedda="random")
-    compare(duel("Sköld", "Spjut"), 1200, a="random")
+    compare(load_scenario("levald/duel"), 1500, snurre="random", hedda="random")
+    compare(duel("Sköld", "Spjut"), 1000, a="random")
 
 
 def test_mirrored_options_match_the_reference_runner() -> None:
     scenario = duel("Sköld", "Trästav", skill=50, stridsvana=40)
     compare(
         scenario,
-        500,
+        400,
         {
             "two_defence_rolls": True,
             "step_size": 2,
@@ -261,7 +261,7 @@ def test_mirrored_options_match_the_reference_runner() -> None:
     )
     compare(
         scenario,
-        500,
+        400,
         {
             "allow_leave": False,
             "gard_damage_is_damage": False,
@@ -269,7 +269,7 @@ def test_mirrored_options_match_the_reference_runner() -> None:
             "max_rounds": 25,
         },
     )
-    compare(duel("Svärd", "Spjut"), 600, {"free_attack_ignores_gard": True})
+    compare(duel("Svärd", "Spjut"), 500, {"free_attack_ignores_gard": True})
 
 
 def test_conditions_of_the_setup_match_the_reference_runner() -> None:
@@ -280,7 +280,7 @@ def test_conditions_of_the_setup_match_the_reference_runner() -> None:
         cornered=["b"],
         unprepared=["a"],
     )
-    compare(scenario_from_document(doc, "test.toml"), 1500)
+    compare(scenario_from_document(doc, "test.toml"), 1200)
 
 
 @pytest.mark.parametrize(
@@ -309,6 +309,19 @@ def test_a_duel_no_die_can_change_ends_in_the_references_deadlock(
     assert {k: set(v.tolist()) for k, v in batch.resources.items()} == {
         k: set(v.tolist()) for k, v in reference.resources.items()
     }
+
+
+def test_a_beasts_reach_and_a_bow_match_the_reference_runner() -> None:
+    """Klo/Hugg/Svans on the distance scale (a weapon of length Hugg), and a ranged weapon whose hits Gard stops
+    only behind a shield, from inline weapon tables."""
+    claw = {"name": "Klor", "skill": "Enhandsvapen", "attack_mod": 5, "defence_mod": -5}
+    claw |= {"damage_guarded": "2T6", "damage_open": "2T6+2", "length": "Hugg"}
+    bow = {"name": "Båge", "skill": "Enhandsvapen", "defence_mod": -20, "ranged": True}
+    bow |= {"damage_guarded": "2T6", "damage_open": "3T6", "length": "Spjut"}
+    beast = document(fighter("a", claw, kraft=16), fighter("b", "Spjut"), "Fri")
+    compare(scenario_from_document(beast, "test.toml"), 600)
+    archer = document(fighter("a", bow), fighter("b", "Svärd"), "Fri", cornered=["a"])
+    compare(scenario_from_document(archer, "test.toml"), 600)
 
 
 # ---- what the kernel will not play --------------------------------------------------------------------------------
