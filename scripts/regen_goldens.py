@@ -10,9 +10,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from konflikt.core.scenario import load_scenario  # noqa: E402
-from konflikt.sim.transcript import golden_text  # noqa: E402
-from tests.examples import GOLDEN_SEED, example_scenarios, golden_path  # noqa: E402
+from tests.examples import GOLDEN_SEED, example_scenarios, golden_path
+
+from konflikt.core.scenario import load_scenario
+from konflikt.sim.transcript import golden_text
 
 
 def main(only: list[str]) -> None:

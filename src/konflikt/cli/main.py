@@ -25,12 +25,14 @@ def _register() -> None:
         dice_commands,
         info_commands,
         play_command,
+        report_command,
         run_command,
         sim_command,
         sweep_command,
     )
 
-    for module in (run_command, play_command, sim_command, sweep_command, dice_commands, bench_command, info_commands):
+    commands = (run_command, play_command, sim_command, sweep_command, report_command, dice_commands, bench_command)
+    for module in (*commands, info_commands):
         module.register(app)
 
 

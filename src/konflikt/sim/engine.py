@@ -7,6 +7,7 @@ number of workers.
 
 from __future__ import annotations
 
+import json
 import signal
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -68,7 +69,7 @@ def _chunk(
     job: tuple[Mapping[str, Any], str, Mapping[str, object], Mapping[str, str], str, int, int, int],
 ) -> dict[str, Any]:
     document, source, overrides, policies, engine, n, seed, index = job
-    key = repr((source, sorted(overrides.items()), sorted(policies.items()), engine))
+    key = json.dumps([document, source, overrides, policies, engine], sort_keys=True, default=str)
     if key not in _CACHE:
         scenario = scenario_from_document(document, source)
         _, kernel, _ = choose_engine(scenario, overrides, policies, engine)
