@@ -2,9 +2,11 @@
 
 Every duel still going is one column of a small integer matrix (distance, initiative holder and why it must be
 decided afresh, rounds, and per fighter Gard, Omtöckning, fate and wound boxes). A round is a fixed sequence of
-masked array operations; duels that end leave the matrix at the end of the round (one copy). The fixed numbers of
-the duel (weapons, targets, thresholds, the heuristic defender's table) come from :class:`Duel`, built by
-:func:`konflikt.rulesets.levald.kernel.make_kernel`.
+masked array operations; duels that end leave the matrix at the end of the round (one copy). Choices between two
+values are made by arithmetic (:func:`pick`, :func:`by_role`) rather than ``np.where`` or fancy indexing: with
+unpredictable conditions that is several times faster. Duels that no die can change any more are settled at once
+(:meth:`Round.settled`). The fixed numbers of the duel (weapons, targets, thresholds, the heuristic defender's
+table) come from :class:`Duel`, built by :func:`konflikt.rulesets.levald.kernel.make_kernel`.
 """
 
 from __future__ import annotations

@@ -3,10 +3,13 @@
 It mirrors :class:`~konflikt.rulesets.levald.state.LevaldState` step for step — movement wishes and the Stridsvana
 contest, leaving and the gratisanfall (free attack), the initiative table and its holder, attack / regain, defend /
 counter, Gard and the wound thresholds, Omtöckning (daze), gain ground — with the ``heuristic`` or the ``random``
-policy in each seat. Every conflict is a column of small integer arrays; a round is a fixed sequence of masked
-array operations, and finished conflicts leave the arrays at the end of each round. Dice are drawn with the same
-distributions as the reference runner (not the same streams): d100 as ``integers(1, 101)``, damage dice as a
-uniform index into the table of every face combination, so the sums are exact.
+policy in each seat. The arrays and the round live in :mod:`konflikt.rulesets.levald.duel_rounds`; this module
+checks what it can play and builds the fixed numbers of the duel (:class:`Duel`), among them the heuristic
+defender's counter-or-defend choice as a table computed with the heuristic's own expressions (so the same floats).
+
+Dice follow the same distributions as the reference runner (not the same streams): d100 as ``integers(1, 101)``,
+damage dice as a uniform index into the table of every face combination, so the sums are exact. The labels are the
+State's: winners as side-id tuples, its ending words, and its fate words with every number in them.
 
 The kernel refuses (returns a reason) what it does not mirror: more than one fighter a side, a policy other than
 ``heuristic`` or ``random``, a GM seat that could change the conditions, or a rule option outside
