@@ -1,0 +1,258 @@
+"""The vectorised kernel of `presja`: one-against-one fights with the heuristic on every seat, in numpy.
+
+Each conflict is an integer: the id of its :data:`~.kernel_exchange.Duel` state (tracks, consequences, fate
+points, fates). An exchange is one table look-up by (state, 4dF − 4dF): the next state, the steps the exchange took
+(declarations, rolls, invocations and answers, absorbed hits) and the consequence slots newly taken. The table is
+filled lazily — the first time a (state, dice) pair occurs anywhere, :class:`ExchangeRules` computes it in Python
+from the real policy and track functions — and kept for the process, so the hot loop is a handful of numpy
+operations per exchange over the conflicts still running. Labels are written by the State's own outcome code
+(:mod:`.kernel_labels`).
+
+Not mirrored, so refused with the reason (``konflikt sim`` then uses the reference runner): more or fewer than two
+participants (the skirmish), more than one zone, a seat without the heuristic, surprise, GM and positional
+advantages, and weapon-aspect invocations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from konflikt.core.ruleset import Policy
+from konflikt.core.scenario import Scenario
+from konflikt.core.state import GM
+from konflikt.rulesets.presja.kernel_exchange import DELTAS, Duel, ExchangeRules, duel_of
+from konflikt.rulesets.presja.kernel_labels import SLOT_MULT, Labeller, slot_code
+from konflikt.rulesets.presja.options import ADVANTAGE_KINDS, POSITIONAL
+from konflikt.rulesets.presja.policies import HeuristicPolicy
+from konflikt.rulesets.presja.state import PresjaState
+from konflikt.rulesets.presja.static import _FACES4
+from konflikt.sim.batch import Batch, Coded
+
+I64 = npt.NDArray[np.int64]
+FACES = np.asarray(_FACES4, dtype=np.int64)
+DELTA_OF_PAIR = (FACES[:, None] - FACES[None, :] + 8).reshape(-1)
+"""For each of the 81 × 81 equally likely faces of both rolls (first × 81 + second): 4dF − 4dF + 8."""
+
+# A table cell packs the exchange's result into one int64 (0 = not computed yet):
+NEXT_MASK = (1 << 28) - 1  # bits 0-27: the next state's row (state id × 17)
+ACC_SHIFT, ACC_MASK = 28, (1 << 17) - 1  # bits 28-44: steps + (1 << 16) per exchange played
+NEW_SHIFT = 45  # bits 45-50: consequence slots newly taken (bit 3 × who + slot)
+ENDED = 1 << 51  # the conflict is over after this exchange
+STEP_BITS = 16
+
+
+class Table:
+    """The lazily filled exchange table over the states met so far (grows as new states appear).
+
+    A state whose conflict is over has a row of cells that lead back to itself with nothing added, so a conflict
+    that has ended may stay in the running arrays until the next compaction.
+    """
+
+    def __init__(self, rules: ExchangeRules, start: Duel) -> None:
+        self.rules = rules
+        self.ids: dict[Duel, int] = {}
+        self.states: list[Duel] = []
+        cap = 1024
+        self.cells: I64 = np.zeros(cap * DELTAS, np.int64)
+        self.facts: I64 = np.zeros((9, cap), np.int64)
+        """Per state: fate₀, fate₁, fate points ₀ ₁, boxes marked ₀ ₁, consequences ₀ ₁, over?"""
+        self.start = self.id_of(start) * DELTAS
+
+    def id_of(self, s: Duel) -> int:
+        found = self.ids.get(s)
+        if found is not None:
+            return found
+        k = self.ids[s] = len(self.states)
+        self.states.append(s)
+        cap = self.facts.shape[1]
+        if k >= cap:
+            self.cells = np.concatenate([self.cells, np.zeros(cap * DELTAS, np.int64)])
+            self.facts = np.concatenate([self.facts, np.zeros((9, cap), np.int64)], axis=1)
+        over = s[8] != 0 or s[9] != 0
+        self.facts[:, k] = (
+            s[8],
+            s[9],
+            s[4],
+            s[5],
+            bin(s[0]).count("1"),
+            bin(s[1]).count("1"),
+            sum(1 for c in s[2] if c),
+            sum(1 for c in s[3] if c),
+            int(over),
+        )
+        if over:
+            self.cells[k * DELTAS : (k + 1) * DELTAS] = k * DELTAS | ENDED
+        return k
+
+    def fill(self, cells: I64) -> None:
+        """Compute the missing (state, dice) cells in Python, once each."""
+        for cell in np.unique(cells).tolist():
+            sid, delta = divmod(int(cell), DELTAS)
+            step = self.rules.exchange(self.states[sid], delta - 8)
+            nxt = self.id_of(step.after)  # may grow the arrays: index them after
+            assert 0 < step.steps < 1 << STEP_BITS and nxt * DELTAS <= NEXT_MASK
+            over = step.after[8] != 0 or step.after[9] != 0
+            acc = step.steps + (1 << STEP_BITS)
+            self.cells[cell] = nxt * DELTAS | acc << ACC_SHIFT | step.new_slots << NEW_SHIFT | (ENDED if over else 0)
+
+
+class PresjaKernel:
+    """Plays ``n`` one-against-one fights at once (see the module docstring)."""
+
+    def __init__(self, opening: PresjaState, opening_steps: int) -> None:
+        self.opening = opening
+        self.opening_steps = opening_steps
+        self.rules = ExchangeRules(opening)
+        a, b = self.rules.who
+        self.table = Table(self.rules, duel_of(opening, a, b))
+        self.labels = Labeller(opening, self.rules.who)
+        self.max_exchanges = int(opening.o["max_exchanges"])
+        self.carried = sum(
+            slot_code(s, 0, bool(opening.cons[j][s])) * SLOT_MULT[s] << (16 * i)
+            for i, j in enumerate(self.rules.who)
+            for s in range(3)
+        )
+        """The name codes of consequences brought into the conflict (participant i in bits 16 i ...)."""
+        self.names = [self._names(e) for e in range(self.max_exchanges + 1)]
+        self.trace: npt.NDArray[np.int32] | None = None
+        """With ``run(..., trace=True)``: per conflict and exchange the faces of both rolls (first × 81 + second)."""
+
+    @staticmethod
+    def _names(e: int) -> I64:
+        """For each mask of newly taken slots: what its names add to the name codes in exchange ``e``."""
+        out = np.zeros(64, np.int64)
+        for mask in range(64):
+            for k in range(6):
+                if mask >> k & 1:
+                    i, s = divmod(k, 3)
+                    out[mask] += slot_code(s, e, True) * SLOT_MULT[s] << (16 * i)
+        return out
+
+    def run(self, n: int, rng: np.random.Generator, trace: bool = False) -> Batch:
+        tab = self.table
+        cur = np.full(n, tab.start, np.int64)
+        live = np.arange(n, dtype=np.int64)
+        acc = np.zeros(n, np.int64)
+        names = np.full(n, self.carried, np.int64)
+        out_row, out_acc, out_names = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
+        self.trace = np.zeros((n, self.max_exchanges), np.int32) if trace else None
+        for e in range(1, self.max_exchanges + 1):
+            faces = rng.integers(0, 6561, size=len(live), dtype=np.int32)
+            if self.trace is not None:
+                self.trace[live, e - 1] = faces
+            cells = cur + DELTA_OF_PAIR[faces]
+            packed = tab.cells[cells]
+            if not packed.all():
+                tab.fill(cells[packed == 0])
+                packed = tab.cells[cells]
+            cur = packed & NEXT_MASK
+            acc += (packed >> ACC_SHIFT) & ACC_MASK
+            names += self.names[e][(packed >> NEW_SHIFT) & 63]
+            running = packed < ENDED
+            still = int(np.count_nonzero(running))
+            if still * 4 < len(live) * 3 or e == self.max_exchanges:  # compact when a quarter has ended
+                done = ~running
+                where = live[done]
+                out_row[where], out_acc[where], out_names[where] = cur[done], acc[done], names[done]
+                live, cur, acc, names = live[running], cur[running], acc[running], names[running]
+                if not still:
+                    break
+        # still fighting after max_exchanges: a deadlock
+        out_row[live], out_acc[live], out_names[live] = cur, acc, names
+        deadlock = np.zeros(n, bool)
+        deadlock[live] = True
+        return self._batch(out_row // DELTAS, out_acc, out_names, deadlock)
+
+    def _batch(self, final: I64, acc: I64, names: I64, deadlock: npt.NDArray[np.bool_]) -> Batch:
+        facts = self.table.facts[:, final]
+        ending_codes = deadlock * 9 + facts[0] * 3 + facts[1]
+        present, inverse = _present(ending_codes, 18)
+        pairs = [self.labels.ending(c) for c in present]
+        endings, winners = _coded(inverse, [p[0] for p in pairs]), _coded(inverse, [p[1] for p in pairs])
+        per: list[Coded] = []
+        for i in (0, 1):
+            codes = facts[i] + 3 * ((names >> (16 * i)) & 0xFFFF)
+            present, inverse = _present(codes, 3 * SLOT_MULT[3])
+            per.append(Coded(inverse, [self.labels.fate(i, c) for c in present]))
+        fates = {fi.id: per[self.rules.who.index(k)] for k, fi in enumerate(self.opening.f)}
+        length = (acc & ((1 << STEP_BITS) - 1)) + self.opening_steps
+        resources: dict[str, npt.NDArray[np.float64]] = {"exchanges": (acc >> STEP_BITS).astype(np.float64)}
+        for k, fi in enumerate(self.opening.f):
+            i = self.rules.who.index(k)
+            resources[f"{fi.id}.fate_points"] = facts[2 + i].astype(np.float64)
+            resources[f"{fi.id}.boxes_marked"] = facts[4 + i].astype(np.float64)
+            resources[f"{fi.id}.consequences"] = facts[6 + i].astype(np.float64)
+        return Batch(winners, endings, fates, length, resources)
+
+
+def _present(codes: I64, size: int) -> tuple[list[int], I64]:
+    """The codes that occur (ascending) and each conflict's index among them (a bincount: faster than unique)."""
+    seen = np.flatnonzero(np.bincount(codes, minlength=size))
+    index = np.zeros(len(seen) and int(seen[-1]) + 1, np.int64)
+    index[seen] = np.arange(len(seen))
+    return seen.tolist(), index[codes]
+
+
+def _coded(inverse: npt.NDArray[np.int64], labels: list[Hashable]) -> Coded:
+    """Codes into distinct labels (several codes may share a label: merge them)."""
+    index: dict[Hashable, int] = {}
+    remap = np.asarray([index.setdefault(label, len(index)) for label in labels], np.int64)
+    return Coded(remap[inverse], list(index))
+
+
+_KERNELS: dict[tuple[int, int], PresjaKernel] = {}
+"""Kernels by (the scenario's fixed facts and options, opening steps): their tables stay warm for the process."""
+
+
+def refusal(scenario: Scenario, options: Mapping[str, Any], seats: Mapping[str, Policy | None]) -> str | None:
+    """Why the kernel cannot mirror this scenario (``None``: it can)."""
+    parts = scenario.participants()
+    if len(scenario.sides) != 2 or len(parts) != 2:
+        return (
+            f"the presja kernel plays one against one; this scenario has {len(parts)} participants on "
+            f"{len(scenario.sides)} sides (several per side, zones and advantages: use the reference runner)"
+        )
+    for seat, policy in seats.items():
+        if not isinstance(policy, HeuristicPolicy):
+            name = "a human" if policy is None else getattr(policy, "name", type(policy).__name__)
+            return f"the presja kernel mirrors the heuristic policy only; seat {seat} plays {name}"
+    if GM not in seats:
+        return "the presja kernel needs the GM seat's policy (heuristic)"
+    if len(scenario.setup.zone_list()) > 1:
+        return "the presja kernel plays a single zone (strefa); this scenario has several"
+    if options["surprise"] and scenario.setup.surprised:
+        return "the presja kernel does not mirror surprise (zaskoczenie; option surprise with surprised participants)"
+    for kind, name, _ in ADVANTAGE_KINDS:
+        value = options[name]
+        if (value != "off") if kind in POSITIONAL else value:
+            return f"the presja kernel does not mirror advantages (przewagi): option {name} = {value!r}"
+    if options["advantage_weapon_quality"]:
+        return "the presja kernel does not mirror weapon-aspect invocations (option advantage_weapon_quality)"
+    return None
+
+
+def make_kernel(scenario: Scenario, options: Mapping[str, Any], seats: Mapping[str, Policy | None]) -> Any:
+    """A :class:`PresjaKernel` for this scenario under these options, or a string saying why not."""
+    reason = refusal(scenario, options, seats)
+    if reason is not None:
+        return reason
+    opening = PresjaState(scenario, options)  # type: ignore[arg-type]
+    gm = seats[GM]
+    assert gm is not None
+    rng = np.random.default_rng(0)
+    steps = 0
+    while opening.phase == "order":  # the GM's order picks on ties of Zmysły: the same in every conflict
+        opening.apply_action(gm.choose(opening, GM, rng))
+        steps += 1
+    fresh = opening.fork()
+    key = (opening.static_key, steps)
+    kernel = _KERNELS.get(key)
+    if kernel is None:
+        if len(_KERNELS) > 32:
+            _KERNELS.clear()
+        kernel = _KERNELS[key] = PresjaKernel(fresh, steps)  # type: ignore[arg-type]
+    return kernel

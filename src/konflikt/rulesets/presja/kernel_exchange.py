@@ -1,0 +1,310 @@
+"""One sekwencja walki (exchange) of a one-against-one fight, as a pure function of a small state and the dice.
+
+The vectorised kernel keeps each conflict as an id into a table of :data:`Duel` states and looks the next state up
+by ``(state, 4dF of the first − 4dF of the second)``; this module computes a missing table entry, once, in Python.
+Why the difference of the dice is enough: with one attack each way every pressure depends on Attack − Defence
+only, and so do the heuristic's invocations (its balance of pressure dealt and taken). The declarations come from
+the real :class:`HeuristicPolicy` on a real :class:`PresjaState` (memoised by what they depend on); the absorbing
+uses the real :func:`absorb_options` and the policy's own least-harm choice; the invocation loop mirrors
+:mod:`.invoke` and the policy's ranking step for step (the kernel tests replay the kernel's dice through the State
+to prove it, conflict by conflict).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from konflikt.rulesets.presja.policies import HeuristicPolicy, _least_harm
+from konflikt.rulesets.presja.rules import concede_fate_points, pressure, tactic_mods
+from konflikt.rulesets.presja.state import PresjaState
+from konflikt.rulesets.presja.track import Box, absorb_options, mark
+
+Duel = tuple[int, int, tuple[int, int, int], tuple[int, int, int], int, int, int, int, int, int]
+"""(marked₀, marked₁, consequences₀, consequences₁, fate points₀, fate points₁, consequences taken in this
+conflict₀, ₁, fate₀, fate₁); index 0 acts first. A consequence slot is 0 empty, 1 taken (its free invocation
+unused), 2 free invocation used; a fate is 0 fighting, 1 taken out (wyeliminowany), 2 conceded (pokonany)."""
+Round = tuple[int, tuple[int, int], tuple[tuple[int, int, int], tuple[int, int, int]], tuple[int, int]]
+"""An exchange after the declarations: (invocation steps, fate points, consequences, pressure dealt by 0, by 1)."""
+Decl = tuple[str, str]
+"""(kind attack|defend|concede, tactic) of one participant."""
+DELTAS = 17
+"""4dF − 4dF runs from −8 to +8."""
+
+
+def duel_of(st: PresjaState, a: int, b: int) -> Duel:
+    """The kernel's state of participants ``a`` (first in order) and ``b`` at the start of an exchange."""
+    c0, c1 = st.cons[a], st.cons[b]
+    return (
+        st.marked[a],
+        st.marked[b],
+        (c0[0], c0[1], c0[2]),
+        (c1[0], c1[1], c1[2]),
+        st.fp[a],
+        st.fp[b],
+        st.cons_new[a],
+        st.cons_new[b],
+        st.fate[a],
+        st.fate[b],
+    )
+
+
+@dataclass
+class Step:
+    """One exchange's result: the next state, the steps (decisions and rolls) it took, and which consequence slots
+    were newly taken (bit ``3 * who + slot``; their names depend on the exchange number)."""
+
+    after: Duel
+    steps: int
+    new_slots: int
+
+
+class ExchangeRules:
+    """The fixed numbers of a duel and the exchange function over :data:`Duel` states."""
+
+    def __init__(self, opening: PresjaState) -> None:
+        self.opening = opening
+        a, b = opening.order[0], opening.order[1]
+        self.who = (a, b)
+        f = opening.f
+        o: dict[str, Any] = opening.o
+        self.ids = (f[a].id, f[b].id)
+        self.lv = (opening.lv[a], opening.lv[b])
+        self.damage = (f[a].damage, f[b].damage)
+        self.absorption = (f[a].absorption, f[b].absorption)
+        self.track: tuple[tuple[Box, ...], tuple[Box, ...]] = (f[a].track, f[b].track)
+        self.aspects = (len(f[a].aspects), len(f[b].aspects))
+        self.scene = len(opening.situation)
+        self.values = opening.values
+        self.box_less = bool(o["box_absorbs_less"])
+        self.cons_less = bool(o["consequence_absorbs_less"])
+        self.bonus = int(o["invoke_bonus"])
+        self.fate_point = bool(o["fate_point_without_aspect"])
+        self.limit = int(o["invoke_limit"])
+        self.policy = HeuristicPolicy()
+        self._rng = np.random.default_rng(0)  # the heuristic never draws; the API wants a generator
+        self._scratch: PresjaState = opening.fork()  # type: ignore[assignment]
+        self._decl: dict[tuple[int, tuple[int, ...], int, tuple[int, ...]], tuple[Decl, Decl | None]] = {}
+        self._own: dict[tuple[int, int, tuple[bool, ...], Decl | None], Decl] = {}
+        self._round: dict[tuple[Any, ...], Round] = {}
+        self._hits: dict[tuple[int, int, tuple[int, ...], int], tuple[int, tuple[int, int, int], int] | None] = {}
+
+    # ---- declarations, by the real policy on a real state ------------------------------------------------------
+    def declare(self, m0: int, c0: tuple[int, ...], m1: int, c1: tuple[int, ...]) -> tuple[Decl, Decl | None]:
+        """Both declarations (the second is ``None`` when the first concedes and the conflict ends there)."""
+        key = (m0, c0, m1, c1)
+        found = self._decl.get(key)
+        if found is None:
+            first = self._declares(0, m0, c0, None)
+            second = None if first[0] == "concede" else self._declares(1, m1, c1, first)
+            found = self._decl[key] = (first, second)
+        return found
+
+    def _declares(self, i: int, marked: int, cons: tuple[int, ...], other: Decl | None) -> Decl:
+        """What the heuristic declares for participant ``i`` (0 first) — asked of the real policy.
+
+        In a duel the heuristic's declaration reads its own track and taken consequence slots and the other's
+        declaration (threat and tactic), never the other's track nor anyone's fate points (see
+        ``HeuristicPolicy._declare_now``), so that is the memo's key; the kernel tests replay whole conflicts
+        through the State to hold this to account.
+        """
+        key = (i, marked, tuple(c > 0 for c in cons), other)
+        found = self._own.get(key)
+        if found is not None:
+            return found
+        st = self._scratch
+        me, him = self.who[i], self.who[1 - i]
+        st.marked[me] = marked
+        st.cons[me] = [1 if c else 0 for c in cons]
+        st.decl = [None] * len(st.f)
+        if other is not None:
+            st.decl[him] = (other[0], me if other[0] == "attack" else -1, other[1], -1)
+        st.phase, st.ptr = "declare", st.order.index(me)
+        st._ver += 1
+        st._cache = st._inv_cache = None
+        action = self.policy.choose(st, st.f[me].id, self._rng)
+        if action.kind not in ("attack", "defend", "concede"):
+            raise AssertionError(f"the presja kernel does not mirror a {action.kind!r} declaration")
+        found = self._own[key] = (action.kind, str(action.get("tactic") or "none"))
+        return found
+
+    # ---- the exchange ------------------------------------------------------------------------------------------
+    def exchange(self, s: Duel, delta: int) -> Step:
+        """The exchange from state ``s`` when the first participant's 4dF minus the second's is ``delta``."""
+        m0, m1, c0, c1, fp0, fp1, n0, n1, f0, f1 = s
+        first, second = self.declare(m0, c0, m1, c1)
+        if second is None or second[0] == "concede":
+            if second is None:
+                return Step((m0, m1, c0, c1, fp0 + concede_fate_points(n0), fp1, n0, n1, 2, f1), 1, 0)
+            return Step((m0, m1, c0, c1, fp0, fp1 + concede_fate_points(n1), n0, n1, f0, 2), 2, 0)
+        key = (first, second, delta, fp0, fp1, c0, c1)
+        r = self._round.get(key)
+        if r is None:
+            r = self._round[key] = self._play_round(first, second, delta, [fp0, fp1], [list(c0), list(c1)])
+        extra, fp, cons, pressures = r
+        m = [m0, m1]
+        cons_l = [cons[0], cons[1]]
+        new = [n0, n1]
+        fate = [f0, f1]
+        newly = 0
+        for i in (0, 1):
+            p = pressures[i]
+            t = 1 - i
+            if p <= 0 or fate[t] != 0:
+                continue
+            got = self._hit(t, m[t], cons_l[t], p)
+            if got is None:
+                fate[t] = 1
+                continue
+            m[t], cons_l[t], bits = got
+            new[t] += bin(bits).count("1")
+            newly |= bits << (3 * t)
+            extra += 1
+        return Step(
+            (m[0], m[1], cons_l[0], cons_l[1], fp[0], fp[1], new[0], new[1], fate[0], fate[1]), 4 + extra, newly
+        )
+
+    def _hit(self, t: int, marked: int, cons: tuple[int, ...], p: int) -> tuple[int, tuple[int, int, int], int] | None:
+        """Absorbing ``p`` by the heuristic's least harm: (marked, consequence slots, newly taken bits) or ``None``
+        when no way covers it (taken out at once)."""
+        key = (t, marked, cons, p)
+        if key in self._hits:
+            return self._hits[key]
+        free = (cons[0] == 0, cons[1] == 0, cons[2] == 0)
+        options = absorb_options(self.track[t], marked, free, self.values, p, self.box_less, self.cons_less)
+        found: tuple[int, tuple[int, int, int], int] | None = None
+        if options:
+            choice = _least_harm(self.track[t], options)
+            after = list(cons)
+            for slot in choice.cons:
+                after[slot] = 1
+            bits = sum(1 << slot for slot in choice.cons)
+            found = (mark(marked, choice), (after[0], after[1], after[2]), bits)
+        self._hits[key] = found
+        return found
+
+    def _play_round(self, first: Decl, second: Decl, delta: int, fp: list[int], cons: list[list[int]]) -> Round:
+        """Rolls are made; the invocation round and both attacks: (its steps, fate points, consequences,
+        pressure dealt by 0 and by 1)."""
+        res = (self.lv[0] + delta, self.lv[1])
+        attacks = (first[0] == "attack", second[0] == "attack")
+        amod = (tactic_mods(first[1])[0], tactic_mods(second[1])[0])
+        dmod = (tactic_mods(first[1])[1], tactic_mods(second[1])[1])
+        bonus = [0, 0]
+
+        def hit(i: int, b: list[int]) -> int:
+            if not attacks[i]:
+                return 0
+            j = 1 - i
+            return pressure(res[i] + b[i] + amod[i], res[j] + b[j] + dmod[j], self.damage[i], self.absorption[j])
+
+        def balance(who: int, extra: int = 0, to: int = -1) -> float:
+            b = list(bonus)
+            b[who if to < 0 else to] += extra
+            return hit(who, b) - 2.0 * hit(1 - who, b)
+
+        steps = 0
+        if any(fp) or any(any(c) for c in cons):
+            steps = self._invocations(fp, cons, bonus, balance)
+        c0, c1 = cons
+        return (
+            steps,
+            (fp[0], fp[1]),
+            ((c0[0], c0[1], c0[2]), (c1[0], c1[1], c1[2])),
+            (hit(0, bonus), hit(1, bonus)),
+        )
+
+    def _invocations(self, fp: list[int], cons: list[list[int]], bonus: list[int], balance: Any) -> int:
+        """The invocation round (each in order as long as they like, around until nobody invokes): its steps."""
+        used: dict[tuple[int, str], int] = {}
+        steps = 0
+        ptr, acted = 0, False
+        while True:
+            while ptr < 2:
+                who = ptr
+                keys = self._options(who, fp, cons, used)
+                if not keys:
+                    ptr += 1
+                    continue
+                steps += 1
+                key = self._choose(who, keys, cons, balance)
+                if key is None:
+                    ptr += 1
+                    continue
+                acted = True
+                steps += self._apply(who, key, fp, cons, bonus, used, balance)
+            if not acted:
+                return steps
+            ptr, acted = 0, False
+
+    def _options(self, who: int, fp: list[int], cons: list[list[int]], used: dict[tuple[int, str], int]) -> list[str]:
+        """:func:`invoke.options` as keys: own:N, scene:N, cons:SLOT (the foe's), fate_point."""
+        foe = cons[1 - who]
+        has = fp[who] > 0
+        if not has and not any(foe[s] == 1 or (s == 2 and foe[s]) for s in range(3)):
+            return []
+        keys: list[str] = []
+        if has:
+            keys.extend(f"own:{k}" for k in range(self.aspects[who]))
+            keys.extend(f"scene:{k}" for k in range(self.scene))
+        keys.extend(f"cons:{s}" for s in range(3) if foe[s] and (has or s == 2 or foe[s] == 1))
+        keys = [k for k in keys if used.get((who, k), 0) < self.limit]
+        if self.fate_point and has and used.get((who, "fate_point"), 0) < self.limit:
+            keys.append("fate_point")
+        return keys
+
+    def _free(self, who: int, key: str, cons: list[list[int]]) -> bool:
+        if not key.startswith("cons:"):
+            return False
+        s = int(key[5:])
+        return s == 2 or cons[1 - who][s] == 1
+
+    def _choose(self, who: int, keys: list[str], cons: list[list[int]], balance: Any) -> str | None:
+        """The heuristic: the first free +2 that helps, else the first paid +2, else +1 for a bare fate point."""
+        base = balance(who)
+        best: str | None = None
+        best_rank = (9, 9)
+        for key in keys:
+            if key == "fate_point":
+                gain, rank = balance(who, 1) - base, (2, 1)
+            else:
+                gain, rank = balance(who, self.bonus) - base, (0 if self._free(who, key, cons) else 2, 0)
+            if gain > 1e-9 and rank < best_rank:
+                best, best_rank = key, rank
+        return best
+
+    def _apply(
+        self,
+        who: int,
+        key: str,
+        fp: list[int],
+        cons: list[list[int]],
+        bonus: list[int],
+        used: dict[tuple[int, str], int],
+        balance: Any,
+    ) -> int:
+        """Pay and apply one invocation (the owner of an invoked consequence may ignore it): extra steps taken."""
+        foe = 1 - who
+        if key.startswith("cons:"):
+            s = int(key[5:])
+            if self._free(who, key, cons):
+                if s < 2:
+                    cons[foe][s] = 2
+            else:
+                fp[who] -= 1
+        else:
+            fp[who] -= 1
+        used[(who, key)] = used.get((who, key), 0) + 1
+        gain = 1 if key == "fate_point" else self.bonus
+        if key.startswith("cons:") and fp[foe] > 0:
+            before = balance(foe)
+            after = balance(foe, gain, who)
+            if after < before:
+                fp[foe] -= 1
+            else:
+                bonus[who] += gain
+            return 1
+        bonus[who] += gain
+        return 0

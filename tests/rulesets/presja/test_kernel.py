@@ -1,0 +1,219 @@
+"""The vectorised kernel against the reference: frequencies, conflict-by-conflict replays, refusals.
+
+Two kinds of evidence. (1) Statistical: at a fixed seed the kernel's winner, ending and frequent fate frequencies
+lie within 4 two-sample standard errors of the reference runner's (``konflikt sim --engine reference``). (2) Step
+for step: the kernel's own dice, typed into :class:`PresjaState` as table dice with the heuristic on every seat,
+give the very same winners, ending, fate words, number of steps and outcome numbers, conflict by conflict — for the
+knife fight and for duels that exercise other numbers and options (armour, Ciało, carried consequences, more fate
+points, no tactics, exact consequences).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from math import sqrt
+from typing import Any
+
+import numpy as np
+import pytest
+
+from konflikt.core.actions import ChanceOutcome
+from konflikt.core.conflict import new_state
+from konflikt.core.scenario import Scenario, load_scenario, scenario_from_document
+from konflikt.core.state import State
+from konflikt.rulesets.presja.kernel import PresjaKernel, make_kernel
+from konflikt.rulesets.presja.state import PresjaState
+from konflikt.rulesets.presja.static import _FACES4
+from konflikt.sim.batch import Batch, Tally
+from konflikt.sim.engine import choose_engine, simulate
+from konflikt.sim.runner import Generators, Runner, seat_policies
+
+N_KERNEL = 300_000
+N_REFERENCE = 5_000
+FREQUENT = 0.01
+
+
+def kernel_for(sc: Scenario, overrides: Mapping[str, Any] | None = None) -> PresjaKernel:
+    made = make_kernel(sc, sc.ruleset.options.resolve(sc.options, dict(overrides or {})), seat_policies(sc))
+    assert isinstance(made, PresjaKernel), made
+    return made
+
+
+def refusal(sc: Scenario, overrides: Mapping[str, Any] | None = None, policies: Mapping[str, str] | None = None) -> str:
+    made = make_kernel(sc, sc.ruleset.options.resolve(sc.options, dict(overrides or {})), seat_policies(sc, policies))
+    assert isinstance(made, str), "the kernel accepted what it should refuse"
+    return made
+
+
+def duel_scenario(a: Mapping[str, Any], b: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> Scenario:
+    doc = {
+        "ruleset": "presja",
+        "title": "kernel test duel",
+        "options": dict(options or {}),
+        "setup": {"situation_aspects": ["Ciasno (cramped)"]},
+        "sides": [
+            {"id": "s0", "participants": [{"id": "a", "policy": "heuristic", **a}]},
+            {"id": "s1", "participants": [{"id": "b", "policy": "heuristic", **b}]},
+        ],
+    }
+    return scenario_from_document(doc, "kernel_duel.toml")
+
+
+def assert_within_4se(what: str, ref: Mapping[Any, int], n_ref: int, ker: Mapping[Any, int], n_ker: int) -> int:
+    """Every label frequent in either run: |kernel − reference| ≤ 4 two-sample standard errors. Returns how many."""
+    checked = 0
+    for label in set(ref) | set(ker):
+        p_ref, p_ker = ref.get(label, 0) / n_ref, ker.get(label, 0) / n_ker
+        pooled = (ref.get(label, 0) + ker.get(label, 0)) / (n_ref + n_ker)
+        if max(p_ref, p_ker) < FREQUENT:
+            continue
+        se = sqrt(pooled * (1 - pooled) * (1 / n_ref + 1 / n_ker))
+        assert abs(p_ker - p_ref) <= 4 * se, f"{what} {label!r}: kernel {p_ker:.4f}, reference {p_ref:.4f}, SE {se:.4f}"
+        checked += 1
+    return checked
+
+
+def test_knife_fight_frequencies_lie_within_4_standard_errors_of_the_reference_runner() -> None:
+    sc = load_scenario("presja/knife_fight")
+    reference = simulate(sc, N_REFERENCE, seed=11, engine="reference").tally
+    assert reference.n == N_REFERENCE
+    kernel = Tally()
+    kernel.add(kernel_for(sc).run(N_KERNEL, np.random.default_rng(20261129)))
+    assert kernel.n == N_KERNEL
+    checked = assert_within_4se("winners", reference.winners, N_REFERENCE, kernel.winners, N_KERNEL)
+    checked += assert_within_4se("endings", reference.endings, N_REFERENCE, kernel.endings, N_KERNEL)
+    for pid in ("belzee", "massimo"):
+        checked += assert_within_4se(pid, reference.fates[pid], N_REFERENCE, kernel.fates[pid], N_KERNEL)
+    assert checked >= 20  # winners, endings and a good number of fate words were compared
+    ref_len, ker_len = reference.length_stats()["mean"], kernel.length_stats()["mean"]
+    ref_means, ker_means = reference.resource_means(), kernel.resource_means()
+    assert set(ref_means) == set(ker_means)
+    assert abs(ref_len - ker_len) < 1.5  # steps per conflict (about 56, sd about 20)
+    for name, (mean, se) in ref_means.items():
+        assert abs(ker_means[name][0] - mean) <= 4 * sqrt(se**2 + ker_means[name][1] ** 2) + 1e-9, name
+
+
+def replay(sc: Scenario, kernel: PresjaKernel, batch: Batch, k: int, overrides: Mapping[str, Any]) -> None:
+    """Conflict ``k`` of ``batch`` played by the State with the kernel's dice: the same result in every detail."""
+    assert kernel.trace is not None
+    faces = kernel.trace[k]
+    first = kernel.rules.who[0]
+
+    def dice(state: State) -> ChanceOutcome:
+        st: PresjaState = state  # type: ignore[assignment]
+        pair = int(faces[st.exchange - 1])
+        return _FACES4[pair // 81] if st.roller() == first else _FACES4[pair % 81]
+
+    state = new_state(sc, dict(overrides))
+    Runner(seat_policies(sc), Generators.from_seed(0), roll=dice).play(state)
+    outcome = state.outcome()
+    where = f"conflict {k}"
+    assert batch.winners.labels[batch.winners.codes[k]] == outcome.winners, where
+    assert batch.endings.labels[batch.endings.codes[k]] == outcome.ending, where
+    for pid, fate in outcome.participants.items():
+        assert batch.fates[pid].labels[batch.fates[pid].codes[k]] == fate, f"{where} {pid}"
+    assert batch.length[k] == len(state.steps()), where
+    numbers = {name: float(v) for name, v in outcome.data.items() if name != "rounds"}
+    assert {name: float(arr[k]) for name, arr in batch.resources.items()} == numbers, where
+
+
+DUELS: dict[str, tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = {
+    "armour, Ciało and more fate points": (
+        {"name": "A", "skill": 3, "zmysly": 2, "cialo": 3, "weapon": "miecz", "armour": "kolczuga", "fate_points": 5,
+         "aspects": ["Twardy (tough)", "Szybki (quick)"]},
+        {"name": "B", "skill": 4, "cialo": 1, "weapon": "topor", "armour": "skorzana", "fate_points": 4},
+        {},
+    ),
+    "carried consequences, a stubborn foe": (
+        {"name": "A", "skill": 2, "zmysly": 1, "fate_points": 1, "consequences": {"mild": "Siniak (bruise)"}},
+        {"name": "B", "skill": 2, "weapon": "palka", "may_concede": False,
+         "consequences": {"moderate": "Stara rana (old wound)"}},
+        {},
+    ),
+    "no tactics, exact consequences, a bigger bonus": (
+        {"name": "A", "skill": 1, "zmysly": 3, "weapon": "noz"},
+        {"name": "B", "skill": 3, "weapon": "sztylet", "fate_points": 2},
+        {"tactics": False, "consequence_absorbs_less": False, "invoke_bonus": 3, "fate_point_without_aspect": False},
+    ),
+    "a tie of Zmysły the GM breaks, invoke_limit 2, short fights": (
+        {"name": "A", "skill": 2, "zmysly": 1, "weapon": "noz", "aspects": ["Zwinny (nimble)"]},
+        {"name": "B", "skill": 2, "zmysly": 1, "weapon": "noz", "player": True},
+        {"invoke_limit": 2, "max_exchanges": 4, "box_absorbs_less": True, "allow_concede": False},
+    ),
+}  # fmt: skip
+
+
+def test_the_kernels_dice_replayed_through_the_state_give_the_same_knife_fights() -> None:
+    sc = load_scenario("presja/knife_fight")
+    kernel = kernel_for(sc)
+    batch = kernel.run(600, np.random.default_rng(5), trace=True)
+    for k in range(600):
+        replay(sc, kernel, batch, k, {})
+
+
+@pytest.mark.parametrize("name", list(DUELS))
+def test_the_kernels_dice_replayed_through_the_state_give_the_same_duels(name: str) -> None:
+    a, b, options = DUELS[name]
+    sc = duel_scenario(a, b, options)
+    kernel = kernel_for(sc)
+    batch = kernel.run(300, np.random.default_rng(7), trace=True)
+    for k in range(300):
+        replay(sc, kernel, batch, k, {})
+    assert len(set(batch.endings.codes.tolist())) >= 2 or name.startswith("a tie")
+
+
+def test_a_tie_of_zmysly_counts_the_gms_order_pick_as_a_step() -> None:
+    a, b, options = DUELS["a tie of Zmysły the GM breaks, invoke_limit 2, short fights"]
+    kernel = kernel_for(duel_scenario(a, b, options))
+    assert kernel.opening_steps == 1
+    assert Counter(kernel.run(2000, np.random.default_rng(1)).endings.counts())["deadlock"] > 0
+
+
+def test_the_engine_picks_the_kernel_for_the_knife_fight_and_results_depend_only_on_the_seed() -> None:
+    sc = load_scenario("presja/knife_fight")
+    used, kernel, _ = choose_engine(sc, {}, {}, "auto")
+    assert used == "vectorised" and isinstance(kernel, PresjaKernel)
+    one = simulate(sc, 5000, seed=3, workers=1).tally
+    again = simulate(sc, 5000, seed=3, workers=1).tally
+    assert one.to_json() == again.to_json()
+
+
+def test_the_skirmish_is_refused_with_the_reason() -> None:
+    sc = load_scenario("presja/skirmish")
+    assert "one against one" in refusal(sc)
+    used, kernel, note = choose_engine(sc, {}, {}, "auto")
+    assert used == "reference" and kernel is None and "one against one" in note
+
+
+@pytest.mark.parametrize(
+    ("overrides", "policies", "fragment"),
+    [
+        ({}, {"belzee": "random"}, "seat belzee plays random"),
+        ({}, {"@gm": "random"}, "seat @gm plays random"),
+        ({"advantage_weapon": True}, {}, "advantage_weapon"),
+        ({"advantage_numbers": "auto"}, {}, "advantage_numbers"),
+        ({"advantage_weapon_quality": True}, {}, "weapon-aspect"),
+    ],
+)
+def test_what_the_kernel_does_not_mirror_is_refused_with_a_reason(
+    overrides: dict[str, Any], policies: dict[str, str], fragment: str
+) -> None:
+    assert fragment in refusal(load_scenario("presja/knife_fight"), overrides, policies)
+
+
+def test_surprise_and_zones_are_refused() -> None:
+    doc = {
+        "ruleset": "presja",
+        "title": "t",
+        "options": {"surprise": True},
+        "setup": {"surprised": ["b"]},
+        "sides": [
+            {"id": "s0", "participants": [{"id": "a", "name": "A", "policy": "heuristic"}]},
+            {"id": "s1", "participants": [{"id": "b", "name": "B", "policy": "heuristic"}]},
+        ],
+    }
+    assert "surprise" in refusal(scenario_from_document(doc, "t.toml"))
+    doc["options"] = {}
+    doc["setup"] = {"zones": [{"id": "x", "name": "X"}, {"id": "y", "name": "Y"}], "adjacent": [["x", "y"]]}
+    assert "single zone" in refusal(scenario_from_document(doc, "t.toml"))
