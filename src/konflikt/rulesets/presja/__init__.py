@@ -11,6 +11,7 @@ from konflikt.core.options import Options
 from konflikt.core.ruleset import Ruleset, register
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import State
+from konflikt.rulesets.presja.kernel import make_kernel
 from konflikt.rulesets.presja.models import Character, Setup
 from konflikt.rulesets.presja.odds import QUESTIONS
 from konflikt.rulesets.presja.options import OPTIONS
@@ -42,6 +43,7 @@ RULESET = register(
         new_state=new_state,
         policies={"heuristic": HeuristicPolicy},
         odds=QUESTIONS,
+        kernel=make_kernel,
         content_dir=Path(__file__).parent / "content",
         terms={
             "presja": "pressure",
