@@ -49,6 +49,9 @@ def summary_json(scenario: Scenario, result: SimResult, seed: int) -> dict[str, 
     }
 
 
+FATE_ROWS = 8
+
+
 def print_summary(console: Console, data: dict[str, Any]) -> None:
     head = f"{data['n']:,} conflicts in {data['seconds']:.2f} s ({data['note']})"
     if data["interrupted"]:
@@ -73,7 +76,14 @@ def print_summary(console: Console, data: dict[str, Any]) -> None:
     console.print(table("who wins", data["winners"]))
     console.print(table("how it ended", data["endings"]))
     for pid, rows in data["participants"].items():
-        console.print(table(f"{pid}: fate", rows))
+        shown = rows[:FATE_ROWS]
+        if len(rows) > FATE_ROWS:
+            rest = rows[FATE_ROWS:]
+            count = sum(r["count"] for r in rest)
+            low, high = wilson(count, data["n"])
+            shown = [*shown, {"outcome": f"({len(rest)} other fates)", "count": count, "p": count / data["n"],
+                              "ci95": [low, high]}]  # fmt: skip
+        console.print(table(f"{pid}: fate", shown))
     if data["length"]:
         length = data["length"]
         console.print(
