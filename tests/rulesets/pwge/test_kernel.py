@@ -84,16 +84,16 @@ def only(batch: Batch) -> tuple[Hashable, Hashable, dict[str, Hashable], int]:
 @pytest.mark.parametrize(
     ("name", "overrides", "games"),
     [
-        ("duel", {}, 60),
-        ("duel", {"experience_dice": False, "max_tops_per_roll": 1, "sarad_from": 3}, 40),
-        ("duel", {"dodge_keeps_range_difficulty": False, "max_is_in_range": False, "allvarligt_from": 5}, 30),
-        ("chase", {}, 80),
-        ("negotiation", {}, 80),
-        ("negotiation", {"diplomatic_distance_penalty": False, "social_damage": False}, 40),
-        ("ball", {}, 80),
-        ("ball", {"relation_distance_moves": False, "social_damage": True}, 40),
-        ("shootout", {}, 25),
-        ("shootout", {"experience_dice": True, "max_tops_per_roll": 1, "dodge_keeps_range_difficulty": False}, 12),
+        ("duel", {}, 40),
+        ("duel", {"experience_dice": False, "max_tops_per_roll": 1, "sarad_from": 3}, 25),
+        ("duel", {"dodge_keeps_range_difficulty": False, "max_is_in_range": False, "allvarligt_from": 5}, 20),
+        ("chase", {}, 60),
+        ("negotiation", {}, 50),
+        ("negotiation", {"diplomatic_distance_penalty": False, "social_damage": False}, 30),
+        ("ball", {}, 50),
+        ("ball", {"relation_distance_moves": False, "social_damage": True}, 30),
+        ("shootout", {}, 15),
+        ("shootout", {"experience_dice": True, "max_tops_per_roll": 1, "dodge_keeps_range_difficulty": False}, 8),
     ],
 )
 def test_kernel_replays_the_reference_dice_to_the_same_end(name: str, overrides: dict[str, object], games: int) -> None:
@@ -121,7 +121,7 @@ def test_kernel_replays_uneven_sides_to_the_same_end(
     doc = copy.deepcopy(dict(scenario.document))
     doc["sides"][side]["participants"].append(extra)
     doc.setdefault("setup", {}).update(setup)
-    replay(scenario_from_document(doc, scenario.source), {}, 30)
+    replay(scenario_from_document(doc, scenario.source), {}, 20)
 
 
 def replay(scenario: Scenario, overrides: dict[str, object], games: int) -> None:

@@ -26,6 +26,23 @@ TOPS_WORTH = np.array([sum(1 for a in range(1, 7) for b in range(1, 7) if a + b 
 """How many of the 36 2T results reach ``t`` (clipped to 0–14): the heuristic tops when at least 9 do (25 %)."""
 
 
+def at(a: Int, idx: Int, p: Int | int) -> Int:
+    """``a[idx, p]`` of a row-major 2-D array, through its flat view (2-D fancy indexing is ~3× slower)."""
+    result: Int = np.take(a.reshape(-1), idx * a.shape[1] + p)
+    return result
+
+
+def cells(a: Int, idx: Int, p: Int | int) -> tuple[Int, Int]:
+    """The flat view of a row-major 2-D array and the positions of ``a[idx, p]`` in it, for writing."""
+    return a.reshape(-1), idx * a.shape[1] + p
+
+
+def at3(a: Int, idx: Int, p: Int, q: Int | int) -> Int:
+    """``a[idx, p, q]`` of a row-major 3-D array, through its flat view."""
+    result: Int = np.take(a.reshape(-1), (idx * a.shape[1] + p) * a.shape[2] + q)
+    return result
+
+
 class Conflicts:
     """The arrays of ``n`` conflicts of one scenario (participants numbered as the state numbers them).
 
@@ -90,19 +107,23 @@ class Conflicts:
     # ---- small helpers ---------------------------------------------------------------------------------------
     def can(self, idx: Int, p: Int | int) -> Int:
         """:meth:`PwgeState.can_spend`: standing with a token left."""
-        able: Int = ~self.out[idx, p] & (self.tok[idx, p] > 0)
+        k = idx * self.t.people + p
+        able: Int = ~np.take(self.out.reshape(-1), k) & (np.take(self.tok.reshape(-1), k) > 0)
         return able
 
     def purse(self, idx: Int, p: Int) -> Int:
         """What the heuristic counts as its purse: tokens plus experience dice."""
-        total: Int = self.tok[idx, p] + self.xp[idx, p]
+        k = idx * self.t.people + p
+        total: Int = np.take(self.tok.reshape(-1), k) + np.take(self.xp.reshape(-1), k)
         return total
 
     def spend(self, idx: Int, p: Int) -> None:
         """Pay one token, or an erfarenhetstärning (experience die) while a token remains."""
-        use_xp = (self.xp[idx, p] > 0) & (self.tok[idx, p] >= 1)
-        self.xp[idx[use_xp], p[use_xp]] -= 1
-        self.tok[idx[~use_xp], p[~use_xp]] -= 1
+        k = idx * self.t.people + p
+        tok, xp = self.tok.reshape(-1), self.xp.reshape(-1)
+        use_xp = (np.take(xp, k) > 0) & (np.take(tok, k) >= 1)
+        xp[k[use_xp]] -= 1
+        tok[k[~use_xp]] -= 1
 
     def top_allowed(self, count: Int) -> Int:
         return np.full(len(count), True) if self.max_tops == 0 else count < self.max_tops
@@ -111,8 +132,10 @@ class Conflicts:
         return self.rng.integers(1, 7, k) + self.rng.integers(1, 7, k)
 
     def set_pair(self, idx: Int, p: Int, q: Int, code: Int) -> None:
-        self.dist[idx, p, q] = code
-        self.dist[idx, q, p] = code
+        people = self.t.people
+        flat = self.dist.reshape(-1)
+        flat[(idx * people + p) * people + q] = code
+        flat[(idx * people + q) * people + p] = code
 
     # ---- endings -----------------------------------------------------------------------------------------------
     def finish(self, idx: Int, ending: int, winner: Int | int) -> None:
@@ -164,11 +187,11 @@ class Conflicts:
         target = np.zeros(len(idx), dtype=np.int64)
         for q in range(t.people):
             valid = t.foe[i, q] & ~self.out[idx, q]
-            key = t.open_key[i, q, self.dist[idx, i, q], self.can(idx, q).astype(np.int64)]
+            key = t.open_key[i, q, at3(self.dist, idx, i, q), self.can(idx, q).astype(np.int64)]
             better = valid & (key > best)
             best = np.where(better, key, best)
             target = np.where(better, q, target)
-        where = (i, target, self.dist[idx, i, target], self.can(idx, target).astype(np.int64))
+        where = (i, target, at3(self.dist, idx, i, target), self.can(idx, target).astype(np.int64))
         acting = (self.purse(idx, i) > RESERVE) & (best > NO_KEY) & t.open_worth[where]
         choice = np.where(acting, t.open_deed[where], NONE)
         passing = ~acting
@@ -186,7 +209,7 @@ class Conflicts:
         self.actor[d], self.target[d], self.akind[d], self.rkind[d] = a, j, choice[acting], NONE
         self.acount[d] = False
         self.rcount[d] = False
-        self.snap[d], self.order[d], self.pos[d] = self.dist[d, a, j], SIM, 0
+        self.snap[d], self.order[d], self.pos[d] = at3(self.dist, d, a, j), SIM, 0
         answers = self.can(d, j)
         self.phase[d[answers]] = COUNTER
         self.after_counter(d[~answers])
@@ -214,7 +237,7 @@ class Conflicts:
         table = t.counter_response if response else t.counter
         other = self.can(idx, them).astype(np.int64)
         rich = (self.purse(idx, me) > 1).astype(np.int64)
-        yes = table[me, them, self.dist[idx, me, them], kind, other, rich]
+        yes = table[me, them, at3(self.dist, idx, me, them), kind, other, rich]
         self.spend(idx[yes], me[yes])
         if response:
             self.rcount[idx[yes]] = True
@@ -227,7 +250,7 @@ class Conflicts:
         self.steps[idx] += 1
         a, j = self.actor[idx], self.target[idx]
         other = self.can(idx, a).astype(np.int64)
-        wants = self.t.response[j, a, self.dist[idx, j, a], other]
+        wants = self.t.response[j, a, at3(self.dist, idx, j, a), other]
         choice = np.where(self.purse(idx, j) > RESERVE + 1, wants, NONE)
         some = choice != NONE
         r = idx[some]
@@ -245,7 +268,7 @@ class Conflicts:
         both_move = np.isin(self.akind[idx], (CLOSER, FARTHER)) & np.isin(self.rkind[idx], (CLOSER, FARTHER))
         bids = []
         for p, foe in ((a, j), (j, a)):
-            matters = (self.body[idx, foe] <= t.top_damage[p, foe]) | (self.tok[idx, foe] <= 3)
+            matters = (at(self.body, idx, foe) <= t.top_damage[p, foe]) | (at(self.tok, idx, foe) <= 3)
             bids.append(self.can(idx, p) & (self.purse(idx, p) > RESERVE) & ~both_move & matters)
         first, second = bids
         for p, bid in ((a, first), (j, second)):
@@ -285,10 +308,10 @@ class Conflicts:
         idx = idx[~over]
         da, dt, kind, countered = self.deed(idx)
         simultaneous = self.order[idx] == SIM
-        gone = ~simultaneous & (self.pos[idx] > 0) & (self.out[idx, da] | self.out[idx, dt])
+        gone = ~simultaneous & (self.pos[idx] > 0) & (at(self.out, idx, da) | at(self.out, idx, dt))
         self.pos[idx[gone]] += 1
         live = ~gone
-        now = self.dist[idx, da, dt]
+        now = at3(self.dist, idx, da, dt)
         moving = live & ((kind == CLOSER) | (kind == FARTHER))
         target = t.step[da, dt, np.where(kind == FARTHER, 1, 0), now]
         fails = moving & (target == NONE)
@@ -332,7 +355,8 @@ class Conflicts:
     def on_contest_roll(self, idx: Int) -> None:
         self.steps[idx] += 1
         role = np.where(self.c_roll[idx, 0] == NONE, 0, 1)
-        self.c_roll[idx, role] = self.d2(len(idx)) + self.c_mod[idx, role]
+        flat, k = cells(self.c_roll, idx, role)
+        flat[k] = self.d2(len(idx)) + at(self.c_mod, idx, role)
         self.phase[idx[(self.c_roll[idx] != NONE).all(axis=1)]] = CCHECK
 
     def result(self, idx: Int) -> Int:
@@ -362,21 +386,24 @@ class Conflicts:
         self.steps[idx] += 1
         role = self.c_ask[idx]
         me = np.where(role == 0, self.c_a[idx], self.c_b[idx])
-        own_mod = self.c_mod[idx, role]
-        mine = self.c_roll[idx, role] - own_mod
-        other = self.c_roll[idx, 1 - role] - own_mod + np.where(role == 0, 1, 0)
+        own_mod = at(self.c_mod, idx, role)
+        mine = at(self.c_roll, idx, role) - own_mod
+        other = at(self.c_roll, idx, 1 - role) - own_mod + np.where(role == 0, 1, 0)
         chance = TOPS_WORTH[np.clip(other, 0, 14)] >= 9
         defending = (role == 1) & ~self.c_order[idx]
         rich = self.purse(idx, me) > np.where(defending, RESERVE, RESERVE + 1)
-        top = chance & (self.c_tops[idx, role] < MAX_TOPS) & (mine <= 12) & rich
+        top = chance & (at(self.c_tops, idx, role) < MAX_TOPS) & (mine <= 12) & rich
         tp = idx[top]
         self.spend(tp, me[top])
         self.c_dec[tp] = False
-        self.c_tops[tp, role[top]] += 1
-        self.c_roll[tp, role[top]] = NONE
+        flat, k = cells(self.c_tops, tp, role[top])
+        flat[k] += 1
+        flat, k = cells(self.c_roll, tp, role[top])
+        flat[k] = NONE
         self.phase[tp] = CROLL
         acc = idx[~top]
-        self.c_dec[acc, role[~top]] = True
+        flat, k = cells(self.c_dec, acc, role[~top])
+        flat[k] = True
         self.phase[acc] = CCHECK
 
     def contest_done(self, idx: Int, res: Int) -> None:
@@ -392,7 +419,7 @@ class Conflicts:
         idx = idx[~lost]
         da, dt, kind, _ = self.deed(idx)
         moving = (kind == CLOSER) | (kind == FARTHER)
-        target = t.step[da, dt, np.where(kind == FARTHER, 1, 0), self.dist[idx, da, dt]]
+        target = t.step[da, dt, np.where(kind == FARTHER, 1, 0), at3(self.dist, idx, da, dt)]
         moved = moving & (target != NONE)
         self.set_pair(idx[moved], da[moved], dt[moved], target[moved])
         scoring = (kind == PRESS) & (not self.social_damage)
@@ -445,7 +472,7 @@ class Conflicts:
         self.steps[idx] += 1
         me = self.d_def[idx]
         points = np.maximum(0, self.d_roll[idx] - self.d_arm[idx])
-        serious = (points >= self.t.thresholds[1]) | (points >= self.body[idx, me])
+        serious = (points >= self.t.thresholds[1]) | (points >= at(self.body, idx, me))
         face = self.d_roll[idx] - self.d_mod[idx]
         worth = serious & (face >= 4) & (self.purse(idx, me) > 1) & (self.d_ctops[idx] < MAX_TOPS)
         w = idx[worth]
@@ -478,10 +505,12 @@ class Conflicts:
             0,
             np.where(points >= allvarligt, 4, np.where(points >= sarad, 3, np.where(points >= skrama, 2, 1))),
         )
-        self.tok[idx, j] = np.maximum(0, self.tok[idx, j] - t.token_loss[level])
-        self.body[idx, j] -= points
-        self.wnd[idx, j] = np.maximum(self.wnd[idx, j], level)
-        self.out[idx, j] |= self.body[idx, j] <= 0
+        k = idx * t.people + j
+        tok, body, wnd, out = (a.reshape(-1) for a in (self.tok, self.body, self.wnd, self.out))
+        tok[k] = np.maximum(0, tok[k] - t.token_loss[level])
+        body[k] -= points
+        wnd[k] = np.maximum(wnd[k], level)
+        out[k] |= body[k] <= 0
         self.pos[idx] += 1
         self.phase[idx] = RESOLVE
 
