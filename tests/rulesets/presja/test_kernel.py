@@ -47,11 +47,14 @@ def refusal(sc: Scenario, overrides: Mapping[str, Any] | None = None, policies: 
 
 
 def duel_scenario(a: Mapping[str, Any], b: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> Scenario:
+    """Two heuristic fighters, ``a`` and ``b``; option ``scene = false`` leaves out the situation aspect."""
+    options = dict(options or {})
+    scene = ["Ciasno (cramped)"] if options.pop("scene", True) else []
     doc = {
         "ruleset": "presja",
         "title": "kernel test duel",
-        "options": dict(options or {}),
-        "setup": {"situation_aspects": ["Ciasno (cramped)"]},
+        "options": options,
+        "setup": {"situation_aspects": scene},
         "sides": [
             {"id": "s0", "participants": [{"id": "a", "policy": "heuristic", **a}]},
             {"id": "s1", "participants": [{"id": "b", "policy": "heuristic", **b}]},
@@ -128,13 +131,18 @@ DUELS: dict[str, tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = {
     "carried consequences, a stubborn foe": (
         {"name": "A", "skill": 2, "zmysly": 1, "fate_points": 1, "consequences": {"mild": "Siniak (bruise)"}},
         {"name": "B", "skill": 2, "weapon": "palka", "may_concede": False,
-         "consequences": {"moderate": "Stara rana (old wound)"}},
+         "consequences": {"moderate": "Stara rana (old wound)", "severe": "Blizna (a scar)"}},
         {},
     ),
     "no tactics, exact consequences, a bigger bonus": (
         {"name": "A", "skill": 1, "zmysly": 3, "weapon": "noz"},
         {"name": "B", "skill": 3, "weapon": "sztylet", "fate_points": 2},
         {"tactics": False, "consequence_absorbs_less": False, "invoke_bonus": 3, "fate_point_without_aspect": False},
+    ),
+    "fate points kept for ignoring invoked consequences": (
+        {"name": "A", "skill": 2, "zmysly": 1, "weapon": "noz", "fate_points": 3},
+        {"name": "B", "skill": 2, "weapon": "noz", "fate_points": 2},
+        {"fate_point_without_aspect": False, "scene": False},
     ),
     "a tie of Zmysły the GM breaks, invoke_limit 2, short fights": (
         {"name": "A", "skill": 2, "zmysly": 1, "weapon": "noz", "aspects": ["Zwinny (nimble)"]},
@@ -217,3 +225,20 @@ def test_surprise_and_zones_are_refused() -> None:
     doc["options"] = {}
     doc["setup"] = {"zones": [{"id": "x", "name": "X"}, {"id": "y", "name": "Y"}], "adjacent": [["x", "y"]]}
     assert "single zone" in refusal(scenario_from_document(doc, "t.toml"))
+
+
+def test_scenarios_differing_only_in_fate_points_or_zmysly_get_their_own_kernels() -> None:
+    base = {"name": "A", "skill": 2, "zmysly": 2, "weapon": "noz", "aspects": ["Zwinny (nimble)"]}
+    foe = {"name": "B", "skill": 3, "zmysly": 1, "weapon": "sztylet"}
+    variants = [
+        duel_scenario(base, foe),
+        duel_scenario({**base, "fate_points": 0}, foe),
+        duel_scenario({**base, "zmysly": 0}, foe),
+    ]
+    kernels = [kernel_for(sc) for sc in variants]
+    assert len({id(k) for k in kernels}) == 3
+    assert kernels[2].rules.who != kernels[0].rules.who  # B acts first with the higher Zmysły
+    for sc, kernel in zip(variants, kernels, strict=True):
+        batch = kernel.run(150, np.random.default_rng(3), trace=True)
+        for k in range(150):
+            replay(sc, kernel, batch, k, {})

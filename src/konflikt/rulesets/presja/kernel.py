@@ -204,8 +204,8 @@ def _coded(inverse: npt.NDArray[np.int64], labels: list[Hashable]) -> Coded:
     return Coded(remap[inverse], list(index))
 
 
-_KERNELS: dict[tuple[int, int], PresjaKernel] = {}
-"""Kernels by (the scenario's fixed facts and options, opening steps): their tables stay warm for the process."""
+_KERNELS: dict[str, PresjaKernel] = {}
+"""Kernels by (scenario, options, opening steps): their tables stay warm for the process."""
 
 
 def refusal(scenario: Scenario, options: Mapping[str, Any], seats: Mapping[str, Policy | None]) -> str | None:
@@ -249,7 +249,9 @@ def make_kernel(scenario: Scenario, options: Mapping[str, Any], seats: Mapping[s
         opening.apply_action(gm.choose(opening, GM, rng))
         steps += 1
     fresh = opening.fork()
-    key = (opening.static_key, steps)
+    # the scenario's whole document: Static.static_key leaves out what the kernel needs (the order of action,
+    # fate points, consequences carried in and their names, side and participant ids)
+    key = repr((scenario.source, scenario.document, sorted(dict(options).items()), steps))
     kernel = _KERNELS.get(key)
     if kernel is None:
         if len(_KERNELS) > 32:
