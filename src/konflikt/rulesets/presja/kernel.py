@@ -58,9 +58,16 @@ class Table:
         self.states: list[Duel] = []
         cap = 1024
         self.cells: I64 = np.zeros(cap * DELTAS, np.int64)
-        self.facts: I64 = np.zeros((9, cap), np.int64)
-        """Per state: fate₀, fate₁, fate points ₀ ₁, boxes marked ₀ ₁, consequences ₀ ₁, over?"""
+        self._facts: list[tuple[int, ...]] = []
+        self._facts_array: I64 = np.zeros((8, 0), np.int64)
         self.start = self.id_of(start) * DELTAS
+
+    @property
+    def facts(self) -> I64:
+        """Per state: fate₀, fate₁, fate points ₀ ₁, boxes marked ₀ ₁, consequences ₀ ₁ (rows)."""
+        if self._facts_array.shape[1] != len(self._facts):
+            self._facts_array = np.asarray(self._facts, np.int64).T.copy()
+        return self._facts_array
 
     def id_of(self, s: Duel) -> int:
         found = self.ids.get(s)
@@ -68,36 +75,29 @@ class Table:
             return found
         k = self.ids[s] = len(self.states)
         self.states.append(s)
-        cap = self.facts.shape[1]
-        if k >= cap:
-            self.cells = np.concatenate([self.cells, np.zeros(cap * DELTAS, np.int64)])
-            self.facts = np.concatenate([self.facts, np.zeros((9, cap), np.int64)], axis=1)
-        over = s[8] != 0 or s[9] != 0
-        self.facts[:, k] = (
-            s[8],
-            s[9],
-            s[4],
-            s[5],
-            bin(s[0]).count("1"),
-            bin(s[1]).count("1"),
-            sum(1 for c in s[2] if c),
-            sum(1 for c in s[3] if c),
-            int(over),
-        )
-        if over:
+        if (k + 1) * DELTAS > len(self.cells):
+            self.cells = np.concatenate([self.cells, np.zeros(len(self.cells), np.int64)])
+        c0, c1 = s[2], s[3]
+        boxes = (s[0].bit_count(), s[1].bit_count())
+        self._facts.append((s[8], s[9], s[4], s[5], *boxes, 3 - c0.count(0), 3 - c1.count(0)))
+        if s[8] or s[9]:  # over: the row leads back to itself
             self.cells[k * DELTAS : (k + 1) * DELTAS] = k * DELTAS | ENDED
         return k
 
     def fill(self, cells: I64) -> None:
         """Compute the missing (state, dice) cells in Python, once each."""
-        for cell in np.unique(cells).tolist():
-            sid, delta = divmod(int(cell), DELTAS)
-            step = self.rules.exchange(self.states[sid], delta - 8)
-            nxt = self.id_of(step.after)  # may grow the arrays: index them after
-            assert 0 < step.steps < 1 << STEP_BITS and nxt * DELTAS <= NEXT_MASK
-            over = step.after[8] != 0 or step.after[9] != 0
-            acc = step.steps + (1 << STEP_BITS)
-            self.cells[cell] = nxt * DELTAS | acc << ACC_SHIFT | step.new_slots << NEW_SHIFT | (ENDED if over else 0)
+        where: list[int] = []
+        values: list[int] = []
+        exchange, states, id_of = self.rules.exchange, self.states, self.id_of
+        for cell in set(cells.tolist()):
+            sid, delta = divmod(cell, DELTAS)
+            after, steps, new = exchange(states[sid], delta - 8)
+            nxt = id_of(after)
+            assert 0 < steps < 1 << STEP_BITS and nxt * DELTAS <= NEXT_MASK
+            acc = steps + (1 << STEP_BITS)
+            where.append(cell)
+            values.append(nxt * DELTAS | acc << ACC_SHIFT | new << NEW_SHIFT | (ENDED if after[8] or after[9] else 0))
+        self.cells[where] = values  # after the loop: id_of may have grown the array
 
 
 class PresjaKernel:

@@ -12,7 +12,6 @@ to prove it, conflict by conflict).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -51,14 +50,9 @@ def duel_of(st: PresjaState, a: int, b: int) -> Duel:
     )
 
 
-@dataclass
-class Step:
-    """One exchange's result: the next state, the steps (decisions and rolls) it took, and which consequence slots
-    were newly taken (bit ``3 * who + slot``; their names depend on the exchange number)."""
-
-    after: Duel
-    steps: int
-    new_slots: int
+Step = tuple[Duel, int, int]
+"""One exchange's result: the next state, the steps (decisions and rolls) it took, and which consequence slots
+were newly taken (bit ``3 * who + slot``; their names depend on the exchange number)."""
 
 
 class ExchangeRules:
@@ -137,8 +131,8 @@ class ExchangeRules:
         first, second = self.declare(m0, c0, m1, c1)
         if second is None or second[0] == "concede":
             if second is None:
-                return Step((m0, m1, c0, c1, fp0 + concede_fate_points(n0), fp1, n0, n1, 2, f1), 1, 0)
-            return Step((m0, m1, c0, c1, fp0, fp1 + concede_fate_points(n1), n0, n1, f0, 2), 2, 0)
+                return (m0, m1, c0, c1, fp0 + concede_fate_points(n0), fp1, n0, n1, 2, f1), 1, 0
+            return (m0, m1, c0, c1, fp0, fp1 + concede_fate_points(n1), n0, n1, f0, 2), 2, 0
         key = (first, second, delta, fp0, fp1, c0, c1)
         r = self._round.get(key)
         if r is None:
@@ -162,9 +156,7 @@ class ExchangeRules:
             new[t] += bin(bits).count("1")
             newly |= bits << (3 * t)
             extra += 1
-        return Step(
-            (m[0], m[1], cons_l[0], cons_l[1], fp[0], fp[1], new[0], new[1], fate[0], fate[1]), 4 + extra, newly
-        )
+        return (m[0], m[1], cons_l[0], cons_l[1], fp[0], fp[1], new[0], new[1], fate[0], fate[1]), 4 + extra, newly
 
     def _hit(self, t: int, marked: int, cons: tuple[int, ...], p: int) -> tuple[int, tuple[int, int, int], int] | None:
         """Absorbing ``p`` by the heuristic's least harm: (marked, consequence slots, newly taken bits) or ``None``
