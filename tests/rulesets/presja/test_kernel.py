@@ -47,14 +47,15 @@ def refusal(sc: Scenario, overrides: Mapping[str, Any] | None = None, policies: 
 
 
 def duel_scenario(a: Mapping[str, Any], b: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> Scenario:
-    """Two heuristic fighters, ``a`` and ``b``; option ``scene = false`` leaves out the situation aspect."""
+    """Two heuristic fighters, ``a`` and ``b``; option ``scene = false`` leaves out the situation aspect, option
+    ``setup`` adds to the set-up (zones, positions, surprised)."""
     options = dict(options or {})
     scene = ["Ciasno (cramped)"] if options.pop("scene", True) else []
     doc = {
         "ruleset": "presja",
         "title": "kernel test duel",
         "options": options,
-        "setup": {"situation_aspects": scene},
+        "setup": {"situation_aspects": scene, **options.pop("setup", {})},
         "sides": [
             {"id": "s0", "participants": [{"id": "a", "policy": "heuristic", **a}]},
             {"id": "s1", "participants": [{"id": "b", "policy": "heuristic", **b}]},
@@ -144,6 +145,24 @@ DUELS: dict[str, tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = {
         {"name": "B", "skill": 2, "weapon": "noz", "fate_points": 2},
         {"fate_point_without_aspect": False, "scene": False},
     ),
+    "every advantage the GM grants, mobility from the third exchange": (
+        {"name": "A", "skill": 2, "zmysly": 1, "weapon": "miecz", "edges": ["tactics"], "warlike": 2},
+        {"name": "B", "skill": 3, "weapon": "noz", "armour": "kolczuga", "edges": ["reaction"], "fate_points": 1},
+        {"advantage_mobility": True, "advantage_weapon": True, "advantage_tactics": True, "advantage_reaction": True,
+         "advantage_personality": True, "advantage_numbers": "auto", "advantage_flanking": "gm",
+         "advantage_surrounded": "gm"},
+    ),
+    "surprise: an unskilled fighter taken unawares": (
+        {"name": "A", "skill": 2, "zmysly": 1, "weapon": "palka"},
+        {"name": "B", "cialo": 2, "weapon": "piesci"},
+        {"surprise": True, "setup": {"surprised": ["b"]}},
+    ),
+    "two zones, both fighters in the same one, a bow": (
+        {"name": "A", "skill": 3, "zmysly": 1, "weapon": "luk"},
+        {"name": "B", "skill": 3, "weapon": "wlocznia"},
+        {"setup": {"zones": [{"id": "x", "name": "X"}, {"id": "y", "name": "Y"}], "adjacent": [["x", "y"]],
+                   "positions": {"a": "y", "b": "y"}}},
+    ),
     "a tie of Zmysły the GM breaks, invoke_limit 2, short fights": (
         {"name": "A", "skill": 2, "zmysly": 1, "weapon": "noz", "aspects": ["Zwinny (nimble)"]},
         {"name": "B", "skill": 2, "zmysly": 1, "weapon": "noz", "player": True},
@@ -199,8 +218,6 @@ def test_the_skirmish_is_refused_with_the_reason() -> None:
     [
         ({}, {"belzee": "random"}, "seat belzee plays random"),
         ({}, {"@gm": "random"}, "seat @gm plays random"),
-        ({"advantage_weapon": True}, {}, "advantage_weapon"),
-        ({"advantage_numbers": "auto"}, {}, "advantage_numbers"),
         ({"advantage_weapon_quality": True}, {}, "weapon-aspect"),
     ],
 )
@@ -210,21 +227,10 @@ def test_what_the_kernel_does_not_mirror_is_refused_with_a_reason(
     assert fragment in refusal(load_scenario("presja/knife_fight"), overrides, policies)
 
 
-def test_surprise_and_zones_are_refused() -> None:
-    doc = {
-        "ruleset": "presja",
-        "title": "t",
-        "options": {"surprise": True},
-        "setup": {"surprised": ["b"]},
-        "sides": [
-            {"id": "s0", "participants": [{"id": "a", "name": "A", "policy": "heuristic"}]},
-            {"id": "s1", "participants": [{"id": "b", "name": "B", "policy": "heuristic"}]},
-        ],
-    }
-    assert "surprise" in refusal(scenario_from_document(doc, "t.toml"))
-    doc["options"] = {}
-    doc["setup"] = {"zones": [{"id": "x", "name": "X"}, {"id": "y", "name": "Y"}], "adjacent": [["x", "y"]]}
-    assert "single zone" in refusal(scenario_from_document(doc, "t.toml"))
+def test_a_duel_across_two_zones_is_refused() -> None:
+    zones = {"zones": [{"id": "x", "name": "X"}, {"id": "y", "name": "Y"}], "adjacent": [["x", "y"]]}
+    sc = duel_scenario({"name": "A"}, {"name": "B"}, {"setup": {**zones, "positions": {"b": "y"}}})
+    assert "a in x, b in y" in refusal(sc)
 
 
 def test_scenarios_differing_only_in_fate_points_or_zmysly_get_their_own_kernels() -> None:

@@ -8,9 +8,10 @@ from the real policy and track functions — and kept for the process, so the ho
 operations per exchange over the conflicts still running. Labels are written by the State's own outcome code
 (:mod:`.kernel_labels`).
 
-Not mirrored, so refused with the reason (``konflikt sim`` then uses the reference runner): more or fewer than two
-participants (the skirmish), more than one zone, a seat without the heuristic, surprise, GM and positional
-advantages, and weapon-aspect invocations.
+Mirrored: every option but one (surprise, the GM's advantages and the positional ones included), any characters.
+Refused with the reason (``konflikt sim`` then uses the reference runner): more or fewer than two participants
+(the skirmish), two participants in different zones (moves, ranged attacks), a seat without the heuristic, and
+weapon-aspect invocations (option ``advantage_weapon_quality``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from konflikt.core.scenario import Scenario
 from konflikt.core.state import GM
 from konflikt.rulesets.presja.kernel_exchange import DELTAS, Duel, ExchangeRules, duel_of
 from konflikt.rulesets.presja.kernel_labels import SLOT_MULT, Labeller, slot_code
-from konflikt.rulesets.presja.options import ADVANTAGE_KINDS, POSITIONAL
 from konflikt.rulesets.presja.policies import HeuristicPolicy
 from konflikt.rulesets.presja.state import PresjaState
 from konflikt.rulesets.presja.static import _FACES4
@@ -222,14 +222,11 @@ def refusal(scenario: Scenario, options: Mapping[str, Any], seats: Mapping[str, 
             return f"the presja kernel mirrors the heuristic policy only; seat {seat} plays {name}"
     if GM not in seats:
         return "the presja kernel needs the GM seat's policy (heuristic)"
-    if len(scenario.setup.zone_list()) > 1:
-        return "the presja kernel plays a single zone (strefa); this scenario has several"
-    if options["surprise"] and scenario.setup.surprised:
-        return "the presja kernel does not mirror surprise (zaskoczenie; option surprise with surprised participants)"
-    for kind, name, _ in ADVANTAGE_KINDS:
-        value = options[name]
-        if (value != "off") if kind in POSITIONAL else value:
-            return f"the presja kernel does not mirror advantages (przewagi): option {name} = {value!r}"
+    zones = scenario.setup.zone_list()
+    where = {p.id: scenario.setup.positions.get(p.id, zones[0].id) for p in parts}
+    if len(set(where.values())) > 1:
+        places = ", ".join(f"{pid} in {zone}" for pid, zone in where.items())
+        return f"the presja kernel plays a duel within one zone (strefa); here {places} (moves and ranged attacks)"
     if options["advantage_weapon_quality"]:
         return "the presja kernel does not mirror weapon-aspect invocations (option advantage_weapon_quality)"
     return None

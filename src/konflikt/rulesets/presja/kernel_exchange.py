@@ -16,21 +16,29 @@ from typing import Any
 
 import numpy as np
 
-from konflikt.rulesets.presja.policies import HeuristicPolicy, _least_harm
+from konflikt.rulesets.presja.options import ADVANTAGE_KINDS, POSITIONAL
+from konflikt.rulesets.presja.policies import HeuristicPolicy, _least_harm, gm_holder
 from konflikt.rulesets.presja.rules import concede_fate_points, pressure, tactic_mods
 from konflikt.rulesets.presja.state import PresjaState
 from konflikt.rulesets.presja.track import Box, absorb_options, mark
 
-Duel = tuple[int, int, tuple[int, int, int], tuple[int, int, int], int, int, int, int, int, int]
+Duel = tuple[int, int, tuple[int, int, int], tuple[int, int, int], int, int, int, int, int, int, int]
 """(marked₀, marked₁, consequences₀, consequences₁, fate points₀, fate points₁, consequences taken in this
-conflict₀, ₁, fate₀, fate₁); index 0 acts first. A consequence slot is 0 empty, 1 taken (its free invocation
-unused), 2 free invocation used; a fate is 0 fighting, 1 taken out (wyeliminowany), 2 conceded (pokonany)."""
+conflict₀, ₁, fate₀, fate₁, early); index 0 acts first. A consequence slot is 0 empty, 1 taken (its free invocation
+unused), 2 free invocation used; a fate is 0 fighting, 1 taken out (wyeliminowany), 2 conceded (pokonany). ``early``
+is min(exchange, 3) when the exchange number matters (surprise in the first, the GM's mobility advantage from the
+third), else 0."""
 Round = tuple[int, tuple[int, int], tuple[tuple[int, int, int], tuple[int, int, int]], tuple[int, int]]
 """An exchange after the declarations: (invocation steps, fate points, consequences, pressure dealt by 0, by 1)."""
 Decl = tuple[str, str]
 """(kind attack|defend|concede, tactic) of one participant."""
 DELTAS = 17
 """4dF − 4dF runs from −8 to +8."""
+
+
+def timed(st: PresjaState) -> bool:
+    """Whether the exchange number changes anything but the names (see :data:`Duel`)."""
+    return bool(st.surprised) or bool(st.o["advantage_mobility"])
 
 
 def duel_of(st: PresjaState, a: int, b: int) -> Duel:
@@ -47,6 +55,7 @@ def duel_of(st: PresjaState, a: int, b: int) -> Duel:
         st.cons_new[b],
         st.fate[a],
         st.fate[b],
+        min(st.exchange, 3) if timed(st) else 0,
     )
 
 
@@ -65,7 +74,6 @@ class ExchangeRules:
         f = opening.f
         o: dict[str, Any] = opening.o
         self.ids = (f[a].id, f[b].id)
-        self.lv = (opening.lv[a], opening.lv[b])
         self.damage = (f[a].damage, f[b].damage)
         self.absorption = (f[a].absorption, f[b].absorption)
         self.track: tuple[tuple[Box, ...], tuple[Box, ...]] = (f[a].track, f[b].track)
@@ -77,26 +85,47 @@ class ExchangeRules:
         self.bonus = int(o["invoke_bonus"])
         self.fate_point = bool(o["fate_point_without_aspect"])
         self.limit = int(o["invoke_limit"])
+        self.timed = timed(opening)
+        self.kinds = tuple(
+            kind for kind, name, _ in ADVANTAGE_KINDS if (o[name] == "gm" if kind in POSITIONAL else o[name] is True)
+        )
+        """The advantages the GM is asked about each exchange in which someone attacks."""
         self.policy = HeuristicPolicy()
         self._rng = np.random.default_rng(0)  # the heuristic never draws; the API wants a generator
         self._scratch: PresjaState = opening.fork()  # type: ignore[assignment]
-        self._decl: dict[tuple[int, tuple[int, ...], int, tuple[int, ...]], tuple[Decl, Decl | None]] = {}
-        self._own: dict[tuple[int, int, tuple[bool, ...], Decl | None], Decl] = {}
+        self._decl: dict[tuple[int, tuple[int, ...], int, tuple[int, ...], int], tuple[Decl, Decl | None]] = {}
+        self._own: dict[tuple[int, int, tuple[bool, ...], Decl | None, int], Decl] = {}
+        self._adv: dict[tuple[Decl, Decl, int], tuple[tuple[int, int], int]] = {}
         self._round: dict[tuple[Any, ...], Round] = {}
         self._hits: dict[tuple[int, int, tuple[int, ...], int], tuple[int, tuple[int, int, int], int] | None] = {}
 
+    def _at(self, early: int) -> PresjaState:
+        """The scratch state at exchange ``early`` (levels as surprise sets them)."""
+        st = self._scratch
+        exchange = max(early, 1)
+        if st.exchange != exchange:
+            st.exchange = exchange
+            st.lv = st._levels()
+        return st
+
+    def levels(self, early: int) -> tuple[int, int]:
+        st = self._at(early)
+        return st.lv[self.who[0]], st.lv[self.who[1]]
+
     # ---- declarations, by the real policy on a real state ------------------------------------------------------
-    def declare(self, m0: int, c0: tuple[int, ...], m1: int, c1: tuple[int, ...]) -> tuple[Decl, Decl | None]:
+    def declare(
+        self, m0: int, c0: tuple[int, ...], m1: int, c1: tuple[int, ...], early: int
+    ) -> tuple[Decl, Decl | None]:
         """Both declarations (the second is ``None`` when the first concedes and the conflict ends there)."""
-        key = (m0, c0, m1, c1)
+        key = (m0, c0, m1, c1, early)
         found = self._decl.get(key)
         if found is None:
-            first = self._declares(0, m0, c0, None)
-            second = None if first[0] == "concede" else self._declares(1, m1, c1, first)
+            first = self._declares(0, m0, c0, None, early)
+            second = None if first[0] == "concede" else self._declares(1, m1, c1, first, early)
             found = self._decl[key] = (first, second)
         return found
 
-    def _declares(self, i: int, marked: int, cons: tuple[int, ...], other: Decl | None) -> Decl:
+    def _declares(self, i: int, marked: int, cons: tuple[int, ...], other: Decl | None, early: int) -> Decl:
         """What the heuristic declares for participant ``i`` (0 first) — asked of the real policy.
 
         In a duel the heuristic's declaration reads its own track and taken consequence slots and the other's
@@ -104,11 +133,11 @@ class ExchangeRules:
         ``HeuristicPolicy._declare_now``), so that is the memo's key; the kernel tests replay whole conflicts
         through the State to hold this to account.
         """
-        key = (i, marked, tuple(c > 0 for c in cons), other)
+        key = (i, marked, tuple(c > 0 for c in cons), other, early)
         found = self._own.get(key)
         if found is not None:
             return found
-        st = self._scratch
+        st = self._at(early)
         me, him = self.who[i], self.who[1 - i]
         st.marked[me] = marked
         st.cons[me] = [1 if c else 0 for c in cons]
@@ -127,16 +156,17 @@ class ExchangeRules:
     # ---- the exchange ------------------------------------------------------------------------------------------
     def exchange(self, s: Duel, delta: int) -> Step:
         """The exchange from state ``s`` when the first participant's 4dF minus the second's is ``delta``."""
-        m0, m1, c0, c1, fp0, fp1, n0, n1, f0, f1 = s
-        first, second = self.declare(m0, c0, m1, c1)
+        m0, m1, c0, c1, fp0, fp1, n0, n1, f0, f1, early = s
+        later = min(early + 1, 3) if self.timed else 0
+        first, second = self.declare(m0, c0, m1, c1, early)
         if second is None or second[0] == "concede":
             if second is None:
-                return (m0, m1, c0, c1, fp0 + concede_fate_points(n0), fp1, n0, n1, 2, f1), 1, 0
-            return (m0, m1, c0, c1, fp0, fp1 + concede_fate_points(n1), n0, n1, f0, 2), 2, 0
-        key = (first, second, delta, fp0, fp1, c0, c1)
+                return (m0, m1, c0, c1, fp0 + concede_fate_points(n0), fp1, n0, n1, 2, f1, later), 1, 0
+            return (m0, m1, c0, c1, fp0, fp1 + concede_fate_points(n1), n0, n1, f0, 2, later), 2, 0
+        key = (first, second, delta, fp0, fp1, c0, c1, early)
         r = self._round.get(key)
         if r is None:
-            r = self._round[key] = self._play_round(first, second, delta, [fp0, fp1], [list(c0), list(c1)])
+            r = self._round[key] = self._play_round(first, second, delta, [fp0, fp1], [list(c0), list(c1)], early)
         extra, fp, cons, pressures = r
         m = [m0, m1]
         cons_l = [cons[0], cons[1]]
@@ -156,7 +186,8 @@ class ExchangeRules:
             new[t] += bin(bits).count("1")
             newly |= bits << (3 * t)
             extra += 1
-        return (m[0], m[1], cons_l[0], cons_l[1], fp[0], fp[1], new[0], new[1], fate[0], fate[1]), 4 + extra, newly
+        after = (m[0], m[1], cons_l[0], cons_l[1], fp[0], fp[1], new[0], new[1], fate[0], fate[1], later)
+        return after, 4 + extra, newly
 
     def _hit(self, t: int, marked: int, cons: tuple[int, ...], p: int) -> tuple[int, tuple[int, int, int], int] | None:
         """Absorbing ``p`` by the heuristic's least harm: (marked, consequence slots, newly taken bits) or ``None``
@@ -177,20 +208,24 @@ class ExchangeRules:
         self._hits[key] = found
         return found
 
-    def _play_round(self, first: Decl, second: Decl, delta: int, fp: list[int], cons: list[list[int]]) -> Round:
-        """Rolls are made; the invocation round and both attacks: (its steps, fate points, consequences,
-        pressure dealt by 0 and by 1)."""
-        res = (self.lv[0] + delta, self.lv[1])
+    def _play_round(
+        self, first: Decl, second: Decl, delta: int, fp: list[int], cons: list[list[int]], early: int
+    ) -> Round:
+        """Rolls are made; the invocation round, the GM's advantages and both attacks: (steps, fate points,
+        consequences, pressure dealt by 0 and by 1)."""
+        lv = self.levels(early)
+        res = (lv[0] + delta, lv[1])
         attacks = (first[0] == "attack", second[0] == "attack")
         amod = (tactic_mods(first[1])[0], tactic_mods(second[1])[0])
         dmod = (tactic_mods(first[1])[1], tactic_mods(second[1])[1])
         bonus = [0, 0]
 
-        def hit(i: int, b: list[int]) -> int:
+        def hit(i: int, b: list[int], adv: tuple[int, int] = (0, 0)) -> int:
             if not attacks[i]:
                 return 0
             j = 1 - i
-            return pressure(res[i] + b[i] + amod[i], res[j] + b[j] + dmod[j], self.damage[i], self.absorption[j])
+            attack = res[i] + b[i] + amod[i] + adv[i]
+            return pressure(attack, res[j] + b[j] + dmod[j], self.damage[i], self.absorption[j])
 
         def balance(who: int, extra: int = 0, to: int = -1) -> float:
             b = list(bonus)
@@ -200,13 +235,43 @@ class ExchangeRules:
         steps = 0
         if any(fp) or any(any(c) for c in cons):
             steps = self._invocations(fp, cons, bonus, balance)
+        adv, asked = self._advantages(first, second, early)
         c0, c1 = cons
         return (
-            steps,
+            steps + asked,
             (fp[0], fp[1]),
             ((c0[0], c0[1], c0[2]), (c1[0], c1[1], c1[2])),
-            (hit(0, bonus), hit(1, bonus)),
+            (hit(0, bonus, adv), hit(1, bonus, adv)),
         )
+
+    def _advantages(self, first: Decl, second: Decl, early: int) -> tuple[tuple[int, int], int]:
+        """(+1 Attack per advantage for 0 and 1, the GM's steps) — the real GM heuristic on the scratch state.
+
+        Asked after the invocations (which therefore see none of the GM's advantages); positional ones from the
+        positions never apply in a duel in one zone (one attacker, one defender: no numbers, no flanking), which
+        is checked on the way.
+        """
+        key = (first, second, early)
+        found = self._adv.get(key)
+        if found is not None:
+            return found
+        attacks = (first[0] == "attack", second[0] == "attack")
+        if not any(attacks):
+            found = self._adv[key] = ((0, 0), 0)
+            return found
+        st = self._at(early)
+        a, b = self.who
+        st.decl = [None] * len(st.f)
+        st.decl[a] = (first[0], b if attacks[0] else -1, first[1], -1)
+        st.decl[b] = (second[0], a if attacks[1] else -1, second[1], -1)
+        st.holders = {}
+        if any(st.advantages(i, j) for i, j in ((a, b), (b, a))):
+            raise AssertionError("the presja kernel does not mirror positional advantages in a duel")
+        st.holders = {kind: gm_holder(st, kind) for kind in self.kinds}
+        adv = tuple(len(st.advantages(i, j)) if attacks[k] else 0 for k, (i, j) in enumerate(((a, b), (b, a))))
+        st.holders = {}
+        found = self._adv[key] = ((adv[0], adv[1]), len(self.kinds))
+        return found
 
     def _invocations(self, fp: list[int], cons: list[list[int]], bonus: list[int], balance: Any) -> int:
         """The invocation round (each in order as long as they like, around until nobody invokes): its steps."""
