@@ -163,7 +163,17 @@ DUELS: dict[str, tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = {
         {"setup": {"zones": [{"id": "x", "name": "X"}, {"id": "y", "name": "Y"}], "adjacent": [["x", "y"]],
                    "positions": {"a": "y", "b": "y"}}},
     ),
-    "a tie of Zmysły the GM breaks, invoke_limit 2, short fights": (
+    "a weapon aspect's tick boxes (przewaga jakości broni), kept for the scene": (
+        {"name": "A", "skill": 2, "zmysly": 1, "weapon": "miecz_grimbanusa", "fate_points": 1},
+        {"name": "B", "skill": 3, "weapon": "miecz_grimbanusa", "armour": "skorzana"},
+        {"advantage_weapon_quality": True},
+    ),
+    "a weapon aspect cleared after each exchange, no fate points": (
+        {"name": "A", "skill": 3, "zmysly": 1, "weapon": "miecz_grimbanusa", "fate_points": 0},
+        {"name": "B", "skill": 3, "weapon": "topor", "fate_points": 0},
+        {"advantage_weapon_quality": True, "weapon_aspect_clears": "exchange", "scene": False},
+    ),
+        "a tie of Zmysły the GM breaks, invoke_limit 2, short fights": (
         {"name": "A", "skill": 2, "zmysly": 1, "weapon": "noz", "aspects": ["Zwinny (nimble)"]},
         {"name": "B", "skill": 2, "zmysly": 1, "weapon": "noz", "player": True},
         {"invoke_limit": 2, "max_exchanges": 4, "box_absorbs_less": True, "allow_concede": False},
@@ -218,7 +228,6 @@ def test_the_skirmish_is_refused_with_the_reason() -> None:
     [
         ({}, {"belzee": "random"}, "seat belzee plays random"),
         ({}, {"@gm": "random"}, "seat @gm plays random"),
-        ({"advantage_weapon_quality": True}, {}, "weapon-aspect"),
     ],
 )
 def test_what_the_kernel_does_not_mirror_is_refused_with_a_reason(

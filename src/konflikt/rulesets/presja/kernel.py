@@ -8,10 +8,10 @@ from the real policy and track functions — and kept for the process, so the ho
 operations per exchange over the conflicts still running. Labels are written by the State's own outcome code
 (:mod:`.kernel_labels`).
 
-Mirrored: every option but one (surprise, the GM's advantages and the positional ones included), any characters.
-Refused with the reason (``konflikt sim`` then uses the reference runner): more or fewer than two participants
-(the skirmish), two participants in different zones (moves, ranged attacks), a seat without the heuristic, and
-weapon-aspect invocations (option ``advantage_weapon_quality``).
+Mirrored: every rule option (surprise, the GM's and the positional advantages, weapon aspects included) and any
+characters. Refused with the reason (``konflikt sim`` then uses the reference runner): more or fewer than two
+participants (the skirmish), two participants in different zones (moves, ranged attacks), and a seat without the
+heuristic.
 """
 
 from __future__ import annotations
@@ -227,8 +227,6 @@ def refusal(scenario: Scenario, options: Mapping[str, Any], seats: Mapping[str, 
     if len(set(where.values())) > 1:
         places = ", ".join(f"{pid} in {zone}" for pid, zone in where.items())
         return f"the presja kernel plays a duel within one zone (strefa); here {places} (moves and ranged attacks)"
-    if options["advantage_weapon_quality"]:
-        return "the presja kernel does not mirror weapon-aspect invocations (option advantage_weapon_quality)"
     return None
 
 

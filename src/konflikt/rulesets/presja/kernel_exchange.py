@@ -22,14 +22,14 @@ from konflikt.rulesets.presja.rules import concede_fate_points, pressure, tactic
 from konflikt.rulesets.presja.state import PresjaState
 from konflikt.rulesets.presja.track import Box, absorb_options, mark
 
-Duel = tuple[int, int, tuple[int, int, int], tuple[int, int, int], int, int, int, int, int, int, int]
+Duel = tuple[int, int, tuple[int, int, int], tuple[int, int, int], int, int, int, int, int, int, int, int, int]
 """(marked₀, marked₁, consequences₀, consequences₁, fate points₀, fate points₁, consequences taken in this
-conflict₀, ₁, fate₀, fate₁, early); index 0 acts first. A consequence slot is 0 empty, 1 taken (its free invocation
-unused), 2 free invocation used; a fate is 0 fighting, 1 taken out (wyeliminowany), 2 conceded (pokonany). ``early``
-is min(exchange, 3) when the exchange number matters (surprise in the first, the GM's mobility advantage from the
-third), else 0."""
-Round = tuple[int, tuple[int, int], tuple[tuple[int, int, int], tuple[int, int, int]], tuple[int, int]]
-"""An exchange after the declarations: (invocation steps, fate points, consequences, pressure dealt by 0, by 1)."""
+conflict₀, ₁, fate₀, fate₁, early, weapon aspect ticks₀, ₁); index 0 acts first. A consequence slot is 0 empty,
+1 taken (its free invocation unused), 2 free invocation used; a fate is 0 fighting, 1 taken out (wyeliminowany),
+2 conceded (pokonany). ``early`` is min(exchange, 3) when the exchange number matters (surprise in the first, the
+GM's mobility advantage from the third), else 0."""
+Round = tuple[int, tuple[int, int], tuple[tuple[int, int, int], tuple[int, int, int]], tuple[int, int], tuple[int, int]]
+"""An exchange after the declarations: (steps, fate points, consequences, pressure dealt by 0 and 1, ticks)."""
 Decl = tuple[str, str]
 """(kind attack|defend|concede, tactic) of one participant."""
 DELTAS = 17
@@ -56,6 +56,8 @@ def duel_of(st: PresjaState, a: int, b: int) -> Duel:
         st.fate[a],
         st.fate[b],
         min(st.exchange, 3) if timed(st) else 0,
+        st.ticks[a],
+        st.ticks[b],
     )
 
 
@@ -85,6 +87,10 @@ class ExchangeRules:
         self.bonus = int(o["invoke_bonus"])
         self.fate_point = bool(o["fate_point_without_aspect"])
         self.limit = int(o["invoke_limit"])
+        self.quality = bool(o["advantage_weapon_quality"])
+        self.boxes = (f[a].weapon_boxes, f[b].weapon_boxes) if self.quality else (0, 0)
+        """Tick boxes of each weapon aspect that may be invoked (przewaga jakości broni)."""
+        self.clears = o["weapon_aspect_clears"] == "exchange"
         self.timed = timed(opening)
         self.kinds = tuple(
             kind for kind, name, _ in ADVANTAGE_KINDS if (o[name] == "gm" if kind in POSITIONAL else o[name] is True)
@@ -156,18 +162,20 @@ class ExchangeRules:
     # ---- the exchange ------------------------------------------------------------------------------------------
     def exchange(self, s: Duel, delta: int) -> Step:
         """The exchange from state ``s`` when the first participant's 4dF minus the second's is ``delta``."""
-        m0, m1, c0, c1, fp0, fp1, n0, n1, f0, f1, early = s
+        m0, m1, c0, c1, fp0, fp1, n0, n1, f0, f1, early, t0, t1 = s
         later = min(early + 1, 3) if self.timed else 0
         first, second = self.declare(m0, c0, m1, c1, early)
         if second is None or second[0] == "concede":
             if second is None:
-                return (m0, m1, c0, c1, fp0 + concede_fate_points(n0), fp1, n0, n1, 2, f1, later), 1, 0
-            return (m0, m1, c0, c1, fp0, fp1 + concede_fate_points(n1), n0, n1, f0, 2, later), 2, 0
-        key = (first, second, delta, fp0, fp1, c0, c1, early)
+                return (m0, m1, c0, c1, fp0 + concede_fate_points(n0), fp1, n0, n1, 2, f1, later, t0, t1), 1, 0
+            return (m0, m1, c0, c1, fp0, fp1 + concede_fate_points(n1), n0, n1, f0, 2, later, t0, t1), 2, 0
+        key = (first, second, delta, fp0, fp1, c0, c1, early, t0, t1)
         r = self._round.get(key)
         if r is None:
-            r = self._round[key] = self._play_round(first, second, delta, [fp0, fp1], [list(c0), list(c1)], early)
-        extra, fp, cons, pressures = r
+            r = self._round[key] = self._play_round(
+                first, second, delta, [fp0, fp1], [list(c0), list(c1)], early, [t0, t1]
+            )
+        extra, fp, cons, pressures, ticks = r
         m = [m0, m1]
         cons_l = [cons[0], cons[1]]
         new = [n0, n1]
@@ -186,7 +194,8 @@ class ExchangeRules:
             new[t] += bin(bits).count("1")
             newly |= bits << (3 * t)
             extra += 1
-        after = (m[0], m[1], cons_l[0], cons_l[1], fp[0], fp[1], new[0], new[1], fate[0], fate[1], later)
+        t0, t1 = (0, 0) if self.clears else ticks
+        after = (m[0], m[1], cons_l[0], cons_l[1], fp[0], fp[1], new[0], new[1], fate[0], fate[1], later, t0, t1)
         return after, 4 + extra, newly
 
     def _hit(self, t: int, marked: int, cons: tuple[int, ...], p: int) -> tuple[int, tuple[int, int, int], int] | None:
@@ -209,7 +218,7 @@ class ExchangeRules:
         return found
 
     def _play_round(
-        self, first: Decl, second: Decl, delta: int, fp: list[int], cons: list[list[int]], early: int
+        self, first: Decl, second: Decl, delta: int, fp: list[int], cons: list[list[int]], early: int, ticks: list[int]
     ) -> Round:
         """Rolls are made; the invocation round, the GM's advantages and both attacks: (steps, fate points,
         consequences, pressure dealt by 0 and by 1)."""
@@ -219,29 +228,32 @@ class ExchangeRules:
         amod = (tactic_mods(first[1])[0], tactic_mods(second[1])[0])
         dmod = (tactic_mods(first[1])[1], tactic_mods(second[1])[1])
         bonus = [0, 0]
+        sharp = [0, 0]  # att_bonus: a weapon aspect's +1 to the margin (Attack only)
 
-        def hit(i: int, b: list[int], adv: tuple[int, int] = (0, 0)) -> int:
+        def hit(i: int, b: list[int], a: list[int], adv: tuple[int, int] = (0, 0)) -> int:
             if not attacks[i]:
                 return 0
             j = 1 - i
-            attack = res[i] + b[i] + amod[i] + adv[i]
+            attack = res[i] + b[i] + a[i] + amod[i] + adv[i]
             return pressure(attack, res[j] + b[j] + dmod[j], self.damage[i], self.absorption[j])
 
-        def balance(who: int, extra: int = 0, to: int = -1) -> float:
-            b = list(bonus)
+        def balance(who: int, extra: int = 0, to: int = -1, att: int = 0) -> float:
+            b, a = list(bonus), list(sharp)
             b[who if to < 0 else to] += extra
-            return hit(who, b) - 2.0 * hit(1 - who, b)
+            a[who] += att
+            return hit(who, b, a) - 2.0 * hit(1 - who, b, a)
 
         steps = 0
-        if any(fp) or any(any(c) for c in cons):
-            steps = self._invocations(fp, cons, bonus, balance)
+        if any(fp) or any(any(c) for c in cons) or any(self.boxes):
+            steps = self._invocations(fp, cons, bonus, sharp, ticks, balance)
         adv, asked = self._advantages(first, second, early)
         c0, c1 = cons
         return (
             steps + asked,
             (fp[0], fp[1]),
             ((c0[0], c0[1], c0[2]), (c1[0], c1[1], c1[2])),
-            (hit(0, bonus, adv), hit(1, bonus, adv)),
+            (hit(0, bonus, sharp, adv), hit(1, bonus, sharp, adv)),
+            (ticks[0], ticks[1]),
         )
 
     def _advantages(self, first: Decl, second: Decl, early: int) -> tuple[tuple[int, int], int]:
@@ -273,7 +285,15 @@ class ExchangeRules:
         found = self._adv[key] = ((adv[0], adv[1]), len(self.kinds))
         return found
 
-    def _invocations(self, fp: list[int], cons: list[list[int]], bonus: list[int], balance: Any) -> int:
+    def _invocations(
+        self,
+        fp: list[int],
+        cons: list[list[int]],
+        bonus: list[int],
+        sharp: list[int],
+        ticks: list[int],
+        balance: Any,
+    ) -> int:
         """The invocation round (each in order as long as they like, around until nobody invokes): its steps."""
         used: dict[tuple[int, str], int] = {}
         steps = 0
@@ -281,7 +301,7 @@ class ExchangeRules:
         while True:
             while ptr < 2:
                 who = ptr
-                keys = self._options(who, fp, cons, used)
+                keys = self._options(who, fp, cons, ticks, used)
                 if not keys:
                     ptr += 1
                     continue
@@ -291,16 +311,24 @@ class ExchangeRules:
                     ptr += 1
                     continue
                 acted = True
+                if key == "weapon":
+                    ticks[who] += 1
+                    sharp[who] += 1
+                    used[(who, key)] = used.get((who, key), 0) + 1
+                    continue
                 steps += self._apply(who, key, fp, cons, bonus, used, balance)
             if not acted:
                 return steps
             ptr, acted = 0, False
 
-    def _options(self, who: int, fp: list[int], cons: list[list[int]], used: dict[tuple[int, str], int]) -> list[str]:
-        """:func:`invoke.options` as keys: own:N, scene:N, cons:SLOT (the foe's), fate_point."""
+    def _options(
+        self, who: int, fp: list[int], cons: list[list[int]], ticks: list[int], used: dict[tuple[int, str], int]
+    ) -> list[str]:
+        """:func:`invoke.options` as keys: own:N, scene:N, cons:SLOT (the foe's), weapon, fate_point."""
         foe = cons[1 - who]
         has = fp[who] > 0
-        if not has and not any(foe[s] == 1 or (s == 2 and foe[s]) for s in range(3)):
+        sharp = self.boxes[who] > ticks[who]
+        if not has and not sharp and not any(foe[s] == 1 or (s == 2 and foe[s]) for s in range(3)):
             return []
         keys: list[str] = []
         if has:
@@ -308,6 +336,8 @@ class ExchangeRules:
             keys.extend(f"scene:{k}" for k in range(self.scene))
         keys.extend(f"cons:{s}" for s in range(3) if foe[s] and (has or s == 2 or foe[s] == 1))
         keys = [k for k in keys if used.get((who, k), 0) < self.limit]
+        if sharp and used.get((who, "weapon"), 0) < self.limit:
+            keys.append("weapon")
         if self.fate_point and has and used.get((who, "fate_point"), 0) < self.limit:
             keys.append("fate_point")
         return keys
@@ -326,6 +356,8 @@ class ExchangeRules:
         for key in keys:
             if key == "fate_point":
                 gain, rank = balance(who, 1) - base, (2, 1)
+            elif key == "weapon":
+                gain, rank = balance(who, att=1) - base, (1, 0)
             else:
                 gain, rank = balance(who, self.bonus) - base, (0 if self._free(who, key, cons) else 2, 0)
             if gain > 1e-9 and rank < best_rank:
