@@ -1,8 +1,9 @@
 """The numpy kernel against the reference runner: the same dice give the same conflict, and at scale the same odds.
 
-Two kinds of evidence. (1) Dice replay: a reference conflict is played with its dice recorded; the kernel, given
-exactly those dice for one conflict, must end it the same way — ending, winners, every fate word and the number of
-steps — which checks every rule and every heuristic choice on the path. (2) Frequencies: at a fixed seed every
+Two kinds of evidence. (1) Dice replay: reference conflicts are played with their dice recorded; the kernel plays
+them all at once, each conflict drawing its own recorded faces, and must end every one the same way — ending,
+winners, every fate word and the number of steps — which checks every rule and every heuristic choice on the path,
+and that conflicts in different phases do not disturb each other in the arrays. (2) Frequencies: at a fixed seed every
 winner and ending frequency, and every frequent fate, lies within 4 standard errors (pooled two-sample) of the
 reference runner's, and so does the mean length.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Hashable, Mapping
 from typing import Any, cast
 
@@ -48,21 +49,6 @@ class Recorder:
         return result
 
 
-class Script:
-    """Hands the kernel the recorded faces in order (one conflict draws its dice one roll at a time)."""
-
-    def __init__(self, faces: list[int]) -> None:
-        self.faces = faces
-        self.used = 0
-
-    def integers(self, low: int, high: int, size: int) -> np.ndarray:
-        out = np.array(self.faces[self.used : self.used + size], dtype=np.int64)
-        assert len(out) == size, "the kernel asked for more dice than the reference rolled"
-        assert ((low <= out) & (out < high)).all()
-        self.used += size
-        return out
-
-
 def kernel_of(scenario: Scenario, overrides: Mapping[str, object] | None = None) -> PwgeKernel:
     options = scenario.ruleset.options.resolve(scenario.options, dict(overrides or {}))
     made = make_kernel(scenario, options, seat_policies(scenario))
@@ -70,14 +56,14 @@ def kernel_of(scenario: Scenario, overrides: Mapping[str, object] | None = None)
     return made
 
 
-def only(batch: Batch) -> tuple[Hashable, Hashable, dict[str, Hashable], int]:
-    """The single conflict of a batch of one, as labels."""
-    fates = {pid: c.labels[int(c.codes[0])] for pid, c in batch.fates.items()}
+def conflict(batch: Batch, i: int) -> tuple[Hashable, Hashable, dict[str, Hashable], int]:
+    """Conflict ``i`` of a batch, as labels."""
+    fates = {pid: c.labels[int(c.codes[i])] for pid, c in batch.fates.items()}
     return (
-        batch.endings.labels[int(batch.endings.codes[0])],
-        batch.winners.labels[int(batch.winners.codes[0])],
+        batch.endings.labels[int(batch.endings.codes[i])],
+        batch.winners.labels[int(batch.winners.codes[i])],
         fates,
-        int(batch.length[0]),
+        int(batch.length[i]),
     )
 
 
@@ -124,19 +110,52 @@ def test_kernel_replays_uneven_sides_to_the_same_end(
     replay(scenario_from_document(doc, scenario.source), {}, 20)
 
 
+@pytest.mark.parametrize(
+    ("name", "fields", "setup", "games"),
+    [
+        ("duel", [{"body_points": 6}, {"body_points": 6}], {}, 30),
+        ("duel", [{"experience_dice": 30, "body_points": 60}] * 2, {}, 20),
+        ("chase", [{}, {"melee_weapon": "spjut", "ranged_weapon": None}], {"start_distance": 1}, 40),
+    ],
+    ids=["fragile duel: order rolls", "experience dice at the last token", "chase with a spear: caught at Spjut"],
+)
+def test_kernel_replays_rare_paths_to_the_same_end(
+    name: str, fields: list[dict[str, Any]], setup: dict[str, Any], games: int
+) -> None:
+    """Paths the examples seldom walk: at 6 body points both buy turordning (order) and roll for it; with many
+    erfarenhetstärningar (experience dice) and body points, hits bring the pool to one token while dice remain; a
+    spear-armed pursuer without a gun closes from range 1 to Spjut (spear), the last melee distance: caught."""
+    scenario = load_scenario(f"pwge/{name}")
+    doc = copy.deepcopy(dict(scenario.document))
+    for side, change in zip(doc["sides"], fields, strict=True):
+        side["participants"][0].update(change)
+    doc["setup"].update(setup)
+    replay(scenario_from_document(doc, scenario.source), {"experience_dice": True}, games)
+
+
 def replay(scenario: Scenario, overrides: dict[str, object], games: int) -> None:
+    """Play ``games`` reference conflicts recording their dice, then all of them at once in the kernel, each
+    conflict drawing its own recorded faces: every one must end exactly as in the reference."""
     seats = seat_policies(scenario)
-    kernel = kernel_of(scenario, overrides)
+    expected = []
+    faces: list[deque[int]] = []
     for seed in range(games):
         gen = Generators.from_seed(seed)
         recorder = Recorder(gen.dice)
         state = new_state(scenario, dict(overrides))
         Runner(seats, Generators(cast(np.random.Generator, recorder), gen.policy)).play(state)
         outcome = state.outcome()
-        script = Script(recorder.faces)
-        got = only(kernel.run(1, cast(np.random.Generator, script)))
-        assert got == (outcome.ending, outcome.winners, outcome.participants, len(state.steps())), f"seed {seed}"
-        assert script.used == len(recorder.faces), f"seed {seed}: the kernel rolled fewer dice"
+        expected.append((outcome.ending, outcome.winners, outcome.participants, len(state.steps())))
+        faces.append(deque(recorder.faces))
+
+    def dice(ids: np.ndarray, count: int) -> np.ndarray:
+        rows = [[faces[i].popleft() for _ in range(count)] for i in ids.tolist()]
+        return np.array(rows, dtype=np.int64).reshape(len(rows), count)
+
+    batch = kernel_of(scenario, overrides).run(games, np.random.default_rng(0), dice=dice)
+    for seed, want in enumerate(expected):
+        assert conflict(batch, seed) == want, f"seed {seed}"
+        assert not faces[seed], f"seed {seed}: the kernel rolled fewer dice than the reference"
 
 
 def within(count_a: int, n_a: int, count_b: int, n_b: int) -> tuple[bool, str]:
@@ -227,5 +246,5 @@ def test_a_conflict_settled_before_the_first_action_gives_the_reference_outcome_
     scenario = _variant("chase", {"setup": {"start_distance": 7}})
     reference = play_scenario(scenario, 1).outcome()
     batch = kernel_of(scenario).run(5, np.random.default_rng(1))
-    assert only(batch)[:3] == (reference.ending, reference.winners, reference.participants)
+    assert conflict(batch, 4)[:3] == (reference.ending, reference.winners, reference.participants)
     assert batch.endings.counts() == Counter({"goal_reached": 5})

@@ -26,7 +26,7 @@ from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import GM
 from konflikt.rulesets.pwge import endings
-from konflikt.rulesets.pwge.kernel_flow import DONE, Conflicts
+from konflikt.rulesets.pwge.kernel_flow import DONE, Conflicts, Dice
 from konflikt.rulesets.pwge.kernel_goals import Goal, chase_goal, points_goal, standing_goal
 from konflikt.rulesets.pwge.kernel_tables import Tables, build_tables
 from konflikt.rulesets.pwge.policies import HeuristicPolicy
@@ -50,7 +50,7 @@ class PwgeKernel:
         state = self.opening
         self.side_ids = state.side_ids
 
-    def _conflicts(self, n: int, rng: np.random.Generator) -> Conflicts:
+    def _conflicts(self, n: int, rng: np.random.Generator, dice: Dice | None) -> Conflicts:
         state, o, t = self.opening, self.options, self.tables
         goal: Goal
         if state.kind == "chase":
@@ -72,13 +72,17 @@ class PwgeKernel:
             social_damage=bool(o.social_damage),
             dodge_keeps=bool(o.dodge_keeps_range_difficulty),
             max_tops=int(o.max_tops_per_roll),
+            dice=dice,
         )
 
-    def run(self, n: int, rng: np.random.Generator) -> Batch:
-        """Play ``n`` conflicts; labels exactly as :func:`endings.outcome` writes them."""
+    def run(self, n: int, rng: np.random.Generator, dice: Dice | None = None) -> Batch:
+        """Play ``n`` conflicts; labels exactly as :func:`endings.outcome` writes them.
+
+        ``dice`` replaces ``rng`` as the source of d6 faces (tests replay the reference's recorded dice with it).
+        """
         if self.opening.phase == "done":
             return self._settled(n)
-        rows = self._conflicts(n, rng)
+        rows = self._conflicts(n, rng, dice)
         order = np.arange(n)
         final: dict[str, np.ndarray] = {}
         for _ in range(MAX_SWEEPS):

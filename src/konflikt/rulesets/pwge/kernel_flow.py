@@ -18,6 +18,8 @@ from konflikt.rulesets.pwge.kernel_tables import CLOSER, FARTHER, NO_KEY, NONE, 
 from konflikt.rulesets.pwge.policies import MAX_TOPS, RESERVE
 
 Int = np.ndarray
+Dice = Callable[[Int, int], Int]
+"""A dice source for tests: (original conflict numbers, dice per conflict) → the faces, one row per conflict."""
 OPEN, COUNTER, RESPONSE, CRESP, ORDER, CROLL, CASK, DROLL, DATT, DDEF, DCCT, RESOLVE, CCHECK, DAUTO, DONE = range(15)
 SIM, ACTION_FIRST, RESPONSE_FIRST = range(3)
 GOAL, POOLS, DEADLOCK = range(3)
@@ -50,6 +52,7 @@ class Conflicts:
         t: the scenario's tables.
         start: the opening state's (tokens, xp, body, distance matrix, floor).
         goal: the side that reached its goal, per conflict (``NONE``: nobody yet).
+        dice: where the d6 faces come from (default: ``rng``); a test hands each conflict recorded faces.
     """
 
     def __init__(
@@ -63,11 +66,13 @@ class Conflicts:
         social_damage: bool,
         dodge_keeps: bool,
         max_tops: int,
+        dice: Dice | None = None,
     ) -> None:
-        self.t, self.rng, self.goal = t, rng, goal
+        self.t, self.rng, self.goal, self.dice = t, rng, goal, dice
         self.social_damage, self.dodge_keeps, self.max_tops = social_damage, dodge_keeps, max_tops
         tokens, xp, body, dist, floor = start
         z = np.zeros(n, dtype=np.int64)
+        self.ids = np.arange(n)
         self.tok = np.tile(np.array(tokens, dtype=np.int64), (n, 1))
         self.xp = np.tile(np.array(xp, dtype=np.int64), (n, 1))
         self.body = np.tile(np.array(body, dtype=np.int64), (n, 1))
@@ -128,8 +133,14 @@ class Conflicts:
     def top_allowed(self, count: Int) -> Int:
         return np.full(len(count), True) if self.max_tops == 0 else count < self.max_tops
 
-    def d2(self, k: int) -> Int:
-        return self.rng.integers(1, 7, k) + self.rng.integers(1, 7, k)
+    def roll(self, idx: Int, count: int) -> Int:
+        """The sum of ``count`` d6 for each conflict at ``idx`` (2T: 2, 1T: 1)."""
+        if self.dice is not None:
+            faces = self.dice(self.ids[idx], count)
+        else:
+            faces = self.rng.integers(1, 7, size=(len(idx), count))
+        total: Int = faces.sum(axis=1)
+        return total
 
     def set_pair(self, idx: Int, p: Int, q: Int, code: Int) -> None:
         people = self.t.people
@@ -356,7 +367,7 @@ class Conflicts:
         self.steps[idx] += 1
         role = np.where(self.c_roll[idx, 0] == NONE, 0, 1)
         flat, k = cells(self.c_roll, idx, role)
-        flat[k] = self.d2(len(idx)) + at(self.c_mod, idx, role)
+        flat[k] = self.roll(idx, 2) + at(self.c_mod, idx, role)
         self.phase[idx[(self.c_roll[idx] != NONE).all(axis=1)]] = CCHECK
 
     def result(self, idx: Int) -> Int:
@@ -436,7 +447,7 @@ class Conflicts:
     # ---- the damage roll: top, counter-top, counter-counter-top ----------------------------------------------------
     def on_damage_roll(self, idx: Int) -> None:
         self.steps[idx] += 1
-        self.d_roll[idx] = self.rng.integers(1, 7, len(idx)) + self.d_mod[idx]
+        self.d_roll[idx] = self.roll(idx, 1) + self.d_mod[idx]
         self.phase[idx] = DAUTO
 
     def on_damage_auto(self, idx: Int) -> None:
