@@ -173,6 +173,19 @@ DUELS: dict[str, tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = {
         {"name": "B", "skill": 3, "weapon": "topor", "fate_points": 0},
         {"advantage_weapon_quality": True, "weapon_aspect_clears": "exchange", "scene": False},
     ),
+        "an archer and a swordsman in neighbouring zones (ranged attacks, moves)": (
+        {"name": "A", "skill": 3, "zmysly": 1, "weapon": "luk", "fate_points": 2},
+        {"name": "B", "skill": 3, "weapon": "miecz", "armour": "skorzana"},
+        {"setup": {"zones": [{"id": "x", "name": "X"}, {"id": "y", "name": "Y"}], "adjacent": [["x", "y"]],
+                   "positions": {"a": "x", "b": "y"}}},
+    ),
+    "three zones in a row, the two at the ends, the GM's weapon advantage": (
+        {"name": "A", "skill": 2, "zmysly": 1, "weapon": "wlocznia"},
+        {"name": "B", "skill": 2, "weapon": "noz"},
+        {"advantage_weapon": True, "advantage_numbers": "auto", "advantage_flanking": "auto",
+         "setup": {"zones": [{"id": "x", "name": "X"}, {"id": "y", "name": "Y"}, {"id": "z", "name": "Z"}],
+                   "adjacent": [["x", "y"], ["y", "z"]], "positions": {"a": "x", "b": "z"}}},
+    ),
         "a tie of Zmysły the GM breaks, invoke_limit 2, short fights": (
         {"name": "A", "skill": 2, "zmysly": 1, "weapon": "noz", "aspects": ["Zwinny (nimble)"]},
         {"name": "B", "skill": 2, "zmysly": 1, "weapon": "noz", "player": True},
@@ -234,12 +247,6 @@ def test_what_the_kernel_does_not_mirror_is_refused_with_a_reason(
     overrides: dict[str, Any], policies: dict[str, str], fragment: str
 ) -> None:
     assert fragment in refusal(load_scenario("presja/knife_fight"), overrides, policies)
-
-
-def test_a_duel_across_two_zones_is_refused() -> None:
-    zones = {"zones": [{"id": "x", "name": "X"}, {"id": "y", "name": "Y"}], "adjacent": [["x", "y"]]}
-    sc = duel_scenario({"name": "A"}, {"name": "B"}, {"setup": {**zones, "positions": {"b": "y"}}})
-    assert "a in x, b in y" in refusal(sc)
 
 
 def test_scenarios_differing_only_in_fate_points_or_zmysly_get_their_own_kernels() -> None:

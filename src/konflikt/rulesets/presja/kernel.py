@@ -8,10 +8,9 @@ from the real policy and track functions — and kept for the process, so the ho
 operations per exchange over the conflicts still running. Labels are written by the State's own outcome code
 (:mod:`.kernel_labels`).
 
-Mirrored: every rule option (surprise, the GM's and the positional advantages, weapon aspects included) and any
-characters. Refused with the reason (``konflikt sim`` then uses the reference runner): more or fewer than two
-participants (the skirmish), two participants in different zones (moves, ranged attacks), and a seat without the
-heuristic.
+Mirrored: every rule option (surprise, the GM's and the positional advantages, weapon aspects included), any
+characters, zones (moves, ranged attacks). Refused with the reason (``konflikt sim`` then uses the reference runner):
+more or fewer than two participants (the skirmish: several per side), and a seat without the heuristic.
 """
 
 from __future__ import annotations
@@ -214,7 +213,7 @@ def refusal(scenario: Scenario, options: Mapping[str, Any], seats: Mapping[str, 
     if len(scenario.sides) != 2 or len(parts) != 2:
         return (
             f"the presja kernel plays one against one; this scenario has {len(parts)} participants on "
-            f"{len(scenario.sides)} sides (several per side, zones and advantages: use the reference runner)"
+            f"{len(scenario.sides)} sides (several per side: the reference runner plays it)"
         )
     for seat, policy in seats.items():
         if not isinstance(policy, HeuristicPolicy):
@@ -222,11 +221,6 @@ def refusal(scenario: Scenario, options: Mapping[str, Any], seats: Mapping[str, 
             return f"the presja kernel mirrors the heuristic policy only; seat {seat} plays {name}"
     if GM not in seats:
         return "the presja kernel needs the GM seat's policy (heuristic)"
-    zones = scenario.setup.zone_list()
-    where = {p.id: scenario.setup.positions.get(p.id, zones[0].id) for p in parts}
-    if len(set(where.values())) > 1:
-        places = ", ".join(f"{pid} in {zone}" for pid, zone in where.items())
-        return f"the presja kernel plays a duel within one zone (strefa); here {places} (moves and ranged attacks)"
     return None
 
 

@@ -22,16 +22,18 @@ from konflikt.rulesets.presja.rules import concede_fate_points, pressure, tactic
 from konflikt.rulesets.presja.state import PresjaState
 from konflikt.rulesets.presja.track import Box, absorb_options, mark
 
-Duel = tuple[int, int, tuple[int, int, int], tuple[int, int, int], int, int, int, int, int, int, int, int, int]
+Duel = tuple[
+    int, int, tuple[int, int, int], tuple[int, int, int], int, int, int, int, int, int, int, int, int, int, int
+]
 """(marked₀, marked₁, consequences₀, consequences₁, fate points₀, fate points₁, consequences taken in this
-conflict₀, ₁, fate₀, fate₁, early, weapon aspect ticks₀, ₁); index 0 acts first. A consequence slot is 0 empty,
-1 taken (its free invocation unused), 2 free invocation used; a fate is 0 fighting, 1 taken out (wyeliminowany),
-2 conceded (pokonany). ``early`` is min(exchange, 3) when the exchange number matters (surprise in the first, the
-GM's mobility advantage from the third), else 0."""
+conflict₀, ₁, fate₀, fate₁, early, weapon aspect ticks₀, ₁, zone₀, zone₁); index 0 acts first. A consequence slot
+is 0 empty, 1 taken (its free invocation unused), 2 free invocation used; a fate is 0 fighting, 1 taken out
+(wyeliminowany), 2 conceded (pokonany). ``early`` is min(exchange, 3) when the exchange number matters (surprise in
+the first, the GM's mobility advantage from the third), else 0."""
 Round = tuple[int, tuple[int, int], tuple[tuple[int, int, int], tuple[int, int, int]], tuple[int, int], tuple[int, int]]
 """An exchange after the declarations: (steps, fate points, consequences, pressure dealt by 0 and 1, ticks)."""
-Decl = tuple[str, str]
-"""(kind attack|defend|concede, tactic) of one participant."""
+Decl = tuple[str, str, int]
+"""(kind attack|defend|move|concede, tactic, the zone moved to or −1) of one participant."""
 DELTAS = 17
 """4dF − 4dF runs from −8 to +8."""
 
@@ -58,6 +60,8 @@ def duel_of(st: PresjaState, a: int, b: int) -> Duel:
         min(st.exchange, 3) if timed(st) else 0,
         st.ticks[a],
         st.ticks[b],
+        st.zone[a],
+        st.zone[b],
     )
 
 
@@ -99,9 +103,9 @@ class ExchangeRules:
         self.policy = HeuristicPolicy()
         self._rng = np.random.default_rng(0)  # the heuristic never draws; the API wants a generator
         self._scratch: PresjaState = opening.fork()  # type: ignore[assignment]
-        self._decl: dict[tuple[int, tuple[int, ...], int, tuple[int, ...], int], tuple[Decl, Decl | None]] = {}
-        self._own: dict[tuple[int, int, tuple[bool, ...], Decl | None, int], Decl] = {}
-        self._adv: dict[tuple[Decl, Decl, int], tuple[tuple[int, int], int]] = {}
+        self._decl: dict[tuple[Any, ...], tuple[Decl, Decl | None]] = {}
+        self._own: dict[tuple[Any, ...], Decl] = {}
+        self._adv: dict[tuple[Decl, Decl, int, tuple[int, int]], tuple[tuple[int, int], int]] = {}
         self._round: dict[tuple[Any, ...], Round] = {}
         self._hits: dict[tuple[int, int, tuple[int, ...], int], tuple[int, tuple[int, int, int], int] | None] = {}
 
@@ -120,60 +124,62 @@ class ExchangeRules:
 
     # ---- declarations, by the real policy on a real state ------------------------------------------------------
     def declare(
-        self, m0: int, c0: tuple[int, ...], m1: int, c1: tuple[int, ...], early: int
+        self, m0: int, c0: tuple[int, ...], m1: int, c1: tuple[int, ...], early: int, zones: tuple[int, int]
     ) -> tuple[Decl, Decl | None]:
         """Both declarations (the second is ``None`` when the first concedes and the conflict ends there)."""
-        key = (m0, c0, m1, c1, early)
+        key = (m0, c0, m1, c1, early, zones)
         found = self._decl.get(key)
         if found is None:
-            first = self._declares(0, m0, c0, None, early)
-            second = None if first[0] == "concede" else self._declares(1, m1, c1, first, early)
+            first = self._declares(0, m0, c0, None, early, zones)
+            second = None if first[0] == "concede" else self._declares(1, m1, c1, first, early, zones)
             found = self._decl[key] = (first, second)
         return found
 
-    def _declares(self, i: int, marked: int, cons: tuple[int, ...], other: Decl | None, early: int) -> Decl:
+    def _declares(
+        self, i: int, marked: int, cons: tuple[int, ...], other: Decl | None, early: int, zones: tuple[int, int]
+    ) -> Decl:
         """What the heuristic declares for participant ``i`` (0 first) — asked of the real policy.
 
         In a duel the heuristic's declaration reads its own track and taken consequence slots and the other's
-        declaration (threat and tactic), never the other's track nor anyone's fate points (see
+        declaration (threat and tactic) and both zones, never the other's track nor anyone's fate points (see
         ``HeuristicPolicy._declare_now``), so that is the memo's key; the kernel tests replay whole conflicts
         through the State to hold this to account.
         """
-        key = (i, marked, tuple(c > 0 for c in cons), other, early)
+        key = (i, marked, tuple(c > 0 for c in cons), other, early, zones)
         found = self._own.get(key)
         if found is not None:
             return found
         st = self._at(early)
         me, him = self.who[i], self.who[1 - i]
+        st.zone[self.who[0]], st.zone[self.who[1]] = zones
         st.marked[me] = marked
         st.cons[me] = [1 if c else 0 for c in cons]
         st.decl = [None] * len(st.f)
         if other is not None:
-            st.decl[him] = (other[0], me if other[0] == "attack" else -1, other[1], -1)
+            st.decl[him] = (other[0], me if other[0] == "attack" else -1, other[1], other[2])
         st.phase, st.ptr = "declare", st.order.index(me)
         st._ver += 1
         st._cache = st._inv_cache = None
         action = self.policy.choose(st, st.f[me].id, self._rng)
-        if action.kind not in ("attack", "defend", "concede"):
-            raise AssertionError(f"the presja kernel does not mirror a {action.kind!r} declaration")
-        found = self._own[key] = (action.kind, str(action.get("tactic") or "none"))
+        to = st.zone_ids.index(str(action["to"])) if action.kind == "move" else -1
+        found = self._own[key] = (action.kind, str(action.get("tactic") or "none"), to)
         return found
 
     # ---- the exchange ------------------------------------------------------------------------------------------
     def exchange(self, s: Duel, delta: int) -> Step:
         """The exchange from state ``s`` when the first participant's 4dF minus the second's is ``delta``."""
-        m0, m1, c0, c1, fp0, fp1, n0, n1, f0, f1, early, t0, t1 = s
+        m0, m1, c0, c1, fp0, fp1, n0, n1, f0, f1, early, t0, t1, z0, z1 = s
         later = min(early + 1, 3) if self.timed else 0
-        first, second = self.declare(m0, c0, m1, c1, early)
+        first, second = self.declare(m0, c0, m1, c1, early, (z0, z1))
         if second is None or second[0] == "concede":
             if second is None:
-                return (m0, m1, c0, c1, fp0 + concede_fate_points(n0), fp1, n0, n1, 2, f1, later, t0, t1), 1, 0
-            return (m0, m1, c0, c1, fp0, fp1 + concede_fate_points(n1), n0, n1, f0, 2, later, t0, t1), 2, 0
-        key = (first, second, delta, fp0, fp1, c0, c1, early, t0, t1)
+                return (m0, m1, c0, c1, fp0 + concede_fate_points(n0), fp1, n0, n1, 2, f1, later, t0, t1, z0, z1), 1, 0
+            return (m0, m1, c0, c1, fp0, fp1 + concede_fate_points(n1), n0, n1, f0, 2, later, t0, t1, z0, z1), 2, 0
+        key = (first, second, delta, fp0, fp1, c0, c1, early, t0, t1, z0, z1)
         r = self._round.get(key)
         if r is None:
             r = self._round[key] = self._play_round(
-                first, second, delta, [fp0, fp1], [list(c0), list(c1)], early, [t0, t1]
+                first, second, delta, [fp0, fp1], [list(c0), list(c1)], early, [t0, t1], (z0, z1)
             )
         extra, fp, cons, pressures, ticks = r
         m = [m0, m1]
@@ -195,7 +201,13 @@ class ExchangeRules:
             newly |= bits << (3 * t)
             extra += 1
         t0, t1 = (0, 0) if self.clears else ticks
-        after = (m[0], m[1], cons_l[0], cons_l[1], fp[0], fp[1], new[0], new[1], fate[0], fate[1], later, t0, t1)
+        z = [z0, z1]
+        for i, d in ((0, first), (1, second)):  # moves happen at the end of the exchange
+            if d[0] == "move" and fate[i] == 0:
+                z[i] = d[2]
+        after = (
+            m[0], m[1], cons_l[0], cons_l[1], fp[0], fp[1], new[0], new[1], fate[0], fate[1], later, t0, t1, z[0], z[1]
+        )  # fmt: skip
         return after, 4 + extra, newly
 
     def _hit(self, t: int, marked: int, cons: tuple[int, ...], p: int) -> tuple[int, tuple[int, int, int], int] | None:
@@ -218,7 +230,15 @@ class ExchangeRules:
         return found
 
     def _play_round(
-        self, first: Decl, second: Decl, delta: int, fp: list[int], cons: list[list[int]], early: int, ticks: list[int]
+        self,
+        first: Decl,
+        second: Decl,
+        delta: int,
+        fp: list[int],
+        cons: list[list[int]],
+        early: int,
+        ticks: list[int],
+        zones: tuple[int, int],
     ) -> Round:
         """Rolls are made; the invocation round, the GM's advantages and both attacks: (steps, fate points,
         consequences, pressure dealt by 0 and by 1)."""
@@ -246,7 +266,7 @@ class ExchangeRules:
         steps = 0
         if any(fp) or any(any(c) for c in cons) or any(self.boxes):
             steps = self._invocations(fp, cons, bonus, sharp, ticks, balance)
-        adv, asked = self._advantages(first, second, early)
+        adv, asked = self._advantages(first, second, early, zones)
         c0, c1 = cons
         return (
             steps + asked,
@@ -256,14 +276,14 @@ class ExchangeRules:
             (ticks[0], ticks[1]),
         )
 
-    def _advantages(self, first: Decl, second: Decl, early: int) -> tuple[tuple[int, int], int]:
+    def _advantages(self, first: Decl, second: Decl, early: int, zones: tuple[int, int]) -> tuple[tuple[int, int], int]:
         """(+1 Attack per advantage for 0 and 1, the GM's steps) — the real GM heuristic on the scratch state.
 
         Asked after the invocations (which therefore see none of the GM's advantages); positional ones from the
-        positions never apply in a duel in one zone (one attacker, one defender: no numbers, no flanking), which
-        is checked on the way.
+        positions never apply in a duel (one attacker, one defender: no numbers, no flanking), which is checked on
+        the way.
         """
-        key = (first, second, early)
+        key = (first, second, early, zones)
         found = self._adv.get(key)
         if found is not None:
             return found
@@ -274,8 +294,9 @@ class ExchangeRules:
         st = self._at(early)
         a, b = self.who
         st.decl = [None] * len(st.f)
-        st.decl[a] = (first[0], b if attacks[0] else -1, first[1], -1)
-        st.decl[b] = (second[0], a if attacks[1] else -1, second[1], -1)
+        st.decl[a] = (first[0], b if attacks[0] else -1, first[1], first[2])
+        st.decl[b] = (second[0], a if attacks[1] else -1, second[1], second[2])
+        st.zone[a], st.zone[b] = zones
         st.holders = {}
         if any(st.advantages(i, j) for i, j in ((a, b), (b, a))):
             raise AssertionError("the presja kernel does not mirror positional advantages in a duel")
