@@ -30,7 +30,7 @@ from konflikt.sim.engine import choose_engine, simulate
 from konflikt.sim.runner import Generators, Runner, seat_policies
 
 N_KERNEL = 300_000
-N_REFERENCE = 5_000
+N_REFERENCE = 4_000
 FREQUENT = 0.01
 
 
@@ -197,8 +197,8 @@ DUELS: dict[str, tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = {
 def test_the_kernels_dice_replayed_through_the_state_give_the_same_knife_fights() -> None:
     sc = load_scenario("presja/knife_fight")
     kernel = kernel_for(sc)
-    batch = kernel.run(600, np.random.default_rng(5), trace=True)
-    for k in range(600):
+    batch = kernel.run(400, np.random.default_rng(5), trace=True)
+    for k in range(400):
         replay(sc, kernel, batch, k, {})
 
 
@@ -207,8 +207,8 @@ def test_the_kernels_dice_replayed_through_the_state_give_the_same_duels(name: s
     a, b, options = DUELS[name]
     sc = duel_scenario(a, b, options)
     kernel = kernel_for(sc)
-    batch = kernel.run(300, np.random.default_rng(7), trace=True)
-    for k in range(300):
+    batch = kernel.run(200, np.random.default_rng(7), trace=True)
+    for k in range(200):
         replay(sc, kernel, batch, k, {})
     assert len(set(batch.endings.codes.tolist())) >= 2 or name.startswith("a tie")
 
