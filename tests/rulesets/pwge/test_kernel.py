@@ -5,7 +5,8 @@ them all at once, each conflict drawing its own recorded faces, and must end eve
 winners, every fate word and the number of steps — which checks every rule and every heuristic choice on the path,
 and that conflicts in different phases do not disturb each other in the arrays. (2) Frequencies: at a fixed seed every
 winner and ending frequency, and every frequent fate, lies within 4 standard errors (pooled two-sample) of the
-reference runner's, and so does the mean length.
+reference runner's, and so does the mean length. Last, the kernel refuses what it does not mirror (other than two
+sides, a seat without the heuristic), and ``konflikt sim`` then falls back to the reference runner.
 """
 
 from __future__ import annotations
@@ -133,6 +134,20 @@ def test_kernel_replays_rare_paths_to_the_same_end(
     replay(scenario_from_document(doc, scenario.source), {"experience_dice": True}, games)
 
 
+@pytest.mark.parametrize("surprise", [None, "pirater"])
+def test_kernel_breaks_ties_between_twin_foes_as_the_heuristic_does(surprise: str | None) -> None:
+    """Zorak against two identical captains: every deed against either is worth the same, so the Action order
+    decides — the smaller one on the open table, the larger one for a frislag (the heuristic takes ``max``)."""
+    scenario = load_scenario("pwge/duel")
+    doc = copy.deepcopy(dict(scenario.document))
+    twin = copy.deepcopy(doc["sides"][0]["participants"][0])
+    twin.update({"id": "nova2", "name": "Kapten Nova II"})
+    doc["sides"][0]["participants"].append(twin)
+    if surprise:
+        doc["setup"]["surprise"] = surprise
+    replay(scenario_from_document(doc, scenario.source), {}, 25)
+
+
 def replay(scenario: Scenario, overrides: dict[str, object], games: int) -> None:
     """Play ``games`` reference conflicts recording their dice, then all of them at once in the kernel, each
     conflict drawing its own recorded faces: every one must end exactly as in the reference."""
@@ -220,11 +235,25 @@ def _reason(scenario: Scenario, policies: Mapping[str, str] | None = None) -> st
     return made
 
 
-def test_the_kernel_refuses_a_surprise_opening_and_sim_falls_back_to_the_reference() -> None:
-    surprise = _variant("shootout", {"setup": {"surprise": "bordare"}})
-    assert "surprise" in _reason(surprise)
-    used, kernel, note = choose_engine(surprise, {}, {}, "auto")
-    assert used == "reference" and kernel is None and "surprise" in note
+@pytest.mark.parametrize(
+    ("name", "surprise", "options", "games"),
+    [
+        ("duel", "pirater", {}, 40),
+        ("chase", "flyende", {}, 40),
+        ("shootout", "bordare", {}, 12),
+        ("shootout", "besattning", {"free_attack": False}, 8),
+    ],
+)
+def test_kernel_replays_a_surprise_to_the_same_end(
+    name: str, surprise: str, options: dict[str, object], games: int
+) -> None:
+    """The surprisers choose the starting distance, then each has a frislag (free attack): no token, no response."""
+    replay(_variant(name, {"setup": {"surprise": surprise}}), options, games)
+
+
+def test_sim_falls_back_to_the_reference_when_the_kernel_refuses() -> None:
+    used, kernel, note = choose_engine(load_scenario("pwge/shootout"), {}, {"mekano": "random"}, "auto")
+    assert used == "reference" and kernel is None and "mekano plays random" in note
 
 
 def test_the_kernel_refuses_a_third_side() -> None:

@@ -10,9 +10,10 @@ asked of the real policy once per feature combination (:mod:`.kernel_tables`); t
 :mod:`.kernel_flow`. Dice follow the same distributions as the reference runner (not the same streams).
 
 Two sides with any number of participants each (each pair of foes has its own distance; the open table's choice
-among several foes is the heuristic's own value order). It refuses (returns a reason) other than two sides, a
-surprise (frislag) opening, and any seat whose policy is not ``heuristic`` (the GM seat is never asked in PWGE, so
-its policy is free).
+among several foes is the heuristic's own value order), with or without a surprise (the surprisers' starting
+distances, the same in every conflict, are played once on the real state; their frislag, free attacks, are in
+the arrays). It refuses (returns a reason) other than two sides, and any seat whose policy is not ``heuristic``
+(the GM seat is never asked in PWGE, so its policy is free).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import GM
 from konflikt.rulesets.pwge import endings
-from konflikt.rulesets.pwge.kernel_flow import DONE, Conflicts, Dice
+from konflikt.rulesets.pwge.kernel_flow import DONE, FREE, OPEN, Conflicts, Dice, Opening
 from konflikt.rulesets.pwge.kernel_goals import Goal, chase_goal, points_goal, standing_goal
 from konflikt.rulesets.pwge.kernel_tables import Tables, build_tables
 from konflikt.rulesets.pwge.policies import HeuristicPolicy
@@ -43,7 +44,7 @@ class PwgeKernel:
     """Plays ``n`` conflicts of one scenario at once; :meth:`run` returns the reference runner's labels."""
 
     def __init__(self, scenario: Scenario, options: Options) -> None:
-        self.opening = PwgeState(scenario, options)
+        self.opening = after_surprise(PwgeState(scenario, options))
         self.probe = PwgeState(scenario, options)
         self.options = options
         self.tables: Tables = build_tables(scenario, options)
@@ -67,7 +68,17 @@ class PwgeKernel:
             n,
             t,
             rng,
-            start=(list(state.tokens), list(state.xp), list(state.body), dist, state.floor),
+            start=Opening(
+                tokens=list(state.tokens),
+                xp=list(state.xp),
+                body=list(state.body),
+                dist=dist,
+                floor=state.floor,
+                phase=FREE if state.phase == "free_attack" else OPEN,
+                sp=state.sp,
+                surprisers=state.surprisers,
+                steps=len(state.steps()),
+            ),
             goal=goal,
             social_damage=bool(o.social_damage),
             dodge_keeps=bool(o.dodge_keeps_range_difficulty),
@@ -159,14 +170,24 @@ class PwgeKernel:
         )
 
 
+def after_surprise(state: PwgeState) -> PwgeState:
+    """Play a surprise's choices of starting distance, the same in every conflict (no dice come before them).
+
+    The heuristic picks each surpriser's distance from the opening state alone, so the kernel takes these first
+    steps once, on the real state, and starts every conflict after them (at the first frislag, or the floor).
+    """
+    policy = HeuristicPolicy()
+    rng = np.random.default_rng(0)
+    while state.phase == "surprise_distance":
+        state.apply_action(policy.choose(state, state.current_player(), rng))
+    return state
+
+
 def make_kernel(scenario: Scenario, options: Options, seats: Mapping[str, Policy | None]) -> PwgeKernel | str:
     """The kernel for this scenario, or why it cannot mirror it (``konflikt sim`` then uses the reference)."""
     sides = scenario.sides
     if len(sides) != 2:
         return f"the pwge kernel plays two sides, not {len(sides)}"
-    setup = scenario.setup
-    if setup.surprise is not None and setup.kind in PHYSICAL:
-        return "the pwge kernel does not play a surprise (the surprisers' starting distance and frislag)"
     for seat, policy in seats.items():
         if seat != GM and not isinstance(policy, HeuristicPolicy):
             name = "human" if policy is None else getattr(policy, "name", type(policy).__name__)

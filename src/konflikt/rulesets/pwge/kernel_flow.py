@@ -11,6 +11,7 @@ the queue, the contest's and the damage roll's bookkeeping) count nothing, like 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -20,7 +21,9 @@ from konflikt.rulesets.pwge.policies import MAX_TOPS, RESERVE
 Int = np.ndarray
 Dice = Callable[[Int, int], Int]
 """A dice source for tests: (original conflict numbers, dice per conflict) → the faces, one row per conflict."""
-OPEN, COUNTER, RESPONSE, CRESP, ORDER, CROLL, CASK, DROLL, DATT, DDEF, DCCT, RESOLVE, CCHECK, DAUTO, DONE = range(15)
+OPEN, COUNTER, RESPONSE, CRESP, ORDER, CROLL, CASK, DROLL, DATT, DDEF, DCCT, RESOLVE, CCHECK, DAUTO, DONE, FREE = range(
+    16
+)
 SIM, ACTION_FIRST, RESPONSE_FIRST = range(3)
 GOAL, POOLS, DEADLOCK = range(3)
 ATTACKER, DEFENDER, CCT = range(3)
@@ -45,12 +48,35 @@ def at3(a: Int, idx: Int, p: Int, q: Int | int) -> Int:
     return result
 
 
+@dataclass
+class Opening:
+    """Where every conflict starts: the state after its fixed first steps (a surprise's starting distances).
+
+    Attributes:
+        tokens, xp, body: per participant.
+        dist: the distance code of every pair, as a matrix.
+        phase: ``OPEN`` (the floor with ``floor``) or ``FREE`` (the frislag of surpriser number ``sp``).
+        surprisers: the surprising side's participants, in order (empty without a surprise).
+        steps: steps already taken (each surpriser's choice of starting distance).
+    """
+
+    tokens: list[int]
+    xp: list[int]
+    body: list[int]
+    dist: Int
+    floor: int
+    phase: int = OPEN
+    sp: int = 0
+    surprisers: tuple[int, ...] = ()
+    steps: int = 0
+
+
 class Conflicts:
     """The arrays of ``n`` conflicts of one scenario (participants numbered as the state numbers them).
 
     Args:
         t: the scenario's tables.
-        start: the opening state's (tokens, xp, body, distance matrix, floor).
+        start: where every conflict starts.
         goal: the side that reached its goal, per conflict (``NONE``: nobody yet).
         dice: where the d6 faces come from (default: ``rng``); a test hands each conflict recorded faces.
     """
@@ -61,7 +87,7 @@ class Conflicts:
         t: Tables,
         rng: np.random.Generator,
         *,
-        start: tuple[list[int], list[int], list[int], Int, int],
+        start: Opening,
         goal: Callable[[Conflicts, Int], Int],
         social_damage: bool,
         dodge_keeps: bool,
@@ -70,26 +96,28 @@ class Conflicts:
     ) -> None:
         self.t, self.rng, self.goal, self.dice = t, rng, goal, dice
         self.social_damage, self.dodge_keeps, self.max_tops = social_damage, dodge_keeps, max_tops
-        tokens, xp, body, dist, floor = start
         z = np.zeros(n, dtype=np.int64)
+        self.surprisers = np.array(start.surprisers, dtype=np.int64)
         self.ids = np.arange(n)
-        self.tok = np.tile(np.array(tokens, dtype=np.int64), (n, 1))
-        self.xp = np.tile(np.array(xp, dtype=np.int64), (n, 1))
-        self.body = np.tile(np.array(body, dtype=np.int64), (n, 1))
+        self.tok = np.tile(np.array(start.tokens, dtype=np.int64), (n, 1))
+        self.xp = np.tile(np.array(start.xp, dtype=np.int64), (n, 1))
+        self.body = np.tile(np.array(start.body, dtype=np.int64), (n, 1))
         self.wnd = np.zeros((n, t.people), dtype=np.int64)
         self.out = np.zeros((n, t.people), dtype=bool)
         self.pts = np.zeros((n, 2), dtype=np.int64)
-        self.dist = np.tile(dist.astype(np.int64), (n, 1, 1))
-        self.phase = z + OPEN
-        self.floor = z + floor
+        self.dist = np.tile(start.dist.astype(np.int64), (n, 1, 1))
+        self.phase = z + start.phase
+        self.floor = z + start.floor
+        self.sp = z + start.sp
         self.passes = z.copy()
-        self.steps = z.copy()
+        self.steps = z + start.steps
         self.ending = z + NONE
         self.winner = z + NONE
         # the exchange: the action (actor → target), the response, the order and the queue position
         self.actor, self.target, self.akind, self.rkind = z.copy(), z.copy(), z.copy(), z + NONE
         self.acount = np.zeros(n, dtype=bool)
         self.rcount = np.zeros(n, dtype=bool)
+        self.free = np.zeros(n, dtype=bool)
         self.snap, self.order, self.pos = z.copy(), z.copy(), z.copy()
         # the contest: roles a and b (b = NONE for a difficulty), modifiers, rolls (NONE = to roll), tops, declined
         self.c_order = np.zeros(n, dtype=bool)
@@ -106,7 +134,7 @@ class Conflicts:
     def take(self, keep: Int) -> None:
         """Keep only the conflicts at ``keep`` (finished ones leave the arrays)."""
         for name, value in vars(self).items():
-            if isinstance(value, np.ndarray):
+            if isinstance(value, np.ndarray) and name != "surprisers":
                 setattr(self, name, value[keep])
 
     # ---- small helpers ---------------------------------------------------------------------------------------
@@ -217,16 +245,54 @@ class Conflicts:
         d, a, j = idx[acting], i[acting], target[acting]
         self.passes[d] = 0
         self.spend(d, a)
-        self.actor[d], self.target[d], self.akind[d], self.rkind[d] = a, j, choice[acting], NONE
+        self.declare(d, a, j, choice[acting], free=False)
+
+    def declare(self, d: Int, a: Int, j: Int, kind: Int, *, free: bool) -> None:
+        """A handling (action) or frislag (free attack) from ``a`` at ``j``: the target may counter it."""
+        self.actor[d], self.target[d], self.akind[d], self.rkind[d] = a, j, kind, NONE
         self.acount[d] = False
         self.rcount[d] = False
+        self.free[d] = free
         self.snap[d], self.order[d], self.pos[d] = at3(self.dist, d, a, j), SIM, 0
         answers = self.can(d, j)
         self.phase[d[answers]] = COUNTER
         self.after_counter(d[~answers])
 
+    def on_free(self, idx: Int) -> None:
+        """A surpriser's frislag (free attack): the heuristic's best reachable one, or none."""
+        t = self.t
+        self.steps[idx] += 1
+        i = self.surprisers[self.sp[idx]]
+        best = np.full(len(idx), NO_KEY, dtype=np.int64)
+        target = np.zeros(len(idx), dtype=np.int64)
+        for q in range(t.people):
+            valid = t.foe[i, q] & ~self.out[idx, q]
+            key = t.free_key[i, q, at3(self.dist, idx, i, q), self.can(idx, q).astype(np.int64)]
+            better = valid & (key > best)
+            best = np.where(better, key, best)
+            target = np.where(better, q, target)
+        attacks = best > NO_KEY
+        self.next_surpriser(idx[~attacks])
+        d, a, j = idx[attacks], i[attacks], target[attacks]
+        kind = t.free_deed[a, j, at3(self.dist, d, a, j), self.can(d, j).astype(np.int64)]
+        self.declare(d, a, j, kind, free=True)
+
+    def next_surpriser(self, idx: Int) -> None:
+        """The next surpriser still standing has its frislag; after the last, the floor opens at the first seat."""
+        count = len(self.surprisers)
+        self.sp[idx] += 1
+        waiting = idx
+        while len(waiting):
+            past = self.sp[waiting] >= count
+            self.open_floor(waiting[past], np.zeros(int(past.sum()), dtype=np.int64))
+            waiting = waiting[~past]
+            down = self.out[waiting, self.surprisers[self.sp[waiting]]]
+            self.phase[waiting[~down]] = FREE
+            waiting = waiting[down]
+            self.sp[waiting] += 1
+
     def after_counter(self, idx: Int) -> None:
-        may = self.can(idx, self.target[idx])
+        may = ~self.free[idx] & self.can(idx, self.target[idx])
         self.phase[idx[may]] = RESPONSE
         self.to_order(idx[~may])
 
@@ -359,6 +425,9 @@ class Conflicts:
     def end_exchange(self, idx: Int) -> None:
         ended = self.check(idx)
         rest = idx[~ended]
+        free = self.free[rest]
+        self.next_surpriser(rest[free])
+        rest = rest[~free]
         self.passes[rest] = 0
         self.open_floor(rest, self.actor[rest] + 1)
 
@@ -529,6 +598,7 @@ class Conflicts:
     def sweep(self) -> None:
         """One pass over every phase's handler (a conflict may pass several in one sweep)."""
         handlers: tuple[tuple[int, Callable[[Int], None]], ...] = (
+            (FREE, self.on_free),
             (OPEN, self.on_open),
             (COUNTER, lambda i: self.on_counter(i, False)),
             (RESPONSE, self.on_response),

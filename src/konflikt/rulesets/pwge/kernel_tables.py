@@ -76,6 +76,9 @@ class Tables:
         open_key, open_deed, open_worth: ``[p, q, code, q_can_spend]`` the heuristic's best deed against q when its
             purse is above reserve, as a key (value first, then the smaller Action), the deed, and whether its value
             beats passing (> 0).
+        free_key, free_deed: ``[p, q, code, q_can_spend]`` p's best frislag (free attack) on q after a surprise: a
+            key (value, then the larger Action, as the heuristic's ``max`` has it; ``NO_KEY`` out of reach) and
+            the weapon's deed code.
         response: ``[p, q, code, q_can_spend]`` p's svarshandling against actor q when its purse allows one.
         counter, counter_response: ``[p, q, code, deed, q_can_spend, purse_above_1]`` whether p counters q's deed.
     """
@@ -97,6 +100,8 @@ class Tables:
     open_key: Int
     open_deed: Int
     open_worth: Int
+    free_key: Int
+    free_deed: Int
     response: Int
     counter: Int
     counter_response: Int
@@ -187,6 +192,37 @@ def _remembered_odds() -> Iterator[None]:
         names["p_attack_wins"] = original
 
 
+def _free_tables(probe: PwgeState, codes: int) -> tuple[Int, Int]:
+    """The frislag (free attack) choice: ``max`` over (value, Action) of the reachable weapons, per foe."""
+    n = len(probe.people)
+    found: dict[tuple[int, int, int, int], list[tuple[Fraction, Action, int]]] = {}
+    for p in range(n):
+        for q in range(n):
+            if probe.people[p].side == probe.people[q].side:
+                continue
+            for code in range(codes):
+                for other in (0, 1):
+                    _reset(probe, p, q, code, 10, 5 * other)
+                    entries = []
+                    for w, weapon in enumerate(("melee", "ranged")):
+                        if probe.attack_mods(p, q, weapon, code) is not None:
+                            action = Action.of("free_attack", target=probe.people[q].pid, weapon=weapon)
+                            entries.append((policies._value_of(probe, p, q, action), action, w))
+                    found[(p, q, code, other)] = entries
+    values = sorted({v for entries in found.values() for v, _, _ in entries})
+    actions = sorted({a for entries in found.values() for _, a, _ in entries})
+    value_rank = {v: k for k, v in enumerate(values)}
+    action_rank = {a: k for k, a in enumerate(actions)}
+    key = np.full((n, n, codes, 2), NO_KEY, dtype=np.int64)
+    deed = np.full((n, n, codes, 2), NONE, dtype=np.int64)
+    for where, entries in found.items():
+        for value, action, code in entries:
+            k = value_rank[value] * (len(actions) + 1) + action_rank[action]
+            if k > key[where]:
+                key[where], deed[where] = k, code
+    return key, deed
+
+
 def build_tables(scenario: Scenario, options: Options) -> Tables:
     """Read a scenario's numbers and the heuristic's answers from a probe state."""
     with _remembered_odds():
@@ -239,6 +275,7 @@ def _build(scenario: Scenario, options: Options) -> Tables:
                             probe.ex.response = Deed("response", q, p, kind, weapon, way)
                             counter_response[p, q, code, deed, other, rich] = _ask(probe, p).kind == "counter"
     open_key, open_deed, open_worth = _open_tables(probe, codes)
+    free_key, free_deed = _free_tables(probe, codes)
     damage_mod = np.zeros((n, 5), dtype=np.int64)
     top_damage = np.zeros((n, n), dtype=np.int64)
     for p, f in enumerate(people):
@@ -265,6 +302,8 @@ def _build(scenario: Scenario, options: Options) -> Tables:
         open_key=open_key,
         open_deed=open_deed,
         open_worth=open_worth,
+        free_key=free_key,
+        free_deed=free_deed,
         response=response,
         counter=counter,
         counter_response=counter_response,
