@@ -105,7 +105,8 @@ class Conflicts:
         self.wnd = np.zeros((n, t.people), dtype=np.int64)
         self.out = np.zeros((n, t.people), dtype=bool)
         self.pts = np.zeros((n, 2), dtype=np.int64)
-        self.dist = np.tile(start.dist.astype(np.int64), (n, 1, 1))
+        self.dist = np.tile(start.dist.astype(np.int16), (n, 1, 1))
+        """Every pair's distance code (a matrix per conflict; int16 keeps large sides small in memory)."""
         self.phase = z + start.phase
         self.floor = z + start.floor
         self.sp = z + start.sp
