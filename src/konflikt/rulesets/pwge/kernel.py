@@ -1,7 +1,7 @@
 """A numpy kernel for PWGE: many conflicts of one scenario at once, for balancing.
 
-It mirrors :class:`~konflikt.rulesets.pwge.state.PwgeState` step for step with the ``heuristic`` policy in both
-seats — the open floor and passing, counter, response, counter to the response, the secret order bids and the
+It mirrors :class:`~konflikt.rulesets.pwge.state.PwgeState` step for step with the ``heuristic`` policy in every
+seat — the open floor and passing, counter, response, counter to the response, the secret order bids and the
 turordningsslag, every opposed or difficulty roll with its topping, the skadeslag with its top / mot-toppa /
 mot-mot-toppa, token loss by wound level, experience dice spent before tokens, and the three endings — for combat,
 chases, and diplomatic or social conflicts (with or without the optional damage rule), at any value of the rule
@@ -9,11 +9,11 @@ options. The heuristic's choices that rest on exact odds (which deed to buy, whe
 asked of the real policy once per feature combination (:mod:`.kernel_tables`); the flow is
 :mod:`.kernel_flow`. Dice follow the same distributions as the reference runner (not the same streams).
 
-Two sides with any number of participants each (each pair of foes has its own distance; the open table's choice
-among several foes is the heuristic's own value order), with or without a surprise (the surprisers' starting
-distances, the same in every conflict, are played once on the real state; their frislag, free attacks, are in
-the arrays). It refuses (returns a reason) other than two sides, and any seat whose policy is not ``heuristic``
-(the GM seat is never asked in PWGE, so its policy is free).
+Any number of sides and participants (each pair of foes has its own distance; the open table's choice among
+several foes is the heuristic's own value order), with or without a surprise (the surprisers' starting distances,
+the same in every conflict, are played once on the real state; their frislag, free attacks, are in the arrays).
+It refuses (returns a reason) any seat whose policy is not ``heuristic`` (the GM seat is never asked in PWGE, so
+its policy is free).
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ class PwgeKernel:
         elif state.kind in PHYSICAL or o.social_damage:
             goal = standing_goal(t)
         else:
-            goal = points_goal(state.setup.goal_successes)
+            goal = points_goal(t, state.setup.goal_successes)
         dist = np.zeros((t.people, t.people), dtype=np.int64)
         for (i, j), code in state.dist.items():
             dist[i, j] = dist[j, i] = code
@@ -185,9 +185,6 @@ def after_surprise(state: PwgeState) -> PwgeState:
 
 def make_kernel(scenario: Scenario, options: Options, seats: Mapping[str, Policy | None]) -> PwgeKernel | str:
     """The kernel for this scenario, or why it cannot mirror it (``konflikt sim`` then uses the reference)."""
-    sides = scenario.sides
-    if len(sides) != 2:
-        return f"the pwge kernel plays two sides, not {len(sides)}"
     for seat, policy in seats.items():
         if seat != GM and not isinstance(policy, HeuristicPolicy):
             name = "human" if policy is None else getattr(policy, "name", type(policy).__name__)

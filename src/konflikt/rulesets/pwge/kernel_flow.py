@@ -104,7 +104,7 @@ class Conflicts:
         self.body = np.tile(np.array(start.body, dtype=np.int64), (n, 1))
         self.wnd = np.zeros((n, t.people), dtype=np.int64)
         self.out = np.zeros((n, t.people), dtype=bool)
-        self.pts = np.zeros((n, 2), dtype=np.int64)
+        self.pts = np.zeros((n, t.sides), dtype=np.int64)
         self.dist = np.tile(start.dist.astype(np.int16), (n, 1, 1))
         """Every pair's distance code (a matrix per conflict; int16 keeps large sides small in memory)."""
         self.phase = z + start.phase
@@ -190,16 +190,18 @@ class Conflicts:
         return result
 
     def check(self, idx: Int) -> Int:
-        """:func:`endings.check`: a goal, one side dry (pools exhausted) or both dry (deadlock); True = ended."""
+        """:func:`endings.check`: a goal; else, once some side is dry, every side dry (deadlock) or all but one
+        (pools exhausted: the one left wins); True = ended."""
         side = self.goal(self, idx)
         won = side >= 0
         self.finish(idx[won], GOAL, side[won])
-        wet0, wet1 = self.wet(idx, 0), self.wet(idx, 1)
-        both = ~won & ~wet0 & ~wet1
-        self.finish(idx[both], DEADLOCK, NONE)
-        one = ~won & (wet0 ^ wet1)
-        self.finish(idx[one], POOLS, np.where(wet0, 0, 1)[one])
-        ended: Int = won | both | one
+        wet = np.stack([self.wet(idx, s) for s in range(self.t.sides)], axis=1)
+        count = wet.sum(axis=1)
+        none = ~won & (count == 0)
+        self.finish(idx[none], DEADLOCK, NONE)
+        one = ~won & (count == 1) & (self.t.sides > 1)
+        self.finish(idx[one], POOLS, np.argmax(wet, axis=1)[one])
+        ended: Int = won | none | one
         return ended
 
     def open_floor(self, idx: Int, start: Int) -> None:

@@ -65,7 +65,8 @@ class Tables:
     """Everything the kernel looks up, per participant ``p``, other participant ``q`` and distance code.
 
     Attributes:
-        people, codes: participants, and distance codes (melee + ranged up to max_range, or the 0–10 scale).
+        people, sides, codes: how many participants, sides and distance codes (melee + ranged up to max_range, or
+            the 0–10 scale).
         side, roll, attribute, armour: per participant.
         foe: ``[p, q]`` whether they are on different sides.
         atk_ok, atk_mod, atk_band: ``[p, weapon, code]`` :meth:`PwgeState.attack_mods`.
@@ -84,6 +85,7 @@ class Tables:
     """
 
     people: int
+    sides: int
     codes: int
     side: Int
     roll: Int
@@ -286,6 +288,7 @@ def _build(scenario: Scenario, options: Options) -> Tables:
     o = options
     return Tables(
         people=n,
+        sides=len(probe.side_ids),
         codes=codes,
         side=np.array([f.side for f in people], dtype=np.int64),
         roll=np.array([f.roll for f in people], dtype=np.int64),
