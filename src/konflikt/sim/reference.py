@@ -13,6 +13,23 @@ from konflikt.sim.batch import Batch, Coded
 from konflikt.sim.runner import Generators, Runner
 
 
+def numbers(data: Mapping[str, object]) -> list[tuple[str, float]]:
+    """The numeric fields of an outcome's data, one level of ``{participant: number}`` flattened as ``name.pid``."""
+    out: list[tuple[str, float]] = []
+    for name, value in data.items():
+        if name == "rounds" or isinstance(value, bool):
+            continue
+        if isinstance(value, int | float):
+            out.append((name, float(value)))
+        elif isinstance(value, Mapping):
+            out.extend(
+                (f"{name}.{key}", float(v))
+                for key, v in value.items()
+                if isinstance(v, int | float) and not isinstance(v, bool)
+            )
+    return out
+
+
 def run_chunk(
     scenario: Scenario,
     overrides: Mapping[str, object],
@@ -38,9 +55,8 @@ def run_chunk(
             fates.setdefault(pid, []).append(fate)
         data = outcome.data
         length[i] = int(data.get("rounds", len(state.steps())))
-        for name, value in data.items():
-            if isinstance(value, int | float) and not isinstance(value, bool) and name != "rounds":
-                resources.setdefault(name, []).append(float(value))
+        for name, value in numbers(data):
+            resources.setdefault(name, []).append(float(value))
     return Batch(
         Coded.of(winners),
         Coded.of(list(endings)),
