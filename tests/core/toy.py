@@ -51,13 +51,15 @@ class ToyState(State):
         self.stance: dict[str, str] = {}
         self.rolling: list[str] = []
         self.round = 0
+        self.max_rounds: int = options.max_rounds
+        """The round cap as played (exact analysis may move it: see :meth:`set_clock_cap`)."""
         self.emit("setup", "the duel begins: " + ", ".join(f"{i} ({self.points[i]})" for i in self.ids))
 
     def seats(self) -> tuple[str, ...]:
         return self.ids
 
     def current_player(self) -> str:
-        limit = self.options.max_rounds
+        limit = self.max_rounds
         if any(v <= 0 for v in self.points.values()) or (limit and self.round >= limit):
             return TERMINAL
         return CHANCE if self.rolling else SIMULTANEOUS
@@ -117,6 +119,19 @@ class ToyState(State):
     def key(self) -> Hashable:
         rounds = self.round if self.options.max_rounds else 0
         return (tuple(self.points.values()), tuple(sorted(self.stance.items())), tuple(self.rolling), rounds)
+
+    def clock(self) -> tuple[int, int] | None:
+        """Round ``round + 1`` is being played; ``max_rounds`` is the last (0: no cap, no clock)."""
+        return (self.round + 1, self.max_rounds) if self.options.max_rounds else None
+
+    def key_without_clock(self) -> Hashable:
+        return (tuple(self.points.values()), tuple(sorted(self.stance.items())), tuple(self.rolling))
+
+    def set_clock_cap(self, cap: int) -> None:
+        self.max_rounds = cap
+
+    def end_at_cap(self) -> None:
+        self.max_rounds = self.round
 
 
 def new_state(scenario: Scenario, options: Options) -> State:

@@ -1,39 +1,69 @@
 """Exact outcome distributions of whole conflicts, over chance outcomes and policy choices, as Fractions.
 
-The reachable states are explored once, merged by ``State.key()``; the graph is split into strongly connected
-components (Tarjan) and solved from the end backwards. A component without a cycle is a plain weighted sum; a
-component with cycles (an exchange where nothing happens) is an absorbing Markov chain, solved exactly by Gaussian
-elimination over Fractions. Policies must be deterministic, or say how they randomise (``action_distribution``).
+The reachable states are explored once and merged by ``State.key()``, into a graph whose nodes are only the states
+where something branches: a chance node, a simultaneous node with several joint choices, a randomising policy, or
+the end. Between them the deterministic policies' decisions are applied in place (*chain compression*): most states
+of a conflict are decisions that a deterministic policy makes in one way only, and forking and storing them cost
+most of the time. The graph is split into strongly connected components (Tarjan) and solved from the end backwards:
+a component without a cycle is a plain weighted sum (in integers over a common denominator), a component with cycles
+(an exchange where nothing happens) is an absorbing Markov chain, solved exactly by Gauss–Jordan over Fractions.
+
+**Round clock.** A ruleset whose ``key()`` holds a round counter used only for a round cap (``max_exchanges``) may
+declare it with ``State.clock()`` (see its docstring). Then the states are merged by ``key_without_clock()`` and the
+solver explores two graphs instead of the cap's many copies of one: how a round goes before the cap (explored with
+the cap lifted; the edges that end a round lead to the *entries* of the next round) and how the last round goes
+(from every entry, with the cap set to its round). Solving the first graph once gives each entry's *round transfer*
+(to outcomes and to next-round entries); a dynamic programme over the rounds then carries the probability of every
+entry from round to round up to the cap, where the last-round graph's values take over. All of it exact.
+
+Policies must be deterministic, or say how they randomise (``action_distribution``); they may look at no more of
+the state than ``key()`` (or ``key_without_clock()``) records.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
+from math import gcd, lcm
 from typing import Any, Protocol
 
 import numpy as np
+from pydantic import BaseModel
 
-from konflikt.core.actions import Action
+from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.errors import KonfliktError
 from konflikt.core.ruleset import Policy, RandomPolicy
-from konflikt.core.state import CHANCE, SIMULTANEOUS, State
+from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
 
 Label = Hashable
 Value = dict[Label, Fraction]
 
-DEFAULT_MAX_STATES = 250_000
+DEFAULT_MAX_STATES = 100_000
+"""The most graph nodes (branching states and ends, after chain compression) explored before giving up."""
+MOVES_PER_STATE = 20
+"""The work allowed per state of the limit, in moves applied (a chain of certain moves is work without nodes)."""
+CHAIN_LIMIT = 100_000
+"""The most deterministic decisions in a row before the solver calls it a loop."""
+LIFTED_CAP = 1 << 62
+"""A round cap never reached: how the solver learns how a round goes before the cap."""
 
 
 class StateSpaceTooLarge(KonfliktError):
     """More states than the limit: exact analysis would not finish in reasonable time; use ``konflikt sim``."""
 
-    def __init__(self, explored: int, frontier: int, limit: int) -> None:
-        self.explored, self.frontier, self.limit = explored, frontier, limit
+    def __init__(self, explored: int, frontier: int, limit: int, moves: int | None = None) -> None:
+        self.explored, self.frontier, self.limit, self.moves = explored, frontier, limit, moves
+        where = (
+            f"over {limit:,} explored with {frontier:,} still open"
+            if moves is None
+            else f"{explored:,} explored and {frontier:,} still open after {moves:,} moves, the work of "
+            f"{limit:,} states"
+        )
         super().__init__(
-            f"too many states for exact odds: over {limit:,} explored with {frontier:,} still open "
+            f"too many states for exact odds: {where} "
             f"(estimate: more than {explored + frontier:,}); use 'konflikt sim' for a Monte Carlo estimate"
         )
 
@@ -54,17 +84,20 @@ class _NoRandomness(np.random.Generator):
         return super().__getattribute__(name)
 
 
+_REFUSE = _NoRandomness()
+
+
 def policy_distribution(policy: Policy, state: State, seat: str) -> list[tuple[Action, Fraction]]:
-    """How a policy chooses here, as (action, probability)."""
+    """How a policy chooses here, as (action, probability); actions of probability 0 are left out."""
     if isinstance(policy, RandomPolicy):
         legal = list(state.legal_actions(seat))
         return [(a, Fraction(1, len(legal))) for a in legal]
     spread = getattr(policy, "action_distribution", None)
     if spread is not None:
         result: list[tuple[Action, Fraction]] = spread(state, seat)
-        return result
+        return [(a, p) for a, p in result if p]
     try:
-        return [(policy.choose(state, seat, _NoRandomness()), Fraction(1))]
+        return [(policy.choose(state, seat, _REFUSE), Fraction(1))]
     except KonfliktError as exc:
         if "policy uses chance" in str(exc):
             raise KonfliktError(
@@ -74,159 +107,449 @@ def policy_distribution(policy: Policy, state: State, seat: str) -> list[tuple[A
         raise
 
 
-@dataclass
-class Graph:
-    """Explored states: transitions between keys, and terminal labels."""
-
-    edges: dict[Hashable, list[tuple[Fraction, Hashable]]] = field(default_factory=dict)
-    terminal: dict[Hashable, Label] = field(default_factory=dict)
-    root: Hashable = None
+# ---- copying states ------------------------------------------------------------------------------------------------
+_ATOMS = frozenset({int, str, bool, float, complex, bytes, type(None), Fraction, Action, frozenset})
+"""Types copied by sharing: immutable (a frozenset of hashable rule data, an Action of scalars)."""
 
 
-def successors(state: State, policies: Mapping[str, Policy]) -> list[tuple[Fraction, State]]:
-    """Every next state with its probability (chance outcomes, policy choices, joint secret choices)."""
+def _copy(value: Any, memo: dict[int, Any]) -> Any:
+    """``copy.deepcopy`` for the plain data states hold (lists, dicts, tuples of numbers), several times faster.
+
+    Aliasing is kept (``memo`` as in deepcopy); pydantic models are content and shared (see ``State._memo``);
+    anything unusual falls back to ``copy.deepcopy`` with the same memo.
+    """
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    if kind is list:
+        done = memo.get(id(value))
+        if done is not None:
+            return done
+        out: list[Any] = []
+        memo[id(value)] = out
+        out.extend(x if type(x) in _ATOMS else _copy(x, memo) for x in value)
+        return out
+    if kind is tuple:
+        if id(value) in memo:
+            return memo[id(value)]
+        items = [x if type(x) in _ATOMS else _copy(x, memo) for x in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else tuple(items)
+    if kind is dict:
+        done = memo.get(id(value))
+        if done is not None:
+            return done
+        table: dict[Any, Any] = {}
+        memo[id(value)] = table
+        for k, x in value.items():
+            table[k] = x if type(x) in _ATOMS else _copy(x, memo)
+        return table
+    if id(value) in memo:
+        return memo[id(value)]
+    if isinstance(value, BaseModel):
+        return value
+    return copy.deepcopy(value, memo)
+
+
+_PLAIN: dict[type, bool] = {}
+
+
+def _plain_class(kind: type) -> bool:
+    """A state class whose copy is its ``__dict__`` copied: no custom copying, no slots."""
+    known = _PLAIN.get(kind)
+    if known is not None:
+        return known
+    custom = any(
+        getattr(kind, name, None) is not getattr(object, name, None)
+        for name in ("__deepcopy__", "__copy__", "__reduce_ex__", "__reduce__", "__getstate__", "__setstate__")
+    )
+    known = _PLAIN[kind] = not custom and not any(vars(c).get("__slots__") for c in kind.__mro__[:-1])
+    return known
+
+
+def fork(state: State) -> State:
+    """``state.fork()`` (a copy without history), faster: rule options and ``shared`` attributes are shared."""
+    kind = type(state)
+    if not _plain_class(kind):
+        return state.fork()
+    source = vars(state)
+    memo: dict[int, Any] = {id(state.options): state.options}
+    for name in kind.shared:
+        value = getattr(state, name)
+        memo[id(value)] = value
+    twin = kind.__new__(kind)
+    target = vars(twin)
+    for name, value in source.items():
+        if name == "_steps" or name == "_events":
+            target[name] = []
+        else:
+            target[name] = value if type(value) in _ATOMS else _copy(value, memo)
+    return twin
+
+
+# ---- exploring -----------------------------------------------------------------------------------------------------
+Move = tuple[int, Any]
+"""How to take one branch: (0, a chance outcome), (1, joint secret choices), (2, a seat's action)."""
+
+
+def _apply(state: State, move: Move) -> None:
+    how, what = move
+    if how == 0:
+        state.apply_action(what, checked=False)
+    elif how == 1:
+        state.apply_actions(what, checked=False)
+    else:
+        state.apply_action(what, checked=False)
+
+
+def branches(state: State, policies: Mapping[str, Policy]) -> list[tuple[Fraction, Move]]:
+    """Every way on from ``state`` with its probability (chance outcomes, policy choices, joint secret choices)."""
     node = state.current_player()
-    out: list[tuple[Fraction, State]] = []
+    if node == TERMINAL:
+        return []
     if node == CHANCE:
-        for outcome, p in state.chance_outcomes():
-            child = state.fork()
-            child.apply_action(outcome, checked=False)
-            out.append((p, child))
-    elif node == SIMULTANEOUS:
+        outcomes: list[tuple[ChanceOutcome, Fraction]] = state.chance_outcomes()
+        return [(p, (0, outcome)) for outcome, p in outcomes if p]
+    if node == SIMULTANEOUS:
         seats = state.waiting_for()
         spreads = [policy_distribution(policies[s], state, s) for s in seats]
+        out: list[tuple[Fraction, Move]] = []
         for combo in product(*spreads):
-            child = state.fork()
-            child.apply_actions({s: a for s, (a, _) in zip(seats, combo, strict=True)}, checked=False)
             p = Fraction(1)
             for _, q in combo:
                 p *= q
-            out.append((p, child))
-    else:
-        for action, p in policy_distribution(policies[node], state, node):
-            child = state.fork()
-            child.apply_action(action, checked=False)
-            out.append((p, child))
-    return out
+            out.append((p, (1, {s: a for s, (a, _) in zip(seats, combo, strict=True)})))
+        return out
+    return [(p, (2, a)) for a, p in policy_distribution(policies[node], state, node)]
 
 
-def explore(root: State, policies: Mapping[str, Policy], label: Callable[[State], Label], max_states: int) -> Graph:
-    graph = Graph(root=root.key())
-    frontier: list[State] = [root.fork()]
-    seen: set[Hashable] = {graph.root}
-    while frontier:
-        state = frontier.pop()
-        key = state.key()
-        if state.is_terminal():
-            graph.terminal[key] = label(state)
-            continue
-        merged: dict[Hashable, Fraction] = {}
-        for p, child in successors(state, policies):
-            ck = child.key()
-            merged[ck] = merged.get(ck, Fraction(0)) + p
-            if ck not in seen:
-                seen.add(ck)
-                frontier.append(child)
-                if len(seen) > max_states:
-                    raise StateSpaceTooLarge(len(seen) - len(frontier), len(frontier), max_states)
-        graph.edges[key] = list((p, k) for k, p in merged.items())
-    return graph
+def _loop(state: State) -> KonfliktError:
+    return KonfliktError(
+        f"the policies make more than {CHAIN_LIMIT:,} certain moves in a row without chance: a loop with no exact "
+        f"outcome (at {state.current_player()})"
+    )
 
 
-def _components(graph: Graph) -> list[list[Hashable]]:
-    """Tarjan's strongly connected components, iteratively; returned children-first (reverse topological)."""
-    index: dict[Hashable, int] = {}
-    low: dict[Hashable, int] = {}
-    on_stack: set[Hashable] = set()
-    stack: list[Hashable] = []
-    result: list[list[Hashable]] = []
+@dataclass
+class Graph:
+    """Explored branching states (nodes 0..n−1): edges ``(numerator, child, round step)`` over a denominator each.
+
+    A node's probabilities are ``numerator / den[node]``; ``step`` is 1 when the edge ends a round (clock only).
+    Ends are merged by label: they have no edges and a label.
+    """
+
+    keys: list[Hashable]
+    den: list[int]
+    edges: list[list[tuple[int, int, int]]]
+    labels: dict[int, Label]
+
+    @property
+    def size(self) -> int:
+        return len(self.keys)
+
+
+CHAIN_MEMO = 400_000
+"""The most chain states remembered (state key → where its chain ends); beyond it the memo starts afresh."""
+MEMO_TRIAL = 20_000
+"""Look-ups of chain states before deciding whether remembering them pays."""
+
+
+class Explorer:
+    """Builds a :class:`Graph` from a root, merging states by ``key()`` (``key_without_clock()`` with ``clocked``).
+
+    With ``compress``, a move taken with certainty is applied in place and the state is not a node; the states
+    met on such chains are remembered with where their chain ends, so converging chains are followed once.
+    With ``clocked``, a chain stops where a round ends: edges that end a round have step 1 and lead to the round
+    entries, each kept with a state that stands for it.
+    """
+
+    def __init__(
+        self,
+        policies: Mapping[str, Policy],
+        label: Callable[[State], Label],
+        max_states: int,
+        *,
+        compress: bool = True,
+        clocked: bool = False,
+    ) -> None:
+        self.policies, self.label, self.max_states = policies, label, max_states
+        self.compress, self.clocked = compress, clocked
+        self.graph = Graph([], [], [], {})
+        self.index: dict[Hashable, int] = {}
+        """Key → node, for branching states and ends."""
+        self.chains: dict[Hashable, tuple[int, int]] = {}
+        """Key of a state on a chain of certain moves → (the node where the chain ends, its round step)."""
+        self.moves, self.max_moves = 0, max_states * MOVES_PER_STATE
+        self.remembered = 0
+        """Chain states told apart and remembered (distinct states that are not nodes)."""
+        self.remember, self.looked, self.hits = True, 0, 0
+        """Whether chain states are remembered: only while at least one look-up in 50 finds its chain's end."""
+        self.ends: dict[Label, int] = {}
+        self.entries: dict[int, State] = {}
+        """Nodes where a round begins, each with a state that stands for it (clock only)."""
+        self.frontier: list[tuple[int, State, list[tuple[Fraction, Move]]]] = []
+
+    def _key(self, state: State) -> Hashable:
+        return state.key_without_clock() if self.clocked else state.key()
+
+    def _new(self, key: Hashable) -> int:
+        g = self.graph
+        idx = len(g.keys)
+        g.keys.append(key)
+        g.den.append(1)
+        g.edges.append([])
+        if idx >= self.max_states:
+            open_ = len(self.frontier)
+            raise StateSpaceTooLarge(idx + 1 - open_, open_, self.max_states)
+        return idx
+
+    def _node(self, state: State, key: Hashable, ways: list[tuple[Fraction, Move]]) -> int:
+        """A new node for ``state`` (not yet in the index): an end (merged by label) or a branching state."""
+        if not ways:
+            label = self.label(state)
+            found = self.ends.get(label)
+            if found is None:
+                found = self.ends[label] = self._new(("end", label))
+                self.graph.labels[found] = label
+            self.index[key] = found
+            return found
+        idx = self.index[key] = self._new(key)
+        self.frontier.append((idx, state, ways))
+        return idx
+
+    def _follow(self, state: State, before: int | None) -> tuple[int, int, bool]:
+        """Where ``state`` leads: (node, round step, whether the node is new and holds ``state`` now)."""
+        index, chains, policies = self.index, self.chains, self.policies
+        path: list[Hashable] = []
+        for _ in range(CHAIN_LIMIT):
+            step = 0
+            if before is not None and _round(state) != before and not state.is_terminal():
+                step = _round(state) - before
+                if step != 1:
+                    raise KonfliktError(
+                        f"the round clock went from {before} to {before + step} in one move: clock() must grow "
+                        "by 1 when a round ends"
+                    )
+            if self.remember or step or not self.compress:
+                key = self._key(state)
+                found = index.get(key)
+                if found is not None:
+                    return self._remember(path, found, step, False)
+                if not step and self.remember:
+                    hit = chains.get(key)
+                    self.looked += 1
+                    if hit is not None:
+                        self.hits += 1
+                        return self._remember(path, hit[0], hit[1], False)
+                ways = branches(state, policies)
+                if len(ways) != 1 or step or not self.compress:
+                    return self._remember(path, self._node(state, key, ways), step, bool(ways))
+                if self.remember:
+                    path.append(key)
+            else:
+                ways = branches(state, policies)
+                if len(ways) != 1:
+                    key = self._key(state)
+                    found = index.get(key)
+                    if found is not None:
+                        return found, 0, False
+                    return self._node(state, key, ways), 0, bool(ways)
+            _apply(state, ways[0][1])
+            self.moves += 1
+        raise _loop(state)
+
+    def _remember(self, path: list[Hashable], target: int, step: int, new: bool) -> tuple[int, int, bool]:
+        """Remember where the chain states on ``path`` lead; stop remembering when it rarely helps."""
+        chains = self.chains
+        if path:
+            if len(chains) + len(path) > CHAIN_MEMO:
+                chains.clear()
+            for key in path:
+                chains[key] = (target, step)
+            self.remembered += len(path)
+        if self.looked > MEMO_TRIAL and self.hits * 50 < self.looked:
+            self.remember = False
+            chains.clear()
+        return target, step, new
+
+    def add_root(self, state: State) -> tuple[int, int]:
+        """Explore from ``state`` (not changed); return the root's node and its round step (the round ended)."""
+        root = fork(state)
+        idx, step, new = self._follow(root, _round(root) if self.clocked else None)
+        if step and idx not in self.entries:
+            self.entries[idx] = fork(root) if new else root
+        self.run()
+        return idx, step
+
+    def run(self) -> None:
+        g = self.graph
+        clocked = self.clocked
+        while self.frontier:
+            idx, state, ways = self.frontier.pop()
+            before = _round(state) if clocked else None
+            merged: dict[tuple[int, int], Fraction] = {}
+            last = len(ways) - 1
+            for i, (p, move) in enumerate(ways):
+                child = state if i == last else fork(state)
+                _apply(child, move)
+                self.moves += 1
+                if self.moves > self.max_moves:
+                    open_ = len(self.frontier) + 1
+                    raise StateSpaceTooLarge(g.size - open_, open_, self.max_states, self.moves)
+                target, step, new = self._follow(child, before)
+                if step and target not in self.entries:
+                    self.entries[target] = fork(child) if new else child
+                merged[target, step] = merged.get((target, step), Fraction(0)) + p
+            den = lcm(*(p.denominator for p in merged.values()))
+            g.den[idx] = den
+            g.edges[idx] = [(p.numerator * (den // p.denominator), t, s) for (t, s), p in merged.items()]
+
+
+def _round(state: State) -> int:
+    clock = state.clock()
+    assert clock is not None
+    return clock[0]
+
+
+# ---- solving -------------------------------------------------------------------------------------------------------
+Num = tuple[int, dict[int, int]]
+"""A distribution as (denominator, {outcome id: numerator}); outcome ids ≥ 0 are labels, < 0 next-round entries."""
+
+
+def components(n: int, children: Callable[[int], list[int]]) -> list[list[int]]:
+    """Tarjan's strongly connected components of nodes 0..n−1, iteratively; children first (reverse topological)."""
+    index = [-1] * n
+    low = [0] * n
+    on_stack = [False] * n
+    stack: list[int] = []
+    result: list[list[int]] = []
     counter = 0
-    for start in list(graph.edges) + list(graph.terminal):
-        if start in index:
+    for start in range(n):
+        if index[start] >= 0:
             continue
-        work: list[tuple[Hashable, int]] = [(start, 0)]
+        work: list[tuple[int, int]] = [(start, 0)]
         while work:
             node, i = work.pop()
             if i == 0:
                 index[node] = low[node] = counter
                 counter += 1
                 stack.append(node)
-                on_stack.add(node)
-            children = graph.edges.get(node, [])
+                on_stack[node] = True
+            kids = children(node)
             recurse = False
-            while i < len(children):
-                child = children[i][1]
+            while i < len(kids):
+                child = kids[i]
                 i += 1
-                if child not in index:
+                if index[child] < 0:
                     work.append((node, i))
                     work.append((child, 0))
                     recurse = True
                     break
-                if child in on_stack:
-                    low[node] = min(low[node], index[child])
+                if on_stack[child] and index[child] < low[node]:
+                    low[node] = index[child]
             if recurse:
                 continue
             if low[node] == index[node]:
                 component = []
                 while True:
                     member = stack.pop()
-                    on_stack.discard(member)
+                    on_stack[member] = False
                     component.append(member)
                     if member == node:
                         break
                 result.append(component)
             if work:
                 parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
+                if low[node] < low[parent]:
+                    low[parent] = low[node]
     return result
 
 
-def _add(target: Value, scale: Fraction, value: Value) -> None:
-    for k, p in value.items():
-        target[k] = target.get(k, Fraction(0)) + scale * p
+def _reduce(den: int, nums: dict[int, int]) -> Num:
+    g = gcd(den, *nums.values())
+    if g > 1:
+        return den // g, {k: v // g for k, v in nums.items()}
+    return den, nums
 
 
-def solve(graph: Graph) -> Value:
-    """The outcome distribution from the root."""
-    values: dict[Hashable, Value] = {k: {label: Fraction(1)} for k, label in graph.terminal.items()}
-    for component in _components(graph):
-        members = set(component)
-        if len(component) == 1 and component[0] in values:
-            continue
-        if len(component) == 1 and all(k != component[0] for _, k in graph.edges[component[0]]):
+def solve_graph(graph: Graph, outcome: Callable[[int], int], exit_of: Callable[[int, int], int | None]) -> list[Num]:
+    """Every node's distribution over outcome ids: terminals are ``outcome(node)``; an edge for which
+    ``exit_of(child, step)`` gives an id ends there (a next-round entry) instead of following the child."""
+    n = graph.size
+    values: list[Num | None] = [None] * n
+    for node, _ in graph.labels.items():
+        values[node] = (1, {outcome(node): 1})
+
+    def followed(node: int) -> list[int]:
+        return [c for _, c, s in graph.edges[node] if exit_of(c, s) is None]
+
+    for component in components(n, followed):
+        if len(component) == 1:
             node = component[0]
-            total: Value = {}
-            for p, child in graph.edges[node]:
-                _add(total, p, values[child])
-            values[node] = total
-            continue
-        values.update(_solve_cycle(graph, component, members, values))
-    return values[graph.root]
+            if values[node] is not None:
+                continue
+            if node not in followed(node):
+                values[node] = _weighted(graph, node, values, exit_of)
+                continue
+        for node, value in _solve_cycle(graph, component, values, exit_of).items():
+            values[node] = value
+    assert all(v is not None for v in values)
+    return values  # type: ignore[return-value]
+
+
+def _weighted(graph: Graph, node: int, values: list[Num | None], exit_of: Callable[[int, int], int | None]) -> Num:
+    """Σ p·value(child) in integers: the common denominator is the node's times the lcm of its children's."""
+    parts: list[tuple[int, int, dict[int, int]]] = []
+    for a, child, step in graph.edges[node]:
+        ex = exit_of(child, step)
+        if ex is not None:
+            parts.append((a, 1, {ex: 1}))
+        else:
+            value = values[child]
+            assert value is not None
+            parts.append((a, value[0], value[1]))
+    common = lcm(*(d for _, d, _ in parts))
+    nums: dict[int, int] = {}
+    for a, d, child_nums in parts:
+        f = a * (common // d)
+        for k, v in child_nums.items():
+            nums[k] = nums.get(k, 0) + f * v
+    return _reduce(graph.den[node] * common, nums)
 
 
 def _solve_cycle(
-    graph: Graph, component: list[Hashable], members: set[Hashable], values: Mapping[Hashable, Value]
-) -> dict[Hashable, Value]:
+    graph: Graph, component: list[int], values: list[Num | None], exit_of: Callable[[int, int], int | None]
+) -> dict[int, Num]:
     """x_i = Σ_j Q_ij x_j + r_i inside one component: (I − Q) x = r, by Gauss–Jordan over Fractions."""
     order = {k: i for i, k in enumerate(component)}
     n = len(component)
-    labels: list[Label] = []
-    rhs_rows: list[Value] = []
+    ids: list[int] = []
+    where: dict[int, int] = {}
+    rhs_rows: list[dict[int, Fraction]] = []
     matrix = [[Fraction(0)] * n for _ in range(n)]
     for k in component:
         i = order[k]
         matrix[i][i] += 1
-        rhs: Value = {}
-        for p, child in graph.edges[k]:
-            if child in members:
+        rhs: dict[int, Fraction] = {}
+        den = graph.den[k]
+        for a, child, step in graph.edges[k]:
+            p = Fraction(a, den)
+            ex = exit_of(child, step)
+            if ex is None and child in order:
                 matrix[i][order[child]] -= p
-            else:
-                _add(rhs, p, values[child])
+                continue
+            if ex is not None:
+                rhs[ex] = rhs.get(ex, Fraction(0)) + p
+                continue
+            value = values[child]
+            assert value is not None
+            for o, v in value[1].items():
+                rhs[o] = rhs.get(o, Fraction(0)) + p * Fraction(v, value[0])
         rhs_rows.append(rhs)
-        for label in rhs:
-            if label not in labels:
-                labels.append(label)
-    rhs_matrix = [[row.get(label, Fraction(0)) for label in labels] for row in rhs_rows]
+        for o in rhs:
+            if o not in where:
+                where[o] = len(ids)
+                ids.append(o)
+    rhs_matrix = [[row.get(o, Fraction(0)) for o in ids] for row in rhs_rows]
     for col in range(n):
         pivot = next((r for r in range(col, n) if matrix[r][col] != 0), None)
         if pivot is None:
@@ -241,10 +564,12 @@ def _solve_cycle(
             if r != col and factor != 0:
                 matrix[r] = [a - factor * b for a, b in zip(matrix[r], matrix[col], strict=True)]
                 rhs_matrix[r] = [a - factor * b for a, b in zip(rhs_matrix[r], rhs_matrix[col], strict=True)]
-    return {
-        k: {label: rhs_matrix[order[k]][j] for j, label in enumerate(labels) if rhs_matrix[order[k]][j]}
-        for k in component
-    }
+    out: dict[int, Num] = {}
+    for k in component:
+        row = rhs_matrix[order[k]]
+        den = lcm(*(v.denominator for v in row))
+        out[k] = _reduce(den, {o: int(v * den) for o, v in zip(ids, row, strict=True) if v})
+    return out
 
 
 def outcome_label(state: State) -> Label:
@@ -259,6 +584,11 @@ class ConflictOdds:
 
     distribution: Value
     states: int
+    """Distinct states told apart: the graph's nodes and the chain states remembered."""
+    nodes: int = 0
+    """Nodes of the graph: branching states and ends (merged by label)."""
+    moves: int = 0
+    """Moves applied while exploring (chance outcomes, decisions, joint choices)."""
 
     def marginal(self, part: Callable[[Any], Hashable]) -> dict[Hashable, Fraction]:
         out: dict[Hashable, Fraction] = {}
@@ -277,12 +607,123 @@ class ConflictOdds:
         return self.marginal(lambda label: dict(label[2]).get(participant, "?"))
 
 
-def conflict_odds(state: State, policies: Mapping[str, Policy], max_states: int = DEFAULT_MAX_STATES) -> ConflictOdds:
+class _Labels:
+    """Outcome labels as small ids, shared by the graphs of one question."""
+
+    def __init__(self) -> None:
+        self.ids: dict[Label, int] = {}
+        self.labels: list[Label] = []
+
+    def id(self, label: Label) -> int:
+        found = self.ids.get(label)
+        if found is None:
+            found = self.ids[label] = len(self.labels)
+            self.labels.append(label)
+        return found
+
+    def distribution(self, num: Num) -> Value:
+        den, nums = num
+        return {self.labels[o]: Fraction(v, den) for o, v in nums.items() if v}
+
+
+def conflict_odds(
+    state: State,
+    policies: Mapping[str, Policy],
+    max_states: int = DEFAULT_MAX_STATES,
+    *,
+    label: Callable[[State], Label] = outcome_label,
+    compress: bool = True,
+    use_clock: bool = True,
+) -> ConflictOdds:
     """Exact outcome distribution of the conflict from ``state`` on, under ``policies`` (seat → policy).
 
+    ``compress`` (chain compression) and ``use_clock`` (the round clock) change the speed, never the answer; the
+    tests solve small conflicts both ways.
+
     Raises:
-        StateSpaceTooLarge: more than ``max_states`` distinct states are reachable.
+        StateSpaceTooLarge: more than ``max_states`` graph nodes are reachable.
         KonfliktError: a policy is not deterministic, or the conflict can loop forever.
     """
-    graph = explore(state, policies, outcome_label, max_states)
-    return ConflictOdds(solve(graph), len(graph.edges) + len(graph.terminal))
+    labels = _Labels()
+    if not use_clock or state.clock() is None:
+        explorer = Explorer(policies, label, max_states, compress=compress)
+        root, _ = explorer.add_root(state)
+        g = explorer.graph
+        values = solve_graph(g, lambda node: labels.id(g.labels[node]), lambda child, step: None)
+        return _odds(labels.distribution(values[root]), explorer)
+    return _clocked_odds(state, policies, max_states, label, compress, labels)
+
+
+def _clocked_odds(
+    state: State,
+    policies: Mapping[str, Policy],
+    max_states: int,
+    label: Callable[[State], Label],
+    compress: bool,
+    labels: _Labels,
+) -> ConflictOdds:
+    """The round clock: one graph of how a round goes, solved once; then the rounds, carried up to the cap."""
+    cap = _clock(state)[1]
+    lifted = fork(state)
+    lifted.set_clock_cap(LIFTED_CAP)
+    explorer = Explorer(policies, label, max_states, compress=compress, clocked=True)
+    root, step = explorer.add_root(lifted)
+    g = explorer.graph
+    now = _round(state) + step
+    # one round: every node's distribution over outcomes (ids ≥ 0) and next-round entries (ids < 0)
+    rounds = solve_graph(g, lambda node: labels.id(g.labels[node]), lambda child, step: -1 - child if step else None)
+    entries = explorer.entries
+    at_cap: dict[int, int] = {}
+
+    def cap_end(entry: int) -> int:
+        """The outcome id of the conflict ended by the cap as ``entry``'s round would begin."""
+        found = at_cap.get(entry)
+        if found is None:
+            ended = fork(entries[entry])
+            ended.set_clock_cap(_round(ended) - 1)
+            ended.end_at_cap()
+            if not ended.is_terminal():
+                raise KonfliktError(f"{type(ended).__name__}.end_at_cap() did not end the conflict")
+            found = at_cap[entry] = labels.id(label(ended))
+        return found
+
+    if now > cap:
+        return _odds({labels.labels[cap_end(root)]: Fraction(1)}, explorer)
+    # carry the probability of every entry from round to round (numerators over one denominator per round)
+    mass: dict[int, int] = {root: 1}
+    mass_den = 1
+    total: dict[int, Fraction] = {}
+    for r in range(now, cap + 1):
+        common = lcm(*(rounds[e][0] for e in mass))
+        moved: dict[int, int] = {}
+        ended: dict[int, int] = {}
+        for e, m in mass.items():
+            den, nums = rounds[e]
+            f = m * (common // den)
+            for o, v in nums.items():
+                if o >= 0:
+                    ended[o] = ended.get(o, 0) + f * v
+                elif r < cap:
+                    moved[-1 - o] = moved.get(-1 - o, 0) + f * v
+                else:
+                    o = cap_end(-1 - o)
+                    ended[o] = ended.get(o, 0) + f * v
+        mass_den *= common
+        for o, v in ended.items():
+            total[o] = total.get(o, Fraction(0)) + Fraction(v, mass_den)
+        if not moved:
+            break
+        mass_den, mass = _reduce(mass_den, moved)
+    distribution = {labels.labels[o]: p for o, p in total.items() if p}
+    return _odds(distribution, explorer)
+
+
+def _odds(distribution: Value, explorer: Explorer) -> ConflictOdds:
+    size = explorer.graph.size
+    return ConflictOdds(distribution, size + explorer.remembered, size, explorer.moves)
+
+
+def _clock(state: State) -> tuple[int, int]:
+    clock = state.clock()
+    assert clock is not None
+    return clock

@@ -87,6 +87,51 @@ class State(ABC):
         """
         raise NotImplementedError(f"{type(self).__name__} has no key() for exact analysis")
 
+    def clock(self) -> tuple[int, int] | None:
+        """A round counter kept only for a round cap, as ``(round, cap)``; ``None`` (the default): no such clock.
+
+        Many rules end an endless fight as a deadlock after a number of rounds (``max_exchanges``,
+        ``max_rounds``). Such a counter in :meth:`key` multiplies the states exact analysis must explore by the
+        cap, although the rounds differ in nothing else. A ruleset may declare the counter instead:
+
+        - ``round`` is the number of the round being played; it grows by exactly 1 when a round ends;
+        - ``cap`` is the last round played: when round ``cap`` ends, the conflict ends (a deadlock).
+
+        The promise that comes with it (exact analysis relies on it):
+
+        - apart from what :meth:`key_without_clock` records, the future does not depend on the round number;
+          whatever of it matters (a surprise in the first round, a policy that acts differently from round 3 on)
+          must be in :meth:`key_without_clock`, e.g. as ``min(round, 3)``, and policies look at no more of it;
+        - the cap acts only when a round ends: a round is played the same whether it is the last or not, and at
+          the end of round ``cap`` the conflict ends exactly as :meth:`end_at_cap` ends it, applied to the state
+          as round ``cap + 1`` would begin;
+        - :meth:`set_clock_cap` moves the cap, and is looked at only when a round ends.
+        """
+        return None
+
+    def key_without_clock(self) -> Hashable:
+        """:meth:`key` without the round counter of :meth:`clock` (only asked when :meth:`clock` is not ``None``).
+
+        Equal clock-free keys ⇒ the same future, up to the round numbers, as long as the cap does not end it.
+        """
+        raise NotImplementedError(f"{type(self).__name__} has no key_without_clock() for exact analysis")
+
+    def set_clock_cap(self, cap: int) -> None:
+        """Play on as if the round cap were ``cap`` (only asked when :meth:`clock` is not ``None``).
+
+        Exact analysis lifts the cap (a huge ``cap``) to learn how a round goes. It must not change the scenario's
+        options object, which copies share.
+        """
+        raise NotImplementedError(f"{type(self).__name__} cannot move its round cap")
+
+    def end_at_cap(self) -> None:
+        """End the conflict as the cap ends it, on a state where a round has just ended and the next not yet begun.
+
+        Only asked when :meth:`clock` is not ``None``; the state becomes terminal, with the outcome the rules give
+        when the last round ends without a decision.
+        """
+        raise NotImplementedError(f"{type(self).__name__} cannot end the conflict at its round cap")
+
     @abstractmethod
     def _outcome(self) -> ConflictOutcome:
         """At a terminal state: how the conflict ended."""

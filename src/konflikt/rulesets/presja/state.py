@@ -570,6 +570,38 @@ class PresjaState(State):
             self.ending,
         )
 
+    def clock(self) -> tuple[int, int] | None:
+        """The exchange number counts towards ``max_exchanges`` (a deadlock) and little else (see below)."""
+        return (self.exchange, self.o["max_exchanges"])
+
+    def key_without_clock(self) -> Hashable:
+        """:meth:`key` with as much of the exchange number as the rules and the heuristic look at.
+
+        Beyond the cap, the exchange number matters in two places only: surprise lowers the levels of the first
+        exchange, and the GM heuristic weighs the mobility advantage from the third exchange on. (Consequence
+        names also cycle with the exchange they were taken in, but they are words, not rules, and not in
+        :meth:`key` either.)
+        """
+        key = self.key()
+        assert isinstance(key, tuple)
+        if self.o["advantage_mobility"]:
+            seen = min(self.exchange, 3)
+        elif self.surprised:
+            seen = min(self.exchange, 2)
+        else:
+            seen = 0
+        return (seen, *key[1:])
+
+    def set_clock_cap(self, cap: int) -> None:
+        """Move ``max_exchanges`` for exact analysis: a fresh options dict, as copies share ``o``."""
+        self.o = {**self.o, "max_exchanges": cap}
+
+    def end_at_cap(self) -> None:
+        """The deadlock at ``max_exchanges``, as :meth:`_end_exchange` calls it, one exchange number later."""
+        self.exchange -= 1
+        self.phase, self.ending = "done", "deadlock"
+        texts.emit_end(self)
+
     def _outcome(self) -> ConflictOutcome:
         return texts.outcome(self)
 
