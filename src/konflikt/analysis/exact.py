@@ -125,11 +125,16 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
         done = memo.get(id(value))
         if done is not None:
             return done
-        out: list[Any] = []
+        if _ATOMS.issuperset(map(type, value)):
+            out = memo[id(value)] = value[:]
+            return out
+        out = []
         memo[id(value)] = out
         out.extend(x if type(x) in _ATOMS else _copy(x, memo) for x in value)
         return out
     if kind is tuple:
+        if _ATOMS.issuperset(map(type, value)):
+            return value
         if id(value) in memo:
             return memo[id(value)]
         items = [x if type(x) in _ATOMS else _copy(x, memo) for x in value]
@@ -138,7 +143,10 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
         done = memo.get(id(value))
         if done is not None:
             return done
-        table: dict[Any, Any] = {}
+        if _ATOMS.issuperset(map(type, value.values())):
+            table = memo[id(value)] = value.copy()
+            return table
+        table = {}
         memo[id(value)] = table
         for k, x in value.items():
             table[k] = x if type(x) in _ATOMS else _copy(x, memo)
@@ -320,6 +328,7 @@ class Explorer:
         """Where ``state`` leads: (node, round step, whether the node is new and holds ``state`` now)."""
         index, chains, policies = self.index, self.chains, self.policies
         path: list[Hashable] = []
+        on_path: set[Hashable] = set()
         for _ in range(CHAIN_LIMIT):
             step = 0
             if before is not None and _round(state) != before and not state.is_terminal():
@@ -344,7 +353,13 @@ class Explorer:
                 if len(ways) != 1 or step or not self.compress:
                     return self._remember(path, self._node(state, key, ways), step, bool(ways))
                 if self.remember:
+                    if key in on_path:
+                        raise KonfliktError(
+                            f"the policies loop: a state comes back after {len(path) - path.index(key)} certain "
+                            f"moves without chance (at {state.current_player()}); no exact outcome"
+                        )
                     path.append(key)
+                    on_path.add(key)
             else:
                 ways = branches(state, policies)
                 if len(ways) != 1:
