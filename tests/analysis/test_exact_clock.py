@@ -11,6 +11,7 @@ import copy
 import re
 import tomllib
 from collections.abc import Hashable, Mapping
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,14 @@ def test_a_deterministic_loop_is_refused_in_words() -> None:
     """Both always guard and there is no round cap: the same state forever, with no chance in between."""
     with pytest.raises(KonfliktError, match="the policies loop"):
         conflict_odds(toy((1, 1), max_rounds=0), {"ada": AlwaysGuard(), "bo": AlwaysGuard()})
+
+
+def test_a_root_whose_last_round_ends_without_chance() -> None:
+    """Both always guard in the only round: the round ends before any node, and the cap ends the duel."""
+    guards = {"ada": AlwaysGuard(), "bo": AlwaysGuard()}
+    plain, fast = both(toy((1, 1), max_rounds=1), guards)
+    assert fast.distribution == plain.distribution
+    assert fast.winners() == {(): Fraction(1)}
 
 
 class LeapingClock(ToyState):
