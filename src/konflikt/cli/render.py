@@ -12,7 +12,7 @@ from konflikt.core.events import Event
 from konflikt.core.state import State
 from konflikt.dice.distribution import fraction_text
 
-BAR_WIDTH = 32
+BAR_WIDTH = 20
 
 EVENT_STYLES = {
     "roll": "cyan",
@@ -32,16 +32,30 @@ def bar(p: Fraction, peak: Fraction) -> str:
     return "█" * full + ("▌" if cells - full >= 0.5 else "")
 
 
+LONG_FRACTION = 24
+
+
+def shown_fraction(p: Fraction) -> str:
+    """The reduced fraction, or, when it is too long to read, its decimal (the exact value is in ``--json``)."""
+    text = fraction_text(p)
+    if len(text) <= LONG_FRACTION:
+        return text
+    return f"{float(p):.10f}… ({len(str(p.denominator))}-digit q)"
+
+
 def probability_table(title: str, label: str, rows: Sequence[tuple[str, Fraction]]) -> Table:
     table = Table(title=title, title_justify="left")
-    widest = max((len(fraction_text(p)) for _, p in rows), default=4)
-    table.add_column(label, justify="right", overflow="fold")
-    table.add_column("probability", justify="right", no_wrap=True, min_width=min(widest, 40))
+    texts = [shown_fraction(p) for _, p in rows]
+    widest = max((len(t) for t in texts), default=4)
+    table.add_column(
+        label, justify="right", overflow="fold", min_width=min(12, max((len(k) for k, _ in rows), default=4))
+    )
+    table.add_column("probability", justify="right", no_wrap=True, min_width=min(widest, 30))
     table.add_column("%", justify="right", no_wrap=True)
     table.add_column("", justify="left", style="green", no_wrap=True, overflow="crop")
     peak = max((p for _, p in rows), default=Fraction(0))
-    for key, p in rows:
-        table.add_row(key, fraction_text(p), f"{float(p) * 100:.2f}", bar(p, peak))
+    for (key, p), text in zip(rows, texts, strict=True):
+        table.add_row(key, text, f"{float(p) * 100:.2f}", bar(p, peak))
     return table
 
 

@@ -87,8 +87,8 @@ def print_summary(console: Console, data: dict[str, Any]) -> None:
     if data["length"]:
         length = data["length"]
         console.print(
-            f"length (rounds where the ruleset reports them, else steps): mean {length['mean']:.2f}, median {length['p50']:.0f}, "
-            f"10–90% {length['p10']:.0f}–{length['p90']:.0f}, longest {length['max']:.0f}",
+            f"length (rounds where the ruleset reports them, else steps): mean {length['mean']:.2f}, "
+            f"median {length['p50']:.0f}, 10–90% {length['p10']:.0f}–{length['p90']:.0f}, longest {length['max']:.0f}",
             highlight=False,
         )
     if data["resources"]:
