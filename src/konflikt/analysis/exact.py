@@ -45,6 +45,11 @@ DEFAULT_MAX_STATES = 100_000
 """The most graph nodes (branching states and ends, after chain compression) explored before giving up."""
 MOVES_PER_STATE = 20
 """The work allowed per state of the limit, in moves applied (a chain of certain moves is work without nodes)."""
+OPEN_SHARE = 20
+"""At most one state in this many of the limit may be open at once (each is a whole state in memory); a frontier
+that wide means a space far larger than the limit (the knife fight, 51,173 nodes, never has more than 148 open)."""
+MIN_OPEN = 1_000
+"""The open states always allowed, however small the limit."""
 CHAIN_LIMIT = 100_000
 """The most deterministic decisions in a row before the solver calls it a loop."""
 LIFTED_CAP = 1 << 62
@@ -52,15 +57,17 @@ LIFTED_CAP = 1 << 62
 
 
 class StateSpaceTooLarge(KonfliktError):
-    """More states than the limit: exact analysis would not finish in reasonable time; use ``konflikt sim``."""
+    """More states than the limit: exact analysis would not finish in reasonable time; use ``konflikt sim``.
 
-    def __init__(self, explored: int, frontier: int, limit: int, moves: int | None = None) -> None:
-        self.explored, self.frontier, self.limit, self.moves = explored, frontier, limit, moves
+    ``why`` says which bound was hit, if not the number of states: the work (moves applied), or the open states.
+    """
+
+    def __init__(self, explored: int, frontier: int, limit: int, why: str | None = None) -> None:
+        self.explored, self.frontier, self.limit = explored, frontier, limit
         where = (
             f"over {limit:,} explored with {frontier:,} still open"
-            if moves is None
-            else f"{explored:,} explored and {frontier:,} still open after {moves:,} moves, the work of "
-            f"{limit:,} states"
+            if why is None
+            else f"{explored:,} explored and {frontier:,} still open, {why}"
         )
         super().__init__(
             f"too many states for exact odds: {where} "
@@ -288,6 +295,9 @@ class Explorer:
         """Key of a state on a chain of certain moves → (the node where the chain ends, its round step)."""
         self.moves, self.max_moves = 0, max_states * MOVES_PER_STATE
         self.remembered = 0
+        self.widest = 0
+        self.max_open = max(MIN_OPEN, max_states // OPEN_SHARE)
+        """The most open states at once (each is a whole state in memory)."""
         """Chain states told apart and remembered (distinct states that are not nodes)."""
         self.remember, self.looked, self.hits = True, 0, 0
         """Whether chain states are remembered: only while at least one look-up in 50 finds its chain's end."""
@@ -322,6 +332,16 @@ class Explorer:
             return found
         idx = self.index[key] = self._new(key)
         self.frontier.append((idx, state, ways))
+        open_ = len(self.frontier)
+        if open_ > self.widest:
+            self.widest = open_
+            if open_ > self.max_open:
+                raise StateSpaceTooLarge(
+                    idx + 1 - open_,
+                    open_,
+                    self.max_states,
+                    f"more than {self.max_open:,} open at once",
+                )
         return idx
 
     def _follow(self, state: State, before: int | None) -> tuple[int, int, bool]:
@@ -409,7 +429,12 @@ class Explorer:
                 self.moves += 1
                 if self.moves > self.max_moves:
                     open_ = len(self.frontier) + 1
-                    raise StateSpaceTooLarge(g.size - open_, open_, self.max_states, self.moves)
+                    raise StateSpaceTooLarge(
+                        g.size - open_,
+                        open_,
+                        self.max_states,
+                        f"after {self.moves:,} moves, the work of {self.max_states:,} states",
+                    )
                 target, step, new = self._follow(child, before)
                 if step and target not in self.entries:
                     self.entries[target] = fork(child) if new else child
