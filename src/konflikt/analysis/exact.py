@@ -23,6 +23,7 @@ the state than ``key()`` (or ``key_without_clock()``) records.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -42,7 +43,8 @@ Label = Hashable
 Value = dict[Label, Fraction]
 
 DEFAULT_MAX_STATES = 100_000
-"""The most graph nodes (branching states and ends, after chain compression) explored before giving up."""
+"""The most distinct states told apart before giving up: graph nodes (branching states and ends, after chain
+compression) and the chain states remembered (see :class:`Explorer`)."""
 MOVES_PER_STATE = 20
 """The work allowed per state of the limit, in moves applied (a chain of certain moves is work without nodes)."""
 OPEN_SHARE = 20
@@ -160,12 +162,33 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
         return table
     if id(value) in memo:
         return memo[id(value)]
-    if isinstance(value, BaseModel):
+    if isinstance(value, BaseModel) or _immutable(value):
         return value
     return copy.deepcopy(value, memo)
 
 
+_FROZEN: dict[type, tuple[str, ...] | None] = {}
+"""Per type: the field names of a frozen dataclass, or None for any other type."""
+
+
+def _immutable(value: Any) -> bool:
+    """An atom, or a tuple or frozen dataclass (a fighter's fixed facts) made of immutable values: safe to share."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return True
+    if kind is tuple:
+        return all(_immutable(x) for x in value)
+    if kind not in _FROZEN:
+        params = getattr(kind, "__dataclass_params__", None)
+        frozen = params is not None and params.frozen and dataclasses.is_dataclass(kind)
+        _FROZEN[kind] = tuple(f.name for f in dataclasses.fields(kind)) if frozen else None
+    names = _FROZEN[kind]
+    return names is not None and all(_immutable(getattr(value, name)) for name in names)
+
+
 _PLAIN: dict[type, bool] = {}
+_KEEP: dict[type, frozenset[str]] = {}
+"""Per state class: the attributes a copy shares (options, ``shared``) or replaces (the history)."""
 
 
 def _plain_class(kind: type) -> bool:
@@ -191,13 +214,20 @@ def fork(state: State) -> State:
     for name in kind.shared:
         value = getattr(state, name)
         memo[id(value)] = value
+    keep = _KEEP.get(kind)
+    if keep is None:
+        keep = _KEEP[kind] = frozenset(("options", "_steps", "_events", *kind.shared))
+    atoms = _ATOMS
     twin = kind.__new__(kind)
     target = vars(twin)
     for name, value in source.items():
-        if name == "_steps" or name == "_events":
-            target[name] = []
+        if type(value) in atoms or name in keep:
+            target[name] = value
+        elif type(value) is list and id(value) not in memo and atoms.issuperset(map(type, value)):
+            target[name] = memo[id(value)] = value[:]
         else:
-            target[name] = value if type(value) in _ATOMS else _copy(value, memo)
+            target[name] = _copy(value, memo)
+    target["_steps"], target["_events"] = [], []
     return twin
 
 
@@ -315,9 +345,9 @@ class Explorer:
         g.keys.append(key)
         g.den.append(1)
         g.edges.append([])
-        if idx >= self.max_states:
+        if idx + self.remembered >= self.max_states:
             open_ = len(self.frontier)
-            raise StateSpaceTooLarge(idx + 1 - open_, open_, self.max_states)
+            raise StateSpaceTooLarge(idx + 1 + self.remembered - open_, open_, self.max_states)
         return idx
 
     def _node(self, state: State, key: Hashable, ways: list[tuple[Fraction, Move]]) -> int:
