@@ -6,7 +6,7 @@ tuple of them.
 
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 DIFFICULTY = -1
@@ -51,7 +51,7 @@ class Exchange:
     pos: int = 0
 
     def key(self) -> tuple[Any, ...]:
-        return astuple(self)
+        return _fields(self)
 
 
 @dataclass(slots=True)
@@ -95,7 +95,7 @@ class Contest:
         return (self.a, self.b)
 
     def key(self) -> tuple[Any, ...]:
-        return astuple(self)
+        return _fields(self)
 
 
 @dataclass(slots=True)
@@ -119,4 +119,9 @@ class DamageRoll:
     """The defender's counter-tops of this roll (``max_tops_per_roll`` bounds them too)."""
 
     def key(self) -> tuple[Any, ...]:
-        return astuple(self)
+        return _fields(self)
+
+
+def _fields(record: Any) -> tuple[Any, ...]:
+    """The record's fields as a flat tuple: a cheap key (``astuple`` deep-copies, and keys are built constantly)."""
+    return tuple(getattr(record, f.name) for f in fields(record))
