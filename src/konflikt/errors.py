@@ -34,3 +34,15 @@ class ReplayError(KonfliktError):
 
 class StoreError(KonfliktError):
     """A save database that is damaged, foreign, or lacks the conflict asked for."""
+
+
+__all__ = [
+    "DiceError",
+    "IllegalActionError",
+    "InvalidActionError",
+    "KonfliktError",
+    "OptionError",
+    "ReplayError",
+    "ScenarioError",
+    "StoreError",
+]

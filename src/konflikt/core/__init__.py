@@ -1,7 +1,11 @@
 """Engine core: the State API, actions, events, rule options, the ruleset registry and the errors."""
 
 from konflikt.core.actions import Action, ChanceOutcome, Step
-from konflikt.core.errors import (
+from konflikt.core.events import Event
+from konflikt.core.options import Options, OptionSet, RuleOption
+from konflikt.core.outcome import ConflictOutcome
+from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL, State
+from konflikt.errors import (
     DiceError,
     IllegalActionError,
     InvalidActionError,
@@ -11,10 +15,6 @@ from konflikt.core.errors import (
     ScenarioError,
     StoreError,
 )
-from konflikt.core.events import Event
-from konflikt.core.options import Options, OptionSet, RuleOption
-from konflikt.core.outcome import ConflictOutcome
-from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL, State
 
 __all__ = [
     "CHANCE",
