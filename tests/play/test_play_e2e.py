@@ -19,9 +19,10 @@ FIRST_EXAMPLE = {rid: name for rid, name in reversed(example_scenarios())}
 
 
 def human_seats(name: str) -> list[str]:
+    """The first participant is played by a person; the others by the scenario's policies (so fights end)."""
     from konflikt.core.scenario import load_scenario
 
-    return [f"--policy={p.id}=human" for p in load_scenario(name).participants()]
+    return [f"--policy={load_scenario(name).participants()[0].id}=human"]
 
 
 def exported(db: Path, conflict_id: int) -> dict[str, object]:
@@ -33,11 +34,24 @@ def exported(db: Path, conflict_id: int) -> dict[str, object]:
     return data
 
 
+def short_levald(tmp_path: Path) -> str:
+    """The bundled duel, starting at sword's length with little Gard: a whole fight in a few dozen inputs."""
+    from konflikt.core.scenario import bundled_examples
+
+    text = (bundled_examples() / "levald" / "duel.toml").read_text(encoding="utf-8")
+    text = text.replace('distance = "Fri"', 'distance = "Svärd"')
+    text = text.replace('policy = "heuristic"', 'policy = "heuristic"\ngard = 2\nkraft = 6')
+    path = tmp_path / "short_duel.toml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
 @pytest.mark.parametrize("ruleset_id", ruleset_ids())
 def test_a_whole_conflict_at_the_table_survives_bad_input_undo_and_a_kill(ruleset_id: str, tmp_path: Path) -> None:
     name = FIRST_EXAMPLE.get(ruleset_id)
     assert name, f"{ruleset_id} has no example to play"
-    args = [name, "--dice", "table", "--seed", "5", *human_seats(name)]
+    scenario = short_levald(tmp_path) if ruleset_id == "levald" else name
+    args = [scenario, "--dice", "table", "--seed", "5", *human_seats(name)]
 
     straight = Session(tmp_path / "straight.sqlite")
     ending = straight.drive(straight.spawn(*args))
