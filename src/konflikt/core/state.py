@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Concatenate, ParamSpec, TypeVar
 
 from pydantic import BaseModel
 
@@ -297,11 +297,14 @@ class State(ABC):
             + ")"
         )
 
-    def emit(self, kind: str, text: str, *, visible_to: frozenset[str] | None = None, **data: Any) -> Event:
+    quiet = False
+    """Set by simulators that read only outcomes: :meth:`emit` and :func:`narration` functions do nothing."""
+
+    def emit(self, kind: str, text: str, *, visible_to: frozenset[str] | None = None, **data: Any) -> None:
         """Append an explained event for the step being applied."""
-        event = Event(kind, text, len(self._steps) - 1, data, visible_to)
-        self._events.append(event)
-        return event
+        if self.quiet:
+            return
+        self._events.append(Event(kind, text, len(self._steps) - 1, data, visible_to))
 
     def history(self) -> list[Event]:
         return list(self._events)
@@ -362,6 +365,21 @@ class State(ABC):
             return copy.deepcopy(self, self._memo())
         finally:
             self._steps, self._events = steps, events
+
+
+S = TypeVar("S", bound=State)
+P = ParamSpec("P")
+
+
+def narration(write: Callable[Concatenate[S, P], None]) -> Callable[Concatenate[S, P], None]:
+    """Mark a function that only writes events about a state: skipped, text and all, when the state is quiet."""
+
+    def maybe(state: S, /, *args: P.args, **kwargs: P.kwargs) -> None:
+        if not state.quiet:
+            write(state, *args, **kwargs)
+
+    maybe.__name__, maybe.__qualname__, maybe.__doc__ = write.__name__, write.__qualname__, write.__doc__
+    return maybe
 
 
 def _text(action: Action | ChanceOutcome) -> str:

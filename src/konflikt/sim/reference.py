@@ -6,6 +6,7 @@ from collections.abc import Hashable, Mapping
 
 import numpy as np
 
+from konflikt.analysis.exact import fork
 from konflikt.core.conflict import new_state
 from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
@@ -45,8 +46,9 @@ def run_chunk(
     length = np.empty(n, dtype=np.int64)
     resources: dict[str, list[float]] = {}
     opening = new_state(scenario, dict(overrides))
+    opening.quiet = True  # nobody reads the narration of a simulated conflict
     for i in range(n):
-        state = opening.fork()
+        state = fork(opening)
         runner.play(state)
         outcome = state.outcome()
         winners.append(outcome.winners)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from konflikt.core.actions import Action
 from konflikt.core.outcome import ConflictOutcome
+from konflikt.core.state import narration
 from konflikt.rulesets.presja.invoke import name_for
 from konflikt.rulesets.presja.models import level_text
 from konflikt.rulesets.presja.options import ADVANTAGE_KINDS
@@ -22,6 +23,7 @@ ADV_LABELS = {kind: label for kind, _, label in ADVANTAGE_KINDS}
 STATUS_WORDS = ("w walce (fighting)", "wyeliminowany (taken out)", "pokonany — poddał się (conceded)")
 
 
+@narration
 def emit_setup(st: PresjaState) -> None:
     aspects = "; ".join(st.situation) or "none"
     st.emit("setup", f"Aspekty sytuacyjne (situation aspects): {aspects}")
@@ -46,20 +48,24 @@ def _skill(st: PresjaState, i: int) -> int:
     return st.o["unskilled_level"] if skill is None else skill
 
 
+@narration
 def emit_order(st: PresjaState) -> None:
     names = ", ".join(f"{st.f[i].name} (Zmysły {st.f[i].zmysly:+d})" for i in st.order)
     st.emit("order", f"Kolejność (order of action) by Zmysły (Senses): {names}")
 
 
+@narration
 def emit_order_pick(st: PresjaState, i: int) -> None:
     what = "sets the order" if st.o["gm_sets_order"] else "decides the tie of Zmysły"
     st.emit("order", f"MG (GM) {what}: {st.f[i].name} acts next")
 
 
+@narration
 def emit_exchange(st: PresjaState) -> None:
     st.emit("exchange", f"— Sekwencja walki (exchange) {st.exchange} —", exchange=st.exchange)
 
 
+@narration
 def emit_declaration(st: PresjaState, i: int) -> None:
     d = st.decl[i]
     assert d is not None
@@ -76,6 +82,7 @@ def emit_declaration(st: PresjaState, i: int) -> None:
     st.emit("declare", text, who=st.f[i].id, declared=d[0])
 
 
+@narration
 def emit_concede(st: PresjaState, i: int, gain: int) -> None:
     st.emit(
         "concede",
@@ -87,6 +94,7 @@ def emit_concede(st: PresjaState, i: int, gain: int) -> None:
     )
 
 
+@narration
 def emit_roll(st: PresjaState, i: int, dice: int) -> None:
     fi = st.f[i]
     lv = st.level(i)
@@ -103,6 +111,7 @@ def emit_roll(st: PresjaState, i: int, dice: int) -> None:
     )
 
 
+@narration
 def emit_reroll(st: PresjaState, i: int, old: int, new: int) -> None:
     st.emit(
         "reroll",
@@ -113,6 +122,7 @@ def emit_reroll(st: PresjaState, i: int, old: int, new: int) -> None:
     )
 
 
+@narration
 def emit_invoke(st: PresjaState, who: int, key: str, effect: str, price: str) -> None:
     pay = {"fp": f"pays a Punkt Losu (fate point, {st.fp[who]} left)", "free": "free", "tick": "ticks a box"}[price]
     what = {
@@ -130,6 +140,7 @@ def emit_invoke(st: PresjaState, who: int, key: str, effect: str, price: str) ->
     )
 
 
+@narration
 def emit_ignore(st: PresjaState, owner: int, who: int, ignore: bool) -> None:
     if ignore:
         text = (
@@ -141,12 +152,14 @@ def emit_ignore(st: PresjaState, owner: int, who: int, ignore: bool) -> None:
     st.emit("ignore", text, who=st.f[owner].id, ignored=ignore)
 
 
+@narration
 def emit_advantage(st: PresjaState, kind: str, holder: int) -> None:
     who = "nobody" if holder < 0 else st.f[holder].name
     bonus = "" if holder < 0 else " (+1 Atak)"
     st.emit("advantage", f"MG (GM): {ADV_LABELS[kind]} this exchange → {who}{bonus}", advantage=kind)
 
 
+@narration
 def emit_attack(
     st: PresjaState,
     i: int,
@@ -186,6 +199,7 @@ def emit_attack(
     st.emit("attack", text, who=fa.id, target=ft.id, attack=attack, defence=defence, margin=margin, pressure=p)
 
 
+@narration
 def emit_absorb(st: PresjaState, t: int, p: int, option: Absorb) -> None:
     fi = st.f[t]
     parts = [f'pole (box) "{b}" takes {a}' for b, a in _boxes(st, t, option)]
@@ -207,6 +221,7 @@ def _boxes(st: PresjaState, t: int, option: Absorb) -> list[tuple[str, int]]:
     return [(box_label(st.f[t].track[i]), a) for i, a in option.boxes]
 
 
+@narration
 def emit_taken_out(st: PresjaState, t: int, by: int, willing: bool) -> None:
     why = "chooses not to take the pressure" if willing else "cannot absorb the pressure"
     st.emit(
@@ -218,10 +233,12 @@ def emit_taken_out(st: PresjaState, t: int, by: int, willing: bool) -> None:
     )
 
 
+@narration
 def emit_move(st: PresjaState, i: int) -> None:
     st.emit("move", f"{st.f[i].name} przechodzi do strefy (moves to zone) {st.zone_names[st.zone[i]]}")
 
 
+@narration
 def emit_end(st: PresjaState) -> None:
     st.emit("end", outcome(st).summary, ending=st.ending)
 
