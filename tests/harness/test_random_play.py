@@ -133,3 +133,17 @@ def test_illegal_and_terminal_actions_are_refused(ruleset_id: str, name: str) ->
         runner.step(state)
     with pytest.raises(IllegalActionError):
         state.apply_action(Action.of("anything"))
+
+
+@pytest.mark.parametrize(("ruleset_id", "name"), EXAMPLES)
+def test_a_quiet_state_plays_exactly_as_a_narrated_one(ruleset_id: str, name: str) -> None:
+    """Simulators silence the narration; the rules must not notice."""
+    scenario = load_scenario(name)
+    for seed in range(3):
+        loud, quiet = new_state(scenario), new_state(scenario)
+        quiet.quiet = True
+        random_runner(loud, seed).play(loud)
+        random_runner(quiet, seed).play(quiet)
+        assert quiet.steps() == loud.steps()
+        assert quiet.outcome() == loud.outcome()
+        assert quiet.status() == loud.status()
