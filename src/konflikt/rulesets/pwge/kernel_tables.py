@@ -146,10 +146,9 @@ def open_value(state: PwgeState, i: int, j: int, action: Action) -> Fraction:
     return Fraction(1, 4) if way == "closer" and state.pair(i, j) >= 4 else Fraction(-1)
 
 
-def _open_tables(probe: PwgeState, codes: int) -> tuple[Int, Int, Int]:
-    """Every legal open-table action's value and Action rank, folded into one comparable key per foe."""
+def _probes(probe: PwgeState, codes: int) -> Iterator[tuple[int, int, int, int]]:
+    """Every (person, foe, distance code, the other's token band), with the probe state set up for it."""
     n = len(probe.people)
-    found: dict[tuple[int, int, int, int], list[tuple[Fraction, Action, int]]] = {}
     for p in range(n):
         for q in range(n):
             if probe.people[p].side == probe.people[q].side:
@@ -157,11 +156,19 @@ def _open_tables(probe: PwgeState, codes: int) -> tuple[Int, Int, Int]:
             for code in range(codes):
                 for other in (0, 1):
                     _reset(probe, p, q, code, 10, 5 * other)
-                    options = [
-                        (Action.of(d.kind, target=probe.people[q].pid, **dict(d.args)), deed_code(d))
-                        for d in probe.deeds_against(p, q)
-                    ]
-                    found[(p, q, code, other)] = [(open_value(probe, p, q, a), a, c) for a, c in options]
+                    yield p, q, code, other
+
+
+def _open_tables(probe: PwgeState, codes: int) -> tuple[Int, Int, Int]:
+    """Every legal open-table action's value and Action rank, folded into one comparable key per foe."""
+    n = len(probe.people)
+    found: dict[tuple[int, int, int, int], list[tuple[Fraction, Action, int]]] = {}
+    for p, q, code, other in _probes(probe, codes):
+        options = [
+            (Action.of(d.kind, target=probe.people[q].pid, **dict(d.args)), deed_code(d))
+            for d in probe.deeds_against(p, q)
+        ]
+        found[(p, q, code, other)] = [(open_value(probe, p, q, a), a, c) for a, c in options]
     values = sorted({v for entries in found.values() for v, _, _ in entries})
     actions = sorted({a for entries in found.values() for _, a, _ in entries})
     value_rank = {v: k for k, v in enumerate(values)}
@@ -198,19 +205,13 @@ def _free_tables(probe: PwgeState, codes: int) -> tuple[Int, Int]:
     """The frislag (free attack) choice: ``max`` over (value, Action) of the reachable weapons, per foe."""
     n = len(probe.people)
     found: dict[tuple[int, int, int, int], list[tuple[Fraction, Action, int]]] = {}
-    for p in range(n):
-        for q in range(n):
-            if probe.people[p].side == probe.people[q].side:
-                continue
-            for code in range(codes):
-                for other in (0, 1):
-                    _reset(probe, p, q, code, 10, 5 * other)
-                    entries = []
-                    for w, weapon in enumerate(("melee", "ranged")):
-                        if probe.attack_mods(p, q, weapon, code) is not None:
-                            action = Action.of("free_attack", target=probe.people[q].pid, weapon=weapon)
-                            entries.append((policies._value_of(probe, p, q, action), action, w))
-                    found[(p, q, code, other)] = entries
+    for p, q, code, other in _probes(probe, codes):
+        entries = []
+        for w, weapon in enumerate(("melee", "ranged")):
+            if probe.attack_mods(p, q, weapon, code) is not None:
+                action = Action.of("free_attack", target=probe.people[q].pid, weapon=weapon)
+                entries.append((policies._value_of(probe, p, q, action), action, w))
+        found[(p, q, code, other)] = entries
     values = sorted({v for entries in found.values() for v, _, _ in entries})
     actions = sorted({a for entries in found.values() for _, a, _ in entries})
     value_rank = {v: k for k, v in enumerate(values)}
