@@ -134,10 +134,6 @@ class ToyState(State):
         self.max_rounds = self.round
 
 
-def new_state(scenario: Scenario, options: Options) -> State:
-    return ToyState(scenario, options)
-
-
 TOY = register(
     Ruleset(
         id="toy",
@@ -148,7 +144,7 @@ TOY = register(
         options=OPTIONS,
         character=ToyCharacter,
         setup=ToySetup,
-        new_state=new_state,
+        new_state=ToyState,
     )
 )
 

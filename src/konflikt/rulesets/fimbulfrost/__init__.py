@@ -6,10 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from konflikt.core.options import Options
 from konflikt.core.ruleset import Ruleset, register
-from konflikt.core.scenario import Scenario
-from konflikt.core.state import State
 from konflikt.rulesets.fimbulfrost.carry import carry_over
 from konflikt.rulesets.fimbulfrost.kernel import make_kernel
 from konflikt.rulesets.fimbulfrost.models import Character, Setup
@@ -17,11 +14,6 @@ from konflikt.rulesets.fimbulfrost.odds import QUESTIONS
 from konflikt.rulesets.fimbulfrost.options import OPTIONS
 from konflikt.rulesets.fimbulfrost.policies import HeuristicPolicy
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
-
-
-def new_state(scenario: Scenario, options: Options) -> State:
-    return FimbulfrostState(scenario, options)
-
 
 RULESET = register(
     Ruleset(
@@ -40,7 +32,7 @@ RULESET = register(
         options=OPTIONS,
         character=Character,
         setup=Setup,
-        new_state=new_state,
+        new_state=FimbulfrostState,
         policies={"heuristic": HeuristicPolicy},
         odds=QUESTIONS,
         content_dir=Path(__file__).parent / "content",

@@ -8,23 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from konflikt.core.options import Options
 from konflikt.core.ruleset import Ruleset, register
-from konflikt.core.scenario import Scenario
-from konflikt.core.state import State
 from konflikt.rulesets.levald.kernel import make_kernel
 from konflikt.rulesets.levald.models import Character, Setup
 from konflikt.rulesets.levald.odds import QUESTIONS
 from konflikt.rulesets.levald.options import OPTIONS
 from konflikt.rulesets.levald.policies import HeuristicPolicy
-
-
-def new_state(scenario: Scenario, options: Options) -> State:
-    """The opening state of a Le våld fight."""
-    from konflikt.rulesets.levald.state import LevaldState
-
-    return LevaldState(scenario, options)
-
+from konflikt.rulesets.levald.state import LevaldState
 
 RULESET = register(
     Ruleset(
@@ -44,7 +34,7 @@ RULESET = register(
         options=OPTIONS,
         character=Character,
         setup=Setup,
-        new_state=new_state,
+        new_state=LevaldState,
         policies={"heuristic": HeuristicPolicy},
         odds=QUESTIONS,
         content_dir=Path(__file__).parent / "content",

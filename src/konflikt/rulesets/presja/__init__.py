@@ -7,21 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from konflikt.core.options import Options
 from konflikt.core.ruleset import Ruleset, register
-from konflikt.core.scenario import Scenario
-from konflikt.core.state import State
 from konflikt.rulesets.presja.kernel import make_kernel
 from konflikt.rulesets.presja.models import Character, Setup
 from konflikt.rulesets.presja.odds import QUESTIONS
 from konflikt.rulesets.presja.options import OPTIONS
 from konflikt.rulesets.presja.policies import HeuristicPolicy
 from konflikt.rulesets.presja.state import PresjaState
-
-
-def new_state(scenario: Scenario, options: Options) -> State:
-    return PresjaState(scenario, options)
-
 
 RULESET = register(
     Ruleset(
@@ -40,7 +32,7 @@ RULESET = register(
         options=OPTIONS,
         character=Character,
         setup=Setup,
-        new_state=new_state,
+        new_state=PresjaState,
         policies={"heuristic": HeuristicPolicy},
         odds=QUESTIONS,
         kernel=make_kernel,

@@ -8,21 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from konflikt.core.options import Options
 from konflikt.core.ruleset import Ruleset, register
-from konflikt.core.scenario import Scenario
-from konflikt.core.state import State
 from konflikt.rulesets.pwge.kernel import make_kernel
 from konflikt.rulesets.pwge.models import Character, Setup
 from konflikt.rulesets.pwge.odds import QUESTIONS
 from konflikt.rulesets.pwge.options import OPTIONS
 from konflikt.rulesets.pwge.policies import HeuristicPolicy
 from konflikt.rulesets.pwge.state import PwgeState
-
-
-def new_state(scenario: Scenario, options: Options) -> State:
-    return PwgeState(scenario, options)
-
 
 RULESET = register(
     Ruleset(
@@ -42,7 +34,7 @@ RULESET = register(
         options=OPTIONS,
         character=Character,
         setup=Setup,
-        new_state=new_state,
+        new_state=PwgeState,
         policies={"heuristic": HeuristicPolicy},
         odds=QUESTIONS,
         content_dir=Path(__file__).parent / "content",
@@ -68,4 +60,4 @@ RULESET = register(
     )
 )
 
-__all__ = ["RULESET", "PwgeState", "new_state"]
+__all__ = ["RULESET", "PwgeState"]
