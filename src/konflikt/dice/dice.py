@@ -96,7 +96,7 @@ class Fudge(Dice):
         if self.count > 8:
             return int(rng.integers(-1, 2, size=self.count).sum()) + self.modifier
         # one draw over all 3**count faces and a table of their sums: several times faster than count draws
-        return _fudge_sums(self.count)[int(rng.integers(3**self.count))] + self.modifier
+        return fudge_sums(self.count)[int(rng.integers(3**self.count))] + self.modifier
 
     def parse(self, text: str) -> int:
         raw = text.strip()
@@ -121,7 +121,8 @@ class Fudge(Dice):
 
 
 @cache
-def _fudge_sums(count: int) -> tuple[int, ...]:
+def fudge_sums(count: int) -> tuple[int, ...]:
+    """The total of ``count`` Fudge dice for each of their 3**count equally likely faces (a sampling table)."""
     return tuple(sum(faces) for faces in product((-1, 0, 1), repeat=count))
 
 

@@ -9,31 +9,21 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-import numpy as np
-
 from konflikt.core.actions import Action
 from konflikt.core.options import Options
 from konflikt.core.scenario import Scenario
 from konflikt.dice import Fudge
+from konflikt.dice.dice import fudge_sums
 from konflikt.rulesets.presja.acts import act
 from konflikt.rulesets.presja.fighters import make_fighter
 from konflikt.rulesets.presja.models import Setup, level_text
 from konflikt.rulesets.presja.options import POSITIONAL
 from konflikt.rulesets.presja.track import Absorb, Box, parse_track, parse_values
 
-_FACES4: tuple[int, ...] = tuple(sum((k // 3**d) % 3 - 1 for d in range(4)) for k in range(81))
-"""The total of four Fudge dice for each of their 81 equally likely faces."""
+_FACES4: tuple[int, ...] = fudge_sums(4)
+"""The total of four Fudge dice for each of their 81 equally likely faces (the kernel samples from it too)."""
 
-
-class Fudge4(Fudge):
-    """4dF exactly as :class:`~konflikt.dice.Fudge` (same distribution, notation and table reading), sampled with
-    one draw of the 81 equally likely faces instead of four: a roll is the commonest step of a simulation."""
-
-    def sample(self, rng: np.random.Generator) -> int:
-        return _FACES4[int(rng.integers(81))]
-
-
-ROLL = Fudge4(4)
+ROLL = Fudge(4)
 _STATIC_IDS: dict[tuple[object, ...], int] = {}
 
 
