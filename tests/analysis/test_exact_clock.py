@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from konflikt.analysis.exact import LIFTED_CAP, ConflictOdds, Explorer, StateSpaceTooLarge, conflict_odds, fork
+from konflikt.analysis.exact import LIFTED_CAP, ConflictOdds, Explorer, StateSpaceTooLarge, conflict_odds
 from konflikt.core.actions import Action
 from konflikt.core.conflict import new_state
 from konflikt.core.errors import KonfliktError
@@ -96,7 +96,7 @@ class LeapingClock(ToyState):
 def test_a_clock_that_jumps_is_refused() -> None:
     state = toy((2, 2), max_rounds=3)
     twin = object.__new__(LeapingClock)
-    twin.__dict__.update(fork(state).__dict__)
+    twin.__dict__.update(state.fork().__dict__)
     with pytest.raises(KonfliktError, match="must grow by 1"):
         conflict_odds(twin, RANDOM)
 
@@ -138,7 +138,7 @@ def test_presja_keeps_what_the_exchange_number_decides() -> None:
     state, _ = short_knife_fight(3)
     key = state.key_without_clock()
     assert isinstance(key, tuple) and key[0] == 0  # the knife fight: neither rule applies
-    lifted = fork(state)
+    lifted = state.fork()
     lifted.set_clock_cap(LIFTED_CAP)
     assert lifted.clock() == (1, LIFTED_CAP) and state.clock() == (1, 3)  # the copy's cap moved, not the original's
 
@@ -161,7 +161,7 @@ def test_the_skirmish_is_too_large_and_says_so_in_one_line() -> None:
 
 def test_an_explorer_keeps_one_state_for_every_round_entry() -> None:
     state = toy((2, 2), max_rounds=5)
-    lifted = fork(state)
+    lifted = state.fork()
     lifted.set_clock_cap(LIFTED_CAP)
     explorer = Explorer(RANDOM, lambda s: s.outcome().winners, 10_000, clocked=True)
     explorer.add_root(lifted)

@@ -1,11 +1,13 @@
-"""The solver's fast copy of a state is ``State.fork()``: equal, with the same key, and independent of the original."""
+"""``State.fork()`` (the fast copy) against ``State.deep_fork()`` (deepcopy).
+
+The copies are equal, have the same key, and are independent of the original.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from konflikt.analysis.exact import fork
 from konflikt.core.conflict import new_state
 from konflikt.core.ruleset import RandomPolicy
 from konflikt.core.scenario import load_scenario
@@ -38,7 +40,7 @@ def test_fast_fork_equals_fork_and_is_independent(name: str) -> None:
     while checked < 40:
         if state.is_terminal():
             state = new_state(load_scenario(name))
-        quick, slow = fork(state), state.fork()
+        quick, slow = state.fork(), state.deep_fork()
         assert type(quick) is type(state)
         assert comparable(quick) == comparable(slow) == comparable(state)
         assert quick.key() == slow.key() == state.key()

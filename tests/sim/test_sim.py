@@ -7,9 +7,9 @@ from collections.abc import Callable
 
 import pytest
 
+from konflikt.core.batch import wilson
 from konflikt.core.errors import KonfliktError
 from konflikt.core.scenario import load_scenario
-from konflikt.sim.batch import wilson
 from konflikt.sim.engine import REFERENCE_CHUNK, simulate
 from tests.conftest import Result
 

@@ -22,8 +22,6 @@ the state than ``key()`` (or ``key_without_clock()``) records.
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -32,7 +30,6 @@ from math import gcd, lcm
 from typing import Any, Protocol
 
 import numpy as np
-from pydantic import BaseModel
 
 from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.errors import KonfliktError
@@ -114,121 +111,6 @@ def policy_distribution(policy: Policy, state: State, seat: str) -> list[tuple[A
                 "policy or one with action_distribution"
             ) from None
         raise
-
-
-# ---- copying states ------------------------------------------------------------------------------------------------
-_ATOMS = frozenset({int, str, bool, float, complex, bytes, type(None), Fraction, Action, frozenset})
-"""Types copied by sharing: immutable (a frozenset of hashable rule data, an Action of scalars)."""
-
-
-def _copy(value: Any, memo: dict[int, Any]) -> Any:
-    """``copy.deepcopy`` for the plain data states hold (lists, dicts, tuples of numbers), several times faster.
-
-    Aliasing is kept (``memo`` as in deepcopy); pydantic models are content and shared (see ``State._memo``);
-    anything unusual falls back to ``copy.deepcopy`` with the same memo.
-    """
-    kind = type(value)
-    if kind in _ATOMS:
-        return value
-    if kind is list:
-        done = memo.get(id(value))
-        if done is not None:
-            return done
-        if _ATOMS.issuperset(map(type, value)):
-            out = memo[id(value)] = value[:]
-            return out
-        out = []
-        memo[id(value)] = out
-        out.extend(x if type(x) in _ATOMS else _copy(x, memo) for x in value)
-        return out
-    if kind is tuple:
-        if _ATOMS.issuperset(map(type, value)):
-            return value
-        if id(value) in memo:
-            return memo[id(value)]
-        items = [x if type(x) in _ATOMS else _copy(x, memo) for x in value]
-        return value if all(a is b for a, b in zip(items, value, strict=True)) else tuple(items)
-    if kind is dict:
-        done = memo.get(id(value))
-        if done is not None:
-            return done
-        if _ATOMS.issuperset(map(type, value.values())):
-            table = memo[id(value)] = value.copy()
-            return table
-        table = {}
-        memo[id(value)] = table
-        for k, x in value.items():
-            table[k] = x if type(x) in _ATOMS else _copy(x, memo)
-        return table
-    if id(value) in memo:
-        return memo[id(value)]
-    if isinstance(value, BaseModel) or _immutable(value):
-        return value
-    return copy.deepcopy(value, memo)
-
-
-_FROZEN: dict[type, tuple[str, ...] | None] = {}
-"""Per type: the field names of a frozen dataclass, or None for any other type."""
-
-
-def _immutable(value: Any) -> bool:
-    """An atom, or a tuple or frozen dataclass (a fighter's fixed facts) made of immutable values: safe to share."""
-    kind = type(value)
-    if kind in _ATOMS:
-        return True
-    if kind is tuple:
-        return all(_immutable(x) for x in value)
-    if kind not in _FROZEN:
-        params = getattr(kind, "__dataclass_params__", None)
-        frozen = params is not None and params.frozen and dataclasses.is_dataclass(kind)
-        _FROZEN[kind] = tuple(f.name for f in dataclasses.fields(kind)) if frozen else None
-    names = _FROZEN[kind]
-    return names is not None and all(_immutable(getattr(value, name)) for name in names)
-
-
-_PLAIN: dict[type, bool] = {}
-_KEEP: dict[type, frozenset[str]] = {}
-"""Per state class: the attributes a copy shares (options, ``shared``) or replaces (the history)."""
-
-
-def _plain_class(kind: type) -> bool:
-    """A state class whose copy is its ``__dict__`` copied: no custom copying, no slots."""
-    known = _PLAIN.get(kind)
-    if known is not None:
-        return known
-    custom = any(
-        getattr(kind, name, None) is not getattr(object, name, None)
-        for name in ("__deepcopy__", "__copy__", "__reduce_ex__", "__reduce__", "__getstate__", "__setstate__")
-    )
-    known = _PLAIN[kind] = not custom and not any(vars(c).get("__slots__") for c in kind.__mro__[:-1])
-    return known
-
-
-def fork(state: State) -> State:
-    """``state.fork()`` (a copy without history), faster: rule options and ``shared`` attributes are shared."""
-    kind = type(state)
-    if not _plain_class(kind):
-        return state.fork()
-    source = vars(state)
-    memo: dict[int, Any] = {id(state.options): state.options}
-    for name in kind.shared:
-        value = getattr(state, name)
-        memo[id(value)] = value
-    keep = _KEEP.get(kind)
-    if keep is None:
-        keep = _KEEP[kind] = frozenset(("options", "_steps", "_events", *kind.shared))
-    atoms = _ATOMS
-    twin = kind.__new__(kind)
-    target = vars(twin)
-    for name, value in source.items():
-        if type(value) in atoms or name in keep:
-            target[name] = value
-        elif type(value) is list and id(value) not in memo and atoms.issuperset(map(type, value)):
-            target[name] = memo[id(value)] = value[:]
-        else:
-            target[name] = _copy(value, memo)
-    target["_steps"], target["_events"] = [], []
-    return twin
 
 
 # ---- exploring -----------------------------------------------------------------------------------------------------
@@ -438,10 +320,10 @@ class Explorer:
 
     def add_root(self, state: State) -> tuple[int, int]:
         """Explore from ``state`` (not changed); return the root's node and its round step (the round ended)."""
-        root = fork(state)
+        root = state.fork()
         idx, step, new = self._follow(root, _round(root) if self.clocked else None)
         if step and idx not in self.entries:
-            self.entries[idx] = fork(root) if new else root
+            self.entries[idx] = root.fork() if new else root
         self.run()
         return idx, step
 
@@ -454,7 +336,7 @@ class Explorer:
             merged: dict[tuple[int, int], Fraction] = {}
             last = len(ways) - 1
             for i, (p, move) in enumerate(ways):
-                child = state if i == last else fork(state)
+                child = state if i == last else state.fork()
                 _apply(child, move)
                 self.moves += 1
                 if self.moves > self.max_moves:
@@ -467,7 +349,7 @@ class Explorer:
                     )
                 target, step, new = self._follow(child, before)
                 if step and target not in self.entries:
-                    self.entries[target] = fork(child) if new else child
+                    self.entries[target] = child.fork() if new else child
                 merged[target, step] = merged.get((target, step), Fraction(0)) + p
             den = lcm(*(p.denominator for p in merged.values()))
             g.den[idx] = den
@@ -734,7 +616,7 @@ def _clocked_odds(
 ) -> ConflictOdds:
     """The round clock: one graph of how a round goes, solved once; then the rounds, carried up to the cap."""
     cap = _clock(state)[1]
-    lifted = fork(state)
+    lifted = state.fork()
     lifted.set_clock_cap(LIFTED_CAP)
     explorer = Explorer(policies, label, max_states, compress=compress, clocked=True)
     root, step = explorer.add_root(lifted)
@@ -749,7 +631,7 @@ def _clocked_odds(
         """The outcome id of the conflict ended by the cap as ``entry``'s round would begin."""
         found = at_cap.get(entry)
         if found is None:
-            ended = fork(entries[entry])
+            ended = entries[entry].fork()
             ended.set_clock_cap(_round(ended) - 1)
             ended.end_at_cap()
             if not ended.is_terminal():

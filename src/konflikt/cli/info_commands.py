@@ -8,7 +8,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
+from konflikt.core.conformance import ConformanceTable
 from konflikt.core.ruleset import all_rulesets, get_ruleset
 from konflikt.core.scenario import bundled_examples, read_toml
 
@@ -18,16 +20,22 @@ def register(app: typer.Typer) -> None:
     def rules(
         ruleset: Annotated[str | None, typer.Argument(help="One ruleset id (default: all).")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        conformance: Annotated[
+            bool, typer.Option("--conformance", help="The source text sentence by sentence: status, code, tests.")
+        ] = False,
     ) -> None:
         """The registered rulesets with their rule options, defaults and docs."""
         chosen = [get_ruleset(ruleset)] if ruleset else all_rulesets()
+        if conformance:
+            show_conformance([r.conformance() for r in chosen], as_json)
+            return
         if as_json:
             typer.echo(json.dumps([r.to_json() for r in chosen], ensure_ascii=False, indent=2))
             return
         console = Console()
         for r in chosen:
             console.rule(f"[bold]{r.id}[/bold] — {r.name}")
-            console.print(r.summary, highlight=False)
+            console.print(Text(r.summary), highlight=False)
             console.print(
                 f"source: {r.source} ({r.language}); policies: {', '.join([*r.policy_names(), 'human'])}; "
                 f"odds questions: {', '.join(r.odds) or '-'}",
@@ -40,9 +48,16 @@ def register(app: typer.Typer) -> None:
             table.add_column("default")
             table.add_column("what it does")
             for option in r.options:
-                doc = option.doc + (f"\n[dim]source: “{option.source}”[/dim]" if option.source else "")
+                doc = Text(option.doc)
+                if option.source:
+                    doc.append(f"\nsource: “{option.source}”", style="dim")
                 choices = f" ({'|'.join(option.choices)})" if option.choices else ""
-                table.add_row(option.name, option.type.__name__ + choices, repr(option.default), doc)
+                table.add_row(
+                    Text(option.name, style="bold"),
+                    Text(option.type.__name__ + choices),
+                    Text(repr(option.default)),
+                    doc,
+                )
             console.print(table)
 
     @app.command()
@@ -62,3 +77,28 @@ def register(app: typer.Typer) -> None:
         for item in found:
             table.add_row(item["name"], item["title"])
         Console().print(table)
+
+
+def show_conformance(tables: list[ConformanceTable], as_json: bool) -> None:
+    """``rules --conformance``: every rule unit of the text with its status, code and tests."""
+    if as_json:
+        typer.echo(json.dumps([t.model_dump(mode="json") for t in tables], ensure_ascii=False, indent=2))
+        return
+    console = Console()
+    for conformance in tables:
+        counts = ", ".join(f"{n} {status}" for status, n in conformance.counts().items() if n)
+        console.rule(Text(f"{conformance.ruleset} — {conformance.source}: {len(conformance.rule)} rule units"))
+        console.print(Text(counts, style="dim"))
+        table = Table(show_lines=True)
+        for column in ("#", "rule", "the text / English", "status", "where / tests"):
+            table.add_column(column)
+        for number, row in enumerate(conformance.rule, 1):
+            words = Text(f"“{row.quote}”\n" if row.quote else "", style="italic")
+            words.append(row.gloss)
+            if row.note:
+                words.append(f"\n{row.note}", style="dim")
+            status = row.status + ("\n" + ", ".join(row.options) if row.options else "")
+            code = Text("\n".join(row.where))
+            code.append("\n" + "\n".join(row.tests), style="dim")
+            table.add_row(str(number), Text(row.id), words, Text(status), code)
+        console.print(table)

@@ -11,8 +11,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from konflikt.cli.common import choose_seed, overrides_for, seat_overrides
+from konflikt.core.batch import wilson
 from konflikt.core.scenario import Scenario, load_scenario
-from konflikt.sim.batch import wilson
 from konflikt.sim.engine import SimResult, simulate
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from konflikt.core.actions import Action
+from konflikt.core.conformance import ConformanceTable, conformance_path, load_conformance
 from konflikt.core.errors import KonfliktError
 from konflikt.core.odds import OddsQuestion
 from konflikt.core.options import Options, OptionSet
@@ -81,13 +82,19 @@ class Ruleset:
     terms: Mapping[str, str] = field(default_factory=dict)
     kernel: Callable[..., Any] | None = None
     """Optional vectorised simulator: ``kernel(scenario, options, seats)`` returns an object with
-    ``run(n, rng) -> konflikt.sim.batch.Batch``, or a string saying why it cannot play this scenario."""
+    ``run(n, rng) -> konflikt.core.batch.Batch``, or a string saying why it cannot play this scenario."""
 
     def policy(self, name: str) -> Policy:
         factories: dict[str, Callable[[], Policy]] = {"random": RandomPolicy, **self.policies}
         if name not in factories:
             raise KonfliktError(f"unknown policy {name!r} for {self.id} (known: {', '.join(sorted(factories))}, human)")
         return factories[name]()
+
+    def conformance(self) -> ConformanceTable:
+        """The ruleset's conformance table (``content/conformance.toml``): the text sentence by sentence."""
+        if self.content_dir is None or not conformance_path(self.content_dir).exists():
+            raise KonfliktError(f"ruleset {self.id} has no conformance table")
+        return load_conformance(conformance_path(self.content_dir))
 
     def policy_names(self) -> list[str]:
         return sorted({"random", *self.policies})

@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Concatenate, ParamSpec, TypeVar
 from pydantic import BaseModel
 
 from konflikt.core.actions import Action, ChanceOutcome, Step
+from konflikt.core.copying import fork as fast_fork
 from konflikt.core.errors import DiceError, IllegalActionError, InvalidActionError
 from konflikt.core.events import Event
 from konflikt.core.options import Options
@@ -358,7 +359,14 @@ class State(ABC):
         return copy.deepcopy(self, self._memo())
 
     def fork(self) -> State:
-        """A copy without the history (steps and events): what exact analysis and search need, and cheap."""
+        """A copy without the history (steps and events): what exact analysis, search and simulation need, cheap.
+
+        Plain state classes are copied by :func:`konflikt.core.copying.fork`; others by :meth:`deep_fork`.
+        """
+        return fast_fork(self)
+
+    def deep_fork(self) -> State:
+        """``fork`` by ``copy.deepcopy``: for state classes with custom copying or slots."""
         steps, events = self._steps, self._events
         self._steps, self._events = [], []
         try:

@@ -17,10 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from konflikt.core.batch import Tally
 from konflikt.core.conflict import new_state
 from konflikt.core.errors import KonfliktError
 from konflikt.core.scenario import Scenario, scenario_from_document
-from konflikt.sim.batch import Tally
 from konflikt.sim.reference import run_chunk
 from konflikt.sim.runner import seat_policies
 

@@ -6,11 +6,10 @@ from collections.abc import Hashable, Mapping
 
 import numpy as np
 
-from konflikt.analysis.exact import fork
+from konflikt.core.batch import Batch, Coded
 from konflikt.core.conflict import new_state
 from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
-from konflikt.sim.batch import Batch, Coded
 from konflikt.sim.runner import Generators, Runner
 
 
@@ -48,7 +47,7 @@ def run_chunk(
     opening = new_state(scenario, dict(overrides))
     opening.quiet = True  # nobody reads the narration of a simulated conflict
     for i in range(n):
-        state = fork(opening)
+        state = opening.fork()
         runner.play(state)
         outcome = state.outcome()
         winners.append(outcome.winners)

@@ -18,9 +18,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from konflikt.core.batch import wilson
 from konflikt.core.errors import KonfliktError, ScenarioError
 from konflikt.core.scenario import find_scenario, read_toml, scenario_from_document, validation_message
-from konflikt.sim.batch import wilson
 from konflikt.sim.engine import simulate
 
 Scalar = str | int | float | bool

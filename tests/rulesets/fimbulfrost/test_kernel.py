@@ -20,6 +20,7 @@ import pytest
 
 from konflikt.analysis.exact import ConflictOdds, conflict_odds
 from konflikt.core.actions import ChanceOutcome
+from konflikt.core.batch import Tally
 from konflikt.core.conflict import new_state
 from konflikt.core.scenario import Scenario, load_scenario
 from konflikt.core.state import State
@@ -27,7 +28,6 @@ from konflikt.dice import PoolRoll
 from konflikt.rulesets.fimbulfrost import phases as P
 from konflikt.rulesets.fimbulfrost.kernel import FimbulfrostKernel, make_kernel
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
-from konflikt.sim.batch import Tally
 from konflikt.sim.engine import choose_engine, simulate
 from konflikt.sim.runner import Generators, Runner, seat_policies
 from tests.rulesets.fimbulfrost.helpers import hero, scenario

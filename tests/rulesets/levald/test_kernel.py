@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from konflikt.core.batch import Tally
 from konflikt.core.conflict import new_state
 from konflikt.core.scenario import Scenario, load_scenario, scenario_from_document
 from konflikt.dice import SumDice
@@ -27,7 +28,6 @@ from konflikt.rulesets.levald.kernel import DuelKernel, dice_table, make_kernel
 from konflikt.rulesets.levald.policies import HeuristicPolicy
 from konflikt.rulesets.levald.scenarios import duel_document
 from konflikt.rulesets.levald.state import LevaldState
-from konflikt.sim.batch import Tally
 from konflikt.sim.engine import simulate
 from konflikt.sim.reference import run_chunk
 from konflikt.sim.runner import seat_policies

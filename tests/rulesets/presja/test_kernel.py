@@ -19,13 +19,13 @@ import numpy as np
 import pytest
 
 from konflikt.core.actions import ChanceOutcome
+from konflikt.core.batch import Batch, Tally
 from konflikt.core.conflict import new_state
 from konflikt.core.scenario import Scenario, load_scenario, scenario_from_document
 from konflikt.core.state import State
 from konflikt.rulesets.presja.kernel import PresjaKernel, make_kernel
 from konflikt.rulesets.presja.state import PresjaState
 from konflikt.rulesets.presja.static import _FACES4
-from konflikt.sim.batch import Batch, Tally
 from konflikt.sim.engine import choose_engine, simulate
 from konflikt.sim.runner import Generators, Runner, seat_policies
 

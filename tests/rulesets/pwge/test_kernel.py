@@ -20,11 +20,11 @@ from typing import Any, cast
 import numpy as np
 import pytest
 
+from konflikt.core.batch import Batch, Tally
 from konflikt.core.conflict import new_state
 from konflikt.core.scenario import Scenario, load_scenario, scenario_from_document
 from konflikt.rulesets.pwge import RULESET
 from konflikt.rulesets.pwge.kernel import PwgeKernel, make_kernel
-from konflikt.sim.batch import Batch, Tally
 from konflikt.sim.engine import choose_engine
 from konflikt.sim.reference import run_chunk
 from konflikt.sim.runner import Generators, Runner, play_scenario, seat_policies

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from konflikt.core.batch import Batch, Coded
 from konflikt.core.options import Options
 from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
@@ -46,7 +47,6 @@ from konflikt.rulesets.fimbulfrost.rules import (
     hero_list,
     presentation_dice,
 )
-from konflikt.sim.batch import Batch, Coded
 
 Arr = npt.NDArray[Any]
 

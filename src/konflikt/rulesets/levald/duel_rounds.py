@@ -15,12 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from konflikt.core.batch import Batch, Coded
 from konflikt.core.options import Options
 from konflikt.dice import SumDice, effect
 from konflikt.rulesets.levald import rules as R
 from konflikt.rulesets.levald.narration import FATE_TEXT
 from konflikt.rulesets.levald.policies import LOSING_BADLY
-from konflikt.sim.batch import Batch, Coded
 
 Int = np.ndarray
 FIGHTING, KNOCKED_OUT, DEAD, LEFT = 0, 1, 2, 3

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from konflikt.core.batch import Batch
 from konflikt.core.options import Options
 from konflikt.core.ruleset import Policy, RandomPolicy
 from konflikt.core.scenario import Scenario
@@ -33,7 +34,6 @@ from konflikt.rulesets.levald import rules as R
 from konflikt.rulesets.levald.duel_rounds import Duel, Int, Round, roll_quality
 from konflikt.rulesets.levald.options import OPTIONS
 from konflikt.rulesets.levald.policies import COUNTER_MARGIN, HeuristicPolicy
-from konflikt.sim.batch import Batch
 
 MIRRORED = frozenset(
     {

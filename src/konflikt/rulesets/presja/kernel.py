@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from konflikt.core.batch import Batch, Coded
 from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import GM
@@ -29,7 +30,6 @@ from konflikt.rulesets.presja.kernel_labels import SLOT_MULT, Labeller, slot_cod
 from konflikt.rulesets.presja.policies import HeuristicPolicy
 from konflikt.rulesets.presja.state import PresjaState
 from konflikt.rulesets.presja.static import _FACES4
-from konflikt.sim.batch import Batch, Coded
 
 I64 = npt.NDArray[np.int64]
 FACES = np.asarray(_FACES4, dtype=np.int64)

@@ -22,6 +22,7 @@ from collections.abc import Hashable, Mapping
 
 import numpy as np
 
+from konflikt.core.batch import Batch, Coded
 from konflikt.core.options import Options
 from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
@@ -32,7 +33,6 @@ from konflikt.rulesets.pwge.kernel_goals import Goal, chase_goal, points_goal, s
 from konflikt.rulesets.pwge.kernel_tables import Tables, build_tables
 from konflikt.rulesets.pwge.policies import HeuristicPolicy
 from konflikt.rulesets.pwge.state import PHYSICAL, PwgeState
-from konflikt.sim.batch import Batch, Coded
 
 COMPACT = 0.2
 """Finished conflicts leave the arrays once they are this share of the rest (copying every array costs)."""

@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from konflikt.analysis.exact import StateSpaceTooLarge, conflict_odds
+from konflikt.core.batch import wilson
 from konflikt.core.conflict import new_state
 from konflikt.core.scenario import Scenario, read_toml, scenario_from_document
 from konflikt.rulesets.fimbulfrost.kernel import FimbulfrostKernel, make_kernel
-from konflikt.sim.batch import wilson
 from konflikt.sim.engine import simulate
 from konflikt.sim.runner import seat_policies
 
