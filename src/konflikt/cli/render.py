@@ -6,9 +6,13 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from rich.console import Console
+from rich.panel import Panel
 from rich.table import Table
+from rich.text import Text
 
 from konflikt.core.events import Event
+from konflikt.core.outcome import Aftermath
+from konflikt.core.ruleset import get_ruleset
 from konflikt.core.state import State
 from konflikt.dice.distribution import fraction_text
 
@@ -55,7 +59,7 @@ def probability_table(title: str, label: str, rows: Sequence[tuple[str, Fraction
     table.add_column("", justify="left", style="green", no_wrap=True, overflow="crop")
     peak = max((p for _, p in rows), default=Fraction(0))
     for (key, p), text in zip(rows, texts, strict=True):
-        table.add_row(key, text, f"{float(p) * 100:.2f}", bar(p, peak))
+        table.add_row(Text(key), text, f"{float(p) * 100:.2f}", bar(p, peak))
     return table
 
 
@@ -67,13 +71,33 @@ def status_table(state: State, title: str | None = None) -> Table:
         for c in cols:
             if c not in fields:
                 fields.append(c)
-    table = Table(title=title, title_justify="left", show_lines=False)
+    table = Table(title=Text(title) if title else None, title_justify="left", show_lines=False)
     table.add_column("", style="bold")
     for row in status:
-        table.add_column(row, overflow="fold")
+        table.add_column(Text(row), overflow="fold")
     for f in fields:
-        table.add_row(f, *(status[row].get(f, "") for row in status))
+        table.add_row(Text(f), *(Text(str(status[row].get(f, ""))) for row in status))
     return table
+
+
+def outcome_panel(state: State) -> Panel:
+    """How the conflict ended, each participant's fate, and what carries into the next conflict (the aftermath)."""
+    outcome = state.outcome()
+    body = Text(outcome.summary, style="bold")
+    for pid, fate in outcome.participants.items():
+        body.append(f"\n{pid}: {fate}")
+    aftermath = aftermath_of(state)
+    if aftermath is not None and aftermath.lines:
+        body.append("\nafter the conflict (what carries into the next one):", style="dim")
+        for line in aftermath.lines:
+            body.append(f"\n  {line}")
+    return Panel(body, title=Text(f"outcome: {outcome.ending}"), expand=False)
+
+
+def aftermath_of(state: State) -> Aftermath | None:
+    """The ruleset's between-conflict rules applied to a finished conflict, where the ruleset has them."""
+    ruleset = get_ruleset(state.ruleset)
+    return ruleset.aftermath(state) if ruleset.aftermath is not None else None
 
 
 def print_events(console: Console, events: Sequence[Event]) -> None:

@@ -10,10 +10,11 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.panel import Panel
+from rich.text import Text
 
 from konflikt.cli.common import choose_seed, overrides_for, seat_overrides
 from konflikt.cli.prompts import list_choices, read_choice
-from konflikt.cli.render import print_events, status_table
+from konflikt.cli.render import aftermath_of, outcome_panel, print_events, status_table
 from konflikt.core.actions import Action
 from konflikt.core.conflict import Conflict, new_state
 from konflikt.core.errors import KonfliktError
@@ -38,14 +39,17 @@ def ask_at_terminal(console: Console) -> Callable[[State, str], Action]:
 
 
 def header(console: Console, scenario: Scenario, seed: int) -> None:
-    lines = [f"[bold]{scenario.title}[/bold] — {scenario.ruleset.name}", f"seed {seed}"]
+    text = Text(scenario.title, style="bold")
+    text.append(f" — {scenario.ruleset.name}\nseed {seed}")
     if scenario.description:
-        lines.append(scenario.description)
+        text.append(f"\n{scenario.description}")
     for side in scenario.sides:
         names = ", ".join(f"{p.name} ({p.policy})" for p in side.participants)
         goal = f" — goal: {side.goal}" if side.goal else ""
-        lines.append(f"side [bold]{side.name}[/bold]: {names}{goal}")
-    console.print(Panel("\n".join(lines), expand=False))
+        text.append("\nside ")
+        text.append(side.name, style="bold")
+        text.append(f": {names}{goal}")
+    console.print(Panel(text, expand=False))
 
 
 def register(app: typer.Typer) -> None:
@@ -95,12 +99,9 @@ def register(app: typer.Typer) -> None:
                 "events": [e.to_json() for e in state.history()],
                 "steps": [s.to_json() for s in state.steps()],
                 "outcome": outcome.to_json(),
+                "aftermath": aftermath.to_json() if (aftermath := aftermath_of(state)) is not None else None,
             }
             typer.echo(json.dumps(payload, ensure_ascii=False, indent=1))
             return
         console.print(status_table(state, "After the conflict"))
-        fates = "\n".join(f"{pid}: {fate}" for pid, fate in outcome.participants.items())
-        console.print(
-            Panel(f"[bold]{outcome.summary}[/bold]\n{fates}", title=f"outcome: {outcome.ending}", expand=False),
-            highlight=False,
-        )
+        console.print(outcome_panel(state), highlight=False)

@@ -13,11 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
-from rich.panel import Panel
 
 from konflikt.analysis.questions import whole_conflict_answer
 from konflikt.cli.prompts import list_choices, read_choice, seat_label
-from konflikt.cli.render import print_events, probability_table, status_table
+from konflikt.cli.render import outcome_panel, print_events, probability_table, status_table
 from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.conflict import Conflict
 from konflikt.core.errors import KonfliktError
@@ -99,10 +98,7 @@ class TableSession:
         outcome = self.state.outcome()
         self.store.finish(self.id, outcome.summary)
         self.console.print(status_table(self.state, "After the conflict"))
-        fates = "\n".join(f"{pid}: {fate}" for pid, fate in outcome.participants.items())
-        self.console.print(
-            Panel(f"{outcome.summary}\n{fates}", title=f"outcome: {outcome.ending}", expand=False), highlight=False
-        )
+        self.console.print(outcome_panel(self.state), highlight=False)
         return self.state
 
     def step(self) -> None:

@@ -33,3 +33,20 @@ class ConflictOutcome:
             "participants": dict(self.participants),
             "data": dict(self.data),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Aftermath:
+    """What the rules say happens after a conflict, as it carries into the next one.
+
+    Attributes:
+        characters: participant id → its character document (the scenario files' character format), after the
+            ruleset's between-conflict rules (recovery, rest, consequences bought, distances kept).
+        lines: the same in words, in the system's terms, for the table (``Belzee: boxes cleared; mild gone``).
+    """
+
+    characters: Mapping[str, Mapping[str, Any]]
+    lines: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"characters": {pid: dict(doc) for pid, doc in self.characters.items()}, "lines": list(self.lines)}

@@ -21,6 +21,7 @@ from konflikt.core.conformance import ConformanceTable, conformance_path, load_c
 from konflikt.core.errors import KonfliktError
 from konflikt.core.odds import OddsQuestion
 from konflikt.core.options import Options, OptionSet
+from konflikt.core.outcome import Aftermath
 from konflikt.core.state import State
 
 if TYPE_CHECKING:
@@ -63,6 +64,7 @@ class Ruleset:
         new_state: builds the opening state from a loaded scenario and the resolved options.
         policies: policy name → factory; ``random`` is added for every ruleset.
         odds: per-ruleset exact questions for ``konflikt odds RULESET QUESTION``.
+        aftermath: the between-conflict rules (see the field's docstring); ``None`` where nothing carries over.
         content_dir: the folder of bundled content (``characters/``, weapons, lists).
         terms: glossary of the system's own words → English, for the front ends.
     """
@@ -80,6 +82,9 @@ class Ruleset:
     odds: Mapping[str, OddsQuestion] = field(default_factory=dict)
     content_dir: Path | None = None
     terms: Mapping[str, str] = field(default_factory=dict)
+    aftermath: Callable[[State], Aftermath] | None = None
+    """What the text says happens between conflicts: called on a finished conflict by ``run`` and ``play`` (and the
+    campaign library), it returns each participant's character document as it carries into the next conflict."""
     kernel: Callable[..., Any] | None = None
     """Optional vectorised simulator: ``kernel(scenario, options, seats)`` returns an object with
     ``run(n, rng) -> konflikt.core.batch.Batch``, or a string saying why it cannot play this scenario."""
