@@ -1,4 +1,9 @@
-"""Golden playthroughs: each bundled example replays from its seed to exactly the recorded text."""
+"""Golden playthroughs: each bundled example's recorded steps replay through the State to exactly the recorded text.
+
+The golden stores the steps (a seat's action, a chance outcome, secret choices) as JSON; the test applies them to a
+fresh state and compares every event and every status line. Policies and random draws do not enter, so a golden
+checks the rules, not the sampler. A new golden is made only by ``scripts/regen_goldens.py --accept NAME``.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +11,11 @@ import difflib
 
 import pytest
 
+from konflikt.core.errors import ReplayError
 from konflikt.core.ruleset import ruleset_ids
 from konflikt.core.scenario import load_scenario
-from konflikt.sim.transcript import golden_text
+from konflikt.core.state import CHANCE
+from konflikt.sim.transcript import golden_text, policy_steps, recorded_steps
 from tests.examples import GOLDEN_SEED, example_scenarios, golden_path
 
 
@@ -17,18 +24,49 @@ def test_every_ruleset_has_a_golden_playthrough(ruleset_id: str) -> None:
     names = [name for rid, name in example_scenarios() if rid == ruleset_id]
     assert names, f"ruleset {ruleset_id} has no bundled example scenario"
     missing = [n for n in names if not golden_path(n).exists()]
-    assert not missing, f"no golden playthrough for {missing}: run python scripts/regen_goldens.py {ruleset_id}"
+    assert not missing, (
+        f"no golden playthrough for {missing}: run python scripts/regen_goldens.py --accept {ruleset_id}"
+    )
 
 
 @pytest.mark.parametrize(("ruleset_id", "name"), example_scenarios())
-def test_golden_playthrough_replays_exactly(ruleset_id: str, name: str) -> None:
+def test_golden_playthrough_replays_from_its_steps(ruleset_id: str, name: str) -> None:
     path = golden_path(name)
     if not path.exists():
         pytest.fail(f"missing golden {path}")
     expected = path.read_text(encoding="utf-8")
-    actual = golden_text(load_scenario(name), GOLDEN_SEED, name)
+    steps = recorded_steps(expected)
+    assert steps, f"{path} records no steps"
+    try:
+        actual = golden_text(load_scenario(name), GOLDEN_SEED, name, steps)
+    except ReplayError as exc:
+        pytest.fail(f"{exc}; review with: python scripts/regen_goldens.py {name}")
     if actual != expected:
         diff = "".join(
             list(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True), "golden", "now"))[:80]
         )
         pytest.fail(f"{name} no longer plays as its golden playthrough:\n{diff}")
+
+
+def test_a_changed_step_fails_the_replay() -> None:
+    """Deliberate mutation: a recorded chance outcome changed by one pip changes the replayed text or breaks it."""
+    name = "fimbulfrost/robbers"
+    expected = golden_path(name).read_text(encoding="utf-8")
+    steps = recorded_steps(expected)
+    chance = next(i for i, s in enumerate(steps) if s.node == CHANCE and isinstance(s.outcome, tuple))
+    outcome = steps[chance].outcome
+    assert isinstance(outcome, tuple)
+    other = (outcome[0] + 1 if outcome[0] < 3 else outcome[0] - 1, *outcome[1:])
+    steps[chance] = type(steps[chance])(node=CHANCE, outcome=other)
+    try:
+        replayed = golden_text(load_scenario(name), GOLDEN_SEED, name, steps)
+    except ReplayError:
+        return
+    assert replayed != expected
+
+
+def test_the_policies_still_play_a_whole_conflict_from_the_golden_seed() -> None:
+    """The sampler's own path from the seed (what ``--accept`` records) still ends, for the smallest example."""
+    steps = policy_steps(load_scenario("fimbulfrost/robbers"), GOLDEN_SEED)
+    text = golden_text(load_scenario("fimbulfrost/robbers"), GOLDEN_SEED, "fimbulfrost/robbers", steps)
+    assert recorded_steps(text) == steps

@@ -1,7 +1,10 @@
 """Transcripts of whole conflicts: the narrated log for people, and the golden-playthrough text for tests.
 
-A golden playthrough records, per step, who acted and with what (or the chance outcome), the events it caused
-and the status of every track afterwards; a test replays the scenario from the seed and diffs the text.
+A golden playthrough records, per step, who acted and with what (or the chance outcome) as JSON, the events it
+caused and the status of every track afterwards. The golden test replays the *recorded steps* through the State and
+diffs the text: a rule change that makes a recorded step illegal, or changes what a step does, fails it; the policies'
+and the random generator's choices do not enter. Making a new golden (re-playing the policies from the seed) is a
+reviewed act: ``scripts/regen_goldens.py`` prints the diff and writes only with ``--accept``.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from collections.abc import Mapping
 
 from konflikt.core.actions import Step
 from konflikt.core.conflict import new_state
+from konflikt.core.errors import KonfliktError, ReplayError
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import CHANCE, SIMULTANEOUS, State
 from konflikt.sim.runner import Generators, Runner, seat_policies
@@ -31,11 +35,31 @@ def status_lines(state: State) -> list[str]:
     return lines
 
 
-def golden_text(scenario: Scenario, seed: int, name: str, overrides: Mapping[str, object] | None = None) -> str:
-    """Play the scenario with its policies from ``seed`` and write the whole playthrough as text."""
+STEP_PREFIX = "  @ "
+"""A golden's line holding one recorded step as JSON: what the replay test applies."""
+
+HEADER = "# konflikt golden playthrough: replayed from its recorded steps (review changes: scripts/regen_goldens.py)"
+
+
+def policy_steps(scenario: Scenario, seed: int, overrides: Mapping[str, object] | None = None) -> list[Step]:
+    """The steps of a conflict played by the scenario's policies from ``seed``: a new golden's path."""
+    state = new_state(scenario, dict(overrides or {}))
+    Runner(seat_policies(scenario), Generators.from_seed(seed)).play(state)
+    return state.steps()
+
+
+def golden_text(
+    scenario: Scenario, seed: int, name: str, steps: list[Step], overrides: Mapping[str, object] | None = None
+) -> str:
+    """Replay ``steps`` from the opening state and write the whole playthrough: each step with its JSON, the events
+    it caused and the status of every track afterwards, then the outcome.
+
+    Raises:
+        ReplayError: a recorded step is not legal where it stands (the rules changed under the golden).
+    """
     state = new_state(scenario, dict(overrides or {}))
     lines = [
-        "# konflikt golden playthrough (regenerate: python scripts/regen_goldens.py)",
+        HEADER,
         f"ruleset: {scenario.ruleset.id}",
         f"scenario: {name}",
         f"seed: {seed}",
@@ -43,21 +67,30 @@ def golden_text(scenario: Scenario, seed: int, name: str, overrides: Mapping[str
     ]
     lines += [f"  | {e.text}" for e in state.history()]
     lines += status_lines(state)
-    seen = len(state.history())
-
-    def record(s: State) -> None:
-        nonlocal seen
-        steps = s.steps()
-        lines.append(f"step {len(steps) - 1}: {step_text(steps[-1])}")
-        events = s.history()
-        lines.extend(f"  | {e.text}" for e in events[seen:])
-        seen = len(events)
-        lines.extend(status_lines(s))
-
-    Runner(seat_policies(scenario), Generators.from_seed(seed)).play(state, on_step=record)
+    for index, step in enumerate(steps):
+        seen = len(state.history())
+        try:
+            state.apply_step(step)
+        except KonfliktError as exc:
+            raise ReplayError(f"{name}: recorded step {index} ({step_text(step)}) does not replay: {exc}") from None
+        lines.append(f"step {index}: {step_text(step)}")
+        lines.append(STEP_PREFIX + json.dumps(step.to_json(), ensure_ascii=False, sort_keys=True))
+        lines.extend(f"  | {e.text}" for e in state.history()[seen:])
+        lines.extend(status_lines(state))
+    if not state.is_terminal():
+        raise ReplayError(f"{name}: the recorded steps end before the conflict does")
     outcome = state.outcome()
     lines.append(f"outcome: {outcome.ending}; winners: {', '.join(outcome.winners) or '-'}")
     lines.append(f"  {outcome.summary}")
     for pid, fate in outcome.participants.items():
         lines.append(f"  {pid}: {fate}")
     return "\n".join(lines) + "\n"
+
+
+def recorded_steps(golden: str) -> list[Step]:
+    """The steps a golden playthrough recorded, in order."""
+    return [
+        Step.from_json(json.loads(line[len(STEP_PREFIX) :]))
+        for line in golden.splitlines()
+        if line.startswith(STEP_PREFIX)
+    ]
