@@ -120,9 +120,7 @@ Move = tuple[int, Any]
 
 def _apply(state: State, move: Move) -> None:
     how, what = move
-    if how == 0:
-        state.apply_action(what, checked=False)
-    elif how == 1:
+    if how == 1:
         state.apply_actions(what, checked=False)
     else:
         state.apply_action(what, checked=False)
@@ -207,10 +205,10 @@ class Explorer:
         """Key of a state on a chain of certain moves → (the node where the chain ends, its round step)."""
         self.moves, self.max_moves = 0, max_states * MOVES_PER_STATE
         self.remembered = 0
+        """Chain states told apart and remembered (distinct states that are not nodes)."""
         self.widest = 0
         self.max_open = max(MIN_OPEN, max_states // OPEN_SHARE)
         """The most open states at once (each is a whole state in memory)."""
-        """Chain states told apart and remembered (distinct states that are not nodes)."""
         self.remember, self.looked, self.hits = True, 0, 0
         """Whether chain states are remembered: only while at least one look-up in 50 finds its chain's end."""
         self.ends: dict[Label, int] = {}

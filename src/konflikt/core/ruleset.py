@@ -147,7 +147,3 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
 
 def all_rulesets() -> list[Ruleset]:
     return [get_ruleset(rid) for rid in _package_ids()]
-
-
-def resolve_options(ruleset: Ruleset, *layers: Mapping[str, Any]) -> Options:
-    return ruleset.options.resolve(*layers)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Hashable, Mapping
 from contextlib import suppress
 from fractions import Fraction
 from typing import TypeVar
@@ -46,28 +46,10 @@ def power(die: Mapping[int, Fraction], n: int) -> dict[int, Fraction]:
     return result
 
 
-def pushforward(dist: Mapping[K, Fraction], f: Callable[[K], L]) -> dict[L, Fraction]:
-    """The distribution of ``f(X)``."""
-    out: dict[L, Fraction] = defaultdict(Fraction)
-    for outcome, p in dist.items():
-        out[f(outcome)] += p
-    return normalise(out)
-
-
 def mean(dist: Mapping[int, Fraction]) -> Fraction:
     return sum((Fraction(x) * p for x, p in dist.items()), Fraction(0))
-
-
-def at_least(dist: Mapping[int, Fraction], threshold: int) -> Fraction:
-    return sum((p for x, p in dist.items() if x >= threshold), Fraction(0))
 
 
 def fraction_text(p: Fraction) -> str:
     """``"p/q"`` in lowest terms (``"1"`` and ``"0"`` for the certain and the impossible)."""
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
-
-
-def check_total(dist: Iterable[tuple[object, Fraction]]) -> None:
-    total = sum((p for _, p in dist), Fraction(0))
-    if total != 1:
-        raise AssertionError(f"probabilities sum to {total}, not 1")

@@ -1,0 +1,94 @@
+"""The import layers of ``docs/architecture.md``: no module imports from a layer above its own.
+
+Parsed from the source (every ``import``, including function-local ones and those under ``TYPE_CHECKING``), so a
+lazy import cannot hide a dependency that points up.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+LAYERS: tuple[tuple[str, int], ...] = (
+    ("konflikt.errors", 0),
+    ("konflikt.dice", 1),
+    ("konflikt.core", 2),
+    ("konflikt.rulesets", 3),
+    ("konflikt.sim", 4),
+    ("konflikt.analysis", 4),
+    ("konflikt.store", 4),
+    ("konflikt.sim.reports", 5),
+    ("konflikt.sim.bench", 5),
+    ("konflikt.cli", 6),
+    ("konflikt.__main__", 6),
+    ("konflikt", 7),
+)
+"""Module prefix → layer (the longest prefix wins). Layer 4's packages are peers and import none of each other;
+designer reports (5) sit above simulation and analysis; the command line (6) above everything."""
+
+PEERS = ("konflikt.sim", "konflikt.analysis", "konflikt.store")
+
+
+def layer_of(module: str) -> tuple[str, int]:
+    matches = [(prefix, n) for prefix, n in LAYERS if module == prefix or module.startswith(prefix + ".")]
+    return max(matches, key=lambda match: len(match[0]))
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(module: str, source: str, is_package: bool = False) -> list[str]:
+    package = module if is_package else module.rpartition(".")[0]
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                found.append(".".join([*base, node.module] if node.module else base))
+            elif node.module:
+                found.append(node.module)
+    return [name for name in found if name == "konflikt" or name.startswith("konflikt.")]
+
+
+def violations(module: str, source: str, is_package: bool = False) -> list[str]:
+    own_prefix, own = layer_of(module)
+    wrong = []
+    for target in imports_of(module, source, is_package):
+        prefix, layer = layer_of(target)
+        if layer > own:
+            wrong.append(f"{module} (layer {own}) imports {target} (layer {layer})")
+        elif layer == own == 4 and prefix != own_prefix and own_prefix in PEERS and prefix in PEERS:
+            wrong.append(f"{module} imports its peer {target}")
+        elif own == layer == 3 and module.split(".")[:3] != target.split(".")[:3]:
+            wrong.append(f"{module} imports another ruleset's {target}")
+    return wrong
+
+
+@pytest.mark.parametrize("path", sorted(SRC.rglob("*.py")), ids=lambda p: module_name(p))
+def test_no_module_imports_from_a_layer_above(path: Path) -> None:
+    assert violations(module_name(path), path.read_text(encoding="utf-8"), path.name == "__init__.py") == []
+
+
+def test_the_check_sees_upward_sideways_and_cross_ruleset_imports() -> None:
+    """Deliberate mutations: each of these imports would break the layers and is caught, even when lazy."""
+    lazy_up = "def later():\n    from konflikt.sim.runner import Runner\n    return Runner\n"
+    assert violations("konflikt.core.state", lazy_up) == [
+        "konflikt.core.state (layer 2) imports konflikt.sim.runner (layer 4)"
+    ]
+    assert violations("konflikt.sim.reference", "from konflikt.analysis.exact import Explorer\n") == [
+        "konflikt.sim.reference imports its peer konflikt.analysis.exact"
+    ]
+    assert violations("konflikt.rulesets.pwge.state", "from ..levald import rules\n") == [
+        "konflikt.rulesets.pwge.state imports another ruleset's konflikt.rulesets.levald"
+    ]
+    assert violations("konflikt.rulesets.pwge.state", "from . import rules\nfrom konflikt.core import state\n") == []
