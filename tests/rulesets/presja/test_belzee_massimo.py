@@ -71,11 +71,11 @@ def test_belzee_takes_the_mild_consequence_and_massimo_may_invoke_it_free() -> N
     roll(state, "0 0 0 0")
     while state.current_player() == "belzee":
         act(state, "pass")
-    fp_massimo = state.fp[state.index["massimo"]]
+    fp_massimo = state.fate_points[state.index["massimo"]]
     act(state, "invoke", aspect="belzee:mild", effect="bonus")
-    assert state.fp[state.index["massimo"]] == fp_massimo, "the first invocation of a mild consequence is free"
+    assert state.fate_points[state.index["massimo"]] == fp_massimo, "the first invocation of a mild consequence is free"
     assert state.current_player() == "belzee" and state.phase == "ignore"
-    fp_belzee = state.fp[b]
+    fp_belzee = state.fate_points[b]
     act(state, "ignore")
-    assert state.fp[b] == fp_belzee - 1
+    assert state.fate_points[b] == fp_belzee - 1
     assert state.bonus[state.index["massimo"]] == 0, "an ignored invocation has no effect"

@@ -6,6 +6,7 @@ import pytest
 
 from konflikt.core.errors import IllegalActionError, ScenarioError
 from konflikt.core.state import CHANCE, GM, TERMINAL
+from konflikt.rulesets.presja.state import Declaration
 from tests.rulesets.presja.helpers import (
     absorb_choices,
     act,
@@ -31,7 +32,7 @@ def test_tactics_digest_vector_offensive_skill_3_rolls_plus_1() -> None:
     assert state.result(a) == 4
     attack, _, _, _, _, _, _ = state.attack_numbers(a, state.index["b"])
     assert attack == 5
-    state.decl[state.index["b"]] = ("attack", a, "none", -1)  # let b attack a to read a's Defence
+    state.decl[state.index["b"]] = Declaration("attack", target=a)  # let b attack a to read a's Defence
     assert state.attack_numbers(state.index["b"], a)[1] == 3
 
 
@@ -52,7 +53,7 @@ def test_order_by_zmysly_then_initiative_edge_then_the_gm() -> None:
     assert state.current_player() == GM, "a and b tie on Zmysły without an edge: the GM decides"
     assert {a["first"] for a in state.legal_actions()} == {"a", "b"}
     act(state, "order", first="a")
-    assert [state.f[i].id for i in state.order] == ["d", "c", "a", "b"]
+    assert [state.fighters[i].id for i in state.order] == ["d", "c", "a", "b"]
     assert "MG (GM) decides" in texts(state, "order")[0]
 
 
@@ -85,7 +86,7 @@ def test_concede_before_the_roll_ends_the_conflict_and_pays_fate_points() -> Non
     assert state.current_player() == TERMINAL
     out = state.outcome()
     assert out.ending == "conceded" and out.winners == ("s1",)
-    assert state.fp[state.index["a"]] == 1
+    assert state.fate_points[state.index["a"]] == 1
     assert not texts(state, "roll"), "nobody rolled: conceding comes before the opponent's roll"
 
 
@@ -94,7 +95,7 @@ def test_concede_after_a_mild_and_a_moderate_gives_3_fate_points() -> None:
     state.cons[state.index["a"]][:2] = [1, 1]
     state.cons_new[state.index["a"]] = 2
     act(state, "concede")
-    assert state.fp[state.index["a"]] == 3
+    assert state.fate_points[state.index["a"]] == 3
 
 
 def test_concede_can_be_forbidden() -> None:
@@ -232,7 +233,7 @@ def test_recovery_clears_boxes_and_mild_but_keeps_moderate_and_severe() -> None:
     state.marked[a] = 0b111
     state.cons[a] = [1, 1, 1]
     state.cons_names[a] = ["Zmęczony", "Skręcenie kostki", "Złamana ręka"]
-    state.fp[a] = 4
+    state.fate_points[a] = 4
     rested = state.after_conflict(rested=True)["a"]
     assert rested.consequences.mild is None
     assert (rested.consequences.moderate, rested.consequences.severe) == ("Skręcenie kostki", "Złamana ręka")
@@ -265,7 +266,7 @@ def test_gm_sets_the_whole_order_as_an_option() -> None:
     state = scenario([[fighter("a", zmysly=3)], [fighter("b", zmysly=0)]], {"gm_sets_order": True})
     assert state.current_player() == GM
     act(state, "order", first="b")
-    assert [state.f[i].id for i in state.order] == ["b", "a"]
+    assert [state.fighters[i].id for i in state.order] == ["b", "a"]
     assert "sets the order" in texts(state, "order")[0]
 
 
@@ -286,7 +287,7 @@ def test_actions_typed_as_text_are_the_legal_ones() -> None:
     for action in state.legal_actions():
         assert Action.parse(str(action)) == action, str(action)
     state.apply_action(Action.parse("attack target=b tactic=none"))
-    assert state.decl[state.index["a"]] == ("attack", state.index["b"], "none", -1)
+    assert state.decl[state.index["a"]] == Declaration("attack", target=state.index["b"])
 
 
 def test_both_taken_out_in_the_same_exchange_leaves_no_winner() -> None:
@@ -294,7 +295,7 @@ def test_both_taken_out_in_the_same_exchange_leaves_no_winner() -> None:
     for i in (0, 1):
         state.marked[i] = 0b11111
         state.cons[i] = [2, 2, 1]
-    state.fp = [0, 0]
+    state.fate_points = [0, 0]
     act(state, "attack", target="b", tactic=None)
     act(state, "attack", target="a", tactic=None)
     roll(state, "0 0 0 0")

@@ -27,7 +27,7 @@ def test_invoking_an_own_aspect_costs_a_fate_point_and_adds_2_to_attack_and_defe
     a = state.index["a"]
     assert state.current_player() == "a"
     act(state, "invoke", aspect="own:1", effect="bonus")
-    assert state.fp[a] == 1 and state.result(a) == 4
+    assert state.fate_points[a] == 1 and state.result(a) == 4
     assert "Zwinny" in texts(state, "invoke")[0]
     with pytest.raises(IllegalActionError):
         act(state, "invoke", aspect="own:1", effect="bonus")  # once per exchange (invoke_limit 1)
@@ -43,7 +43,7 @@ def test_situation_aspects_cost_a_fate_point() -> None:
     roll(state, "0 0 0 0")
     roll(state, "0 0 0 0")
     act(state, "invoke", aspect="scene:2", effect="bonus")
-    assert state.fp[state.index["a"]] == 1
+    assert state.fate_points[state.index["a"]] == 1
     assert "Ciasno" in texts(state, "invoke")[0]
 
 
@@ -84,9 +84,9 @@ def test_mild_and_moderate_consequences_are_free_the_first_time_then_cost_a_fate
     state = _with_consequences(0, invoke_limit=2)
     a, b = state.index["a"], state.index["b"]
     act(state, "invoke", aspect="b:mild", effect="bonus")
-    assert state.fp[a] == 1 and state.cons[b][0] == 2, "first invocation free"
+    assert state.fate_points[a] == 1 and state.cons[b][0] == 2, "first invocation free"
     act(state, "invoke", aspect="b:mild", effect="bonus")
-    assert state.fp[a] == 0, "the second costs the invoker a fate point"
+    assert state.fate_points[a] == 0, "the second costs the invoker a fate point"
     assert ("invoke", "b:moderate") in {(x.kind, x.get("aspect")) for x in state.legal_actions()}, "still free"
     assert "b:mild" not in {x.get("aspect") for x in state.legal_actions()}, "no fate point, not free: not offered"
 
@@ -94,10 +94,10 @@ def test_mild_and_moderate_consequences_are_free_the_first_time_then_cost_a_fate
 def test_a_severe_consequence_is_always_free() -> None:
     state = _with_consequences(0, invoke_limit=3)
     a = state.index["a"]
-    state.fp[a] = 0
+    state.fate_points[a] = 0
     for _ in range(3):
         act(state, "invoke", aspect="b:severe", effect="bonus")
-    assert state.fp[a] == 0 and state.result(a) == 8
+    assert state.fate_points[a] == 0 and state.result(a) == 8
     assert "b:severe" not in {x.get("aspect") for x in state.legal_actions()}, "invoke_limit reached"
 
 

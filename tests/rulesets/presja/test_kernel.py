@@ -105,9 +105,9 @@ def replay(sc: Scenario, kernel: PresjaKernel, batch: Batch, k: int, overrides: 
     first = kernel.rules.who[0]
 
     def dice(state: State) -> ChanceOutcome:
-        st: PresjaState = state  # type: ignore[assignment]
-        pair = int(faces[st.exchange - 1])
-        return _FACES4[pair // 81] if st.roller() == first else _FACES4[pair % 81]
+        conflict: PresjaState = state  # type: ignore[assignment]
+        pair = int(faces[conflict.exchange - 1])
+        return _FACES4[pair // 81] if conflict.roller() == first else _FACES4[pair % 81]
 
     state = new_state(sc, dict(overrides))
     Runner(seat_policies(sc), Generators.from_seed(0), roll=dice).play(state)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import strategies as conflict
 
 from konflikt.core.errors import OptionError
 from konflikt.rulesets.presja.track import (
@@ -94,7 +94,7 @@ def test_taken_out_when_nothing_can_absorb() -> None:
     assert [o.cons_text() for o in absorb_options(BASE, full, (True, True, False), VALUES, 6)] == ["mild+moderate"]
 
 
-tracks = st.lists(st.sampled_from([(1, 1), (2, 3), (4, 5), (1, 2), (3, 3)]), min_size=1, max_size=7).map(
+tracks = conflict.lists(conflict.sampled_from([(1, 1), (2, 3), (4, 5), (1, 2), (3, 3)]), min_size=1, max_size=7).map(
     lambda b: tuple(sorted(b))
 )
 
@@ -102,11 +102,11 @@ tracks = st.lists(st.sampled_from([(1, 1), (2, 3), (4, 5), (1, 2), (3, 3)]), min
 @settings(max_examples=300, deadline=None)
 @given(
     track=tracks,
-    marked_bits=st.integers(0, 127),
-    cons_free=st.tuples(st.booleans(), st.booleans(), st.booleans()),
-    pressure=st.integers(1, 16),
-    box_less=st.booleans(),
-    cons_less=st.booleans(),
+    marked_bits=conflict.integers(0, 127),
+    cons_free=conflict.tuples(conflict.booleans(), conflict.booleans(), conflict.booleans()),
+    pressure=conflict.integers(1, 16),
+    box_less=conflict.booleans(),
+    cons_less=conflict.booleans(),
 )
 def test_every_legal_absorption_covers_the_pressure_exactly_and_respects_the_track(
     track: tuple[tuple[int, int], ...],

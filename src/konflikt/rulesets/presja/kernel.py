@@ -109,7 +109,7 @@ class PresjaKernel:
         a, b = self.rules.who
         self.table = Table(self.rules, duel_of(opening, a, b))
         self.labels = Labeller(opening, self.rules.who)
-        self.max_exchanges = int(opening.o["max_exchanges"])
+        self.max_exchanges = int(opening.rule_values["max_exchanges"])
         self.carried = sum(
             slot_code(s, 0, bool(opening.cons[j][s])) * SLOT_MULT[s] << (16 * i)
             for i, j in enumerate(self.rules.who)
@@ -177,10 +177,10 @@ class PresjaKernel:
             codes = facts[i] + 3 * ((names >> (16 * i)) & 0xFFFF)
             present, inverse = _present(codes, 3 * SLOT_MULT[3])
             per.append(Coded(inverse, [self.labels.fate(i, c) for c in present]))
-        fates = {fi.id: per[self.rules.who.index(k)] for k, fi in enumerate(self.opening.f)}
+        fates = {fi.id: per[self.rules.who.index(k)] for k, fi in enumerate(self.opening.fighters)}
         length = (acc & ((1 << STEP_BITS) - 1)) + self.opening_steps
         resources: dict[str, npt.NDArray[np.float64]] = {"exchanges": (acc >> STEP_BITS).astype(np.float64)}
-        for k, fi in enumerate(self.opening.f):
+        for k, fi in enumerate(self.opening.fighters):
             i = self.rules.who.index(k)
             resources[f"{fi.id}.fate_points"] = facts[2 + i].astype(np.float64)
             resources[f"{fi.id}.boxes_marked"] = facts[4 + i].astype(np.float64)

@@ -9,7 +9,7 @@ out; then the declared moves between zones. Texts and views live in :mod:`.texts
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.options import Options
@@ -35,8 +35,19 @@ from konflikt.rulesets.presja.track import SLOTS, Absorb, absorb_options, mark
 
 _DECL_MEMO: dict[tuple[object, ...], tuple[Action, ...]] = {}
 ACTIVE, TAKEN_OUT, CONCEDED = 0, 1, 2
-Decl = tuple[str, int, str, int]
-"""A declaration: (kind attack|defend|move|concede, target index or -1, tactic, zone index or -1)."""
+
+
+class Declaration(NamedTuple):
+    """What a participant declares for the exchange, aloud and in the order of action."""
+
+    kind: str
+    """``attack``, ``defend``, ``move`` or ``concede``."""
+    target: int = -1
+    """The attacked participant's index (−1: no attack)."""
+    tactic: str = "none"
+    """``none``, ``defensive`` or ``offensive``."""
+    zone: int = -1
+    """The zone moved to (−1: no move)."""
 
 
 class PresjaState(State):
@@ -44,40 +55,40 @@ class PresjaState(State):
 
     ruleset = "presja"
     shared = (
-        "o", "values", "f", "index", "side_ids", "side_names", "zone_ids", "zone_names", "adjacent",
+        "rule_values", "values", "fighters", "index", "side_ids", "side_names", "zone_ids", "zone_names", "adjacent",
         "situation", "surprised", "auto_kinds",
     )  # fmt: skip
 
     def __init__(self, scenario: Scenario, options: Options) -> None:
         super().__init__(options)
-        self.o: dict[str, Any] = dict(options)  # plain dict: Options.__getattr__ is slow in the hot path
-        st = static_for(scenario, options, self.o)
-        self.values = st.values
+        self.rule_values: dict[str, Any] = dict(options)  # plain dict: Options.__getattr__ is slow in the hot path
+        static = static_for(scenario, options, self.rule_values)
+        self.values = static.values
         self.ladder_name: str = options.ladder
-        self.side_ids, self.side_names = st.side_ids, st.side_names
-        self.f: tuple[Fighter, ...] = st.f
-        self.index = st.index
-        self.zone_ids, self.zone_names, self.adjacent = st.zone_ids, st.zone_names, st.adjacent
-        self.situation = st.situation
-        self.surprised = st.surprised
-        self.static_key: int = st.static_key
+        self.side_ids, self.side_names = static.side_ids, static.side_names
+        self.fighters: tuple[Fighter, ...] = static.fighters
+        self.index = static.index
+        self.zone_ids, self.zone_names, self.adjacent = static.zone_ids, static.zone_names, static.adjacent
+        self.situation = static.situation
+        self.surprised = static.surprised
+        self.static_key: int = static.static_key
         """A small id of everything fixed for the conflict that a policy's choice may depend on (for memos)."""
-        self.auto_kinds = st.auto_kinds
+        self.auto_kinds = static.auto_kinds
         setup: Setup = scenario.setup
         zi = {z: k for k, z in enumerate(self.zone_ids)}
-        n = len(self.f)
+        n = len(self.fighters)
         # dynamic state: plain lists of ints, all in key()
-        self.fp = [fi.character.fate_points for fi in self.f]
+        self.fate_points = [fi.character.fate_points for fi in self.fighters]
         self.marked = [0] * n
         self.cons = [[0, 0, 0] for _ in range(n)]  # 0 empty, 1 taken (free invocation unused), 2 free one used
         self.cons_names: list[list[str]] = [["", "", ""] for _ in range(n)]
-        for i, fi in enumerate(self.f):
+        for i, fi in enumerate(self.fighters):
             before: Consequences = fi.character.consequences
             for s, name in enumerate((before.mild, before.moderate, before.severe)):
                 if name:
                     self.cons[i][s], self.cons_names[i][s] = 2, name
         self.cons_new = [0] * n
-        self.zone = [zi[setup.positions.get(fi.id, self.zone_ids[0])] for fi in self.f]
+        self.zone = [zi[setup.positions.get(fi.id, self.zone_ids[0])] for fi in self.fighters]
         self.fate = [ACTIVE] * n
         self.ticks = [0] * n
         self.exchange = 1
@@ -95,8 +106,8 @@ class PresjaState(State):
 
     # ---- the exchange's working state ------------------------------------------------------------------------
     def _reset_exchange(self) -> None:
-        n = len(self.f)
-        self.decl: list[Decl | None] = [None] * n
+        n = len(self.fighters)
+        self.decl: list[Declaration | None] = [None] * n
         self.dice: list[int | None] = [None] * n
         self.bonus = [0] * n
         self.att_bonus = [0] * n
@@ -108,62 +119,62 @@ class PresjaState(State):
         self.adv_queue: list[str] = []
         self.holders: dict[str, int] = {}
         self.hits: list[tuple[int, int, int]] = []
-        self.lv = self._levels()
+        self.levels = self._fighting_levels()
 
     def level(self, i: int) -> int:
         """The skill level participant ``i`` fights at this exchange (surprise lowers the first)."""
-        return self.lv[i]
+        return self.levels[i]
 
-    def _levels(self) -> list[int]:
-        o = self.o
-        return [self._level(i, o) for i in range(len(self.f))]
+    def _fighting_levels(self) -> list[int]:
+        rule_values = self.rule_values
+        return [self._level(i, rule_values) for i in range(len(self.fighters))]
 
-    def _level(self, i: int, o: dict[str, Any]) -> int:
+    def _level(self, i: int, rule_values: dict[str, Any]) -> int:
         return fighting_level(
-            self.f[i].skill,
-            o["unskilled_level"],
+            self.fighters[i].skill,
+            rule_values["unskilled_level"],
             self.exchange == 1 and i in self.surprised,
-            o["surprise_level"],
-            o["surprise_level_unskilled"],
+            rule_values["surprise_level"],
+            rule_values["surprise_level_unskilled"],
         )
 
     def result(self, i: int) -> int:
         """Skill + 4dF + invocations: the roll that is both Attack and Defence this exchange."""
-        return self.lv[i] + (self.dice[i] or 0) + self.bonus[i]
+        return self.levels[i] + (self.dice[i] or 0) + self.bonus[i]
 
     def tactic(self, i: int) -> str:
         d = self.decl[i]
-        return d[2] if d is not None else "none"
+        return d.tactic if d is not None else "none"
 
     def opponents(self, i: int) -> list[int]:
         """Active participants of the other sides."""
-        side = self.f[i].side
-        return [j for j, fj in enumerate(self.f) if fj.side != side and self.fate[j] == ACTIVE]
+        side = self.fighters[i].side
+        return [j for j, fj in enumerate(self.fighters) if fj.side != side and self.fate[j] == ACTIVE]
 
     def reachable(self, i: int, j: int) -> bool:
         """Same zone, or an adjacent zone when ``i`` may act at range."""
         zi, zj = self.zone[i], self.zone[j]
-        return zi == zj or (self.f[i].ranged and zj in self.adjacent[zi])
+        return zi == zj or (self.fighters[i].ranged and zj in self.adjacent[zi])
 
     # ---- State hooks -----------------------------------------------------------------------------------------
     def seats(self) -> tuple[str, ...]:
-        return (*(fi.id for fi in self.f), GM)
+        return (*(fi.id for fi in self.fighters), GM)
 
     def current_player(self) -> str:
         ph = self.phase
         if ph == "declare":
-            return self.f[self.order[self.ptr]].id
+            return self.fighters[self.order[self.ptr]].id
         if ph == "roll":
             return CHANCE
         if ph == "invoke":
-            return self.f[self.inv_queue[self.ptr]].id
+            return self.fighters[self.inv_queue[self.ptr]].id
         if ph == "absorb":
-            return self.f[self.hits[self.ptr][1]].id
+            return self.fighters[self.hits[self.ptr][1]].id
         if ph in ("order", "advantage"):
             return GM
         if ph == "ignore":
             assert self.pending is not None
-            return self.f[self.pending[1]].id
+            return self.fighters[self.pending[1]].id
         if ph == "reroll":
             return CHANCE
         return TERMINAL
@@ -176,7 +187,7 @@ class PresjaState(State):
 
     def roll_purpose(self) -> str:
         i = self.roller()
-        fi = self.f[i]
+        fi = self.fighters[i]
         what = "przerzut (reroll)" if self.phase == "reroll" else "Atak i Obrona (attack and defence)"
         return f"{fi.name}: 4dF + {fi.skill_name} {self.level(i):+d} — {what} for this exchange"
 
@@ -201,15 +212,17 @@ class PresjaState(State):
         if ph == "ignore":
             return (act("ignore"), act("accept"))
         if ph == "absorb":
-            return (*(self.absorb_action(o) for o in self.absorb_choices()), act("taken_out"))
+            _, defender, presja = self.hits[self.ptr]
+            ways = self.absorb_choices(defender, presja)
+            return (*(self.absorb_action(way) for way in ways), act("taken_out"))
         if ph == "order":
-            return tuple(act("order", first=self.f[i].id) for i in self.tie_groups[0])
+            return tuple(act("order", first=self.fighters[i].id) for i in self.tie_groups[0])
         if ph == "advantage":
             kind = self.adv_queue[0]
             holders = [i for i in self.order if self._attacks(i) >= 0]
             return (
                 act("advantage", which=kind, holder=None),
-                *(act("advantage", which=kind, holder=self.f[i].id) for i in holders),
+                *(act("advantage", which=kind, holder=self.fighters[i].id) for i in holders),
             )
         return ()
 
@@ -220,7 +233,7 @@ class PresjaState(State):
             i,
             tuple(self.zone),
             tuple(self.fate),
-            tuple(d is not None and d[0] == "concede" for d in self.decl),
+            tuple(d is not None and d.kind == "concede" for d in self.decl),
         )
         found = _DECL_MEMO.get(key)
         if found is None:
@@ -230,39 +243,31 @@ class PresjaState(State):
         return found
 
     def _declarations_now(self, i: int) -> tuple[Action, ...]:
-        tactics = TACTICS if self.o["tactics"] else ("none",)
+        tactics = TACTICS if self.rule_values["tactics"] else ("none",)
         out: list[Action] = []
         for j in self.opponents(i):
             if self.reachable(i, j) and not self._conceding(j):
-                out.extend(act("attack", target=self.f[j].id, tactic=tactic_arg(t)) for t in tactics)
+                out.extend(act("attack", target=self.fighters[j].id, tactic=tactic_arg(t)) for t in tactics)
         out.extend(act("defend", tactic=tactic_arg(t)) for t in tactics)
         for z in sorted(self.adjacent[self.zone[i]]):
             out.extend(act("move", to=self.zone_ids[z], tactic=tactic_arg(t)) for t in tactics)
-        if self.o["allow_concede"] and self.f[i].may_concede:
+        if self.rule_values["allow_concede"] and self.fighters[i].may_concede:
             out.append(act("concede"))
         return tuple(out)
 
     def _conceding(self, j: int) -> bool:
         d = self.decl[j]
-        return d is not None and d[0] == "concede"
+        return d is not None and d.kind == "concede"
 
     def _attacks(self, i: int) -> int:
         """The target index ``i`` attacks this exchange, or −1."""
         d = self.decl[i]
-        if d is None or d[0] != "attack" or self.fate[i] != ACTIVE or self.fate[d[1]] != ACTIVE:
+        if d is None or d.kind != "attack" or self.fate[i] != ACTIVE or self.fate[d.target] != ACTIVE:
             return -1
-        return d[1]
-
-    def absorb_choices(self) -> tuple[Absorb, ...]:
-        _, t, p = self.hits[self.ptr]
-        free = (self.cons[t][0] == 0, self.cons[t][1] == 0, self.cons[t][2] == 0)
-        o = self.o
-        return absorb_options(
-            self.f[t].track, self.marked[t], free, self.values, p, o["box_absorbs_less"], o["consequence_absorbs_less"]
-        )
+        return d.target
 
     def absorb_action(self, option: Absorb) -> Action:
-        return absorb_action(self.f[self.hits[self.ptr][1]].track, option)
+        return absorb_action(self.fighters[self.hits[self.ptr][1]].track, option)
 
     # ---- applying decisions ----------------------------------------------------------------------------------
     def _apply(self, seat: str, action: Action) -> None:
@@ -308,17 +313,17 @@ class PresjaState(State):
         kind = action.kind
         tactic = str(action.get("tactic") or "none")
         if kind == "attack":
-            self.decl[i] = ("attack", self.index[action["target"]], tactic, -1)
+            self.decl[i] = Declaration("attack", target=self.index[action["target"]], tactic=tactic)
         elif kind == "move":
-            self.decl[i] = ("move", -1, tactic, self.zone_ids.index(action["to"]))
+            self.decl[i] = Declaration("move", tactic=tactic, zone=self.zone_ids.index(action["to"]))
         elif kind == "defend":
-            self.decl[i] = ("defend", -1, tactic, -1)
+            self.decl[i] = Declaration("defend", tactic=tactic)
         else:
-            self.decl[i] = ("concede", -1, "none", -1)
+            self.decl[i] = Declaration("concede")
         texts.emit_declaration(self, i)
         if kind == "concede":
             gain = concede_fate_points(self.cons_new[i])
-            self.fp[i] += gain
+            self.fate_points[i] += gain
             self.fate[i] = CONCEDED
             texts.emit_concede(self, i, gain)
             self._check_end()
@@ -330,8 +335,8 @@ class PresjaState(State):
         if action.kind == "taken_out":
             self._take_out(t, a, willing=True)
             return
-        track = self.f[t].track
-        option = next(o for o in self.absorb_choices_for(t, p) if absorb_action(track, o) == action)
+        track = self.fighters[t].track
+        option = next(o for o in self.absorb_choices(t, p) if absorb_action(track, o) == action)
         self.marked[t] = mark(self.marked[t], option)
         for s in option.cons:
             self.cons[t][s] = 1
@@ -340,11 +345,18 @@ class PresjaState(State):
             self.cons_new[t] += 1
         texts.emit_absorb(self, t, p, option)
 
-    def absorb_choices_for(self, t: int, p: int) -> tuple[Absorb, ...]:
+    def absorb_choices(self, t: int, p: int) -> tuple[Absorb, ...]:
+        """Every legal way for participant ``t`` to take ``p`` points of presja now (empty: taken out)."""
         free = (self.cons[t][0] == 0, self.cons[t][1] == 0, self.cons[t][2] == 0)
-        o = self.o
+        rule_values = self.rule_values
         return absorb_options(
-            self.f[t].track, self.marked[t], free, self.values, p, o["box_absorbs_less"], o["consequence_absorbs_less"]
+            self.fighters[t].track,
+            self.marked[t],
+            free,
+            self.values,
+            p,
+            rule_values["box_absorbs_less"],
+            rule_values["consequence_absorbs_less"],
         )
 
     def _take_out(self, t: int, by: int, willing: bool) -> None:
@@ -360,15 +372,21 @@ class PresjaState(State):
     # ---- the order of action ---------------------------------------------------------------------------------
     def _start_order(self) -> None:
         """Zmysły (Senses) sets the order; a stunt or aspect (initiative_edge) breaks ties; the GM decides the rest."""
-        keyed = sorted(range(len(self.f)), key=lambda i: (-self.f[i].zmysly, self.f[i].initiative_edge is None, i))
+        keyed = sorted(
+            range(len(self.fighters)),
+            key=lambda i: (-self.fighters[i].zmysly, self.fighters[i].initiative_edge is None, i),
+        )
         groups: list[list[int]] = []
         for i in keyed:
-            k = (self.f[i].zmysly, self.f[i].initiative_edge is None)
-            if groups and (self.f[groups[-1][0]].zmysly, self.f[groups[-1][0]].initiative_edge is None) == k:
+            k = (self.fighters[i].zmysly, self.fighters[i].initiative_edge is None)
+            if (
+                groups
+                and (self.fighters[groups[-1][0]].zmysly, self.fighters[groups[-1][0]].initiative_edge is None) == k
+            ):
                 groups[-1].append(i)
             else:
                 groups.append([i])
-        self.tie_groups = [keyed] if self.o["gm_sets_order"] else groups
+        self.tie_groups = [keyed] if self.rule_values["gm_sets_order"] else groups
         self._settle_order()
 
     def _settle_order(self) -> None:
@@ -427,7 +445,7 @@ class PresjaState(State):
                     if self.fate[t] != ACTIVE:
                         self.ptr += 1
                         continue
-                    if self.absorb_choices_for(t, p):
+                    if self.absorb_choices(t, p):
                         return
                     self.ptr += 1
                     self._take_out(t, a, willing=False)
@@ -438,35 +456,37 @@ class PresjaState(State):
     def _anything_to_invoke(self) -> bool:
         """A quick test before asking anyone: fate points, a taken consequence or a weapon aspect anywhere."""
         return (
-            any(self.fp)
+            any(self.fate_points)
             or any(any(c) for c in self.cons)
-            or (self.o["advantage_weapon_quality"] and any(fi.weapon_boxes for fi in self.f))
+            or (self.rule_values["advantage_weapon_quality"] and any(fi.weapon_boxes for fi in self.fighters))
         )
 
     def _start_advantages(self) -> None:
         self.phase = "advantage"
         self.holders = {}
-        o = self.o
+        rule_values = self.rule_values
         if any(self._attacks(i) >= 0 for i in self.order):
             self.adv_queue = [
                 kind
                 for kind, name, _ in ADVANTAGE_KINDS
-                if (o[name] == "gm" if kind in POSITIONAL else o[name] is True)
+                if (rule_values[name] == "gm" if kind in POSITIONAL else rule_values[name] is True)
             ]
 
     def positional(self, i: int, t: int) -> tuple[bool, bool, bool]:
         """(numbers, flanking, surrounded) of ``i``'s attack on ``t``, from zones and declared targets."""
-        side = self.f[i].side
-        on_target = [j for j in range(len(self.f)) if self.f[j].side == side and self._attacks(j) == t]
+        side = self.fighters[i].side
+        on_target = [j for j in range(len(self.fighters)) if self.fighters[j].side == side and self._attacks(j) == t]
         near = {j for j in on_target} | {
             j
-            for j in range(len(self.f))
-            if self.f[j].side == side and self.fate[j] == ACTIVE and self.zone[j] == self.zone[t]
+            for j in range(len(self.fighters))
+            if self.fighters[j].side == side and self.fate[j] == ACTIVE and self.zone[j] == self.zone[t]
         }
         friends = sum(
             1
-            for j in range(len(self.f))
-            if self.f[j].side == self.f[t].side and self.fate[j] == ACTIVE and self.zone[j] == self.zone[t]
+            for j in range(len(self.fighters))
+            if self.fighters[j].side == self.fighters[t].side
+            and self.fate[j] == ACTIVE
+            and self.zone[j] == self.zone[t]
         )
         return positional_advantages(len(on_target), len(near), friends)
 
@@ -487,7 +507,7 @@ class PresjaState(State):
         advs = self.advantages(i, t)
         attack = self.result(i) + a_tac + self.att_bonus[i] + len(advs)
         crowd = 0
-        if self.o["defence_vs_many"] == "divided":
+        if self.rule_values["defence_vs_many"] == "divided":
             crowd = sum(1 for j in self.order if self._attacks(j) == t) - 1
         defence = self.result(t) + d_tac - crowd
         return (
@@ -497,7 +517,7 @@ class PresjaState(State):
             d_tac,
             advs,
             crowd,
-            pressure(attack, defence, self.f[i].damage, self.f[t].absorption),
+            pressure(attack, defence, self.fighters[i].damage, self.fighters[t].absorption),
         )
 
     def _resolve(self) -> None:
@@ -515,14 +535,14 @@ class PresjaState(State):
 
     def _end_exchange(self) -> None:
         for i, d in enumerate(self.decl):
-            if d is not None and d[0] == "move" and self.fate[i] == ACTIVE:
-                self.zone[i] = d[3]
+            if d is not None and d.kind == "move" and self.fate[i] == ACTIVE:
+                self.zone[i] = d.zone
                 texts.emit_move(self, i)
-        if self.o["weapon_aspect_clears"] == "exchange":
-            self.ticks = [0] * len(self.f)
+        if self.rule_values["weapon_aspect_clears"] == "exchange":
+            self.ticks = [0] * len(self.fighters)
         if self._check_end():
             return
-        if self.exchange >= self.o["max_exchanges"]:
+        if self.exchange >= self.rule_values["max_exchanges"]:
             self.phase, self.ending = "done", "deadlock"
             texts.emit_end(self)
             return
@@ -532,7 +552,7 @@ class PresjaState(State):
         texts.emit_exchange(self)
 
     def _check_end(self) -> bool:
-        sides = {self.f[i].side for i in range(len(self.f)) if self.fate[i] == ACTIVE}
+        sides = {self.fighters[i].side for i in range(len(self.fighters)) if self.fate[i] == ACTIVE}
         if len(sides) > 1:
             return False
         self.phase = "done"
@@ -548,7 +568,7 @@ class PresjaState(State):
             self.ptr,
             tuple(self.order),
             tuple(tuple(g) for g in self.tie_groups),
-            tuple(self.fp),
+            tuple(self.fate_points),
             tuple(self.marked),
             tuple(tuple(c) for c in self.cons),
             tuple(self.cons_new),
@@ -572,7 +592,7 @@ class PresjaState(State):
 
     def clock(self) -> tuple[int, int] | None:
         """The exchange number counts towards ``max_exchanges`` (a deadlock) and little else (see below)."""
-        return (self.exchange, self.o["max_exchanges"])
+        return (self.exchange, self.rule_values["max_exchanges"])
 
     def key_without_clock(self) -> Hashable:
         """:meth:`key` with as much of the exchange number as the rules and the heuristic look at.
@@ -584,7 +604,7 @@ class PresjaState(State):
         """
         key = self.key()
         assert isinstance(key, tuple)
-        if self.o["advantage_mobility"]:
+        if self.rule_values["advantage_mobility"]:
             seen = min(self.exchange, 3)
         elif self.surprised:
             seen = min(self.exchange, 2)
@@ -593,8 +613,8 @@ class PresjaState(State):
         return (seen, *key[1:])
 
     def set_clock_cap(self, cap: int) -> None:
-        """Move ``max_exchanges`` for exact analysis: a fresh options dict, as copies share ``o``."""
-        self.o = {**self.o, "max_exchanges": cap}
+        """Move ``max_exchanges`` for exact analysis: a fresh options dict, as copies share ``rule_values``."""
+        self.rule_values = {**self.rule_values, "max_exchanges": cap}
 
     def end_at_cap(self) -> None:
         """The deadlock at ``max_exchanges``, as :meth:`_end_exchange` calls it, one exchange number later."""
@@ -619,9 +639,9 @@ class PresjaState(State):
 
     def invariants(self) -> list[str]:
         broken: list[str] = []
-        for i, fi in enumerate(self.f):
-            if self.fp[i] < 0:
-                broken.append(f"{fi.id}: Punkty Losu (fate points) {self.fp[i]} < 0")
+        for i, fi in enumerate(self.fighters):
+            if self.fate_points[i] < 0:
+                broken.append(f"{fi.id}: Punkty Losu (fate points) {self.fate_points[i]} < 0")
             if self.marked[i] >> len(fi.track):
                 broken.append(f"{fi.id}: marked boxes beyond the track")
             if any(c not in (0, 1, 2) for c in self.cons[i]):
@@ -639,10 +659,10 @@ class PresjaState(State):
         after 5–10 minutes of rest (``rested``); moderate and severe remain. Fate points are kept as they stand.
         """
         out: dict[str, Character] = {}
-        for i, fi in enumerate(self.f):
+        for i, fi in enumerate(self.fighters):
             names = [n if self.cons[i][s] else None for s, n in enumerate(self.cons_names[i])]
             if rested:
                 names[0] = None
             cons = Consequences(mild=names[0], moderate=names[1], severe=names[2])
-            out[fi.id] = fi.character.model_copy(update={"fate_points": self.fp[i], "consequences": cons})
+            out[fi.id] = fi.character.model_copy(update={"fate_points": self.fate_points[i], "consequences": cons})
         return out
