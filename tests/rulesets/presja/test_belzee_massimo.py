@@ -39,20 +39,47 @@ def test_belzee_massimo_the_ways_to_absorb_pressure_3() -> None:
     pass_invocations(state)
     # The text's two: one box able to take 3 ("2-3"), or a mild consequence (2) and a "1" box for the rest.
     assert {("2-3:3", ""), ("1:1", "mild")} <= absorb_choices(state)
-    # Every legal way on the default track [1][1][2-3][2-3][4-5] with all three consequence slots free:
+    # Every legal way on the default track [1][1][2-3][2-3][4-5], all three consequence slots free, a free box
+    # taking any amount up to its top (box_absorbs_less, the text's "nie ma wolnego pola" reading):
     assert absorb_choices(state) == {
-        ("2-3:3", ""),
+        ("1:1+1:1+2-3:1", ""),
+        ("1:1+1:1+4-5:1", ""),
         ("1:1+2-3:2", ""),
+        ("1:1+2-3:1+2-3:1", ""),
+        ("1:1+2-3:1+4-5:1", ""),
+        ("1:1+4-5:2", ""),
+        ("2-3:3", ""),
+        ("2-3:2+2-3:1", ""),
+        ("2-3:1+2-3:1+4-5:1", ""),
+        ("2-3:2+4-5:1", ""),
+        ("2-3:1+4-5:2", ""),
+        ("4-5:3", ""),
         ("1:1", "mild"),
         ("2-3:2", "mild"),  # the mild takes the remaining 1 (consequence_absorbs_less)
+        ("2-3:1", "mild"),
+        ("4-5:2", "mild"),
+        ("4-5:1", "mild"),
         ("", "moderate"),
         ("", "severe"),
     }
     assert "taken_out" in [a.kind for a in state.legal_actions()], "one may refuse and be taken out"
 
 
+def test_belzee_massimo_ways_when_a_box_takes_only_its_range() -> None:
+    state = _exchange_of_the_text(box_absorbs_less=False)
+    pass_invocations(state)
+    assert absorb_choices(state) == {
+        ("2-3:3", ""),
+        ("1:1+2-3:2", ""),
+        ("1:1", "mild"),
+        ("2-3:2", "mild"),
+        ("", "moderate"),
+        ("", "severe"),
+    }
+
+
 def test_belzee_massimo_absorb_choices_when_consequences_must_fit_exactly() -> None:
-    state = _exchange_of_the_text(consequence_absorbs_less=False)
+    state = _exchange_of_the_text(consequence_absorbs_less=False, box_absorbs_less=False)
     pass_invocations(state)
     assert absorb_choices(state) == {("2-3:3", ""), ("1:1+2-3:2", ""), ("1:1", "mild")}
 

@@ -6,7 +6,7 @@ import pytest
 
 from konflikt.core.errors import IllegalActionError, ScenarioError
 from konflikt.core.state import CHANCE, GM, TERMINAL
-from konflikt.rulesets.presja.state import Declaration
+from konflikt.rulesets.presja.state import Declaration, PresjaState
 from tests.rulesets.presja.helpers import (
     absorb_choices,
     act,
@@ -259,7 +259,53 @@ def test_absorb_choices_reflect_marked_boxes() -> None:
     act(state, "defend", tactic=None)
     roll(state, "0 0 0 -")
     roll(state, "0 0 0 0")
-    assert absorb_choices(state) == {("2-3:2", ""), ("", "mild"), ("", "moderate"), ("", "severe")}
+    assert absorb_choices(state) == {
+        ("2-3:2", ""),
+        ("2-3:1+2-3:1", ""),
+        ("2-3:1+4-5:1", ""),
+        ("4-5:2", ""),
+        ("", "mild"),
+        ("", "moderate"),
+        ("", "severe"),
+    }
+
+
+FISTS = {"skill": 1, "fate_points": 0}
+"""Skill 1 with bare fists (Czynnik Obrażeń 0) against skill 0: both rolling 0 0 0 0 deals presja exactly 1."""
+
+
+def _hit_for_1(marked: int, cons: list[int], **options: object) -> PresjaState:
+    state = duel(FISTS, {"skill": 0, "fate_points": 0}, **options)
+    b = state.index["b"]
+    state.marked[b], state.cons[b] = marked, cons
+    act(state, "attack", target="b", tactic=None)
+    act(state, "defend", tactic=None)
+    roll(state, "0 0 0 0")
+    roll(state, "0 0 0 0")
+    pass_invocations(state)  # a may invoke b's consequences: it does not
+    return state
+
+
+def test_wyeliminowany_only_when_the_track_is_full_no_consequence_saves_and_no_box_is_free() -> None:
+    """ "Bohater zostaje wyeliminowany, w chwili całkowitego zapełnienia Toru Presji, kiedy nie może uratować się
+    konsekwencją i nie ma wolnego pola": a free "4-5" box takes a 1-point hit; only a full track is the end."""
+    state = _hit_for_1(marked=0b01111, cons=[1, 1, 1])
+    assert state.current_player() == "b", "a free box is left: b is not taken out"
+    assert absorb_choices(state) == {("4-5:1", "")}
+    act(state, "absorb", boxes="4-5:1", cons="")
+    assert state.fate[state.index["b"]] == 0
+    full = _hit_for_1(marked=0b11111, cons=[1, 1, 1])
+    assert full.fate[full.index["b"]] == 1, "the track is full and no consequence is free: wyeliminowany"
+
+
+def test_no_consequence_is_forced_while_a_box_is_free() -> None:
+    state = _hit_for_1(marked=0b00011, cons=[0, 0, 0])
+    assert ("2-3:1", "") in absorb_choices(state), "a free 2-3 box takes 1 point: no consequence is forced"
+
+
+def test_box_absorbs_less_off_takes_out_a_fighter_with_a_free_box() -> None:
+    state = _hit_for_1(marked=0b01111, cons=[1, 1, 1], box_absorbs_less=False)
+    assert state.fate[state.index["b"]] == 1, "the other reading: a 4-5 box cannot take 1, so b is out"
 
 
 def test_gm_sets_the_whole_order_as_an_option() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as conflict
+from hypothesis import strategies
 
 from konflikt.core.errors import OptionError
 from konflikt.rulesets.presja.track import (
@@ -94,19 +94,19 @@ def test_taken_out_when_nothing_can_absorb() -> None:
     assert [o.cons_text() for o in absorb_options(BASE, full, (True, True, False), VALUES, 6)] == ["mild+moderate"]
 
 
-tracks = conflict.lists(conflict.sampled_from([(1, 1), (2, 3), (4, 5), (1, 2), (3, 3)]), min_size=1, max_size=7).map(
-    lambda b: tuple(sorted(b))
-)
+tracks = strategies.lists(
+    strategies.sampled_from([(1, 1), (2, 3), (4, 5), (1, 2), (3, 3)]), min_size=1, max_size=7
+).map(lambda b: tuple(sorted(b)))
 
 
 @settings(max_examples=300, deadline=None)
 @given(
     track=tracks,
-    marked_bits=conflict.integers(0, 127),
-    cons_free=conflict.tuples(conflict.booleans(), conflict.booleans(), conflict.booleans()),
-    pressure=conflict.integers(1, 16),
-    box_less=conflict.booleans(),
-    cons_less=conflict.booleans(),
+    marked_bits=strategies.integers(0, 127),
+    cons_free=strategies.tuples(strategies.booleans(), strategies.booleans(), strategies.booleans()),
+    pressure=strategies.integers(1, 16),
+    box_less=strategies.booleans(),
+    cons_less=strategies.booleans(),
 )
 def test_every_legal_absorption_covers_the_pressure_exactly_and_respects_the_track(
     track: tuple[tuple[int, int], ...],

@@ -42,8 +42,11 @@ OPTIONS = OptionSet(
     RuleOption(
         "box_absorbs_less",
         bool,
-        False,
-        "a box may take any amount up to its upper value (off: only an amount within its range)",
+        True,
+        "a free box may take any amount up to its upper value, so nobody is taken out while a box is free and the "
+        "hit fits (off: a box takes only an amount within its range, a reading the text's 'wolne pole' rules out)",
+        source="Bohater zostaje wyeliminowany, w chwili całkowitego zapełnienia Toru Presji, kiedy nie może "
+        "uratować się konsekwencją i nie ma wolnego pola na Torze Presji",
     ),
     RuleOption(
         "consequence_absorbs_less",
