@@ -30,10 +30,10 @@ def test_tactics_digest_vector_offensive_skill_3_rolls_plus_1() -> None:
     roll(state, "0 0 0 0")
     a = state.index["a"]
     assert state.result(a) == 4
-    attack, _, _, _, _, _, _ = state.attack_numbers(a, state.index["b"])
+    attack = state.attack_numbers(a, state.index["b"]).attack
     assert attack == 5
     state.decl[state.index["b"]] = Declaration("attack", target=a)  # let b attack a to read a's Defence
-    assert state.attack_numbers(state.index["b"], a)[1] == 3
+    assert state.attack_numbers(state.index["b"], a).defence == 3
 
 
 def test_tactics_option_off_allows_only_no_tactic() -> None:

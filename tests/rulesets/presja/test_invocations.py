@@ -122,11 +122,13 @@ def test_weapon_quality_tick_box_adds_1_to_the_margin_and_stays_ticked() -> None
     state = _rolled(master, B, advantage_weapon_quality=True)
     a = state.index["a"]
     act(state, "invoke", aspect="weapon", effect="tick")
-    assert state.ticks[a] == 1 and state.att_bonus[a] == 1 and state.result(a) == 2, "Attack only, not Defence"
+    assert state.ticks[a] == 1 and state.margin_bonus[a] == 1 and state.result(a) == 2, "Attack only, not Defence"
     assert state.status()["a"]["aspekt broni"] == "[x][ ]"
     pass_invocations(state)
     attack = next(e for e in state.history() if e.kind == "attack" and e.data["who"] == "a")
-    assert attack.data["attack"] == 3
+    assert (attack.data["attack"], attack.data["margin"]) == (2, 0), "the Attack itself is not raised"
+    assert attack.data["pressure"] == 3, "margin 0 + 1 (weapon aspect) + 2 Czynnik Obrażeń (miecz)"
+    assert "+1 Margines Sukcesu" in attack.text
     assert "weapon" not in {x.get("aspect") for x in _rolled(master, B).legal_actions()}, "optional rule, off"
 
 
@@ -139,3 +141,14 @@ def test_weapon_ticks_clear_each_exchange_as_an_option() -> None:
         while state.phase == "absorb":
             act(state, "absorb", **{k: v for k, v in state.legal_actions()[0].args})
         assert state.ticks[state.index["a"]] == left
+
+
+def test_jednorazowym_dodaniem_1_do_osiagnietego_marginesu_sukcesu_never_turns_a_miss_into_a_hit() -> None:
+    """The weapon aspect adds +1 "do osiągniętego Marginesu Sukcesu" (to the margin achieved): a miss by 1 stays
+    a miss, and the sword's Czynnik Obrażeń (+2) is not brought to it."""
+    master = {"skill": 2, "fate_points": 0, "weapon": "miecz_grimbanusa"}
+    state = _rolled(master, {**B, "skill": 3}, advantage_weapon_quality=True)
+    act(state, "invoke", aspect="weapon", effect="tick")
+    pass_invocations(state)
+    attack = next(e for e in state.history() if e.kind == "attack" and e.data["who"] == "a")
+    assert (attack.data["margin"], attack.data["pressure"]) == (-1, 0)

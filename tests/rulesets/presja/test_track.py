@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies
+from hypothesis import given, settings, strategies
 
 from konflikt.core.errors import OptionError
 from konflikt.rulesets.presja.track import (

@@ -110,16 +110,18 @@ def apply(state: PresjaState, who: int, action: Action) -> None:
         state.pending = (who, target[0], target[1], effect)
         state.phase = "ignore"
         return
-    _effect(state, who, effect)
+    _effect(state, who, effect, key)
 
 
-def _effect(state: PresjaState, who: int, effect: str) -> None:
+def _effect(state: PresjaState, who: int, effect: str, key: str) -> None:
     if effect == "bonus":
         state.bonus[who] += state.rule_values["invoke_bonus"]
+        state.bonus_keys[who].append(key)
     elif effect == "plus1":
         state.bonus[who] += 1
+        state.bonus_keys[who].append(key)
     elif effect == "tick":
-        state.att_bonus[who] += 1
+        state.margin_bonus[who] += 1
     else:
         state.reroll_who = who
         state.phase = "reroll"
@@ -128,11 +130,11 @@ def _effect(state: PresjaState, who: int, effect: str) -> None:
 def answer(state: PresjaState, ignore: bool) -> None:
     """The owner of an invoked consequence pays a fate point to ignore it, or lets it stand."""
     assert state.pending is not None
-    who, owner, _slot, effect = state.pending
+    who, owner, slot, effect = state.pending
     state.pending = None
     state.phase = "invoke"
     if ignore:
         state.fate_points[owner] -= 1
     texts.emit_ignore(state, owner, who, ignore)
     if not ignore:
-        _effect(state, who, effect)
+        _effect(state, who, effect, f"{state.fighters[owner].id}:{SLOT_KEYS[slot]}")

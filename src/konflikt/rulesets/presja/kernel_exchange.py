@@ -261,14 +261,14 @@ class ExchangeRules:
         amod = (tactic_mods(first.tactic)[0], tactic_mods(second.tactic)[0])
         dmod = (tactic_mods(first.tactic)[1], tactic_mods(second.tactic)[1])
         bonus = [0, 0]
-        sharp = [0, 0]  # att_bonus: a weapon aspect's +1 to the margin (Attack only)
+        sharp = [0, 0]  # margin_bonus: a weapon aspect's +1 to a margin of success
 
         def hit(i: int, b: list[int], a: list[int], adv: tuple[int, int] = (0, 0)) -> int:
             if not attacks[i]:
                 return 0
             j = 1 - i
-            attack = res[i] + b[i] + a[i] + amod[i] + adv[i]
-            return pressure(attack, res[j] + b[j] + dmod[j], self.damage[i], self.absorption[j])
+            attack = res[i] + b[i] + amod[i] + adv[i]
+            return pressure(attack, res[j] + b[j] + dmod[j], self.damage[i], self.absorption[j], a[i])
 
         def balance(who: int, extra: int = 0, to: int = -1, att: int = 0) -> float:
             b, a = list(bonus), list(sharp)

@@ -181,7 +181,7 @@ class HeuristicPolicy:
             tuple(conflict.levels),
             tuple(conflict.dice),
             tuple(conflict.bonus),
-            tuple(conflict.att_bonus),
+            tuple(conflict.margin_bonus),
             tuple(conflict.decl),
             tuple(conflict.fate_points),
             tuple(tuple(c) for c in conflict.cons),
@@ -266,21 +266,21 @@ def _can_absorb(conflict: PresjaState, i: int) -> frozenset[int]:
 def _balance(conflict: PresjaState, who: int, bonus: int = 0, att: int = 0) -> float:
     """Pressure ``who`` deals minus (doubled) pressure it takes this exchange, with a trial bonus."""
     conflict.bonus[who] += bonus
-    conflict.att_bonus[who] += att
+    conflict.margin_bonus[who] += att
     dealt = taken = 0
     try:
         for i in conflict.order:
             t = conflict._attacks(i)
             if t < 0 or (i != who and t != who):
                 continue
-            p = conflict.attack_numbers(i, t)[-1]
+            p = conflict.attack_numbers(i, t).presja
             if i == who:
                 dealt += p
             else:
                 taken += p
     finally:
         conflict.bonus[who] -= bonus
-        conflict.att_bonus[who] -= att
+        conflict.margin_bonus[who] -= att
     return dealt - 2.0 * taken
 
 

@@ -19,16 +19,18 @@ def tactic_mods(tactic: str) -> tuple[int, int]:
     return _TACTIC_MODS[tactic]
 
 
-def pressure(attack: int, defence: int, damage: int = 0, absorption: int = 0) -> int:
+def pressure(attack: int, defence: int, damage: int = 0, absorption: int = 0, margin_bonus: int = 0) -> int:
     """Presja dealt by one attack.
 
     Only when Attack ≥ Defence (margin 0 or more) are the weapon's Czynnik Obrażeń (damage factor) added to the
     Attack and the armour's Czynnik Wyparowań (absorption factor) to the Defence; what remains above is pressure.
-    A margin below 0 deals nothing, whatever the weapon.
+    A margin below 0 deals nothing, whatever the weapon. ``margin_bonus`` is what a weapon aspect adds "do
+    osiągniętego Marginesu Sukcesu" (to the margin achieved): only to a margin of 0 or more, so it never turns a
+    miss into a hit nor brings the damage factor to one.
     """
     if attack < defence:
         return 0
-    return max(0, attack + damage - defence - absorption)
+    return max(0, attack - defence + margin_bonus + damage - absorption)
 
 
 def fighting_level(

@@ -37,6 +37,21 @@ _DECL_MEMO: dict[tuple[object, ...], tuple[Action, ...]] = {}
 ACTIVE, TAKEN_OUT, CONCEDED = 0, 1, 2
 
 
+class AttackNumbers(NamedTuple):
+    """One attack's numbers, as the resolution uses them and the narration shows them."""
+
+    attack: int
+    defence: int
+    attack_tactic: int
+    defence_tactic: int
+    advantages: tuple[str, ...]
+    crowd: int
+    """−1 Defence per extra attacker (option ``defence_vs_many = divided``)."""
+    margin_bonus: int
+    """Weapon-aspect invocations, +1 each to a margin of 0 or more."""
+    presja: int
+
+
 class Declaration(NamedTuple):
     """What a participant declares for the exchange, aloud and in the order of action."""
 
@@ -110,7 +125,10 @@ class PresjaState(State):
         self.decl: list[Declaration | None] = [None] * n
         self.dice: list[int | None] = [None] * n
         self.bonus = [0] * n
-        self.att_bonus = [0] * n
+        self.bonus_keys: list[list[str]] = [[] for _ in range(n)]
+        """The invocations behind ``bonus`` in order (``own:1``, ``massimo:mild``, ``fate_point``), for narration."""
+        self.margin_bonus = [0] * n
+        """+1 per weapon-aspect invocation, to the margin of success (przewaga jakości broni)."""
         self.invoked: dict[tuple[int, str], int] = {}
         self.inv_queue: list[int] = []
         self.inv_acted = False
@@ -500,24 +518,20 @@ class PresjaState(State):
                     got.append(kind)
         return got
 
-    def attack_numbers(self, i: int, t: int) -> tuple[int, int, int, int, list[str], int, int]:
-        """(Attack, Defence, attack tactic, defence tactic, advantages, crowd penalty, presja) of ``i`` on ``t``."""
-        a_tac, _ = tactic_mods(self.tactic(i))
-        _, d_tac = tactic_mods(self.tactic(t))
-        advs = self.advantages(i, t)
-        attack = self.result(i) + a_tac + self.att_bonus[i] + len(advs)
+    def attack_numbers(self, i: int, t: int) -> AttackNumbers:
+        """Every number of ``i``'s attack on ``t`` this exchange, the presja included."""
+        attack_tactic, _ = tactic_mods(self.tactic(i))
+        _, defence_tactic = tactic_mods(self.tactic(t))
+        advantages = self.advantages(i, t)
+        attack = self.result(i) + attack_tactic + len(advantages)
         crowd = 0
         if self.rule_values["defence_vs_many"] == "divided":
             crowd = sum(1 for j in self.order if self._attacks(j) == t) - 1
-        defence = self.result(t) + d_tac - crowd
-        return (
-            attack,
-            defence,
-            a_tac,
-            d_tac,
-            advs,
-            crowd,
-            pressure(attack, defence, self.fighters[i].damage, self.fighters[t].absorption),
+        defence = self.result(t) + defence_tactic - crowd
+        margin_bonus = self.margin_bonus[i]
+        presja = pressure(attack, defence, self.fighters[i].damage, self.fighters[t].absorption, margin_bonus)
+        return AttackNumbers(
+            attack, defence, attack_tactic, defence_tactic, tuple(advantages), crowd, margin_bonus, presja
         )
 
     def _resolve(self) -> None:
@@ -527,10 +541,10 @@ class PresjaState(State):
             t = self._attacks(i)
             if t < 0:
                 continue
-            attack, defence, a_tac, d_tac, advs, crowd, p = self.attack_numbers(i, t)
-            texts.emit_attack(self, i, t, attack, defence, a_tac, d_tac, advs, crowd, p)
-            if p > 0:
-                self.hits.append((i, t, p))
+            numbers = self.attack_numbers(i, t)
+            texts.emit_attack(self, i, t, numbers)
+            if numbers.presja > 0:
+                self.hits.append((i, t, numbers.presja))
         self.phase, self.ptr = "absorb", 0
 
     def _end_exchange(self) -> None:
@@ -578,7 +592,7 @@ class PresjaState(State):
             tuple(self.decl),
             tuple(self.dice),
             tuple(self.bonus),
-            tuple(self.att_bonus),
+            tuple(self.margin_bonus),
             tuple(sorted(self.invoked.items())),
             tuple(self.inv_queue),
             self.inv_acted,

@@ -16,7 +16,7 @@ from konflikt.rulesets.presja.rules import TACTIC_NAMES
 from konflikt.rulesets.presja.track import SLOT_NAMES, SLOTS, Absorb, box_label, track_text
 
 if TYPE_CHECKING:
-    from konflikt.rulesets.presja.state import PresjaState
+    from konflikt.rulesets.presja.state import AttackNumbers, PresjaState
 
 
 def aspect_name(state: PresjaState, key: str) -> str:
@@ -192,43 +192,55 @@ def emit_advantage(conflict: PresjaState, kind: str, holder: int) -> None:
 
 
 @narration
-def emit_attack(
-    conflict: PresjaState,
-    i: int,
-    t: int,
-    attack: int,
-    defence: int,
-    a_tac: int,
-    d_tac: int,
-    advs: list[str],
-    crowd: int,
-    p: int,
-) -> None:
+def emit_attack(conflict: PresjaState, i: int, t: int, numbers: AttackNumbers) -> None:
+    """Every number of the attack, each with its source: skill, 4dF, each invocation, tactic, advantages."""
     fa, ft = conflict.fighters[i], conflict.fighters[t]
-    parts = [f"{conflict.result(i)}"]
-    if a_tac:
-        parts.append(f"{a_tac:+d} taktyka (tactic)")
-    if conflict.att_bonus[i]:
-        parts.append(f"+{conflict.att_bonus[i]} aspekt broni (weapon aspect)")
-    parts.extend(f"+1 {ADV_LABELS[k]}" for k in advs)
-    dparts = [f"{conflict.result(t)}"]
-    if d_tac:
-        dparts.append(f"{d_tac:+d} taktyka (tactic)")
-    if crowd:
-        dparts.append(f"−{crowd} for the other attackers")
+    parts = roll_parts(conflict, i)
+    if numbers.attack_tactic:
+        parts.append(f"{numbers.attack_tactic:+d} taktyka (tactic)")
+    parts.extend(f"+1 {ADV_LABELS[k]}" for k in numbers.advantages)
+    defence_parts = roll_parts(conflict, t)
+    if numbers.defence_tactic:
+        defence_parts.append(f"{numbers.defence_tactic:+d} taktyka (tactic)")
+    if numbers.crowd:
+        defence_parts.append(f"−{numbers.crowd} for the other attackers")
     head = (
-        f"{fa.name}: Atak (attack) {' '.join(parts)} = {attack} vs {ft.name}'s Obrona (defence) "
-        f"{' '.join(dparts)} = {defence}"
+        f"{fa.name}: Atak (attack) {' '.join(parts)} = {numbers.attack} vs {ft.name}'s Obrona (defence) "
+        f"{' '.join(defence_parts)} = {numbers.defence}"
     )
-    margin = attack - defence
+    margin = numbers.attack - numbers.defence
     if margin < 0:
         text = f"{head} — margin {margin}: odparty (repelled), no presja"
     else:
-        text = (
-            f"{head} — margin {margin}, +{fa.damage} Czynnik Obrażeń (damage factor, {fa.weapon_name}), "
-            f"−{ft.absorption} Czynnik Wyparowań (absorption, {ft.armour_name}) → presja (pressure) {p}"
+        sharp = (
+            f", +{numbers.margin_bonus} Margines Sukcesu (margin, aspekt broni '{fa.weapon_aspect}')"
+            if numbers.margin_bonus
+            else ""
         )
-    conflict.emit("attack", text, who=fa.id, target=ft.id, attack=attack, defence=defence, margin=margin, pressure=p)
+        text = (
+            f"{head} — margin {margin}{sharp}, +{fa.damage} Czynnik Obrażeń (damage factor, {fa.weapon_name}), "
+            f"−{ft.absorption} Czynnik Wyparowań (absorption, {ft.armour_name}) → presja (pressure) {numbers.presja}"
+        )
+    conflict.emit(
+        "attack",
+        text,
+        who=fa.id,
+        target=ft.id,
+        attack=numbers.attack,
+        defence=numbers.defence,
+        margin=margin,
+        pressure=numbers.presja,
+    )
+
+
+def roll_parts(conflict: PresjaState, i: int) -> list[str]:
+    """``2 Walka na noże`` ``+1 4dF`` ``+2 aspekt 'X'``: the roll that is both Attack and Defence, term by term."""
+    fi = conflict.fighters[i]
+    parts = [f"{conflict.level(i)} {fi.skill_name}", f"{conflict.dice[i] or 0:+d} 4dF"]
+    step = conflict.rule_values["invoke_bonus"]
+    for key in conflict.bonus_keys[i]:
+        parts.append(f"+{1 if key == 'fate_point' else step} {name_for(conflict, i, key)}")
+    return parts
 
 
 @narration
