@@ -80,6 +80,34 @@ def test_numbers_count_only_foes_engaged_with_the_target() -> None:
     assert _attack_of(state, "g0") == 2
 
 
+def _archer_and_knife(archer_zone: str) -> int:
+    """g0 attacks lone in zone x; g1, with a bow, attacks lone from ``archer_zone``: g0's final Attack."""
+    setup = {
+        "zones": [{"id": "x", "name": "X"}, {"id": "y", "name": "Y"}],
+        "adjacent": [["x", "y"]],
+        "positions": {"g0": "x", "g1": archer_zone, "lone": "x"},
+    }
+    state = scenario(
+        [
+            [fighter("g0", **P, zmysly=3), fighter("g1", **P, zmysly=2, weapon="luk")],
+            [fighter("lone", **P, zmysly=1)],
+        ],
+        {"advantage_numbers": "auto", "advantage_flanking": "auto", "advantage_surrounded": "auto"},
+        setup,
+    )
+    act(state, "attack", target="lone", tactic=None)
+    act(state, "attack", target="lone", tactic=None)
+    act(state, "defend", tactic=None)
+    for _ in range(3):
+        roll(state, "0 0 0 0")
+    return _attack_of(state, "g0")
+
+
+def test_oskrzydlenie_zachodzi_go_z_boku_a_shooter_in_another_zone_does_not_flank() -> None:
+    assert _archer_and_knife("x") == 4, "both at lone's side: numbers + flanking"
+    assert _archer_and_knife("y") == 3, "the archer shoots from the next zone: numbers only, no flanking"
+
+
 def test_positional_advantages_in_gm_mode_are_asked_and_the_heuristic_follows_the_positions() -> None:
     state = _gang(2, "gm")
     assert state.current_player() == GM and set(kinds(state)) == {"advantage"}

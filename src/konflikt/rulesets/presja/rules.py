@@ -57,13 +57,14 @@ def positional_advantages(foes_on_target: int, foes_near: int, friends_near: int
     """(numbers, flanking, surrounded) for an attack on one target, from the positions.
 
     Args:
-        foes_on_target: the attacker's side attacking this target this exchange.
+        foes_on_target: the attacker's side attacking this target this exchange from the target's own zone.
         foes_near: the attacker's side in the target's zone or attacking it.
         friends_near: the target's side (the target included) in the target's zone.
 
-    Numbers: the attackers outnumber the target's side there. Flanking: two or more attack the target (one can
-    come at it from the side). Surrounded: three or more attack it, with numbers and flanking (the text: hard to
-    surround anyone without first outnumbering and flanking them).
+    Numbers: the attackers outnumber the target's side there. Flanking: two or more attack the target where it
+    stands (one can come at it from the side, "zachodzi go z boku"). Surrounded: three or more, "ze wszystkich
+    stron" (from all sides), with numbers and flanking (the text: hard to surround anyone without first
+    outnumbering and flanking them). How many make "from the side" and "from all sides" is konflikt's own.
     """
     numbers = foes_near > friends_near
     flanking = foes_on_target >= 2

@@ -491,9 +491,14 @@ class PresjaState(State):
             ]
 
     def positional(self, i: int, t: int) -> tuple[bool, bool, bool]:
-        """(numbers, flanking, surrounded) of ``i``'s attack on ``t``, from zones and declared targets."""
+        """(numbers, flanking, surrounded) of ``i``'s attack on ``t``, from zones and declared targets.
+
+        Flanking comes at the target from the side ("zachodzi go z boku") and surrounding from all sides: only the
+        attackers in the target's zone count for them; a shooter from another zone counts for numbers only.
+        """
         side = self.fighters[i].side
         on_target = [j for j in range(len(self.fighters)) if self.fighters[j].side == side and self._attacks(j) == t]
+        at_its_side = sum(1 for j in on_target if self.zone[j] == self.zone[t])
         near = {j for j in on_target} | {
             j
             for j in range(len(self.fighters))
@@ -506,7 +511,7 @@ class PresjaState(State):
             and self.fate[j] == ACTIVE
             and self.zone[j] == self.zone[t]
         )
-        return positional_advantages(len(on_target), len(near), friends)
+        return positional_advantages(at_its_side, len(near), friends)
 
     def advantages(self, i: int, t: int) -> list[str]:
         """The advantages (+1 Attack each) of ``i`` attacking ``t`` this exchange."""
