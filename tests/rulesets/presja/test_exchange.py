@@ -210,7 +210,7 @@ def test_surprise_lowers_the_first_exchange_only() -> None:
     act(state, "defend", tactic=None)
     for _ in range(3):
         roll(state, "0 0 0 0")
-    assert state.exchange == 2 and (state.level(b), state.level(c)) == (4, 0)
+    assert state.exchange == 2 and (state.level(b), state.level(c)) == (4, -2), "c: the default level, kiepski"
 
 
 def test_surprise_is_off_by_default() -> None:

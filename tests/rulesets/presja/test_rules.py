@@ -47,12 +47,22 @@ def test_concede_gives_one_fate_point_and_one_per_consequence_digest_vector() ->
 
 @pytest.mark.parametrize(
     ("skill", "surprised", "level"),
-    [(3, False, 3), (3, True, -1), (-2, True, -2), (None, False, 0), (None, True, -3)],
+    [(3, False, 3), (3, True, -1), (-2, True, -2), (None, False, -2), (None, True, -3)],
 )
 def test_surprise_fights_at_poor_or_terrible_without_combat_skill(
     skill: int | None, surprised: bool, level: int
 ) -> None:
-    assert fighting_level(skill, 0, surprised, -1, -3) == level
+    assert fighting_level(skill, -2, surprised, -1) == level
+
+
+def test_domyslny_poziom_obnizamy_o_jeden_czyli_w_efekcie_fatalny() -> None:
+    """Without a combat skill the default level is -2 (kiepski) so that lowered by one it is fatalny (-3)."""
+    from konflikt.rulesets.presja.options import OPTIONS
+
+    unskilled = OPTIONS.defaults()["unskilled_level"]
+    assert unskilled == -2
+    assert fighting_level(None, unskilled, True, -1) == -3
+    assert fighting_level(None, 0, True, -1) == -1, "FATE's mierny (0) as the default: surprised one lower"
 
 
 def test_positional_advantages_stack() -> None:

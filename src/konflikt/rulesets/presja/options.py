@@ -198,18 +198,13 @@ OPTIONS = OptionSet(
         source="walczy zawsze na poziomie słabym (-1)",
     ),
     RuleOption(
-        "surprise_level_unskilled",
-        int,
-        -3,
-        "the level of a surprised participant with no combat skill (fatalny, Terrible)",
-        source="chyba że nie ma w ogóle umiejętności bojowych, wtedy domyślny poziom obniżamy o jeden "
-        "(czyli w efekcie fatalny (-3))",
-    ),
-    RuleOption(
         "unskilled_level",
         int,
-        0,
-        "the level a participant without a combat skill fights at (mierny, Mediocre)",
+        -2,
+        "the default level (domyślny poziom) of a participant with no combat skill at all: the text lowers it by "
+        "one for surprise and gets fatalny (-3), so it is -2 (kiepski); 0 (mierny) is FATE's default",
+        source="chyba że nie ma w ogóle umiejętności bojowych, wtedy domyślny poziom obniżamy o jeden (czyli w "
+        "efekcie fatalny (-3))",
     ),
     RuleOption(
         "gm_sets_order",

@@ -33,19 +33,16 @@ def pressure(attack: int, defence: int, damage: int = 0, absorption: int = 0, ma
     return max(0, attack - defence + margin_bonus + damage - absorption)
 
 
-def fighting_level(
-    skill: int | None, unskilled: int, surprised: bool, surprise_level: int, surprise_unskilled: int
-) -> int:
+def fighting_level(skill: int | None, unskilled: int, surprised: bool, surprise_level: int) -> int:
     """The level a participant rolls at this exchange.
 
-    Without a combat skill the unskilled level; taken by surprise, Poor (−1) — or Terrible (−3) with no combat
-    skill at all — unless the skill is already lower.
+    Without a combat skill the default level (``unskilled``); taken by surprise, słaby (Poor, −1) unless the skill
+    is already lower — and with no combat skill at all the default level lowered by one ("domyślny poziom
+    obniżamy o jeden (czyli w efekcie fatalny (-3))": −2 − 1 with the default ``unskilled``).
     """
-    if not surprised:
-        return unskilled if skill is None else skill
     if skill is None:
-        return min(unskilled, surprise_unskilled)
-    return min(skill, surprise_level)
+        return unskilled - 1 if surprised else unskilled
+    return min(skill, surprise_level) if surprised else skill
 
 
 def concede_fate_points(consequences_taken: int) -> int:

@@ -153,7 +153,6 @@ class PresjaState(State):
             rule_values["unskilled_level"],
             self.exchange == 1 and i in self.surprised,
             rule_values["surprise_level"],
-            rule_values["surprise_level_unskilled"],
         )
 
     def result(self, i: int) -> int:
