@@ -29,6 +29,7 @@ class Fighter:
     armour_name: str
     aspects: tuple[str, ...]
     track: tuple[Box, ...]
+    cialo: int
     player: bool
     warlike: int
     edges: tuple[str, ...]
@@ -59,6 +60,7 @@ def make_fighter(part: Participant, side: int, base: tuple[Box, ...], above_3: s
         armour_name=armour.name,
         aspects=tuple(ch.aspects),
         track=build_track(base, ch.cialo, above_3),
+        cialo=ch.cialo,
         player=ch.player,
         warlike=ch.warlike,
         edges=tuple(ch.edges),

@@ -313,7 +313,8 @@ class ExchangeRules:
         conflict.holders = {}
         if any(conflict.advantages(i, j) for i, j in ((a, b), (b, a))):
             raise AssertionError("the presja kernel does not mirror positional advantages in a duel")
-        conflict.holders = {kind: gm_holder(conflict, kind) for kind in self.kinds}
+        pair = (min(a, b), max(a, b))
+        conflict.holders = {(kind, *pair): gm_holder(conflict, kind, pair) for kind in self.kinds}
         adv = tuple(len(conflict.advantages(i, j)) if attacks[k] else 0 for k, (i, j) in enumerate(((a, b), (b, a))))
         conflict.holders = {}
         found = self._adv[key] = ((adv[0], adv[1]), len(self.kinds))

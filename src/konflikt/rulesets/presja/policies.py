@@ -82,9 +82,13 @@ class HeuristicPolicy:
             )
             return act("order", first=conflict.fighters[best].id)
         if ph == "advantage":
-            holder = gm_holder(conflict, conflict.adv_queue[0])
+            kind, a, b = conflict.adv_queue[0]
+            holder = gm_holder(conflict, kind, (a, b))
             return act(
-                "advantage", which=conflict.adv_queue[0], holder=None if holder < 0 else conflict.fighters[holder].id
+                "advantage",
+                which=kind,
+                pair=(conflict.fighters[a].id, conflict.fighters[b].id),
+                holder=None if holder < 0 else conflict.fighters[holder].id,
             )
         raise KonfliktError(f"{seat} has nothing to decide in phase {ph!r}")
 
@@ -284,6 +288,20 @@ def _balance(conflict: PresjaState, who: int, bonus: int = 0, att: int = 0) -> f
     return dealt - 2.0 * taken
 
 
+def _weapon_edge(conflict: PresjaState, i: int, t: int) -> int:
+    """How clearly ``i``'s melee weapon beats ``t``'s this exchange (0: not clearly)."""
+    fi, ft = conflict.fighters[i], conflict.fighters[t]
+    if fi.ranged or ft.ranged:
+        return 0
+    longer = fi.reach - ft.reach
+    closing_in = conflict.tactic(i if longer < 0 else t) == "offensive"
+    if longer <= -2 and closing_in:
+        return -longer  # i, with the shorter weapon, is inside the reach: the situation turns
+    if longer >= 2 and not closing_in:
+        return longer
+    return 0
+
+
 def _step_towards_foe(conflict: PresjaState, i: int) -> int:
     """The adjacent zone on a shortest path to the nearest zone with a foe (−1: none reachable)."""
     goals = {conflict.zone[j] for j in conflict.opponents(i)}
@@ -307,20 +325,26 @@ def _step_towards_foe(conflict: PresjaState, i: int) -> int:
     return -1
 
 
-def gm_holder(conflict: PresjaState, kind: str) -> int:
-    """The GM's heuristic for who holds an advantage this exchange (−1: nobody), by the text's criteria."""
+def gm_holder(conflict: PresjaState, kind: str, pair: tuple[int, int]) -> int:
+    """The GM's heuristic for who of ``pair`` holds an advantage this exchange (−1: neither), by the text's criteria.
+
+    Mobility: after some time of fighting (the third exchange), to the foe of a clearly more burdened fighter —
+    armour's Czynnik Wyparowań less Ciało ("Na uwadze należy mieć również atrybut Ciało"), 2 or more apart.
+    Weapon: the clearly longer melee weapon (reach 2 or more apart) — unless the shorter one closes in (attacks
+    with the offensive tactic): "Jeśli bohater ze sztyletem wszedłby w zwarcie z postacią z mieczem, sytuacja by
+    się odwróciła". What counts as "clearly" and "closing in" is konflikt's own.
+    """
     best, best_score = -1, 0
-    for i in conflict.order:
-        t = conflict._attacks(i)
-        if t < 0:
+    a, b = pair
+    for i, t in ((a, b), (b, a)):
+        if conflict._attacks(i) != t:
             continue
         fi, ft = conflict.fighters[i], conflict.fighters[t]
-        if kind == "mobility":  # clearly heavier armour on the foe, after some time of fighting
-            score = (
-                ft.absorption - fi.absorption if conflict.exchange >= 3 and ft.absorption - fi.absorption >= 2 else 0
-            )
-        elif kind == "weapon":  # a clearly longer weapon at reach
-            score = fi.reach - ft.reach if not fi.ranged and fi.reach - ft.reach >= 2 else 0
+        if kind == "mobility":  # a clearly more burdened foe, after some time of fighting
+            burden = (ft.absorption - ft.cialo) - (fi.absorption - fi.cialo)
+            score = burden if conflict.exchange >= 3 and burden >= 2 else 0
+        elif kind == "weapon":  # a clearly longer weapon at reach; the shorter one inside the reach
+            score = _weapon_edge(conflict, i, t)
         elif kind in ("tactics", "reaction"):
             score = int(kind in fi.edges and kind not in ft.edges)
         elif kind == "personality":

@@ -134,8 +134,10 @@ class PresjaState(State):
         self.inv_acted = False
         self.pending: tuple[int, int, int, str] | None = None  # (invoker, owner, slot, effect) awaiting the owner
         self.reroll_who = -1
-        self.adv_queue: list[str] = []
-        self.holders: dict[str, int] = {}
+        self.adv_queue: list[tuple[str, int, int]] = []
+        """The advantages the GM still decides this exchange: (kind, pair of participants, lower index first)."""
+        self.holders: dict[tuple[str, int, int], int] = {}
+        """Who holds each advantage between the two of a pair this exchange (−1: neither)."""
         self.hits: list[tuple[int, int, int]] = []
         self.levels = self._fighting_levels()
 
@@ -235,11 +237,12 @@ class PresjaState(State):
         if ph == "order":
             return tuple(act("order", first=self.fighters[i].id) for i in self.tie_groups[0])
         if ph == "advantage":
-            kind = self.adv_queue[0]
-            holders = [i for i in self.order if self._attacks(i) >= 0]
+            kind, a, b = self.adv_queue[0]
+            pair = (self.fighters[a].id, self.fighters[b].id)
+            holders = [i for i, other in ((a, b), (b, a)) if self._attacks(i) == other]
             return (
-                act("advantage", which=kind, holder=None),
-                *(act("advantage", which=kind, holder=self.fighters[i].id) for i in holders),
+                act("advantage", which=kind, pair=pair, holder=None),
+                *(act("advantage", which=kind, pair=pair, holder=self.fighters[i].id) for i in holders),
             )
         return ()
 
@@ -381,10 +384,10 @@ class PresjaState(State):
         texts.emit_taken_out(self, t, by, willing)
 
     def _advantage(self, action: Action) -> None:
-        kind = self.adv_queue.pop(0)
+        kind, a, b = self.adv_queue.pop(0)
         holder = action["holder"]
-        self.holders[kind] = -1 if holder is None else self.index[holder]
-        texts.emit_advantage(self, kind, self.holders[kind])
+        self.holders[(kind, a, b)] = -1 if holder is None else self.index[holder]
+        texts.emit_advantage(self, kind, a, b, self.holders[(kind, a, b)])
 
     # ---- the order of action ---------------------------------------------------------------------------------
     def _start_order(self) -> None:
@@ -479,15 +482,31 @@ class PresjaState(State):
         )
 
     def _start_advantages(self) -> None:
+        """The GM is asked, per enabled advantage, about each pair of foes where one attacks the other.
+
+        "Jeśli któraś ze stron konfliktu dysponuje w danym zakresie przewagą": an advantage belongs to one side of
+        a pair against the other (personality is "wojna nerwów dwóch walczących ze sobą postaci"), so in a group
+        fight each pair has its own holder.
+        """
         self.phase = "advantage"
         self.holders = {}
         rule_values = self.rule_values
-        if any(self._attacks(i) >= 0 for i in self.order):
-            self.adv_queue = [
-                kind
-                for kind, name, _ in ADVANTAGE_KINDS
-                if (rule_values[name] == "gm" if kind in POSITIONAL else rule_values[name] is True)
-            ]
+        kinds = [
+            kind
+            for kind, name, _ in ADVANTAGE_KINDS
+            if (rule_values[name] == "gm" if kind in POSITIONAL else rule_values[name] is True)
+        ]
+        pairs = self.attack_pairs()
+        self.adv_queue = [(kind, a, b) for kind in kinds for a, b in pairs]
+
+    def attack_pairs(self) -> list[tuple[int, int]]:
+        """Each pair of participants where one attacks the other this exchange (lower index first), in order."""
+        pairs: list[tuple[int, int]] = []
+        for i in self.order:
+            t = self._attacks(i)
+            if t >= 0 and (min(i, t), max(i, t)) not in pairs:
+                pairs.append((min(i, t), max(i, t)))
+        return pairs
 
     def positional(self, i: int, t: int) -> tuple[bool, bool, bool]:
         """(numbers, flanking, surrounded) of ``i``'s attack on ``t``, from zones and declared targets.
@@ -514,7 +533,8 @@ class PresjaState(State):
 
     def advantages(self, i: int, t: int) -> list[str]:
         """The advantages (+1 Attack each) of ``i`` attacking ``t`` this exchange."""
-        got = [kind for kind, holder in self.holders.items() if holder == i] if self.holders else []
+        pair = (min(i, t), max(i, t))
+        got = [kind for (kind, a, b), holder in self.holders.items() if holder == i and (a, b) == pair]
         if self.auto_kinds:
             flags = self.positional(i, t)
             for kind, flag in zip(POSITIONAL, flags, strict=True):

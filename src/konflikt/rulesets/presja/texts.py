@@ -185,10 +185,11 @@ def emit_ignore(conflict: PresjaState, owner: int, who: int, ignore: bool) -> No
 
 
 @narration
-def emit_advantage(conflict: PresjaState, kind: str, holder: int) -> None:
+def emit_advantage(conflict: PresjaState, kind: str, a: int, b: int, holder: int) -> None:
     who = "nobody" if holder < 0 else conflict.fighters[holder].name
     bonus = "" if holder < 0 else " (+1 Atak)"
-    conflict.emit("advantage", f"MG (GM): {ADV_LABELS[kind]} this exchange → {who}{bonus}", advantage=kind)
+    between = f"{conflict.fighters[a].name} / {conflict.fighters[b].name}"
+    conflict.emit("advantage", f"MG (GM): {ADV_LABELS[kind]}, {between}, this exchange → {who}{bonus}", advantage=kind)
 
 
 @narration
@@ -422,7 +423,9 @@ def describe(conflict: PresjaState, seat: str, action: Action) -> str:
     if k == "order":
         return f"{action['first']} acts next (MG decides the order of action)"
     if k == "advantage":
-        return f"{ADV_LABELS.get(str(action['which']), action['which'])} this exchange → {action['holder'] or 'nobody'}"
+        label = ADV_LABELS.get(str(action["which"]), action["which"])
+        between = " / ".join(action.get("pair") or ())
+        return f"{label}, {between}, this exchange → {action['holder'] or 'nobody'}"
     return str(action)
 
 
