@@ -351,3 +351,39 @@ def test_both_taken_out_in_the_same_exchange_leaves_no_winner() -> None:
     outcome = state.outcome()
     assert (outcome.ending, outcome.winners) == ("all_out", ())
     assert len(texts(state, "taken_out")) == 2, "both attacks land: the exchange is simultaneous"
+
+
+def test_gracze_moga_uzyc_aspektow_by_zdobyc_przewage_na_tym_etapie() -> None:
+    """ "Gracze mogą użyć swoich Aspektów lub Atutów, by zdobyć przewagę na tym etapie": before the order is fixed,
+    b (Zmysły 0) pays a fate point for an aspect, +2 for the order, and acts before a (Zmysły 1)."""
+    state = scenario(
+        [[fighter("a", skill=2, zmysly=1, aspects=["Czujny"])], [fighter("b", skill=2, aspects=["Szybki"])]],
+        keep_edges=True,
+    )
+    assert state.phase == "edge" and state.current_player() == "a", "highest Zmysły asked first"
+    assert set(kinds(state)) == {"edge", "pass"}
+    act(state, "pass")
+    act(state, "edge", aspect="own:1")
+    assert state.fate_points[state.index["b"]] == 2
+    assert [state.fighters[i].id for i in state.order] == ["b", "a"]
+    assert "Zmysły +0 +2 aspekt" in texts(state, "order")[0]
+
+
+def test_decydujace_zdanie_ma_mg_on_a_tie_after_the_invocations() -> None:
+    """ "W ustalenia właściwej kolejności decydujące zdanie ma MG": a's aspect brings it level with b; the GM
+    decides the tie."""
+    state = scenario(
+        [[fighter("a", skill=2, zmysly=0, aspects=["Czujny"])], [fighter("b", skill=2, zmysly=2, fate_points=0)]],
+        keep_edges=True,
+    )
+    act(state, "edge", aspect="own:1")
+    assert state.current_player() == GM and {a["first"] for a in state.legal_actions()} == {"a", "b"}
+
+
+def test_order_invocations_off_goes_straight_to_the_order() -> None:
+    state = scenario(
+        [[fighter("a", skill=2, aspects=["Czujny"])], [fighter("b", skill=2, zmysly=1)]],
+        {"order_invocations": False},
+        keep_edges=True,
+    )
+    assert state.phase == "declare"

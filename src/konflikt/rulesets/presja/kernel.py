@@ -234,8 +234,11 @@ def make_kernel(scenario: Scenario, options: Mapping[str, Any], seats: Mapping[s
     assert gm is not None
     rng = np.random.default_rng(0)
     steps = 0
-    while opening.phase == "order":  # the GM's order picks on ties of Zmysły: the same in every conflict
-        opening.apply_action(gm.choose(opening, GM, rng))
+    while opening.phase in ("edge", "order"):  # invocations for the order, the GM's picks: the same every time
+        seat = opening.current_player()
+        policy = seats[seat]
+        assert policy is not None
+        opening.apply_action(policy.choose(opening, seat, rng))
         steps += 1
     fresh = opening.fork()
     # the scenario's whole document: Static.static_key leaves out what the kernel needs (the order of action,

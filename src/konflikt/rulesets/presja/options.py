@@ -210,6 +210,14 @@ OPTIONS = OptionSet(
         "efekcie fatalny (-3))",
     ),
     RuleOption(
+        "order_invocations",
+        bool,
+        True,
+        "before the order of action is fixed each participant may invoke an aspect (a Punkt Losu) to act earlier: "
+        "+invoke_bonus to Zmysły for the order",
+        source="Gracze mogą użyć swoich Aspektów lub Atutów, by zdobyć przewagę na tym etapie.",
+    ),
+    RuleOption(
         "gm_sets_order",
         bool,
         False,

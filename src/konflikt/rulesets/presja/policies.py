@@ -68,6 +68,8 @@ class HeuristicPolicy:
             return self._absorb(conflict)
         if ph == "ignore":
             return self._ignore(conflict)
+        if ph == "edge":
+            return act("pass")  # fate points are kept for the fight
         if ph == "order":
             group = conflict.tie_groups[0]
             best = max(

@@ -111,13 +111,17 @@ class PresjaState(State):
         self.ptr = 0
         self.order: list[int] = []
         self.tie_groups: list[list[int]] = []
+        self.order_bonus = [0] * n
+        """What an aspect invoked for the order of action adds to Zmysły for it (the conflict's start only)."""
+        self.edge_queue: list[int] = []
+        """Who may still invoke an aspect for the order of action, highest Zmysły first."""
         self.ending = ""
         self._ver = 0
         self._cache: tuple[int, str, Sequence[Action]] | None = None
         self._inv_cache: tuple[int, int, tuple[Action, ...]] | None = None
         self._reset_exchange()
         texts.emit_setup(self)
-        self._start_order()
+        self._start_edges()
 
     # ---- the exchange's working state ------------------------------------------------------------------------
     def _reset_exchange(self) -> None:
@@ -191,6 +195,8 @@ class PresjaState(State):
             return self.fighters[self.hits[self.ptr][1]].id
         if ph in ("order", "advantage"):
             return GM
+        if ph == "edge":
+            return self.fighters[self.edge_queue[self.ptr]].id
         if ph == "ignore":
             assert self.pending is not None
             return self.fighters[self.pending[1]].id
@@ -236,6 +242,9 @@ class PresjaState(State):
             return (*(self.absorb_action(way) for way in ways), act("taken_out"))
         if ph == "order":
             return tuple(act("order", first=self.fighters[i].id) for i in self.tie_groups[0])
+        if ph == "edge":
+            edger = self.fighters[self.edge_queue[self.ptr]]
+            return (*(act("edge", aspect=f"own:{k + 1}") for k in range(len(edger.aspects))), act("pass"))
         if ph == "advantage":
             kind, a, b = self.adv_queue[0]
             pair = (self.fighters[a].id, self.fighters[b].id)
@@ -309,6 +318,8 @@ class PresjaState(State):
             self._absorb(action)
         elif ph == "order":
             self._order_pick(self.index[action["first"]])
+        elif ph == "edge":
+            self._edge(action)
         elif ph == "advantage":
             self._advantage(action)
         self._advance()
@@ -390,19 +401,47 @@ class PresjaState(State):
         texts.emit_advantage(self, kind, a, b, self.holders[(kind, a, b)])
 
     # ---- the order of action ---------------------------------------------------------------------------------
+    def _start_edges(self) -> None:
+        """Before the order is fixed, each participant (highest Zmysły first) may invoke an aspect to act earlier.
+
+        "Gracze mogą użyć swoich Aspektów lub Atutów, by zdobyć przewagę na tym etapie": an aspect costs a Punkt
+        Losu and adds ``invoke_bonus`` to Zmysły for the order (konflikt's own number, as for any invocation);
+        a stunt (``initiative_edge``) wins ties without a cost. One invocation each (konflikt's own).
+        """
+        if self.rule_values["order_invocations"]:
+            by_zmysly = sorted(range(len(self.fighters)), key=lambda i: (-self.fighters[i].zmysly, i))
+            self.edge_queue = [i for i in by_zmysly if self.fate_points[i] > 0 and self.fighters[i].aspects]
+        if self.edge_queue:
+            self.phase, self.ptr = "edge", 0
+        else:
+            self._start_order()
+
+    def _edge(self, action: Action) -> None:
+        i = self.edge_queue[self.ptr]
+        self.ptr += 1
+        if action.kind == "edge":
+            self.fate_points[i] -= 1
+            self.order_bonus[i] += self.rule_values["invoke_bonus"]
+            texts.emit_edge(self, i, str(action["aspect"]))
+        if self.ptr >= len(self.edge_queue):
+            self.edge_queue = []
+            self._start_order()
+
+    def order_value(self, i: int) -> int:
+        """Zmysły (Senses) plus any aspect invoked for the order of action."""
+        return self.fighters[i].zmysly + self.order_bonus[i]
+
     def _start_order(self) -> None:
         """Zmysły (Senses) sets the order; a stunt or aspect (initiative_edge) breaks ties; the GM decides the rest."""
         keyed = sorted(
             range(len(self.fighters)),
-            key=lambda i: (-self.fighters[i].zmysly, self.fighters[i].initiative_edge is None, i),
+            key=lambda i: (-self.order_value(i), self.fighters[i].initiative_edge is None, i),
         )
         groups: list[list[int]] = []
         for i in keyed:
-            k = (self.fighters[i].zmysly, self.fighters[i].initiative_edge is None)
-            if (
-                groups
-                and (self.fighters[groups[-1][0]].zmysly, self.fighters[groups[-1][0]].initiative_edge is None) == k
-            ):
+            k = (self.order_value(i), self.fighters[i].initiative_edge is None)
+            first = groups[-1][0] if groups else -1
+            if groups and (self.order_value(first), self.fighters[first].initiative_edge is None) == k:
                 groups[-1].append(i)
             else:
                 groups.append([i])
@@ -605,6 +644,8 @@ class PresjaState(State):
             self.phase,
             self.ptr,
             tuple(self.order),
+            tuple(self.order_bonus),
+            tuple(self.edge_queue),
             tuple(tuple(g) for g in self.tie_groups),
             tuple(self.fate_points),
             tuple(self.marked),

@@ -75,8 +75,23 @@ def _skill(conflict: PresjaState, i: int) -> int:
 
 @narration
 def emit_order(conflict: PresjaState) -> None:
-    names = ", ".join(f"{conflict.fighters[i].name} (Zmysły {conflict.fighters[i].zmysly:+d})" for i in conflict.order)
+    def value(i: int) -> str:
+        bonus = conflict.order_bonus[i]
+        aspect = f" {bonus:+d} aspekt (aspect) = {conflict.order_value(i):+d}" if bonus else ""
+        return f"{conflict.fighters[i].name} (Zmysły {conflict.fighters[i].zmysly:+d}{aspect})"
+
+    names = ", ".join(value(i) for i in conflict.order)
     conflict.emit("order", f"Kolejność (order of action) by Zmysły (Senses): {names}")
+
+
+@narration
+def emit_edge(conflict: PresjaState, i: int, key: str) -> None:
+    conflict.emit(
+        "edge",
+        f"{conflict.fighters[i].name} wywołuje (invokes) {name_for(conflict, i, key)} for the order of action: "
+        f"+{conflict.order_bonus[i]} to Zmysły (pays a Punkt Losu, {conflict.fate_points[i]} left)",
+        who=conflict.fighters[i].id,
+    )
 
 
 @narration
@@ -408,6 +423,8 @@ def describe(conflict: PresjaState, seat: str, action: Action) -> str:
         return f"wywołaj (invoke) {name_for(conflict, i, str(action['aspect']))}: {eff}"
     if k == "fate_point":
         return "wydaj Punkt Losu (spend a fate point) without an aspect: +1"
+    if k == "pass" and conflict.phase == "edge":
+        return "nie wywołuj (no invocation): act in the order Zmysły gives"
     if k == "pass":
         return "nie wywołuj (no more invocations) this exchange"
     if k == "ignore":
@@ -420,6 +437,12 @@ def describe(conflict: PresjaState, seat: str, action: Action) -> str:
         return "przyjmij presję (take the pressure): " + ", ".join(parts)
     if k == "taken_out":
         return "nie przyjmuj (refuse the pressure): be wyeliminowany (taken out); the opponent narrates"
+    if k == "edge":
+        i = conflict.index[seat]
+        return (
+            f"wywołaj (invoke) {name_for(conflict, i, str(action['aspect']))} for the order of action: "
+            f"+{conflict.rule_values['invoke_bonus']} to Zmysły (a Punkt Losu)"
+        )
     if k == "order":
         return f"{action['first']} acts next (MG decides the order of action)"
     if k == "advantage":
