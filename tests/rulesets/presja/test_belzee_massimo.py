@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from konflikt.core.errors import IllegalActionError
 from konflikt.core.state import CHANCE
 from tests.rulesets.presja.helpers import absorb_choices, act, knife_fight, pass_invocations, roll, texts
 
@@ -92,6 +95,8 @@ def test_belzee_takes_the_mild_consequence_and_massimo_may_invoke_it_free() -> N
     assert state.status()["belzee"]["tor"] == "[x1][1][2-3][2-3][4-5]"
     assert state.cons[b][0] == 1 and state.cons_names[b][0].startswith("Powierzchowne rozcięcie dłoni")
     # Next exchange: Massimo may invoke it negatively, the first time for free; Belzee may pay to ignore it.
+    assert {str(a) for a in state.legal_actions()} == {"compel consequence=belzee:mild", "pass"}
+    act(state, "pass")  # the GM does not compel it
     act(state, "attack", target="massimo", tactic=None)
     act(state, "attack", target="belzee", tactic=None)
     roll(state, "0 0 0 0")
@@ -106,3 +111,37 @@ def test_belzee_takes_the_mild_consequence_and_massimo_may_invoke_it_free() -> N
     act(state, "ignore")
     assert state.fate_points[b] == fp_belzee - 1
     assert state.bonus[state.index["massimo"]] == 0, "an ignored invocation has no effect"
+
+
+def test_gracz_ktory_bierze_konsekwencje_powinien_opisac_names_it() -> None:
+    """ "Gracz, który bierze konsekwencję, powinien opisać co się stało z jego postacią": the player names it."""
+    state = _exchange_of_the_text()
+    pass_invocations(state)
+    act(state, "absorb", boxes="1:1", cons="mild", name="Rozcięta_dłoń")
+    assert state.cons_names[state.index["belzee"]][0] == "Rozcięta dłoń"
+    assert "'Rozcięta dłoń'" in texts(state, "absorb")[0]
+
+
+def test_a_name_for_more_consequences_than_taken_is_refused() -> None:
+    state = _exchange_of_the_text()
+    pass_invocations(state)
+    with pytest.raises(IllegalActionError, match="one name per consequence"):
+        act(state, "absorb", boxes="1:1", cons="mild", name=("A", "B"))
+    with pytest.raises(IllegalActionError):
+        act(state, "absorb", boxes="2-3:3", cons="mild", name="A")  # not a legal way to take 3
+
+
+def test_konsekwencje_moga_byc_wymuszone_the_owner_accepts_for_a_fate_point_or_pays_to_refuse() -> None:
+    """ "Konsekwencje mogą być, podobnie jak inne Aspekty, wymuszone": the GM compels Belzee's mild consequence;
+    accepting pays Belzee a fate point, refusing costs one (FATE's compel: the aspects chapter is not in the text)."""
+    for answer, change in (("accept", +1), ("refuse", -1)):
+        state = _exchange_of_the_text()
+        pass_invocations(state)
+        act(state, "absorb", boxes="1:1", cons="mild")
+        b = state.index["belzee"]
+        before = state.fate_points[b]
+        act(state, "compel", consequence="belzee:mild")
+        assert state.current_player() == "belzee"
+        act(state, answer)
+        assert state.fate_points[b] == before + change
+        assert state.phase == "declare", "each consequence is compelled once per exchange: nothing left to compel"

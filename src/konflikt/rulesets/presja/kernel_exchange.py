@@ -105,6 +105,8 @@ class ExchangeRules:
         self.quality = bool(rule_values["advantage_weapon_quality"])
         self.boxes = (f[a].weapon_boxes, f[b].weapon_boxes) if self.quality else (0, 0)
         """Tick boxes of each weapon aspect that may be invoked (przewaga jakości broni)."""
+        self.compels = bool(rule_values["compels"])
+        """Whether the GM is asked about compels at the start of an exchange where anyone has a consequence."""
         self.clears = rule_values["weapon_aspect_clears"] == "exchange"
         self.timed = timed(opening)
         self.kinds = tuple(
@@ -184,10 +186,13 @@ class ExchangeRules:
         m0, m1, c0, c1, fp0, fp1, n0, n1, f0, f1, early, t0, t1, z0, z1 = s
         later = min(early + 1, 3) if self.timed else 0
         first, second = self.declare(m0, c0, m1, c1, early, (z0, z1))
+        compel = 1 if self.compels and (any(c0) or any(c1)) else 0  # the GM heuristic's "pass", when asked
         if second is None or second.kind == "concede":
             if second is None:
-                return (m0, m1, c0, c1, fp0 + concede_fate_points(n0), fp1, n0, n1, 2, f1, later, t0, t1, z0, z1), 1, 0
-            return (m0, m1, c0, c1, fp0, fp1 + concede_fate_points(n1), n0, n1, f0, 2, later, t0, t1, z0, z1), 2, 0
+                after = (m0, m1, c0, c1, fp0 + concede_fate_points(n0), fp1, n0, n1, 2, f1, later, t0, t1, z0, z1)
+                return after, compel + 1, 0
+            after = (m0, m1, c0, c1, fp0, fp1 + concede_fate_points(n1), n0, n1, f0, 2, later, t0, t1, z0, z1)
+            return after, compel + 2, 0
         key = (first, second, delta, fp0, fp1, c0, c1, early, t0, t1, z0, z1)
         r = self._round.get(key)
         if r is None:
@@ -221,7 +226,7 @@ class ExchangeRules:
         after = (
             m[0], m[1], cons_l[0], cons_l[1], fp[0], fp[1], new[0], new[1], fate[0], fate[1], later, t0, t1, z[0], z[1]
         )  # fmt: skip
-        return after, 4 + extra, newly
+        return after, compel + 4 + extra, newly
 
     def _hit(self, t: int, marked: int, cons: tuple[int, ...], p: int) -> tuple[int, tuple[int, int, int], int] | None:
         """Absorbing ``p`` by the heuristic's least harm: (marked, consequence slots, newly taken bits) or ``None``

@@ -218,6 +218,15 @@ OPTIONS = OptionSet(
         source="Gracze mogą użyć swoich Aspektów lub Atutów, by zdobyć przewagę na tym etapie.",
     ),
     RuleOption(
+        "compels",
+        bool,
+        True,
+        "at the start of each exchange the GM may compel (wymusić) a consequence: its owner accepts the complication "
+        "for a Punkt Losu or pays one to refuse (the mechanics are FATE's, konflikt's own: the text's aspects chapter "
+        "is missing)",
+        source="Konsekwencje mogą być, podobnie jak inne Aspekty, wymuszone lub wywołane.",
+    ),
+    RuleOption(
         "gm_sets_order",
         bool,
         False,

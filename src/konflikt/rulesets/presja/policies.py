@@ -70,6 +70,10 @@ class HeuristicPolicy:
             return self._ignore(conflict)
         if ph == "edge":
             return act("pass")  # fate points are kept for the fight
+        if ph == "compel":
+            return act("pass")  # the GM heuristic never compels: a complication has no number in the text
+        if ph == "compel_answer":
+            return act("accept")  # a complication costs nothing the rules count; a fate point does
         if ph == "order":
             group = conflict.tie_groups[0]
             best = max(

@@ -12,6 +12,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any, NamedTuple
 
 from konflikt.core.actions import Action, ChanceOutcome
+from konflikt.core.errors import IllegalActionError
 from konflikt.core.options import Options
 from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.scenario import Scenario
@@ -35,6 +36,22 @@ from konflikt.rulesets.presja.track import SLOTS, Absorb, absorb_options, mark
 
 _DECL_MEMO: dict[tuple[object, ...], tuple[Action, ...]] = {}
 ACTIVE, TAKEN_OUT, CONCEDED = 0, 1, 2
+
+
+def without_name(action: Action) -> Action:
+    """An ``absorb`` as the legal choices list it: without the consequence names the player typed."""
+    if action.get("name") is None:
+        return action
+    return Action(action.kind, tuple((k, v) for k, v in action.args if k != "name"))
+
+
+def consequence_names_typed(action: Action) -> tuple[str, ...]:
+    """The names typed for the consequences of an ``absorb`` (``name=Rozcięta_dłoń``: ``_`` for spaces)."""
+    raw = action.get("name")
+    if raw is None:
+        return ()
+    names = raw if isinstance(raw, tuple) else (raw,)
+    return tuple(str(n).replace("_", " ").strip() for n in names if str(n).strip("_ "))
 
 
 class AttackNumbers(NamedTuple):
@@ -143,6 +160,9 @@ class PresjaState(State):
         self.holders: dict[tuple[str, int, int], int] = {}
         """Who holds each advantage between the two of a pair this exchange (−1: neither)."""
         self.hits: list[tuple[int, int, int]] = []
+        self.compelled: list[tuple[int, int]] = []
+        """(owner, slot) of the consequences the GM has compelled this exchange."""
+        self.compel_pending: tuple[int, int] | None = None
         self.levels = self._fighting_levels()
 
     def level(self, i: int) -> int:
@@ -193,8 +213,11 @@ class PresjaState(State):
             return self.fighters[self.inv_queue[self.ptr]].id
         if ph == "absorb":
             return self.fighters[self.hits[self.ptr][1]].id
-        if ph in ("order", "advantage"):
+        if ph in ("order", "advantage", "compel"):
             return GM
+        if ph == "compel_answer":
+            assert self.compel_pending is not None
+            return self.fighters[self.compel_pending[0]].id
         if ph == "edge":
             return self.fighters[self.edge_queue[self.ptr]].id
         if ph == "ignore":
@@ -242,6 +265,15 @@ class PresjaState(State):
             return (*(self.absorb_action(way) for way in ways), act("taken_out"))
         if ph == "order":
             return tuple(act("order", first=self.fighters[i].id) for i in self.tie_groups[0])
+        if ph == "compel":
+            return (
+                *(act("compel", consequence=f"{self.fighters[i].id}:{SLOTS[s]}") for i, s in self.compel_choices()),
+                act("pass"),
+            )
+        if ph == "compel_answer":
+            assert self.compel_pending is not None
+            can_pay = self.fate_points[self.compel_pending[0]] > 0
+            return (act("accept"), act("refuse")) if can_pay else (act("accept"),)
         if ph == "edge":
             edger = self.fighters[self.edge_queue[self.ptr]]
             return (*(act("edge", aspect=f"own:{k + 1}") for k in range(len(edger.aspects))), act("pass"))
@@ -320,6 +352,10 @@ class PresjaState(State):
             self._order_pick(self.index[action["first"]])
         elif ph == "edge":
             self._edge(action)
+        elif ph == "compel":
+            self._compel(action)
+        elif ph == "compel_answer":
+            self._compel_answer(action)
         elif ph == "advantage":
             self._advantage(action)
         self._advance()
@@ -367,14 +403,29 @@ class PresjaState(State):
             self._take_out(t, a, willing=True)
             return
         track = self.fighters[t].track
-        option = next(o for o in self.absorb_choices(t, p) if absorb_action(track, o) == action)
+        chosen = without_name(action)
+        option = next(o for o in self.absorb_choices(t, p) if absorb_action(track, o) == chosen)
         self.marked[t] = mark(self.marked[t], option)
-        for s in option.cons:
+        typed = consequence_names_typed(action)
+        for k, s in enumerate(option.cons):
             self.cons[t][s] = 1
             names = consequence_names()[SLOTS[s]]
-            self.cons_names[t][s] = names[(self.exchange - 1) % len(names)]
+            self.cons_names[t][s] = typed[k] if k < len(typed) else names[(self.exchange - 1) % len(names)]
             self.cons_new[t] += 1
         texts.emit_absorb(self, t, p, option)
+
+    def _check_legal(self, seat: str, action: Action) -> None:
+        """An ``absorb`` may carry the consequence's name the player gives it ("Gracz, który bierze konsekwencję,
+        powinien opisać co się stało"): legal when the same choice without the name is."""
+        if action.kind == "absorb" and action.get("name") is not None:
+            names = consequence_names_typed(action)
+            if not names or len(names) > len(str(action.get("cons") or "").split("+")):
+                raise IllegalActionError(
+                    f"illegal action {str(action)!r} for {seat}: name= gives one name per consequence taken "
+                    "(words joined by _, several names by commas)"
+                )
+            action = without_name(action)
+        super()._check_legal(seat, action)
 
     def absorb_choices(self, t: int, p: int) -> tuple[Absorb, ...]:
         """Every legal way for participant ``t`` to take ``p`` points of presja now (empty: taken out)."""
@@ -455,9 +506,8 @@ class PresjaState(State):
             self.phase = "order"
             return
         texts.emit_order(self)
-        self.phase = "declare"
-        self.ptr = 0
         texts.emit_exchange(self)
+        self._start_exchange()
         self._advance()
 
     def _order_pick(self, i: int) -> None:
@@ -625,8 +675,48 @@ class PresjaState(State):
             return
         self.exchange += 1
         self._reset_exchange()
-        self.phase, self.ptr = "declare", 0
         texts.emit_exchange(self)
+        self._start_exchange()
+
+    def _start_exchange(self) -> None:
+        """The GM may compel consequences first (when anyone in the fight has one); then the declarations."""
+        self.ptr = 0
+        self.phase = "compel" if self.compel_choices() else "declare"
+
+    def compel_choices(self) -> list[tuple[int, int]]:
+        """(owner, slot) of every consequence the GM may still compel this exchange ("Konsekwencje mogą być…
+        wymuszone"): each taken consequence of a participant in the fight, once per exchange (konflikt's own)."""
+        if not self.rule_values["compels"]:
+            return []
+        return [
+            (i, s)
+            for i in range(len(self.fighters))
+            if self.fate[i] == ACTIVE
+            for s in range(3)
+            if self.cons[i][s] and (i, s) not in self.compelled
+        ]
+
+    def _compel(self, action: Action) -> None:
+        if action.kind == "pass":
+            self.phase = "declare"
+            return
+        pid, _, slot = str(action["consequence"]).partition(":")
+        owner, s = self.index[pid], SLOTS.index(slot)
+        self.compelled.append((owner, s))
+        self.compel_pending = (owner, s)
+        self.phase = "compel_answer"
+        texts.emit_compel(self, owner, s)
+
+    def _compel_answer(self, action: Action) -> None:
+        """The owner accepts the complication for a Punkt Losu, or pays one to refuse it (FATE's compel; the text
+        leaves the mechanics to its missing chapter on aspects: konflikt's own)."""
+        assert self.compel_pending is not None
+        owner, s = self.compel_pending
+        self.compel_pending = None
+        accepted = action.kind == "accept"
+        self.fate_points[owner] += 1 if accepted else -1
+        texts.emit_compel_answer(self, owner, s, accepted)
+        self.phase = "compel" if self.compel_choices() else "declare"
 
     def _check_end(self) -> bool:
         sides = {self.fighters[i].side for i in range(len(self.fighters)) if self.fate[i] == ACTIVE}
@@ -666,6 +756,8 @@ class PresjaState(State):
             tuple(self.adv_queue),
             tuple(sorted(self.holders.items())),
             tuple(self.hits),
+            tuple(self.compelled),
+            self.compel_pending,
             self.ending,
         )
 

@@ -101,6 +101,30 @@ def emit_order_pick(conflict: PresjaState, i: int) -> None:
 
 
 @narration
+def emit_compel(conflict: PresjaState, owner: int, slot: int) -> None:
+    fi = conflict.fighters[owner]
+    conflict.emit(
+        "compel",
+        f"MG (GM) wymusza (compels) {fi.name}'s konsekwencja {SLOT_NAMES[SLOTS[slot]]} "
+        f"'{conflict.cons_names[owner][slot]}': a complication for a Punkt Losu (fate point), or pay one to refuse",
+        who=fi.id,
+    )
+
+
+@narration
+def emit_compel_answer(conflict: PresjaState, owner: int, slot: int, accepted: bool) -> None:
+    fi = conflict.fighters[owner]
+    if accepted:
+        text = (
+            f"{fi.name} przyjmuje (accepts) the complication of '{conflict.cons_names[owner][slot]}' and gains a "
+            f"Punkt Losu (fate point) → {conflict.fate_points[owner]}; the GM describes what goes wrong"
+        )
+    else:
+        text = f"{fi.name} odmawia (refuses): pays a Punkt Losu (fate point) → {conflict.fate_points[owner]}"
+    conflict.emit("compel", text, who=fi.id, accepted=accepted)
+
+
+@narration
 def emit_exchange(conflict: PresjaState) -> None:
     conflict.emit("exchange", f"— Sekwencja walki (exchange) {conflict.exchange} —", exchange=conflict.exchange)
 
@@ -423,6 +447,14 @@ def describe(conflict: PresjaState, seat: str, action: Action) -> str:
         return f"wywołaj (invoke) {name_for(conflict, i, str(action['aspect']))}: {eff}"
     if k == "fate_point":
         return "wydaj Punkt Losu (spend a fate point) without an aspect: +1"
+    if k == "compel":
+        return f"wymuś (compel) {action['consequence']}: offer its owner a Punkt Losu for a complication"
+    if k == "pass" and conflict.phase == "compel":
+        return "nie wymuszaj (no compel) this exchange"
+    if k == "accept" and conflict.phase == "compel_answer":
+        return "przyjmij (accept) the complication: gain a Punkt Losu (fate point)"
+    if k == "refuse":
+        return "odmów (refuse) the complication: pay a Punkt Losu (fate point)"
     if k == "pass" and conflict.phase == "edge":
         return "nie wywołuj (no invocation): act in the order Zmysły gives"
     if k == "pass":
