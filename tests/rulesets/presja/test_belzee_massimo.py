@@ -145,3 +145,16 @@ def test_konsekwencje_moga_byc_wymuszone_the_owner_accepts_for_a_fate_point_or_p
         act(state, answer)
         assert state.fate_points[b] == before + change
         assert state.phase == "declare", "each consequence is compelled once per exchange: nothing left to compel"
+
+
+def test_the_mild_consequence_przejelaby_2_pkt_presji_takes_2_of_2() -> None:
+    """ "Łagodną konsekwencję…, która przejęłaby 2 pkt presji": the narration says how much it took, of what."""
+    state = _exchange_of_the_text()
+    pass_invocations(state)
+    act(state, "absorb", boxes="1:1", cons="mild")
+    assert "konsekwencja łagodna (mild) 'Powierzchowne rozcięcie dłoni" in texts(state, "absorb")[0]
+    assert "takes 2 of 2" in texts(state, "absorb")[0]
+    state = _exchange_of_the_text()
+    pass_invocations(state)
+    act(state, "absorb", boxes="", cons="severe")
+    assert "takes 3 of 6" in texts(state, "absorb")[0]

@@ -10,6 +10,7 @@ from konflikt.rulesets.presja.track import (
     absorb_options,
     absorbable,
     body_boxes,
+    body_indices,
     build_track,
     parse_track,
     parse_values,
@@ -160,3 +161,9 @@ def _brute_force_possible(
             if cap and b < pressure and (cap == pressure - b or (cons_less and cap > pressure - b)):
                 return True
     return False
+
+
+def test_cialo_boxes_are_drawn_in_round_brackets_nawiasy_okragle() -> None:
+    """ "zwiększa o jedno pole rząd presji o wartości 1 (nawiasy okrągłe)… (nawias okrągły)": Ciało 3's boxes."""
+    body = body_indices(BASE, 3)
+    assert track_text(build_track(BASE, 3), 0b000101, body) == "[x1][1](x1)(1)[2-3][2-3](2-3)[4-5]"

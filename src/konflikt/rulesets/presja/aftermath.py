@@ -21,10 +21,9 @@ def aftermath(state: State) -> Aftermath:
     for i, fighter in enumerate(state.fighters):
         parts = []
         if state.marked[i]:
-            parts.append(
-                f"zakreślone pola wyczyszczone (marked boxes cleared): {track_text(fighter.track, state.marked[i])} "
-                f"→ {track_text(fighter.track, 0)}"
-            )
+            before = track_text(fighter.track, state.marked[i], fighter.body)
+            after = track_text(fighter.track, 0, fighter.body)
+            parts.append(f"zakreślone pola wyczyszczone (marked boxes cleared): {before} → {after}")
         for slot in range(3):
             if not state.cons[i][slot]:
                 continue

@@ -64,7 +64,8 @@ def emit_setup(conflict: PresjaState) -> None:
             ", "
             f"Zmysły (Senses) {fi.zmysly:+d}, {fi.weapon_name} Czynnik Obrażeń (damage factor) +{fi.damage}, "
             f"{fi.armour_name} Czynnik Wyparowań (absorption factor) +{fi.absorption}, "
-            f"Punkty Losu (fate points) {conflict.fate_points[i]}, tor (track) {track_text(fi.track, 0)}{surprised}",
+            f"Punkty Losu (fate points) {conflict.fate_points[i]}, "
+            f"tor (track) {track_text(fi.track, 0, fi.body)}{surprised}",
         )
 
 
@@ -287,14 +288,17 @@ def roll_parts(conflict: PresjaState, i: int) -> list[str]:
 def emit_absorb(conflict: PresjaState, t: int, p: int, option: Absorb) -> None:
     fi = conflict.fighters[t]
     parts = [f'pole (box) "{b}" takes {a}' for b, a in _boxes(conflict, t, option)]
+    rest = option.cons_absorbed
     for s in option.cons:
+        taken = min(conflict.values[s], rest)
+        rest -= taken
         parts.append(
-            f"konsekwencja {SLOT_NAMES[SLOTS[s]]} '{conflict.cons_names[t][s]}' takes up to {conflict.values[s]}"
+            f"konsekwencja {SLOT_NAMES[SLOTS[s]]} '{conflict.cons_names[t][s]}' takes {taken} of {conflict.values[s]}"
         )
     conflict.emit(
         "absorb",
         f"{fi.name} takes presja {p} (pressure): {'; '.join(parts)} → tor (track) "
-        f"{track_text(fi.track, conflict.marked[t])}",
+        f"{track_text(fi.track, conflict.marked[t], fi.body)}",
         who=fi.id,
         pressure=p,
         boxes=option.box_total(),
@@ -375,7 +379,7 @@ def status(conflict: PresjaState) -> dict[str, dict[str, str]]:
             "strefa": conflict.zone_ids[conflict.zone[i]],
             "status": ("fighting", "taken out", "conceded")[conflict.fate[i]],
             "punkty losu": str(conflict.fate_points[i]),
-            "tor": track_text(fi.track, conflict.marked[i]),
+            "tor": track_text(fi.track, conflict.marked[i], fi.body),
             "konsekwencje": ", ".join(
                 f"{SLOTS[s]}:{conflict.cons_names[i][s]}{'' if conflict.cons[i][s] == 2 or s == 2 else ' (free)'}"
                 for s in range(3)
@@ -414,7 +418,7 @@ def view(conflict: PresjaState) -> dict[str, Any]:
                 "zone": conflict.zone_ids[conflict.zone[i]],
                 "status": ("fighting", "taken out", "conceded")[conflict.fate[i]],
                 "fate_points": conflict.fate_points[i],
-                "track": track_text(fi.track, conflict.marked[i]),
+                "track": track_text(fi.track, conflict.marked[i], fi.body),
                 "consequences": {SLOTS[s]: conflict.cons_names[i][s] for s in range(3) if conflict.cons[i][s]},
                 "result": conflict.result(i) if conflict.dice[i] is not None else None,
                 "aspects": list(fi.aspects),
