@@ -8,7 +8,9 @@ from the real policy and track functions — and kept for the process, so the ho
 operations per exchange over the conflicts still running. Labels are written by the State's own outcome code
 (:mod:`.kernel_labels`).
 
-Mirrored: every rule option (surprise, the GM's and the positional advantages, weapon aspects included), any
+Mirrored: every rule option (surprise, the GM's and the positional advantages, weapon aspects, compels and the
+invocations for the order included: the heuristic passes on both, so the opening's steps are played once on the
+State and the GM's "pass" on compels counts one step in each exchange where someone has a consequence), any
 characters, zones (moves, ranged attacks). Refused with the reason (``konflikt sim`` then uses the reference runner):
 more or fewer than two participants (the skirmish: several per side), and a seat without the heuristic.
 """
