@@ -16,9 +16,12 @@ def fighter(pid: str, **fields: Any) -> dict[str, Any]:
 
 
 def scenario(
-    sides: list[list[dict[str, Any]]], options: dict[str, Any] | None = None, setup: dict[str, Any] | None = None
+    sides: list[list[dict[str, Any]]],
+    options: dict[str, Any] | None = None,
+    setup: dict[str, Any] | None = None,
+    keep_edges: bool = False,
 ) -> PresjaState:
-    """A state from inline sides (side ids s0, s1, ...)."""
+    """A state from inline sides (side ids s0, s1, ...), past the invocations for the order unless ``keep_edges``."""
     doc = {
         "ruleset": "presja",
         "title": "test",
@@ -28,7 +31,15 @@ def scenario(
     }
     state = new_state(scenario_from_document(doc, "test.toml"))
     assert isinstance(state, PresjaState)
+    if not keep_edges:
+        pass_edges(state)
     return state
+
+
+def pass_edges(state: PresjaState) -> None:
+    """Nobody invokes an aspect for the order of action."""
+    while state.phase == "edge":
+        act(state, "pass")
 
 
 def duel(a: dict[str, Any], b: dict[str, Any], **options: Any) -> PresjaState:
@@ -40,6 +51,7 @@ def duel(a: dict[str, Any], b: dict[str, Any], **options: Any) -> PresjaState:
 def knife_fight(**overrides: Any) -> PresjaState:
     state = new_state(load_scenario("presja/knife_fight"), overrides)
     assert isinstance(state, PresjaState)
+    pass_edges(state)
     return state
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from konflikt.core.errors import IllegalActionError
 from konflikt.core.state import CHANCE
 from tests.rulesets.presja.helpers import absorb_choices, act, knife_fight, pass_invocations, roll, texts
 
@@ -39,20 +42,47 @@ def test_belzee_massimo_the_ways_to_absorb_pressure_3() -> None:
     pass_invocations(state)
     # The text's two: one box able to take 3 ("2-3"), or a mild consequence (2) and a "1" box for the rest.
     assert {("2-3:3", ""), ("1:1", "mild")} <= absorb_choices(state)
-    # Every legal way on the default track [1][1][2-3][2-3][4-5] with all three consequence slots free:
+    # Every legal way on the default track [1][1][2-3][2-3][4-5], all three consequence slots free, a free box
+    # taking any amount up to its top (box_absorbs_less, the text's "nie ma wolnego pola" reading):
     assert absorb_choices(state) == {
-        ("2-3:3", ""),
+        ("1:1+1:1+2-3:1", ""),
+        ("1:1+1:1+4-5:1", ""),
         ("1:1+2-3:2", ""),
+        ("1:1+2-3:1+2-3:1", ""),
+        ("1:1+2-3:1+4-5:1", ""),
+        ("1:1+4-5:2", ""),
+        ("2-3:3", ""),
+        ("2-3:2+2-3:1", ""),
+        ("2-3:1+2-3:1+4-5:1", ""),
+        ("2-3:2+4-5:1", ""),
+        ("2-3:1+4-5:2", ""),
+        ("4-5:3", ""),
         ("1:1", "mild"),
         ("2-3:2", "mild"),  # the mild takes the remaining 1 (consequence_absorbs_less)
+        ("2-3:1", "mild"),
+        ("4-5:2", "mild"),
+        ("4-5:1", "mild"),
         ("", "moderate"),
         ("", "severe"),
     }
     assert "taken_out" in [a.kind for a in state.legal_actions()], "one may refuse and be taken out"
 
 
+def test_belzee_massimo_ways_when_a_box_takes_only_its_range() -> None:
+    state = _exchange_of_the_text(box_absorbs_less=False)
+    pass_invocations(state)
+    assert absorb_choices(state) == {
+        ("2-3:3", ""),
+        ("1:1+2-3:2", ""),
+        ("1:1", "mild"),
+        ("2-3:2", "mild"),
+        ("", "moderate"),
+        ("", "severe"),
+    }
+
+
 def test_belzee_massimo_absorb_choices_when_consequences_must_fit_exactly() -> None:
-    state = _exchange_of_the_text(consequence_absorbs_less=False)
+    state = _exchange_of_the_text(consequence_absorbs_less=False, box_absorbs_less=False)
     pass_invocations(state)
     assert absorb_choices(state) == {("2-3:3", ""), ("1:1+2-3:2", ""), ("1:1", "mild")}
 
@@ -65,17 +95,66 @@ def test_belzee_takes_the_mild_consequence_and_massimo_may_invoke_it_free() -> N
     assert state.status()["belzee"]["tor"] == "[x1][1][2-3][2-3][4-5]"
     assert state.cons[b][0] == 1 and state.cons_names[b][0].startswith("Powierzchowne rozcięcie dłoni")
     # Next exchange: Massimo may invoke it negatively, the first time for free; Belzee may pay to ignore it.
+    assert {str(a) for a in state.legal_actions()} == {"compel consequence=belzee:mild", "pass"}
+    act(state, "pass")  # the GM does not compel it
     act(state, "attack", target="massimo", tactic=None)
     act(state, "attack", target="belzee", tactic=None)
     roll(state, "0 0 0 0")
     roll(state, "0 0 0 0")
     while state.current_player() == "belzee":
         act(state, "pass")
-    fp_massimo = state.fp[state.index["massimo"]]
+    fp_massimo = state.fate_points[state.index["massimo"]]
     act(state, "invoke", aspect="belzee:mild", effect="bonus")
-    assert state.fp[state.index["massimo"]] == fp_massimo, "the first invocation of a mild consequence is free"
+    assert state.fate_points[state.index["massimo"]] == fp_massimo, "the first invocation of a mild consequence is free"
     assert state.current_player() == "belzee" and state.phase == "ignore"
-    fp_belzee = state.fp[b]
+    fp_belzee = state.fate_points[b]
     act(state, "ignore")
-    assert state.fp[b] == fp_belzee - 1
+    assert state.fate_points[b] == fp_belzee - 1
     assert state.bonus[state.index["massimo"]] == 0, "an ignored invocation has no effect"
+
+
+def test_gracz_ktory_bierze_konsekwencje_powinien_opisac_names_it() -> None:
+    """ "Gracz, który bierze konsekwencję, powinien opisać co się stało z jego postacią": the player names it."""
+    state = _exchange_of_the_text()
+    pass_invocations(state)
+    act(state, "absorb", boxes="1:1", cons="mild", name="Rozcięta_dłoń")
+    assert state.cons_names[state.index["belzee"]][0] == "Rozcięta dłoń"
+    assert "'Rozcięta dłoń'" in texts(state, "absorb")[0]
+
+
+def test_a_name_for_more_consequences_than_taken_is_refused() -> None:
+    state = _exchange_of_the_text()
+    pass_invocations(state)
+    with pytest.raises(IllegalActionError, match="one name per consequence"):
+        act(state, "absorb", boxes="1:1", cons="mild", name=("A", "B"))
+    with pytest.raises(IllegalActionError):
+        act(state, "absorb", boxes="2-3:3", cons="mild", name="A")  # not a legal way to take 3
+
+
+def test_konsekwencje_moga_byc_wymuszone_the_owner_accepts_for_a_fate_point_or_pays_to_refuse() -> None:
+    """ "Konsekwencje mogą być, podobnie jak inne Aspekty, wymuszone": the GM compels Belzee's mild consequence;
+    accepting pays Belzee a fate point, refusing costs one (FATE's compel: the aspects chapter is not in the text)."""
+    for answer, change in (("accept", +1), ("refuse", -1)):
+        state = _exchange_of_the_text()
+        pass_invocations(state)
+        act(state, "absorb", boxes="1:1", cons="mild")
+        b = state.index["belzee"]
+        before = state.fate_points[b]
+        act(state, "compel", consequence="belzee:mild")
+        assert state.current_player() == "belzee"
+        act(state, answer)
+        assert state.fate_points[b] == before + change
+        assert state.phase == "declare", "each consequence is compelled once per exchange: nothing left to compel"
+
+
+def test_the_mild_consequence_przejelaby_2_pkt_presji_takes_2_of_2() -> None:
+    """ "Łagodną konsekwencję…, która przejęłaby 2 pkt presji": the narration says how much it took, of what."""
+    state = _exchange_of_the_text()
+    pass_invocations(state)
+    act(state, "absorb", boxes="1:1", cons="mild")
+    assert "konsekwencja łagodna (mild) 'Powierzchowne rozcięcie dłoni" in texts(state, "absorb")[0]
+    assert "takes 2 of 2" in texts(state, "absorb")[0]
+    state = _exchange_of_the_text()
+    pass_invocations(state)
+    act(state, "absorb", boxes="", cons="severe")
+    assert "takes 3 of 6" in texts(state, "absorb")[0]

@@ -6,6 +6,7 @@ import pytest
 
 from konflikt.core.errors import IllegalActionError, ScenarioError
 from konflikt.core.state import CHANCE, GM, TERMINAL
+from konflikt.rulesets.presja.state import Declaration, PresjaState
 from tests.rulesets.presja.helpers import (
     absorb_choices,
     act,
@@ -29,10 +30,10 @@ def test_tactics_digest_vector_offensive_skill_3_rolls_plus_1() -> None:
     roll(state, "0 0 0 0")
     a = state.index["a"]
     assert state.result(a) == 4
-    attack, _, _, _, _, _, _ = state.attack_numbers(a, state.index["b"])
+    attack = state.attack_numbers(a, state.index["b"]).attack
     assert attack == 5
-    state.decl[state.index["b"]] = ("attack", a, "none", -1)  # let b attack a to read a's Defence
-    assert state.attack_numbers(state.index["b"], a)[1] == 3
+    state.decl[state.index["b"]] = Declaration("attack", target=a)  # let b attack a to read a's Defence
+    assert state.attack_numbers(state.index["b"], a).defence == 3
 
 
 def test_tactics_option_off_allows_only_no_tactic() -> None:
@@ -52,7 +53,7 @@ def test_order_by_zmysly_then_initiative_edge_then_the_gm() -> None:
     assert state.current_player() == GM, "a and b tie on Zmysły without an edge: the GM decides"
     assert {a["first"] for a in state.legal_actions()} == {"a", "b"}
     act(state, "order", first="a")
-    assert [state.f[i].id for i in state.order] == ["d", "c", "a", "b"]
+    assert [state.fighters[i].id for i in state.order] == ["d", "c", "a", "b"]
     assert "MG (GM) decides" in texts(state, "order")[0]
 
 
@@ -85,7 +86,7 @@ def test_concede_before_the_roll_ends_the_conflict_and_pays_fate_points() -> Non
     assert state.current_player() == TERMINAL
     out = state.outcome()
     assert out.ending == "conceded" and out.winners == ("s1",)
-    assert state.fp[state.index["a"]] == 1
+    assert state.fate_points[state.index["a"]] == 1
     assert not texts(state, "roll"), "nobody rolled: conceding comes before the opponent's roll"
 
 
@@ -94,7 +95,7 @@ def test_concede_after_a_mild_and_a_moderate_gives_3_fate_points() -> None:
     state.cons[state.index["a"]][:2] = [1, 1]
     state.cons_new[state.index["a"]] = 2
     act(state, "concede")
-    assert state.fp[state.index["a"]] == 3
+    assert state.fate_points[state.index["a"]] == 3
 
 
 def test_concede_can_be_forbidden() -> None:
@@ -209,7 +210,7 @@ def test_surprise_lowers_the_first_exchange_only() -> None:
     act(state, "defend", tactic=None)
     for _ in range(3):
         roll(state, "0 0 0 0")
-    assert state.exchange == 2 and (state.level(b), state.level(c)) == (4, 0)
+    assert state.exchange == 2 and (state.level(b), state.level(c)) == (4, -2), "c: the default level, kiepski"
 
 
 def test_surprise_is_off_by_default() -> None:
@@ -232,7 +233,7 @@ def test_recovery_clears_boxes_and_mild_but_keeps_moderate_and_severe() -> None:
     state.marked[a] = 0b111
     state.cons[a] = [1, 1, 1]
     state.cons_names[a] = ["Zmęczony", "Skręcenie kostki", "Złamana ręka"]
-    state.fp[a] = 4
+    state.fate_points[a] = 4
     rested = state.after_conflict(rested=True)["a"]
     assert rested.consequences.mild is None
     assert (rested.consequences.moderate, rested.consequences.severe) == ("Skręcenie kostki", "Złamana ręka")
@@ -258,14 +259,60 @@ def test_absorb_choices_reflect_marked_boxes() -> None:
     act(state, "defend", tactic=None)
     roll(state, "0 0 0 -")
     roll(state, "0 0 0 0")
-    assert absorb_choices(state) == {("2-3:2", ""), ("", "mild"), ("", "moderate"), ("", "severe")}
+    assert absorb_choices(state) == {
+        ("2-3:2", ""),
+        ("2-3:1+2-3:1", ""),
+        ("2-3:1+4-5:1", ""),
+        ("4-5:2", ""),
+        ("", "mild"),
+        ("", "moderate"),
+        ("", "severe"),
+    }
+
+
+FISTS = {"skill": 1, "fate_points": 0}
+"""Skill 1 with bare fists (Czynnik Obrażeń 0) against skill 0: both rolling 0 0 0 0 deals presja exactly 1."""
+
+
+def _hit_for_1(marked: int, cons: list[int], **options: object) -> PresjaState:
+    state = duel(FISTS, {"skill": 0, "fate_points": 0}, **options)
+    b = state.index["b"]
+    state.marked[b], state.cons[b] = marked, cons
+    act(state, "attack", target="b", tactic=None)
+    act(state, "defend", tactic=None)
+    roll(state, "0 0 0 0")
+    roll(state, "0 0 0 0")
+    pass_invocations(state)  # a may invoke b's consequences: it does not
+    return state
+
+
+def test_wyeliminowany_only_when_the_track_is_full_no_consequence_saves_and_no_box_is_free() -> None:
+    """ "Bohater zostaje wyeliminowany, w chwili całkowitego zapełnienia Toru Presji, kiedy nie może uratować się
+    konsekwencją i nie ma wolnego pola": a free "4-5" box takes a 1-point hit; only a full track is the end."""
+    state = _hit_for_1(marked=0b01111, cons=[1, 1, 1])
+    assert state.current_player() == "b", "a free box is left: b is not taken out"
+    assert absorb_choices(state) == {("4-5:1", "")}
+    act(state, "absorb", boxes="4-5:1", cons="")
+    assert state.fate[state.index["b"]] == 0
+    full = _hit_for_1(marked=0b11111, cons=[1, 1, 1])
+    assert full.fate[full.index["b"]] == 1, "the track is full and no consequence is free: wyeliminowany"
+
+
+def test_no_consequence_is_forced_while_a_box_is_free() -> None:
+    state = _hit_for_1(marked=0b00011, cons=[0, 0, 0])
+    assert ("2-3:1", "") in absorb_choices(state), "a free 2-3 box takes 1 point: no consequence is forced"
+
+
+def test_box_absorbs_less_off_takes_out_a_fighter_with_a_free_box() -> None:
+    state = _hit_for_1(marked=0b01111, cons=[1, 1, 1], box_absorbs_less=False)
+    assert state.fate[state.index["b"]] == 1, "the other reading: a 4-5 box cannot take 1, so b is out"
 
 
 def test_gm_sets_the_whole_order_as_an_option() -> None:
     state = scenario([[fighter("a", zmysly=3)], [fighter("b", zmysly=0)]], {"gm_sets_order": True})
     assert state.current_player() == GM
     act(state, "order", first="b")
-    assert [state.f[i].id for i in state.order] == ["b", "a"]
+    assert [state.fighters[i].id for i in state.order] == ["b", "a"]
     assert "sets the order" in texts(state, "order")[0]
 
 
@@ -286,7 +333,7 @@ def test_actions_typed_as_text_are_the_legal_ones() -> None:
     for action in state.legal_actions():
         assert Action.parse(str(action)) == action, str(action)
     state.apply_action(Action.parse("attack target=b tactic=none"))
-    assert state.decl[state.index["a"]] == ("attack", state.index["b"], "none", -1)
+    assert state.decl[state.index["a"]] == Declaration("attack", target=state.index["b"])
 
 
 def test_both_taken_out_in_the_same_exchange_leaves_no_winner() -> None:
@@ -294,7 +341,7 @@ def test_both_taken_out_in_the_same_exchange_leaves_no_winner() -> None:
     for i in (0, 1):
         state.marked[i] = 0b11111
         state.cons[i] = [2, 2, 1]
-    state.fp = [0, 0]
+    state.fate_points = [0, 0]
     act(state, "attack", target="b", tactic=None)
     act(state, "attack", target="a", tactic=None)
     roll(state, "0 0 0 0")
@@ -304,3 +351,39 @@ def test_both_taken_out_in_the_same_exchange_leaves_no_winner() -> None:
     outcome = state.outcome()
     assert (outcome.ending, outcome.winners) == ("all_out", ())
     assert len(texts(state, "taken_out")) == 2, "both attacks land: the exchange is simultaneous"
+
+
+def test_gracze_moga_uzyc_aspektow_by_zdobyc_przewage_na_tym_etapie() -> None:
+    """ "Gracze mogą użyć swoich Aspektów lub Atutów, by zdobyć przewagę na tym etapie": before the order is fixed,
+    b (Zmysły 0) pays a fate point for an aspect, +2 for the order, and acts before a (Zmysły 1)."""
+    state = scenario(
+        [[fighter("a", skill=2, zmysly=1, aspects=["Czujny"])], [fighter("b", skill=2, aspects=["Szybki"])]],
+        keep_edges=True,
+    )
+    assert state.phase == "edge" and state.current_player() == "a", "highest Zmysły asked first"
+    assert set(kinds(state)) == {"edge", "pass"}
+    act(state, "pass")
+    act(state, "edge", aspect="own:1")
+    assert state.fate_points[state.index["b"]] == 2
+    assert [state.fighters[i].id for i in state.order] == ["b", "a"]
+    assert "Zmysły +0 +2 aspekt" in texts(state, "order")[0]
+
+
+def test_decydujace_zdanie_ma_mg_on_a_tie_after_the_invocations() -> None:
+    """ "W ustalenia właściwej kolejności decydujące zdanie ma MG": a's aspect brings it level with b; the GM
+    decides the tie."""
+    state = scenario(
+        [[fighter("a", skill=2, zmysly=0, aspects=["Czujny"])], [fighter("b", skill=2, zmysly=2, fate_points=0)]],
+        keep_edges=True,
+    )
+    act(state, "edge", aspect="own:1")
+    assert state.current_player() == GM and {a["first"] for a in state.legal_actions()} == {"a", "b"}
+
+
+def test_order_invocations_off_goes_straight_to_the_order() -> None:
+    state = scenario(
+        [[fighter("a", skill=2, aspects=["Czujny"])], [fighter("b", skill=2, zmysly=1)]],
+        {"order_invocations": False},
+        keep_edges=True,
+    )
+    assert state.phase == "declare"

@@ -27,7 +27,7 @@ def test_invoking_an_own_aspect_costs_a_fate_point_and_adds_2_to_attack_and_defe
     a = state.index["a"]
     assert state.current_player() == "a"
     act(state, "invoke", aspect="own:1", effect="bonus")
-    assert state.fp[a] == 1 and state.result(a) == 4
+    assert state.fate_points[a] == 1 and state.result(a) == 4
     assert "Zwinny" in texts(state, "invoke")[0]
     with pytest.raises(IllegalActionError):
         act(state, "invoke", aspect="own:1", effect="bonus")  # once per exchange (invoke_limit 1)
@@ -43,7 +43,7 @@ def test_situation_aspects_cost_a_fate_point() -> None:
     roll(state, "0 0 0 0")
     roll(state, "0 0 0 0")
     act(state, "invoke", aspect="scene:2", effect="bonus")
-    assert state.fp[state.index["a"]] == 1
+    assert state.fate_points[state.index["a"]] == 1
     assert "Ciasno" in texts(state, "invoke")[0]
 
 
@@ -84,9 +84,9 @@ def test_mild_and_moderate_consequences_are_free_the_first_time_then_cost_a_fate
     state = _with_consequences(0, invoke_limit=2)
     a, b = state.index["a"], state.index["b"]
     act(state, "invoke", aspect="b:mild", effect="bonus")
-    assert state.fp[a] == 1 and state.cons[b][0] == 2, "first invocation free"
+    assert state.fate_points[a] == 1 and state.cons[b][0] == 2, "first invocation free"
     act(state, "invoke", aspect="b:mild", effect="bonus")
-    assert state.fp[a] == 0, "the second costs the invoker a fate point"
+    assert state.fate_points[a] == 0, "the second costs the invoker a fate point"
     assert ("invoke", "b:moderate") in {(x.kind, x.get("aspect")) for x in state.legal_actions()}, "still free"
     assert "b:mild" not in {x.get("aspect") for x in state.legal_actions()}, "no fate point, not free: not offered"
 
@@ -94,10 +94,10 @@ def test_mild_and_moderate_consequences_are_free_the_first_time_then_cost_a_fate
 def test_a_severe_consequence_is_always_free() -> None:
     state = _with_consequences(0, invoke_limit=3)
     a = state.index["a"]
-    state.fp[a] = 0
+    state.fate_points[a] = 0
     for _ in range(3):
         act(state, "invoke", aspect="b:severe", effect="bonus")
-    assert state.fp[a] == 0 and state.result(a) == 8
+    assert state.fate_points[a] == 0 and state.result(a) == 8
     assert "b:severe" not in {x.get("aspect") for x in state.legal_actions()}, "invoke_limit reached"
 
 
@@ -122,11 +122,13 @@ def test_weapon_quality_tick_box_adds_1_to_the_margin_and_stays_ticked() -> None
     state = _rolled(master, B, advantage_weapon_quality=True)
     a = state.index["a"]
     act(state, "invoke", aspect="weapon", effect="tick")
-    assert state.ticks[a] == 1 and state.att_bonus[a] == 1 and state.result(a) == 2, "Attack only, not Defence"
+    assert state.ticks[a] == 1 and state.margin_bonus[a] == 1 and state.result(a) == 2, "Attack only, not Defence"
     assert state.status()["a"]["aspekt broni"] == "[x][ ]"
     pass_invocations(state)
     attack = next(e for e in state.history() if e.kind == "attack" and e.data["who"] == "a")
-    assert attack.data["attack"] == 3
+    assert (attack.data["attack"], attack.data["margin"]) == (2, 0), "the Attack itself is not raised"
+    assert attack.data["pressure"] == 3, "margin 0 + 1 (weapon aspect) + 2 Czynnik Obrażeń (miecz)"
+    assert "+1 Margines Sukcesu" in attack.text
     assert "weapon" not in {x.get("aspect") for x in _rolled(master, B).legal_actions()}, "optional rule, off"
 
 
@@ -139,3 +141,14 @@ def test_weapon_ticks_clear_each_exchange_as_an_option() -> None:
         while state.phase == "absorb":
             act(state, "absorb", **{k: v for k, v in state.legal_actions()[0].args})
         assert state.ticks[state.index["a"]] == left
+
+
+def test_jednorazowym_dodaniem_1_do_osiagnietego_marginesu_sukcesu_never_turns_a_miss_into_a_hit() -> None:
+    """The weapon aspect adds +1 "do osiągniętego Marginesu Sukcesu" (to the margin achieved): a miss by 1 stays
+    a miss, and the sword's Czynnik Obrażeń (+2) is not brought to it."""
+    master = {"skill": 2, "fate_points": 0, "weapon": "miecz_grimbanusa"}
+    state = _rolled(master, {**B, "skill": 3}, advantage_weapon_quality=True)
+    act(state, "invoke", aspect="weapon", effect="tick")
+    pass_invocations(state)
+    attack = next(e for e in state.history() if e.kind == "attack" and e.data["who"] == "a")
+    assert (attack.data["margin"], attack.data["pressure"]) == (-1, 0)

@@ -105,9 +105,9 @@ def replay(sc: Scenario, kernel: PresjaKernel, batch: Batch, k: int, overrides: 
     first = kernel.rules.who[0]
 
     def dice(state: State) -> ChanceOutcome:
-        st: PresjaState = state  # type: ignore[assignment]
-        pair = int(faces[st.exchange - 1])
-        return _FACES4[pair // 81] if st.roller() == first else _FACES4[pair % 81]
+        conflict: PresjaState = state  # type: ignore[assignment]
+        pair = int(faces[conflict.exchange - 1])
+        return _FACES4[pair // 81] if conflict.roller() == first else _FACES4[pair % 81]
 
     state = new_state(sc, dict(overrides))
     Runner(seat_policies(sc), Generators.from_seed(0), roll=dice).play(state)
@@ -216,7 +216,7 @@ def test_the_kernels_dice_replayed_through_the_state_give_the_same_duels(name: s
 def test_a_tie_of_zmysly_counts_the_gms_order_pick_as_a_step() -> None:
     a, b, options = DUELS["a tie of Zmysły the GM breaks, invoke_limit 2, short fights"]
     kernel = kernel_for(duel_scenario(a, b, options))
-    assert kernel.opening_steps == 1
+    assert kernel.opening_steps == 2, "A passes the invocation for the order (an aspect, fate points); the GM picks"
     assert Counter(kernel.run(2000, np.random.default_rng(1)).endings.counts())["deadlock"] > 0
 
 

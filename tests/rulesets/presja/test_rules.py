@@ -47,12 +47,22 @@ def test_concede_gives_one_fate_point_and_one_per_consequence_digest_vector() ->
 
 @pytest.mark.parametrize(
     ("skill", "surprised", "level"),
-    [(3, False, 3), (3, True, -1), (-2, True, -2), (None, False, 0), (None, True, -3)],
+    [(3, False, 3), (3, True, -1), (-2, True, -2), (None, False, -2), (None, True, -3)],
 )
 def test_surprise_fights_at_poor_or_terrible_without_combat_skill(
     skill: int | None, surprised: bool, level: int
 ) -> None:
-    assert fighting_level(skill, 0, surprised, -1, -3) == level
+    assert fighting_level(skill, -2, surprised, -1) == level
+
+
+def test_domyslny_poziom_obnizamy_o_jeden_czyli_w_efekcie_fatalny() -> None:
+    """Without a combat skill the default level is -2 (kiepski) so that lowered by one it is fatalny (-3)."""
+    from konflikt.rulesets.presja.options import OPTIONS
+
+    unskilled = OPTIONS.defaults()["unskilled_level"]
+    assert unskilled == -2
+    assert fighting_level(None, unskilled, True, -1) == -3
+    assert fighting_level(None, 0, True, -1) == -1, "FATE's mierny (0) as the default: surprised one lower"
 
 
 def test_positional_advantages_stack() -> None:
@@ -95,3 +105,30 @@ def test_the_exchange_roll_is_exactly_4df() -> None:
     assert ROLL.parse("+ + 0 -") == 1 and ROLL.notation == "4dF"
     rng = np.random.default_rng(0)
     assert all(-4 <= ROLL.sample(rng) <= 4 for _ in range(200))
+
+
+def test_bronie_i_zbroje_magiczne_moga_miec_wyzsze_czynniki() -> None:
+    """ "Bronie i zbroje przygotowane w sposób magiczny mogą mieć wyższe Czynniki Obrażeń i Wyparowań": any
+    damage and absorption a character's inline weapon and armour give are used as they are."""
+    from tests.rulesets.presja.helpers import act, duel, pass_invocations, roll, texts
+
+    magic = {"skill": 2, "fate_points": 0, "weapon": {"name": "Runiczny miecz", "damage": 5}}
+    warded = {"skill": 2, "fate_points": 0, "armour": {"name": "Zaklęta kolczuga", "absorption": 4}}
+    state = duel(magic, warded)
+    act(state, "attack", target="b", tactic=None)
+    act(state, "defend", tactic=None)
+    roll(state, "0 0 0 0")
+    roll(state, "0 0 0 0")
+    pass_invocations(state)
+    assert "margin 0, +5 Czynnik Obrażeń" in texts(state, "attack")[0]
+    assert "presja (pressure) 1" in texts(state, "attack")[0], "0 + 5 − 4"
+
+
+def test_consequence_names_are_the_texts_examples() -> None:
+    """The names offered by default are the text's own examples of each severity."""
+    from konflikt.rulesets.presja.models import consequence_names
+
+    names = consequence_names()
+    assert {"Zmęczony", "Oszołomiony", "Zamroczony", "Naciągnięty mięsień"} <= {n.split(" (")[0] for n in names["mild"]}
+    assert any(n.startswith("Skręcenie kostki") for n in names["moderate"])
+    assert any(n.startswith("Złamana ręka") for n in names["severe"])

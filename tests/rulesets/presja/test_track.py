@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies
 
 from konflikt.core.errors import OptionError
 from konflikt.rulesets.presja.track import (
     absorb_options,
     absorbable,
     body_boxes,
+    body_indices,
     build_track,
     parse_track,
     parse_values,
@@ -94,19 +94,19 @@ def test_taken_out_when_nothing_can_absorb() -> None:
     assert [o.cons_text() for o in absorb_options(BASE, full, (True, True, False), VALUES, 6)] == ["mild+moderate"]
 
 
-tracks = st.lists(st.sampled_from([(1, 1), (2, 3), (4, 5), (1, 2), (3, 3)]), min_size=1, max_size=7).map(
-    lambda b: tuple(sorted(b))
-)
+tracks = strategies.lists(
+    strategies.sampled_from([(1, 1), (2, 3), (4, 5), (1, 2), (3, 3)]), min_size=1, max_size=7
+).map(lambda b: tuple(sorted(b)))
 
 
 @settings(max_examples=300, deadline=None)
 @given(
     track=tracks,
-    marked_bits=st.integers(0, 127),
-    cons_free=st.tuples(st.booleans(), st.booleans(), st.booleans()),
-    pressure=st.integers(1, 16),
-    box_less=st.booleans(),
-    cons_less=st.booleans(),
+    marked_bits=strategies.integers(0, 127),
+    cons_free=strategies.tuples(strategies.booleans(), strategies.booleans(), strategies.booleans()),
+    pressure=strategies.integers(1, 16),
+    box_less=strategies.booleans(),
+    cons_less=strategies.booleans(),
 )
 def test_every_legal_absorption_covers_the_pressure_exactly_and_respects_the_track(
     track: tuple[tuple[int, int], ...],
@@ -161,3 +161,9 @@ def _brute_force_possible(
             if cap and b < pressure and (cap == pressure - b or (cons_less and cap > pressure - b)):
                 return True
     return False
+
+
+def test_cialo_boxes_are_drawn_in_round_brackets_nawiasy_okragle() -> None:
+    """ "zwiększa o jedno pole rząd presji o wartości 1 (nawiasy okrągłe)… (nawias okrągły)": Ciało 3's boxes."""
+    body = body_indices(BASE, 3)
+    assert track_text(build_track(BASE, 3), 0b000101, body) == "[x1][1](x1)(1)[2-3][2-3](2-3)[4-5]"

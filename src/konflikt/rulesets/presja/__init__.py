@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from konflikt.core.ruleset import Ruleset, register
+from konflikt.rulesets.presja.aftermath import aftermath
 from konflikt.rulesets.presja.kernel import make_kernel
 from konflikt.rulesets.presja.models import Character, Setup
 from konflikt.rulesets.presja.odds import QUESTIONS
@@ -36,6 +37,7 @@ RULESET = register(
         policies={"heuristic": HeuristicPolicy},
         odds=QUESTIONS,
         kernel=make_kernel,
+        aftermath=aftermath,
         content_dir=Path(__file__).parent / "content",
         terms={
             "presja": "pressure",

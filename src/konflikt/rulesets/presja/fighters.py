@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from konflikt.core.scenario import Participant
 from konflikt.rulesets.presja.models import Character
-from konflikt.rulesets.presja.track import Box, build_track
+from konflikt.rulesets.presja.track import Box, body_indices, build_track
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +29,9 @@ class Fighter:
     armour_name: str
     aspects: tuple[str, ...]
     track: tuple[Box, ...]
+    cialo: int
+    body: frozenset[int]
+    """Indices of the boxes Ciało adds (drawn in round brackets)."""
     player: bool
     warlike: int
     edges: tuple[str, ...]
@@ -59,6 +62,8 @@ def make_fighter(part: Participant, side: int, base: tuple[Box, ...], above_3: s
         armour_name=armour.name,
         aspects=tuple(ch.aspects),
         track=build_track(base, ch.cialo, above_3),
+        cialo=ch.cialo,
+        body=body_indices(base, ch.cialo, above_3),
         player=ch.player,
         warlike=ch.warlike,
         edges=tuple(ch.edges),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from konflikt.core.actions import Action
+from konflikt.rulesets.presja import texts
 from konflikt.rulesets.presja.acts import act
 
 if TYPE_CHECKING:
@@ -42,65 +43,45 @@ def options(state: PresjaState, who: int) -> tuple[Action, ...]:
 
 
 def _options(state: PresjaState, who: int) -> tuple[Action, ...]:
-    o = state.o
-    fp = state.fp[who]
-    fw = state.f[who]
+    rule_values = state.rule_values
+    points = state.fate_points[who]
+    fw = state.fighters[who]
     side = fw.side
     if (
-        fp == 0
-        and not (o["advantage_weapon_quality"] and fw.weapon_boxes > state.ticks[who])
+        points == 0
+        and not (rule_values["advantage_weapon_quality"] and fw.weapon_boxes > state.ticks[who])
         and not any(
             state.cons[j][s] == 1 or (s == 2 and state.cons[j][s])
-            for j in range(len(state.f))
-            if state.f[j].side != side and state.fate[j] == 0
+            for j in range(len(state.fighters))
+            if state.fighters[j].side != side and state.fate[j] == 0
             for s in range(3)
         )
     ):
         return ()  # nothing left to spend: the common case once fate points are gone
-    limit = o["invoke_limit"]
+    limit = rule_values["invoke_limit"]
     used = state.invoked
-    effects = ("bonus", "reroll") if o["invoke_reroll"] else ("bonus",)
+    effects = ("bonus", "reroll") if rule_values["invoke_reroll"] else ("bonus",)
     keys: list[str] = []
-    if fp > 0:
-        keys.extend(f"own:{k + 1}" for k in range(len(state.f[who].aspects)))
+    if points > 0:
+        keys.extend(f"own:{k + 1}" for k in range(len(state.fighters[who].aspects)))
         keys.extend(f"scene:{k + 1}" for k in range(len(state.situation)))
-    for j, fj in enumerate(state.f):
+    for j, fj in enumerate(state.fighters):
         if fj.side == side or state.fate[j] != 0:
             continue
         for s in range(3):
             c = state.cons[j][s]
-            if c and (fp > 0 or s == 2 or c == 1):
+            if c and (points > 0 or s == 2 or c == 1):
                 keys.append(f"{fj.id}:{SLOT_KEYS[s]}")
     out = [act("invoke", aspect=key, effect=e) for key in keys if used.get((who, key), 0) < limit for e in effects]
-    if o["advantage_weapon_quality"] and fw.weapon_boxes > state.ticks[who] and used.get((who, "weapon"), 0) < limit:
+    if (
+        rule_values["advantage_weapon_quality"]
+        and fw.weapon_boxes > state.ticks[who]
+        and used.get((who, "weapon"), 0) < limit
+    ):
         out.append(act("invoke", aspect="weapon", effect="tick"))
-    if o["fate_point_without_aspect"] and fp > 0 and used.get((who, "fate_point"), 0) < limit:
+    if rule_values["fate_point_without_aspect"] and points > 0 and used.get((who, "fate_point"), 0) < limit:
         out.append(act("fate_point"))
     return tuple(out)
-
-
-def aspect_name(state: PresjaState, key: str) -> str:
-    """The aspect behind a key, in words."""
-    kind, _, rest = key.partition(":")
-    if kind == "own":
-        return "?"
-    if kind == "scene":
-        return f"aspekt sytuacyjny (situation aspect) '{state.situation[int(rest) - 1]}'"
-    if key == "weapon":
-        return "aspekt broni (weapon aspect)"
-    if key == "fate_point":
-        return "Punkt Losu bez aspektu (a fate point without an aspect)"
-    j = state.index[kind]
-    s = SLOT_KEYS.index(rest)
-    return f"{state.f[j].name}'s konsekwencja (consequence) '{state.cons_names[j][s]}'"
-
-
-def name_for(state: PresjaState, who: int, key: str) -> str:
-    if key.startswith("own:"):
-        return f"aspekt (aspect) '{state.f[who].aspects[int(key[4:]) - 1]}'"
-    if key == "weapon":
-        return f"aspekt broni (weapon aspect) '{state.f[who].weapon_aspect}'"
-    return aspect_name(state, key)
 
 
 def consequence_of(state: PresjaState, key: str) -> tuple[int, int] | None:
@@ -113,34 +94,34 @@ def consequence_of(state: PresjaState, key: str) -> tuple[int, int] | None:
 
 def apply(state: PresjaState, who: int, action: Action) -> None:
     """Pay for an invocation and apply it (or ask the consequence's owner whether to ignore it)."""
-    from konflikt.rulesets.presja import texts
-
     key = "fate_point" if action.kind == "fate_point" else str(action["aspect"])
     effect = "plus1" if action.kind == "fate_point" else str(action["effect"])
     price = cost(state, who, key)
     target = consequence_of(state, key)
     if price == "fp":
-        state.fp[who] -= 1
+        state.fate_points[who] -= 1
     elif price == "tick":
         state.ticks[who] += 1
     elif target is not None and target[1] < 2:
         state.cons[target[0]][target[1]] = 2  # the one free invocation is used
     state.invoked[(who, key)] = state.invoked.get((who, key), 0) + 1
     texts.emit_invoke(state, who, key, effect, price)
-    if target is not None and state.fp[target[0]] > 0:
+    if target is not None and state.fate_points[target[0]] > 0:
         state.pending = (who, target[0], target[1], effect)
         state.phase = "ignore"
         return
-    _effect(state, who, effect)
+    _effect(state, who, effect, key)
 
 
-def _effect(state: PresjaState, who: int, effect: str) -> None:
+def _effect(state: PresjaState, who: int, effect: str, key: str) -> None:
     if effect == "bonus":
-        state.bonus[who] += state.o["invoke_bonus"]
+        state.bonus[who] += state.rule_values["invoke_bonus"]
+        state.bonus_keys[who].append(key)
     elif effect == "plus1":
         state.bonus[who] += 1
+        state.bonus_keys[who].append(key)
     elif effect == "tick":
-        state.att_bonus[who] += 1
+        state.margin_bonus[who] += 1
     else:
         state.reroll_who = who
         state.phase = "reroll"
@@ -148,14 +129,12 @@ def _effect(state: PresjaState, who: int, effect: str) -> None:
 
 def answer(state: PresjaState, ignore: bool) -> None:
     """The owner of an invoked consequence pays a fate point to ignore it, or lets it stand."""
-    from konflikt.rulesets.presja import texts
-
     assert state.pending is not None
-    who, owner, _slot, effect = state.pending
+    who, owner, slot, effect = state.pending
     state.pending = None
     state.phase = "invoke"
     if ignore:
-        state.fp[owner] -= 1
+        state.fate_points[owner] -= 1
     texts.emit_ignore(state, owner, who, ignore)
     if not ignore:
-        _effect(state, who, effect)
+        _effect(state, who, effect, f"{state.fighters[owner].id}:{SLOT_KEYS[slot]}")

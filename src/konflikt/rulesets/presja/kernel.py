@@ -8,7 +8,9 @@ from the real policy and track functions — and kept for the process, so the ho
 operations per exchange over the conflicts still running. Labels are written by the State's own outcome code
 (:mod:`.kernel_labels`).
 
-Mirrored: every rule option (surprise, the GM's and the positional advantages, weapon aspects included), any
+Mirrored: every rule option (surprise, the GM's and the positional advantages, weapon aspects, compels and the
+invocations for the order included: the heuristic passes on both, so the opening's steps are played once on the
+State and the GM's "pass" on compels counts one step in each exchange where someone has a consequence), any
 characters, zones (moves, ranged attacks). Refused with the reason (``konflikt sim`` then uses the reference runner):
 more or fewer than two participants (the skirmish: several per side), and a seat without the heuristic.
 """
@@ -109,7 +111,7 @@ class PresjaKernel:
         a, b = self.rules.who
         self.table = Table(self.rules, duel_of(opening, a, b))
         self.labels = Labeller(opening, self.rules.who)
-        self.max_exchanges = int(opening.o["max_exchanges"])
+        self.max_exchanges = int(opening.rule_values["max_exchanges"])
         self.carried = sum(
             slot_code(s, 0, bool(opening.cons[j][s])) * SLOT_MULT[s] << (16 * i)
             for i, j in enumerate(self.rules.who)
@@ -177,10 +179,10 @@ class PresjaKernel:
             codes = facts[i] + 3 * ((names >> (16 * i)) & 0xFFFF)
             present, inverse = _present(codes, 3 * SLOT_MULT[3])
             per.append(Coded(inverse, [self.labels.fate(i, c) for c in present]))
-        fates = {fi.id: per[self.rules.who.index(k)] for k, fi in enumerate(self.opening.f)}
+        fates = {fi.id: per[self.rules.who.index(k)] for k, fi in enumerate(self.opening.fighters)}
         length = (acc & ((1 << STEP_BITS) - 1)) + self.opening_steps
         resources: dict[str, npt.NDArray[np.float64]] = {"exchanges": (acc >> STEP_BITS).astype(np.float64)}
-        for k, fi in enumerate(self.opening.f):
+        for k, fi in enumerate(self.opening.fighters):
             i = self.rules.who.index(k)
             resources[f"{fi.id}.fate_points"] = facts[2 + i].astype(np.float64)
             resources[f"{fi.id}.boxes_marked"] = facts[4 + i].astype(np.float64)
@@ -234,8 +236,11 @@ def make_kernel(scenario: Scenario, options: Mapping[str, Any], seats: Mapping[s
     assert gm is not None
     rng = np.random.default_rng(0)
     steps = 0
-    while opening.phase == "order":  # the GM's order picks on ties of Zmysły: the same in every conflict
-        opening.apply_action(gm.choose(opening, GM, rng))
+    while opening.phase in ("edge", "order"):  # invocations for the order, the GM's picks: the same every time
+        seat = opening.current_player()
+        policy = seats[seat]
+        assert policy is not None
+        opening.apply_action(policy.choose(opening, seat, rng))
         steps += 1
     fresh = opening.fork()
     # the scenario's whole document: Static.static_key leaves out what the kernel needs (the order of action,

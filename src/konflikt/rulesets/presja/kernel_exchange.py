@@ -12,14 +12,14 @@ to prove it, conflict by conflict).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from konflikt.rulesets.presja.options import ADVANTAGE_KINDS, POSITIONAL
 from konflikt.rulesets.presja.policies import HeuristicPolicy, _least_harm, gm_holder
 from konflikt.rulesets.presja.rules import concede_fate_points, pressure, tactic_mods
-from konflikt.rulesets.presja.state import PresjaState
+from konflikt.rulesets.presja.state import Declaration, PresjaState
 from konflikt.rulesets.presja.track import Box, absorb_options, mark
 
 Duel = tuple[
@@ -32,36 +32,47 @@ is 0 empty, 1 taken (its free invocation unused), 2 free invocation used; a fate
 the first, the GM's mobility advantage from the third), else 0."""
 Round = tuple[int, tuple[int, int], tuple[tuple[int, int, int], tuple[int, int, int]], tuple[int, int], tuple[int, int]]
 """An exchange after the declarations: (steps, fate points, consequences, pressure dealt by 0 and 1, ticks)."""
-Decl = tuple[str, str, int]
-"""(kind attack|defend|move|concede, tactic, the zone moved to or −1) of one participant."""
+
+
+class Decl(NamedTuple):
+    """One duellist's declaration, without a target (in a duel an attack is on the other)."""
+
+    kind: str
+    """``attack``, ``defend``, ``move`` or ``concede``."""
+    tactic: str
+    """``none``, ``defensive`` or ``offensive``."""
+    zone: int
+    """The zone moved to (−1: no move)."""
+
+
 DELTAS = 17
 """4dF − 4dF runs from −8 to +8."""
 
 
-def timed(st: PresjaState) -> bool:
+def timed(conflict: PresjaState) -> bool:
     """Whether the exchange number changes anything but the names (see :data:`Duel`)."""
-    return bool(st.surprised) or bool(st.o["advantage_mobility"])
+    return bool(conflict.surprised) or bool(conflict.rule_values["advantage_mobility"])
 
 
-def duel_of(st: PresjaState, a: int, b: int) -> Duel:
+def duel_of(conflict: PresjaState, a: int, b: int) -> Duel:
     """The kernel's state of participants ``a`` (first in order) and ``b`` at the start of an exchange."""
-    c0, c1 = st.cons[a], st.cons[b]
+    c0, c1 = conflict.cons[a], conflict.cons[b]
     return (
-        st.marked[a],
-        st.marked[b],
+        conflict.marked[a],
+        conflict.marked[b],
         (c0[0], c0[1], c0[2]),
         (c1[0], c1[1], c1[2]),
-        st.fp[a],
-        st.fp[b],
-        st.cons_new[a],
-        st.cons_new[b],
-        st.fate[a],
-        st.fate[b],
-        min(st.exchange, 3) if timed(st) else 0,
-        st.ticks[a],
-        st.ticks[b],
-        st.zone[a],
-        st.zone[b],
+        conflict.fate_points[a],
+        conflict.fate_points[b],
+        conflict.cons_new[a],
+        conflict.cons_new[b],
+        conflict.fate[a],
+        conflict.fate[b],
+        min(conflict.exchange, 3) if timed(conflict) else 0,
+        conflict.ticks[a],
+        conflict.ticks[b],
+        conflict.zone[a],
+        conflict.zone[b],
     )
 
 
@@ -77,8 +88,8 @@ class ExchangeRules:
         self.opening = opening
         a, b = opening.order[0], opening.order[1]
         self.who = (a, b)
-        f = opening.f
-        o: dict[str, Any] = opening.o
+        f = opening.fighters
+        rule_values: dict[str, Any] = opening.rule_values
         self.ids = (f[a].id, f[b].id)
         self.damage = (f[a].damage, f[b].damage)
         self.absorption = (f[a].absorption, f[b].absorption)
@@ -86,18 +97,22 @@ class ExchangeRules:
         self.aspects = (len(f[a].aspects), len(f[b].aspects))
         self.scene = len(opening.situation)
         self.values = opening.values
-        self.box_less = bool(o["box_absorbs_less"])
-        self.cons_less = bool(o["consequence_absorbs_less"])
-        self.bonus = int(o["invoke_bonus"])
-        self.fate_point = bool(o["fate_point_without_aspect"])
-        self.limit = int(o["invoke_limit"])
-        self.quality = bool(o["advantage_weapon_quality"])
+        self.box_less = bool(rule_values["box_absorbs_less"])
+        self.cons_less = bool(rule_values["consequence_absorbs_less"])
+        self.bonus = int(rule_values["invoke_bonus"])
+        self.fate_point = bool(rule_values["fate_point_without_aspect"])
+        self.limit = int(rule_values["invoke_limit"])
+        self.quality = bool(rule_values["advantage_weapon_quality"])
         self.boxes = (f[a].weapon_boxes, f[b].weapon_boxes) if self.quality else (0, 0)
         """Tick boxes of each weapon aspect that may be invoked (przewaga jakości broni)."""
-        self.clears = o["weapon_aspect_clears"] == "exchange"
+        self.compels = bool(rule_values["compels"])
+        """Whether the GM is asked about compels at the start of an exchange where anyone has a consequence."""
+        self.clears = rule_values["weapon_aspect_clears"] == "exchange"
         self.timed = timed(opening)
         self.kinds = tuple(
-            kind for kind, name, _ in ADVANTAGE_KINDS if (o[name] == "gm" if kind in POSITIONAL else o[name] is True)
+            kind
+            for kind, name, _ in ADVANTAGE_KINDS
+            if (rule_values[name] == "gm" if kind in POSITIONAL else rule_values[name] is True)
         )
         """The advantages the GM is asked about each exchange in which someone attacks."""
         self.policy = HeuristicPolicy()
@@ -111,16 +126,16 @@ class ExchangeRules:
 
     def _at(self, early: int) -> PresjaState:
         """The scratch state at exchange ``early`` (levels as surprise sets them)."""
-        st = self._scratch
+        conflict = self._scratch
         exchange = max(early, 1)
-        if st.exchange != exchange:
-            st.exchange = exchange
-            st.lv = st._levels()
-        return st
+        if conflict.exchange != exchange:
+            conflict.exchange = exchange
+            conflict.levels = conflict._fighting_levels()
+        return conflict
 
     def levels(self, early: int) -> tuple[int, int]:
-        st = self._at(early)
-        return st.lv[self.who[0]], st.lv[self.who[1]]
+        conflict = self._at(early)
+        return conflict.levels[self.who[0]], conflict.levels[self.who[1]]
 
     # ---- declarations, by the real policy on a real state ------------------------------------------------------
     def declare(
@@ -131,7 +146,7 @@ class ExchangeRules:
         found = self._decl.get(key)
         if found is None:
             first = self._declares(0, m0, c0, None, early, zones)
-            second = None if first[0] == "concede" else self._declares(1, m1, c1, first, early, zones)
+            second = None if first.kind == "concede" else self._declares(1, m1, c1, first, early, zones)
             found = self._decl[key] = (first, second)
         return found
 
@@ -149,20 +164,20 @@ class ExchangeRules:
         found = self._own.get(key)
         if found is not None:
             return found
-        st = self._at(early)
+        conflict = self._at(early)
         me, him = self.who[i], self.who[1 - i]
-        st.zone[self.who[0]], st.zone[self.who[1]] = zones
-        st.marked[me] = marked
-        st.cons[me] = [1 if c else 0 for c in cons]
-        st.decl = [None] * len(st.f)
+        conflict.zone[self.who[0]], conflict.zone[self.who[1]] = zones
+        conflict.marked[me] = marked
+        conflict.cons[me] = [1 if c else 0 for c in cons]
+        conflict.decl = [None] * len(conflict.fighters)
         if other is not None:
-            st.decl[him] = (other[0], me if other[0] == "attack" else -1, other[1], other[2])
-        st.phase, st.ptr = "declare", st.order.index(me)
-        st._ver += 1
-        st._cache = st._inv_cache = None
-        action = self.policy.choose(st, st.f[me].id, self._rng)
-        to = st.zone_ids.index(str(action["to"])) if action.kind == "move" else -1
-        found = self._own[key] = (action.kind, str(action.get("tactic") or "none"), to)
+            conflict.decl[him] = Declaration(other.kind, me if other.kind == "attack" else -1, other.tactic, other.zone)
+        conflict.phase, conflict.ptr = "declare", conflict.order.index(me)
+        conflict._ver += 1
+        conflict._cache = conflict._inv_cache = None
+        action = self.policy.choose(conflict, conflict.fighters[me].id, self._rng)
+        to = conflict.zone_ids.index(str(action["to"])) if action.kind == "move" else -1
+        found = self._own[key] = Decl(action.kind, str(action.get("tactic") or "none"), to)
         return found
 
     # ---- the exchange ------------------------------------------------------------------------------------------
@@ -171,10 +186,13 @@ class ExchangeRules:
         m0, m1, c0, c1, fp0, fp1, n0, n1, f0, f1, early, t0, t1, z0, z1 = s
         later = min(early + 1, 3) if self.timed else 0
         first, second = self.declare(m0, c0, m1, c1, early, (z0, z1))
-        if second is None or second[0] == "concede":
+        compel = 1 if self.compels and (any(c0) or any(c1)) else 0  # the GM heuristic's "pass", when asked
+        if second is None or second.kind == "concede":
             if second is None:
-                return (m0, m1, c0, c1, fp0 + concede_fate_points(n0), fp1, n0, n1, 2, f1, later, t0, t1, z0, z1), 1, 0
-            return (m0, m1, c0, c1, fp0, fp1 + concede_fate_points(n1), n0, n1, f0, 2, later, t0, t1, z0, z1), 2, 0
+                after = (m0, m1, c0, c1, fp0 + concede_fate_points(n0), fp1, n0, n1, 2, f1, later, t0, t1, z0, z1)
+                return after, compel + 1, 0
+            after = (m0, m1, c0, c1, fp0, fp1 + concede_fate_points(n1), n0, n1, f0, 2, later, t0, t1, z0, z1)
+            return after, compel + 2, 0
         key = (first, second, delta, fp0, fp1, c0, c1, early, t0, t1, z0, z1)
         r = self._round.get(key)
         if r is None:
@@ -203,12 +221,12 @@ class ExchangeRules:
         t0, t1 = (0, 0) if self.clears else ticks
         z = [z0, z1]
         for i, d in ((0, first), (1, second)):  # moves happen at the end of the exchange
-            if d[0] == "move" and fate[i] == 0:
-                z[i] = d[2]
+            if d.kind == "move" and fate[i] == 0:
+                z[i] = d.zone
         after = (
             m[0], m[1], cons_l[0], cons_l[1], fp[0], fp[1], new[0], new[1], fate[0], fate[1], later, t0, t1, z[0], z[1]
         )  # fmt: skip
-        return after, 4 + extra, newly
+        return after, compel + 4 + extra, newly
 
     def _hit(self, t: int, marked: int, cons: tuple[int, ...], p: int) -> tuple[int, tuple[int, int, int], int] | None:
         """Absorbing ``p`` by the heuristic's least harm: (marked, consequence slots, newly taken bits) or ``None``
@@ -244,18 +262,18 @@ class ExchangeRules:
         consequences, pressure dealt by 0 and by 1)."""
         lv = self.levels(early)
         res = (lv[0] + delta, lv[1])
-        attacks = (first[0] == "attack", second[0] == "attack")
-        amod = (tactic_mods(first[1])[0], tactic_mods(second[1])[0])
-        dmod = (tactic_mods(first[1])[1], tactic_mods(second[1])[1])
+        attacks = (first.kind == "attack", second.kind == "attack")
+        amod = (tactic_mods(first.tactic)[0], tactic_mods(second.tactic)[0])
+        dmod = (tactic_mods(first.tactic)[1], tactic_mods(second.tactic)[1])
         bonus = [0, 0]
-        sharp = [0, 0]  # att_bonus: a weapon aspect's +1 to the margin (Attack only)
+        sharp = [0, 0]  # margin_bonus: a weapon aspect's +1 to a margin of success
 
         def hit(i: int, b: list[int], a: list[int], adv: tuple[int, int] = (0, 0)) -> int:
             if not attacks[i]:
                 return 0
             j = 1 - i
-            attack = res[i] + b[i] + a[i] + amod[i] + adv[i]
-            return pressure(attack, res[j] + b[j] + dmod[j], self.damage[i], self.absorption[j])
+            attack = res[i] + b[i] + amod[i] + adv[i]
+            return pressure(attack, res[j] + b[j] + dmod[j], self.damage[i], self.absorption[j], a[i])
 
         def balance(who: int, extra: int = 0, to: int = -1, att: int = 0) -> float:
             b, a = list(bonus), list(sharp)
@@ -287,22 +305,23 @@ class ExchangeRules:
         found = self._adv.get(key)
         if found is not None:
             return found
-        attacks = (first[0] == "attack", second[0] == "attack")
+        attacks = (first.kind == "attack", second.kind == "attack")
         if not any(attacks):
             found = self._adv[key] = ((0, 0), 0)
             return found
-        st = self._at(early)
+        conflict = self._at(early)
         a, b = self.who
-        st.decl = [None] * len(st.f)
-        st.decl[a] = (first[0], b if attacks[0] else -1, first[1], first[2])
-        st.decl[b] = (second[0], a if attacks[1] else -1, second[1], second[2])
-        st.zone[a], st.zone[b] = zones
-        st.holders = {}
-        if any(st.advantages(i, j) for i, j in ((a, b), (b, a))):
+        conflict.decl = [None] * len(conflict.fighters)
+        conflict.decl[a] = Declaration(first.kind, b if attacks[0] else -1, first.tactic, first.zone)
+        conflict.decl[b] = Declaration(second.kind, a if attacks[1] else -1, second.tactic, second.zone)
+        conflict.zone[a], conflict.zone[b] = zones
+        conflict.holders = {}
+        if any(conflict.advantages(i, j) for i, j in ((a, b), (b, a))):
             raise AssertionError("the presja kernel does not mirror positional advantages in a duel")
-        st.holders = {kind: gm_holder(st, kind) for kind in self.kinds}
-        adv = tuple(len(st.advantages(i, j)) if attacks[k] else 0 for k, (i, j) in enumerate(((a, b), (b, a))))
-        st.holders = {}
+        pair = (min(a, b), max(a, b))
+        conflict.holders = {(kind, *pair): gm_holder(conflict, kind, pair) for kind in self.kinds}
+        adv = tuple(len(conflict.advantages(i, j)) if attacks[k] else 0 for k, (i, j) in enumerate(((a, b), (b, a))))
+        conflict.holders = {}
         found = self._adv[key] = ((adv[0], adv[1]), len(self.kinds))
         return found
 

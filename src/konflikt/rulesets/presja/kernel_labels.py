@@ -46,29 +46,29 @@ class Labeller:
         self._endings: dict[int, tuple[str, Hashable]] = {}
 
     def _blank(self) -> PresjaState:
-        st: PresjaState = self.opening.fork()  # type: ignore[assignment]
-        return st
+        conflict: PresjaState = self.opening.fork()  # type: ignore[assignment]
+        return conflict
 
     def fate(self, i: int, code: int) -> str:
         """The fate words of participant ``i`` (kernel order: 0 first) for a :func:`fate_code`."""
         found = self._fates.get((i, code))
         if found is not None:
             return found
-        st = self._blank()
+        conflict = self._blank()
         j = self.who[i]
         fate, rest = code % 3, code // 3
-        st.fate[j] = fate
+        conflict.fate[j] = fate
         names = consequence_names()
-        carried = st.cons_names[j]
+        carried = conflict.cons_names[j]
         for s, slot in enumerate(SLOTS):
             c = rest % SLOT_CODES[s]
             rest //= SLOT_CODES[s]
-            st.cons[j][s] = 0 if c == 0 else 1
+            conflict.cons[j][s] = 0 if c == 0 else 1
             if 0 < c <= NAME_COUNTS[s]:
-                st.cons_names[j][s] = names[slot][c - 1]
+                conflict.cons_names[j][s] = names[slot][c - 1]
             elif c:
-                st.cons_names[j][s] = carried[s]
-        found = self._fates[(i, code)] = texts.outcome(st).participants[st.f[j].id]
+                conflict.cons_names[j][s] = carried[s]
+        found = self._fates[(i, code)] = texts.outcome(conflict).participants[conflict.fighters[j].id]
         return found
 
     def ending(self, code: int) -> tuple[str, Hashable]:
@@ -76,9 +76,9 @@ class Labeller:
         found = self._endings.get(code)
         if found is not None:
             return found
-        st = self._blank()
-        st.fate[self.who[0]], st.fate[self.who[1]] = code // 3 % 3, code % 3
-        st.ending = "deadlock" if code >= 9 else ("won" if 0 in (code // 3 % 3, code % 3) else "all_out")
-        outcome = texts.outcome(st)
+        conflict = self._blank()
+        conflict.fate[self.who[0]], conflict.fate[self.who[1]] = code // 3 % 3, code % 3
+        conflict.ending = "deadlock" if code >= 9 else ("won" if 0 in (code // 3 % 3, code % 3) else "all_out")
+        outcome = texts.outcome(conflict)
         found = self._endings[code] = (outcome.ending, outcome.winners)
         return found

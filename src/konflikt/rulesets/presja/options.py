@@ -1,6 +1,8 @@
 """The named rule options of `presja`: every optional rule of the text and every gap of the digest.
 
-Defaults follow ``shared/rules/presja.md``; ``source`` quotes the Polish text where it speaks.
+Defaults are the text's reading (where the digest ``shared/rules/presja.md`` differs, the text wins); ``source``
+quotes the Polish text's own words ("…" where words are left out), and an option the text does not give has no
+``source`` and says "konflikt's own" in its doc.
 """
 
 from __future__ import annotations
@@ -14,85 +16,90 @@ OPTIONS = OptionSet(
         "tactics",
         bool,
         True,
-        "taktyka obronna/zaczepna (defensive/offensive tactic): +1 Defence −1 Attack, or the reverse",
-        source="Taktyka obronna, dodaje 1 do obrony postaci, odejmując 1 od ataku bohatera. "
-        "Taktyka zaczepna odwrotnie, dodaje 1 do ataku postaci, odejmując 1 od obrony.",
+        "taktyka obronna/zaczepna (defensive/offensive tactic): +1 Defence −1 Attack, or the reverse; the text calls "
+        "it optional, 'albo ją stosujemy, albo nie' (on: the first reading)",
+        source="Jest to zasada opcjonalna.…Albo ją stosujemy, albo nie.…Taktyka obronna, dodaje 1 do obrony postaci, "
+        "odejmując 1 od ataku bohatera. Taktyka zaczepna odwrotnie, dodaje 1 do ataku postaci, odejmując 1 od obrony.",
     ),
     RuleOption(
         "ladder",
         str,
         "default",
         "the ladder (drabinka) of level names: a TOML file in the ruleset's content folder, or a path",
-        source="dobry (+2), bardzo dobry (+3), znakomity (+5), słaby (-1), fatalny (-3)",
+        source="na poziomie słabym (-1)…fatalny (-3)…dobrą (+2)…bardzo dobrym (+3)…znakomity (+5)",
     ),
     RuleOption(
         "base_track",
         str,
         "1,1,2-3,2-3,4-5",
-        "the base Tor Presji Fizycznej (physical pressure track): box ranges, comma-separated",
-        source="rząd presji o wartości 1 ... rząd presji wartości 2-3 ... pole presji 4-5",
+        "the base Tor Presji Fizycznej (physical pressure track): box ranges, comma-separated. The text names rows "
+        "of 1, 2-3 and a 4-5 box but its picture is missing: the box counts are konflikt's own",
     ),
     RuleOption(
         "consequence_values",
         str,
         "2,4,6",
-        "pressure absorbed by a mild, moderate and severe Konsekwencja (consequence); one slot each",
-        source="Łagodną konsekwencję ..., która przejęłaby 2 pkt presji",
+        "pressure absorbed by a mild, moderate and severe Konsekwencja (consequence); one slot each. Mild 2 is the "
+        "text's ('która przejęłaby 2 pkt presji'); moderate 4 and severe 6 are konflikt's own",
     ),
     RuleOption(
         "box_absorbs_less",
         bool,
-        False,
-        "a box may take any amount up to its upper value (off: only an amount within its range)",
+        True,
+        "a free box may take any amount up to its upper value, so nobody is taken out while a box is free and the "
+        "hit fits (off: a box takes only an amount within its range, a reading the text's 'wolne pole' rules out)",
+        source="Bohater zostaje wyeliminowany, w chwili całkowitego zapełnienia Toru Presji, kiedy nie może "
+        "uratować się konsekwencją i nie ma wolnego pola na Torze Presji",
     ),
     RuleOption(
         "consequence_absorbs_less",
         bool,
         True,
-        "a consequence may take the rest of the pressure when that is less than its value (FATE)",
-        source="redukuje o pewną wartość Presję fizyczną, jaką postać musi przyjąć na siebie",
+        "a consequence may take the rest of the pressure when that is less than its value (konflikt's own, as in "
+        "FATE; the text says only that each consequence reduces the pressure by some value)",
     ),
     RuleOption(
         "cialo_above_3",
         str,
         "none",
-        "Ciało (Body) above 3: 'none' adds no boxes; 'extra_2_3' adds one '2-3' box per point above 3",
-        source="Każdy punkt Atrybutu, do liczby 2, zwiększa o jedno pole rząd presji o wartości 1 ... "
-        "Wartość Atrybutu 3, zwiększa również o jedno pole rząd presji wartości 2-3",
+        "Ciało (Body) above 3: 'none' adds no boxes; 'extra_2_3' adds one '2-3' box per point above 3 (konflikt's "
+        "own: the text stops at 3)",
         choices=("none", "extra_2_3"),
     ),
     RuleOption(
         "invoke_bonus",
         int,
         2,
-        "what invoking an aspect (wywołanie aspektu) adds to the result",
+        "what invoking an aspect (wywołanie aspektu) adds to the result (konflikt's own, FATE's +2: the aspects "
+        "chapter the text points to is not part of it)",
         minimum=0,
     ),
     RuleOption(
         "invoke_reroll",
         bool,
         True,
-        "an invocation may instead reroll all four dice (przerzut)",
+        "an invocation may instead reroll all four dice (przerzut; konflikt's own, as in FATE)",
     ),
     RuleOption(
         "fate_point_without_aspect",
         bool,
         True,
-        "a Punkt Losu (fate point) spent without an aspect gives +1 (FATE 2.0)",
+        "a Punkt Losu (fate point) spent without an aspect gives +1 (the +1 is konflikt's own, FATE 2.0's)",
         source="modyfikujemy wynik 4dF używając Aspektów lub Punktów Losu",
     ),
     RuleOption(
         "invoke_limit",
         int,
         1,
-        "how often one participant may invoke the same aspect in one exchange (FATE: once per roll)",
+        "how often one participant may invoke the same aspect in one exchange (konflikt's own, FATE's once per roll)",
         minimum=1,
     ),
     RuleOption(
         "defence_vs_many",
         str,
         "single",
-        "several attackers on one target: 'single' = each meets its one Defence; 'divided' = −1 per extra",
+        "several attackers on one target: 'single' = each meets its one Defence; 'divided' = −1 per extra "
+        "(konflikt's own: the text is silent)",
         choices=("single", "divided"),
     ),
     RuleOption(
@@ -107,7 +114,7 @@ OPTIONS = OptionSet(
         bool,
         False,
         "Przewaga mobilności (mobility): the GM may give +1 Attack each exchange",
-        source="jeśli jeden z przeciwników ma zbroję wyraźnie cięższą ... MG może zastosować przewagę +1 "
+        source="jeśli jeden z przeciwników ma zbroję wyraźnie cięższą…MG może zastosować przewagę +1 "
         "dla jego przeciwnika",
     ),
     RuleOption(
@@ -115,14 +122,14 @@ OPTIONS = OptionSet(
         bool,
         False,
         "Przewaga uzbrojenia (weapon): the GM may give +1 Attack for the more effective weapon",
-        source="Jeśli jedna ze stron dysponuje efektywniejszą w danej chwili bronią ... dostaje +1",
+        source="Jeśli jedna ze stron dysponuje efektywniejszą w danej chwili bronią…dostaje +1",
     ),
     RuleOption(
         "advantage_weapon_quality",
         bool,
         False,
         "Przewaga jakości broni (weapon quality): a weapon aspect's tick box gives +1 to the margin",
-        source="Każde wywołanie takiego aspektu ... poza zaznaczeniem kwadratu mogłoby skutkować ... "
+        source="Każde wywołanie takiego aspektu…poza zaznaczeniem kwadratu mogłoby skutkować…"
         "jednorazowym dodaniem +1 do osiągniętego Marginesu Sukcesu",
     ),
     RuleOption(
@@ -145,14 +152,14 @@ OPTIONS = OptionSet(
         bool,
         False,
         "Przewaga szybkości reakcji (reaction speed): the GM may give +1 Attack",
-        source="gdy jeden z oponentów wyraźnie góruje refleksem ... otrzyma on bonus +1",
+        source="gdy jeden z oponentów wyraźnie góruje refleksem…otrzyma on bonus +1",
     ),
     RuleOption(
         "advantage_personality",
         bool,
         False,
         "Przewaga w osobowości (personality): the GM may give +1 Attack in the war of nerves",
-        source="czy postać mająca więcej poziomów w aspekcie wojowniczym ... nie zyskuje psychologicznej przewagi",
+        source="czy postać mająca więcej poziomów w aspekcie wojowniczym…nie zyskuje psychologicznej przewagi",
     ),
     RuleOption(
         "advantage_numbers",
@@ -167,8 +174,8 @@ OPTIONS = OptionSet(
         str,
         "off",
         "Oskrzydlenie (flanking, two or more foes on one target): 'auto', 'gm' or 'off'",
-        source="Oskrzydlenie – bonus +1 dla strony, która oskrzydliła przeciwnika ..., kumulatywnie z "
-        "przewagą liczebną",
+        source="Oskrzydlenie – bonus +1 dla strony, która oskrzydliła przeciwnika (zachodzi go z boku), "
+        "kumulatywnie z przewagą liczebną",
         choices=ADVANTAGE_MODES,
     ),
     RuleOption(
@@ -184,8 +191,7 @@ OPTIONS = OptionSet(
         bool,
         False,
         "Zaskoczenie (surprise): participants the set-up names as surprised fight the first exchange lowered",
-        source="jeśli przeciwnik nie spodziewa się ataku ..., w stanie zaskoczenie walczy zawsze na poziomie "
-        "słabym (-1)",
+        source="jeśli przeciwnik nie spodziewa się ataku…w stanie zaskoczenie walczy zawsze na poziomie słabym (-1)",
     ),
     RuleOption(
         "surprise_level",
@@ -195,18 +201,30 @@ OPTIONS = OptionSet(
         source="walczy zawsze na poziomie słabym (-1)",
     ),
     RuleOption(
-        "surprise_level_unskilled",
-        int,
-        -3,
-        "the level of a surprised participant with no combat skill (fatalny, Terrible)",
-        source="chyba że nie ma w ogóle umiejętności bojowych, wtedy domyślny poziom obniżamy o jeden "
-        "(czyli w efekcie fatalny (-3))",
-    ),
-    RuleOption(
         "unskilled_level",
         int,
-        0,
-        "the level a participant without a combat skill fights at (mierny, Mediocre)",
+        -2,
+        "the default level (domyślny poziom) of a participant with no combat skill at all: the text lowers it by "
+        "one for surprise and gets fatalny (-3), so it is -2 (kiepski); 0 (mierny) is FATE's default",
+        source="chyba że nie ma w ogóle umiejętności bojowych, wtedy domyślny poziom obniżamy o jeden (czyli w "
+        "efekcie fatalny (-3))",
+    ),
+    RuleOption(
+        "order_invocations",
+        bool,
+        True,
+        "before the order of action is fixed each participant may invoke an aspect (a Punkt Losu) to act earlier: "
+        "+invoke_bonus to Zmysły for the order",
+        source="Gracze mogą użyć swoich Aspektów lub Atutów, by zdobyć przewagę na tym etapie.",
+    ),
+    RuleOption(
+        "compels",
+        bool,
+        True,
+        "at the start of each exchange the GM may compel (wymusić) a consequence: its owner accepts the complication "
+        "for a Punkt Losu or pays one to refuse (the mechanics are FATE's, konflikt's own: the text's aspects chapter "
+        "is missing)",
+        source="Konsekwencje mogą być, podobnie jak inne Aspekty, wymuszone lub wywołane.",
     ),
     RuleOption(
         "gm_sets_order",
@@ -219,7 +237,7 @@ OPTIONS = OptionSet(
         "max_exchanges",
         int,
         30,
-        "exchanges (sekwencje walki) before the conflict is called a deadlock",
+        "exchanges (sekwencje walki) before the conflict is called a deadlock (konflikt's own: the text is silent)",
         minimum=1,
     ),
 )

@@ -58,66 +58,102 @@ class HeuristicPolicy:
     name = "heuristic"
 
     def choose(self, state: State, seat: str, rng: np.random.Generator) -> Action:
-        st: PresjaState = state  # type: ignore[assignment]
-        ph = st.phase
+        conflict: PresjaState = state  # type: ignore[assignment]
+        ph = conflict.phase
         if ph == "declare":
-            return self._declare(st, st.order[st.ptr])
+            return self._declare(conflict, conflict.order[conflict.ptr])
         if ph == "invoke":
-            return self._invoke(st, st.inv_queue[st.ptr])
+            return self._invoke(conflict, conflict.inv_queue[conflict.ptr])
         if ph == "absorb":
-            return self._absorb(st)
+            return self._absorb(conflict)
         if ph == "ignore":
-            return self._ignore(st)
+            return self._ignore(conflict)
+        if ph == "edge":
+            return act("pass")  # fate points are kept for the fight
+        if ph == "compel":
+            return act("pass")  # the GM heuristic never compels: a complication has no number in the text
+        if ph == "compel_answer":
+            return act("accept")  # a complication costs nothing the rules count; a fate point does
         if ph == "order":
-            group = st.tie_groups[0]
+            group = conflict.tie_groups[0]
             best = max(
                 group,
-                key=lambda i: (st.f[i].zmysly, st.f[i].initiative_edge is not None, st.level(i), st.f[i].player, -i),
+                key=lambda i: (
+                    conflict.fighters[i].zmysly,
+                    conflict.fighters[i].initiative_edge is not None,
+                    conflict.level(i),
+                    conflict.fighters[i].player,
+                    -i,
+                ),
             )
-            return act("order", first=st.f[best].id)
+            return act("order", first=conflict.fighters[best].id)
         if ph == "advantage":
-            holder = gm_holder(st, st.adv_queue[0])
-            return act("advantage", which=st.adv_queue[0], holder=None if holder < 0 else st.f[holder].id)
+            kind, a, b = conflict.adv_queue[0]
+            holder = gm_holder(conflict, kind, (a, b))
+            return act(
+                "advantage",
+                which=kind,
+                pair=(conflict.fighters[a].id, conflict.fighters[b].id),
+                holder=None if holder < 0 else conflict.fighters[holder].id,
+            )
         raise KonfliktError(f"{seat} has nothing to decide in phase {ph!r}")
 
     # ---- declarations ----------------------------------------------------------------------------------------
-    def _declare(self, st: PresjaState, i: int) -> Action:
+    def _declare(self, conflict: PresjaState, i: int) -> Action:
         """Memoised on what the choice depends on: levels, tracks, declarations, zones (never the history)."""
-        key = (st.static_key, i, *st.lv, *st.marked, *st.fate, *st.zone, *st.decl, *(c for cs in st.cons for c in cs))
+        key = (
+            conflict.static_key,
+            i,
+            *conflict.levels,
+            *conflict.marked,
+            *conflict.fate,
+            *conflict.zone,
+            *conflict.decl,
+            *(c for cs in conflict.cons for c in cs),
+        )
         found = _DECLARE_MEMO.get(key)
         if found is None:
             if len(_DECLARE_MEMO) > 200_000:
                 _DECLARE_MEMO.clear()
-            found = _DECLARE_MEMO[key] = self._declare_now(st, i)
+            found = _DECLARE_MEMO[key] = self._declare_now(conflict, i)
         return found
 
-    def _declare_now(self, st: PresjaState, i: int) -> Action:
-        legal = st.legal_actions(st.f[i].id)
-        fi = st.f[i]
+    def _declare_now(self, conflict: PresjaState, i: int) -> Action:
+        legal = conflict.legal_actions(conflict.fighters[i].id)
+        fi = conflict.fighters[i]
         threats = [
             j
-            for j in st.opponents(i)
-            if not st._conceding(j) and ((st.decl[j] is None and st.reachable(j, i)) or st._attacks(j) == i)
+            for j in conflict.opponents(i)
+            if not conflict._conceding(j)
+            and ((conflict.decl[j] is None and conflict.reachable(j, i)) or conflict._attacks(j) == i)
         ]
-        can = _can_absorb(st, i)
-        tactics = TACTICS if st.o["tactics"] else ("none",)
+        can = _can_absorb(conflict, i)
+        tactics = TACTICS if conflict.rule_values["tactics"] else ("none",)
         if act("concede") in legal and threats:
             # the alternative to conceding is fighting on as defensively as the rules allow
             guard = max(tactic_mods(t)[1] for t in tactics)
             alive = 1.0
             for j in threats:
-                diff = st.level(j) + tactic_mods(st.tactic(j))[0] - st.level(i) - guard
-                alive *= survive(diff, st.f[j].damage, fi.absorption, can)
+                diff = conflict.level(j) + tactic_mods(conflict.tactic(j))[0] - conflict.level(i) - guard
+                alive *= survive(diff, conflict.fighters[j].damage, fi.absorption, can)
             if 1.0 - alive >= CONCEDE_AT:
                 return act("concede")
-        targets = [j for j in st.opponents(i) if act("attack", target=st.f[j].id, tactic=None) in legal]
-        hurt = 1.0 + bin(st.marked[i]).count("1") / max(len(fi.track), 1) + sum(1 for c in st.cons[i] if c) * 0.5
+        targets = [
+            j for j in conflict.opponents(i) if act("attack", target=conflict.fighters[j].id, tactic=None) in legal
+        ]
+        hurt = (
+            1.0
+            + bin(conflict.marked[i]).count("1") / max(len(fi.track), 1)
+            + sum(1 for c in conflict.cons[i] if c) * 0.5
+        )
 
         def taken(tactic: str) -> float:
             _, d_tac = tactic_mods(tactic)
             return sum(
                 expected(
-                    st.level(j) + tactic_mods(st.tactic(j))[0] - st.level(i) - d_tac, st.f[j].damage, fi.absorption
+                    conflict.level(j) + tactic_mods(conflict.tactic(j))[0] - conflict.level(i) - d_tac,
+                    conflict.fighters[j].damage,
+                    fi.absorption,
                 )
                 for j in threats
             )
@@ -126,89 +162,90 @@ class HeuristicPolicy:
             target = max(
                 targets,
                 key=lambda j: (
-                    expected(st.level(i) - st.level(j), fi.damage, st.f[j].absorption),
-                    -len(_can_absorb(st, j)),
+                    expected(conflict.level(i) - conflict.level(j), fi.damage, conflict.fighters[j].absorption),
+                    -len(_can_absorb(conflict, j)),
                     -j,
                 ),
             )
-            tf = st.f[target]
+            tf = conflict.fighters[target]
 
             def score(tactic: str) -> float:
                 a_tac, _ = tactic_mods(tactic)
-                d = st.level(i) + a_tac - st.level(target) - tactic_mods(st.tactic(target))[1]
+                d = conflict.level(i) + a_tac - conflict.level(target) - tactic_mods(conflict.tactic(target))[1]
                 return expected(d, fi.damage, tf.absorption) - hurt * taken(tactic)
 
             best = max(tactics, key=lambda t: (score(t), t == "none"))
             return act("attack", target=tf.id, tactic=tactic_arg(best))
         defensive = max(tactics, key=lambda t: (-taken(t), t == "none"))
-        step = _step_towards_foe(st, i)
+        step = _step_towards_foe(conflict, i)
         if step >= 0:
-            return act("move", to=st.zone_ids[step], tactic=tactic_arg(defensive))
+            return act("move", to=conflict.zone_ids[step], tactic=tactic_arg(defensive))
         return act("defend", tactic=tactic_arg(defensive))
 
     # ---- invocations -----------------------------------------------------------------------------------------
-    def _invoke(self, st: PresjaState, who: int) -> Action:
+    def _invoke(self, conflict: PresjaState, who: int) -> Action:
         """Memoised on the exchange's numbers and resources (never the history)."""
         key = (
-            st.static_key,
+            conflict.static_key,
             who,
-            tuple(st.lv),
-            tuple(st.dice),
-            tuple(st.bonus),
-            tuple(st.att_bonus),
-            tuple(st.decl),
-            tuple(st.fp),
-            tuple(tuple(c) for c in st.cons),
-            tuple(sorted(st.invoked.items())),
-            tuple(st.fate),
-            tuple(st.ticks),
-            tuple(st.zone),
+            tuple(conflict.levels),
+            tuple(conflict.dice),
+            tuple(conflict.bonus),
+            tuple(conflict.margin_bonus),
+            tuple(conflict.decl),
+            tuple(conflict.fate_points),
+            tuple(tuple(c) for c in conflict.cons),
+            tuple(sorted(conflict.invoked.items())),
+            tuple(conflict.fate),
+            tuple(conflict.ticks),
+            tuple(conflict.zone),
         )
         found = _INVOKE_MEMO.get(key)
         if found is None:
             if len(_INVOKE_MEMO) > 200_000:
                 _INVOKE_MEMO.clear()
-            found = _INVOKE_MEMO[key] = self._invoke_now(st, who)
+            found = _INVOKE_MEMO[key] = self._invoke_now(conflict, who)
         return found
 
-    def _invoke_now(self, st: PresjaState, who: int) -> Action:
-        actions = invoke.options(st, who)
-        base = _balance(st, who)
+    def _invoke_now(self, conflict: PresjaState, who: int) -> Action:
+        actions = invoke.options(conflict, who)
+        base = _balance(conflict, who)
         best: Action | None = None
         best_rank: tuple[int, int] = (9, 9)
         for action in actions:
             if action.kind == "fate_point":
-                gain = _balance(st, who, bonus=1) - base
+                gain = _balance(conflict, who, bonus=1) - base
                 rank = (2, 1)
             elif action["effect"] == "tick":
-                gain = _balance(st, who, att=1) - base
+                gain = _balance(conflict, who, att=1) - base
                 rank = (1, 0)
             elif action["effect"] == "bonus":
-                gain = _balance(st, who, bonus=st.o["invoke_bonus"]) - base
-                rank = (0 if invoke.cost(st, who, str(action["aspect"])) == "free" else 2, 0)
+                gain = _balance(conflict, who, bonus=conflict.rule_values["invoke_bonus"]) - base
+                rank = (0 if invoke.cost(conflict, who, str(action["aspect"])) == "free" else 2, 0)
             else:
                 continue
             if gain > 1e-9 and rank < best_rank:
                 best, best_rank = action, rank
         return best if best is not None else act("pass")
 
-    def _ignore(self, st: PresjaState) -> Action:
-        assert st.pending is not None
-        who, owner, _, effect = st.pending
+    def _ignore(self, conflict: PresjaState) -> Action:
+        assert conflict.pending is not None
+        who, owner, _, effect = conflict.pending
         if effect != "bonus":
             return act("accept")
-        before = _balance(st, owner)
-        st.bonus[who] += st.o["invoke_bonus"]
-        after = _balance(st, owner)
-        st.bonus[who] -= st.o["invoke_bonus"]
+        before = _balance(conflict, owner)
+        conflict.bonus[who] += conflict.rule_values["invoke_bonus"]
+        after = _balance(conflict, owner)
+        conflict.bonus[who] -= conflict.rule_values["invoke_bonus"]
         return act("ignore") if after < before else act("accept")
 
     # ---- absorbing -------------------------------------------------------------------------------------------
-    def _absorb(self, st: PresjaState) -> Action:
-        options = st.absorb_choices()
+    def _absorb(self, conflict: PresjaState) -> Action:
+        _, defender, presja = conflict.hits[conflict.ptr]
+        options = conflict.absorb_choices(defender, presja)
         if not options:
             return act("taken_out")
-        return st.absorb_action(_least_harm(st.f[st.hits[st.ptr][1]].track, options))
+        return conflict.absorb_action(_least_harm(conflict.fighters[conflict.hits[conflict.ptr][1]].track, options))
 
 
 @cache
@@ -223,42 +260,61 @@ def _least_harm(track: tuple[tuple[int, int], ...], options: tuple[Absorb, ...])
     return min(options, key=harm)
 
 
-def _can_absorb(st: PresjaState, i: int) -> frozenset[int]:
-    free = (st.cons[i][0] == 0, st.cons[i][1] == 0, st.cons[i][2] == 0)
-    o = st.o
+def _can_absorb(conflict: PresjaState, i: int) -> frozenset[int]:
+    free = (conflict.cons[i][0] == 0, conflict.cons[i][1] == 0, conflict.cons[i][2] == 0)
+    rule_values = conflict.rule_values
     return absorbable(
-        st.f[i].track, st.marked[i], free, st.values, o["box_absorbs_less"], o["consequence_absorbs_less"]
+        conflict.fighters[i].track,
+        conflict.marked[i],
+        free,
+        conflict.values,
+        rule_values["box_absorbs_less"],
+        rule_values["consequence_absorbs_less"],
     )
 
 
-def _balance(st: PresjaState, who: int, bonus: int = 0, att: int = 0) -> float:
+def _balance(conflict: PresjaState, who: int, bonus: int = 0, att: int = 0) -> float:
     """Pressure ``who`` deals minus (doubled) pressure it takes this exchange, with a trial bonus."""
-    st.bonus[who] += bonus
-    st.att_bonus[who] += att
+    conflict.bonus[who] += bonus
+    conflict.margin_bonus[who] += att
     dealt = taken = 0
     try:
-        for i in st.order:
-            t = st._attacks(i)
+        for i in conflict.order:
+            t = conflict._attacks(i)
             if t < 0 or (i != who and t != who):
                 continue
-            p = st.attack_numbers(i, t)[-1]
+            p = conflict.attack_numbers(i, t).presja
             if i == who:
                 dealt += p
             else:
                 taken += p
     finally:
-        st.bonus[who] -= bonus
-        st.att_bonus[who] -= att
+        conflict.bonus[who] -= bonus
+        conflict.margin_bonus[who] -= att
     return dealt - 2.0 * taken
 
 
-def _step_towards_foe(st: PresjaState, i: int) -> int:
+def _weapon_edge(conflict: PresjaState, i: int, t: int) -> int:
+    """How clearly ``i``'s melee weapon beats ``t``'s this exchange (0: not clearly)."""
+    fi, ft = conflict.fighters[i], conflict.fighters[t]
+    if fi.ranged or ft.ranged:
+        return 0
+    longer = fi.reach - ft.reach
+    closing_in = conflict.tactic(i if longer < 0 else t) == "offensive"
+    if longer <= -2 and closing_in:
+        return -longer  # i, with the shorter weapon, is inside the reach: the situation turns
+    if longer >= 2 and not closing_in:
+        return longer
+    return 0
+
+
+def _step_towards_foe(conflict: PresjaState, i: int) -> int:
     """The adjacent zone on a shortest path to the nearest zone with a foe (−1: none reachable)."""
-    goals = {st.zone[j] for j in st.opponents(i)}
-    start = st.zone[i]
+    goals = {conflict.zone[j] for j in conflict.opponents(i)}
+    start = conflict.zone[i]
     if not goals or start in goals:
         return -1
-    first: dict[int, int] = {z: z for z in sorted(st.adjacent[start])}
+    first: dict[int, int] = {z: z for z in sorted(conflict.adjacent[start])}
     frontier = sorted(first)
     seen = {start, *frontier}
     while frontier:
@@ -266,7 +322,7 @@ def _step_towards_foe(st: PresjaState, i: int) -> int:
         for z in frontier:
             if z in goals:
                 return first[z]
-            for y in sorted(st.adjacent[z]):
+            for y in sorted(conflict.adjacent[z]):
                 if y not in seen:
                     seen.add(y)
                     first[y] = first[z]
@@ -275,24 +331,32 @@ def _step_towards_foe(st: PresjaState, i: int) -> int:
     return -1
 
 
-def gm_holder(st: PresjaState, kind: str) -> int:
-    """The GM's heuristic for who holds an advantage this exchange (−1: nobody), by the text's criteria."""
+def gm_holder(conflict: PresjaState, kind: str, pair: tuple[int, int]) -> int:
+    """The GM's heuristic for who of ``pair`` holds an advantage this exchange (−1: neither), by the text's criteria.
+
+    Mobility: after some time of fighting (the third exchange), to the foe of a clearly more burdened fighter —
+    armour's Czynnik Wyparowań less Ciało ("Na uwadze należy mieć również atrybut Ciało"), 2 or more apart.
+    Weapon: the clearly longer melee weapon (reach 2 or more apart) — unless the shorter one closes in (attacks
+    with the offensive tactic): "Jeśli bohater ze sztyletem wszedłby w zwarcie z postacią z mieczem, sytuacja by
+    się odwróciła". What counts as "clearly" and "closing in" is konflikt's own.
+    """
     best, best_score = -1, 0
-    for i in st.order:
-        t = st._attacks(i)
-        if t < 0:
+    a, b = pair
+    for i, t in ((a, b), (b, a)):
+        if conflict._attacks(i) != t:
             continue
-        fi, ft = st.f[i], st.f[t]
-        if kind == "mobility":  # clearly heavier armour on the foe, after some time of fighting
-            score = ft.absorption - fi.absorption if st.exchange >= 3 and ft.absorption - fi.absorption >= 2 else 0
-        elif kind == "weapon":  # a clearly longer weapon at reach
-            score = fi.reach - ft.reach if not fi.ranged and fi.reach - ft.reach >= 2 else 0
+        fi, ft = conflict.fighters[i], conflict.fighters[t]
+        if kind == "mobility":  # a clearly more burdened foe, after some time of fighting
+            burden = (ft.absorption - ft.cialo) - (fi.absorption - fi.cialo)
+            score = burden if conflict.exchange >= 3 and burden >= 2 else 0
+        elif kind == "weapon":  # a clearly longer weapon at reach; the shorter one inside the reach
+            score = _weapon_edge(conflict, i, t)
         elif kind in ("tactics", "reaction"):
             score = int(kind in fi.edges and kind not in ft.edges)
         elif kind == "personality":
             score = fi.warlike - ft.warlike
         else:
-            score = int(st.positional(i, t)[("numbers", "flanking", "surrounded").index(kind)])
+            score = int(conflict.positional(i, t)[("numbers", "flanking", "surrounded").index(kind)])
         if score > best_score:
             best, best_score = i, score
     return best

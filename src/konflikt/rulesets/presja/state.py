@@ -9,9 +9,10 @@ out; then the declared moves between zones. Texts and views live in :mod:`.texts
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from konflikt.core.actions import Action, ChanceOutcome
+from konflikt.core.errors import IllegalActionError
 from konflikt.core.options import Options
 from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.scenario import Scenario
@@ -35,8 +36,50 @@ from konflikt.rulesets.presja.track import SLOTS, Absorb, absorb_options, mark
 
 _DECL_MEMO: dict[tuple[object, ...], tuple[Action, ...]] = {}
 ACTIVE, TAKEN_OUT, CONCEDED = 0, 1, 2
-Decl = tuple[str, int, str, int]
-"""A declaration: (kind attack|defend|move|concede, target index or -1, tactic, zone index or -1)."""
+
+
+def without_name(action: Action) -> Action:
+    """An ``absorb`` as the legal choices list it: without the consequence names the player typed."""
+    if action.get("name") is None:
+        return action
+    return Action(action.kind, tuple((k, v) for k, v in action.args if k != "name"))
+
+
+def consequence_names_typed(action: Action) -> tuple[str, ...]:
+    """The names typed for the consequences of an ``absorb`` (``name=Rozcięta_dłoń``: ``_`` for spaces)."""
+    raw = action.get("name")
+    if raw is None:
+        return ()
+    names = raw if isinstance(raw, tuple) else (raw,)
+    return tuple(str(n).replace("_", " ").strip() for n in names if str(n).strip("_ "))
+
+
+class AttackNumbers(NamedTuple):
+    """One attack's numbers, as the resolution uses them and the narration shows them."""
+
+    attack: int
+    defence: int
+    attack_tactic: int
+    defence_tactic: int
+    advantages: tuple[str, ...]
+    crowd: int
+    """−1 Defence per extra attacker (option ``defence_vs_many = divided``)."""
+    margin_bonus: int
+    """Weapon-aspect invocations, +1 each to a margin of 0 or more."""
+    presja: int
+
+
+class Declaration(NamedTuple):
+    """What a participant declares for the exchange, aloud and in the order of action."""
+
+    kind: str
+    """``attack``, ``defend``, ``move`` or ``concede``."""
+    target: int = -1
+    """The attacked participant's index (−1: no attack)."""
+    tactic: str = "none"
+    """``none``, ``defensive`` or ``offensive``."""
+    zone: int = -1
+    """The zone moved to (−1: no move)."""
 
 
 class PresjaState(State):
@@ -44,40 +87,40 @@ class PresjaState(State):
 
     ruleset = "presja"
     shared = (
-        "o", "values", "f", "index", "side_ids", "side_names", "zone_ids", "zone_names", "adjacent",
+        "rule_values", "values", "fighters", "index", "side_ids", "side_names", "zone_ids", "zone_names", "adjacent",
         "situation", "surprised", "auto_kinds",
     )  # fmt: skip
 
     def __init__(self, scenario: Scenario, options: Options) -> None:
         super().__init__(options)
-        self.o: dict[str, Any] = dict(options)  # plain dict: Options.__getattr__ is slow in the hot path
-        st = static_for(scenario, options, self.o)
-        self.values = st.values
+        self.rule_values: dict[str, Any] = dict(options)  # plain dict: Options.__getattr__ is slow in the hot path
+        static = static_for(scenario, options, self.rule_values)
+        self.values = static.values
         self.ladder_name: str = options.ladder
-        self.side_ids, self.side_names = st.side_ids, st.side_names
-        self.f: tuple[Fighter, ...] = st.f
-        self.index = st.index
-        self.zone_ids, self.zone_names, self.adjacent = st.zone_ids, st.zone_names, st.adjacent
-        self.situation = st.situation
-        self.surprised = st.surprised
-        self.static_key: int = st.static_key
+        self.side_ids, self.side_names = static.side_ids, static.side_names
+        self.fighters: tuple[Fighter, ...] = static.fighters
+        self.index = static.index
+        self.zone_ids, self.zone_names, self.adjacent = static.zone_ids, static.zone_names, static.adjacent
+        self.situation = static.situation
+        self.surprised = static.surprised
+        self.static_key: int = static.static_key
         """A small id of everything fixed for the conflict that a policy's choice may depend on (for memos)."""
-        self.auto_kinds = st.auto_kinds
+        self.auto_kinds = static.auto_kinds
         setup: Setup = scenario.setup
         zi = {z: k for k, z in enumerate(self.zone_ids)}
-        n = len(self.f)
+        n = len(self.fighters)
         # dynamic state: plain lists of ints, all in key()
-        self.fp = [fi.character.fate_points for fi in self.f]
+        self.fate_points = [fi.character.fate_points for fi in self.fighters]
         self.marked = [0] * n
         self.cons = [[0, 0, 0] for _ in range(n)]  # 0 empty, 1 taken (free invocation unused), 2 free one used
         self.cons_names: list[list[str]] = [["", "", ""] for _ in range(n)]
-        for i, fi in enumerate(self.f):
+        for i, fi in enumerate(self.fighters):
             before: Consequences = fi.character.consequences
             for s, name in enumerate((before.mild, before.moderate, before.severe)):
                 if name:
                     self.cons[i][s], self.cons_names[i][s] = 2, name
         self.cons_new = [0] * n
-        self.zone = [zi[setup.positions.get(fi.id, self.zone_ids[0])] for fi in self.f]
+        self.zone = [zi[setup.positions.get(fi.id, self.zone_ids[0])] for fi in self.fighters]
         self.fate = [ACTIVE] * n
         self.ticks = [0] * n
         self.exchange = 1
@@ -85,85 +128,101 @@ class PresjaState(State):
         self.ptr = 0
         self.order: list[int] = []
         self.tie_groups: list[list[int]] = []
+        self.order_bonus = [0] * n
+        """What an aspect invoked for the order of action adds to Zmysły for it (the conflict's start only)."""
+        self.edge_queue: list[int] = []
+        """Who may still invoke an aspect for the order of action, highest Zmysły first."""
         self.ending = ""
         self._ver = 0
         self._cache: tuple[int, str, Sequence[Action]] | None = None
         self._inv_cache: tuple[int, int, tuple[Action, ...]] | None = None
         self._reset_exchange()
         texts.emit_setup(self)
-        self._start_order()
+        self._start_edges()
 
     # ---- the exchange's working state ------------------------------------------------------------------------
     def _reset_exchange(self) -> None:
-        n = len(self.f)
-        self.decl: list[Decl | None] = [None] * n
+        n = len(self.fighters)
+        self.decl: list[Declaration | None] = [None] * n
         self.dice: list[int | None] = [None] * n
         self.bonus = [0] * n
-        self.att_bonus = [0] * n
+        self.bonus_keys: list[list[str]] = [[] for _ in range(n)]
+        """The invocations behind ``bonus`` in order (``own:1``, ``massimo:mild``, ``fate_point``), for narration."""
+        self.margin_bonus = [0] * n
+        """+1 per weapon-aspect invocation, to the margin of success (przewaga jakości broni)."""
         self.invoked: dict[tuple[int, str], int] = {}
         self.inv_queue: list[int] = []
         self.inv_acted = False
         self.pending: tuple[int, int, int, str] | None = None  # (invoker, owner, slot, effect) awaiting the owner
         self.reroll_who = -1
-        self.adv_queue: list[str] = []
-        self.holders: dict[str, int] = {}
+        self.adv_queue: list[tuple[str, int, int]] = []
+        """The advantages the GM still decides this exchange: (kind, pair of participants, lower index first)."""
+        self.holders: dict[tuple[str, int, int], int] = {}
+        """Who holds each advantage between the two of a pair this exchange (−1: neither)."""
         self.hits: list[tuple[int, int, int]] = []
-        self.lv = self._levels()
+        self.compelled: list[tuple[int, int]] = []
+        """(owner, slot) of the consequences the GM has compelled this exchange."""
+        self.compel_pending: tuple[int, int] | None = None
+        self.levels = self._fighting_levels()
 
     def level(self, i: int) -> int:
         """The skill level participant ``i`` fights at this exchange (surprise lowers the first)."""
-        return self.lv[i]
+        return self.levels[i]
 
-    def _levels(self) -> list[int]:
-        o = self.o
-        return [self._level(i, o) for i in range(len(self.f))]
+    def _fighting_levels(self) -> list[int]:
+        rule_values = self.rule_values
+        return [self._level(i, rule_values) for i in range(len(self.fighters))]
 
-    def _level(self, i: int, o: dict[str, Any]) -> int:
+    def _level(self, i: int, rule_values: dict[str, Any]) -> int:
         return fighting_level(
-            self.f[i].skill,
-            o["unskilled_level"],
+            self.fighters[i].skill,
+            rule_values["unskilled_level"],
             self.exchange == 1 and i in self.surprised,
-            o["surprise_level"],
-            o["surprise_level_unskilled"],
+            rule_values["surprise_level"],
         )
 
     def result(self, i: int) -> int:
         """Skill + 4dF + invocations: the roll that is both Attack and Defence this exchange."""
-        return self.lv[i] + (self.dice[i] or 0) + self.bonus[i]
+        return self.levels[i] + (self.dice[i] or 0) + self.bonus[i]
 
     def tactic(self, i: int) -> str:
         d = self.decl[i]
-        return d[2] if d is not None else "none"
+        return d.tactic if d is not None else "none"
 
     def opponents(self, i: int) -> list[int]:
         """Active participants of the other sides."""
-        side = self.f[i].side
-        return [j for j, fj in enumerate(self.f) if fj.side != side and self.fate[j] == ACTIVE]
+        side = self.fighters[i].side
+        return [j for j, fj in enumerate(self.fighters) if fj.side != side and self.fate[j] == ACTIVE]
 
     def reachable(self, i: int, j: int) -> bool:
         """Same zone, or an adjacent zone when ``i`` may act at range."""
         zi, zj = self.zone[i], self.zone[j]
-        return zi == zj or (self.f[i].ranged and zj in self.adjacent[zi])
+        return zi == zj or (self.fighters[i].ranged and zj in self.adjacent[zi])
 
     # ---- State hooks -----------------------------------------------------------------------------------------
     def seats(self) -> tuple[str, ...]:
-        return (*(fi.id for fi in self.f), GM)
+        return (*(fi.id for fi in self.fighters), GM)
 
     def current_player(self) -> str:
         ph = self.phase
         if ph == "declare":
-            return self.f[self.order[self.ptr]].id
+            return self.fighters[self.order[self.ptr]].id
         if ph == "roll":
             return CHANCE
         if ph == "invoke":
-            return self.f[self.inv_queue[self.ptr]].id
+            return self.fighters[self.inv_queue[self.ptr]].id
         if ph == "absorb":
-            return self.f[self.hits[self.ptr][1]].id
-        if ph in ("order", "advantage"):
+            return self.fighters[self.hits[self.ptr][1]].id
+        if ph in ("order", "advantage", "compel"):
             return GM
+        if ph == "compel_answer":
+            assert self.compel_pending is not None
+            return self.fighters[self.compel_pending[0]].id
+        if ph == "edge":
+            return self.fighters[self.edge_queue[self.ptr]].id
         if ph == "ignore":
             assert self.pending is not None
-            return self.f[self.pending[1]].id
+            return self.fighters[self.pending[1]].id
         if ph == "reroll":
             return CHANCE
         return TERMINAL
@@ -176,7 +235,7 @@ class PresjaState(State):
 
     def roll_purpose(self) -> str:
         i = self.roller()
-        fi = self.f[i]
+        fi = self.fighters[i]
         what = "przerzut (reroll)" if self.phase == "reroll" else "Atak i Obrona (attack and defence)"
         return f"{fi.name}: 4dF + {fi.skill_name} {self.level(i):+d} — {what} for this exchange"
 
@@ -201,15 +260,30 @@ class PresjaState(State):
         if ph == "ignore":
             return (act("ignore"), act("accept"))
         if ph == "absorb":
-            return (*(self.absorb_action(o) for o in self.absorb_choices()), act("taken_out"))
+            _, defender, presja = self.hits[self.ptr]
+            ways = self.absorb_choices(defender, presja)
+            return (*(self.absorb_action(way) for way in ways), act("taken_out"))
         if ph == "order":
-            return tuple(act("order", first=self.f[i].id) for i in self.tie_groups[0])
-        if ph == "advantage":
-            kind = self.adv_queue[0]
-            holders = [i for i in self.order if self._attacks(i) >= 0]
+            return tuple(act("order", first=self.fighters[i].id) for i in self.tie_groups[0])
+        if ph == "compel":
             return (
-                act("advantage", which=kind, holder=None),
-                *(act("advantage", which=kind, holder=self.f[i].id) for i in holders),
+                *(act("compel", consequence=f"{self.fighters[i].id}:{SLOTS[s]}") for i, s in self.compel_choices()),
+                act("pass"),
+            )
+        if ph == "compel_answer":
+            assert self.compel_pending is not None
+            can_pay = self.fate_points[self.compel_pending[0]] > 0
+            return (act("accept"), act("refuse")) if can_pay else (act("accept"),)
+        if ph == "edge":
+            edger = self.fighters[self.edge_queue[self.ptr]]
+            return (*(act("edge", aspect=f"own:{k + 1}") for k in range(len(edger.aspects))), act("pass"))
+        if ph == "advantage":
+            kind, a, b = self.adv_queue[0]
+            pair = (self.fighters[a].id, self.fighters[b].id)
+            holders = [i for i, other in ((a, b), (b, a)) if self._attacks(i) == other]
+            return (
+                act("advantage", which=kind, pair=pair, holder=None),
+                *(act("advantage", which=kind, pair=pair, holder=self.fighters[i].id) for i in holders),
             )
         return ()
 
@@ -220,7 +294,7 @@ class PresjaState(State):
             i,
             tuple(self.zone),
             tuple(self.fate),
-            tuple(d is not None and d[0] == "concede" for d in self.decl),
+            tuple(d is not None and d.kind == "concede" for d in self.decl),
         )
         found = _DECL_MEMO.get(key)
         if found is None:
@@ -230,39 +304,31 @@ class PresjaState(State):
         return found
 
     def _declarations_now(self, i: int) -> tuple[Action, ...]:
-        tactics = TACTICS if self.o["tactics"] else ("none",)
+        tactics = TACTICS if self.rule_values["tactics"] else ("none",)
         out: list[Action] = []
         for j in self.opponents(i):
             if self.reachable(i, j) and not self._conceding(j):
-                out.extend(act("attack", target=self.f[j].id, tactic=tactic_arg(t)) for t in tactics)
+                out.extend(act("attack", target=self.fighters[j].id, tactic=tactic_arg(t)) for t in tactics)
         out.extend(act("defend", tactic=tactic_arg(t)) for t in tactics)
         for z in sorted(self.adjacent[self.zone[i]]):
             out.extend(act("move", to=self.zone_ids[z], tactic=tactic_arg(t)) for t in tactics)
-        if self.o["allow_concede"] and self.f[i].may_concede:
+        if self.rule_values["allow_concede"] and self.fighters[i].may_concede:
             out.append(act("concede"))
         return tuple(out)
 
     def _conceding(self, j: int) -> bool:
         d = self.decl[j]
-        return d is not None and d[0] == "concede"
+        return d is not None and d.kind == "concede"
 
     def _attacks(self, i: int) -> int:
         """The target index ``i`` attacks this exchange, or −1."""
         d = self.decl[i]
-        if d is None or d[0] != "attack" or self.fate[i] != ACTIVE or self.fate[d[1]] != ACTIVE:
+        if d is None or d.kind != "attack" or self.fate[i] != ACTIVE or self.fate[d.target] != ACTIVE:
             return -1
-        return d[1]
-
-    def absorb_choices(self) -> tuple[Absorb, ...]:
-        _, t, p = self.hits[self.ptr]
-        free = (self.cons[t][0] == 0, self.cons[t][1] == 0, self.cons[t][2] == 0)
-        o = self.o
-        return absorb_options(
-            self.f[t].track, self.marked[t], free, self.values, p, o["box_absorbs_less"], o["consequence_absorbs_less"]
-        )
+        return d.target
 
     def absorb_action(self, option: Absorb) -> Action:
-        return absorb_action(self.f[self.hits[self.ptr][1]].track, option)
+        return absorb_action(self.fighters[self.hits[self.ptr][1]].track, option)
 
     # ---- applying decisions ----------------------------------------------------------------------------------
     def _apply(self, seat: str, action: Action) -> None:
@@ -284,6 +350,12 @@ class PresjaState(State):
             self._absorb(action)
         elif ph == "order":
             self._order_pick(self.index[action["first"]])
+        elif ph == "edge":
+            self._edge(action)
+        elif ph == "compel":
+            self._compel(action)
+        elif ph == "compel_answer":
+            self._compel_answer(action)
         elif ph == "advantage":
             self._advantage(action)
         self._advance()
@@ -308,17 +380,17 @@ class PresjaState(State):
         kind = action.kind
         tactic = str(action.get("tactic") or "none")
         if kind == "attack":
-            self.decl[i] = ("attack", self.index[action["target"]], tactic, -1)
+            self.decl[i] = Declaration("attack", target=self.index[action["target"]], tactic=tactic)
         elif kind == "move":
-            self.decl[i] = ("move", -1, tactic, self.zone_ids.index(action["to"]))
+            self.decl[i] = Declaration("move", tactic=tactic, zone=self.zone_ids.index(action["to"]))
         elif kind == "defend":
-            self.decl[i] = ("defend", -1, tactic, -1)
+            self.decl[i] = Declaration("defend", tactic=tactic)
         else:
-            self.decl[i] = ("concede", -1, "none", -1)
+            self.decl[i] = Declaration("concede")
         texts.emit_declaration(self, i)
         if kind == "concede":
             gain = concede_fate_points(self.cons_new[i])
-            self.fp[i] += gain
+            self.fate_points[i] += gain
             self.fate[i] = CONCEDED
             texts.emit_concede(self, i, gain)
             self._check_end()
@@ -330,21 +402,43 @@ class PresjaState(State):
         if action.kind == "taken_out":
             self._take_out(t, a, willing=True)
             return
-        track = self.f[t].track
-        option = next(o for o in self.absorb_choices_for(t, p) if absorb_action(track, o) == action)
+        track = self.fighters[t].track
+        chosen = without_name(action)
+        option = next(o for o in self.absorb_choices(t, p) if absorb_action(track, o) == chosen)
         self.marked[t] = mark(self.marked[t], option)
-        for s in option.cons:
+        typed = consequence_names_typed(action)
+        for k, s in enumerate(option.cons):
             self.cons[t][s] = 1
             names = consequence_names()[SLOTS[s]]
-            self.cons_names[t][s] = names[(self.exchange - 1) % len(names)]
+            self.cons_names[t][s] = typed[k] if k < len(typed) else names[(self.exchange - 1) % len(names)]
             self.cons_new[t] += 1
         texts.emit_absorb(self, t, p, option)
 
-    def absorb_choices_for(self, t: int, p: int) -> tuple[Absorb, ...]:
+    def _check_legal(self, seat: str, action: Action) -> None:
+        """An ``absorb`` may carry the consequence's name the player gives it ("Gracz, który bierze konsekwencję,
+        powinien opisać co się stało"): legal when the same choice without the name is."""
+        if action.kind == "absorb" and action.get("name") is not None:
+            names = consequence_names_typed(action)
+            if not names or len(names) > len(str(action.get("cons") or "").split("+")):
+                raise IllegalActionError(
+                    f"illegal action {str(action)!r} for {seat}: name= gives one name per consequence taken "
+                    "(words joined by _, several names by commas)"
+                )
+            action = without_name(action)
+        super()._check_legal(seat, action)
+
+    def absorb_choices(self, t: int, p: int) -> tuple[Absorb, ...]:
+        """Every legal way for participant ``t`` to take ``p`` points of presja now (empty: taken out)."""
         free = (self.cons[t][0] == 0, self.cons[t][1] == 0, self.cons[t][2] == 0)
-        o = self.o
+        rule_values = self.rule_values
         return absorb_options(
-            self.f[t].track, self.marked[t], free, self.values, p, o["box_absorbs_less"], o["consequence_absorbs_less"]
+            self.fighters[t].track,
+            self.marked[t],
+            free,
+            self.values,
+            p,
+            rule_values["box_absorbs_less"],
+            rule_values["consequence_absorbs_less"],
         )
 
     def _take_out(self, t: int, by: int, willing: bool) -> None:
@@ -352,23 +446,57 @@ class PresjaState(State):
         texts.emit_taken_out(self, t, by, willing)
 
     def _advantage(self, action: Action) -> None:
-        kind = self.adv_queue.pop(0)
+        kind, a, b = self.adv_queue.pop(0)
         holder = action["holder"]
-        self.holders[kind] = -1 if holder is None else self.index[holder]
-        texts.emit_advantage(self, kind, self.holders[kind])
+        self.holders[(kind, a, b)] = -1 if holder is None else self.index[holder]
+        texts.emit_advantage(self, kind, a, b, self.holders[(kind, a, b)])
 
     # ---- the order of action ---------------------------------------------------------------------------------
+    def _start_edges(self) -> None:
+        """Before the order is fixed, each participant (highest Zmysły first) may invoke an aspect to act earlier.
+
+        "Gracze mogą użyć swoich Aspektów lub Atutów, by zdobyć przewagę na tym etapie": an aspect costs a Punkt
+        Losu and adds ``invoke_bonus`` to Zmysły for the order (konflikt's own number, as for any invocation);
+        a stunt (``initiative_edge``) wins ties without a cost. One invocation each (konflikt's own).
+        """
+        if self.rule_values["order_invocations"]:
+            by_zmysly = sorted(range(len(self.fighters)), key=lambda i: (-self.fighters[i].zmysly, i))
+            self.edge_queue = [i for i in by_zmysly if self.fate_points[i] > 0 and self.fighters[i].aspects]
+        if self.edge_queue:
+            self.phase, self.ptr = "edge", 0
+        else:
+            self._start_order()
+
+    def _edge(self, action: Action) -> None:
+        i = self.edge_queue[self.ptr]
+        self.ptr += 1
+        if action.kind == "edge":
+            self.fate_points[i] -= 1
+            self.order_bonus[i] += self.rule_values["invoke_bonus"]
+            texts.emit_edge(self, i, str(action["aspect"]))
+        if self.ptr >= len(self.edge_queue):
+            self.edge_queue = []
+            self._start_order()
+
+    def order_value(self, i: int) -> int:
+        """Zmysły (Senses) plus any aspect invoked for the order of action."""
+        return self.fighters[i].zmysly + self.order_bonus[i]
+
     def _start_order(self) -> None:
         """Zmysły (Senses) sets the order; a stunt or aspect (initiative_edge) breaks ties; the GM decides the rest."""
-        keyed = sorted(range(len(self.f)), key=lambda i: (-self.f[i].zmysly, self.f[i].initiative_edge is None, i))
+        keyed = sorted(
+            range(len(self.fighters)),
+            key=lambda i: (-self.order_value(i), self.fighters[i].initiative_edge is None, i),
+        )
         groups: list[list[int]] = []
         for i in keyed:
-            k = (self.f[i].zmysly, self.f[i].initiative_edge is None)
-            if groups and (self.f[groups[-1][0]].zmysly, self.f[groups[-1][0]].initiative_edge is None) == k:
+            k = (self.order_value(i), self.fighters[i].initiative_edge is None)
+            first = groups[-1][0] if groups else -1
+            if groups and (self.order_value(first), self.fighters[first].initiative_edge is None) == k:
                 groups[-1].append(i)
             else:
                 groups.append([i])
-        self.tie_groups = [keyed] if self.o["gm_sets_order"] else groups
+        self.tie_groups = [keyed] if self.rule_values["gm_sets_order"] else groups
         self._settle_order()
 
     def _settle_order(self) -> None:
@@ -378,9 +506,8 @@ class PresjaState(State):
             self.phase = "order"
             return
         texts.emit_order(self)
-        self.phase = "declare"
-        self.ptr = 0
         texts.emit_exchange(self)
+        self._start_exchange()
         self._advance()
 
     def _order_pick(self, i: int) -> None:
@@ -427,7 +554,7 @@ class PresjaState(State):
                     if self.fate[t] != ACTIVE:
                         self.ptr += 1
                         continue
-                    if self.absorb_choices_for(t, p):
+                    if self.absorb_choices(t, p):
                         return
                     self.ptr += 1
                     self._take_out(t, a, willing=False)
@@ -438,41 +565,65 @@ class PresjaState(State):
     def _anything_to_invoke(self) -> bool:
         """A quick test before asking anyone: fate points, a taken consequence or a weapon aspect anywhere."""
         return (
-            any(self.fp)
+            any(self.fate_points)
             or any(any(c) for c in self.cons)
-            or (self.o["advantage_weapon_quality"] and any(fi.weapon_boxes for fi in self.f))
+            or (self.rule_values["advantage_weapon_quality"] and any(fi.weapon_boxes for fi in self.fighters))
         )
 
     def _start_advantages(self) -> None:
+        """The GM is asked, per enabled advantage, about each pair of foes where one attacks the other.
+
+        "Jeśli któraś ze stron konfliktu dysponuje w danym zakresie przewagą": an advantage belongs to one side of
+        a pair against the other (personality is "wojna nerwów dwóch walczących ze sobą postaci"), so in a group
+        fight each pair has its own holder.
+        """
         self.phase = "advantage"
         self.holders = {}
-        o = self.o
-        if any(self._attacks(i) >= 0 for i in self.order):
-            self.adv_queue = [
-                kind
-                for kind, name, _ in ADVANTAGE_KINDS
-                if (o[name] == "gm" if kind in POSITIONAL else o[name] is True)
-            ]
+        rule_values = self.rule_values
+        kinds = [
+            kind
+            for kind, name, _ in ADVANTAGE_KINDS
+            if (rule_values[name] == "gm" if kind in POSITIONAL else rule_values[name] is True)
+        ]
+        pairs = self.attack_pairs()
+        self.adv_queue = [(kind, a, b) for kind in kinds for a, b in pairs]
+
+    def attack_pairs(self) -> list[tuple[int, int]]:
+        """Each pair of participants where one attacks the other this exchange (lower index first), in order."""
+        pairs: list[tuple[int, int]] = []
+        for i in self.order:
+            t = self._attacks(i)
+            if t >= 0 and (min(i, t), max(i, t)) not in pairs:
+                pairs.append((min(i, t), max(i, t)))
+        return pairs
 
     def positional(self, i: int, t: int) -> tuple[bool, bool, bool]:
-        """(numbers, flanking, surrounded) of ``i``'s attack on ``t``, from zones and declared targets."""
-        side = self.f[i].side
-        on_target = [j for j in range(len(self.f)) if self.f[j].side == side and self._attacks(j) == t]
+        """(numbers, flanking, surrounded) of ``i``'s attack on ``t``, from zones and declared targets.
+
+        Flanking comes at the target from the side ("zachodzi go z boku") and surrounding from all sides: only the
+        attackers in the target's zone count for them; a shooter from another zone counts for numbers only.
+        """
+        side = self.fighters[i].side
+        on_target = [j for j in range(len(self.fighters)) if self.fighters[j].side == side and self._attacks(j) == t]
+        at_its_side = sum(1 for j in on_target if self.zone[j] == self.zone[t])
         near = {j for j in on_target} | {
             j
-            for j in range(len(self.f))
-            if self.f[j].side == side and self.fate[j] == ACTIVE and self.zone[j] == self.zone[t]
+            for j in range(len(self.fighters))
+            if self.fighters[j].side == side and self.fate[j] == ACTIVE and self.zone[j] == self.zone[t]
         }
         friends = sum(
             1
-            for j in range(len(self.f))
-            if self.f[j].side == self.f[t].side and self.fate[j] == ACTIVE and self.zone[j] == self.zone[t]
+            for j in range(len(self.fighters))
+            if self.fighters[j].side == self.fighters[t].side
+            and self.fate[j] == ACTIVE
+            and self.zone[j] == self.zone[t]
         )
-        return positional_advantages(len(on_target), len(near), friends)
+        return positional_advantages(at_its_side, len(near), friends)
 
     def advantages(self, i: int, t: int) -> list[str]:
         """The advantages (+1 Attack each) of ``i`` attacking ``t`` this exchange."""
-        got = [kind for kind, holder in self.holders.items() if holder == i] if self.holders else []
+        pair = (min(i, t), max(i, t))
+        got = [kind for (kind, a, b), holder in self.holders.items() if holder == i and (a, b) == pair]
         if self.auto_kinds:
             flags = self.positional(i, t)
             for kind, flag in zip(POSITIONAL, flags, strict=True):
@@ -480,24 +631,20 @@ class PresjaState(State):
                     got.append(kind)
         return got
 
-    def attack_numbers(self, i: int, t: int) -> tuple[int, int, int, int, list[str], int, int]:
-        """(Attack, Defence, attack tactic, defence tactic, advantages, crowd penalty, presja) of ``i`` on ``t``."""
-        a_tac, _ = tactic_mods(self.tactic(i))
-        _, d_tac = tactic_mods(self.tactic(t))
-        advs = self.advantages(i, t)
-        attack = self.result(i) + a_tac + self.att_bonus[i] + len(advs)
+    def attack_numbers(self, i: int, t: int) -> AttackNumbers:
+        """Every number of ``i``'s attack on ``t`` this exchange, the presja included."""
+        attack_tactic, _ = tactic_mods(self.tactic(i))
+        _, defence_tactic = tactic_mods(self.tactic(t))
+        advantages = self.advantages(i, t)
+        attack = self.result(i) + attack_tactic + len(advantages)
         crowd = 0
-        if self.o["defence_vs_many"] == "divided":
+        if self.rule_values["defence_vs_many"] == "divided":
             crowd = sum(1 for j in self.order if self._attacks(j) == t) - 1
-        defence = self.result(t) + d_tac - crowd
-        return (
-            attack,
-            defence,
-            a_tac,
-            d_tac,
-            advs,
-            crowd,
-            pressure(attack, defence, self.f[i].damage, self.f[t].absorption),
+        defence = self.result(t) + defence_tactic - crowd
+        margin_bonus = self.margin_bonus[i]
+        presja = pressure(attack, defence, self.fighters[i].damage, self.fighters[t].absorption, margin_bonus)
+        return AttackNumbers(
+            attack, defence, attack_tactic, defence_tactic, tuple(advantages), crowd, margin_bonus, presja
         )
 
     def _resolve(self) -> None:
@@ -507,32 +654,72 @@ class PresjaState(State):
             t = self._attacks(i)
             if t < 0:
                 continue
-            attack, defence, a_tac, d_tac, advs, crowd, p = self.attack_numbers(i, t)
-            texts.emit_attack(self, i, t, attack, defence, a_tac, d_tac, advs, crowd, p)
-            if p > 0:
-                self.hits.append((i, t, p))
+            numbers = self.attack_numbers(i, t)
+            texts.emit_attack(self, i, t, numbers)
+            if numbers.presja > 0:
+                self.hits.append((i, t, numbers.presja))
         self.phase, self.ptr = "absorb", 0
 
     def _end_exchange(self) -> None:
         for i, d in enumerate(self.decl):
-            if d is not None and d[0] == "move" and self.fate[i] == ACTIVE:
-                self.zone[i] = d[3]
+            if d is not None and d.kind == "move" and self.fate[i] == ACTIVE:
+                self.zone[i] = d.zone
                 texts.emit_move(self, i)
-        if self.o["weapon_aspect_clears"] == "exchange":
-            self.ticks = [0] * len(self.f)
+        if self.rule_values["weapon_aspect_clears"] == "exchange":
+            self.ticks = [0] * len(self.fighters)
         if self._check_end():
             return
-        if self.exchange >= self.o["max_exchanges"]:
+        if self.exchange >= self.rule_values["max_exchanges"]:
             self.phase, self.ending = "done", "deadlock"
             texts.emit_end(self)
             return
         self.exchange += 1
         self._reset_exchange()
-        self.phase, self.ptr = "declare", 0
         texts.emit_exchange(self)
+        self._start_exchange()
+
+    def _start_exchange(self) -> None:
+        """The GM may compel consequences first (when anyone in the fight has one); then the declarations."""
+        self.ptr = 0
+        self.phase = "compel" if self.compel_choices() else "declare"
+
+    def compel_choices(self) -> list[tuple[int, int]]:
+        """(owner, slot) of every consequence the GM may still compel this exchange ("Konsekwencje mogą być…
+        wymuszone"): each taken consequence of a participant in the fight, once per exchange (konflikt's own)."""
+        if not self.rule_values["compels"]:
+            return []
+        return [
+            (i, s)
+            for i in range(len(self.fighters))
+            if self.fate[i] == ACTIVE
+            for s in range(3)
+            if self.cons[i][s] and (i, s) not in self.compelled
+        ]
+
+    def _compel(self, action: Action) -> None:
+        if action.kind == "pass":
+            self.phase = "declare"
+            return
+        pid, _, slot = str(action["consequence"]).partition(":")
+        owner, s = self.index[pid], SLOTS.index(slot)
+        self.compelled.append((owner, s))
+        self.compel_pending = (owner, s)
+        self.phase = "compel_answer"
+        texts.emit_compel(self, owner, s)
+
+    def _compel_answer(self, action: Action) -> None:
+        """The owner accepts the complication for a Punkt Losu, or pays one to refuse it (FATE's compel; the text
+        leaves the mechanics to its missing chapter on aspects: konflikt's own)."""
+        assert self.compel_pending is not None
+        owner, s = self.compel_pending
+        self.compel_pending = None
+        accepted = action.kind == "accept"
+        self.fate_points[owner] += 1 if accepted else -1
+        texts.emit_compel_answer(self, owner, s, accepted)
+        self.phase = "compel" if self.compel_choices() else "declare"
 
     def _check_end(self) -> bool:
-        sides = {self.f[i].side for i in range(len(self.f)) if self.fate[i] == ACTIVE}
+        sides = {self.fighters[i].side for i in range(len(self.fighters)) if self.fate[i] == ACTIVE}
         if len(sides) > 1:
             return False
         self.phase = "done"
@@ -547,8 +734,10 @@ class PresjaState(State):
             self.phase,
             self.ptr,
             tuple(self.order),
+            tuple(self.order_bonus),
+            tuple(self.edge_queue),
             tuple(tuple(g) for g in self.tie_groups),
-            tuple(self.fp),
+            tuple(self.fate_points),
             tuple(self.marked),
             tuple(tuple(c) for c in self.cons),
             tuple(self.cons_new),
@@ -558,7 +747,7 @@ class PresjaState(State):
             tuple(self.decl),
             tuple(self.dice),
             tuple(self.bonus),
-            tuple(self.att_bonus),
+            tuple(self.margin_bonus),
             tuple(sorted(self.invoked.items())),
             tuple(self.inv_queue),
             self.inv_acted,
@@ -567,12 +756,14 @@ class PresjaState(State):
             tuple(self.adv_queue),
             tuple(sorted(self.holders.items())),
             tuple(self.hits),
+            tuple(self.compelled),
+            self.compel_pending,
             self.ending,
         )
 
     def clock(self) -> tuple[int, int] | None:
         """The exchange number counts towards ``max_exchanges`` (a deadlock) and little else (see below)."""
-        return (self.exchange, self.o["max_exchanges"])
+        return (self.exchange, self.rule_values["max_exchanges"])
 
     def key_without_clock(self) -> Hashable:
         """:meth:`key` with as much of the exchange number as the rules and the heuristic look at.
@@ -584,7 +775,7 @@ class PresjaState(State):
         """
         key = self.key()
         assert isinstance(key, tuple)
-        if self.o["advantage_mobility"]:
+        if self.rule_values["advantage_mobility"]:
             seen = min(self.exchange, 3)
         elif self.surprised:
             seen = min(self.exchange, 2)
@@ -593,8 +784,8 @@ class PresjaState(State):
         return (seen, *key[1:])
 
     def set_clock_cap(self, cap: int) -> None:
-        """Move ``max_exchanges`` for exact analysis: a fresh options dict, as copies share ``o``."""
-        self.o = {**self.o, "max_exchanges": cap}
+        """Move ``max_exchanges`` for exact analysis: a fresh options dict, as copies share ``rule_values``."""
+        self.rule_values = {**self.rule_values, "max_exchanges": cap}
 
     def end_at_cap(self) -> None:
         """The deadlock at ``max_exchanges``, as :meth:`_end_exchange` calls it, one exchange number later."""
@@ -619,9 +810,9 @@ class PresjaState(State):
 
     def invariants(self) -> list[str]:
         broken: list[str] = []
-        for i, fi in enumerate(self.f):
-            if self.fp[i] < 0:
-                broken.append(f"{fi.id}: Punkty Losu (fate points) {self.fp[i]} < 0")
+        for i, fi in enumerate(self.fighters):
+            if self.fate_points[i] < 0:
+                broken.append(f"{fi.id}: Punkty Losu (fate points) {self.fate_points[i]} < 0")
             if self.marked[i] >> len(fi.track):
                 broken.append(f"{fi.id}: marked boxes beyond the track")
             if any(c not in (0, 1, 2) for c in self.cons[i]):
@@ -639,10 +830,10 @@ class PresjaState(State):
         after 5–10 minutes of rest (``rested``); moderate and severe remain. Fate points are kept as they stand.
         """
         out: dict[str, Character] = {}
-        for i, fi in enumerate(self.f):
+        for i, fi in enumerate(self.fighters):
             names = [n if self.cons[i][s] else None for s, n in enumerate(self.cons_names[i])]
             if rested:
                 names[0] = None
             cons = Consequences(mild=names[0], moderate=names[1], severe=names[2])
-            out[fi.id] = fi.character.model_copy(update={"fate_points": self.fp[i], "consequences": cons})
+            out[fi.id] = fi.character.model_copy(update={"fate_points": self.fate_points[i], "consequences": cons})
         return out

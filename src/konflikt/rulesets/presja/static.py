@@ -7,6 +7,7 @@ actions that recur are built once (``Action.of`` sorts its arguments every time)
 from __future__ import annotations
 
 from functools import cache
+from itertools import count
 from typing import Any
 
 from konflikt.core.actions import Action
@@ -25,6 +26,10 @@ _FACES4: tuple[int, ...] = fudge_sums(4)
 
 ROLL = Fudge(4)
 _STATIC_IDS: dict[tuple[object, ...], int] = {}
+"""Static keys of the scenarios met lately (bounded: cleared past :data:`_STATIC_IDS_KEPT`)."""
+_STATIC_IDS_KEPT = 256
+_NEXT_STATIC_ID = count()
+"""Never reused, so a memo entry made under a key that has since been cleared can never be hit by another scenario."""
 
 
 def tactic_arg(tactic: str) -> str | None:
@@ -42,12 +47,12 @@ class Static:
         level_text(0, options.ladder)  # fail early on a bad ladder
         self.side_ids = tuple(s.id for s in scenario.sides)
         self.side_names = tuple(s.name for s in scenario.sides)
-        self.f = tuple(
+        self.fighters = tuple(
             make_fighter(p, si, base, options.cialo_above_3)
             for si, side in enumerate(scenario.sides)
             for p in side.participants
         )
-        self.index = {fi.id: i for i, fi in enumerate(self.f)}
+        self.index = {fi.id: i for i, fi in enumerate(self.fighters)}
         zones = setup.zone_list()
         self.zone_ids = tuple(z.id for z in zones)
         self.zone_names = tuple(z.name for z in zones)
@@ -77,14 +82,24 @@ class Static:
                     fi.warlike,
                     fi.player,
                 )
-                for fi in self.f
+                for fi in self.fighters
             ),
             self.adjacent,
             len(self.situation),
             tuple(sorted(dict(options).items())),
         )
-        self.static_key = _STATIC_IDS.setdefault(static, len(_STATIC_IDS))
+        self.static_key = static_key(static)
         self.auto_kinds = tuple(k for k in POSITIONAL if options[f"advantage_{k}"] == "auto")
+
+
+def static_key(static: tuple[object, ...]) -> int:
+    """A small id for everything fixed in a conflict that a policy's choice may depend on (memo keys)."""
+    found = _STATIC_IDS.get(static)
+    if found is None:
+        if len(_STATIC_IDS) >= _STATIC_IDS_KEPT:
+            _STATIC_IDS.clear()
+        found = _STATIC_IDS[static] = next(_NEXT_STATIC_ID)
+    return found
 
 
 @cache

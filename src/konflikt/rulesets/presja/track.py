@@ -203,10 +203,26 @@ def mark(marked: int, option: Absorb) -> int:
     return marked
 
 
+def body_indices(base: tuple[Box, ...], cialo: int, above_3: str = "none") -> frozenset[int]:
+    """Where Ciało's boxes sit in :func:`build_track`'s row order: after the base boxes of the same range."""
+    track = build_track(base, cialo, above_3)
+    extra = body_boxes(cialo, above_3)
+    found: set[int] = set()
+    for box in set(extra):
+        where = [i for i, b in enumerate(track) if b == box]
+        found.update(where[len(where) - extra.count(box) :])
+    return frozenset(found)
+
+
 @cache
-def track_text(track: tuple[Box, ...], marked: int) -> str:
-    """``[1][x1][2-3][2-3][4-5]``: each box, marked ones with an x."""
-    return "".join(f"[{'x' if marked >> i & 1 else ''}{box_label(b)}]" for i, b in enumerate(track))
+def track_text(track: tuple[Box, ...], marked: int, body: frozenset[int] = frozenset()) -> str:
+    """``[1][x1](1)[2-3][2-3][4-5]``: each box, marked ones with an x; Ciało's in round brackets, as the text draws
+    them ("zwiększa o jedno pole rząd presji o wartości 1 (nawiasy okrągłe)")."""
+    out = []
+    for i, b in enumerate(track):
+        inside = f"{'x' if marked >> i & 1 else ''}{box_label(b)}"
+        out.append(f"({inside})" if i in body else f"[{inside}]")
+    return "".join(out)
 
 
 def recover_boxes() -> int:
