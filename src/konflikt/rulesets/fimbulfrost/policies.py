@@ -25,7 +25,7 @@ from konflikt.core.actions import Action
 from konflikt.core.errors import KonfliktError
 from konflikt.core.state import State
 from konflikt.rulesets.fimbulfrost import phases as P
-from konflikt.rulesets.fimbulfrost.rules import available_entries, buy_back_count, dice_needed, hero_list
+from konflikt.rulesets.fimbulfrost.rules import buy_back_count, dice_needed
 from konflikt.rulesets.fimbulfrost.state import (
     ARMOUR,
     GEAR,
@@ -149,13 +149,7 @@ class HeuristicPolicy:
         kind, i, count, round_no = s.asks[0]
         if kind == "back":
             cost = buy_back_count(count, s.points)
-            safe = available_entries(
-                s.catalogue,
-                hero_list(s.catalogue, s.opp.konsekvensliste, round_no),
-                round_no,
-                [*s.taken[i], *s.carried[i]],
-                allow_death=False,
-            )
+            safe = s.hero_entries(i, round_no, allow_death=False)
             return Action.of("buy_back" if cost <= 2 and len(safe) >= cost else "stay_out")
         entries = s.ask_entries()
         best = min(range(len(entries)), key=lambda k: (entries[k].severity, k))

@@ -22,17 +22,19 @@ from konflikt.rulesets.fimbulfrost.models import Catalogue, Character, Entry, lo
 from konflikt.rulesets.fimbulfrost.narrate import Narration
 from konflikt.rulesets.fimbulfrost.rules import (
     AREAS,
+    POOLS,
     absorb,
     available_entries,
     buy_back_count,
     compositions,
     consequence_count,
+    effects_already_true,
     hero_list,
     loss_shares,
+    opponent_entries,
     presentation_dice,
 )
 
-POOLS = ("rustning", "grej", "vaaben")
 STANDING, OUT, DEAD = 0, 1, 2
 VICTORY, LOSS = 1, 2
 # round-3 option bits (each once per hero); maneuver j uses bit MANEUVER << j
@@ -205,13 +207,19 @@ class FimbulfrostState(Narration):
         """The entries the first queued consequence may take (hero's own list, or the defeated opponent's)."""
         kind, i, _, round_no = self.asks[0]
         if kind == "opp":
-            return available_entries(self.catalogue, self.opp.nederlagsliste, round_no, self.opp_taken)
+            return opponent_entries(self.catalogue, self.opp.nederlagsliste, round_no, self.opp_taken)
+        return self.hero_entries(i, round_no)
+
+    def hero_entries(self, i: int, round_no: int, allow_death: bool | None = None) -> tuple[Entry, ...]:
+        """The entries hero ``i`` may buy from his own list in ``round_no``: unused, costing something, death when
+        allowed (forced when nothing else is left)."""
         return available_entries(
             self.catalogue,
             hero_list(self.catalogue, self.opp.konsekvensliste, round_no),
             round_no,
             [*self.taken[i], *self.carried[i]],
-            allow_death=round_no != 1 or self.options.round1_death,
+            allow_death=(round_no != 1 or self.options.round1_death) if allow_death is None else allow_death,
+            already_true=effects_already_true(self.pools[i], self.chars[i].omdomme),
         )
 
     # ---- applying decisions -----------------------------------------------------------------------------------
@@ -267,10 +275,21 @@ class FimbulfrostState(Narration):
             self._next_turn()
 
     def _do_armour(self, i: int, action: Action) -> None:
-        self._take_pool(i, "armour", int(action["dice"]), "Rustningspulje (armour pool): the armour covers")
+        self._take_pool(
+            i,
+            "armour",
+            int(action["dice"]),
+            "Rustningspulje (armour pool): beskriver sin rustnings indvirkning på kampen "
+            "(the armour's part in the fight)",
+        )
 
     def _do_gear(self, i: int, action: Action) -> None:
-        self._take_pool(i, "gear", int(action["dice"]), "Grejpulje (gear pool): the gear tells")
+        self._take_pool(
+            i,
+            "gear",
+            int(action["dice"]),
+            "Grejpulje (gear pool): beskriver sit grejs indvirkning på kampen (the gear's part in the fight)",
+        )
 
     def _take_pool(self, i: int, kind: str, k: int, words: str) -> None:
         self.pools[i][POOL_OF_KIND[kind]] -= k
@@ -370,7 +389,7 @@ class FimbulfrostState(Narration):
         self.taken[i].append(entry.id)
         if entry.loses is not None:
             self.pools[i][POOLS.index(entry.loses)] = 0
-        self.say_consequence(i, entry, count - 1)
+        self.say_consequence(i, entry, count - 1, for_mishap=kind == "mishap")
         if entry.death:
             self.fate[i], self.morale[i] = DEAD, 0
             self.asks = [a for a in self.asks if a[0] == "opp" or a[1] != i]
@@ -429,7 +448,7 @@ class FimbulfrostState(Narration):
             else:
                 self._deal_damage({t: self.hits for t in self.standing()})
         else:
-            self.say_roll(self.cursor, roll)
+            self.say_roll(self.cursor, self._dice_of(self.cursor), roll)
             # round-1 1s mean nothing: keep successes only, so that exact analysis merges those branches
             self.rolls[self.cursor] = PoolRoll(roll.successes, 0) if phase == P.R1_ROLL else roll
             self.cursor += 1
@@ -508,14 +527,14 @@ class FimbulfrostState(Narration):
         if round_no == 2:
             self.dice = [0] * self.n
         if self.opp_status <= 0:
-            self._finish(VICTORY, round_no)
+            self._finish(VICTORY, round_no, ones)
             self._queue("opp", self._next_buyer(-1), consequence_count(-self.opp_status, self.points), round_no)
             for i in range(self.n):
-                self._queue("cons", i, ones[i], round_no)
+                self._queue("mishap", i, ones[i], round_no)
             return
         if round_no > 1 and self.options.mishaps == "always":
             for i in range(self.n):
-                self._queue("cons", i, ones[i], round_no)
+                self._queue("mishap", i, ones[i], round_no)
         if round_no == 1:
             self.phase = P.R1_ANSWER
             self.say_answer_coming(1)
@@ -523,12 +542,14 @@ class FimbulfrostState(Narration):
             self.phase = P.R2_KAMP
             self.say_answer_coming(2)
         else:
-            self._finish(LOSS, 3)
+            self._finish(LOSS, 3, ones)
             mode = self.options.round3_loss
             payers = [i for i in range(self.n) if self.fate[i] != DEAD] if mode == "every" else self.standing()
             shares = loss_shares(self.opp_status, len(payers), "shared" if mode == "shared" else "each")
-            for i, share in zip(payers, shares, strict=True):
-                self._queue("cons", i, consequence_count(share, self.points), 3)
+            counts = [consequence_count(share, self.points) for share in shares]
+            self.say_loss_shares(payers, counts)
+            for i, count in zip(payers, counts, strict=True):
+                self._queue("cons", i, count, 3)
 
     @property
     def points(self) -> int:
@@ -541,7 +562,7 @@ class FimbulfrostState(Narration):
                 continue
             before, mor = self.hstatus[i], self.morale[i]
             self.hstatus[i], self.morale[i] = absorb(before, mor, d)
-            if self.options.morale == "next_hit":
+            if self.options.morale == "next_hit":  # the digest's reading: the rest of the bonus is gone
                 self.morale[i] = 0
             self.say_damage(i, d, before, mor)
             if self.hstatus[i] <= 0:
@@ -557,7 +578,7 @@ class FimbulfrostState(Narration):
     def _check(self) -> None:
         """Step 4D / 3D: if both sides still stand, on to the next round."""
         if not self.standing():
-            self._finish(LOSS, self.round)
+            self._finish(LOSS, self.round, [0] * self.n)
             return
         if self.round == 1:
             if self.options.morale == "round1":
@@ -570,9 +591,13 @@ class FimbulfrostState(Narration):
             self.say_round(3)
             self._next_turn()
 
-    def _finish(self, result: int, round_no: int) -> None:
+    def _finish(self, result: int, round_no: int, ones: list[int]) -> None:
+        """The conflict is decided; ``ones`` are the 1s each hero rolled in the deciding roll (named in the words when
+        they cost consequences)."""
         self.result, self.round, self.phase = result, round_no, P.END
-        self.say_finish(result, round_no)
+        self.say_finish(
+            result, round_no, ones if result == VICTORY or self.options.mishaps == "always" else [0] * self.n
+        )
 
     # ---- analysis ---------------------------------------------------------------------------------------------
     def key(self) -> Hashable:
