@@ -83,7 +83,9 @@ def test_a_lone_hero_splits_nothing_all_successes_hit_the_opponent() -> None:
     assert state.opp_status == 4 and state.phase == P.R1_ANSWER
 
 
-def test_opponent_answer_hits_morale_first_and_morale_then_gone() -> None:
+def test_morale_bonus_is_added_to_a_friends_status_pool_and_the_rest_stays() -> None:
+    """ "man føjer dem som morale-bonus til en vens Status-pulje": the bonus is part of the pool, so what the
+    opponent's answer leaves of it still stands against the Kamp roll (the old default threw the rest away)."""
     state = start()
     present_each_other(state)
     roll(state, 0)
@@ -91,11 +93,18 @@ def test_opponent_answer_hits_morale_first_and_morale_then_gone() -> None:
     act(state, "split", opponent=0, morale_budolf=2)
     roll(state, 1)
     act(state, "hit", budolf=1)
-    assert state.hstatus == [6, 4] and state.morale == [0, 0]
+    assert state.hstatus == [6, 4] and state.morale == [1, 0]
+    act(state, "describe", **ALL)
+    act(state, "describe", **ALL)
+    roll(state, 0)
+    roll(state, 0)
+    roll(state, 2)  # the robbers' Kamp: 2 hits on Budolf, the bonus's last point takes one
+    act(state, "hit", budolf=2)
+    assert state.hstatus[0] == 5 and state.morale[0] == 0
 
 
-@pytest.mark.parametrize(("option", "after_hit", "in_round2"), [("conflict", 1, 1), ("round1", 1, 0)])
-def test_morale_option_lasts(option: str, after_hit: int, in_round2: int) -> None:
+@pytest.mark.parametrize(("option", "in_round2"), [("status_pool", 1), ("next_hit", 0), ("round1", 0)])
+def test_morale_option_lasts(option: str, in_round2: int) -> None:
     state = start(options={"morale": option})
     present_each_other(state)
     roll(state, 0)
@@ -105,7 +114,6 @@ def test_morale_option_lasts(option: str, after_hit: int, in_round2: int) -> Non
     act(state, "hit", budolf=1)
     assert state.hstatus[0] == 6
     assert state.morale[0] == in_round2
-    assert after_hit == 1
 
 
 def test_all_heroes_out_in_round1_the_opponent_wins() -> None:
@@ -141,7 +149,9 @@ def test_out_at_exactly_zero_costs_nothing() -> None:
     assert state2.phase == P.R2_DESCRIBE
 
 
-def test_round1_has_no_death_by_default_but_the_option_allows_it(tmp_path: object) -> None:
+def test_every_point_below_0_is_paid_in_round1_death_forced_when_the_list_runs_out() -> None:
+    """ "For hvert point under 0, erhverver de konsekvenser" with death forced last (the old default dropped the
+    points the list could not cover); round1_death = false keeps the old reading as an option."""
     for allow in (False, True):
         state = start(
             heroes=[hero("budolf", character="builtin:budolf", status=1), hero("rudolf", character="builtin:rudolf")],
@@ -159,9 +169,10 @@ def test_round1_has_no_death_by_default_but_the_option_allows_it(tmp_path: objec
             assert all(a.kind == "consequence" for a in legal)
             state.apply_action(legal[0])
             taken += 1
-        # the dragon's list has three round-1 entries (and death only for rounds 2–3)
-        assert taken == 3
-        assert state.fate[0] == 1
+        # the dragon's round-1 list: shaken, fled (its 'all gear lost' costs Budolf nothing: he has no gear), death
+        assert taken == (3 if allow else 2)
+        assert state.fate[0] == (2 if allow else 1)
+        assert any(e.kind == "exhausted" for e in state.history()) is not allow
 
 
 # ---- round 2 ------------------------------------------------------------------------------------------------------
@@ -177,7 +188,7 @@ def test_round2_dice_one_per_area_described() -> None:
 
 
 def test_mishaps_always_option_charges_1s_without_victory() -> None:
-    for option, expected in (("defeating_roll", []), ("always", [("cons", 0, 2, 2)])):
+    for option, expected in (("defeating_roll", []), ("always", [("mishap", 0, 2, 2)])):
         state = start(options={"mishaps": option})
         to_round2(state)
         act(state, "describe", **ALL)
