@@ -238,3 +238,19 @@ def test_aftermath_rygtet_er_plettet_costs_one_omdomme_next_conflict_and_loads_b
         assert Character.model_validate(document).name, pid
     nxt = start(heroes=[hero("sigrun", **result.characters["sigrun"]), hero("rudolf", character="builtin:rudolf")])
     assert nxt.chars[0].omdomme == 2 and "rygte-plettet" in nxt.carried[0]
+
+
+def test_trin_4d_the_outcome_of_the_round_is_described() -> None:
+    """ "Trin 4D: Når konsekvenser er fordelt, beskriver man udfaldet af Omdømme-runden" (and Trin 3D after round 2):
+    after the consequences the table hears who still stands and which round follows."""
+    state = start()
+    to_round2(state, robbers=1)
+    described = [e.text for e in state.history() if e.kind == "round"]
+    assert described == ["Røverbanden and 2 hero(es) still stand: runde 2, Stil, Stunt og Snak (style, stunt and talk)"]
+    act(state, "describe", **ALL)
+    act(state, "describe", **ALL)
+    roll(state, 0)
+    roll(state, 0)
+    roll(state, 0)
+    described = [e.text for e in state.history() if e.kind == "round"]
+    assert described[-1] == "Røverbanden and 2 hero(es) still stand: runde 3, Ressourcer (resources)"
