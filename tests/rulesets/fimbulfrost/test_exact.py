@@ -108,7 +108,8 @@ def test_exact_winner_odds_of_the_bundled_conflicts_are_the_pinned_fractions() -
 
 def test_exact_death_odds_follow_the_texts_consequences() -> None:
     """The dragon kills Rudolf only now: every point below 0 is paid and death is on the round-1 list ("Det
-    inkluderer blandt “død”"); under the digest's defaults P(Rudolf dead) was below 1/10,000 (pinned now: 0.0509 and 0.2163)."""
+    inkluderer blandt “død”"); under the digest's defaults P(Rudolf dead) was below 1/10,000 (pinned now: 0.0509 and
+    0.2163)."""
     sc = load_scenario("fimbulfrost/dragon")
     odds = conflict_odds(new_state(sc), seat_policies(sc))
     dead = {
