@@ -122,3 +122,28 @@ def test_exact_death_odds_follow_the_texts_consequences() -> None:
     options = {"morale": "next_hit", "round1_death": False, "round3_loss": "each"}
     old = conflict_odds(new_state(digest, options), seat_policies(digest))
     assert sum(p for label, p in old.fates("rudolf").items() if str(label).startswith("død")) < Fraction(1, 10_000)
+
+
+def test_the_state_is_copied_by_the_generic_fork_equal_to_a_deep_copy() -> None:
+    """No hand-kept copy: ``State.fork`` (konflikt.core.copying) copies the state, equal to ``deep_fork`` and
+    independent of it, all through a conflict (tests/analysis/test_fork.py's check, on the text's example)."""
+    from konflikt.core.state import State
+
+    assert FimbulfrostState.fork is State.fork and FimbulfrostState.clone is State.clone
+    sc = load_scenario("fimbulfrost/robbers")
+    state = new_state(sc)
+    runner = Runner(seat_policies(sc), Generators.from_seed(3))
+
+    def check(current: object) -> None:
+        assert isinstance(current, FimbulfrostState)
+        quick, slow = current.fork(), current.deep_fork()
+        assert {k: repr(v) for k, v in vars(quick).items() if k not in ("_steps", "_events")} == {
+            k: repr(v) for k, v in vars(slow).items() if k not in ("_steps", "_events")
+        }
+        assert quick.key() == slow.key() == current.key()
+        quick.pools[0][0] = -99
+        quick.asks.append(("cons", 0, 1, 1))
+        assert current.pools[0][0] != -99 and ("cons", 0, 1, 1) not in current.asks[-1:]
+
+    runner.play(state, on_step=check)
+    assert state.is_terminal()

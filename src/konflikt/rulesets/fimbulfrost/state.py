@@ -41,26 +41,14 @@ VICTORY, LOSS = 1, 2
 WILDER, GEAR, ARMOUR, WEAPON, BORROWED, QUESTION, MANEUVER = 1, 2, 4, 8, 16, 32, 64
 POOL_OF_KIND = {"armour": 0, "gear": 1, "weapon": 2}
 BIT_OF_KIND = {"armour": ARMOUR, "gear": GEAR, "weapon": WEAPON}
-_LISTS = (
-    "asks",
-    "hstatus",
-    "morale",
-    "fate",
-    "back",
-    "presenter",
-    "rolls",
-    "areas",
-    "dice",
-    "used",
-    "done",
-    "borrowed",
-)
 
 
 class FimbulfrostState(Narration):
     """Heroes (helte) against one opponent (modstander), round by round."""
 
     ruleset = "fimbulfrost"
+    shared = ("chars", "opp", "catalogue", "carried", "hero_ids", "names")
+    """Scenario data never changed during a conflict: copies share it (``State.fork`` is the generic fast copy)."""
 
     def __init__(self, scenario: Scenario, options: Options, catalogue: Catalogue | None = None) -> None:
         super().__init__(options)
@@ -635,26 +623,6 @@ class FimbulfrostState(Narration):
             tuple(self.used),
             tuple(self.done),
         )
-
-    def clone(self) -> FimbulfrostState:
-        return self._copy(history=True)
-
-    def fork(self) -> FimbulfrostState:
-        return self._copy(history=False)
-
-    def _copy(self, history: bool) -> FimbulfrostState:
-        """A fast copy: the scenario's data (characters, lists, options) is shared, being never changed."""
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        new._steps = list(self._steps) if history else []
-        new._events = list(self._events) if history else []
-        new._secret = dict(self._secret)
-        for name in _LISTS:
-            setattr(new, name, list(getattr(self, name)))
-        new.pools = [list(p) for p in self.pools]
-        new.taken = [list(t) for t in self.taken]
-        new.opp_taken = list(self.opp_taken)
-        return new
 
     def invariants(self) -> list[str]:
         broken = []
