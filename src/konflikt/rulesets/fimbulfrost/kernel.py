@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import product
 from typing import Any
 
@@ -42,13 +43,19 @@ from konflikt.rulesets.fimbulfrost.narrate import FATES
 from konflikt.rulesets.fimbulfrost.options import OPTIONS
 from konflikt.rulesets.fimbulfrost.policies import CONFIDENCE, HeuristicPolicy, split_hits, split_round1
 from konflikt.rulesets.fimbulfrost.rules import (
+    OTHER_FACES,
+    P_SUCCESS,
+    POOL_OPTION,
+    Round3Option,
     absorb,
     available_entries,
     consequence_count,
     dice_needed,
     effects_already_true,
     hero_list,
+    maneuver_bit,
     opponent_entries,
+    points_below_zero,
     presentation_dice,
 )
 
@@ -73,10 +80,15 @@ STAGES = ("won_1", "out_1", "won_2", "out_2", "won_3", "lost_3")
 STAGE_ROUND = np.array([1, 1, 2, 2, 3, 3], dtype=np.int64)
 STAGE_ENDING = np.array([0, 1, 0, 1, 0, 2], dtype=np.int64)
 ENDINGS = ["opponent_defeated", "heroes_out", "heroes_lost"]
+if Fraction(1, 2) != P_SUCCESS:  # pragma: no cover - the draws below read successes as random bits
+    raise ImportError("the fimbulfrost kernel draws successes as random bits: it needs P_SUCCESS = 1/2")
 DIGITS = 8
-"""Base-3 digits per uniform draw for the 1s (3**8 = 6561)."""
+"""Base-OTHER_FACES (3) digits per uniform draw for the 1s (3**8 = 6561)."""
 ONES = np.array(
-    [[sum((u // 3**k) % 3 == 0 for k in range(f)) for u in range(3**DIGITS)] for f in range(DIGITS + 1)],
+    [
+        [sum((u // OTHER_FACES**k) % OTHER_FACES == 0 for k in range(f)) for u in range(OTHER_FACES**DIGITS)]
+        for f in range(DIGITS + 1)
+    ],
     dtype=np.int16,
 )
 """ONES[f, u]: the 1s among f non-success dice when u is uniform in [0, 3**8): zero digits among the lowest f."""
@@ -136,7 +148,7 @@ def take_hits(
             morale[t] = 0
         if hstatus[t] <= 0:
             standing[t], morale[t] = False, 0
-            outs[t] = consequence_count(-hstatus[t], per)
+            outs[t] = consequence_count(points_below_zero(hstatus[t]), per)
     return asked, outs
 
 
@@ -155,9 +167,9 @@ def gather(
     need = dice_needed(opp_status, CONFIDENCE)
 
     def options_left(j: int) -> list[str]:
-        left = ["wilder"] if n > 1 and not used[j] & 1 else []
-        left += [f"m{k}" for k in range(len(heroes[j].manovrer)) if not used[j] & (8 << k)]
-        left += [p for k, p in ((1, "gear"), (0, "armour")) if not used[j] & (2 << k) and pools[j][k]]
+        left = ["wilder"] if n > 1 and not used[j] & Round3Option.WILDER else []
+        left += [f"m{k}" for k in range(len(heroes[j].manovrer)) if not used[j] & maneuver_bit(k)]
+        left += [kind for k, kind in ((1, "gear"), (0, "armour")) if not used[j] & POOL_OPTION[kind] and pools[j][k]]
         return left
 
     asked, cursor = 0, -1
@@ -180,16 +192,16 @@ def gather(
         if deficit <= 0 or not left:
             done[i] = True
         elif left[0] == "wilder":
-            used[i] |= 1
+            used[i] |= Round3Option.WILDER
             dice[i] += 1
         elif left[0][0] == "m":
             k = int(left[0][1:])
-            used[i] |= 8 << k
+            used[i] |= maneuver_bit(k)
             dice[i] += heroes[i].manovrer[k].dice
         else:
             k = 1 if left[0] == "gear" else 0
             take = min(pools[i][k], deficit)
-            used[i] |= 2 << k
+            used[i] |= POOL_OPTION[left[0]]
             pools[i][k] -= take
             spent[i][k] += take
             dice[i] += take
@@ -592,7 +604,7 @@ class FimbulfrostKernel:
         m1 = t.ta_mask[a]
         # runde 2: three dice a standing hero, then the Kamp roll
         s2 = [self._count(raw, f"r2_{i}") * ((m1 >> i) & 1) for i in range(t.n)]
-        u2 = rng.integers(0, 3**DIGITS, size=(t.n, m))
+        u2 = rng.integers(0, OTHER_FACES**DIGITS, size=(t.n, m))
         o2 = [ONES[3 - s2[i], u2[i]] * ((m1 >> i) & 1) for i in range(t.n)]
         os2 = os1 - sum(s2, np.zeros(m, dtype=np.int64))
         h2 = self._count(raw, "h2")
@@ -602,7 +614,7 @@ class FimbulfrostKernel:
         d3 = [t.tc_dice[i][c] for i in range(t.n)]
         s3 = [self._count(raw, f"r3_{i}", d3[i]) for i in range(t.n)]
         groups = max(1, -(-max(int(d.max()) for d in d3) // DIGITS)) if t.n else 1
-        u3 = rng.integers(0, 3**DIGITS, size=(t.n, groups, m))
+        u3 = rng.integers(0, OTHER_FACES**DIGITS, size=(t.n, groups, m))
         o3 = [
             sum(
                 (ONES[np.clip(d3[i] - s3[i] - DIGITS * g, 0, DIGITS), u3[i, g]] for g in range(groups)),

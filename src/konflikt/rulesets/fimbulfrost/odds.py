@@ -12,8 +12,7 @@ from fractions import Fraction
 
 from konflikt.core.errors import KonfliktError
 from konflikt.core.odds import OddsAnswer, OddsParam, OddsQuestion
-from konflikt.dice import SuccessPool
-from konflikt.rulesets.fimbulfrost.rules import p_defeat, success_distribution
+from konflikt.rulesets.fimbulfrost.rules import p_defeat, success_distribution, success_pool
 
 MAX_DICE = 60
 
@@ -24,7 +23,7 @@ def pool_answer(dice: int, status: int) -> OddsAnswer:
         raise KonfliktError(f"--dice takes 0 to {MAX_DICE} dice, not {dice}")
     if status < 1:
         raise KonfliktError(f"--status takes the opponent's remaining Status (1 or more), not {status}")
-    joint = SuccessPool(dice).distribution()
+    joint = success_pool(dice).distribution()
     successes = success_distribution(dice)
     win = p_defeat(dice, status)
     mishaps_on_win = sum((p * r.ones for r, p in joint.items() if r.successes >= status), Fraction(0))

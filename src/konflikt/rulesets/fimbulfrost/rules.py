@@ -5,17 +5,53 @@ and a later vectorised kernel alike.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from enum import IntFlag
 from fractions import Fraction
 from functools import cache
 from math import comb
 
+from konflikt.dice import SuccessPool
 from konflikt.rulesets.fimbulfrost.models import Catalogue, Entry
 
 SUCCESS_FROM = 4
-"""A die showing 4–6 is a success (succes); a 1 is a potential mishap (ulykke)."""
+"""A die showing 4–6 is a success ("4-6 er succeser", said of every round's roll); a 1 is a potential mishap
+(ulykke). The one statement of the rule: the state's rolls, the exact odds and the kernel's draws all follow it."""
+P_SUCCESS = Fraction(7 - SUCCESS_FROM, 6)
+"""A die's chance of a success (1/2)."""
+OTHER_FACES = SUCCESS_FROM - 1
+"""The faces that are not successes (1–3); a die that is not a success shows a 1 with chance 1/OTHER_FACES."""
+
+
+def success_pool(dice: int) -> SuccessPool:
+    """``dice`` d6 rolled as the rules read them: successes from :data:`SUCCESS_FROM`, and the 1s."""
+    return SuccessPool(dice, success_from=SUCCESS_FROM)
+
 
 AREAS = ("stil", "stunt", "snak")
 AREA_EN = {"stil": "style", "stunt": "stunt", "snak": "talk"}
+
+
+class Round3Option(IntFlag):
+    """Round 3's options, each once per hero ("indtil alle har foretaget hver handling en gang"): one bit each in a
+    hero's mask of options used, the same bits for the state, the policy and the kernel. Maneuver ``j`` is
+    :func:`maneuver_bit` ``(j)``, the bits from ``MANEUVER`` up."""
+
+    WILDER = 1
+    GEAR = 2
+    ARMOUR = 4
+    WEAPON = 8
+    BORROWED = 16
+    QUESTION = 32
+    MANEUVER = 64
+
+
+POOL_OPTION = {"armour": Round3Option.ARMOUR, "gear": Round3Option.GEAR, "weapon": Round3Option.WEAPON}
+"""The round-3 option that takes dice from each pool."""
+
+
+def maneuver_bit(j: int) -> int:
+    """The bit of a hero's ``j``-th maneuver in his mask of round-3 options used."""
+    return int(Round3Option.MANEUVER) << j
 
 
 def presentation_dice(omdomme: int, by_self: bool) -> int:
@@ -129,8 +165,8 @@ def hero_list(catalogue: Catalogue, special: str | None, round_no: int) -> str:
 
 @cache
 def success_distribution(dice: int) -> tuple[Fraction, ...]:
-    """P(exactly k successes) for k = 0..dice: binomial with p = 1/2."""
-    return tuple(Fraction(comb(dice, k), 2**dice) for k in range(dice + 1))
+    """P(exactly k successes) for k = 0..dice: binomial with p = :data:`P_SUCCESS`."""
+    return tuple(comb(dice, k) * P_SUCCESS**k * (1 - P_SUCCESS) ** (dice - k) for k in range(dice + 1))
 
 
 @cache

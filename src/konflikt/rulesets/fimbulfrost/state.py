@@ -22,7 +22,9 @@ from konflikt.rulesets.fimbulfrost.models import Catalogue, Character, Entry, lo
 from konflikt.rulesets.fimbulfrost.narrate import Narration
 from konflikt.rulesets.fimbulfrost.rules import (
     AREAS,
+    POOL_OPTION,
     POOLS,
+    Round3Option,
     absorb,
     available_entries,
     buy_back_count,
@@ -31,16 +33,16 @@ from konflikt.rulesets.fimbulfrost.rules import (
     effects_already_true,
     hero_list,
     loss_shares,
+    maneuver_bit,
     opponent_entries,
+    points_below_zero,
     presentation_dice,
+    success_pool,
 )
 
 STANDING, OUT, DEAD = 0, 1, 2
 VICTORY, LOSS = 1, 2
-# round-3 option bits (each once per hero); maneuver j uses bit MANEUVER << j
-WILDER, GEAR, ARMOUR, WEAPON, BORROWED, QUESTION, MANEUVER = 1, 2, 4, 8, 16, 32, 64
 POOL_OF_KIND = {"armour": 0, "gear": 1, "weapon": 2}
-BIT_OF_KIND = {"armour": ARMOUR, "gear": GEAR, "weapon": WEAPON}
 
 
 class FimbulfrostState(Narration):
@@ -164,19 +166,19 @@ class FimbulfrostState(Narration):
     def _round3_actions(self, i: int) -> list[Action]:
         opts, used, pools = self.options, self.used[i], self.pools[i]
         out: list[Action] = []
-        if not used & WILDER and self.n > 1 and (self.areas[i] or not opts.wilder_needs_round2):
+        if not used & Round3Option.WILDER and self.n > 1 and (self.areas[i] or not opts.wilder_needs_round2):
             out += [Action.of("wilder", by=self.hero_ids[j]) for j in range(self.n) if j != i]
         for kind in ("armour", "gear", "weapon"):
             if kind == "weapon" and not opts.weapon_pool:
                 continue
-            if not used & BIT_OF_KIND[kind]:
+            if not used & POOL_OPTION[kind]:
                 out += [Action.of(kind, dice=k) for k in range(1, pools[POOL_OF_KIND[kind]] + 1)]
         for j, m in enumerate(self.chars[i].manovrer):
-            if not used & (MANEUVER << j):
+            if not used & maneuver_bit(j):
                 out.append(Action.of("maneuver", id=m.id))
-        if opts.borrowed_time and not used & BORROWED:
+        if opts.borrowed_time and not used & Round3Option.BORROWED:
             out.append(Action.of("borrowed_time"))
-        if opts.questions and not used & QUESTION:
+        if opts.questions and not used & Round3Option.QUESTION:
             out.append(Action.of("answer"))
         out.append(Action.of("done"))
         return out
@@ -258,7 +260,7 @@ class FimbulfrostState(Narration):
             self.phase = P.R2_DESCRIBE
             self.cursor += 1
         else:
-            self.used[i] |= WEAPON
+            self._mark_used(i, Round3Option.WEAPON)
             self.say(i, "weapon", f"{self.names[i]}: våbenpulje (weapon pool) → +{k}d6", k)
             self._next_turn()
 
@@ -282,13 +284,13 @@ class FimbulfrostState(Narration):
     def _take_pool(self, i: int, kind: str, k: int, words: str) -> None:
         self.pools[i][POOL_OF_KIND[kind]] -= k
         self.dice[i] += k
-        self.used[i] |= BIT_OF_KIND[kind]
+        self._mark_used(i, POOL_OPTION[kind])
         self.say(i, kind, f"{self.names[i]}: {words} → +{k}d6 ({self.dice[i]}d6 gathered)", k)
         self._next_turn()
 
     def _do_wilder(self, i: int, action: Action) -> None:
         j = self.hero_ids.index(action["by"])
-        self.used[i] |= WILDER
+        self._mark_used(i, Round3Option.WILDER)
         self.dice[i] += 1
         self.say(
             i,
@@ -301,14 +303,14 @@ class FimbulfrostState(Narration):
 
     def _do_maneuver(self, i: int, action: Action) -> None:
         j, m = next((j, m) for j, m in enumerate(self.chars[i].manovrer) if m.id == action["id"])
-        self.used[i] |= MANEUVER << j
+        self._mark_used(i, maneuver_bit(j))
         self.dice[i] += m.dice
         self.say(i, "maneuver", f"{self.names[i]}: manøvre {m.name} → +{m.dice}d6 ({self.dice[i]}d6 gathered)", m.dice)
         self._next_turn()
 
     def _do_borrowed_time(self, i: int, action: Action) -> None:
         k = self.options.borrowed_time_dice
-        self.used[i] |= BORROWED
+        self._mark_used(i, Round3Option.BORROWED)
         self.borrowed[i] += 1
         self.dice[i] += k
         self.say(
@@ -322,7 +324,7 @@ class FimbulfrostState(Narration):
 
     def _do_answer(self, i: int, action: Action) -> None:
         k = self.options.question_dice
-        self.used[i] |= QUESTION
+        self._mark_used(i, Round3Option.QUESTION)
         self.dice[i] += k
         self.say(i, "answer", f"{self.names[i]} answers a question (spørgsmål og svar) → +{k}d6", k)
         self._next_turn()
@@ -331,6 +333,10 @@ class FimbulfrostState(Narration):
         self.done[i] = True
         self.say(i, "done", f"{self.names[i]} takes no more options ({self.dice[i]}d6 gathered)", 0)
         self._next_turn()
+
+    def _mark_used(self, i: int, option: int) -> None:
+        """Hero ``i`` has taken a round-3 option: its bit in his mask (kept a plain int, as in ``key()``)."""
+        self.used[i] = int(self.used[i] | option)
 
     def _next_turn(self) -> None:
         """Round 3, step 1: the players take turns until each has done all or wants no more."""
@@ -403,10 +409,10 @@ class FimbulfrostState(Narration):
         if self.asks or self.phase not in P.CHANCE_PHASES:
             return None
         if self.phase == P.R1_ANSWER:
-            return SuccessPool(self.opp.omdomme)
+            return success_pool(self.opp.omdomme)
         if self.phase == P.R2_KAMP:
-            return SuccessPool(self.opp.kamp)
-        return SuccessPool(self._dice_of(self.cursor))
+            return success_pool(self.opp.kamp)
+        return success_pool(self._dice_of(self.cursor))
 
     def roll_purpose(self) -> str:
         if self.phase == P.R1_ANSWER:
@@ -516,7 +522,8 @@ class FimbulfrostState(Narration):
             self.dice = [0] * self.n
         if self.opp_status <= 0:
             self._finish(VICTORY, round_no, ones)
-            self._queue("opp", self._next_buyer(-1), consequence_count(-self.opp_status, self.points), round_no)
+            below = points_below_zero(self.opp_status)
+            self._queue("opp", self._next_buyer(-1), consequence_count(below, self.points), round_no)
             for i in range(self.n):
                 self._queue("mishap", i, ones[i], round_no)
             return
@@ -555,7 +562,7 @@ class FimbulfrostState(Narration):
             self.say_damage(i, d, before, mor)
             if self.hstatus[i] <= 0:
                 self.fate[i], self.morale[i] = OUT, 0
-                below = -self.hstatus[i]
+                below = points_below_zero(self.hstatus[i])
                 if self.options.buy_back:
                     self.asks.append(("back", i, below, self.round))
                 else:
