@@ -86,9 +86,9 @@ def test_dice_needed_is_the_fewest_dice() -> None:
 
 
 def test_mishaps_per_roll_and_given_a_victory_are_both_shown_and_labelled() -> None:
-    """6d6 against Status 4: 2 1s per roll, 3/16 mishap consequences per roll (wins only), 6/11 given a victory."""
+    """6d6 against Status 4: one 1 per roll, 3/16 mishap consequences per roll (wins only), 6/11 given a victory."""
     probabilities = pool_answer(6, 4).probabilities
-    assert probabilities["forventede 1'ere pr. slag (expected 1s per roll, win or not)"] == 2
+    assert probabilities["forventede 1'ere pr. slag (expected 1s per roll, win or not)"] == 1
     assert probabilities[
         "forventede ulykker pr. slag (expected mishap consequences per roll: 1s counted in winning rolls only)"
     ] == Fraction(3, 16)

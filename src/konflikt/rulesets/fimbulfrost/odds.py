@@ -35,12 +35,16 @@ def pool_answer(dice: int, status: int) -> OddsAnswer:
         outcomes=[(str(k), p) for k, p in enumerate(successes) if p],
         distributions={
             "succeser,1'ere (successes, ones)": [(f"{r.successes},{r.ones}", p) for r, p in sorted(joint.items())],
-            "konsekvenser ved sejr (mishap consequences when the roll defeats)": _mishaps(joint, status),
+            "konsekvenser ved sejr (the roll defeats with k 1s: k mishap consequences; sums to P(defeated))": _mishaps(
+                joint, status
+            ),
         },
         probabilities={
             "overvundet (opponent defeated)": win,
             "overvundet uden ulykker (defeated with no 1s)": clean,
-            "forventede 1'ere pr. slag (expected 1s per roll, win or not)": Fraction(dice, 3),
+            "forventede 1'ere pr. slag (expected 1s per roll, win or not)": sum(
+                (p * r.ones for r, p in joint.items()), Fraction(0)
+            ),
             "forventede ulykker pr. slag (expected mishap consequences per roll: 1s counted in winning rolls only)": (
                 mishaps_on_win
             ),
