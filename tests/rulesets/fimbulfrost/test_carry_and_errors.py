@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from konflikt.core.errors import KonfliktError, ScenarioError
 from konflikt.core.scenario import scenario_from_document
-from konflikt.rulesets.fimbulfrost import carry_over
+from konflikt.rulesets.fimbulfrost import aftermath
 from konflikt.rulesets.fimbulfrost.models import Character
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
 from tests.rulesets.fimbulfrost.helpers import act, doc, hero, roll, start, to_round2
 
 ALL = {"stil": True, "stunt": True, "snak": True}
+
+
+def carry_over(state: FimbulfrostState) -> dict[str, Any]:
+    """The character documents of the aftermath hook."""
+    return {pid: dict(document) for pid, document in aftermath(state).characters.items()}
 
 
 def _lost_with_spending() -> FimbulfrostState:

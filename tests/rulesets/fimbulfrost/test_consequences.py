@@ -23,9 +23,9 @@ def test_bundled_lists_are_danish_with_english_and_cover_every_kind() -> None:
         lst = cat.lists[name]
         assert lst.da and lst.en
         assert all(e.da and e.en for e in lst.entries)
-    assert not any(e.death for e in cat.lists["runde1"].entries)
-    for name in ("runde2", "runde3", "drage", "heks", "genganger"):
-        assert any(e.death for e in cat.lists[name].entries), name
+    for name in ("runde1", "runde2", "runde3", "drage", "heks", "genganger"):  # "Det inkluderer blandt “død”"
+        for round_no in (1, 2, 3):
+            assert any(e.death and round_no in e.runder for e in cat.lists[name].entries), (name, round_no)
     assert any(e.death_mark for e in cat.lists["genganger"].entries)
     assert any(e.loses for e in cat.lists["runde3"].entries)
 
@@ -37,7 +37,7 @@ def test_monster_list_replaces_the_round_list_where_it_has_entries() -> None:
     assert hero_list(cat, "drage", 1) == "drage"
     assert hero_list(cat, "genganger", 1) == "genganger"
     one_round = [e.id for e in available_entries(cat, "drage", 1, [])]
-    assert one_round == ["drage-rystet", "drage-flygtet", "drage-rendt-i-skraek"]
+    assert one_round == ["drage-rystet", "drage-flygtet", "drage-rendt-i-skraek", "doed"]
 
 
 def _lose_round3(state: FimbulfrostState) -> None:
@@ -59,11 +59,14 @@ def test_an_entry_may_be_chosen_once_per_hero() -> None:
         act(state, "consequence", entry="skramme")
 
 
-def test_death_is_refused_while_anything_else_is_left() -> None:
+def test_doed_is_forced_only_when_nothing_else_is_left_but_never_forbidden_before() -> None:
+    """ "spilleren bliver kun tvunget ud i at vælge denne, hvis der ikke er flere valgmuligheder tilbage": forced
+    then, not forbidden before (the old rule refused death while anything else was left)."""
     state = start()
     _lose_round3(state)
-    with pytest.raises(IllegalActionError, match="only when nothing else is left"):
-        act(state, "consequence", entry="doed")
+    assert Action.of("consequence", entry="doed") in state.legal_actions()
+    act(state, "consequence", entry="doed")
+    assert state.fate[0] == 2
 
 
 def test_carried_consequences_count_unless_the_option_is_off() -> None:
@@ -119,7 +122,7 @@ def test_revenant_death_mark_even_for_a_victor() -> None:
     roll(state, 0)
     assert state.result == 1
     act(state, "spare") if state.asks[0][0] == "opp" else None
-    assert state.asks == [("cons", 0, 2, 2)]
+    assert state.asks == [("mishap", 0, 2, 2)]
     act(state, "consequence", entry="genganger-kulde")
     act(state, "consequence", entry="genganger-doedsmaerket")
     outcome = state.outcome()
@@ -138,7 +141,6 @@ def test_defeated_opponent_consequences_from_its_list_bought_in_turns() -> None:
     act(state, "split", opponent=3)
     assert state.opp_status == -1 and state.asks == [("opp", 0, 1, 1)]
     assert Action.of("spare") in state.legal_actions()
-    assert Action.of("consequence", entry="modstander-draebt") not in state.legal_actions()
     act(state, "consequence", entry="modstander-fanget")
     assert state.is_terminal()
     assert "Taget til fange" in state.outcome().participants["roeverne"]
@@ -169,3 +171,19 @@ def test_user_list_file_errors_name_the_file(tmp_path: Path) -> None:
         start(setup={"konsekvenslister": str(path)})
     with pytest.raises(ScenarioError, match="no such file"):
         start(setup={"konsekvenslister": str(tmp_path / "missing.toml")})
+
+
+def test_the_opponents_death_may_be_bought_with_the_first_point() -> None:
+    """ "kan spillerne købe konsekvenser til modstanderen for det antal point": no death-last order for the
+    opponent's list (the old rule offered 'Dræbt' only when the rest of the list was gone)."""
+    state = start()
+    present_each_other(state)
+    roll(state, 4)
+    roll(state, 3)
+    act(state, "split", opponent=4)
+    act(state, "split", opponent=3)
+    assert state.asks == [("opp", 0, 1, 1)]
+    assert Action.of("consequence", entry="modstander-draebt") in state.legal_actions()
+    act(state, "consequence", entry="modstander-draebt")
+    assert state.is_terminal()
+    assert "Dræbt" in state.outcome().participants["roeverne"]

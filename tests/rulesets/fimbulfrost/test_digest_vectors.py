@@ -47,7 +47,7 @@ def test_vector_defeat_by_651_and_411_opponent_at_minus_2_heroes_buy_1_and_2() -
     faces(state, "6 5 1")
     faces(state, "4 1 1")
     assert state.opp_status == -2
-    assert state.asks == [("opp", 0, 2, 2), ("cons", 0, 1, 2), ("cons", 1, 2, 2)]
+    assert state.asks == [("opp", 0, 2, 2), ("mishap", 0, 1, 2), ("mishap", 1, 2, 2)]
 
 
 def test_vector_opponent_consequences_are_optional() -> None:
@@ -140,7 +140,7 @@ def test_vector_lost_round3_status_3_left_two_heroes_each_buy_3() -> None:
     assert state.asks == [("cons", 0, 3, 3), ("cons", 1, 3, 3)]
 
 
-def test_vector_death_is_the_fifth_of_five_and_forced_only_then(tmp_path: Path) -> None:
+def test_vector_death_is_the_fifth_of_five_forced_then_and_offered_before(tmp_path: Path) -> None:
     lists = tmp_path / "lister.toml"
     entries = "".join(
         f'[[lists.runde3.entries]]\nid = "e{k}"\nda = "e{k}"\nen = "e{k}"\nseverity = {k}\n' for k in range(1, 5)
@@ -165,9 +165,9 @@ def test_vector_death_is_the_fifth_of_five_and_forced_only_then(tmp_path: Path) 
     assert state.asks == [("cons", 0, 9, 3)]
     for k in range(4):
         legal = state.legal_actions()
-        assert Action.of("consequence", entry="doed") not in legal
-        assert len(legal) == 4 - k
-        state.apply_action(legal[-1])
+        assert legal[-1] == Action.of("consequence", entry="doed")  # offered, never forbidden
+        assert len(legal) == 5 - k
+        state.apply_action(legal[0])
     assert state.legal_actions() == [Action.of("consequence", entry="doed")]
     act(state, "consequence", entry="doed")
     assert state.fate[0] == 2 and state.is_terminal()

@@ -160,6 +160,16 @@ def _builtin(pid: str, **fields: Any) -> dict[str, Any]:
             {"points_per_consequence": 2, "round1_death": True},
         ),
         (
+            "the digest's readings: morale gone after one hit, a lost round 3 paid by the standing heroes only",
+            {"heroes": [_builtin("sigrun"), _builtin("budolf"), _builtin("rudolf")], "opponent": _builtin("ulveflok")},
+            {"morale": "next_hit", "round3_loss": "each"},
+        ),
+        (
+            "morale gone after round 1, no death in round 1, the dragon",
+            {"opponent": _builtin("drage")},
+            {"morale": "round1", "round1_death": False},
+        ),
+        (
             "carried consequences that may be taken again",
             {"heroes": [_builtin("budolf", konsekvenser=["skramme", "forstuvet"]), _builtin("rudolf")]},
             {"carried_consequences_count": False},
@@ -186,7 +196,7 @@ def test_the_kernel_draws_the_same_conflicts_from_the_same_seed() -> None:
     [
         ({"buy_back": True}, "buy_back = False only, not True"),
         ({"mishaps": "always"}, "mishaps = 'defeating_roll' only"),
-        ({"round3_loss": "shared"}, "round3_loss = 'each' only"),
+        ({"round3_loss": "shared"}, "round3_loss = 'every' or 'each' only"),
         ({"weapon_pool": True}, "weapon_pool"),
     ],
 )

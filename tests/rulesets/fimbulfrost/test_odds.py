@@ -60,9 +60,8 @@ def test_successes_distribution_and_brute_force_defeat() -> None:
     assert answer.probabilities["overvundet uden ulykker (defeated with no 1s)"] == sum(
         p for (s, o), p in joint.items() if s >= 3 and o == 0
     )
-    assert answer.probabilities["forventede ulykker ved sejr (expected mishaps, counted in wins only)"] == sum(
-        p * o for (s, o), p in joint.items() if s >= 3
-    )
+    per_roll = "forventede ulykker pr. slag (expected mishap consequences per roll: 1s counted in winning rolls only)"
+    assert answer.probabilities[per_roll] == sum(p * o for (s, o), p in joint.items() if s >= 3)
 
 
 def test_the_question_is_registered_with_its_parameters() -> None:
@@ -84,3 +83,17 @@ def test_zero_dice_never_defeat() -> None:
 def test_dice_needed_is_the_fewest_dice() -> None:
     n = dice_needed(4, Fraction(19, 20))
     assert p_defeat(n, 4) >= Fraction(19, 20) > p_defeat(n - 1, 4)
+
+
+def test_mishaps_per_roll_and_given_a_victory_are_both_shown_and_labelled() -> None:
+    """6d6 against Status 4: one 1 per roll, 3/16 mishap consequences per roll (wins only), 6/11 given a victory."""
+    probabilities = pool_answer(6, 4).probabilities
+    assert probabilities["forventede 1'ere pr. slag (expected 1s per roll, win or not)"] == 1
+    assert probabilities[
+        "forventede ulykker pr. slag (expected mishap consequences per roll: 1s counted in winning rolls only)"
+    ] == Fraction(3, 16)
+    given = "forventede ulykker givet sejr (expected mishap consequences given that the roll defeats)"
+    assert probabilities[given] == Fraction(6, 11)
+    joint = brute(6)
+    wins = sum(p for (s, _), p in joint.items() if s >= 4)
+    assert probabilities[given] == sum(p * o for (s, o), p in joint.items() if s >= 4) / wins

@@ -12,10 +12,10 @@ from tests.rulesets.fimbulfrost.helpers import hero, scenario
 
 OPTION_SETS = [
     {},
-    {"buy_back": True, "morale": "conflict"},
+    {"buy_back": True, "morale": "next_hit", "round3_loss": "each"},
     {"weapon_pool": True, "borrowed_time": True, "questions": True},
     {"mishaps": "always", "round3_loss": "shared", "points_per_consequence": 2, "presenters": "any"},
-    {"round1_death": True, "carried_consequences_count": False, "wilder_needs_round2": False, "morale": "round1"},
+    {"round1_death": False, "carried_consequences_count": False, "wilder_needs_round2": False, "morale": "round1"},
 ]
 
 

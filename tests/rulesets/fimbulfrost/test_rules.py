@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from konflikt.core.actions import Action
 from konflikt.core.errors import IllegalActionError
+from konflikt.core.state import CHANCE
+from konflikt.dice import SuccessPool
 from konflikt.rulesets.fimbulfrost import phases as P
 from konflikt.rulesets.fimbulfrost.rules import (
     absorb,
@@ -83,7 +87,9 @@ def test_a_lone_hero_splits_nothing_all_successes_hit_the_opponent() -> None:
     assert state.opp_status == 4 and state.phase == P.R1_ANSWER
 
 
-def test_opponent_answer_hits_morale_first_and_morale_then_gone() -> None:
+def test_morale_bonus_is_added_to_a_friends_status_pool_and_the_rest_stays() -> None:
+    """ "man føjer dem som morale-bonus til en vens Status-pulje": the bonus is part of the pool, so what the
+    opponent's answer leaves of it still stands against the Kamp roll (the old default threw the rest away)."""
     state = start()
     present_each_other(state)
     roll(state, 0)
@@ -91,11 +97,18 @@ def test_opponent_answer_hits_morale_first_and_morale_then_gone() -> None:
     act(state, "split", opponent=0, morale_budolf=2)
     roll(state, 1)
     act(state, "hit", budolf=1)
-    assert state.hstatus == [6, 4] and state.morale == [0, 0]
+    assert state.hstatus == [6, 4] and state.morale == [1, 0]
+    act(state, "describe", **ALL)
+    act(state, "describe", **ALL)
+    roll(state, 0)
+    roll(state, 0)
+    roll(state, 2)  # the robbers' Kamp: 2 hits on Budolf, the bonus's last point takes one
+    act(state, "hit", budolf=2)
+    assert state.hstatus[0] == 5 and state.morale[0] == 0
 
 
-@pytest.mark.parametrize(("option", "after_hit", "in_round2"), [("conflict", 1, 1), ("round1", 1, 0)])
-def test_morale_option_lasts(option: str, after_hit: int, in_round2: int) -> None:
+@pytest.mark.parametrize(("option", "in_round2"), [("status_pool", 1), ("next_hit", 0), ("round1", 0)])
+def test_morale_option_lasts(option: str, in_round2: int) -> None:
     state = start(options={"morale": option})
     present_each_other(state)
     roll(state, 0)
@@ -105,7 +118,6 @@ def test_morale_option_lasts(option: str, after_hit: int, in_round2: int) -> Non
     act(state, "hit", budolf=1)
     assert state.hstatus[0] == 6
     assert state.morale[0] == in_round2
-    assert after_hit == 1
 
 
 def test_all_heroes_out_in_round1_the_opponent_wins() -> None:
@@ -141,7 +153,9 @@ def test_out_at_exactly_zero_costs_nothing() -> None:
     assert state2.phase == P.R2_DESCRIBE
 
 
-def test_round1_has_no_death_by_default_but_the_option_allows_it(tmp_path: object) -> None:
+def test_every_point_below_0_is_paid_in_round1_death_forced_when_the_list_runs_out() -> None:
+    """ "For hvert point under 0, erhverver de konsekvenser" with death forced last (the old default dropped the
+    points the list could not cover); round1_death = false keeps the old reading as an option."""
     for allow in (False, True):
         state = start(
             heroes=[hero("budolf", character="builtin:budolf", status=1), hero("rudolf", character="builtin:rudolf")],
@@ -159,9 +173,10 @@ def test_round1_has_no_death_by_default_but_the_option_allows_it(tmp_path: objec
             assert all(a.kind == "consequence" for a in legal)
             state.apply_action(legal[0])
             taken += 1
-        # the dragon's list has three round-1 entries (and death only for rounds 2–3)
-        assert taken == 3
-        assert state.fate[0] == 1
+        # the dragon's round-1 list: shaken, fled (its 'all gear lost' costs Budolf nothing: he has no gear), death
+        assert taken == (3 if allow else 2)
+        assert state.fate[0] == (2 if allow else 1)
+        assert any(e.kind == "exhausted" for e in state.history()) is not allow
 
 
 # ---- round 2 ------------------------------------------------------------------------------------------------------
@@ -177,7 +192,7 @@ def test_round2_dice_one_per_area_described() -> None:
 
 
 def test_mishaps_always_option_charges_1s_without_victory() -> None:
-    for option, expected in (("defeating_roll", []), ("always", [("cons", 0, 2, 2)])):
+    for option, expected in (("defeating_roll", []), ("always", [("mishap", 0, 2, 2)])):
         state = start(options={"mishaps": option})
         to_round2(state)
         act(state, "describe", **ALL)
@@ -318,3 +333,76 @@ def test_round3_loss_every_hero_option_includes_heroes_already_out() -> None:
         act(state, "done")
         assert state.opp_status == 5
         assert state.asks == expected
+
+
+# ---- one statement of each rule (engineering review) -------------------------------------------------------------
+def test_4_6_succeeds_is_one_rule_the_rolls_follow() -> None:
+    """ "4-6 er succeser": every roll the state asks for reads successes from SUCCESS_FROM, and the exact success
+    distribution is the binomial of P_SUCCESS."""
+    from konflikt.rulesets.fimbulfrost.rules import P_SUCCESS, SUCCESS_FROM, success_distribution
+
+    state = start()
+    present_each_other(state)
+    pool = state.pending_roll()
+    assert isinstance(pool, SuccessPool) and pool.success_from == SUCCESS_FROM == 4
+    assert Fraction(1, 2) == P_SUCCESS
+    assert success_distribution(3) == (Fraction(1, 8), Fraction(3, 8), Fraction(3, 8), Fraction(1, 8))
+
+
+def test_the_engine_counts_points_below_zero_with_the_one_rule() -> None:
+    """A hero knocked to Status −1 buys points_below_zero(−1) = 1 consequence."""
+    assert points_below_zero(-2) == 2
+    state = start(
+        heroes=[hero("budolf", character="builtin:budolf", status=1), hero("rudolf", character="builtin:rudolf")]
+    )
+    present_each_other(state)
+    roll(state, 0)
+    roll(state, 0)
+    roll(state, 2)  # the robbers' answer
+    act(state, "hit", budolf=2)  # Status 1 − 2 = −1
+    assert state.asks == [("cons", 0, points_below_zero(state.hstatus[0]), 1)] and state.hstatus[0] == -1
+
+
+def test_round3_options_are_one_set_of_bits_for_state_policy_and_kernel() -> None:
+    from konflikt.rulesets.fimbulfrost import kernel, policies
+    from konflikt.rulesets.fimbulfrost.rules import Round3Option, maneuver_bit
+
+    assert maneuver_bit(0) == Round3Option.MANEUVER and maneuver_bit(2) == 4 * Round3Option.MANEUVER
+    state = _round3()
+    act(state, "armour", dice=1)
+    assert state.used[0] == Round3Option.ARMOUR and type(state.used[0]) is int
+    assert "Round3Option" in vars(kernel) and "Round3Option" in vars(policies)
+
+
+# ---- zero dice -----------------------------------------------------------------------------------------------------
+def test_a_hero_with_0_dice_in_round_1_rolls_nothing_and_splits_nothing() -> None:
+    """Omdømme 1 presenting himself: 1 − 1 = 0 dice. No roll is asked of him, and the friend still rolls."""
+    state = start(
+        heroes=[hero("budolf", character="builtin:budolf", omdomme=1), hero("rudolf", character="builtin:rudolf")]
+    )
+    act(state, "present", by="budolf")  # Budolf presents himself: 0 dice
+    act(state, "present", by="rudolf")  # Rudolf presents himself: 2 dice
+    assert state.pending_roll() == SuccessPool(2)
+    assert "Rudolf" in state.roll_purpose()
+    assert any("has no dice to roll (0d6)" in e.text for e in state.history())
+    roll(state, 1)
+    act(state, "split", opponent=1)
+    assert state.opp_status == 5 and state.phase == P.R1_ANSWER
+
+
+@pytest.mark.parametrize(("field", "phase_after"), [("omdomme", P.R2_DESCRIBE), ("kamp", P.R3_TURN)])
+def test_an_opponent_with_omdomme_or_kamp_0_does_not_answer(field: str, phase_after: int) -> None:
+    opponent = hero("roeverne", character="builtin:roeverbanden", **{field: 0})
+    state = start(opponent=opponent)
+    present_each_other(state)
+    roll(state, 0)
+    roll(state, 0)
+    if field == "kamp":
+        roll(state, 0)  # the robbers' Omdømme answer: nothing
+        act(state, "describe", **ALL)
+        act(state, "describe", **ALL)
+        roll(state, 0)
+        roll(state, 0)
+    assert state.phase == phase_after and state.current_player() != CHANCE
+    assert any("has no dice for this (0d6): no answer" in e.text for e in state.history())
+    assert state.hstatus == [6, 4]

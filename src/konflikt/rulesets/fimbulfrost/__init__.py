@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from konflikt.core.ruleset import Ruleset, register
-from konflikt.rulesets.fimbulfrost.carry import carry_over
+from konflikt.rulesets.fimbulfrost.carry import aftermath
 from konflikt.rulesets.fimbulfrost.kernel import make_kernel
 from konflikt.rulesets.fimbulfrost.models import Character, Setup
 from konflikt.rulesets.fimbulfrost.odds import QUESTIONS
@@ -27,7 +27,7 @@ RULESET = register(
             "or become morale for a friend; then the opponent answers with its Omdømme. Runde 2, Stil, Stunt og "
             "Snak: one die per area described; the opponent answers with Kamp. Runde 3, Ressourcer: even wilder, "
             "gear, armour, maneuvers; one last roll decides. Status ≤ 0 is out; points below 0 buy consequences, "
-            "each entry once, death only when nothing else is left; each 1 in the defeating roll costs its hero one."
+            "each entry once, death forced when nothing else is left; each 1 in the defeating roll costs its hero one."
         ),
         options=OPTIONS,
         character=Character,
@@ -37,6 +37,7 @@ RULESET = register(
         odds=QUESTIONS,
         content_dir=Path(__file__).parent / "content",
         kernel=make_kernel,
+        aftermath=aftermath,
         terms={
             "Omdømme": "reputation (round-1 dice)",
             "Status": "status (the conflict's hit points)",
@@ -54,4 +55,4 @@ RULESET = register(
     )
 )
 
-__all__ = ["RULESET", "FimbulfrostState", "carry_over"]
+__all__ = ["RULESET", "FimbulfrostState", "aftermath"]

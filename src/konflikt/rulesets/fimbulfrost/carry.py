@@ -1,8 +1,10 @@
-"""Carrying a conflict's results into the next one: updated character documents.
+"""After the conflict (the ``Ruleset.aftermath`` hook): each participant's character document for the next conflict.
 
-After a conflict the heroes keep what it cost them: the consequences bought (konsekvenser), pool dice spent in
-round 3 (gone under the default ``pools_spent``), pools lost to a consequence, and borrowed time taken (lånt tid).
-Status is the conflict's own track and starts fresh.
+The heroes keep what the conflict cost them: the consequences bought (konsekvenser), and their mechanical effects —
+"Rygtet er plettet (−1 Omdømme til næste kamp)" lowers Omdømme, "Flygtet i panik, udstyr efterladt" and the other
+pool losses empty a pool — pool dice spent in round 3 (gone under the default ``pools_spent``: "Ressourcer, hvor man
+spenderer ressourcer"), and borrowed time taken (lånt tid). Status is the conflict's own track and starts fresh
+(the text gives no rule for it: konflikt's own). The opponent keeps the consequences the heroes bought for it.
 """
 
 from __future__ import annotations
@@ -10,39 +12,79 @@ from __future__ import annotations
 from typing import Any
 
 from konflikt.core.errors import KonfliktError
+from konflikt.core.outcome import Aftermath
 from konflikt.core.state import State
-from konflikt.rulesets.fimbulfrost.state import POOLS, FimbulfrostState
+from konflikt.rulesets.fimbulfrost.rules import POOLS
+from konflikt.rulesets.fimbulfrost.state import DEAD, FimbulfrostState
+
+POOL_WORDS = {"rustning": "Rustning (armour)", "grej": "Grej (gear)", "vaaben": "Våben (weapon pool)"}
 
 
-def carry_over(state: State) -> dict[str, dict[str, Any]]:
-    """Participant id → character document (as in a character file) updated by the finished conflict.
+def aftermath(state: State) -> Aftermath:
+    """Participant id → character document (as in a character file) after the finished conflict, and the same in
+    words for the table.
 
     Raises:
         KonfliktError: the state is not a finished fimbulfrost conflict.
     """
     if not isinstance(state, FimbulfrostState):
-        raise KonfliktError("carry_over takes a fimbulfrost conflict")
+        raise KonfliktError("the fimbulfrost aftermath takes a fimbulfrost conflict")
     if not state.is_terminal():
-        raise KonfliktError("carry_over takes a finished conflict: this one is not over")
-    docs: dict[str, dict[str, Any]] = {}
-    for i, hid in enumerate(state.hero_ids):
-        doc = state.chars[i].model_dump(exclude_defaults=True)
-        doc["name"] = state.chars[i].name
-        doc["konsekvenser"] = [*state.chars[i].konsekvenser, *state.taken[i]]
-        lost = {e.loses for e in (state.catalogue.entry(x) for x in state.taken[i]) if e.loses}
-        for k, name in enumerate(POOLS):
-            value = state.pools[i][k] if state.options.pools_spent else getattr(state.chars[i], name)
-            doc[name] = 0 if name in lost else value
-        doc["laant_tid"] = state.chars[i].laant_tid + state.borrowed[i]
-        docs[hid] = {k: v for k, v in doc.items() if v != [] or k == "konsekvenser"}
-    opp = state.opp.model_dump(exclude_defaults=True)
-    opp["name"] = state.opp.name
-    opp["role"] = "opponent"
-    opp["konsekvenser"] = [*state.opp.konsekvenser, *state.opp_taken]
-    docs[state.opp_id] = opp
-    return docs
+        raise KonfliktError("the aftermath takes a finished conflict: this one is not over")
+    documents: dict[str, dict[str, Any]] = {}
+    lines: list[str] = []
+    for i, hero_id in enumerate(state.hero_ids):
+        character = state.chars[i]
+        bought = [state.catalogue.entry(entry_id) for entry_id in state.taken[i]]
+        document = character.model_dump(exclude_defaults=True)
+        document["name"] = character.name
+        document["konsekvenser"] = [*character.konsekvenser, *state.taken[i]]
+        changes: list[str] = []
+        omdomme = max(0, character.omdomme + sum(entry.omdomme for entry in bought))
+        if omdomme != character.omdomme:
+            causes = "; ".join(entry.da for entry in bought if entry.omdomme)
+            changes.append(f"Omdømme {character.omdomme} → {omdomme} ({causes})")
+        document["omdomme"] = omdomme
+        emptied = {entry.loses: entry for entry in bought if entry.loses}
+        for k, pool in enumerate(POOLS):
+            start = getattr(character, pool)
+            if pool in emptied:
+                value, why = 0, emptied[pool].da
+            elif state.options.pools_spent:
+                value, why = state.pools[i][k], f"{start - state.pools[i][k]} dice spent in runde 3"
+            else:
+                value, why = start, ""
+            document[pool] = value
+            if value != start:
+                changes.append(f"{POOL_WORDS[pool]} {start} → {value} ({why})")
+        borrowed = character.laant_tid + state.borrowed[i]
+        document["laant_tid"] = borrowed
+        if state.borrowed[i]:
+            changes.append(f"lånt tid (borrowed time) {character.laant_tid} → {borrowed}: the GM may set a death scene")
+        documents[hero_id] = {k: v for k, v in document.items() if v not in ([], 0) or k in ("konsekvenser", "omdomme")}
+        lines.append(_hero_line(state, i, bought, changes))
+    opponent = state.opp.model_dump(exclude_defaults=True)
+    opponent["name"] = state.opp.name
+    opponent["role"] = "opponent"
+    opponent["konsekvenser"] = [*state.opp.konsekvenser, *state.opp_taken]
+    documents[state.opp_id] = opponent
+    if state.opp_taken:
+        words = "; ".join(state.catalogue.entry(entry_id).da for entry_id in state.opp_taken)
+        lines.append(f"{state.opp_name}: {words}")
+    return Aftermath(characters=documents, lines=tuple(lines))
+
+
+def _hero_line(state: FimbulfrostState, i: int, bought: list[Any], changes: list[str]) -> str:
+    name = state.names[i]
+    if state.fate[i] == DEAD:
+        return f"{name}: død (dead) — carries into no next conflict"
+    parts = [f"konsekvenser: {'; '.join(entry.da for entry in bought)}"] if bought else []
+    if any(entry.death_mark for entry in bought):
+        parts.append("dødsmærket (death-marked): dies a week or so later")
+    parts += changes
+    return f"{name}: " + ("; ".join(parts) if parts else "nothing carries over") + "; Status starts fresh"
 
 
 def dead_heroes(state: FimbulfrostState) -> list[str]:
     """The heroes who died (død) in the conflict: they carry into no next one."""
-    return [hid for i, hid in enumerate(state.hero_ids) if state.fate[i] == 2]
+    return [hero_id for i, hero_id in enumerate(state.hero_ids) if state.fate[i] == DEAD]

@@ -10,9 +10,11 @@ and the policy use (``split_round1``, ``split_hits``, ``absorb``, ``dice_needed`
 * runde 2 — the same index with the Kamp hits decides the damage of the opponent's fight roll;
 * runde 3 — who still stands and the opponent's Status decide, turn by turn round the table, the dice each hero
   gathers (free dice first, pool dice only to the 19/20 chance) and the pool dice spent;
-* konsekvenser — under these rules a hero buys at most one batch in a conflict (when out, for the 1s of the
-  defeating roll, or for a lost round 3), always the least harmful entry first, so (fate before buying, round,
-  count) gives the fate's words, deaths, death marks and lost pools.
+* konsekvenser — under these rules a hero buys at most two batches in a conflict (when out, for the 1s of the
+  defeating roll, or for a lost round 3; a hero out before a lost round 3 buys for it too, under the default
+  ``round3_loss = every``), always the least harmful entry first, with death forced last and entries that would
+  cost nothing (a pool already empty) left out, so (fate before buying, round, empty pools, count, count of a
+  second batch) gives the fate's words, deaths, death marks and lost pools.
 
 Per conflict the kernel then only draws dice, adds, compares and looks up. The draws are exact: a pool's successes
 (4–6, p = 1/2 a die) are the set bits of uniform random bits, and the 1s among the other dice (p = 1/3 each) are the
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import product
 from typing import Any
 
@@ -40,22 +43,32 @@ from konflikt.rulesets.fimbulfrost.narrate import FATES
 from konflikt.rulesets.fimbulfrost.options import OPTIONS
 from konflikt.rulesets.fimbulfrost.policies import CONFIDENCE, HeuristicPolicy, split_hits, split_round1
 from konflikt.rulesets.fimbulfrost.rules import (
+    OTHER_FACES,
+    P_SUCCESS,
+    POOL_OPTION,
+    Round3Option,
     absorb,
     available_entries,
     consequence_count,
     dice_needed,
+    effects_already_true,
     hero_list,
+    maneuver_bit,
+    opponent_entries,
+    points_below_zero,
     presentation_dice,
 )
 
 Arr = npt.NDArray[Any]
 
 MIRRORED = frozenset(
-    {"points_per_consequence", "carried_consequences_count", "round1_death", "pools_spent"}
+    {"points_per_consequence", "carried_consequences_count", "round1_death", "pools_spent", "morale"}
     | {"borrowed_time_dice", "question_dice"}
 )
-"""Options the kernel plays at any value (the last two give dice only under options it refuses; ``pools_spent``
-matters only to ``carry_over``). Every other option must be at its default."""
+"""Options the kernel plays at any value (the dice options give dice only under options it refuses; ``pools_spent``
+matters only to the aftermath). ``round3_loss`` may be ``every`` or ``each``; every other option must be at its
+default."""
+ROUND3_LOSS = ("every", "each")
 
 MAX_TABLE = 1 << 20
 """The largest round-2 table (heroes' Omdømme outcomes × answer × Kamp) the kernel builds before it refuses."""
@@ -67,10 +80,15 @@ STAGES = ("won_1", "out_1", "won_2", "out_2", "won_3", "lost_3")
 STAGE_ROUND = np.array([1, 1, 2, 2, 3, 3], dtype=np.int64)
 STAGE_ENDING = np.array([0, 1, 0, 1, 0, 2], dtype=np.int64)
 ENDINGS = ["opponent_defeated", "heroes_out", "heroes_lost"]
+if Fraction(1, 2) != P_SUCCESS:  # pragma: no cover - the draws below read successes as random bits
+    raise ImportError("the fimbulfrost kernel draws successes as random bits: it needs P_SUCCESS = 1/2")
 DIGITS = 8
-"""Base-3 digits per uniform draw for the 1s (3**8 = 6561)."""
+"""Base-OTHER_FACES (3) digits per uniform draw for the 1s (3**8 = 6561)."""
 ONES = np.array(
-    [[sum((u // 3**k) % 3 == 0 for k in range(f)) for u in range(3**DIGITS)] for f in range(DIGITS + 1)],
+    [
+        [sum((u // OTHER_FACES**k) % OTHER_FACES == 0 for k in range(f)) for u in range(OTHER_FACES**DIGITS)]
+        for f in range(DIGITS + 1)
+    ],
     dtype=np.int16,
 )
 """ONES[f, u]: the 1s among f non-success dice when u is uniform in [0, 3**8): zero digits among the lowest f."""
@@ -115,7 +133,7 @@ def round1_splits(
 
 
 def take_hits(
-    hstatus: list[int], morale: list[int], standing: list[bool], hits: int, per: int
+    hstatus: list[int], morale: list[int], standing: list[bool], hits: int, per: int, morale_mode: str = "status_pool"
 ) -> tuple[int, dict[int, int]]:
     """The opponent's answer (steps 4B–C / 3B–C), in place: (1 if its split was asked, {hero out: consequences})."""
     targets = [i for i in range(len(hstatus)) if standing[i]]
@@ -126,10 +144,11 @@ def take_hits(
         if d <= 0:
             continue
         hstatus[t], morale[t] = absorb(hstatus[t], morale[t], d)
-        morale[t] = 0  # morale = next_hit: gone after absorbing
+        if morale_mode == "next_hit":  # the rest of the bonus is gone after absorbing
+            morale[t] = 0
         if hstatus[t] <= 0:
             standing[t], morale[t] = False, 0
-            outs[t] = consequence_count(-hstatus[t], per)
+            outs[t] = consequence_count(points_below_zero(hstatus[t]), per)
     return asked, outs
 
 
@@ -148,9 +167,9 @@ def gather(
     need = dice_needed(opp_status, CONFIDENCE)
 
     def options_left(j: int) -> list[str]:
-        left = ["wilder"] if n > 1 and not used[j] & 1 else []
-        left += [f"m{k}" for k in range(len(heroes[j].manovrer)) if not used[j] & (8 << k)]
-        left += [p for k, p in ((1, "gear"), (0, "armour")) if not used[j] & (2 << k) and pools[j][k]]
+        left = ["wilder"] if n > 1 and not used[j] & Round3Option.WILDER else []
+        left += [f"m{k}" for k in range(len(heroes[j].manovrer)) if not used[j] & maneuver_bit(k)]
+        left += [kind for k, kind in ((1, "gear"), (0, "armour")) if not used[j] & POOL_OPTION[kind] and pools[j][k]]
         return left
 
     asked, cursor = 0, -1
@@ -173,16 +192,16 @@ def gather(
         if deficit <= 0 or not left:
             done[i] = True
         elif left[0] == "wilder":
-            used[i] |= 1
+            used[i] |= Round3Option.WILDER
             dice[i] += 1
         elif left[0][0] == "m":
             k = int(left[0][1:])
-            used[i] |= 8 << k
+            used[i] |= maneuver_bit(k)
             dice[i] += heroes[i].manovrer[k].dice
         else:
             k = 1 if left[0] == "gear" else 0
             take = min(pools[i][k], deficit)
-            used[i] |= 2 << k
+            used[i] |= POOL_OPTION[left[0]]
             pools[i][k] -= take
             spent[i][k] += take
             dice[i] += take
@@ -190,26 +209,44 @@ def gather(
 
 def purchases(
     catalogue: Catalogue,
-    list_of: Callable[[int], str],
-    rounds: int,
+    list_name: str,
+    round_no: int,
     taken: Sequence[str],
-    allow_death: Callable[[int], bool],
-) -> list[list[Entry]]:
-    """Per round (index 0 unused): the entries the heuristic buys one after another, least harmful first, until the
-    list runs out or death ends it. ``list_of(r)`` names the list; entries resolve by id, as the state does."""
-    out: list[list[Entry]] = [[]]
-    for r in range(1, rounds + 1):
-        seq: list[Entry] = []
-        while True:
-            entries = available_entries(catalogue, list_of(r), r, [*taken, *(e.id for e in seq)], allow_death(r))
-            if not entries:
-                break
-            best = min(range(len(entries)), key=lambda k: (entries[k].severity, k))
-            seq.append(catalogue.entry(entries[best].id))
-            if seq[-1].death:
-                break
-        out.append(seq)
-    return out
+    allow_death: bool,
+    pools: Sequence[int],
+    omdomme: int,
+) -> list[Entry]:
+    """The entries the heuristic buys one after another in one batch, least harmful first, until the list runs out or
+    death ends it; a pool emptied by an entry makes later entries that empty it cost nothing, as in the state."""
+    pools, seq = list(pools), list[Entry]()
+    while True:
+        entries = available_entries(
+            catalogue,
+            list_name,
+            round_no,
+            [*taken, *(e.id for e in seq)],
+            allow_death,
+            effects_already_true(pools, omdomme),
+        )
+        if not entries:
+            return seq
+        best = min(range(len(entries)), key=lambda k: (entries[k].severity, k))
+        seq.append(catalogue.entry(entries[best].id))
+        if seq[-1].loses is not None:
+            pools[POOL_NAMES.index(seq[-1].loses)] = 0
+        if seq[-1].death:
+            return seq
+
+
+def opponent_purchases(catalogue: Catalogue, list_name: str, round_no: int) -> list[Entry]:
+    """The entries the heuristic buys for a defeated opponent, least harmful first, until its list runs out or it is
+    killed."""
+    seq: list[Entry] = []
+    while entries := opponent_entries(catalogue, list_name, round_no, [e.id for e in seq]):
+        seq.append(catalogue.entry(min(entries, key=lambda e: e.severity).id))
+        if seq[-1].death:
+            break
+    return seq
 
 
 def fate_words(fate: int, bought: Sequence[Entry], won: bool | None = None) -> str:
@@ -222,7 +259,8 @@ def fate_words(fate: int, bought: Sequence[Entry], won: bool | None = None) -> s
 # ---- the compiled scenario ---------------------------------------------------------------------------------------
 @dataclass
 class HeroTables:
-    """One hero's lookups. ``key = (out before buying · 4 + round) · width + min(count, width − 1)``."""
+    """One hero's lookups by consequence key (:meth:`HeroTables.key`): labels, entries bought, death, death mark,
+    whether he is out or dead, pools lost (bits)."""
 
     width: int
     label: Arr
@@ -232,6 +270,11 @@ class HeroTables:
     gone: Arr
     lost: Arr
     labels: list[Hashable]
+
+    def key(self, pre: int, round_no: int, empty: int, count: int) -> int:
+        """The key of a first batch of ``count`` entries in ``round_no`` (0: none), bought with fate ``pre`` (0
+        standing, 1 out) and the pools in the bit mask ``empty`` empty; a second batch adds its count."""
+        return (((pre * 4 + round_no) * 8 + empty) * self.width + min(count, self.width - 1)) * self.width
 
 
 @dataclass
@@ -260,6 +303,7 @@ class Tables:
     tb_key: Arr
     tc_dice: Arr
     tc_spent: Arr
+    tc_empty: Arr
     tc_steps: Arr
     heroes: list[HeroTables]
     opp_width: int
@@ -267,27 +311,64 @@ class Tables:
     opp_bought: Arr
     opp_labels: list[Hashable]
     pools: Arr
+    every_pays: bool
+    empty_at_start: list[int]
     fields: dict[str, list[tuple[int, int, int, int]]] = field(default_factory=dict)
     words: int = 0
 
 
-def _hero_tables(seqs: list[list[Entry]], width: int) -> HeroTables:
-    """Every (fate before buying, round, count) of one hero, from the entries he would buy in each round."""
-    size = 8 * width
+def _hero_tables(catalogue: Catalogue, hero: Character, opp: Character, options: Options) -> HeroTables:
+    """Every consequence history of one hero: a first batch (fate before it, round, empty pools, count) and, for a
+    hero out before a lost round 3, a second batch in round 3 (count)."""
+    carried = list(hero.konsekvenser) if options.carried_consequences_count else []
+    start = [getattr(hero, p) for p in POOL_NAMES]
+
+    def batch(round_no: int, pools: Sequence[int], taken: Sequence[str]) -> list[Entry]:
+        allow_death = round_no != 1 or bool(options.round1_death)
+        return purchases(
+            catalogue,
+            hero_list(catalogue, opp.konsekvensliste, round_no),
+            round_no,
+            taken,
+            allow_death,
+            pools,
+            hero.omdomme,
+        )
+
+    def emptied(pools: Sequence[int], empty: int) -> list[int]:
+        return [0 if empty >> k & 1 else size for k, size in enumerate(pools)]
+
+    firsts = {(r, empty): batch(r, emptied(start, empty), carried) for r, empty in product(range(1, 4), range(8))}
+    width = 1 + max(len(seq) for seq in firsts.values())
+    seconds: dict[tuple[int, int, int], list[Entry]] = {}
+    for (r, empty), seq in firsts.items():
+        for c in range(len(seq) + 1):
+            bought = seq[:c]
+            if bought and bought[-1].death:
+                continue
+            lost = [e.loses for e in bought if e.loses]
+            pools = [0 if name in lost else size for name, size in zip(POOL_NAMES, emptied(start, empty), strict=True)]
+            seconds[r, empty, c] = batch(3, pools, [*carried, *(e.id for e in bought)])
+    width = max(width, 1 + max((len(seq) for seq in seconds.values()), default=0))
+    size = 2 * 4 * 8 * width * width
     tabs = {k: np.zeros(size, dtype=np.int64) for k in ("label", "bought", "dead", "marked", "gone", "lost")}
     labels: dict[Hashable, int] = {}
-    for pre, r, c in product((0, 1), range(4), range(width)):
-        bought = seqs[r][:c] if r else []
+    tables = HeroTables(width, labels=[], **tabs)
+    for pre, r, empty, c, c2 in product((0, 1), range(4), range(8), range(width), range(width)):
+        first = firsts[r, empty][:c] if r else []
+        second = seconds.get((r, empty, len(first)), []) if r and r < 3 else []
+        bought = first + second[:c2]
         dead = bool(bought) and bought[-1].death
         fate = 2 if dead else pre
-        key = (pre * 4 + r) * width + c
+        key = tables.key(pre, r, empty, c) + c2
         tabs["label"][key] = labels.setdefault(fate_words(fate, bought), len(labels))
         tabs["bought"][key] = len(bought)
         tabs["dead"][key] = dead
         tabs["marked"][key] = any(e.death_mark for e in bought)
         tabs["gone"][key] = fate != 0
-        tabs["lost"][key] = sum(1 << POOL_NAMES.index(e.loses) for e in bought if e.loses is not None)
-    return HeroTables(width, labels=list(labels), **tabs)
+        tabs["lost"][key] = sum(1 << POOL_NAMES.index(name) for name in {e.loses for e in bought if e.loses})
+    tables.labels = list(labels)
+    return tables
 
 
 def compile_scenario(scenario: Scenario, options: Options) -> Tables | str:
@@ -304,19 +385,9 @@ def compile_scenario(scenario: Scenario, options: Options) -> Tables | str:
     om, kamp, status = opp.omdomme, opp.kamp, opp.status
     if k1_size * (om + 1) * (kamp + 1) > MAX_TABLE:
         return f"too many dice for the kernel's tables ({k1_size * (om + 1) * (kamp + 1):,} round-2 cases)"
-    seqs = [
-        purchases(
-            catalogue,
-            lambda r: hero_list(catalogue, opp.konsekvensliste, r),
-            3,
-            list(h.konsekvenser) if options.carried_consequences_count else [],
-            lambda r: r != 1 or bool(options.round1_death),
-        )
-        for h in heroes
-    ]
-    width = 1 + max(len(s) for hero_seqs in seqs for s in hero_seqs)
-    hero_tabs = [_hero_tables(s, width) for s in seqs]
-    opp_seqs = purchases(catalogue, lambda r: opp.nederlagsliste, 3, [], lambda r: True)
+    hero_tabs = [_hero_tables(catalogue, h, opp, options) for h in heroes]
+    empty_at_start = [sum(1 << k for k, p in enumerate(POOL_NAMES) if not getattr(h, p)) for h in heroes]
+    opp_seqs = [[], *(opponent_purchases(catalogue, opp.nederlagsliste, r) for r in range(1, 4))]
     opp_width = 1 + max(len(s) for s in opp_seqs)
     opp_label = np.zeros(4 * opp_width, dtype=np.int64)
     opp_bought = np.zeros(4 * opp_width, dtype=np.int64)
@@ -326,11 +397,13 @@ def compile_scenario(scenario: Scenario, options: Options) -> Tables | str:
         opp_label[r * opp_width + c] = opp_labels.setdefault(fate_words(0, bought, won=True), len(opp_labels))
         opp_bought[r * opp_width + c] = len(bought)
 
-    def key(pre: int, r: int, count: int) -> int:
-        return (pre * 4 + r) * width + min(count, width - 1)
+    def key(i: int, r: int, count: int) -> int:
+        """The consequence key of hero ``i`` out in round ``r`` with ``count`` to buy (pools as at the start)."""
+        return hero_tabs[i].key(1, r, empty_at_start[i], count)
 
     tabs: dict[str, Any] = {"n": n, "status": status, "answer": om, "kamp": kamp, "per": per, "radix1": radix1}
-    tabs |= _fight_tables([h.status for h in heroes], d1, radix1, om, kamp, status, per, key)
+    tabs |= {"every_pays": options.round3_loss == "every", "empty_at_start": empty_at_start}
+    tabs |= _fight_tables([h.status for h in heroes], d1, radix1, om, kamp, status, per, key, str(options.morale))
     tabs |= _round3_tables(heroes, status)
     tabs |= {"heroes": hero_tabs, "opp_width": opp_width, "opp_label": opp_label, "opp_bought": opp_bought}
     tabs["opp_labels"] = list(opp_labels)
@@ -349,6 +422,7 @@ def _fight_tables(
     status: int,
     per: int,
     key: Callable[[int, int, int], int],
+    morale_mode: str,
 ) -> dict[str, Arr]:
     """Rounds 1 and 2 up to round 3: every tuple of Omdømme successes, answer hits and Kamp hits."""
     n, k1_size = len(base), int(np.prod([d + 1 for d in d1]))
@@ -366,12 +440,14 @@ def _fight_tables(
         for h1 in range(om + 1):
             a = k1 * (om + 1) + h1
             hst, mor, standing = list(base), list(morale1), [True] * n
-            asked, outs = take_hits(hst, mor, standing, h1, per)
+            asked, outs = take_hits(hst, mor, standing, h1, per, morale_mode)
+            if morale_mode == "round1":
+                mor = [0] * n
             mask = sum(1 << i for i in range(n) if standing[i])
             out["ta_steps"][a], out["ta_out"][a], out["ta_mask"][a] = int(om > 0) + asked, not mask, mask
             out["ta_r2"][a] = 2 * mask.bit_count()  # each standing hero describes, then rolls
             for i, c in outs.items():
-                out["ta_key"][i, a] = key(1, 1, c)
+                out["ta_key"][i, a] = key(i, 1, c)
             for h2 in range(kamp + 1):
                 b = a * (kamp + 1) + h2
                 out["tb_key"][:, b] = out["ta_key"][:, a]
@@ -379,11 +455,11 @@ def _fight_tables(
                     out["tb_out"][b] = True
                     continue
                 hst2, mor2, standing2 = list(hst), list(mor), list(standing)
-                asked2, outs2 = take_hits(hst2, mor2, standing2, h2, per)
+                asked2, outs2 = take_hits(hst2, mor2, standing2, h2, per, morale_mode)
                 mask2 = sum(1 << i for i in range(n) if standing2[i])
                 out["tb_steps"][b], out["tb_out"][b], out["tb_mask"][b] = int(kamp > 0) + asked2, not mask2, mask2
                 for i, c in outs2.items():
-                    out["tb_key"][i, b] = key(1, 2, c)
+                    out["tb_key"][i, b] = key(i, 2, c)
     out["ta_out"], out["tb_out"] = out["ta_out"].astype(bool), out["tb_out"].astype(bool)
     return out
 
@@ -393,11 +469,15 @@ def _round3_tables(heroes: Sequence[Character], status: int) -> dict[str, Arr]:
     n = len(heroes)
     c_size = (1 << n) * (status + 1)
     out = {"tc_dice": np.zeros((n, c_size), dtype=np.int64), "tc_spent": np.zeros((n, 3, c_size), dtype=np.int64)}
+    out["tc_empty"] = np.zeros((n, c_size), dtype=np.int64)
+    start = [[getattr(h, p) for p in POOL_NAMES] for h in heroes]
     out["tc_steps"] = np.zeros(c_size, dtype=np.int64)
     for mask, os2 in product(range(1, 1 << n), range(1, status + 1)):
         c = mask * (status + 1) + os2
         dice, spent, asked = gather(heroes, [bool(mask >> i & 1) for i in range(n)], os2)
         out["tc_dice"][:, c], out["tc_spent"][:, :, c] = dice, spent
+        for i in range(n):
+            out["tc_empty"][i, c] = sum(1 << k for k in range(3) if start[i][k] - spent[i][k] <= 0)
         out["tc_steps"][c] = asked + sum(d > 0 for d in dice)  # the turns, then a roll per hero with dice
     return out
 
@@ -427,6 +507,12 @@ def make_kernel(scenario: Scenario, options: Options, seats: Mapping[str, Policy
     """The vectorised kernel for ``scenario``, or why it cannot play it (an option or a seat's policy it does not
     mirror, or dice too many for its tables)."""
     for option in OPTIONS:
+        if option.name == "round3_loss":
+            if options[option.name] not in ROUND3_LOSS:
+                return (
+                    f"the fimbulfrost kernel plays round3_loss = 'every' or 'each' only, not {options[option.name]!r}"
+                )
+            continue
         if option.name not in MIRRORED and options[option.name] != option.default:
             return f"the fimbulfrost kernel plays {option.name} = {option.default!r} only, not {options[option.name]!r}"
     for seat, policy in seats.items():
@@ -518,7 +604,7 @@ class FimbulfrostKernel:
         m1 = t.ta_mask[a]
         # runde 2: three dice a standing hero, then the Kamp roll
         s2 = [self._count(raw, f"r2_{i}") * ((m1 >> i) & 1) for i in range(t.n)]
-        u2 = rng.integers(0, 3**DIGITS, size=(t.n, m))
+        u2 = rng.integers(0, OTHER_FACES**DIGITS, size=(t.n, m))
         o2 = [ONES[3 - s2[i], u2[i]] * ((m1 >> i) & 1) for i in range(t.n)]
         os2 = os1 - sum(s2, np.zeros(m, dtype=np.int64))
         h2 = self._count(raw, "h2")
@@ -528,7 +614,7 @@ class FimbulfrostKernel:
         d3 = [t.tc_dice[i][c] for i in range(t.n)]
         s3 = [self._count(raw, f"r3_{i}", d3[i]) for i in range(t.n)]
         groups = max(1, -(-max(int(d.max()) for d in d3) // DIGITS)) if t.n else 1
-        u3 = rng.integers(0, 3**DIGITS, size=(t.n, groups, m))
+        u3 = rng.integers(0, OTHER_FACES**DIGITS, size=(t.n, groups, m))
         o3 = [
             sum(
                 (ONES[np.clip(d3[i] - s3[i] - DIGITS * g, 0, DIGITS), u3[i, g]] for g in range(groups)),
@@ -567,7 +653,12 @@ class FimbulfrostKernel:
         for i, h in enumerate(t.heroes):
             earlier = np.where(stage >= 3, t.tb_key[i][b], t.ta_key[i][a])
             count = np.where(stage == 2, o2[i], np.where(stage == 4, o3[i], to_buy))
-            key = np.where(earlier >= 0, earlier, end_round * h.width + np.minimum(count, h.width - 1))
+            empty = np.where(stage >= 4, t.tc_empty[i][c], t.empty_at_start[i])
+            first = ((end_round * 8 + empty) * h.width + np.minimum(count, h.width - 1)) * h.width
+            # a hero out before a lost round 3 buys for it too (round3_loss = every), unless he is dead
+            pays_again = (stage == 5) & t.every_pays & (h.dead[np.maximum(earlier, 0)] == 0)
+            second = np.where(pays_again, np.minimum(to_buy, h.width - 1), 0)
+            key = np.where(earlier >= 0, earlier + second, first)
             fates[i] = h.label[key]
             for k in ("bought", "dead", "gone", "marked"):
                 totals[k] += getattr(h, k)[key]

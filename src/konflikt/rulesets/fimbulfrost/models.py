@@ -80,7 +80,13 @@ class Entry(BaseModel):
     death: bool = False
     death_mark: bool = Field(False, description="dødsmærket: alive now, wastes away and dies about a week later")
     runder: list[int] = Field(default_factory=lambda: [1, 2, 3], description="rounds in which the entry applies")
-    loses: Literal["rustning", "grej", "vaaben"] | None = Field(None, description="a resource pool lost (round 3)")
+    loses: Literal["rustning", "grej", "vaaben"] | None = Field(None, description="a resource pool emptied")
+    omdomme: int = Field(0, ge=-10, le=0, description="a change to Omdømme for the next conflict (−1: rygtet plettet)")
+
+    @property
+    def effects(self) -> frozenset[str]:
+        """The character fields this entry changes after the conflict (its mechanical effects)."""
+        return frozenset({self.loses} if self.loses else set()) | ({"omdomme"} if self.omdomme else set())
 
 
 class ConsequenceList(BaseModel):

@@ -17,6 +17,13 @@ from konflikt.rulesets.fimbulfrost.rules import AREA_EN, AREAS
 FATES = ("står (standing)", "ude (out)", "død (dead)")
 
 
+def faces(dice: int, roll: PoolRoll) -> str:
+    """A roll as the rules read it, die by die: successes (4–6), 1s, and the other dice (2–3). The chance outcome is
+    (successes, 1s) — what the rules need, so exact analysis branches few ways — so the faces are shown by class."""
+    others = dice - roll.successes - roll.ones
+    return " ".join(["[4–6]"] * roll.successes + ["[1]"] * roll.ones + ["[2–3]"] * others) or "no dice"
+
+
 class Narration(State):
     """Mixin of :class:`FimbulfrostState`: everything it says."""
 
@@ -64,12 +71,15 @@ class Narration(State):
             how = f"is presented by {self.names[j]} (præsenteres af en ven): Omdømme {om} + 0 = {dice}d6"
         self.emit("present", f"{self.names[i]} {how}", hero=self.hero_ids[i], by=self.hero_ids[j], dice=dice)
 
-    def say_roll(self, i: int, roll: PoolRoll) -> None:
+    def say_roll(self, i: int, dice: int, roll: PoolRoll) -> None:
         what = {P.R1_ROLL: "Omdømme", P.R2_ROLL: "Stil, Stunt og Snak", P.R3_ROLL: "Ressourcer"}[self.phase]
-        ones = f", {roll.ones}×1 (potentielle ulykker, possible mishaps)" if self.phase != P.R1_ROLL else ""
+        ones = ""
+        if self.phase != P.R1_ROLL:
+            ones = f", {roll.ones}×1 (potentielle ulykker, possible mishaps)" if roll.ones else ", no 1s"
         self.emit(
             "roll",
-            f"{self.names[i]} rolls {what}: {roll.successes} succes(er) (4–6, successes){ones}",
+            f"{self.names[i]} rolls {what}, {dice}d6: {faces(dice, roll)} → {roll.successes} succes(er) "
+            f"(4–6, successes){ones}",
             hero=self.hero_ids[i],
             successes=roll.successes,
             ones=roll.ones,
@@ -94,7 +104,8 @@ class Narration(State):
         size = self.opp.omdomme if self.phase == P.R1_ANSWER else self.opp.kamp
         self.emit(
             "roll",
-            f"{self.opp_name} rolls its {pool} ({size}d6): {roll.successes} succes(er) against the heroes",
+            f"{self.opp_name} rolls its {pool}, {size}d6: {faces(size, roll)} → {roll.successes} succes(er) against "
+            "the heroes",
             hero=self.opp_id,
             successes=roll.successes,
             ones=roll.ones,
@@ -158,7 +169,7 @@ class Narration(State):
             round=round_no,
         )
 
-    def say_finish(self, result: int, round_no: int) -> None:
+    def say_finish(self, result: int, round_no: int, ones: list[int]) -> None:
         if result == 1:
             below = -self.opp_status
             step = "4A" if round_no == 1 else "3A"
@@ -168,12 +179,15 @@ class Narration(State):
             )
             if below > 0:
                 text += f"; {below} point(s) under 0: the heroes may buy consequences for it"
-            if round_no > 1:
-                text += "; each 1 a hero rolled costs that hero a consequence"
+            mishaps = [f"{self.names[i]} {k}" for i, k in enumerate(ones) if k]
+            if mishaps:
+                text += "; for each 1 rolled the hero buys a consequence for himself (ulykker, mishaps): " + ", ".join(
+                    mishaps
+                )
         elif round_no == 3:
             text = (
-                f"Trin 3B: {self.opp_name} still has Status {self.opp_status}: the heroes have lost (tabt), and each "
-                "must buy negative consequences for it"
+                f"Trin 3B: {self.opp_name} still has Status {self.opp_status}: the heroes have lost (tabt kampen) "
+                "and buy negative consequences for its remaining Status"
             )
         else:
             text = f"Every hero is out of the fight in runde {round_no}: {self.opp_name} wins"
@@ -187,12 +201,21 @@ class Narration(State):
             consequences=count,
         )
 
-    def say_consequence(self, i: int, entry: Entry, left: int) -> None:
+    def say_loss_shares(self, payers: list[int], counts: list[int]) -> None:
+        shares = ", ".join(f"{self.names[i]} {c}" for i, c in zip(payers, counts, strict=True)) or "nobody"
+        self.emit(
+            "loss",
+            f"Trin 3B: the heroes buy consequences for {self.opp_name}'s remaining Status {self.opp_status}: {shares}",
+            opponent_status=self.opp_status,
+        )
+
+    def say_consequence(self, i: int, entry: Entry, left: int, for_mishap: bool = False) -> None:
         more = f" ({left} more to buy)" if left else ""
         mark = " — dødsmærket (death-marked): dies a week or so later" if entry.death_mark else ""
+        why = " for a 1 rolled (ulykke, mishap)" if for_mishap else ""
         self.emit(
             "consequence",
-            f"{self.names[i]} takes konsekvens '{entry.da}' ({entry.en}){mark}{more}",
+            f"{self.names[i]} takes konsekvens '{entry.da}' ({entry.en}){why}{mark}{more}",
             hero=self.hero_ids[i],
             entry=entry.id,
             severity=entry.severity,

@@ -1,8 +1,9 @@
 """Exact questions for ``konflikt odds fimbulfrost ...``.
 
 ``pool --dice N --status S``: N d6 against an opponent with S Status left — the chance to defeat it (at least S
-successes, 4–6), the distribution of successes, and the joint distribution of successes and 1s (the mishaps that
-each cost a consequence when the roll defeats the opponent).
+successes, 4–6), the distribution of successes, the joint distribution of successes and 1s, and the 1s (ulykker,
+mishaps, each costing a consequence when the roll defeats the opponent) counted three ways, each labelled: per roll
+(win or not), per roll counting only winning rolls, and given a victory.
 """
 
 from __future__ import annotations
@@ -11,8 +12,7 @@ from fractions import Fraction
 
 from konflikt.core.errors import KonfliktError
 from konflikt.core.odds import OddsAnswer, OddsParam, OddsQuestion
-from konflikt.dice import SuccessPool
-from konflikt.rulesets.fimbulfrost.rules import p_defeat, success_distribution
+from konflikt.rulesets.fimbulfrost.rules import p_defeat, success_distribution, success_pool
 
 MAX_DICE = 60
 
@@ -23,10 +23,11 @@ def pool_answer(dice: int, status: int) -> OddsAnswer:
         raise KonfliktError(f"--dice takes 0 to {MAX_DICE} dice, not {dice}")
     if status < 1:
         raise KonfliktError(f"--status takes the opponent's remaining Status (1 or more), not {status}")
-    joint = SuccessPool(dice).distribution()
+    joint = success_pool(dice).distribution()
     successes = success_distribution(dice)
     win = p_defeat(dice, status)
     mishaps_on_win = sum((p * r.ones for r, p in joint.items() if r.successes >= status), Fraction(0))
+    mishaps_given_win = mishaps_on_win / win if win else Fraction(0)
     clean = sum((p for r, p in joint.items() if r.successes >= status and r.ones == 0), Fraction(0))
     return OddsAnswer(
         title=f"{dice}d6 against an opponent at Status {status}",
@@ -34,12 +35,22 @@ def pool_answer(dice: int, status: int) -> OddsAnswer:
         outcomes=[(str(k), p) for k, p in enumerate(successes) if p],
         distributions={
             "succeser,1'ere (successes, ones)": [(f"{r.successes},{r.ones}", p) for r, p in sorted(joint.items())],
-            "konsekvenser ved sejr (mishap consequences when the roll defeats)": _mishaps(joint, status),
+            "konsekvenser ved sejr (the roll defeats with k 1s: k mishap consequences; sums to P(defeated))": _mishaps(
+                joint, status
+            ),
         },
         probabilities={
             "overvundet (opponent defeated)": win,
             "overvundet uden ulykker (defeated with no 1s)": clean,
-            "forventede ulykker ved sejr (expected mishaps, counted in wins only)": mishaps_on_win,
+            "forventede 1'ere pr. slag (expected 1s per roll, win or not)": sum(
+                (p * r.ones for r, p in joint.items()), Fraction(0)
+            ),
+            "forventede ulykker pr. slag (expected mishap consequences per roll: 1s counted in winning rolls only)": (
+                mishaps_on_win
+            ),
+            "forventede ulykker givet sejr (expected mishap consequences given that the roll defeats)": (
+                mishaps_given_win
+            ),
         },
         notes=[
             "a die is a success on 4-6; the opponent falls at Status 0 or lower",

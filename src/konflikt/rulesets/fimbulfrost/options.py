@@ -1,6 +1,8 @@
 """Fimbulfrost's rule options: every gap of the digest and every rule the text marks "til overvejelse" / "valgfri".
 
-Defaults follow ``shared/rules/fimbulfrost.md``; ``source`` quotes the Danish text where it speaks.
+Defaults follow the Danish text (where the digest ``shared/rules/fimbulfrost.md`` read it otherwise, the digest's
+reading is kept as a choice); ``source`` quotes the text's own words, and an option the text does not give is
+konflikt's own, says so, and has no source.
 """
 
 from __future__ import annotations
@@ -19,11 +21,12 @@ OPTIONS = OptionSet(
     RuleOption(
         "morale",
         str,
-        "next_hit",
-        "how long morale bonus lasts: next_hit (absorbs the next damage taken, then gone), round1 (gone after "
-        "round 1), conflict (stays until absorbed)",
-        source="man føjer dem som morale-bonus til en vens Status-pulje",
-        choices=("next_hit", "round1", "conflict"),
+        "status_pool",
+        "how long morale bonus lasts: status_pool (added to the friend's Status pool, as written: it stays until "
+        "damage uses it), next_hit (absorbs the next damage taken, then the rest is gone: the digest's reading), "
+        "round1 (gone after round 1)",
+        source="man føjer dem som morale-bonus til en vens Status-pulje … kommer de point i brug her",
+        choices=("status_pool", "next_hit", "round1"),
     ),
     RuleOption(
         "mishaps",
@@ -31,7 +34,7 @@ OPTIONS = OptionSet(
         "defeating_roll",
         "when a hero's 1s cost consequences: defeating_roll (only in the round-2/3 roll that defeats the "
         "opponent, as written) or always (every round-2/3 roll)",
-        source="For hver 1'er, der er rullet, skal helten desuden købe en konsekvens til sig selv",
+        source="For hver 1’er, der er rullet, skal helten desuden købe en konsekvens til sig selv",
         choices=("defeating_roll", "always"),
     ),
     RuleOption(
@@ -52,9 +55,12 @@ OPTIONS = OptionSet(
     RuleOption(
         "round1_death",
         bool,
-        False,
-        "may death be bought in round 1 (losing to reputation means fleeing or yielding, so off)",
-        source="Konsekvenslisten for runde 1 (at tabe kampen pga modstanders omdømme)",
+        True,
+        "death is on the round-1 list too, as on every list (forced when nothing else is left); false: konflikt's "
+        "old reading that losing to reputation is fleeing or yielding: no death in round 1, and points the "
+        "round-1 list cannot cover are not paid",
+        source="Konsekvenslisten indeholder en række forskellige ubehagelige ting for heltene … Det inkluderer "
+        "blandt “død”",
     ),
     RuleOption(
         "buy_back",
@@ -70,7 +76,7 @@ OPTIONS = OptionSet(
         False,
         "heroes may roll some of their våbenpulje (weapon pool) in round 2 and the rest in round 3",
         source="(Til overvejelse: Heltene ruller desuden også deres våbenpulje – hvis de vil spendere noget af den "
-        "– i denne kamprunde, eller gemmes denne også til runde 3?)",
+        "– i denne kamprunde, eller gemmes denne også til runde 3?",
     ),
     RuleOption(
         "wilder_needs_round2",
@@ -86,23 +92,36 @@ OPTIONS = OptionSet(
         "round 3 option: live on borrowed time (leve på lånt tid) for extra dice; the GM may set a death scene later",
         source="(til overvejelse) leve på lånt tid – helten erhverver sig ekstra terninger mod at leve på lånt tid",
     ),
-    RuleOption("borrowed_time_dice", int, 2, "dice gained by living on borrowed time", minimum=1),
+    RuleOption(
+        "borrowed_time_dice",
+        int,
+        2,
+        "dice gained by living on borrowed time (konflikt's own number: the text says only 'ekstra terninger')",
+        minimum=1,
+    ),
     RuleOption(
         "questions",
         bool,
         False,
         "round 3 option: questions and answers (spørgsmål og svar): answering gives extra dice",
-        source="(valgfri) spørgsmål og svar – helten kommer med et svar ..., og helten erhverver sig ekstra terninger",
+        source="(valgfri) spørgsmål og svar – helten kommer med et svar … og helten erhverver sig ekstra terninger",
     ),
-    RuleOption("question_dice", int, 2, "dice gained by answering a question", minimum=1),
+    RuleOption(
+        "question_dice",
+        int,
+        2,
+        "dice gained by answering a question (konflikt's own number: the text says only 'ekstra terninger')",
+        minimum=1,
+    ),
     RuleOption(
         "round3_loss",
         str,
-        "each",
-        "who pays a lost round 3: each (every hero still in the fight buys the remaining Status), every (also "
-        "the heroes already out), or shared (the standing heroes share that total, the first paying any remainder)",
+        "every",
+        "who pays a lost round 3: every (all the heroes, those already out too, each buy the remaining Status, as "
+        "written), each (only the heroes still in the fight: the digest's reading), or shared (the standing heroes "
+        "share that total, the first paying any remainder: konflikt's own)",
         source="skal alle heltene købe sig negative konsekvenser for modstanderens tilbageværende Status-værdi",
-        choices=("each", "every", "shared"),
+        choices=("every", "each", "shared"),
     ),
     RuleOption(
         "pools_spent",

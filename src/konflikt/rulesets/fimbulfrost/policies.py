@@ -25,16 +25,8 @@ from konflikt.core.actions import Action
 from konflikt.core.errors import KonfliktError
 from konflikt.core.state import State
 from konflikt.rulesets.fimbulfrost import phases as P
-from konflikt.rulesets.fimbulfrost.rules import available_entries, buy_back_count, dice_needed, hero_list
-from konflikt.rulesets.fimbulfrost.state import (
-    ARMOUR,
-    GEAR,
-    MANEUVER,
-    QUESTION,
-    WEAPON,
-    WILDER,
-    FimbulfrostState,
-)
+from konflikt.rulesets.fimbulfrost.rules import Round3Option, buy_back_count, dice_needed, maneuver_bit
+from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
 
 CONFIDENCE = Fraction(19, 20)
 """Round 3 gathers dice until the team defeats the opponent with at least this chance."""
@@ -126,17 +118,21 @@ class HeuristicPolicy:
         if deficit <= 0:
             return Action.of("done")
         used = s.used[i]
-        if not used & WILDER:
+        if not used & Round3Option.WILDER:
             for step in range(1, s.n):
                 act = Action.of("wilder", by=s.hero_ids[(i + step) % s.n])
                 if act in legal:
                     return act
         for j, m in enumerate(s.chars[i].manovrer):
-            if not used & (MANEUVER << j):
+            if not used & maneuver_bit(j):
                 return Action.of("maneuver", id=m.id)
-        if not used & QUESTION and Action.of("answer") in legal:
+        if not used & Round3Option.QUESTION and Action.of("answer") in legal:
             return Action.of("answer")
-        for kind, bit, k in (("weapon", WEAPON, 2), ("gear", GEAR, 1), ("armour", ARMOUR, 0)):
+        for kind, bit, k in (
+            ("weapon", Round3Option.WEAPON, 2),
+            ("gear", Round3Option.GEAR, 1),
+            ("armour", Round3Option.ARMOUR, 0),
+        ):
             take = min(s.pools[i][k], deficit)
             act = Action.of(kind, dice=take)
             if not used & bit and take > 0 and act in legal:
@@ -149,13 +145,7 @@ class HeuristicPolicy:
         kind, i, count, round_no = s.asks[0]
         if kind == "back":
             cost = buy_back_count(count, s.points)
-            safe = available_entries(
-                s.catalogue,
-                hero_list(s.catalogue, s.opp.konsekvensliste, round_no),
-                round_no,
-                [*s.taken[i], *s.carried[i]],
-                allow_death=False,
-            )
+            safe = s.hero_entries(i, round_no, allow_death=False)
             return Action.of("buy_back" if cost <= 2 and len(safe) >= cost else "stay_out")
         entries = s.ask_entries()
         best = min(range(len(entries)), key=lambda k: (entries[k].severity, k))

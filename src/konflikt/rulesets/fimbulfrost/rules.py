@@ -5,17 +5,53 @@ and a later vectorised kernel alike.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from enum import IntFlag
 from fractions import Fraction
 from functools import cache
 from math import comb
 
+from konflikt.dice import SuccessPool
 from konflikt.rulesets.fimbulfrost.models import Catalogue, Entry
 
 SUCCESS_FROM = 4
-"""A die showing 4–6 is a success (succes); a 1 is a potential mishap (ulykke)."""
+"""A die showing 4–6 is a success ("4-6 er succeser", said of every round's roll); a 1 is a potential mishap
+(ulykke). The one statement of the rule: the state's rolls, the exact odds and the kernel's draws all follow it."""
+P_SUCCESS = Fraction(7 - SUCCESS_FROM, 6)
+"""A die's chance of a success (1/2)."""
+OTHER_FACES = SUCCESS_FROM - 1
+"""The faces that are not successes (1–3); a die that is not a success shows a 1 with chance 1/OTHER_FACES."""
+
+
+def success_pool(dice: int) -> SuccessPool:
+    """``dice`` d6 rolled as the rules read them: successes from :data:`SUCCESS_FROM`, and the 1s."""
+    return SuccessPool(dice, success_from=SUCCESS_FROM)
+
 
 AREAS = ("stil", "stunt", "snak")
 AREA_EN = {"stil": "style", "stunt": "stunt", "snak": "talk"}
+
+
+class Round3Option(IntFlag):
+    """Round 3's options, each once per hero ("indtil alle har foretaget hver handling en gang"): one bit each in a
+    hero's mask of options used, the same bits for the state, the policy and the kernel. Maneuver ``j`` is
+    :func:`maneuver_bit` ``(j)``, the bits from ``MANEUVER`` up."""
+
+    WILDER = 1
+    GEAR = 2
+    ARMOUR = 4
+    WEAPON = 8
+    BORROWED = 16
+    QUESTION = 32
+    MANEUVER = 64
+
+
+POOL_OPTION = {"armour": Round3Option.ARMOUR, "gear": Round3Option.GEAR, "weapon": Round3Option.WEAPON}
+"""The round-3 option that takes dice from each pool."""
+
+
+def maneuver_bit(j: int) -> int:
+    """The bit of a hero's ``j``-th maneuver in his mask of round-3 options used."""
+    return int(Round3Option.MANEUVER) << j
 
 
 def presentation_dice(omdomme: int, by_self: bool) -> int:
@@ -72,26 +108,52 @@ def loss_shares(remaining: int, standing: int, mode: str) -> list[int]:
     return [base + (1 if i < extra else 0) for i in range(standing)]
 
 
+POOLS = ("rustning", "grej", "vaaben")
+"""A hero's resource pools (Rustning, Grej, våbenpulje), in the order the state keeps them."""
+
+
+def effects_already_true(pools: Sequence[int], omdomme: int) -> frozenset[str]:
+    """The mechanical effects a consequence could have that are already true of a hero: every empty pool (an entry
+    that empties it takes nothing), and Omdømme at 0 (an entry costing Omdømme takes nothing)."""
+    true = {name for name, size in zip(POOLS, pools, strict=True) if size <= 0}
+    return frozenset(true | ({"omdomme"} if omdomme <= 0 else set()))
+
+
+def costs_something(entry: Entry, already_true: frozenset[str]) -> bool:
+    """ "ubehagelige ting for heltene": a consequence must cost something. An entry whose every mechanical effect is
+    already true (gear lost with an empty gear pool) would cost nothing and is not offered; an entry without
+    mechanical effects (a wound, a scar) always costs its harm."""
+    return not entry.effects or not entry.effects <= already_true
+
+
 def available_entries(
     catalogue: Catalogue,
     list_name: str,
     round_no: int,
     taken: Sequence[str],
     allow_death: bool = True,
+    already_true: frozenset[str] = frozenset(),
 ) -> tuple[Entry, ...]:
-    """The entries a hero may buy now: unused ones of the list for this round; death only when nothing else is left.
+    """The entries a hero may buy now from his own list: unused ones of the list for this round that cost something,
+    and death (død), which "spilleren bliver kun tvunget ud i at vælge … hvis der ikke er flere valgmuligheder tilbage
+    på listen": forced when nothing else is left, never forbidden before.
 
     Args:
         taken: entries the hero already has (this conflict, and carried ones when they count).
-        allow_death: False in round 1 by default (losing to reputation is fleeing or yielding).
+        allow_death: False only in round 1 under the option ``round1_death = false``.
+        already_true: effects already true of the hero (:func:`effects_already_true`).
     """
     entries = [e for e in catalogue.lists[list_name].entries if round_no in e.runder and e.id not in taken]
-    others = tuple(e for e in entries if not e.death)
-    if others:
-        return others
-    if not allow_death:
-        return ()
-    return tuple(e for e in entries if e.death)
+    others = tuple(e for e in entries if not e.death and costs_something(e, already_true))
+    deaths = tuple(e for e in entries if e.death) if allow_death else ()
+    return others + deaths
+
+
+def opponent_entries(catalogue: Catalogue, list_name: str, round_no: int, taken: Sequence[str]) -> tuple[Entry, ...]:
+    """The entries the heroes may buy for a defeated opponent: every unused one of its list for this round, death
+    (dræbt) as soon as they can pay for it ("kan spillerne købe konsekvenser til modstanderen for det antal point"):
+    the death-last rule is for the heroes' own lists."""
+    return tuple(e for e in catalogue.lists[list_name].entries if round_no in e.runder and e.id not in taken)
 
 
 def hero_list(catalogue: Catalogue, special: str | None, round_no: int) -> str:
@@ -103,8 +165,8 @@ def hero_list(catalogue: Catalogue, special: str | None, round_no: int) -> str:
 
 @cache
 def success_distribution(dice: int) -> tuple[Fraction, ...]:
-    """P(exactly k successes) for k = 0..dice: binomial with p = 1/2."""
-    return tuple(Fraction(comb(dice, k), 2**dice) for k in range(dice + 1))
+    """P(exactly k successes) for k = 0..dice: binomial with p = :data:`P_SUCCESS`."""
+    return tuple(comb(dice, k) * P_SUCCESS**k * (1 - P_SUCCESS) ** (dice - k) for k in range(dice + 1))
 
 
 @cache

@@ -22,43 +22,35 @@ from konflikt.rulesets.fimbulfrost.models import Catalogue, Character, Entry, lo
 from konflikt.rulesets.fimbulfrost.narrate import Narration
 from konflikt.rulesets.fimbulfrost.rules import (
     AREAS,
+    POOL_OPTION,
+    POOLS,
+    Round3Option,
     absorb,
     available_entries,
     buy_back_count,
     compositions,
     consequence_count,
+    effects_already_true,
     hero_list,
     loss_shares,
+    maneuver_bit,
+    opponent_entries,
+    points_below_zero,
     presentation_dice,
+    success_pool,
 )
 
-POOLS = ("rustning", "grej", "vaaben")
 STANDING, OUT, DEAD = 0, 1, 2
 VICTORY, LOSS = 1, 2
-# round-3 option bits (each once per hero); maneuver j uses bit MANEUVER << j
-WILDER, GEAR, ARMOUR, WEAPON, BORROWED, QUESTION, MANEUVER = 1, 2, 4, 8, 16, 32, 64
 POOL_OF_KIND = {"armour": 0, "gear": 1, "weapon": 2}
-BIT_OF_KIND = {"armour": ARMOUR, "gear": GEAR, "weapon": WEAPON}
-_LISTS = (
-    "asks",
-    "hstatus",
-    "morale",
-    "fate",
-    "back",
-    "presenter",
-    "rolls",
-    "areas",
-    "dice",
-    "used",
-    "done",
-    "borrowed",
-)
 
 
 class FimbulfrostState(Narration):
     """Heroes (helte) against one opponent (modstander), round by round."""
 
     ruleset = "fimbulfrost"
+    shared = ("chars", "opp", "catalogue", "carried", "hero_ids", "names")
+    """Scenario data never changed during a conflict: copies share it (``State.fork`` is the generic fast copy)."""
 
     def __init__(self, scenario: Scenario, options: Options, catalogue: Catalogue | None = None) -> None:
         super().__init__(options)
@@ -174,19 +166,19 @@ class FimbulfrostState(Narration):
     def _round3_actions(self, i: int) -> list[Action]:
         opts, used, pools = self.options, self.used[i], self.pools[i]
         out: list[Action] = []
-        if not used & WILDER and self.n > 1 and (self.areas[i] or not opts.wilder_needs_round2):
+        if not used & Round3Option.WILDER and self.n > 1 and (self.areas[i] or not opts.wilder_needs_round2):
             out += [Action.of("wilder", by=self.hero_ids[j]) for j in range(self.n) if j != i]
         for kind in ("armour", "gear", "weapon"):
             if kind == "weapon" and not opts.weapon_pool:
                 continue
-            if not used & BIT_OF_KIND[kind]:
+            if not used & POOL_OPTION[kind]:
                 out += [Action.of(kind, dice=k) for k in range(1, pools[POOL_OF_KIND[kind]] + 1)]
         for j, m in enumerate(self.chars[i].manovrer):
-            if not used & (MANEUVER << j):
+            if not used & maneuver_bit(j):
                 out.append(Action.of("maneuver", id=m.id))
-        if opts.borrowed_time and not used & BORROWED:
+        if opts.borrowed_time and not used & Round3Option.BORROWED:
             out.append(Action.of("borrowed_time"))
-        if opts.questions and not used & QUESTION:
+        if opts.questions and not used & Round3Option.QUESTION:
             out.append(Action.of("answer"))
         out.append(Action.of("done"))
         return out
@@ -205,13 +197,19 @@ class FimbulfrostState(Narration):
         """The entries the first queued consequence may take (hero's own list, or the defeated opponent's)."""
         kind, i, _, round_no = self.asks[0]
         if kind == "opp":
-            return available_entries(self.catalogue, self.opp.nederlagsliste, round_no, self.opp_taken)
+            return opponent_entries(self.catalogue, self.opp.nederlagsliste, round_no, self.opp_taken)
+        return self.hero_entries(i, round_no)
+
+    def hero_entries(self, i: int, round_no: int, allow_death: bool | None = None) -> tuple[Entry, ...]:
+        """The entries hero ``i`` may buy from his own list in ``round_no``: unused, costing something, death when
+        allowed (forced when nothing else is left)."""
         return available_entries(
             self.catalogue,
             hero_list(self.catalogue, self.opp.konsekvensliste, round_no),
             round_no,
             [*self.taken[i], *self.carried[i]],
-            allow_death=round_no != 1 or self.options.round1_death,
+            allow_death=(round_no != 1 or self.options.round1_death) if allow_death is None else allow_death,
+            already_true=effects_already_true(self.pools[i], self.chars[i].omdomme),
         )
 
     # ---- applying decisions -----------------------------------------------------------------------------------
@@ -262,26 +260,37 @@ class FimbulfrostState(Narration):
             self.phase = P.R2_DESCRIBE
             self.cursor += 1
         else:
-            self.used[i] |= WEAPON
+            self._mark_used(i, Round3Option.WEAPON)
             self.say(i, "weapon", f"{self.names[i]}: våbenpulje (weapon pool) → +{k}d6", k)
             self._next_turn()
 
     def _do_armour(self, i: int, action: Action) -> None:
-        self._take_pool(i, "armour", int(action["dice"]), "Rustningspulje (armour pool): the armour covers")
+        self._take_pool(
+            i,
+            "armour",
+            int(action["dice"]),
+            "Rustningspulje (armour pool): beskriver sin rustnings indvirkning på kampen "
+            "(the armour's part in the fight)",
+        )
 
     def _do_gear(self, i: int, action: Action) -> None:
-        self._take_pool(i, "gear", int(action["dice"]), "Grejpulje (gear pool): the gear tells")
+        self._take_pool(
+            i,
+            "gear",
+            int(action["dice"]),
+            "Grejpulje (gear pool): beskriver sit grejs indvirkning på kampen (the gear's part in the fight)",
+        )
 
     def _take_pool(self, i: int, kind: str, k: int, words: str) -> None:
         self.pools[i][POOL_OF_KIND[kind]] -= k
         self.dice[i] += k
-        self.used[i] |= BIT_OF_KIND[kind]
+        self._mark_used(i, POOL_OPTION[kind])
         self.say(i, kind, f"{self.names[i]}: {words} → +{k}d6 ({self.dice[i]}d6 gathered)", k)
         self._next_turn()
 
     def _do_wilder(self, i: int, action: Action) -> None:
         j = self.hero_ids.index(action["by"])
-        self.used[i] |= WILDER
+        self._mark_used(i, Round3Option.WILDER)
         self.dice[i] += 1
         self.say(
             i,
@@ -294,14 +303,14 @@ class FimbulfrostState(Narration):
 
     def _do_maneuver(self, i: int, action: Action) -> None:
         j, m = next((j, m) for j, m in enumerate(self.chars[i].manovrer) if m.id == action["id"])
-        self.used[i] |= MANEUVER << j
+        self._mark_used(i, maneuver_bit(j))
         self.dice[i] += m.dice
         self.say(i, "maneuver", f"{self.names[i]}: manøvre {m.name} → +{m.dice}d6 ({self.dice[i]}d6 gathered)", m.dice)
         self._next_turn()
 
     def _do_borrowed_time(self, i: int, action: Action) -> None:
         k = self.options.borrowed_time_dice
-        self.used[i] |= BORROWED
+        self._mark_used(i, Round3Option.BORROWED)
         self.borrowed[i] += 1
         self.dice[i] += k
         self.say(
@@ -315,7 +324,7 @@ class FimbulfrostState(Narration):
 
     def _do_answer(self, i: int, action: Action) -> None:
         k = self.options.question_dice
-        self.used[i] |= QUESTION
+        self._mark_used(i, Round3Option.QUESTION)
         self.dice[i] += k
         self.say(i, "answer", f"{self.names[i]} answers a question (spørgsmål og svar) → +{k}d6", k)
         self._next_turn()
@@ -324,6 +333,10 @@ class FimbulfrostState(Narration):
         self.done[i] = True
         self.say(i, "done", f"{self.names[i]} takes no more options ({self.dice[i]}d6 gathered)", 0)
         self._next_turn()
+
+    def _mark_used(self, i: int, option: int) -> None:
+        """Hero ``i`` has taken a round-3 option: its bit in his mask (kept a plain int, as in ``key()``)."""
+        self.used[i] = int(self.used[i] | option)
 
     def _next_turn(self) -> None:
         """Round 3, step 1: the players take turns until each has done all or wants no more."""
@@ -370,7 +383,7 @@ class FimbulfrostState(Narration):
         self.taken[i].append(entry.id)
         if entry.loses is not None:
             self.pools[i][POOLS.index(entry.loses)] = 0
-        self.say_consequence(i, entry, count - 1)
+        self.say_consequence(i, entry, count - 1, for_mishap=kind == "mishap")
         if entry.death:
             self.fate[i], self.morale[i] = DEAD, 0
             self.asks = [a for a in self.asks if a[0] == "opp" or a[1] != i]
@@ -396,10 +409,10 @@ class FimbulfrostState(Narration):
         if self.asks or self.phase not in P.CHANCE_PHASES:
             return None
         if self.phase == P.R1_ANSWER:
-            return SuccessPool(self.opp.omdomme)
+            return success_pool(self.opp.omdomme)
         if self.phase == P.R2_KAMP:
-            return SuccessPool(self.opp.kamp)
-        return SuccessPool(self._dice_of(self.cursor))
+            return success_pool(self.opp.kamp)
+        return success_pool(self._dice_of(self.cursor))
 
     def roll_purpose(self) -> str:
         if self.phase == P.R1_ANSWER:
@@ -429,7 +442,7 @@ class FimbulfrostState(Narration):
             else:
                 self._deal_damage({t: self.hits for t in self.standing()})
         else:
-            self.say_roll(self.cursor, roll)
+            self.say_roll(self.cursor, self._dice_of(self.cursor), roll)
             # round-1 1s mean nothing: keep successes only, so that exact analysis merges those branches
             self.rolls[self.cursor] = PoolRoll(roll.successes, 0) if phase == P.R1_ROLL else roll
             self.cursor += 1
@@ -508,14 +521,15 @@ class FimbulfrostState(Narration):
         if round_no == 2:
             self.dice = [0] * self.n
         if self.opp_status <= 0:
-            self._finish(VICTORY, round_no)
-            self._queue("opp", self._next_buyer(-1), consequence_count(-self.opp_status, self.points), round_no)
+            self._finish(VICTORY, round_no, ones)
+            below = points_below_zero(self.opp_status)
+            self._queue("opp", self._next_buyer(-1), consequence_count(below, self.points), round_no)
             for i in range(self.n):
-                self._queue("cons", i, ones[i], round_no)
+                self._queue("mishap", i, ones[i], round_no)
             return
         if round_no > 1 and self.options.mishaps == "always":
             for i in range(self.n):
-                self._queue("cons", i, ones[i], round_no)
+                self._queue("mishap", i, ones[i], round_no)
         if round_no == 1:
             self.phase = P.R1_ANSWER
             self.say_answer_coming(1)
@@ -523,12 +537,14 @@ class FimbulfrostState(Narration):
             self.phase = P.R2_KAMP
             self.say_answer_coming(2)
         else:
-            self._finish(LOSS, 3)
+            self._finish(LOSS, 3, ones)
             mode = self.options.round3_loss
             payers = [i for i in range(self.n) if self.fate[i] != DEAD] if mode == "every" else self.standing()
             shares = loss_shares(self.opp_status, len(payers), "shared" if mode == "shared" else "each")
-            for i, share in zip(payers, shares, strict=True):
-                self._queue("cons", i, consequence_count(share, self.points), 3)
+            counts = [consequence_count(share, self.points) for share in shares]
+            self.say_loss_shares(payers, counts)
+            for i, count in zip(payers, counts, strict=True):
+                self._queue("cons", i, count, 3)
 
     @property
     def points(self) -> int:
@@ -541,12 +557,12 @@ class FimbulfrostState(Narration):
                 continue
             before, mor = self.hstatus[i], self.morale[i]
             self.hstatus[i], self.morale[i] = absorb(before, mor, d)
-            if self.options.morale == "next_hit":
+            if self.options.morale == "next_hit":  # the digest's reading: the rest of the bonus is gone
                 self.morale[i] = 0
             self.say_damage(i, d, before, mor)
             if self.hstatus[i] <= 0:
                 self.fate[i], self.morale[i] = OUT, 0
-                below = -self.hstatus[i]
+                below = points_below_zero(self.hstatus[i])
                 if self.options.buy_back:
                     self.asks.append(("back", i, below, self.round))
                 else:
@@ -557,7 +573,7 @@ class FimbulfrostState(Narration):
     def _check(self) -> None:
         """Step 4D / 3D: if both sides still stand, on to the next round."""
         if not self.standing():
-            self._finish(LOSS, self.round)
+            self._finish(LOSS, self.round, [0] * self.n)
             return
         if self.round == 1:
             if self.options.morale == "round1":
@@ -570,9 +586,13 @@ class FimbulfrostState(Narration):
             self.say_round(3)
             self._next_turn()
 
-    def _finish(self, result: int, round_no: int) -> None:
+    def _finish(self, result: int, round_no: int, ones: list[int]) -> None:
+        """The conflict is decided; ``ones`` are the 1s each hero rolled in the deciding roll (named in the words when
+        they cost consequences)."""
         self.result, self.round, self.phase = result, round_no, P.END
-        self.say_finish(result, round_no)
+        self.say_finish(
+            result, round_no, ones if result == VICTORY or self.options.mishaps == "always" else [0] * self.n
+        )
 
     # ---- analysis ---------------------------------------------------------------------------------------------
     def key(self) -> Hashable:
@@ -610,26 +630,6 @@ class FimbulfrostState(Narration):
             tuple(self.used),
             tuple(self.done),
         )
-
-    def clone(self) -> FimbulfrostState:
-        return self._copy(history=True)
-
-    def fork(self) -> FimbulfrostState:
-        return self._copy(history=False)
-
-    def _copy(self, history: bool) -> FimbulfrostState:
-        """A fast copy: the scenario's data (characters, lists, options) is shared, being never changed."""
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        new._steps = list(self._steps) if history else []
-        new._events = list(self._events) if history else []
-        new._secret = dict(self._secret)
-        for name in _LISTS:
-            setattr(new, name, list(getattr(self, name)))
-        new.pools = [list(p) for p in self.pools]
-        new.taken = [list(t) for t in self.taken]
-        new.opp_taken = list(self.opp_taken)
-        return new
 
     def invariants(self) -> list[str]:
         broken = []
