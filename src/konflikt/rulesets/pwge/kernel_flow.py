@@ -65,6 +65,7 @@ class Phase(IntEnum):
     FREE = 15
     """A surpriser's frislag (free attack)."""
 
+
 SPENDING_PHASES = frozenset(
     {Phase.OPEN, Phase.COUNTER, Phase.RESPONSE, Phase.CRESP, Phase.ORDER, Phase.CASK}
     | {Phase.DATT, Phase.DDEF, Phase.DCCT, Phase.DAUTO}

@@ -71,7 +71,7 @@ def attack_parts(state: PwgeState, i: int, weapon: str, code: int) -> str:
 def band_parts(band: int) -> str:
     """The difficulty of an uncountered attack, in words."""
     if band == 0:
-        return "svårighetsgrad (difficulty) 2T"
+        return ""
     reach = "avstånd 1…Kort" if band == 2 else "beyond Kort, up to Max"
     return f"svårighetsgrad (difficulty) {band} ({reach})"
 
@@ -200,7 +200,7 @@ def roll_purpose(state: PwgeState) -> str:
 def _dice(dice: str, modifier: int, parts: str) -> str:
     """``2T+7 = Smidighet 4 + Svärdskonst 2 + svärd 1``: the roll with its modifier broken down."""
     notation = dice if modifier == 0 else f"{dice}{modifier:+d}"
-    return f"{notation} = {parts}" if parts and modifier else notation
+    return f"{notation} = {parts}" if parts else notation
 
 
 def contest_roll(state: PwgeState, c: Contest, who: str, total: int) -> None:
