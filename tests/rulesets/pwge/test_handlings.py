@@ -184,3 +184,42 @@ def test_loses_1_token_not_1_tokens() -> None:
     act(state, "accept")
     act(state, "accept")
     assert any("loses 1 token (6 → 5)" in t for t in texts(state))
+
+
+# ---- more of the text, sentence by sentence ------------------------------------------------------------------------
+def test_anfallshandlingar_ar_mojliga_in_a_chase() -> None:
+    state = make(
+        person("ann", ranged_weapon="stralpistol"),
+        setup={"kind": "chase", "fleeing": "blue", "start_distance": 2},
+    )
+    assert Action.of("attack", target="bo", weapon="ranged") in state.legal_actions()
+
+
+def test_avstandet_mats_mellan_varje_par_av_kombattanter() -> None:
+    """Stepping away from one foe leaves the distance to another unchanged."""
+    state = make(extra_a=[person("cid")], setup={"start_distance": "Svärd"})
+    bo = state.index["bo"]
+    act(state, "pass")  # Ann
+    act(state, "pass")  # Cid
+    act(state, "distance", target="ann", way="farther")
+    act(state, "no_counter")
+    act(state, "no_response")
+    assert state.pair(ANN, bo) == RANGE_1
+    assert state.pair(state.index["cid"], bo) == SVARD
+
+
+def test_unspent_experience_dice_kan_anvandas_precis_som_vanligt_after_the_conflict() -> None:
+    """The aftermath keeps the dice not spent as tokens for their ordinary use."""
+    from konflikt.rulesets.pwge.persist import aftermath
+
+    state = make(person("ann", experience_dice=3), options={"experience_dice": True})
+    act(state, "attack", target="bo", weapon="melee", pay="die")
+    act(state, "no_counter")
+    act(state, "no_response")
+    roll(state, 6, 12)
+    act(state, "accept")
+    act(state, "pass")
+    act(state, "pass")
+    after = aftermath(state)
+    assert after.characters["ann"]["experience_dice"] == 2
+    assert "Ann: 1 erfarenhetstärning(ar) (experience dice) spent, 2 left" in after.lines

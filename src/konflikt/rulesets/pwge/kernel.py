@@ -157,7 +157,10 @@ class PwgeKernel:
             b += low
             probe.tokens[p], probe.body[p], probe.wounds[p], probe.out[p] = t, b, w, bool(o)
             labels.append(endings.fate(probe, p))
-        return Coded(np.asarray(codes, dtype=np.int64).reshape(-1), labels)
+        # different tallies may read the same (a social conflict names no wound level): one code per label
+        unique = list(dict.fromkeys(labels))
+        merged = np.array([unique.index(label) for label in labels], dtype=np.int64)
+        return Coded(merged[np.asarray(codes, dtype=np.int64).reshape(-1)], unique)
 
     def _settled(self, n: int) -> Batch:
         """The opening state already ended (e.g. an empty pool): every conflict is that one."""
