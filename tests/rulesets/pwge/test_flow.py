@@ -7,7 +7,7 @@ import pytest
 from konflikt.core.actions import Action
 from konflikt.core.conflict import new_state
 from konflikt.core.ruleset import RandomPolicy
-from konflikt.core.scenario import load_scenario
+from konflikt.core.scenario import load_scenario, scenario_from_document
 from konflikt.core.state import GM
 from konflikt.dice import SumDice
 from konflikt.rulesets.pwge import RULESET
@@ -314,3 +314,67 @@ def test_the_bundled_negotiation_and_ball_keep_the_distance_they_end_at(name: st
         if distance != state.characters[0][field].get("Ambassadör Lyra", 7 if name == "ball" else 6):
             return
     pytest.fail("the distance never moved in 40 conflicts")
+
+
+# ---- paths the examples seldom walk ------------------------------------------------------------------------------
+def test_a_chase_is_won_by_the_fleers_when_every_pursuer_is_out() -> None:
+    state = make(
+        person("ann", ranged_weapon="stralpistol"),
+        person("bo", body_points=2),
+        setup={"kind": "chase", "fleeing": "red", "start_distance": 2},
+    )
+    act(state, "attack", target="bo", weapon="ranged")
+    act(state, "no_counter")
+    act(state, "no_response")
+    roll(state, 14, 4)  # 2T+3 against the difficulty 2T+2
+    roll(state, 3)  # 1T+2 = 3 damage: Bo (2 body points) is out
+    act(state, "accept")
+    act(state, "accept")
+    outcome = state.outcome()
+    assert (outcome.ending, outcome.winners) == ("goal_reached", ("red",))
+    assert outcome.summary.endswith("every pursuer is out")
+
+
+def test_giving_up_the_frislag_opens_the_floor_without_a_spend() -> None:
+    state = make(setup={"surprise": "red"})
+    act(state, "start", distance=2)
+    act(state, "no_free_attack")
+    assert "Ann gives up the frislag (free attack)" in texts(state)
+    assert (state.phase, state.current_player(), state.tokens) == ("open", "ann", [6, 6])
+
+
+def test_a_second_surpriser_chooses_and_strikes_after_the_first() -> None:
+    state = make(setup={"surprise": "red", "start_distance": 5}, extra_a=[person("cid")])
+    bo, cid = state.index["bo"], state.index["cid"]
+    act(state, "start", distance=2)
+    assert state.current_player() == "cid"
+    act(state, "start", distance=1)
+    assert (state.pair(ANN, bo), state.pair(cid, bo)) == (2, 1)
+    act(state, "no_free_attack")  # Ann's frislag
+    assert state.current_player() == "cid" and state.phase == "free_attack"
+    act(state, "free_attack", target="bo", weapon="melee")
+    assert state.tokens[cid] == 5  # free: 6 − 1 for the other person on the side, nothing spent
+    act(state, "no_counter")
+    roll(state, 5, 12)  # a miss (Cid's sword at Dolk, without its bonus: 2T+3)
+    act(state, "accept")  # Cid does not top
+    assert state.phase == "open" and state.current_player() == "ann"
+
+
+def test_a_side_without_tokens_from_the_start_has_run_out_and_none_at_all_is_a_deadlock() -> None:
+    """Three on a side with Styrka 1 have pools of 2 × 1 − 2 = 0."""
+    broke = {"attributes": {"Styrka": 1}, "attribute": "Styrka"}
+    crowd = [{"id": pid, "name": pid.capitalize(), **broke} for pid in ("ann", "cid", "dag")]
+    state = make(crowd[0], extra_a=crowd[1:])
+    assert state.tokens == [0, 0, 0, 6]
+    assert (state.outcome().ending, state.outcome().winners) == ("pools_exhausted", ("blue",))
+    doc = {
+        "ruleset": "pwge",
+        "title": "t",
+        "sides": [
+            {"id": "red", "participants": crowd},
+            {"id": "blue", "participants": [{"id": p, "name": p, **broke} for p in ("bo", "eva", "fia")]},
+        ],
+    }
+    nobody = new_state(scenario_from_document(doc, "<test>"))
+    assert isinstance(nobody, PwgeState) and nobody.is_terminal()
+    assert (nobody.outcome().ending, nobody.outcome().winners) == ("deadlock", ())
