@@ -119,6 +119,7 @@ def test_the_seat_chooses_the_attribute_when_the_scenario_names_none() -> None:
     act(state, "attribute", name="Karisma")
     assert state.tokens[ANN] == 2 * 2 and state.people[ANN].roll == 2
     assert state.phase == "open"
+    assert state.dry_order == ()  # the pools were empty only because nobody had chosen yet
     assert any("chooses the egenskap (attribute) that best fits the approach: Karisma 2" in t for t in texts(state))
 
 

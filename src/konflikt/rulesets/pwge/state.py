@@ -694,7 +694,10 @@ class PwgeState(State):
 
     def note_dry_sides(self) -> None:
         """Remember the sides whose pools have just run dry, in order ("Ena sidans handlingspöl tar slut före den
-        andra sidans"): sides that ran dry in the same step (the secret order bids) ran dry together."""
+        andra sidans"): sides that ran dry in the same step (the secret order bids) ran dry together. Before the
+        attributes are chosen no pool is filled yet, so none can run dry."""
+        if self.phase == "attribute":
+            return
         recorded = {s for group in self.dry_order for s in group}
         newly = tuple(s for s in range(len(self.side_ids)) if s not in recorded and not endings.side_can_act(self, s))
         if newly:
