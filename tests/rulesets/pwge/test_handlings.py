@@ -224,3 +224,14 @@ def test_unspent_experience_dice_kan_anvandas_precis_som_vanligt_after_the_confl
     after = aftermath(state)
     assert after.characters["ann"]["experience_dice"] == 2
     assert "Ann: 1 erfarenhetstärning(ar) (experience dice) spent, 2 left" in after.lines
+
+
+def test_pools_not_yet_filled_have_not_run_dry() -> None:
+    """Ann chooses first, Bo second: while Bo chooses, no pool is filled, yet none has run out."""
+    ann = {"id": "ann", "name": "Ann", "attributes": {"Styrka": 1}}
+    bo = {"id": "bo", "name": "Bo", "attributes": {"Styrka": 1}}
+    state = make(ann, bo)
+    act(state, "attribute", name="Styrka")
+    assert state.phase == "attribute" and state.current_player() == "bo"
+    act(state, "attribute", name="Styrka")
+    assert state.dry_order == () and state.tokens == [2, 2]
