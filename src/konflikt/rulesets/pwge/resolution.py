@@ -61,16 +61,16 @@ def resolve_next(state: PwgeState) -> None:
     if ex.order != "simultaneous" and ex.pos > 0 and (state.out[i] or state.out[j]):
         who = actor.name if state.out[i] else target.name
         state.emit("cancelled", f"{actor.name}'s {narration.deed_words(state, deed)} does not happen: {who} is out")
-        ex.pos += 1
+        state.next_deed()
         return
     if deed.kind == "distance":
         landing = state.step_to(i, j, deed.way)
         if landing is None:
             state.emit("fails", f"{actor.name} cannot move {deed.way} than {distance_label(state.pair(i, j))}")
-            ex.pos += 1
+            state.next_deed()
         elif not deed.countered:
             move(state, deed)
-            ex.pos += 1
+            state.next_deed()
         else:
             start_contest(
                 state,
@@ -86,7 +86,7 @@ def resolve_next(state: PwgeState) -> None:
             start_contest(state, deed, (actor.roll, narration.roll_parts(actor)), defence, "handling (action)")
         else:
             succeed(state, deed)
-            ex.pos += 1
+            state.next_deed()
         return
     if deed.kind == "press":
         penalty = state.press_penalty(i, j)
@@ -100,7 +100,7 @@ def resolve_next(state: PwgeState) -> None:
     mods = state.attack_mods(i, j, deed.weapon, code)
     if mods is None:
         state.emit("fails", f"{actor.name} cannot reach {target.name} at {distance_label(code)}")
-        ex.pos += 1
+        state.next_deed()
         return
     attack, band, _ = mods
     attack_parts = narration.attack_parts(state, i, deed.weapon, code)
@@ -128,24 +128,23 @@ def contest_done(state: PwgeState, c: Contest) -> None:
     result = c.winner()
     narration.contest_result(state, c, result)
     if c.purpose == "order":
-        ex.order = {"a": "action", "b": "response"}.get(result, "simultaneous")
-        state.queue_deeds()
+        state.settle_order({"a": "action", "b": "response"}.get(result, "simultaneous"))
         return
     deed = ex.queue[ex.pos]
     if result != "a":
-        ex.pos += 1
+        state.next_deed()
         return
     if deed.kind == "distance":
         move(state, deed)
-        ex.pos += 1
+        state.next_deed()
     elif deed.kind in ("switch", "other"):
         succeed(state, deed)
-        ex.pos += 1
+        state.next_deed()
     elif deed.kind == "press" and not state.suggestion():
         side = state.people[deed.actor].side
         state.gain_ground(side)
         narration.gained(state, side)
-        ex.pos += 1
+        state.next_deed()
     else:
         f = state.people[deed.actor]
         if deed.kind == "press":

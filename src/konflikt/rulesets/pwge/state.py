@@ -442,8 +442,7 @@ class PwgeState(State):
                 )
             )
         else:
-            ex.order = "simultaneous" if not bids else ("action" if bids[0] == actor else "response")
-            self.queue_deeds()
+            self.settle_order("simultaneous" if not bids else ("action" if bids[0] == actor else "response"))
         resolution.advance(self)
         self.note_dry_sides()
 
@@ -659,6 +658,17 @@ class PwgeState(State):
             self.out[j] = True
         return before
 
+    def next_deed(self) -> None:
+        """The deed at hand is done (or does not happen): the next one in the exchange's queue."""
+        assert self.ex is not None
+        self.ex.pos += 1
+
+    def settle_order(self, order: str) -> None:
+        """The turordning is settled (``simultaneous``, ``action`` or ``response`` first): queue the deeds."""
+        assert self.ex is not None
+        self.ex.order = order
+        self.queue_deeds()
+
     def begin_contest(self, contest: Contest) -> None:
         self.contest = contest
         self.phase = "contest"
@@ -676,7 +686,7 @@ class PwgeState(State):
         assert self.ex is not None
         self.dmg = None
         self.phase = "resolve"
-        self.ex.pos += 1
+        self.next_deed()
 
     def close_exchange(self) -> None:
         """The exchange is over: check the endings, then the floor (or the next frislag) goes on."""
