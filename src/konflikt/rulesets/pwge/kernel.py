@@ -77,7 +77,7 @@ class PwgeKernel:
                 dist=dist,
                 floor=state.floor,
                 phase=Phase.FREE if state.phase == "free_attack" else Phase.OPEN,
-                sp=state.sp,
+                sp=state.surpriser_turn,
                 surprisers=state.surprisers,
                 steps=len(state.steps()),
             ),

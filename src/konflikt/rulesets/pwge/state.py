@@ -92,7 +92,8 @@ class PwgeState(State):
         self.floor = 0
         self.passes = 0
         self.surprisers: tuple[int, ...] = ()
-        self.sp = 0
+        self.surpriser_turn = 0
+        """Which surpriser (an index into ``surprisers``) chooses its starting distance or frislag now."""
         self.ex: Exchange | None = None
         self.contest: Contest | None = None
         self.dmg: DamageRoll | None = None
@@ -269,7 +270,7 @@ class PwgeState(State):
         if phase in ("open", "attribute"):
             return self.people[self.floor].pid
         if phase in ("surprise_distance", "free_attack"):
-            return self.people[self.surprisers[self.sp]].pid
+            return self.people[self.surprisers[self.surpriser_turn]].pid
         assert self.ex is not None
         deed = self.ex.action
         return self.people[deed.actor if phase == "counter_response" else deed.target].pid
@@ -520,9 +521,9 @@ class PwgeState(State):
             f"{self.people[i].name} surprises the others and chooses the starting distance: {distance_label(code)}",
             distance=code,
         )
-        self.sp += 1
-        if self.sp >= len(self.surprisers):
-            self.sp = 0
+        self.surpriser_turn += 1
+        if self.surpriser_turn >= len(self.surprisers):
+            self.surpriser_turn = 0
             if self.options.free_attack:
                 self.phase = "free_attack"
                 self._skip_surprisers()
@@ -530,15 +531,15 @@ class PwgeState(State):
                 self.open_floor(0)
 
     def _skip_surprisers(self) -> None:
-        while self.sp < len(self.surprisers) and self.out[self.surprisers[self.sp]]:
-            self.sp += 1
-        if self.sp >= len(self.surprisers):
+        while self.surpriser_turn < len(self.surprisers) and self.out[self.surprisers[self.surpriser_turn]]:
+            self.surpriser_turn += 1
+        if self.surpriser_turn >= len(self.surprisers):
             self.open_floor(0)
         else:
             self.phase = "free_attack"
 
     def next_surpriser(self) -> None:
-        self.sp += 1
+        self.surpriser_turn += 1
         self._skip_surprisers()
 
     def _apply_counter(self, i: int, action: Action, die: bool) -> None:
@@ -733,7 +734,7 @@ class PwgeState(State):
             self.phase,
             self.floor,
             self.passes,
-            self.sp,
+            self.surpriser_turn,
             tuple((f.attribute_name, f.melee_key, f.ranged_key) for f in self.people),
             tuple(self.tokens),
             tuple(self.xp),
