@@ -174,6 +174,9 @@ def test_diplomacy_says_utspel_and_social_says_framstot() -> None:
     act(social, "no_counter")
     act(social, "no_response")
     assert social.roll_purpose().startswith("Ann's framstöt (verbal thrust)")
+    act(diplomatic, "press", target="bo")
+    act(diplomatic, "counter")
+    assert "Bo: mothandling (counter) — negerar utspelet (negates the move)" in texts(diplomatic)
 
 
 def test_loses_1_token_not_1_tokens() -> None:

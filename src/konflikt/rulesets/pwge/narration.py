@@ -161,8 +161,10 @@ def countered(state: PwgeState, deed: Deed) -> None:
     if deed.kind == "distance":
         what = "håller avståndet (holds the distance)"
     elif deed.kind == "press":
-        what = "viftar undan framstöten (brushes the thrust off)" if state.kind == "social" else "negerar utspelet "
-        "(negates the move)"
+        if state.kind == "social":
+            what = "viftar undan framstöten (brushes the thrust off)"
+        else:
+            what = "negerar utspelet (negates the move)"
     elif deed.kind in ("switch", "other"):
         what = "försöker hindra den (tries to stop it)"
     elif deed.weapon == "ranged" and state.pair(deed.actor, deed.target) > LAST_MELEE:

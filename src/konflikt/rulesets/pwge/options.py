@@ -35,7 +35,7 @@ OPTIONS = OptionSet(
         bool,
         True,
         "with social_distance_and_damage, diplomatic moves get −(distance ÷ 2, rounded down); how much harder the "
-        "text does not say: konflikt's own stand-in for Parallel Worlds",
+        "text does not say: the amount is konflikt's own",
         source="Ju längre avståndet är desto svårare är det att förhandla",
     ),
     RuleOption(
