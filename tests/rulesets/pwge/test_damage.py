@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import konflikt.core  # noqa: F401  (import core before dice: see the report on the import cycle)
+from konflikt.core.actions import Action
 from konflikt.dice import SumDice
 from konflikt.rulesets.pwge.state import PwgeState
 from tests.rulesets.pwge.helpers import act, make, person, roll, texts
 
 ANN, BO = 0, 1
+
+
+def act_no_order() -> Action:
+    return Action.of("no_order")
 
 
 def hit(state: PwgeState | None = None) -> PwgeState:
@@ -138,3 +143,46 @@ def test_body_points_at_zero_put_one_out() -> None:
     assert state.out[BO]
     assert state.outcome().ending == "goal_reached"
     assert state.outcome().winners == ("red",)
+
+
+# ---- the damage rules on their own: the state's suffer_damage and the protocol's automatic stages ---------------
+def test_suffer_damage_takes_body_points_and_tokens_and_keeps_the_worst_wound() -> None:
+    state = make()
+    before = state.suffer_damage(BO, 4, 3)  # Sårad
+    assert (before, state.tokens[BO], state.body[BO], state.wounds[BO], state.out[BO]) == (6, 3, 6, 3, False)
+    state.suffer_damage(BO, 1, 1)  # a lighter hit later does not lessen the worst wound
+    assert (state.tokens[BO], state.body[BO], state.wounds[BO]) == (2, 5, 3)
+    state.suffer_damage(BO, 6, 4)
+    assert (state.tokens[BO], state.body[BO], state.out[BO]) == (0, -1, True)
+
+
+def test_a_defender_without_tokens_is_not_asked_and_the_damage_is_marked() -> None:
+    state = hit()
+    state.tokens[BO] = 0
+    roll(state, 5)
+    act(state, "accept")  # Ann keeps 5; Bo cannot counter-top: marked at once
+    assert state.dmg is None and state.body[BO] == 5
+
+
+def test_an_attacker_without_tokens_is_not_asked_to_top() -> None:
+    state = hit()
+    state.tokens[ANN] = 0
+    roll(state, 4)
+    assert state.current_player() == "bo"  # straight to the defender's counter-top
+    assert {a.kind for a in state.legal_actions()} == {"counter_top", "accept"}
+
+
+def test_simultaneous_blows_fell_both_and_each_fall_is_said_once() -> None:
+    state = make(person("ann", body_points=2), person("bo", body_points=2))
+    act(state, "attack", target="bo", weapon="melee")
+    act(state, "no_counter")
+    act(state, "respond", deed="attack", weapon="melee")
+    act(state, "no_counter")
+    state.apply_actions({"ann": act_no_order(), "bo": act_no_order()})
+    roll(state, 12, 2, 3)
+    act(state, "accept")
+    act(state, "accept")
+    roll(state, 12, 2, 3)  # Bo, already out, still strikes: the blows were simultaneous
+    act(state, "accept")
+    assert state.out == [True, True]
+    assert sum("out of the conflict" in t for t in texts(state)) == 2

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import pytest
+
 from konflikt.core.actions import Action
+from konflikt.core.conflict import new_state
+from konflikt.core.ruleset import RandomPolicy
+from konflikt.core.scenario import load_scenario, scenario_from_document
+from konflikt.core.state import GM
 from konflikt.dice import SumDice
-from konflikt.rulesets.pwge.persist import updated_characters
+from konflikt.rulesets.pwge import RULESET
+from konflikt.rulesets.pwge.models import Character
 from konflikt.rulesets.pwge.state import PwgeState
+from konflikt.sim.runner import Generators, Runner
 from tests.rulesets.pwge.helpers import act, make, person, roll, texts
 
 ANN, BO = 0, 1
@@ -43,7 +51,9 @@ def test_one_sides_pools_run_out_first() -> None:
     assert "live and fight another day" in outcome.summary
 
 
-def test_both_sides_pools_run_out_is_a_deadlock() -> None:
+def test_ena_sidans_handlingspol_tar_slut_fore_den_andra_sidans_within_the_exchange() -> None:
+    """Ann spends her last token on the action, then Bo his on the counter: both pools are empty when the exchange
+    ends, but Ann's ran out first — her side has lost (before: a deadlock)."""
     state = make()
     state.tokens[ANN] = 1
     state.tokens[BO] = 1
@@ -51,8 +61,26 @@ def test_both_sides_pools_run_out_is_a_deadlock() -> None:
     act(state, "counter")
     roll(state, 6, 12)
     outcome = state.outcome()
+    assert (outcome.ending, outcome.winners) == ("pools_exhausted", ("blue",))
+    assert outcome.summary.startswith("in this exchange, red ran out of tokens first")
+
+
+def test_two_pools_emptied_together_by_the_order_bids_remain_a_deadlock() -> None:
+    state = make()
+    state.tokens[ANN] = 2
+    state.tokens[BO] = 2
+    act(state, "attack", target="bo", weapon="melee")
+    act(state, "no_counter")
+    act(state, "respond", deed="attack", weapon="melee")
+    act(state, "no_counter")
+    state.apply_actions({"ann": Action.of("order"), "bo": Action.of("order")})
+    assert state.tokens == [0, 0] and state.dry_order == ((0, 1),)
+    roll(state, 9, 8)  # the order roll: Ann first
+    roll(state, 6, 12)  # Ann misses
+    roll(state, 6, 12)  # Bo misses
+    outcome = state.outcome()
     assert (outcome.ending, outcome.winners) == ("deadlock", ())
-    assert "every side's handlingspöl" in outcome.summary
+    assert "ran out together" in outcome.summary
 
 
 # ---- order of resolution -----------------------------------------------------------------------------------------
@@ -185,25 +213,49 @@ def test_chase_escape_and_capture() -> None:
     assert (state.outcome().ending, state.outcome().winners) == ("goal_reached", ("blue",))
 
 
-def test_diplomatic_moves_carry_the_point_and_distance_hinders() -> None:
+def test_diplomacy_avstand_andras_i_princip_aldrig_och_man_slar_i_princip_aldrig_skada() -> None:
+    """By default a diplomatic conflict has no distance actions, no distance penalty and no damage: moves won carry
+    the point (before: distance moves and −(distance ÷ 2) on every move)."""
     lyra = person("bo", diplomatic_distance={"Ann": 7})
     state = make(b=lyra, setup={"kind": "diplomatic", "goal_successes": 1})
-    assert state.pair(ANN, BO) == 7
+    assert {a.kind for a in state.legal_actions()} == {"press", "other", "pass"}
+    act(state, "press", target="bo")
+    act(state, "no_counter")
+    act(state, "no_response")
+    assert state.pending_roll() == SumDice(2, 6, 3, "T")  # no distance penalty
+    roll(state, 9, 5)
+    assert (state.outcome().ending, state.outcome().winners) == ("goal_reached", ("red",))
+    assert "kroppspoäng" not in state.status()["ann"]
+
+
+def test_ju_langre_avstandet_desto_svarare_att_forhandla_with_the_suggestion() -> None:
+    lyra = person("bo", diplomatic_distance={"Ann": 7})
+    state = make(b=lyra, setup={"kind": "diplomatic"}, options={"social_distance_and_damage": True})
+    assert Action.of("distance", target="bo", way="closer") in state.legal_actions()
     act(state, "press", target="bo")
     act(state, "no_counter")
     act(state, "no_response")
     assert state.pending_roll() == SumDice(2, 6, 3 - 3, "T")  # −(7 ÷ 2)
-    roll(state, 9, 5)
-    assert (state.outcome().ending, state.outcome().winners) == ("goal_reached", ("red",))
+    assert "− 3 diplomatiskt avstånd (diplomatic distance) 7" in state.roll_purpose()
 
 
-def test_social_damage_option_uses_social_body_points() -> None:
+def test_sociala_konflikter_skada_och_avstand_inte_aktuellt() -> None:
+    state = make(setup={"kind": "social"})
+    assert {a.kind for a in state.legal_actions()} == {"press", "other", "pass"}
+    assert not state.tracks_body()
+    assert not any(key.startswith("avstånd") for key in state.status())
+    assert not any("avstånd" in t for t in texts(state))
+
+
+def test_social_kroppspoang_bestams_precis_som_vanligt_and_damage_is_1t_plus_ammunition() -> None:
+    """With the suggestion, the social body points are as many as the physical ones (here 4), not free data."""
     state = make(
         person("ann", ammunition=2),
-        person("bo", social_body_points=4),
+        person("bo", body_points=4),
         setup={"kind": "social"},
-        options={"social_damage": True},
+        options={"social_distance_and_damage": True},
     )
+    assert state.body[BO] == 4
     act(state, "press", target="bo")
     act(state, "no_counter")
     act(state, "no_response")
@@ -214,15 +266,115 @@ def test_social_damage_option_uses_social_body_points() -> None:
     act(state, "accept")
     act(state, "accept")
     assert state.out[BO] and state.outcome().winners == ("red",)
+    said = " ".join(texts(state))
+    assert "sociala kroppspoäng" in said
+    for wound in ("Skråma", "Sårad", "Allvarligt", "Medvetslös", "kroppspoäng (body points)"):
+        assert wound not in said
 
 
-def test_relation_distance_persists_in_the_characters() -> None:
-    state = make(setup={"kind": "social", "relation_distance": 4})
+def test_sociala_och_diplomatiska_avstand_kvarstar_mellan_varje_konflikt() -> None:
+    """The aftermath hook writes the distance as it ended into both characters, and the documents load back."""
+    state = make(setup={"kind": "social", "relation_distance": 4}, options={"social_distance_and_damage": True})
     act(state, "distance", target="bo", way="closer")
     act(state, "no_counter")
     act(state, "no_response")
     act(state, "pass")
     act(state, "pass")
-    docs = updated_characters(state)
-    assert docs["ann"]["social_distance"] == {"Bo": 3}
-    assert docs["bo"]["social_distance"] == {"Ann": 3}
+    after = RULESET.aftermath(state) if RULESET.aftermath else None
+    assert after is not None
+    assert after.characters["ann"]["social_distance"] == {"Bo": 3}
+    assert after.characters["bo"]["social_distance"] == {"Ann": 3}
+    assert (
+        after.lines[0]
+        == "Ann–Bo: socialt avstånd (social distance) 4 → 3 of 0–10, kvarstår (kept) for the next conflict"
+    )
+    again = make(
+        {"id": "ann", "name": "Ann", **after.characters["ann"]},
+        {"id": "bo", "name": "Bo", **after.characters["bo"]},
+        setup={"kind": "social"},
+        options={"social_distance_and_damage": True},
+    )
+    assert again.pair(ANN, BO) == 3
+
+
+@pytest.mark.parametrize("name", ["negotiation", "ball"])
+def test_the_bundled_negotiation_and_ball_keep_the_distance_they_end_at(name: str) -> None:
+    scenario = load_scenario(f"pwge/{name}")
+    for seed in range(40):
+        state = new_state(scenario)
+        assert isinstance(state, PwgeState)
+        Runner({s: RandomPolicy() for s in (*state.seats(), GM)}, Generators.from_seed(seed)).play(state)
+        after = RULESET.aftermath(state) if RULESET.aftermath else None
+        assert after is not None
+        (distance,) = state.dist.values()
+        field = "diplomatic_distance" if state.kind == "diplomatic" else "social_distance"
+        assert after.characters["nova" if name == "negotiation" else "quill"][field]["Ambassadör Lyra"] == distance
+        for document in after.characters.values():
+            Character.model_validate({**document})
+        if distance != state.characters[0][field].get("Ambassadör Lyra", 7 if name == "ball" else 6):
+            return
+    pytest.fail("the distance never moved in 40 conflicts")
+
+
+# ---- paths the examples seldom walk ------------------------------------------------------------------------------
+def test_a_chase_is_won_by_the_fleers_when_every_pursuer_is_out() -> None:
+    state = make(
+        person("ann", ranged_weapon="stralpistol"),
+        person("bo", body_points=2),
+        setup={"kind": "chase", "fleeing": "red", "start_distance": 2},
+    )
+    act(state, "attack", target="bo", weapon="ranged")
+    act(state, "no_counter")
+    act(state, "no_response")
+    roll(state, 14, 4)  # 2T+3 against the difficulty 2T+2
+    roll(state, 3)  # 1T+2 = 3 damage: Bo (2 body points) is out
+    act(state, "accept")
+    act(state, "accept")
+    outcome = state.outcome()
+    assert (outcome.ending, outcome.winners) == ("goal_reached", ("red",))
+    assert outcome.summary.endswith("every pursuer is out")
+
+
+def test_giving_up_the_frislag_opens_the_floor_without_a_spend() -> None:
+    state = make(setup={"surprise": "red"})
+    act(state, "start", distance=2)
+    act(state, "no_free_attack")
+    assert "Ann gives up the frislag (free attack)" in texts(state)
+    assert (state.phase, state.current_player(), state.tokens) == ("open", "ann", [6, 6])
+
+
+def test_a_second_surpriser_chooses_and_strikes_after_the_first() -> None:
+    state = make(setup={"surprise": "red", "start_distance": 5}, extra_a=[person("cid")])
+    bo, cid = state.index["bo"], state.index["cid"]
+    act(state, "start", distance=2)
+    assert state.current_player() == "cid"
+    act(state, "start", distance=1)
+    assert (state.pair(ANN, bo), state.pair(cid, bo)) == (2, 1)
+    act(state, "no_free_attack")  # Ann's frislag
+    assert state.current_player() == "cid" and state.phase == "free_attack"
+    act(state, "free_attack", target="bo", weapon="melee")
+    assert state.tokens[cid] == 5  # free: 6 − 1 for the other person on the side, nothing spent
+    act(state, "no_counter")
+    roll(state, 5, 12)  # a miss (Cid's sword at Dolk, without its bonus: 2T+3)
+    act(state, "accept")  # Cid does not top
+    assert state.phase == "open" and state.current_player() == "ann"
+
+
+def test_a_side_without_tokens_from_the_start_has_run_out_and_none_at_all_is_a_deadlock() -> None:
+    """Three on a side with Styrka 1 have pools of 2 × 1 − 2 = 0."""
+    broke = {"attributes": {"Styrka": 1}, "attribute": "Styrka"}
+    crowd = [{"id": pid, "name": pid.capitalize(), **broke} for pid in ("ann", "cid", "dag")]
+    state = make(crowd[0], extra_a=crowd[1:])
+    assert state.tokens == [0, 0, 0, 6]
+    assert (state.outcome().ending, state.outcome().winners) == ("pools_exhausted", ("blue",))
+    doc = {
+        "ruleset": "pwge",
+        "title": "t",
+        "sides": [
+            {"id": "red", "participants": crowd},
+            {"id": "blue", "participants": [{"id": p, "name": p, **broke} for p in ("bo", "eva", "fia")]},
+        ],
+    }
+    nobody = new_state(scenario_from_document(doc, "<test>"))
+    assert isinstance(nobody, PwgeState) and nobody.is_terminal()
+    assert (nobody.outcome().ending, nobody.outcome().winners) == ("deadlock", ())

@@ -76,9 +76,10 @@ def conflict(batch: Batch, i: int) -> tuple[Hashable, Hashable, dict[str, Hashab
         ("duel", {"dodge_keeps_range_difficulty": False, "max_is_in_range": False, "allvarligt_from": 5}, 20),
         ("chase", {}, 60),
         ("negotiation", {}, 50),
-        ("negotiation", {"diplomatic_distance_penalty": False, "social_damage": False}, 30),
+        ("negotiation", {"diplomatic_distance_penalty": False}, 30),
+        ("negotiation", {"social_distance_and_damage": False}, 30),
         ("ball", {}, 50),
-        ("ball", {"relation_distance_moves": False, "social_damage": True}, 30),
+        ("ball", {"social_distance_and_damage": False}, 30),
         ("shootout", {}, 15),
         ("shootout", {"experience_dice": True, "max_tops_per_roll": 1, "dodge_keeps_range_difficulty": False}, 8),
     ],
@@ -280,3 +281,15 @@ def test_a_conflict_settled_before_the_first_action_gives_the_reference_outcome_
     batch = kernel_of(scenario).run(5, np.random.default_rng(1))
     assert conflict(batch, 4)[:3] == (reference.ending, reference.winners, reference.participants)
     assert batch.endings.counts() == Counter({"goal_reached": 5})
+
+
+@pytest.mark.parametrize(("name", "games"), [("duel", 20), ("negotiation", 20), ("shootout", 6)])
+def test_kernel_replays_attributes_left_to_the_seats(name: str, games: int) -> None:
+    """No participant names its attribute: each seat chooses it first (the heuristic: its highest), once, before
+    any die; the kernel plays those steps on the real state and starts every conflict after them."""
+    scenario = load_scenario(f"pwge/{name}")
+    doc = copy.deepcopy(dict(scenario.document))
+    for side in doc["sides"]:
+        for participant in side["participants"]:
+            participant.pop("attribute", None)
+    replay(scenario_from_document(doc, scenario.source), {}, games)

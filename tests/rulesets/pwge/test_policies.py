@@ -117,12 +117,31 @@ def test_every_legal_action_is_described_in_words(name: str) -> None:
     "options",
     [{"max_tops_per_roll": 1}, {"experience_dice": False, "free_attack": False}, {"max_is_in_range": False}],
 )
-def test_random_play_ends_under_other_options(options: dict[str, object]) -> None:
+def test_random_play_ends_as_the_final_table_says_under_other_options(options: dict[str, object]) -> None:
+    """Each ending agrees with the table it leaves: a combat goal means every foe is out; pools exhausted means
+    the losers cannot spend and the winner's side can (or ran out last); a deadlock names no winner."""
     for name in ("duel", "shootout"):
         for seed in range(3):
             state = new_state(load_scenario(f"pwge/{name}"), options)
+            assert isinstance(state, PwgeState)
             Runner({s: RandomPolicy() for s in (*state.seats(), GM)}, Generators.from_seed(seed)).play(state)
-            assert state.outcome().ending in ("goal_reached", "pools_exhausted", "deadlock")
+            outcome = state.outcome()
+            sides = {
+                sid: [i for i, f in enumerate(state.people) if f.side == k] for k, sid in enumerate(state.side_ids)
+            }
+            can_act = {sid: any(state.can_spend(i) for i in members) for sid, members in sides.items()}
+            if outcome.ending == "goal_reached":
+                (winner,) = outcome.winners
+                assert all(state.out[i] for sid, members in sides.items() if sid != winner for i in members)
+                assert not all(state.out[i] for i in sides[winner])
+            elif outcome.ending == "pools_exhausted":
+                (winner,) = outcome.winners
+                assert not any(can_act[sid] for sid in sides if sid != winner)
+                last = state.dry_order[-1] if state.dry_order else ()
+                assert can_act[winner] or last == (state.side_ids.index(winner),)
+            else:
+                assert outcome.ending == "deadlock" and outcome.winners == ()
+                assert not any(can_act.values()) or state.passes > 0
 
 
 def test_surprise_without_the_free_attack_option() -> None:

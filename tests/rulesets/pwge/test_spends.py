@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from konflikt.core.actions import Action
@@ -198,11 +199,40 @@ def test_hold_the_distance_opposed_roll_tie_stays() -> None:
     assert state2.pair(ANN, BO) == 1  # Dolk
 
 
-def test_experience_dice_are_spent_first_while_a_token_remains() -> None:
+def test_man_kan_spendera_en_erfarenhetstarning_istallet_for_en_marker_by_choice() -> None:
+    """Every spend is offered paid with a token or with a die; the spender chooses (before: a die always first)."""
     state = make(person("ann", experience_dice=2), options={"experience_dice": True})
+    legal = state.legal_actions()
+    assert Action.of("attack", target="bo", weapon="melee") in legal
+    assert Action.of("attack", target="bo", weapon="melee", pay="die") in legal
+    assert Action.of("pass", pay="die") not in legal  # passing costs nothing
     act(state, "attack", target="bo", weapon="melee")
-    assert (state.tokens[ANN], state.xp[ANN]) == (6, 1)
+    assert (state.tokens[ANN], state.xp[ANN]) == (5, 2)  # paid with a token: the dice are kept
+    act(state, "counter")
+    act(state, "no_response")
+    roll(state, 6, 12)
+    act(state, "top", pay="die")
+    assert (state.tokens[ANN], state.xp[ANN]) == (5, 1)
     assert any("spends 1 erfarenhetstärning (experience die) instead of a token" in t for t in texts(state))
+
+
+def test_mast_man_ha_minst_en_marker_kvar_to_spend_a_die() -> None:
+    state = make(person("ann", experience_dice=2), options={"experience_dice": True})
+    state.tokens[ANN] = 1
+    act(state, "attack", target="bo", weapon="melee", pay="die")
+    assert (state.tokens[ANN], state.xp[ANN]) == (1, 1)
+    state.tokens[ANN] = 0
+    assert not state.may_pay_with_die(ANN)
+
+
+def test_the_heuristic_keeps_its_dice_until_tokens_run_low() -> None:
+    from konflikt.rulesets.pwge.policies import DIE_WHEN_TOKENS, HeuristicPolicy
+
+    state = make(person("ann", experience_dice=2), options={"experience_dice": True})
+    policy, rng = HeuristicPolicy(), np.random.default_rng(0)
+    assert policy.choose(state, "ann", rng).get("pay") is None
+    state.tokens[ANN] = DIE_WHEN_TOKENS
+    assert policy.choose(state, "ann", rng).get("pay") == "die"
 
 
 def test_experience_dice_cannot_be_spent_from_an_empty_pool() -> None:

@@ -13,6 +13,7 @@ from konflikt.rulesets.pwge.kernel import make_kernel
 from konflikt.rulesets.pwge.models import Character, Setup
 from konflikt.rulesets.pwge.odds import QUESTIONS
 from konflikt.rulesets.pwge.options import OPTIONS
+from konflikt.rulesets.pwge.persist import aftermath
 from konflikt.rulesets.pwge.policies import HeuristicPolicy
 from konflikt.rulesets.pwge.state import PwgeState
 
@@ -23,13 +24,14 @@ RULESET = register(
         language="sv",
         source="000_2a78769688e39a97.txt",
         summary=(
-            "Each character gets a handlingspöl (action pool) of tokens: 2 × the attribute in use, +4/+2 for the "
-            "identity fitting directly/indirectly, +2 per fitting skill, −1 per other person on the side. There "
-            "is no turn order: whoever speaks buys an action; the target may counter and respond, the actor may "
-            "counter the response, order may be bought, and every roll may be topped (damage also counter-topped "
-            "and counter-counter-topped), each for one token. Damage costs tokens (1, 2, 3, 5 by wound level). "
-            "A conflict ends when a side reaches its goal, when one side's pools run out first, or in deadlock. "
-            "The roll, damage and wounds stand in for Parallel Worlds' own rules, which are not in the text."
+            "Each character gets a handlingspöl (action pool) of tokens: 2 × the attribute that fits the "
+            "approach, +4/+2 for the identity fitting directly/indirectly, +2 per fitting skill, −1 per other "
+            "person on the side. There is no turn order: whoever speaks buys an action; the target may counter and "
+            "respond, the actor may counter the response, order may be bought, and every roll may be topped "
+            "(damage also counter-topped and counter-counter-topped), each for one token. Damage costs tokens "
+            "(1, 2, 3, 5 by wound level). A conflict ends when a side reaches its goal, when one side's pools run "
+            "out first, or in deadlock. The roll, damage and wounds stand in for Parallel Worlds' own rules, "
+            "which are not in the text."
         ),
         options=OPTIONS,
         character=Character,
@@ -39,6 +41,7 @@ RULESET = register(
         odds=QUESTIONS,
         content_dir=Path(__file__).parent / "content",
         kernel=make_kernel,
+        aftermath=aftermath,
         terms={
             "handlingspöl": "action pool",
             "marker": "token",

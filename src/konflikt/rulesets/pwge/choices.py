@@ -16,3 +16,20 @@ COUNTER_TOP = Action.of("counter_top")
 COUNTER_COUNTER_TOP = Action.of("counter_counter_top")
 REROLL = Action.of("reroll")
 NO_FREE_ATTACK = Action.of("no_free_attack")
+
+SPENDING = frozenset(
+    {"attack", "distance", "press", "other", "switch", "counter", "respond", "order", "top", "counter_top"}
+    | {"counter_counter_top"}
+)
+"""The kinds of choice that cost a token; with the experience-dice rule each is offered paid with a die as well
+(``pay="die"``)."""
+
+
+def paid_with_die(action: Action) -> bool:
+    """Whether the spender pays this choice with an erfarenhetstärning (experience die) instead of a token."""
+    return bool(action.get("pay") == "die")
+
+
+def without_payment(action: Action) -> Action:
+    """The choice itself, whatever it is paid with."""
+    return Action(action.kind, tuple((k, v) for k, v in action.args if k != "pay"))

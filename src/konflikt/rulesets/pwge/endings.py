@@ -19,10 +19,9 @@ if TYPE_CHECKING:
 ENDINGS = ("goal_reached", "pools_exhausted", "deadlock")
 
 
-def finish(state: PwgeState, ending: str, winners: tuple[str, ...], summary: str) -> None:
-    """Record the ending and say it."""
-    state.ending = (ending, winners, summary)
-    state.emit("ending", f"Konflikten slutar (the conflict ends): {summary}", ending=ending, winners=list(winners))
+def side_can_act(state: PwgeState, side: int) -> bool:
+    """Whether a side's handlingspöl has not run out: a standing member can still spend."""
+    return any(state.can_spend(i) for i in _standing(state, side))
 
 
 def _standing(state: PwgeState, side: int) -> list[int]:
@@ -34,7 +33,7 @@ def goal_side(state: PwgeState) -> tuple[int, str] | None:
     sides = range(len(state.side_ids))
     if state.kind == "chase":
         return _chase_goal(state)
-    if state.kind in ("combat",) or state.options.social_damage:
+    if state.kind == "combat" or state.suggestion():
         for s in sides:
             if _standing(state, s) and all(not _standing(state, o) for o in sides if o != s):
                 what = (
@@ -78,35 +77,51 @@ def check(state: PwgeState) -> bool:
     goal = goal_side(state)
     if goal is not None:
         side, why = goal
-        finish(state, "goal_reached", (state.side_ids[side],), f"{state.side_names[side]} reaches its goal: {why}")
+        state.record_ending(
+            "goal_reached", (state.side_ids[side],), f"{state.side_names[side]} reaches its goal: {why}"
+        )
         return True
+    state.note_dry_sides()
     sides = range(len(state.side_ids))
-    dry = [s for s in sides if not any(state.can_spend(i) for i in _standing(state, s))]
+    dry = [s for s in sides if not side_can_act(state, s)]
     if not dry:
         return False
     wet = [s for s in sides if s not in dry]
     if not wet:
-        finish(state, "deadlock", (), "every side's handlingspöl (action pool) is empty: dödläge (deadlock)")
+        last = state.dry_order[-1]
+        if len(state.dry_order) > 1 and len(last) == 1:
+            _exhausted(state, [s for s in sides if s != last[0]], last[0], "in this exchange, ")
+        else:
+            state.record_ending(
+                "deadlock", (), "every side's handlingspöl (action pool) ran out together: dödläge (deadlock)"
+            )
         return True
     if len(wet) == 1:
-        losers = ", ".join(state.side_names[s] for s in dry)
-        finish(
-            state,
-            "pools_exhausted",
-            (state.side_ids[wet[0]],),
-            f"{losers} ran out of tokens first: lost the conflict, but {state.side_names[wet[0]]}'s goal is not "
-            "fully reached; the losers may withdraw and regroup ('to live and fight another day')",
-        )
+        _exhausted(state, dry, wet[0], "")
         return True
     return False
+
+
+def _exhausted(state: PwgeState, losers: list[int], winner: int, when: str) -> None:
+    """'Ena sidans handlingspöl tar slut före den andra sidans': the side that ran out first has lost."""
+    names = ", ".join(state.side_names[s] for s in losers)
+    state.record_ending(
+        "pools_exhausted",
+        (state.side_ids[winner],),
+        f"{when}{names} ran out of tokens first: lost the conflict, but {state.side_names[winner]}'s goal is not "
+        "fully reached; the losers may withdraw and regroup ('to live and fight another day')",
+    )
 
 
 def fate(state: PwgeState, i: int) -> str:
     f = state.people[i]
     level = WOUND_LEVELS[state.wounds[i]]
     words = f"{state.tokens[i]} token{'' if state.tokens[i] == 1 else 's'} left"
-    if state.tracks_body():
+    if state.kind in ("combat", "chase"):
         words += f", {state.body[i]} body points, worst hit {level} ({WOUND_GLOSS[level]})"
+    elif state.tracks_body():
+        kind = "diplomatiska" if state.kind == "diplomatic" else "sociala"
+        words += f", {state.body[i]} {kind} kroppspoäng ({state.kind} body points)"
     if state.out[i]:
         words += ", out of the conflict"
     return f"{f.name}: {words}"

@@ -20,11 +20,15 @@ class Deed:
     Attributes:
         role: ``action`` or ``response``.
         actor, target: participant indices.
-        kind: ``attack``, ``distance`` (change distance) or ``press`` (a diplomatic/social move).
-        weapon: ``melee`` or ``ranged`` for an attack.
+        kind: ``attack``, ``distance`` (change distance), ``press`` (a diplomatic/social move), ``switch``
+            (switch weapons) or ``other`` (any other handling, told at the table).
+        weapon: ``melee`` or ``ranged`` for an attack; the weapon switched to for ``switch``.
         way: ``closer`` or ``farther`` for a distance change.
         countered: the target paid for a mothandling (counter) against it.
         free: a frislag (free attack on a surprised foe): no token, no response.
+        rolled: an ``other`` handling the GM wants rolled for even when nobody counters it.
+        at: the distance code the deed is made at, when it is not the usual one (a response that meets someone
+            closing in strikes where the closing lands); -1: the usual one.
     """
 
     role: str
@@ -35,6 +39,8 @@ class Deed:
     way: str = ""
     countered: bool = False
     free: bool = False
+    rolled: bool = False
+    at: int = -1
 
 
 @dataclass(slots=True)
@@ -75,6 +81,10 @@ class Contest:
     b_tops: int = 0
     declined: tuple[int, ...] = ()
     label: str = ""
+    a_parts: str = ""
+    """What ``a_mod`` is made of, in words (``Smidighet 4 + Svärdskonst 2 + svärd 1``)."""
+    b_parts: str = ""
+    """What ``b_mod`` is made of, in words."""
 
     def winner(self) -> str:
         """``a``, ``b`` or ``tie`` (only when ``tie`` is ``none``)."""
@@ -111,6 +121,8 @@ class DamageRoll:
     modifier: int
     armour: int
     social: bool = False
+    parts: str = ""
+    """What ``modifier`` is made of, in words (``svärd 2`` or ``ammunition 1``)."""
     roll: int | None = None
     stage: str = "attacker"
     tops: int = 0

@@ -1,23 +1,33 @@
-"""A participant as the rules need it during one conflict: fixed numbers read once from the character."""
+"""A participant as the rules need it during one conflict: numbers read once from the character.
+
+Two of them can change during a conflict, and then the state puts a new record in the participant's place: the
+attribute in use, when the seat chooses it as the conflict starts ("vilken egenskap som bäst representerar den
+inställning till konflikten som man har valt"), and the weapons in hand, when a handling (action) switches them.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from konflikt.core.scenario import Scenario
-from konflikt.rulesets.pwge.models import Character
+from konflikt.rulesets.pwge.models import Character, armoury
 from konflikt.rulesets.pwge.rules import pool_size
 
 
 @dataclass(frozen=True, slots=True)
 class Fighter:
-    """Fixed facts of one participant (the changing ones live in the state's lists).
+    """Facts of one participant that change rarely (the changing tallies live in the state's lists).
 
     Attributes:
-        roll: what the stand-in roll adds to 2T: the attribute in use + the best fitting skill.
+        attribute_name: the egenskap (attribute) in use; empty until the seat has chosen it.
         attribute: the attribute's value alone (the order roll adds only this).
+        skill_name, skill: the best fitting färdighet (skill) and its value (0 with none).
+        roll: what the stand-in roll adds to 2T: the attribute in use + the best fitting skill.
+        pool: the handlingspöl (action pool) at the start, from the text's formula.
+        others: the other persons on the same side (−1 token each).
         melee_length: the melee weapon's vapenlängd as a distance code (Kropp 0 … Spjut 4).
         ranged: (Kort, Max, damage) of the ranged weapon, or None.
+        carried: other weapons carried (armoury names), to switch to with a handling.
     """
 
     pid: str
@@ -25,25 +35,73 @@ class Fighter:
     side: int
     attribute_name: str
     attribute: int
-    roll: int
-    pool: int
+    skill_name: str
+    skill: int
     identity_fit: str
     skill_count: int
+    others: int
+    melee_key: str
     melee_name: str
     melee_length: int
     melee_bonus: int
     melee_damage: int
+    ranged_key: str
     ranged_name: str
     ranged: tuple[int, int, int] | None
+    carried: tuple[str, ...]
     armour: int
     body: int
-    social_body: int
     ammunition: int
     experience_dice: int
 
+    @property
+    def roll(self) -> int:
+        return self.attribute + self.skill
+
+    @property
+    def pool(self) -> int:
+        return pool_size(self.attribute, self.identity_fit, self.skill_count, self.others) if self.chosen else 0
+
+    @property
+    def chosen(self) -> bool:
+        """Whether the attribute in use is known (named in the scenario or chosen at the start)."""
+        return bool(self.attribute_name)
+
+
+def with_attribute(fighter: Fighter, name: str, value: int) -> Fighter:
+    """The participant once its attribute in use is chosen."""
+    return replace(fighter, attribute_name=name, attribute=value)
+
+
+def wielding(fighter: Fighter, weapon: str) -> Fighter:
+    """The participant after switching to a carried weapon; the one it replaces is carried instead."""
+    arms = armoury()
+    if weapon in arms.melee:
+        melee = arms.melee[weapon]
+        carried = (*tuple(w for w in fighter.carried if w != weapon), fighter.melee_key)
+        return replace(
+            fighter,
+            melee_key=weapon,
+            melee_name=melee.name,
+            melee_length=melee.length_code,
+            melee_bonus=melee.attack_bonus,
+            melee_damage=melee.damage,
+            carried=carried,
+        )
+    ranged = arms.ranged[weapon]
+    carried = tuple(w for w in fighter.carried if w != weapon) + ((fighter.ranged_key,) if fighter.ranged_key else ())
+    return replace(
+        fighter,
+        ranged_key=weapon,
+        ranged_name=ranged.name,
+        ranged=(ranged.kort, ranged.max, ranged.damage),
+        carried=carried,
+    )
+
 
 def fighters_of(scenario: Scenario) -> tuple[Fighter, ...]:
-    """Read every participant once, computing its handlingspöl (action pool) from the formula."""
+    """Read every participant once; its handlingspöl (action pool) follows from the formula once its attribute is
+    known."""
     result: list[Fighter] = []
     for side_index, side in enumerate(scenario.sides):
         others = len(side.participants) - 1
@@ -51,26 +109,30 @@ def fighters_of(scenario: Scenario) -> tuple[Fighter, ...]:
             c: Character = p.data
             melee = c.melee()
             ranged = c.ranged()
+            skill_name = max(c.fitting_skills, key=lambda s: (c.skills[s], s), default="")
             result.append(
                 Fighter(
                     pid=p.id,
                     name=p.name,
                     side=side_index,
-                    attribute_name=c.attribute_in_use(),
-                    attribute=c.attribute_value(),
-                    roll=c.attribute_value() + c.skill_value(),
-                    pool=pool_size(c.attribute_value(), c.identity_fit, len(c.fitting_skills), others),
+                    attribute_name=c.attribute or "",
+                    attribute=c.attributes[c.attribute] if c.attribute else 0,
+                    skill_name=skill_name,
+                    skill=c.skills[skill_name] if skill_name else 0,
                     identity_fit=c.identity_fit,
                     skill_count=len(c.fitting_skills),
+                    others=others,
+                    melee_key=c.melee_weapon,
                     melee_name=melee.name,
                     melee_length=melee.length_code,
                     melee_bonus=melee.attack_bonus,
                     melee_damage=melee.damage,
+                    ranged_key=c.ranged_weapon or "",
                     ranged_name=ranged.name if ranged else "",
                     ranged=(ranged.kort, ranged.max, ranged.damage) if ranged else None,
+                    carried=tuple(c.carried_weapons),
                     armour=c.armour,
                     body=c.body_points,
-                    social_body=c.social_body_points,
                     ammunition=c.ammunition,
                     experience_dice=c.experience_dice,
                 )

@@ -28,7 +28,7 @@ from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import GM
 from konflikt.rulesets.pwge import endings
-from konflikt.rulesets.pwge.kernel_flow import DONE, FREE, OPEN, Conflicts, Dice, Opening
+from konflikt.rulesets.pwge.kernel_flow import Conflicts, Dice, Opening, Phase
 from konflikt.rulesets.pwge.kernel_goals import Goal, chase_goal, points_goal, standing_goal
 from konflikt.rulesets.pwge.kernel_tables import Tables, build_tables
 from konflikt.rulesets.pwge.policies import HeuristicPolicy
@@ -44,10 +44,12 @@ class PwgeKernel:
     """Plays ``n`` conflicts of one scenario at once; :meth:`run` returns the reference runner's labels."""
 
     def __init__(self, scenario: Scenario, options: Options) -> None:
-        self.opening = after_surprise(PwgeState(scenario, options))
-        self.probe = PwgeState(scenario, options)
+        self.opening = settled_opening(PwgeState(scenario, options))
+        probe = self.opening.clone()
+        assert isinstance(probe, PwgeState)
+        self.probe = probe
         self.options = options
-        self.tables: Tables = build_tables(scenario, options)
+        self.tables: Tables = build_tables(self.opening, options)
         state = self.opening
         self.side_ids = state.side_ids
 
@@ -57,7 +59,7 @@ class PwgeKernel:
         if state.kind == "chase":
             assert state.setup.fleeing is not None
             goal = chase_goal(t, state.side_ids.index(state.setup.fleeing), state.setup.escape_distance)
-        elif state.kind in PHYSICAL or o.social_damage:
+        elif state.tracks_body():
             goal = standing_goal(t)
         else:
             goal = points_goal(t, state.setup.goal_successes)
@@ -74,13 +76,14 @@ class PwgeKernel:
                 body=list(state.body),
                 dist=dist,
                 floor=state.floor,
-                phase=FREE if state.phase == "free_attack" else OPEN,
-                sp=state.sp,
+                phase=Phase.FREE if state.phase == "free_attack" else Phase.OPEN,
+                sp=state.surpriser_turn,
                 surprisers=state.surprisers,
                 steps=len(state.steps()),
             ),
             goal=goal,
-            social_damage=bool(o.social_damage),
+            scoring_moves=not state.tracks_body(),
+            meets_closing=state.kind in PHYSICAL,
             dodge_keeps=bool(o.dodge_keeps_range_difficulty),
             max_tops=int(o.max_tops_per_roll),
             dice=dice,
@@ -98,7 +101,7 @@ class PwgeKernel:
         final: dict[str, np.ndarray] = {}
         for _ in range(MAX_SWEEPS):
             rows.sweep()
-            finished = rows.phase == DONE
+            finished = rows.phase == Phase.DONE
             done = int(np.count_nonzero(finished))
             if done == len(order) or done >= COMPACT * len(order):
                 self._store(final, rows, order[finished], finished, n)
@@ -154,7 +157,10 @@ class PwgeKernel:
             b += low
             probe.tokens[p], probe.body[p], probe.wounds[p], probe.out[p] = t, b, w, bool(o)
             labels.append(endings.fate(probe, p))
-        return Coded(np.asarray(codes, dtype=np.int64).reshape(-1), labels)
+        # different tallies may read the same (a social conflict names no wound level): one code per label
+        unique = list(dict.fromkeys(labels))
+        merged = np.array([unique.index(label) for label in labels], dtype=np.int64)
+        return Coded(merged[np.asarray(codes, dtype=np.int64).reshape(-1)], unique)
 
     def _settled(self, n: int) -> Batch:
         """The opening state already ended (e.g. an empty pool): every conflict is that one."""
@@ -170,15 +176,16 @@ class PwgeKernel:
         )
 
 
-def after_surprise(state: PwgeState) -> PwgeState:
-    """Play a surprise's choices of starting distance, the same in every conflict (no dice come before them).
+def settled_opening(state: PwgeState) -> PwgeState:
+    """Play the choices before the first die, the same in every conflict: each attribute in use the scenario leaves
+    to the seat, and a surprise's starting distances.
 
-    The heuristic picks each surpriser's distance from the opening state alone, so the kernel takes these first
-    steps once, on the real state, and starts every conflict after them (at the first frislag, or the floor).
+    The heuristic makes them from the opening state alone, so the kernel takes these first steps once, on the real
+    state, and starts every conflict after them (at the first frislag, or the floor).
     """
     policy = HeuristicPolicy()
     rng = np.random.default_rng(0)
-    while state.phase == "surprise_distance":
+    while state.phase in ("attribute", "surprise_distance"):
         state.apply_action(policy.choose(state, state.current_player(), rng))
     return state
 

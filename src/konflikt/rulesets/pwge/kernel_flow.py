@@ -12,18 +12,65 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import IntEnum
 
 import numpy as np
 
 from konflikt.rulesets.pwge.kernel_tables import CLOSER, FARTHER, NO_KEY, NONE, PRESS, Tables
-from konflikt.rulesets.pwge.policies import MAX_TOPS, RESERVE
+from konflikt.rulesets.pwge.policies import DIE_WHEN_TOKENS, MAX_TOPS, RESERVE
 
 Int = np.ndarray
 Dice = Callable[[Int, int], Int]
 """A dice source for tests: (original conflict numbers, dice per conflict) → the faces, one row per conflict."""
-OPEN, COUNTER, RESPONSE, CRESP, ORDER, CROLL, CASK, DROLL, DATT, DDEF, DCCT, RESOLVE, CCHECK, DAUTO, DONE, FREE = range(
-    16
+
+
+class Phase(IntEnum):
+    """Where each conflict stands: :class:`PwgeState`'s phases and the sub-stages of its contests and damage rolls.
+
+    A handler of :meth:`Conflicts.sweep` runs over the conflicts in one phase. Decisions and rolls (the State's
+    steps) are ``OPEN``, ``FREE``, ``COUNTER``, ``RESPONSE``, ``CRESP``, ``ORDER``, ``CROLL``, ``CASK``, ``DROLL``,
+    ``DATT``, ``DDEF`` and ``DCCT``; ``RESOLVE``, ``CCHECK`` and ``DAUTO`` are bookkeeping; ``DONE`` has ended.
+    """
+
+    OPEN = 0
+    """The floor: its holder buys a handling (action) or passes."""
+    COUNTER = 1
+    """The target may buy a mothandling (counter)."""
+    RESPONSE = 2
+    """The target may buy a svarshandling (response)."""
+    CRESP = 3
+    """The actor may counter the response."""
+    ORDER = 4
+    """Both may bid for turordning (order), secretly."""
+    CROLL = 5
+    """A contest's 2T roll is due."""
+    CASK = 6
+    """The one behind in a contest decides whether to top."""
+    DROLL = 7
+    """The skadeslag (damage roll) is due."""
+    DATT = 8
+    """The attacker may top the damage roll."""
+    DDEF = 9
+    """The defender may mot-toppa (counter-top)."""
+    DCCT = 10
+    """The attacker answers a counter-top: mot-mot-toppa or reroll."""
+    RESOLVE = 11
+    """The exchange's deeds resolve in order."""
+    CCHECK = 12
+    """A contest's rolls are in: who is behind, and may they top?"""
+    DAUTO = 13
+    """The damage roll's stages nobody can take are skipped."""
+    DONE = 14
+    """The conflict has ended."""
+    FREE = 15
+    """A surpriser's frislag (free attack)."""
+
+
+SPENDING_PHASES = frozenset(
+    {Phase.OPEN, Phase.COUNTER, Phase.RESPONSE, Phase.CRESP, Phase.ORDER, Phase.CASK}
+    | {Phase.DATT, Phase.DDEF, Phase.DCCT, Phase.DAUTO}
 )
+"""The phases whose handlers may empty a pool (a spend, or damage's token loss): the dry sides are noted after."""
 SIM, ACTION_FIRST, RESPONSE_FIRST = range(3)
 GOAL, POOLS, DEADLOCK = range(3)
 ATTACKER, DEFENDER, CCT = range(3)
@@ -55,7 +102,7 @@ class Opening:
     Attributes:
         tokens, xp, body: per participant.
         dist: the distance code of every pair, as a matrix.
-        phase: ``OPEN`` (the floor with ``floor``) or ``FREE`` (the frislag of surpriser number ``sp``).
+        phase: ``Phase.OPEN`` (the floor with ``floor``) or ``Phase.FREE`` (the frislag of surpriser number ``sp``).
         surprisers: the surprising side's participants, in order (empty without a surprise).
         steps: steps already taken (each surpriser's choice of starting distance).
     """
@@ -65,7 +112,7 @@ class Opening:
     body: list[int]
     dist: Int
     floor: int
-    phase: int = OPEN
+    phase: int = Phase.OPEN
     sp: int = 0
     surprisers: tuple[int, ...] = ()
     steps: int = 0
@@ -89,13 +136,16 @@ class Conflicts:
         *,
         start: Opening,
         goal: Callable[[Conflicts, Int], Int],
-        social_damage: bool,
+        scoring_moves: bool,
+        meets_closing: bool,
         dodge_keeps: bool,
         max_tops: int,
         dice: Dice | None = None,
     ) -> None:
         self.t, self.rng, self.goal, self.dice = t, rng, goal, dice
-        self.social_damage, self.dodge_keeps, self.max_tops = social_damage, dodge_keeps, max_tops
+        self.scoring_moves, self.dodge_keeps, self.max_tops = scoring_moves, dodge_keeps, max_tops
+        self.meets_closing = meets_closing
+        """Physical conflicts: a response to an uncountered closing is made where the closing lands."""
         z = np.zeros(n, dtype=np.int64)
         self.surprisers = np.array(start.surprisers, dtype=np.int64)
         self.ids = np.arange(n)
@@ -105,6 +155,9 @@ class Conflicts:
         self.wnd = np.zeros((n, t.people), dtype=np.int64)
         self.out = np.zeros((n, t.people), dtype=bool)
         self.pts = np.zeros((n, t.sides), dtype=np.int64)
+        self.dry_rank = np.full((n, t.sides), NONE, dtype=np.int64)
+        """When each side's pools ran dry: the number of the step group (:attr:`PwgeState.dry_order`), NONE: not."""
+        self.dry_groups = z.copy()
         self.dist = np.tile(start.dist.astype(np.int16), (n, 1, 1))
         """Every pair's distance code (a matrix per conflict; int16 keeps large sides small in memory)."""
         self.phase = z + start.phase
@@ -119,6 +172,8 @@ class Conflicts:
         self.acount = np.zeros(n, dtype=bool)
         self.rcount = np.zeros(n, dtype=bool)
         self.free = np.zeros(n, dtype=bool)
+        self.r_at = z + NONE
+        """The distance code a response is made at when it meets someone closing in (NONE: the usual one)."""
         self.snap, self.order, self.pos = z.copy(), z.copy(), z.copy()
         # the contest: roles a and b (b = NONE for a difficulty), modifiers, rolls (NONE = to roll), tops, declined
         self.c_order = np.zeros(n, dtype=bool)
@@ -152,10 +207,12 @@ class Conflicts:
         return total
 
     def spend(self, idx: Int, p: Int) -> None:
-        """Pay one token, or an erfarenhetstärning (experience die) while a token remains."""
+        """Pay one token, or as the heuristic chooses an erfarenhetstärning (experience die) instead, while a token
+        remains and the pool is down to :data:`DIE_WHEN_TOKENS`."""
         k = idx * self.t.people + p
         tok, xp = self.tok.reshape(-1), self.xp.reshape(-1)
-        use_xp = (np.take(xp, k) > 0) & (np.take(tok, k) >= 1)
+        left = np.take(tok, k)
+        use_xp = (np.take(xp, k) > 0) & (left >= 1) & (left <= DIE_WHEN_TOKENS)
         xp[k[use_xp]] -= 1
         tok[k[~use_xp]] -= 1
 
@@ -181,7 +238,7 @@ class Conflicts:
     def finish(self, idx: Int, ending: int, winner: Int | int) -> None:
         self.ending[idx] = ending
         self.winner[idx] = winner
-        self.phase[idx] = DONE
+        self.phase[idx] = Phase.DONE
 
     def wet(self, idx: Int, side: int) -> Int:
         """Whether a side has a standing member who can still spend."""
@@ -189,16 +246,32 @@ class Conflicts:
         result: Int = (~self.out[idx][:, members] & (self.tok[idx][:, members] > 0)).any(axis=1)
         return result
 
+    def note_dry(self, idx: Int) -> None:
+        """:meth:`PwgeState.note_dry_sides`: the sides newly dry in this step form the next group."""
+        wet = np.stack([self.wet(idx, s) for s in range(self.t.sides)], axis=1)
+        newly = ~wet & (self.dry_rank[idx] == NONE)
+        some = newly.any(axis=1)
+        rank = np.where(newly, self.dry_groups[idx, None], self.dry_rank[idx])
+        self.dry_rank[idx] = rank
+        self.dry_groups[idx[some]] += 1
+
     def check(self, idx: Int) -> Int:
-        """:func:`endings.check`: a goal; else, once some side is dry, every side dry (deadlock) or all but one
-        (pools exhausted: the one left wins); True = ended."""
+        """:func:`endings.check`: a goal; else, once some side is dry, all but one dry (pools exhausted: the one
+        left wins), or every side dry: the one that ran dry alone and last wins, if any ran dry before it, else a
+        deadlock; True = ended."""
         side = self.goal(self, idx)
         won = side >= 0
         self.finish(idx[won], GOAL, side[won])
+        self.note_dry(idx)
         wet = np.stack([self.wet(idx, s) for s in range(self.t.sides)], axis=1)
         count = wet.sum(axis=1)
+        rank = self.dry_rank[idx]
+        last = self.dry_groups[idx] - 1
+        in_last = rank == last[:, None]
+        alone_last = (in_last.sum(axis=1) == 1) & (last > 0)
         none = ~won & (count == 0)
-        self.finish(idx[none], DEADLOCK, NONE)
+        self.finish(idx[none & alone_last], POOLS, np.argmax(in_last, axis=1)[none & alone_last])
+        self.finish(idx[none & ~alone_last], DEADLOCK, NONE)
         one = ~won & (count == 1) & (self.t.sides > 1)
         self.finish(idx[one], POOLS, np.argmax(wet, axis=1)[one])
         ended: Int = won | none | one
@@ -213,10 +286,10 @@ class Conflicts:
             take = ~found & self.can(idx, who)
             self.floor[idx[take]] = who[take]
             found |= take
-        self.phase[idx] = OPEN
+        self.phase[idx] = Phase.OPEN
         none = idx[~found]
         if len(none):
-            self.phase[none] = DONE
+            self.phase[none] = Phase.DONE
             rest = none[~self.check(none)]
             self.finish(rest, DEADLOCK, NONE)
 
@@ -258,7 +331,7 @@ class Conflicts:
         self.free[d] = free
         self.snap[d], self.order[d], self.pos[d] = at3(self.dist, d, a, j), SIM, 0
         answers = self.can(d, j)
-        self.phase[d[answers]] = COUNTER
+        self.phase[d[answers]] = Phase.COUNTER
         self.after_counter(d[~answers])
 
     def on_free(self, idx: Int) -> None:
@@ -290,23 +363,23 @@ class Conflicts:
             self.open_floor(waiting[past], np.zeros(int(past.sum()), dtype=np.int64))
             waiting = waiting[~past]
             down = self.out[waiting, self.surprisers[self.sp[waiting]]]
-            self.phase[waiting[~down]] = FREE
+            self.phase[waiting[~down]] = Phase.FREE
             waiting = waiting[down]
             self.sp[waiting] += 1
 
     def after_counter(self, idx: Int) -> None:
         may = ~self.free[idx] & self.can(idx, self.target[idx])
-        self.phase[idx[may]] = RESPONSE
+        self.phase[idx[may]] = Phase.RESPONSE
         self.to_order(idx[~may])
 
     def to_order(self, idx: Int) -> None:
         bid = (self.rkind[idx] != NONE) & (self.can(idx, self.actor[idx]) | self.can(idx, self.target[idx]))
-        self.phase[idx[bid]] = ORDER
+        self.phase[idx[bid]] = Phase.ORDER
         self.queue(idx[~bid])
 
     def queue(self, idx: Int) -> None:
         self.pos[idx] = 0
-        self.phase[idx] = RESOLVE
+        self.phase[idx] = Phase.RESOLVE
 
     def on_counter(self, idx: Int, response: bool) -> None:
         t = self.t
@@ -330,14 +403,22 @@ class Conflicts:
         self.steps[idx] += 1
         a, j = self.actor[idx], self.target[idx]
         other = self.can(idx, a).astype(np.int64)
-        wants = self.t.response[j, a, at3(self.dist, idx, j, a), other]
+        now = at3(self.dist, idx, j, a)
+        reach = now
+        if self.meets_closing:
+            closing = (self.akind[idx] == CLOSER) & ~self.acount[idx]
+            landing = self.t.step[a, j, 0, now]
+            reach = np.where(closing & (landing != NONE), landing, now)
+        wants = self.t.response[j, a, reach, other]
         choice = np.where(self.purse(idx, j) > RESERVE + 1, wants, NONE)
         some = choice != NONE
         r = idx[some]
         self.spend(r, j[some])
         self.rkind[r] = choice[some]
+        meets = some & (choice < CLOSER) & (reach != now)
+        self.r_at[idx] = np.where(meets, reach, NONE)
         answers = self.can(r, a[some])
-        self.phase[r[answers]] = CRESP
+        self.phase[r[answers]] = Phase.CRESP
         self.to_order(r[~answers])
         self.queue(idx[~some])
 
@@ -378,7 +459,7 @@ class Conflicts:
     def on_resolve(self, idx: Int) -> None:
         while len(idx):
             self.resolve_once(idx)
-            idx = idx[self.phase[idx] == RESOLVE]
+            idx = idx[self.phase[idx] == Phase.RESOLVE]
 
     def resolve_once(self, idx: Int) -> None:
         t = self.t
@@ -402,6 +483,9 @@ class Conflicts:
         pressing = live & (kind == PRESS)
         attacking = live & (kind < CLOSER)
         code = np.where(simultaneous, self.snap[idx], now)
+        is_response = (self.pos[idx] == 0) == (self.order[idx] == RESPONSE_FIRST)
+        meeting = is_response & (self.rkind[idx] != NONE) & (self.r_at[idx] != NONE)
+        code = np.where(meeting, self.r_at[idx], code)
         weapon = np.minimum(kind, 1)
         reach = t.atk_ok[da, weapon, code]
         self.pos[idx[attacking & ~reach]] += 1
@@ -423,7 +507,7 @@ class Conflicts:
         self.c_roll[idx] = NONE
         self.c_tops[idx] = 0
         self.c_dec[idx] = False
-        self.phase[idx] = CROLL
+        self.phase[idx] = Phase.CROLL
 
     def end_exchange(self, idx: Int) -> None:
         ended = self.check(idx)
@@ -440,7 +524,7 @@ class Conflicts:
         role = np.where(self.c_roll[idx, 0] == NONE, 0, 1)
         flat, k = cells(self.c_roll, idx, role)
         flat[k] = self.roll(idx, 2) + at(self.c_mod, idx, role)
-        self.phase[idx[(self.c_roll[idx] != NONE).all(axis=1)]] = CCHECK
+        self.phase[idx[(self.c_roll[idx] != NONE).all(axis=1)]] = Phase.CCHECK
 
     def result(self, idx: Int) -> Int:
         """0: a ahead; 1: b ahead (a tie holds for b); 2: a tie that decides nothing (the order roll)."""
@@ -462,7 +546,7 @@ class Conflicts:
         ask_b = ((res == 0) | ((res == 2) & ~ok[:, 0])) & ok[:, 1]
         asking = ask_a | ask_b
         self.c_ask[idx[asking]] = np.where(ask_a, 0, 1)[asking]
-        self.phase[idx[asking]] = CASK
+        self.phase[idx[asking]] = Phase.CASK
         self.contest_done(idx[~asking], res[~asking])
 
     def on_contest_ask(self, idx: Int) -> None:
@@ -483,11 +567,11 @@ class Conflicts:
         flat[k] += 1
         flat, k = cells(self.c_roll, tp, role[top])
         flat[k] = NONE
-        self.phase[tp] = CROLL
+        self.phase[tp] = Phase.CROLL
         acc = idx[~top]
         flat, k = cells(self.c_dec, acc, role[~top])
         flat[k] = True
-        self.phase[acc] = CCHECK
+        self.phase[acc] = Phase.CCHECK
 
     def contest_done(self, idx: Int, res: Int) -> None:
         t = self.t
@@ -496,7 +580,7 @@ class Conflicts:
         self.order[o] = np.array([ACTION_FIRST, RESPONSE_FIRST, SIM])[res[ordering]]
         self.queue(o)
         idx, res = idx[~ordering], res[~ordering]
-        self.phase[idx] = RESOLVE
+        self.phase[idx] = Phase.RESOLVE
         lost = res != 0
         self.pos[idx[lost]] += 1
         idx = idx[~lost]
@@ -505,7 +589,7 @@ class Conflicts:
         target = t.step[da, dt, np.where(kind == FARTHER, 1, 0), at3(self.dist, idx, da, dt)]
         moved = moving & (target != NONE)
         self.set_pair(idx[moved], da[moved], dt[moved], target[moved])
-        scoring = (kind == PRESS) & (not self.social_damage)
+        scoring = (kind == PRESS) & self.scoring_moves
         self.pts[idx[scoring], t.side[da[scoring]]] += 1
         self.pos[idx[moving | scoring]] += 1
         hit = ~moving & ~scoring
@@ -514,30 +598,30 @@ class Conflicts:
         self.d_mod[h] = t.damage_mod[ha, hk]
         self.d_arm[h] = np.where(hk == PRESS, 0, t.armour[hd])
         self.d_stage[h], self.d_tops[h], self.d_ctops[h] = ATTACKER, 0, 0
-        self.phase[h] = DROLL
+        self.phase[h] = Phase.DROLL
 
     # ---- the damage roll: top, counter-top, counter-counter-top ----------------------------------------------------
     def on_damage_roll(self, idx: Int) -> None:
         self.steps[idx] += 1
         self.d_roll[idx] = self.roll(idx, 1) + self.d_mod[idx]
-        self.phase[idx] = DAUTO
+        self.phase[idx] = Phase.DAUTO
 
     def on_damage_auto(self, idx: Int) -> None:
         att, dfd = self.d_att[idx], self.d_def[idx]
         first = self.d_stage[idx] == ATTACKER
         asks = first & self.can(idx, att) & self.top_allowed(self.d_tops[idx])
-        self.phase[idx[asks]] = DATT
+        self.phase[idx[asks]] = Phase.DATT
         self.d_stage[idx[first & ~asks]] = DEFENDER
         second = self.d_stage[idx] == DEFENDER
         asks = second & self.can(idx, dfd) & self.top_allowed(self.d_ctops[idx])
-        self.phase[idx[asks]] = DDEF
+        self.phase[idx[asks]] = Phase.DDEF
         self.apply_damage(idx[second & ~asks])
         third = self.d_stage[idx] == CCT
         asks = third & self.can(idx, att)
-        self.phase[idx[asks]] = DCCT
+        self.phase[idx[asks]] = Phase.DCCT
         again = idx[third & ~asks]
         self.d_stage[again] = ATTACKER
-        self.phase[again] = DROLL
+        self.phase[again] = Phase.DROLL
 
     def on_damage_attacker(self, idx: Int) -> None:
         self.steps[idx] += 1
@@ -546,10 +630,10 @@ class Conflicts:
         tp = idx[top]
         self.spend(tp, att[top])
         self.d_tops[tp] += 1
-        self.phase[tp] = DROLL
+        self.phase[tp] = Phase.DROLL
         keep = idx[~top]
         self.d_stage[keep] = DEFENDER
-        self.phase[keep] = DAUTO
+        self.phase[keep] = Phase.DAUTO
 
     def on_damage_defender(self, idx: Int) -> None:
         self.steps[idx] += 1
@@ -562,7 +646,7 @@ class Conflicts:
         self.spend(w, me[worth])
         self.d_ctops[w] += 1
         self.d_stage[w] = CCT
-        self.phase[w] = DAUTO
+        self.phase[w] = Phase.DAUTO
         self.apply_damage(idx[~worth])
 
     def on_damage_answer(self, idx: Int) -> None:
@@ -573,10 +657,10 @@ class Conflicts:
         k = idx[keep]
         self.spend(k, att[keep])
         self.d_stage[k] = DEFENDER
-        self.phase[k] = DAUTO
+        self.phase[k] = Phase.DAUTO
         again = idx[~keep]
         self.d_stage[again] = ATTACKER
-        self.phase[again] = DROLL
+        self.phase[again] = Phase.DROLL
 
     def apply_damage(self, idx: Int) -> None:
         t = self.t
@@ -595,32 +679,34 @@ class Conflicts:
         wnd[k] = np.maximum(wnd[k], level)
         out[k] |= body[k] <= 0
         self.pos[idx] += 1
-        self.phase[idx] = RESOLVE
+        self.phase[idx] = Phase.RESOLVE
 
     # ---- driving ---------------------------------------------------------------------------------------------
     def sweep(self) -> None:
         """One pass over every phase's handler (a conflict may pass several in one sweep)."""
         handlers: tuple[tuple[int, Callable[[Int], None]], ...] = (
-            (FREE, self.on_free),
-            (OPEN, self.on_open),
-            (COUNTER, lambda i: self.on_counter(i, False)),
-            (RESPONSE, self.on_response),
-            (CRESP, lambda i: self.on_counter(i, True)),
-            (ORDER, self.on_order),
-            (RESOLVE, self.on_resolve),
-            (CROLL, self.on_contest_roll),
-            (CCHECK, self.on_contest_check),
-            (CASK, self.on_contest_ask),
-            (CCHECK, self.on_contest_check),
-            (RESOLVE, self.on_resolve),
-            (DROLL, self.on_damage_roll),
-            (DAUTO, self.on_damage_auto),
-            (DATT, self.on_damage_attacker),
-            (DDEF, self.on_damage_defender),
-            (DCCT, self.on_damage_answer),
-            (DAUTO, self.on_damage_auto),
+            (Phase.FREE, self.on_free),
+            (Phase.OPEN, self.on_open),
+            (Phase.COUNTER, lambda i: self.on_counter(i, False)),
+            (Phase.RESPONSE, self.on_response),
+            (Phase.CRESP, lambda i: self.on_counter(i, True)),
+            (Phase.ORDER, self.on_order),
+            (Phase.RESOLVE, self.on_resolve),
+            (Phase.CROLL, self.on_contest_roll),
+            (Phase.CCHECK, self.on_contest_check),
+            (Phase.CASK, self.on_contest_ask),
+            (Phase.CCHECK, self.on_contest_check),
+            (Phase.RESOLVE, self.on_resolve),
+            (Phase.DROLL, self.on_damage_roll),
+            (Phase.DAUTO, self.on_damage_auto),
+            (Phase.DATT, self.on_damage_attacker),
+            (Phase.DDEF, self.on_damage_defender),
+            (Phase.DCCT, self.on_damage_answer),
+            (Phase.DAUTO, self.on_damage_auto),
         )
         for phase, handler in handlers:
             idx = np.flatnonzero(self.phase == phase)
             if len(idx):
                 handler(idx)
+                if phase in SPENDING_PHASES:
+                    self.note_dry(idx)

@@ -22,7 +22,6 @@ import numpy as np
 
 from konflikt.core.actions import Action
 from konflikt.core.options import Options
-from konflikt.core.scenario import Scenario
 from konflikt.rulesets.pwge import policies
 from konflikt.rulesets.pwge.exchange import Deed, Exchange
 from konflikt.rulesets.pwge.policies import HeuristicPolicy
@@ -226,14 +225,16 @@ def _free_tables(probe: PwgeState, codes: int) -> tuple[Int, Int]:
     return key, deed
 
 
-def build_tables(scenario: Scenario, options: Options) -> Tables:
-    """Read a scenario's numbers and the heuristic's answers from a probe state."""
+def build_tables(opening: PwgeState, options: Options) -> Tables:
+    """Read a scenario's numbers and the heuristic's answers from a probe: a copy of the state where every conflict
+    starts (its attributes in use chosen)."""
     with _remembered_odds():
-        return _build(scenario, options)
+        return _build(opening, options)
 
 
-def _build(scenario: Scenario, options: Options) -> Tables:
-    probe = PwgeState(scenario, options)
+def _build(opening: PwgeState, options: Options) -> Tables:
+    probe = opening.clone()
+    assert isinstance(probe, PwgeState)
     physical = probe.kind in PHYSICAL
     codes = LAST_MELEE + probe.setup.max_range + 1 if physical else 11
     people = probe.people

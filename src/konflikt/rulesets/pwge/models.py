@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from konflikt.core.errors import ScenarioError
-from konflikt.rulesets.pwge.rules import MELEE_NAMES, parse_distance
+from konflikt.rulesets.pwge.rules import MELEE_NAMES, code_of_ranged, parse_distance
 
 if TYPE_CHECKING:
     from konflikt.core.scenario import Scenario
@@ -85,14 +85,24 @@ class Character(BaseModel):
     melee_weapon: str = "obevapnad"
     ranged_weapon: str | None = None
     armour: int = Field(default=0, ge=0, le=10)
-    body_points: int = Field(default=10, ge=1, le=100, description="kroppspoäng (PW stand-in: 10)")
-    social_body_points: int = Field(default=10, ge=1, le=100, description="diplomatiska/sociala kroppspoäng")
-    ammunition: int = Field(default=0, ge=0, le=10, description="social/diplomatic damage modifier")
+    carried_weapons: list[str] = Field(
+        default_factory=list, description="other melee or ranged weapons carried, to switch to with a handling"
+    )
+    body_points: int = Field(
+        default=10,
+        ge=1,
+        le=100,
+        description="kroppspoäng (konflikt's own stand-in for Parallel Worlds: 10); the diplomatic and social "
+        "kroppspoäng of the text's suggestion are as many ('som bestäms precis som vanligt')",
+    )
+    ammunition: int = Field(default=0, ge=0, le=10, description="social/diplomatic ammunition: the damage modifier")
     experience_dice: int = Field(default=0, ge=0, le=50, description="erfarenhetstärningar not yet spent")
     diplomatic_distance: dict[str, int] = Field(default_factory=dict, description="name → 0–10, persists")
     social_distance: dict[str, int] = Field(default_factory=dict, description="name → 0–10, persists")
     # how this conflict is fought (usually set per participant in the scenario)
-    attribute: str | None = Field(default=None, description="the attribute in use (default: the highest)")
+    attribute: str | None = Field(
+        default=None, description="the attribute in use; unnamed, the seat chooses it when the conflict starts"
+    )
     fitting_skills: list[str] = Field(default_factory=list)
     identity_fit: Literal["direct", "indirect", "none"] = "none"
 
@@ -132,15 +142,12 @@ class Character(BaseModel):
             raise ValueError(f"melee weapon {self.melee_weapon!r} is not one of {', '.join(arms.melee)}")
         if self.ranged_weapon is not None and self.ranged_weapon not in arms.ranged:
             raise ValueError(f"ranged weapon {self.ranged_weapon!r} is not one of {', '.join(arms.ranged)}")
+        for weapon in self.carried_weapons:
+            if weapon not in arms.melee and weapon not in arms.ranged:
+                raise ValueError(f"carried weapon {weapon!r} is not one of {', '.join([*arms.melee, *arms.ranged])}")
         return self
 
     # ---- derived -------------------------------------------------------------------------------------------
-    def attribute_in_use(self) -> str:
-        return self.attribute or max(self.attributes, key=lambda a: (self.attributes[a], a))
-
-    def attribute_value(self) -> int:
-        return self.attributes[self.attribute_in_use()]
-
     def skill_value(self) -> int:
         """The best fitting skill (0 with none): what the stand-in roll adds to the attribute."""
         return max((self.skills[s] for s in self.fitting_skills), default=0)
@@ -175,6 +182,10 @@ class Setup(BaseModel):
     def start_code(self) -> int:
         return parse_distance(self.start_distance)
 
+    def scale_top(self) -> int:
+        """The farthest distance code of a physical conflict: ranged ``max_range``."""
+        return code_of_ranged(self.max_range)
+
     def check_scenario(self, scenario: Scenario) -> None:
         sides = [s.id for s in scenario.sides]
         for field_name in ("surprise", "fleeing"):
@@ -183,5 +194,8 @@ class Setup(BaseModel):
                 raise ScenarioError(f"{field_name} = {value!r} is not a side ({', '.join(sides)})")
         if self.kind == "chase" and self.fleeing is None:
             raise ScenarioError("kind = 'chase' needs fleeing = the id of the fleeing side")
-        if self.kind == "chase" and parse_distance(self.start_distance) >= parse_distance(self.max_range):
-            raise ScenarioError(f"start_distance {self.start_distance!r} is beyond max_range {self.max_range}")
+        if self.kind in ("combat", "chase") and self.start_code() > self.scale_top():
+            raise ScenarioError(
+                f"start_distance = {self.start_distance!r} is outside the scale: melee "
+                f"{MELEE_NAMES[0]}…{MELEE_NAMES[-1]}, then ranged 1…{self.max_range} (max_range)"
+            )

@@ -8,11 +8,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from konflikt.core.actions import Action
+from konflikt.rulesets.pwge.choices import paid_with_die, without_payment
 from konflikt.rulesets.pwge.exchange import DIFFICULTY, Contest, DamageRoll, Deed, Exchange
-from konflikt.rulesets.pwge.rules import LAST_MELEE, WOUND_GLOSS, WOUND_LEVELS, distance_label, token_loss
+from konflikt.rulesets.pwge.fighters import Fighter
+from konflikt.rulesets.pwge.models import armoury
+from konflikt.rulesets.pwge.rules import LAST_MELEE, WOUND_GLOSS, WOUND_LEVELS, distance_label, melee_reach, token_loss
 
 if TYPE_CHECKING:
     from konflikt.rulesets.pwge.state import PwgeState
+
+
+def _weapon_name(key: str) -> str:
+    arms = armoury()
+    return arms.melee[key].name if key in arms.melee else arms.ranged[key].name
+
 
 KIND_WORDS = {
     "combat": "strid (combat)",
@@ -31,8 +40,79 @@ def _dist(state: PwgeState, code: int) -> str:
     return f"{code} of 0–10"
 
 
-def opening(state: PwgeState) -> None:
+def tokens_word(count: int) -> str:
+    """``1 token``, ``3 tokens``."""
+    return f"{count} token{'' if count == 1 else 's'}"
+
+
+def kind_line(state: PwgeState) -> None:
     state.emit("setup", f"PWGE: {KIND_WORDS[state.kind]}")
+
+
+def attribute_parts(f: Fighter) -> str:
+    """The order roll's modifier in words: the attribute alone."""
+    return f"{f.attribute_name} {f.attribute}"
+
+
+def roll_parts(f: Fighter) -> str:
+    """The stand-in roll's modifier in words: the attribute in use and the best fitting skill."""
+    return attribute_parts(f) + (f" + {f.skill_name} {f.skill}" if f.skill_name else "")
+
+
+def attack_parts(state: PwgeState, i: int, weapon: str, code: int) -> str:
+    """An attack's modifier in words, with the weapon's bonus when it is used at its own length."""
+    f = state.people[i]
+    words = roll_parts(f)
+    if weapon == "melee" and f.melee_bonus and melee_reach(code, f.melee_length) == "optimal":
+        words += f" + {f.melee_name} {f.melee_bonus} (at its length)"
+    return words
+
+
+def band_parts(band: int) -> str:
+    """The difficulty of an uncountered attack, in words."""
+    if band == 0:
+        return ""
+    reach = "avstånd 1…Kort" if band == 2 else "beyond Kort, up to Max"
+    return f"svårighetsgrad (difficulty) {band} ({reach})"
+
+
+def press_word(state: PwgeState) -> str:
+    """Diplomacy's moves are utspel, a social conflict's framstötar."""
+    return "utspel (negotiating move)" if state.kind == "diplomatic" else "framstöt (verbal thrust)"
+
+
+def body_word(state: PwgeState) -> str:
+    if state.kind == "diplomatic":
+        return "diplomatiska kroppspoäng (diplomatic body points)"
+    if state.kind == "social":
+        return "sociala kroppspoäng (social body points)"
+    return "kroppspoäng (body points)"
+
+
+def damage_word(d: DamageRoll) -> str:
+    return "skadeslag" if not d.social else "skadeslag (social)"
+
+
+def gained(state: PwgeState, side: int) -> None:
+    moves = "utspel" if state.kind == "diplomatic" else "framstötar"
+    state.emit(
+        "gain",
+        f"{state.side_names[side]} gains ground: {state.points[side]} of {state.setup.goal_successes} "
+        f"successful {moves} (moves) toward the goal",
+        points=state.points[side],
+    )
+
+
+def other_done(state: PwgeState, deed: Deed) -> None:
+    f = state.people[deed.actor]
+    if deed.kind == "switch":
+        text = f"{f.name} now holds {f.melee_name if deed.weapon in armoury().melee else f.ranged_name}"
+    else:
+        text = f"{f.name}'s handling (action) happens: the GM narrates what it does"
+    state.emit("other", text, seat=f.pid)
+
+
+def opening(state: PwgeState) -> None:
     for i, f in enumerate(state.people):
         side = state.side_names[f.side]
         others = sum(1 for g in state.people if g.side == f.side) - 1
@@ -45,18 +125,23 @@ def opening(state: PwgeState) -> None:
             tokens=f.pool,
         )
     for (i, j), code in sorted(state.dist.items()):
-        state.emit(
-            "distance", f"avstånd (distance) {state.people[i].name}–{state.people[j].name}: {_dist(state, code)}"
-        )
+        if state.distance_in_play():
+            state.emit(
+                "distance", f"avstånd (distance) {state.people[i].name}–{state.people[j].name}: {_dist(state, code)}"
+            )
 
 
 def deed_words(state: PwgeState, deed: Deed) -> str:
+    f = state.people[deed.actor]
     if deed.kind == "attack":
-        f = state.people[deed.actor]
         weapon = f.melee_name if deed.weapon == "melee" else f.ranged_name
         return f"anfall (attack) with {weapon}"
     if deed.kind == "press":
-        return "utspel (a negotiating/social move)" if state.kind == "diplomatic" else "framstöt (a verbal thrust)"
+        return press_word(state)
+    if deed.kind == "switch":
+        return f"byter vapen (switches weapons) to {_weapon_name(deed.weapon)}"
+    if deed.kind == "other":
+        return "en annan handling (another action)" + (", rolled for" if deed.rolled else "")
     way = "minska (closer)" if deed.way == "closer" else "öka (farther)"
     return f"ändra avstånd (change distance): {way}"
 
@@ -76,7 +161,12 @@ def countered(state: PwgeState, deed: Deed) -> None:
     if deed.kind == "distance":
         what = "håller avståndet (holds the distance)"
     elif deed.kind == "press":
-        what = "viftar undan framstöten (brushes the move off)"
+        if state.kind == "social":
+            what = "viftar undan framstöten (brushes the thrust off)"
+        else:
+            what = "negerar utspelet (negates the move)"
+    elif deed.kind in ("switch", "other"):
+        what = "försöker hindra den (tries to stop it)"
     elif deed.weapon == "ranged" and state.pair(deed.actor, deed.target) > LAST_MELEE:
         what = "duckar (dodges)"
     else:
@@ -98,25 +188,31 @@ def roll_purpose(state: PwgeState) -> str:
     c = state.contest
     if state.phase == "contest" and c is not None:
         if c.a_roll is None:
-            return f"{state.people[c.a].name}'s {c.label}: 2T{c.a_mod:+d}"
+            return f"{state.people[c.a].name}'s {c.label}: {_dice('2T', c.a_mod, c.a_parts)}"
         if c.b == DIFFICULTY:
-            return f"the difficulty (svårighetsgrad) 2T{c.b_mod:+d}"
+            return f"the difficulty (svårighetsgrad) {_dice('2T', c.b_mod, c.b_parts)}"
         role = "turordningsslag (order roll)" if c.purpose == "order" else "mothandling (counter)"
-        return f"{state.people[c.b].name}'s {role}: 2T{c.b_mod:+d}"
+        return f"{state.people[c.b].name}'s {role}: {_dice('2T', c.b_mod, c.b_parts)}"
     d = state.dmg
     if d is not None:
-        return f"{state.people[d.attacker].name}'s skadeslag (damage roll): 1T{d.modifier:+d}"
+        return f"{state.people[d.attacker].name}'s {damage_word(d)} (damage roll): {_dice('1T', d.modifier, d.parts)}"
     return "roll"
+
+
+def _dice(dice: str, modifier: int, parts: str) -> str:
+    """``2T+7 = Smidighet 4 + Svärdskonst 2 + svärd 1``: the roll with its modifier broken down."""
+    notation = dice if modifier == 0 else f"{dice}{modifier:+d}"
+    return f"{notation} = {parts}" if parts else notation
 
 
 def contest_roll(state: PwgeState, c: Contest, who: str, total: int) -> None:
     if who == "a":
-        text = f"{state.people[c.a].name} rolls the {c.label}: 2T{c.a_mod:+d} = {total}"
+        text = f"{state.people[c.a].name} rolls the {c.label}: {_dice('2T', c.a_mod, c.a_parts)} → {total}"
     elif c.b == DIFFICULTY:
-        text = f"difficulty (svårighetsgrad) 2T{c.b_mod:+d} = {total}"
+        text = f"difficulty (svårighetsgrad) {_dice('2T', c.b_mod, c.b_parts)} → {total}"
     else:
         role = "turordningsslag (order roll)" if c.purpose == "order" else "mothandling (counter)"
-        text = f"{state.people[c.b].name} rolls the {role}: 2T{c.b_mod:+d} = {total}"
+        text = f"{state.people[c.b].name} rolls the {role}: {_dice('2T', c.b_mod, c.b_parts)} → {total}"
     if c.a_roll is not None and c.b_roll is not None:
         result = c.winner()
         lead = {"a": state.people[c.a].name, "b": _b_name(state, c), "tie": "nobody"}[result]
@@ -156,32 +252,42 @@ def damage_roll(state: PwgeState, d: DamageRoll) -> None:
     armour = f" − {d.armour} armour = {max(0, d.roll - d.armour)} damage" if d.armour else " damage"
     state.emit(
         "damage_roll",
-        f"{state.people[d.attacker].name}'s skadeslag (damage roll) 1T{d.modifier:+d} = {d.roll}{armour}",
+        f"{state.people[d.attacker].name}'s {damage_word(d)} (damage roll) {_dice('1T', d.modifier, d.parts)} → "
+        f"{d.roll}{armour}",
         total=d.roll,
     )
 
 
 def damage(state: PwgeState, d: DamageRoll, points: int, level: int, before: int) -> None:
     t = state.people[d.defender]
-    kind = "diplomatiska/sociala kroppspoäng (social body points)" if d.social else "kroppspoäng (body points)"
     name = WOUND_LEVELS[level]
+    lost = f"loses {tokens_word(token_loss(level))} ({before} → {state.tokens[d.defender]})"
     if points == 0:
-        text = f"{t.name} takes no damage (skadeslag {d.roll} − armour {d.armour})"
+        text = f"{t.name} takes no damage ({damage_word(d)} {d.roll} − armour {d.armour})"
+    elif d.social:
+        text = f"{t.name} loses {points} {body_word(state)} → {lost}; {state.body[d.defender]} left"
     else:
         text = (
-            f"{t.name} takes {points} damage: {name} ({WOUND_GLOSS[name]}) → loses {token_loss(level)} tokens "
-            f"({before} → {state.tokens[d.defender]}); {kind} {state.body[d.defender]}"
+            f"{t.name} takes {points} damage: {name} ({WOUND_GLOSS[name]}) → {lost}; "
+            f"{body_word(state)} {state.body[d.defender]}"
         )
     state.emit("damage", text, seat=t.pid, points=points, level=level, tokens=state.tokens[d.defender])
 
 
 def taken_out(state: PwgeState, j: int, social: bool) -> None:
     f = state.people[j]
-    what = "has lost all social/diplomatic body points" if social else "is Medvetslös (unconscious)"
+    what = f"has lost all {body_word(state)}" if social else "is Medvetslös (unconscious)"
     state.emit("out", f"{f.name} {what}: out of the conflict", seat=f.pid)
 
 
 def describe_action(state: PwgeState, seat: str, action: Action) -> str:
+    words = _describe(state, seat, without_payment(action))
+    if paid_with_die(action):
+        return words.replace("1 token", "1 erfarenhetstärning (experience die) instead of a token")
+    return words
+
+
+def _describe(state: PwgeState, seat: str, action: Action) -> str:
     target = action.get("target")
     name = state.people[state.index[target]].name if target in state.index else ""
     k = action.kind
@@ -192,7 +298,7 @@ def describe_action(state: PwgeState, seat: str, action: Action) -> str:
         tool = f.melee_name if weapon == "melee" else f.ranged_name
         who = name or (state.people[state.ex.action.actor].name if state.ex else "")
         prefix = {"attack": "handling", "free_attack": "frislag (free attack)", "respond": "svarshandling (response)"}
-        return f"{prefix[k]}: anfall (attack) {who} with {tool} (1 token{'' if k != 'free_attack' else ', free'})"
+        return f"{prefix[k]}: anfall (attack) {who} with {tool} ({'free' if k == 'free_attack' else '1 token'})"
     texts = {
         "pass": "pass — let the floor go (if everybody passes in a row: deadlock)",
         "counter": "mothandling (counter): 1 token, an opposed slag (throw) to negate it",
@@ -209,10 +315,19 @@ def describe_action(state: PwgeState, seat: str, action: Action) -> str:
     }
     if k in texts:
         return texts[k]
+    if k == "attribute":
+        i = state.index[seat]
+        value = state.characters[i]["attributes"][action["name"]]
+        return f"egenskap (attribute) {action['name']} {value}: the one that best fits your approach"
     if k == "start":
         return f"start the fight at {distance_label(int(action['distance']))}"
+    if k == "switch":
+        return f"handling: byt vapen (switch weapons) to {_weapon_name(str(weapon))}, facing {name} (1 token)"
+    if k == "other":
+        roll = "rolled for: 2T + attribute + skill against 2T" if action.get("roll") else "no roll unless countered"
+        return f"handling: something else — say what (open a door, grab the chart), facing {name}; {roll} (1 token)"
     if k == "press" or action.get("deed") == "press":
-        return f"utspel/framstöt (move) against {name or 'the actor'} (1 token)"
+        return f"{press_word(state)} against {name or 'the actor'} (1 token)"
     way = action.get("way")
     if way:
         return f"ändra avstånd (change distance) {way} to {name or 'the actor'} (1 token)"
@@ -252,18 +367,20 @@ def status(state: PwgeState) -> dict[str, dict[str, str]]:
     if state.phase == "open":
         table["floor"] = state.people[state.floor].name
         table["passes"] = str(state.passes)
-    if state.kind in ("diplomatic", "social") and not state.options.social_damage:
+    if state.kind in ("diplomatic", "social") and not state.suggestion():
         table["moves won"] = ", ".join(f"{n} {p}" for n, p in zip(state.side_names, state.points, strict=True))
     rows: dict[str, dict[str, str]] = {"table": table}
     for i, f in enumerate(state.people):
         row = {"side": state.side_names[f.side], "marker": f"{state.tokens[i]}/{f.pool}"}
         if state.options.experience_dice:
             row["erfarenhetstärningar"] = str(state.xp[i])
-        if state.tracks_body():
+        if state.kind in ("combat", "chase"):
             row["kroppspoäng"] = str(state.body[i])
             row["sår"] = WOUND_LEVELS[state.wounds[i]]
+        elif state.tracks_body():
+            row[body_word(state).split(" (")[0]] = str(state.body[i])
         row["state"] = "out" if state.out[i] else "in"
         rows[f.pid] = row
-    for (i, j), code in sorted(state.dist.items()):
+    for (i, j), code in sorted(state.dist.items()) if state.distance_in_play() else ():
         rows[f"avstånd {state.people[i].pid}–{state.people[j].pid}"] = {"distance": _dist(state, code)}
     return rows

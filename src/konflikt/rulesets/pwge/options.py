@@ -1,8 +1,8 @@
 """Every named rule option of PWGE: the text's optional rules, its silences, and the stand-ins for Parallel Worlds.
 
 PWGE modifies Parallel Worlds (PW), whose own rules (the roll, damage, wounds, body points) are not in the source.
-The options marked "PW stand-in" replace those base-game rules with the digest's defaults; they are konflikt's
-stand-ins, not Parallel Worlds' own rules.
+Options that say "konflikt's own stand-in for Parallel Worlds" replace those base-game rules; they are konflikt's,
+not Parallel Worlds' own rules, and have no source words.
 """
 
 from __future__ import annotations
@@ -14,30 +14,28 @@ OPTIONS = OptionSet(
         "experience_dice",
         bool,
         False,
-        "optional rule: unspent experience dice may be spent instead of tokens while at least one token remains",
+        "optional rule ('Liten frivillig regel'): an unspent experience die may be spent instead of a token, by the "
+        "spender's choice at each spend, while at least one token remains in the pool",
         source="Erfarenhetstärningar som inte har spenderats kan användas som bonusmarker i precis vilken "
-        "handlingspöl som helst. [...] Är pölen tom så är man dock körd",
+        "handlingspöl som helst. Man kan alltså spendera en erfarenhetstärning istället för en marker ur ens "
+        "handlingspöl. Är pölen tom så är man dock körd",
     ),
     RuleOption(
-        "social_damage",
+        "social_distance_and_damage",
         bool,
         False,
-        "optional rule: diplomatic/social conflicts use separate body points and 1T + ammunition damage",
-        source="Varje part i en diplomatisk eller social konflikt har ett antal diplomatiska och sociala "
-        "”kroppspoäng” [...] Skada bestäms som vanligt med 1T plus modifikationer.",
-    ),
-    RuleOption(
-        "relation_distance_moves",
-        bool,
-        True,
-        "in diplomatic/social conflicts, 'change distance' moves the pair's 0–10 distance one step",
-        source="Sociala och diplomatiska avstånd kvarstår mellan varje konflikt, och mäts bara på skalan 0-10.",
+        "the text's suggestion for diplomatic and social conflicts, whole: the 0–10 distance is in play (it moves, "
+        "and hinders diplomatic moves), and each party has separate diplomatic/social body points, as many as its "
+        "physical ones, hit by 1T + ammunition; losing them all loses the conflict. Off: no distance, no damage",
+        source="Den kreativa spelledaren kan förstås använda avstånd och skada även i diplomatiska och sociala "
+        "konflikter. Ett förslag är att göra så här:",
     ),
     RuleOption(
         "diplomatic_distance_penalty",
         bool,
         True,
-        "PW stand-in: diplomatic action rolls get −(distance ÷ 2, rounded down)",
+        "with social_distance_and_damage, diplomatic moves get −(distance ÷ 2, rounded down); how much harder the "
+        "text does not say: the amount is konflikt's own",
         source="Ju längre avståndet är desto svårare är det att förhandla",
     ),
     RuleOption(
@@ -51,7 +49,8 @@ OPTIONS = OptionSet(
         "dodge_keeps_range_difficulty",
         bool,
         True,
-        "PW stand-in: a dodge against a ranged attack at range ≥ 1 adds the range difficulty (+2 / +4) to the roll",
+        "a dodge against a ranged attack at range ≥ 1 adds the range difficulty (+2 / +4) to the dodge roll; the text "
+        "gives the difficulty, not how a counter meets it: konflikt's own stand-in for Parallel Worlds",
         source="Om avståndet är 1 eller större samt mindre än eller lika med Kort så är svårighetsgraden för "
         "anfallet 2T+2.",
     ),
@@ -59,21 +58,23 @@ OPTIONS = OptionSet(
         "skrama_from",
         int,
         2,
-        "PW stand-in: damage points from which one hit is a Skråma (scratch)",
+        "damage points from which one hit is a Skråma (scratch): "
+        "konflikt's own stand-in for Parallel Worlds' wound table",
         minimum=1,
     ),
     RuleOption(
         "sarad_from",
         int,
         4,
-        "PW stand-in: damage points from which one hit is Sårad (wounded)",
+        "damage points from which one hit is Sårad (wounded): konflikt's own stand-in for Parallel Worlds' wound table",
         minimum=1,
     ),
     RuleOption(
         "allvarligt_from",
         int,
         6,
-        "PW stand-in: damage points from which one hit is Allvarligt skadad (seriously wounded)",
+        "damage points from which one hit is Allvarligt skadad (seriously wounded): "
+        "konflikt's own stand-in for Parallel Worlds' wound table",
         minimum=1,
     ),
     RuleOption(

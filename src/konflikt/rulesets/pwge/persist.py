@@ -1,8 +1,8 @@
-"""What outlasts a conflict: the diplomatic and social distances (0–10) and spent experience dice.
+"""What outlasts a conflict: the diplomatic and social distances (0–10) and unspent experience dice.
 
 "Sociala och diplomatiska avstånd kvarstår mellan varje konflikt" — social and diplomatic distances remain between
-conflicts. :func:`updated_characters` returns each participant's character document with them brought up to date,
-ready to be written back to its character file.
+conflicts. :func:`aftermath` (the ruleset's ``aftermath`` hook) returns each participant's character document with
+them brought up to date, ready to be written back to its character file, and says so in the text's words.
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from konflikt.core.outcome import Aftermath
+from konflikt.core.state import State
 from konflikt.rulesets.pwge.state import PHYSICAL, PwgeState
 
 
@@ -18,8 +20,9 @@ def updated_characters(state: PwgeState) -> dict[str, dict[str, Any]]:
 
     In a diplomatic (social) conflict both characters of every pair record their diplomatic_distance
     (social_distance) to each other, keyed by the other's name. Experience dice spent as tokens are gone. Body
-    points are not carried over: social/diplomatic ones are restored between conflicts, and physical healing is
-    Parallel Worlds' business.
+    points are not carried over: social/diplomatic ones "återställs för det mesta helt mellan varje konflikt", and
+    physical healing is Parallel Worlds' business. The attribute in use and the weapons in hand belong to this
+    conflict, so the documents keep the character's own.
     """
     docs = [copy.deepcopy(dict(c)) for c in state.characters]
     if state.kind not in PHYSICAL:
@@ -31,3 +34,30 @@ def updated_characters(state: PwgeState) -> dict[str, dict[str, Any]]:
         for i, doc in enumerate(docs):
             doc["experience_dice"] = state.xp[i]
     return {f.pid: docs[i] for i, f in enumerate(state.people)}
+
+
+def aftermath(state: State) -> Aftermath:
+    """The between-conflict rules applied to a finished conflict: the documents, and the lines for the table."""
+    assert isinstance(state, PwgeState)
+    docs = updated_characters(state)
+    lines: list[str] = []
+    if state.kind not in PHYSICAL:
+        field = "diplomatic_distance" if state.kind == "diplomatic" else "social_distance"
+        word = {
+            "diplomatic": "diplomatiskt avstånd (diplomatic distance)",
+            "social": "socialt avstånd (social distance)",
+        }[state.kind]
+        for (i, j), distance in sorted(state.dist.items()):
+            a, b = state.people[i], state.people[j]
+            before = state.characters[i][field].get(b.name, state.characters[j][field].get(a.name))
+            start = state.setup.relation_distance if before is None else before
+            change = f"{start} → {distance}" if start != distance else f"still {distance}"
+            lines.append(f"{a.name}–{b.name}: {word} {change} of 0–10, kvarstår (kept) for the next conflict")
+        if state.tracks_body():
+            lines.append("the diplomatic and social kroppspoäng (body points) återställs (are restored) in full")
+    if state.options.experience_dice:
+        for i, f in enumerate(state.people):
+            spent = f.experience_dice - state.xp[i]
+            if spent:
+                lines.append(f"{f.name}: {spent} erfarenhetstärning(ar) (experience dice) spent, {state.xp[i]} left")
+    return Aftermath(characters=docs, lines=tuple(lines))

@@ -20,6 +20,10 @@ RESERVE = 2
 """Tokens kept back for counters and tops when deciding whether to start something new."""
 MAX_TOPS = 2
 """The most tops the heuristic puts into one roll: a topping war drains both pools."""
+DIE_WHEN_TOKENS = 4
+"""With the experience-dice rule, the heuristic pays with an erfarenhetstärning (experience die) once its pool is
+down to this many tokens or fewer. Why: a die kept is worth something after the conflict ("kan förstås även användas
+precis som vanligt"), while a token is worth more the fewer remain, since an empty pool loses the conflict."""
 
 
 class HeuristicPolicy:
@@ -34,7 +38,17 @@ class HeuristicPolicy:
         legal = list(state.legal_actions(seat))
         i = state.index[seat]
         choice = _decide(state, i, legal)
-        return choice if choice in legal else legal[-1]
+        choice = choice if choice in legal else legal[-1]
+        by_die = Action.of(choice.kind, **dict(choice.args), pay="die")
+        return by_die if pays_with_die(state, i) and by_die in legal else choice
+
+
+def pays_with_die(state: object, i: int) -> bool:
+    """Whether the heuristic pays its next spend with an experience die (see :data:`DIE_WHEN_TOKENS`)."""
+    from konflikt.rulesets.pwge.state import PwgeState
+
+    assert isinstance(state, PwgeState)
+    return state.may_pay_with_die(i) and state.tokens[i] <= DIE_WHEN_TOKENS
 
 
 def _purse(state: object, i: int) -> int:
@@ -71,6 +85,9 @@ def _decide(state: object, i: int, legal: list[Action]) -> Action:
     phase = state.phase
     purse = _purse(state, i)
     fleeing = state.kind == "chase" and state.side_ids[state.people[i].side] == state.setup.fleeing
+    if phase == "attribute":
+        attributes = state.characters[i]["attributes"]
+        return max(legal, key=lambda a: (attributes[a["name"]], a))
     if phase == "open":
         return _open(state, i, legal, purse, fleeing)
     if phase == "surprise_distance":
@@ -93,8 +110,8 @@ def _decide(state: object, i: int, legal: list[Action]) -> Action:
         if not attacks:
             return Action.of("no_response")
         assert state.ex is not None
-        actor = state.ex.action.actor
-        return max(attacks, key=lambda a: (_value_of(state, i, actor, a), a))
+        actor, reach = state.ex.action.actor, state.response_reach()
+        return max(attacks, key=lambda a: (_value_of(state, i, actor, a, reach), a))
     if phase == "order":
         return Action.of("order") if _order_matters(state, i, purse) else Action.of("no_order")
     if phase == "contest":
@@ -104,13 +121,14 @@ def _decide(state: object, i: int, legal: list[Action]) -> Action:
     return legal[-1]
 
 
-def _value_of(state: object, i: int, j: int, action: Action) -> Fraction:
+def _value_of(state: object, i: int, j: int, action: Action, code: int | None = None) -> Fraction:
+    """The chance of a move winning, or the expected damage of an attack at ``code`` (default: the pair's now)."""
     from konflikt.rulesets.pwge.state import PwgeState
 
     assert isinstance(state, PwgeState)
     if action.get("deed", action.kind) == "press":
         return p_attack_wins(state.press_mod(i, j), state.people[j].roll)
-    return attack_value(state, i, j, str(action["weapon"]), state.pair(i, j))
+    return attack_value(state, i, j, str(action["weapon"]), state.pair(i, j) if code is None else code)
 
 
 def _score_attack(state: object, i: int, action: Action) -> tuple[Fraction, Action]:
@@ -129,8 +147,8 @@ def _open(state: object, i: int, legal: list[Action], purse: int, fleeing: bool)
         return Action.of("pass")
     best: tuple[Fraction, Action] = (Fraction(0), Action.of("pass"))
     for action in legal:
-        if action.kind == "pass":
-            continue
+        if action.kind in ("pass", "other", "switch") or action.get("pay"):
+            continue  # any other handling is the players' invention: the heuristic keeps to deeds it can weigh
         j = state.index[action["target"]]
         if action.kind in ("attack", "press"):
             value = _value_of(state, i, j, action)

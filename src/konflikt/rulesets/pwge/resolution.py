@@ -1,7 +1,8 @@
 """Resolving an exchange: deeds in order, opposed rolls with their topping, and the damage roll's protocol.
 
 Functions over a :class:`PwgeState` (the state machine calls them); each runs the automatic steps until the next
-decision or roll, so the state's decision nodes stay few and explicit.
+decision or roll, so the state's decision nodes stay few and explicit. The state's tallies change only through its
+own methods (``spend``, ``set_pair``, ``suffer_damage``, …), each named after the rule it applies.
 """
 
 from __future__ import annotations
@@ -9,10 +10,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from konflikt.core.actions import Action
-from konflikt.rulesets.pwge import endings, narration
+from konflikt.rulesets.pwge import narration
 from konflikt.rulesets.pwge.choices import ACCEPT, COUNTER_COUNTER_TOP, COUNTER_TOP, TOP
 from konflikt.rulesets.pwge.exchange import DIFFICULTY, Contest, DamageRoll, Deed
-from konflikt.rulesets.pwge.rules import damage_points, distance_label, lose_tokens, wound_level
+from konflikt.rulesets.pwge.rules import damage_points, distance_label, wound_level
 
 if TYPE_CHECKING:
     from konflikt.rulesets.pwge.state import PwgeState
@@ -38,102 +39,127 @@ def advance(state: PwgeState) -> None:
             return
 
 
+def deed_distance(state: PwgeState, deed: Deed) -> int:
+    """The distance a deed is made at: a response meeting someone closing in, where the closing lands; a
+    simultaneous deed, the distance as declared; an ordered one, the distance as it now is."""
+    ex = state.ex
+    assert ex is not None
+    if deed.at >= 0:
+        return deed.at
+    return ex.snapshot if ex.order == "simultaneous" else state.pair(deed.actor, deed.target)
+
+
 def resolve_next(state: PwgeState) -> None:
     ex = state.ex
     assert ex is not None
     if ex.pos >= len(ex.queue):
-        end_exchange(state)
+        state.close_exchange()
         return
     deed = ex.queue[ex.pos]
     i, j = deed.actor, deed.target
+    actor, target = state.people[i], state.people[j]
     if ex.order != "simultaneous" and ex.pos > 0 and (state.out[i] or state.out[j]):
-        who = state.people[i if state.out[i] else j].name
-        state.emit(
-            "cancelled", f"{state.people[i].name}'s {narration.deed_words(state, deed)} does not happen: {who} is out"
-        )
-        ex.pos += 1
+        who = actor.name if state.out[i] else target.name
+        state.emit("cancelled", f"{actor.name}'s {narration.deed_words(state, deed)} does not happen: {who} is out")
+        state.next_deed()
         return
-    code = ex.snapshot if ex.order == "simultaneous" else state.pair(i, j)
     if deed.kind == "distance":
-        target_code = state.step_to(i, j, deed.way)
-        if target_code is None:
-            state.emit(
-                "fails", f"{state.people[i].name} cannot move {deed.way} than {distance_label(state.pair(i, j))}"
-            )
-            ex.pos += 1
+        landing = state.step_to(i, j, deed.way)
+        if landing is None:
+            state.emit("fails", f"{actor.name} cannot move {deed.way} than {distance_label(state.pair(i, j))}")
+            state.next_deed()
         elif not deed.countered:
             move(state, deed)
-            ex.pos += 1
+            state.next_deed()
         else:
-            start_contest(state, deed, state.people[i].roll, state.people[j].roll, "avståndsslag (distance roll)")
+            start_contest(
+                state,
+                deed,
+                (actor.roll, narration.roll_parts(actor)),
+                (target.roll, narration.roll_parts(target)),
+                "avståndsslag (distance roll)",
+            )
+        return
+    if deed.kind in ("switch", "other"):
+        if deed.countered or deed.rolled:
+            defence = (target.roll, narration.roll_parts(target)) if deed.countered else (0, "")
+            start_contest(state, deed, (actor.roll, narration.roll_parts(actor)), defence, "handling (action)")
+        else:
+            succeed(state, deed)
+            state.next_deed()
         return
     if deed.kind == "press":
-        b_mod = state.people[j].roll if deed.countered else 0
-        start_contest(
-            state,
-            deed,
-            state.press_mod(i, j),
-            b_mod,
-            "utspel (move)" if state.kind == "diplomatic" else "framstöt (thrust)",
+        penalty = state.press_penalty(i, j)
+        parts = narration.roll_parts(actor) + (
+            f" − {penalty} diplomatiskt avstånd (diplomatic distance) {state.pair(i, j)}" if penalty else ""
         )
+        defence = (target.roll, narration.roll_parts(target)) if deed.countered else (0, "")
+        start_contest(state, deed, (state.press_mod(i, j), parts), defence, narration.press_word(state))
         return
+    code = deed_distance(state, deed)
     mods = state.attack_mods(i, j, deed.weapon, code)
     if mods is None:
-        state.emit("fails", f"{state.people[i].name} cannot reach {state.people[j].name} at {distance_label(code)}")
-        ex.pos += 1
+        state.emit("fails", f"{actor.name} cannot reach {target.name} at {distance_label(code)}")
+        state.next_deed()
         return
     attack, band, _ = mods
-    defence = band
+    attack_parts = narration.attack_parts(state, i, deed.weapon, code)
+    defence = (band, narration.band_parts(band))
     if deed.countered:
         keep = band > 0 and state.options.dodge_keeps_range_difficulty
-        defence = state.people[j].roll + (band if keep else 0)
-    start_contest(state, deed, attack, defence, "anfall (attack)")
+        defence = (
+            target.roll + (band if keep else 0),
+            narration.roll_parts(target) + (f" + {band} avståndsband (range band)" if keep else ""),
+        )
+    start_contest(state, deed, (attack, attack_parts), defence, "anfall (attack)")
 
 
-def start_contest(state: PwgeState, deed: Deed, a_mod: int, b_mod: int, label: str) -> None:
+def start_contest(state: PwgeState, deed: Deed, attack: tuple[int, str], defence: tuple[int, str], label: str) -> None:
+    """An opposed roll (a countered deed) or a roll against a difficulty (2T, 2T+2, 2T+4): modifier and parts."""
     b = deed.target if deed.countered else DIFFICULTY
-    state.contest = Contest("deed", deed.actor, b, a_mod, b_mod, label=label)
-    state.phase = "contest"
+    contest = Contest("deed", deed.actor, b, attack[0], defence[0], label=label, a_parts=attack[1], b_parts=defence[1])
+    state.begin_contest(contest)
 
 
 def contest_done(state: PwgeState, c: Contest) -> None:
-    state.contest = None
+    state.end_contest()
     ex = state.ex
     assert ex is not None
     result = c.winner()
     narration.contest_result(state, c, result)
     if c.purpose == "order":
-        ex.order = {"a": "action", "b": "response"}.get(result, "simultaneous")
-        state.queue_deeds()
+        state.settle_order({"a": "action", "b": "response"}.get(result, "simultaneous"))
         return
     deed = ex.queue[ex.pos]
-    state.phase = "resolve"
     if result != "a":
-        ex.pos += 1
+        state.next_deed()
         return
     if deed.kind == "distance":
         move(state, deed)
-        ex.pos += 1
-    elif deed.kind == "press" and not state.options.social_damage:
+        state.next_deed()
+    elif deed.kind in ("switch", "other"):
+        succeed(state, deed)
+        state.next_deed()
+    elif deed.kind == "press" and not state.suggestion():
         side = state.people[deed.actor].side
-        state.points[side] += 1
-        state.emit(
-            "gain",
-            f"{state.side_names[side]} gains ground: {state.points[side]} of {state.setup.goal_successes} "
-            "successful moves toward the goal",
-            points=state.points[side],
-        )
-        ex.pos += 1
+        state.gain_ground(side)
+        narration.gained(state, side)
+        state.next_deed()
     else:
         f = state.people[deed.actor]
         if deed.kind == "press":
-            modifier, armour, social = f.ammunition, 0, True
-        else:
-            mods = state.attack_mods(deed.actor, deed.target, deed.weapon, state.pair(deed.actor, deed.target))
-            modifier = mods[2] if mods else (f.ranged[2] if deed.weapon == "ranged" and f.ranged else f.melee_damage)
-            armour, social = state.people[deed.target].armour, False
-        state.dmg = DamageRoll(deed.actor, deed.target, modifier, armour, social)
-        state.phase = "damage"
+            state.begin_damage(
+                DamageRoll(deed.actor, deed.target, f.ammunition, 0, True, parts=f"ammunition {f.ammunition}")
+            )
+            return
+        mods = state.attack_mods(deed.actor, deed.target, deed.weapon, deed_distance(state, deed))
+        modifier = mods[2] if mods else (f.ranged[2] if deed.weapon == "ranged" and f.ranged else f.melee_damage)
+        weapon = f.melee_name if deed.weapon == "melee" else f.ranged_name
+        state.begin_damage(
+            DamageRoll(
+                deed.actor, deed.target, modifier, state.people[deed.target].armour, False, f"{weapon} {modifier}"
+            )
+        )
 
 
 def move(state: PwgeState, deed: Deed) -> None:
@@ -146,7 +172,14 @@ def move(state: PwgeState, deed: Deed) -> None:
     narration.moved(state, deed, before, after)
 
 
-def apply_contest_choice(state: PwgeState, i: int, action: Action) -> None:
+def succeed(state: PwgeState, deed: Deed) -> None:
+    """Any other handling happens: a weapon switch changes the weapon in hand; anything else the GM narrates."""
+    if deed.kind == "switch":
+        state.wield(deed.actor, deed.weapon)
+    narration.other_done(state, deed)
+
+
+def apply_contest_choice(state: PwgeState, i: int, action: Action, die: bool) -> None:
     c = state.contest
     assert c is not None
     own = c.label if i == c.a else ("turordningsslag (order roll)" if c.purpose == "order" else "mothandling (counter)")
@@ -154,7 +187,7 @@ def apply_contest_choice(state: PwgeState, i: int, action: Action) -> None:
         c.declined = (*c.declined, i)
         state.emit("accept", f"{state.people[i].name} lets the result stand (does not top the {own})")
         return
-    state.spend(i, f"toppa (a top) of the {own}")
+    state.spend(i, f"toppa (a top) of the {own}", die)
     c.declined = ()
     if i == c.a:
         c.a_tops += 1
@@ -191,63 +224,43 @@ def damage_auto(state: PwgeState) -> bool:
     return False
 
 
-def apply_damage_choice(state: PwgeState, i: int, action: Action) -> None:
+def apply_damage_choice(state: PwgeState, i: int, action: Action, die: bool) -> None:
     d = state.dmg
     assert d is not None
     name = state.people[i].name
     if action == TOP:
-        state.spend(i, "toppa skadeslag (a top of the damage roll)")
+        state.spend(i, f"toppa {narration.damage_word(d)} (a top of the damage roll)", die)
         d.tops += 1
         d.roll = None
     elif action == ACCEPT and d.stage == "attacker":
-        state.emit("accept", f"{name} keeps the skadeslag (damage roll) {d.roll}")
+        state.emit("accept", f"{name} keeps the {narration.damage_word(d)} (damage roll) {d.roll}")
         d.stage = "defender"
     elif action == ACCEPT:
-        state.emit("accept", f"{name} does not mot-toppa (counter-top) the skadeslag {d.roll}")
+        state.emit("accept", f"{name} does not mot-toppa (counter-top) the {narration.damage_word(d)} {d.roll}")
         apply_damage(state, d)
     elif action == COUNTER_TOP:
-        state.spend(i, "mot-toppa skadeslag (a counter-top of the damage roll)")
+        state.spend(i, f"mot-toppa {narration.damage_word(d)} (a counter-top of the damage roll)", die)
         d.counter_tops += 1
         d.stage = "cct"
     elif action == COUNTER_COUNTER_TOP:
-        state.spend(i, "mot-mot-toppa (a counter-counter-top: the skadeslag stands)")
-        state.emit("keep", f"{name} keeps the skadeslag {d.roll}: the counter-top is answered")
+        state.spend(i, f"mot-mot-toppa (a counter-counter-top: the {narration.damage_word(d)} stands)", die)
+        state.emit("keep", f"{name} keeps the {narration.damage_word(d)} {d.roll}: the counter-top is answered")
         d.stage = "defender"
     else:
-        state.emit("reroll", f"{name} does not answer the counter-top: the skadeslag is rolled again")
+        state.emit("reroll", f"{name} does not answer the counter-top: the {narration.damage_word(d)} is rolled again")
         d.roll = None
         d.stage = "attacker"
 
 
 def apply_damage(state: PwgeState, d: DamageRoll) -> None:
     assert d.roll is not None
-    state.dmg = None
-    state.phase = "resolve"
-    assert state.ex is not None
-    state.ex.pos += 1
+    state.end_damage()
     j = d.defender
     points = damage_points(d.roll, d.armour)
     o = state.options
     level = wound_level(points, o.skrama_from, o.sarad_from, o.allvarligt_from)
-    before = state.tokens[j]
-    state.tokens[j] = lose_tokens(before, level)
-    state.body[j] -= points
-    state.wounds[j] = max(state.wounds[j], level)
+    was_out = state.out[j]
+    before = state.suffer_damage(j, points, level)
     narration.damage(state, d, points, level, before)
-    if state.body[j] <= 0 and not state.out[j]:
-        state.out[j] = True
+    if state.out[j] and not was_out:
         narration.taken_out(state, j, d.social)
-
-
-def end_exchange(state: PwgeState) -> None:
-    ex = state.ex
-    assert ex is not None
-    state.ex = None
-    if endings.check(state):
-        state.phase = "done"
-        return
-    if ex.action.free:
-        state.next_surpriser()
-        return
-    state.passes = 0
-    state.open_floor(ex.action.actor + 1)

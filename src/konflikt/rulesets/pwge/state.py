@@ -7,12 +7,14 @@ deadlock). An action then runs the text's principle: the target may counter and 
 response, order is bought if anyone wants it, action and response resolve, hits roll damage, and every roll may be
 topped (damage: topped, counter-topped, counter-counter-topped).
 
-The decision nodes and automatic steps live here; narration in :mod:`.narration`, endings in :mod:`.endings`.
+The decision nodes and the state's own changes live here; resolving an exchange in :mod:`.resolution`, narration
+in :mod:`.narration`, endings in :mod:`.endings`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from konflikt.core.actions import Action, ChanceOutcome
@@ -34,11 +36,14 @@ from konflikt.rulesets.pwge.choices import (
     ORDER,
     PASS,
     REROLL,
+    SPENDING,
     TOP,
+    paid_with_die,
+    without_payment,
 )
 from konflikt.rulesets.pwge.exchange import Contest, DamageRoll, Deed, Exchange
-from konflikt.rulesets.pwge.fighters import Fighter, fighters_of
-from konflikt.rulesets.pwge.models import Setup
+from konflikt.rulesets.pwge.fighters import Fighter, fighters_of, wielding, with_attribute
+from konflikt.rulesets.pwge.models import Setup, armoury
 from konflikt.rulesets.pwge.rules import (
     LAST_MELEE,
     WOUND_LEVELS,
@@ -46,6 +51,7 @@ from konflikt.rulesets.pwge.rules import (
     diplomatic_penalty,
     distance_label,
     farther,
+    lose_tokens,
     melee_reach,
     ranged_band,
     relation_step,
@@ -71,32 +77,32 @@ class PwgeState(State):
         self.index: dict[str, int] = {f.pid: i for i, f in enumerate(self.people)}
         self.characters: tuple[Mapping[str, Any], ...] = tuple(p.data.model_dump() for p in scenario.participants())
         n = len(self.people)
-        self.tokens: list[int] = [f.pool for f in self.people]
+        self.tokens: list[int] = [0] * n
         self.xp: list[int] = [f.experience_dice if options.experience_dice else 0 for f in self.people]
-        social = self.kind not in PHYSICAL
-        self.body: list[int] = [f.social_body if social else f.body for f in self.people]
+        self.body: list[int] = [f.body for f in self.people]
+        """Kroppspoäng: physical ones in combat and chases; with the text's suggestion, the separate diplomatic or
+        social ones, "som bestäms precis som vanligt" — as many as the physical ones."""
         self.wounds: list[int] = [0] * n
         self.out: list[bool] = [False] * n
         self.points: list[int] = [0] * len(self.side_ids)
         self.dist: dict[tuple[int, int], int] = self._start_distances(scenario)
-        self.phase = "open"
+        self.dry_order: tuple[tuple[int, ...], ...] = ()
+        """The sides whose pools ran dry, in the order they did; sides that ran dry in the same step together."""
+        self.phase = "attribute"
         self.floor = 0
         self.passes = 0
         self.surprisers: tuple[int, ...] = ()
-        self.sp = 0
+        self.surpriser_turn = 0
+        """Which surpriser (an index into ``surprisers``) chooses its starting distance or frislag now."""
         self.ex: Exchange | None = None
         self.contest: Contest | None = None
         self.dmg: DamageRoll | None = None
         self.ending: tuple[str, tuple[str, ...], str] | None = None
-        narration.opening(self)
-        if setup.surprise is not None and self.kind in PHYSICAL:
-            side = self.side_ids.index(setup.surprise)
-            self.surprisers = tuple(i for i, f in enumerate(self.people) if f.side == side)
-            self.phase = "surprise_distance"
+        narration.kind_line(self)
+        if all(f.chosen for f in self.people):
+            self._begin()
         else:
-            self.open_floor(start=0)
-        if self.phase != "done" and endings.check(self):
-            self.phase = "done"
+            self.floor = self._next_unchosen(0)
 
     def _start_distances(self, scenario: Scenario) -> dict[tuple[int, int], int]:
         result: dict[tuple[int, int], int] = {}
@@ -115,27 +121,50 @@ class PwgeState(State):
                     result[(i, j)] = stored if stored is not None else self.setup.relation_distance
         return result
 
+    def _next_unchosen(self, start: int) -> int:
+        return next(i for i in range(start, len(self.people)) if not self.people[i].chosen)
+
+    def _begin(self) -> None:
+        """Every attribute is known: fill the pools, say them, and open with the surprise or the floor."""
+        self.tokens = [f.pool for f in self.people]
+        narration.opening(self)
+        if self.setup.surprise is not None and self.kind in PHYSICAL:
+            side = self.side_ids.index(self.setup.surprise)
+            self.surprisers = tuple(i for i, f in enumerate(self.people) if f.side == side)
+            self.phase = "surprise_distance"
+        else:
+            self.open_floor(start=0)
+        if self.phase != "done" and endings.check(self):
+            self.phase = "done"
+
     # ---- small queries ---------------------------------------------------------------------------------------
     def pair(self, i: int, j: int) -> int:
         """The distance code between two participants (per pair of combatants)."""
         return self.dist[(i, j) if i < j else (j, i)]
 
-    def set_pair(self, i: int, j: int, code: int) -> None:
-        self.dist[(i, j) if i < j else (j, i)] = code
-
     def longest(self, i: int, j: int) -> int:
         return max(self.people[i].melee_length, self.people[j].melee_length)
 
+    def suggestion(self) -> bool:
+        """Whether the text's suggestion of distance and damage in diplomatic and social conflicts is in play."""
+        return self.kind not in PHYSICAL and bool(self.options.social_distance_and_damage)
+
     def tracks_body(self) -> bool:
-        """Body points count in combat and chases, and with the optional social/diplomatic damage rule."""
-        return self.kind in PHYSICAL or bool(self.options.social_damage)
+        """Body points count in combat and chases, and in diplomacy and social conflicts with the suggestion."""
+        return self.kind in PHYSICAL or self.suggestion()
+
+    def distance_in_play(self) -> bool:
+        """Distance matters in combat and chases; in diplomacy and social conflicts only with the suggestion ("Däremot
+        är skada och avstånd inte aktuellt")."""
+        return self.kind in PHYSICAL or self.suggestion()
 
     def can_spend(self, i: int) -> bool:
         """A participant may spend while standing with a token left (experience dice need one token too)."""
         return i >= 0 and not self.out[i] and self.tokens[i] > 0
 
-    def able(self, i: int) -> bool:
-        return self.can_spend(i)
+    def may_pay_with_die(self, i: int) -> bool:
+        """An unspent erfarenhetstärning may replace the token, while one token remains ("minst en marker kvar")."""
+        return self.xp[i] > 0 and self.can_spend(i)
 
     def foes(self, i: int) -> list[int]:
         side = self.people[i].side
@@ -161,11 +190,14 @@ class PwgeState(State):
             return None
         return f.roll, band, damage
 
+    def press_penalty(self, i: int, j: int) -> int:
+        """What the diplomatic distance takes off a diplomatic move (only with the suggestion)."""
+        if self.kind == "diplomatic" and self.suggestion() and self.options.diplomatic_distance_penalty:
+            return diplomatic_penalty(self.pair(i, j))
+        return 0
+
     def press_mod(self, i: int, j: int) -> int:
-        penalty = 0
-        if self.kind == "diplomatic" and self.options.diplomatic_distance_penalty:
-            penalty = diplomatic_penalty(self.pair(i, j))
-        return self.people[i].roll - penalty
+        return self.people[i].roll - self.press_penalty(i, j)
 
     def step_to(self, i: int, j: int, way: str, code: int | None = None) -> int | None:
         code = self.pair(i, j) if code is None else code
@@ -175,21 +207,41 @@ class PwgeState(State):
             return closer(code, self.longest(i, j))
         return farther(code, self.longest(i, j), self.setup.max_range)
 
-    def deeds_against(self, i: int, j: int) -> list[Action]:
-        """The actions i could aim at j now (attack, change distance, press), without the target argument."""
+    def deeds_against(self, i: int, j: int, reach_at: int | None = None) -> list[Action]:
+        """The deeds i could aim at j now (attack, change distance, press), without the target argument.
+
+        ``reach_at``: the distance code at which an attack would be made (a response to someone closing in is made
+        where the closing lands); by default the pair's distance now.
+        """
         out: list[Action] = []
         if self.kind in PHYSICAL:
-            code = self.pair(i, j)
+            code = self.pair(i, j) if reach_at is None else reach_at
             for weapon in ("melee", "ranged"):
                 if self.attack_mods(i, j, weapon, code) is not None:
                     out.append(Action.of("attack", weapon=weapon))
         else:
             out.append(Action.of("press"))
-        if self.kind in PHYSICAL or self.options.relation_distance_moves:
+        if self.distance_in_play():
             for way in ("closer", "farther"):
                 if self.step_to(i, j, way) is not None:
                     out.append(Action.of("distance", way=way))
         return out
+
+    def other_deeds(self, i: int) -> list[Action]:
+        """Any other handling (action), without the target: "Vad som helst som är en handling är giltigt"."""
+        switches = [Action.of("switch", weapon=w) for w in self.people[i].carried]
+        return [*switches, Action.of("other", roll=False), Action.of("other", roll=True)]
+
+    def response_reach(self) -> int:
+        """Where a response attack is made: where an uncountered closing lands ("slå tillbaka först": the target
+        meets the one coming in), else at the pair's distance."""
+        assert self.ex is not None
+        deed = self.ex.action
+        here = self.pair(deed.actor, deed.target)
+        if deed.kind == "distance" and deed.way == "closer" and not deed.countered and self.kind in PHYSICAL:
+            landing = self.step_to(deed.actor, deed.target, "closer")
+            return here if landing is None else landing
+        return here
 
     # ---- State hooks -----------------------------------------------------------------------------------------
     def seats(self) -> tuple[str, ...]:
@@ -215,10 +267,10 @@ class PwgeState(State):
             if d.roll is None:
                 return CHANCE
             return self.people[d.defender if d.stage == "defender" else d.attacker].pid
-        if phase == "open":
+        if phase in ("open", "attribute"):
             return self.people[self.floor].pid
         if phase in ("surprise_distance", "free_attack"):
-            return self.people[self.surprisers[self.sp]].pid
+            return self.people[self.surprisers[self.surpriser_turn]].pid
         assert self.ex is not None
         deed = self.ex.action
         return self.people[deed.actor if phase == "counter_response" else deed.target].pid
@@ -247,16 +299,25 @@ class PwgeState(State):
         if seat not in self.index or self.phase == "done":
             return ()
         i = self.index[seat]
+        choices = list(self._choices(seat, i))
+        if self.may_pay_with_die(i):
+            choices += [Action.of(a.kind, **dict(a.args), pay="die") for a in choices if a.kind in SPENDING]
+        return choices
+
+    def _choices(self, seat: str, i: int) -> Sequence[Action]:
+        """The choices of a seat now, each paid with a token where it costs one."""
         phase = self.phase
         if phase == "order":
             return (ORDER, NO_ORDER) if i in self.order_bidders() else ()
         if self.current_player() != seat:
             return ()
+        if phase == "attribute":
+            return [Action.of("attribute", name=name) for name in self.characters[i]["attributes"]]
         if phase == "open":
             acts = [
                 Action.of(d.kind, target=self.people[j].pid, **dict(d.args))
                 for j in self.foes(i)
-                for d in self.deeds_against(i, j)
+                for d in [*self.deeds_against(i, j), *self.other_deeds(i)]
             ]
             return [*acts, PASS]
         if phase == "surprise_distance":
@@ -275,9 +336,8 @@ class PwgeState(State):
         if phase == "response":
             assert self.ex is not None
             actor = self.ex.action.actor
-            return [Action.of("respond", deed=d.kind, **dict(d.args)) for d in self.deeds_against(i, actor)] + [
-                NO_RESPONSE
-            ]
+            deeds = self.deeds_against(i, actor, reach_at=self.response_reach())
+            return [Action.of("respond", deed=d.kind, **dict(d.args)) for d in deeds] + [NO_RESPONSE]
         if phase == "contest":
             return (TOP, ACCEPT)
         if phase == "damage":
@@ -313,9 +373,13 @@ class PwgeState(State):
     # ---- applying --------------------------------------------------------------------------------------------
     def _apply(self, seat: str, action: Action) -> None:
         i = self.index[seat]
+        die = paid_with_die(action)
+        action = without_payment(action)
         phase = self.phase
-        if phase == "open":
-            self._apply_open(i, action)
+        if phase == "attribute":
+            self._apply_attribute(i, action)
+        elif phase == "open":
+            self._apply_open(i, action, die)
         elif phase == "surprise_distance":
             self._apply_start(i, action)
         elif phase == "free_attack":
@@ -323,18 +387,19 @@ class PwgeState(State):
                 self.emit("free_attack", f"{self.people[i].name} gives up the frislag (free attack)")
                 self.next_surpriser()
             else:
-                self._declare(i, action, free=True)
+                self._declare(i, action, free=True, die=False)
         elif phase == "counter":
-            self._apply_counter(i, action)
+            self._apply_counter(i, action, die)
         elif phase == "response":
-            self._apply_response(i, action)
+            self._apply_response(i, action, die)
         elif phase == "counter_response":
-            self._apply_counter_response(i, action)
+            self._apply_counter_response(i, action, die)
         elif phase == "contest":
-            resolution.apply_contest_choice(self, i, action)
+            resolution.apply_contest_choice(self, i, action, die)
         elif phase == "damage":
-            resolution.apply_damage_choice(self, i, action)
+            resolution.apply_damage_choice(self, i, action, die)
         resolution.advance(self)
+        self.note_dry_sides()
 
     def _apply_chance(self, outcome: ChanceOutcome) -> None:
         assert isinstance(outcome, int)
@@ -353,30 +418,49 @@ class PwgeState(State):
             d.roll = outcome
             narration.damage_roll(self, d)
         resolution.advance(self)
+        self.note_dry_sides()
 
     def _apply_joint(self, actions: Mapping[str, Action]) -> None:
         assert self.ex is not None
         ex = self.ex
-        bids = [self.index[s] for s, a in actions.items() if a == ORDER]
-        for i in sorted(bids):
-            self.spend(i, "turordning (order)")
+        bids = sorted(self.index[s] for s, a in actions.items() if a.kind == ORDER.kind)
+        for i in bids:
+            self.spend(i, "turordning (order)", paid_with_die(actions[self.people[i].pid]))
         actor, target = ex.action.actor, ex.action.target
         if len(bids) == 2:
             self.emit("order", "both sides set turordning (order): both make a turordningsslag (order roll)")
-            self.contest = Contest(
-                "order",
-                actor,
-                target,
-                self.people[actor].attribute,
-                self.people[target].attribute,
-                tie="none",
-                label="turordningsslag (order roll)",
+            self.begin_contest(
+                Contest(
+                    "order",
+                    actor,
+                    target,
+                    self.people[actor].attribute,
+                    self.people[target].attribute,
+                    tie="none",
+                    label="turordningsslag (order roll)",
+                    a_parts=narration.attribute_parts(self.people[actor]),
+                    b_parts=narration.attribute_parts(self.people[target]),
+                )
             )
-            self.phase = "contest"
         else:
-            ex.order = "simultaneous" if not bids else ("action" if bids[0] == actor else "response")
-            self.queue_deeds()
+            self.settle_order("simultaneous" if not bids else ("action" if bids[0] == actor else "response"))
         resolution.advance(self)
+        self.note_dry_sides()
+
+    # ---- the start: the attribute in use ----------------------------------------------------------------------
+    def _apply_attribute(self, i: int, action: Action) -> None:
+        name = str(action["name"])
+        value = int(self.characters[i]["attributes"][name])
+        self.people = (*self.people[:i], with_attribute(self.people[i], name, value), *self.people[i + 1 :])
+        self.emit(
+            "attribute",
+            f"{self.people[i].name} chooses the egenskap (attribute) that best fits the approach: {name} {value}",
+            seat=self.people[i].pid,
+        )
+        if all(f.chosen for f in self.people):
+            self._begin()
+        else:
+            self.floor = self._next_unchosen(i + 1)
 
     # ---- the open table and declarations -----------------------------------------------------------------------
     def open_floor(self, start: int) -> None:
@@ -384,34 +468,43 @@ class PwgeState(State):
         n = len(self.people)
         for k in range(n):
             i = (start + k) % n
-            if self.able(i):
+            if self.can_spend(i):
                 self.floor = i
                 self.phase = "open"
                 return
         self.phase = "done"
         if not endings.check(self):
-            endings.finish(self, "deadlock", (), "nobody has a token left to act with")
+            self.record_ending("deadlock", (), "nobody has a token left to act with")
 
-    def _apply_open(self, i: int, action: Action) -> None:
+    def _apply_open(self, i: int, action: Action, die: bool) -> None:
         if action == PASS:
             self.passes += 1
-            able = sum(1 for k in range(len(self.people)) if self.able(k))
+            able = sum(1 for k in range(len(self.people)) if self.can_spend(k))
             self.emit("pass", f"{self.people[i].name} passes (lets the floor go) — {self.passes} of {able} in a row")
             if self.passes >= able:
-                endings.finish(self, "deadlock", (), "nobody wants to start a new action (ingen vill göra en handling)")
+                self.record_ending("deadlock", (), "nobody wants to start a new action (ingen vill göra en handling)")
                 self.phase = "done"
                 return
             self.open_floor(i + 1)
             return
         self.passes = 0
-        self._declare(i, action, free=False)
+        self._declare(i, action, free=False, die=die)
 
-    def _declare(self, i: int, action: Action, *, free: bool) -> None:
+    def _declare(self, i: int, action: Action, *, free: bool, die: bool) -> None:
         j = self.index[action["target"]]
         kind = "attack" if action.kind == "free_attack" else action.kind
-        deed = Deed("action", i, j, kind, action.get("weapon", ""), action.get("way", ""), free=free)
+        deed = Deed(
+            "action",
+            i,
+            j,
+            kind,
+            action.get("weapon", ""),
+            action.get("way", ""),
+            free=free,
+            rolled=bool(action.get("roll", False)),
+        )
         if not free:
-            self.spend(i, "a handling (action)")
+            self.spend(i, "a handling (action)", die)
         self.ex = Exchange(deed, self.pair(i, j))
         narration.declared(self, deed)
         if self.can_spend(j):
@@ -428,9 +521,9 @@ class PwgeState(State):
             f"{self.people[i].name} surprises the others and chooses the starting distance: {distance_label(code)}",
             distance=code,
         )
-        self.sp += 1
-        if self.sp >= len(self.surprisers):
-            self.sp = 0
+        self.surpriser_turn += 1
+        if self.surpriser_turn >= len(self.surprisers):
+            self.surpriser_turn = 0
             if self.options.free_attack:
                 self.phase = "free_attack"
                 self._skip_surprisers()
@@ -438,22 +531,22 @@ class PwgeState(State):
                 self.open_floor(0)
 
     def _skip_surprisers(self) -> None:
-        while self.sp < len(self.surprisers) and self.out[self.surprisers[self.sp]]:
-            self.sp += 1
-        if self.sp >= len(self.surprisers):
+        while self.surpriser_turn < len(self.surprisers) and self.out[self.surprisers[self.surpriser_turn]]:
+            self.surpriser_turn += 1
+        if self.surpriser_turn >= len(self.surprisers):
             self.open_floor(0)
         else:
             self.phase = "free_attack"
 
     def next_surpriser(self) -> None:
-        self.sp += 1
+        self.surpriser_turn += 1
         self._skip_surprisers()
 
-    def _apply_counter(self, i: int, action: Action) -> None:
+    def _apply_counter(self, i: int, action: Action, die: bool) -> None:
         assert self.ex is not None
         if action == COUNTER:
-            self.spend(i, "a mothandling (counter)")
-            self.ex.action = _with(self.ex.action, countered=True)
+            self.spend(i, "a mothandling (counter)", die)
+            self.ex.action = replace(self.ex.action, countered=True)
             narration.countered(self, self.ex.action)
         self._after_counter()
 
@@ -465,15 +558,23 @@ class PwgeState(State):
         else:
             self._to_order()
 
-    def _apply_response(self, i: int, action: Action) -> None:
+    def _apply_response(self, i: int, action: Action, die: bool) -> None:
         assert self.ex is not None
         ex = self.ex
         if action == NO_RESPONSE:
             self._to_order()
             return
-        self.spend(i, "a svarshandling (response)")
+        self.spend(i, "a svarshandling (response)", die)
+        reach = self.response_reach()
+        meets = action["deed"] == "attack" and reach != self.pair(i, ex.action.actor)
         ex.response = Deed(
-            "response", i, ex.action.actor, action["deed"], action.get("weapon", ""), action.get("way", "")
+            "response",
+            i,
+            ex.action.actor,
+            action["deed"],
+            action.get("weapon", ""),
+            action.get("way", ""),
+            at=reach if meets else -1,
         )
         narration.declared(self, ex.response)
         if self.can_spend(ex.action.actor):
@@ -481,11 +582,11 @@ class PwgeState(State):
         else:
             self._to_order()
 
-    def _apply_counter_response(self, i: int, action: Action) -> None:
+    def _apply_counter_response(self, i: int, action: Action, die: bool) -> None:
         assert self.ex is not None and self.ex.response is not None
         if action == COUNTER:
-            self.spend(i, "a mothandling (counter) against the response")
-            self.ex.response = _with(self.ex.response, countered=True)
+            self.spend(i, "a mothandling (counter) against the response", die)
+            self.ex.response = replace(self.ex.response, countered=True)
             narration.countered(self, self.ex.response)
         self._to_order()
 
@@ -510,16 +611,18 @@ class PwgeState(State):
         ex.pos = 0
         self.phase = "resolve"
 
-    # ---- tokens ----------------------------------------------------------------------------------------------
-    def spend(self, i: int, purpose: str) -> None:
-        """Pay one marker (token) — or an erfarenhetstärning (experience die) while a token remains."""
+    # ---- the state's own changes, each one rule ----------------------------------------------------------------
+    def spend(self, i: int, purpose: str, die: bool = False) -> None:
+        """Pay one marker (token) — or, by the spender's choice, an erfarenhetstärning (experience die) instead,
+        while a token remains ("Man kan alltså spendera en erfarenhetstärning istället för en marker")."""
         f = self.people[i]
-        if self.xp[i] > 0 and self.tokens[i] >= 1:
+        if die:
+            assert self.may_pay_with_die(i), "an experience die needs the option, a die and a token in the pool"
             self.xp[i] -= 1
             self.emit(
                 "spend",
                 f"{f.name} spends 1 erfarenhetstärning (experience die) instead of a token on {purpose} — "
-                f"{self.tokens[i]} tokens and {self.xp[i]} experience dice left",
+                f"{narration.tokens_word(self.tokens[i])} and {self.xp[i]} experience dice left",
                 seat=f.pid,
                 tokens=self.tokens[i],
                 experience_dice=self.xp[i],
@@ -532,6 +635,89 @@ class PwgeState(State):
             seat=f.pid,
             tokens=self.tokens[i],
         )
+
+    def set_pair(self, i: int, j: int, code: int) -> None:
+        """The pair's distance is now ``code`` (a distance change, or a surpriser's choice of starting distance)."""
+        self.dist[(i, j) if i < j else (j, i)] = code
+
+    def wield(self, i: int, weapon: str) -> None:
+        """A handling switched weapons: the new one's length, bonus and damage count from now on."""
+        self.people = (*self.people[:i], wielding(self.people[i], weapon), *self.people[i + 1 :])
+
+    def gain_ground(self, side: int) -> None:
+        """A successful utspel/framstöt without the suggestion's damage: one step toward the side's goal."""
+        self.points[side] += 1
+
+    def suffer_damage(self, j: int, points: int, level: int) -> int:
+        """'Bli skadad': the body points drop, the pool loses 1/2/3/5 tokens by wound level; at 0 body points the
+        person is out. Returns the tokens before the hit."""
+        before = self.tokens[j]
+        self.tokens[j] = lose_tokens(before, level)
+        self.body[j] -= points
+        self.wounds[j] = max(self.wounds[j], level)
+        if self.body[j] <= 0:
+            self.out[j] = True
+        return before
+
+    def next_deed(self) -> None:
+        """The deed at hand is done (or does not happen): the next one in the exchange's queue."""
+        assert self.ex is not None
+        self.ex.pos += 1
+
+    def settle_order(self, order: str) -> None:
+        """The turordning is settled (``simultaneous``, ``action`` or ``response`` first): queue the deeds."""
+        assert self.ex is not None
+        self.ex.order = order
+        self.queue_deeds()
+
+    def begin_contest(self, contest: Contest) -> None:
+        self.contest = contest
+        self.phase = "contest"
+
+    def end_contest(self) -> None:
+        self.contest = None
+        self.phase = "resolve"
+
+    def begin_damage(self, roll: DamageRoll) -> None:
+        self.dmg = roll
+        self.phase = "damage"
+
+    def end_damage(self) -> None:
+        """The damage is marked: the exchange goes on with its next deed."""
+        assert self.ex is not None
+        self.dmg = None
+        self.phase = "resolve"
+        self.next_deed()
+
+    def close_exchange(self) -> None:
+        """The exchange is over: check the endings, then the floor (or the next frislag) goes on."""
+        ex = self.ex
+        assert ex is not None
+        self.ex = None
+        if endings.check(self):
+            self.phase = "done"
+            return
+        if ex.action.free:
+            self.next_surpriser()
+            return
+        self.passes = 0
+        self.open_floor(ex.action.actor + 1)
+
+    def note_dry_sides(self) -> None:
+        """Remember the sides whose pools have just run dry, in order ("Ena sidans handlingspöl tar slut före den
+        andra sidans"): sides that ran dry in the same step (the secret order bids) ran dry together. Before the
+        attributes are chosen no pool is filled yet, so none can run dry."""
+        if self.phase == "attribute":
+            return
+        recorded = {s for group in self.dry_order for s in group}
+        newly = tuple(s for s in range(len(self.side_ids)) if s not in recorded and not endings.side_can_act(self, s))
+        if newly:
+            self.dry_order = (*self.dry_order, newly)
+
+    def record_ending(self, ending: str, winners: tuple[str, ...], summary: str) -> None:
+        """Record the ending and say it."""
+        self.ending = (ending, winners, summary)
+        self.emit("ending", f"Konflikten slutar (the conflict ends): {summary}", ending=ending, winners=list(winners))
 
     # ---- outcome, views, key ---------------------------------------------------------------------------------
     def _outcome(self) -> ConflictOutcome:
@@ -548,7 +734,8 @@ class PwgeState(State):
             self.phase,
             self.floor,
             self.passes,
-            self.sp,
+            self.surpriser_turn,
+            tuple((f.attribute_name, f.melee_key, f.ranged_key) for f in self.people),
             tuple(self.tokens),
             tuple(self.xp),
             tuple(self.body),
@@ -556,6 +743,7 @@ class PwgeState(State):
             tuple(self.wounds),
             tuple(self.points),
             tuple(sorted(self.dist.items())),
+            self.dry_order,
             self.ex.key() if self.ex else None,
             self.contest.key() if self.contest else None,
             self.dmg.key() if self.dmg else None,
@@ -573,17 +761,14 @@ class PwgeState(State):
                 broken.append(f"{f.pid}: out={self.out[i]} but body points {self.body[i]}")
             if not 0 <= self.wounds[i] < len(WOUND_LEVELS):
                 broken.append(f"{f.pid}: wound level {self.wounds[i]}")
+            arms = armoury()
+            if f.melee_key not in arms.melee or (f.ranged_key and f.ranged_key not in arms.ranged):
+                broken.append(f"{f.pid}: unknown weapon in hand")
         for (i, j), code in self.dist.items():
             top = LAST_MELEE + self.setup.max_range if self.kind in PHYSICAL else 10
             if not 0 <= code <= top:
                 broken.append(f"distance {self.people[i].pid}–{self.people[j].pid} = {code} outside 0–{top}")
         return broken
-
-
-def _with(deed: Deed, **changes: Any) -> Deed:
-    from dataclasses import replace
-
-    return replace(deed, **changes)
 
 
 __all__ = ["PwgeState", "token_loss"]
