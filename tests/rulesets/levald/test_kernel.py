@@ -180,7 +180,7 @@ def test_damage_dice_tables_are_the_dice(notation: tuple[int, int, int]) -> None
 def test_fate_words_are_the_states() -> None:
     state = state_of(document(fighter("a"), fighter("b")))
     fates = ("fighting", "knocked_out", "dead", "left")
-    for (index, fate), (wounds, daze) in product(enumerate(fates), [((0, 0, 0), 0), ((1, 0, 2), 27), ((0, 3, 0), 5)]):
+    for (index, fate), (wounds, daze) in product(enumerate(fates), [((0, 0, 0, 0, 0), 0), ((1, 0, 2, 0, 0), 27), ((0, 3, 0, 1, 0), 5), ((0, 0, 0, 0, 1), 0)]):
         state.fate[0], state.wounds[0], state.daze[0] = fate, list(wounds), daze
         assert fate_label(index, wounds, daze) == state._fate_text(0)
 
@@ -332,7 +332,12 @@ def test_refuses_sub_fights() -> None:
 def test_refuses_options_it_does_not_mirror() -> None:
     reason = reason_for(load_scenario("levald/duel"), {"exceptional": "doubles"})
     assert "exceptional" in reason and "'doubles'" in reason
-    assert "holder_damaged" in reason_for(load_scenario("levald/duel"), {"holder_damaged": "roll"})
+    assert "bypass_dice" in reason_for(load_scenario("levald/duel"), {"bypass_dice": "guarded"})
+
+
+def test_refuses_a_fighter_who_starts_out() -> None:
+    doc = document(fighter("a", wounds={"kritisk": 1}), fighter("b"))
+    assert "start standing" in reason_for(scenario_from_document(doc, "test.toml"))
 
 
 def test_refuses_a_gm_who_may_change_the_conditions() -> None:

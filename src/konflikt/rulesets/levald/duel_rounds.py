@@ -19,7 +19,7 @@ from konflikt.core.batch import Batch, Coded
 from konflikt.core.options import Options
 from konflikt.dice import SumDice, effect
 from konflikt.rulesets.levald import rules as R
-from konflikt.rulesets.levald.narration import FATE_TEXT
+from konflikt.rulesets.levald.narration import fate_words
 from konflikt.rulesets.levald.policies import LOSING_BADLY
 
 Int = np.ndarray
@@ -29,9 +29,11 @@ MOVED, DAMAGED = 1, 2
 """Bits of the reason to decide the initiative afresh (as in the State)."""
 ENDINGS = ("parted", "left", "dead", "taken_out", "deadlock")
 
+BOXES = len(R.WOUNDS)
 DIST, HOLDER, REDECIDE, ROUNDS, IDX, GARD, DAZE, FATE, WOUNDS = 0, 1, 2, 3, 4, 5, 7, 9, 11
-ROWS = 17
-"""Rows of the state matrix: GARD, DAZE and FATE take two rows (one per fighter), WOUNDS six (fighter × box)."""
+ROWS = WOUNDS + 2 * BOXES
+"""Rows of the state matrix: GARD, DAZE and FATE take two rows (one per fighter), WOUNDS ten (fighter × box:
+Skråma, Lätt, Allvarlig, Kritisk, Dödlig)."""
 
 ROLL_EFFECT = np.array([0, *(effect(r) for r in range(1, 101))], dtype=np.int64)
 """Effekt of each d100 reading (index 1–100; 100 = 00 → 0)."""
@@ -80,10 +82,9 @@ def quality(roll: Int, target: Int) -> Int:
     return out
 
 
-def fate_label(fate: int, wounds: tuple[int, int, int], daze: int) -> str:
+def fate_label(fate: int, wounds: tuple[int, ...], daze: int) -> str:
     """The participant's fate words exactly as ``LevaldState._fate_text`` writes them."""
-    marks = [f"{name}×{n}" for name, n in zip(R.WOUNDS[:3], wounds, strict=False) if n]
-    return FATE_TEXT[FATE_NAMES[fate]] + (f", {' '.join(marks)}" if marks else "") + f", Omtöckning {daze}"
+    return fate_words(FATE_NAMES[fate], wounds, daze)
 
 
 @dataclass
@@ -126,7 +127,7 @@ class Round:
         start = np.zeros(ROWS, dtype=np.int64)
         start[DIST], start[HOLDER], start[REDECIDE] = dist, -1, MOVED
         start[GARD : GARD + 2], start[DAZE : DAZE + 2] = gard, daze
-        start[WOUNDS : WOUNDS + 6] = [w for ws in wounds for w in ws]
+        start[WOUNDS : WOUNDS + 2 * BOXES] = [w for ws in wounds for w in ws]
         self.state = np.repeat(start[:, None], n, axis=1)
         self.state[IDX] = np.arange(n)
         self.out = np.zeros((ROWS, n), dtype=np.int64)
@@ -136,7 +137,7 @@ class Round:
         s = self.state
         self.dist, self.holder, self.redecide, self.rounds = s[DIST], s[HOLDER], s[REDECIDE], s[ROUNDS]
         self.gard, self.daze, self.fate = s[GARD : GARD + 2], s[DAZE : DAZE + 2], s[FATE : FATE + 2]
-        self.wounds = s[WOUNDS : WOUNDS + 6].reshape(2, 3, -1)
+        self.wounds = s[WOUNDS : WOUNDS + 2 * BOXES].reshape(2, BOXES, -1)
         self.m = s.shape[1]
         self.ar = np.arange(self.m)
 
@@ -149,7 +150,8 @@ class Round:
                 settled = self.settled()
                 if settled.any():
                     left = self.o.max_rounds - self.rounds
-                    self.gard[:] = pick(settled, np.minimum(self.gard + left, self.k.gard_max[:, None]), self.gard)
+                    regained = R.regain_gard(self.gard, self.k.gard_max[:, None], left)
+                    self.gard[:] = pick(settled, regained, self.gard)
                     self.rounds[:] = pick(settled, self.o.max_rounds, self.rounds)
             done = (self.fate[0] != FIGHTING) | (self.fate[1] != FIGHTING) | (self.rounds >= self.o.max_rounds)
             if done.any():
@@ -279,6 +281,11 @@ class Round:
         near = ~far_a & ~far_b
         to_b = (far_a & ~far_b) | (near & opt_b & ~opt_a)
         contest = near & ~(opt_a ^ opt_b)  # both optimal, or both too close
+        if self.o.holder_damaged == "roll":
+            # "Om anfallaren blir skadad så slås ett nytt slag för att avgöra initiativ"
+            new_roll = (self.redecide == DAMAGED) & (self.holder >= 0) & ~none
+            contest |= new_roll
+            to_b &= ~new_roll
         q = quality(rolls, k.stridsvana[:, None] + pen)
         a_won, b_won = q[0] > q[1], q[1] > q[0]
         won = b_won.astype(np.int64) - ~(a_won | b_won)  # 0, 1, or −1 for nobody
@@ -296,7 +303,7 @@ class Round:
     def regain(self, mask: Int) -> None:
         """Both regain one Gard (nobody fights, or the attacker does not attack)."""
         if mask.any():
-            self.gard[:] = np.minimum(self.gard + mask, self.k.gard_max[:, None])
+            self.gard[:] = R.regain_gard(self.gard, self.k.gard_max[:, None], mask.astype(np.int64))
 
     # ---- choices -------------------------------------------------------------------------------------------------
     def choose(self, who: Int, heuristic: Int) -> Int:
@@ -348,10 +355,11 @@ class Round:
         compared = total - guarded * gard
         wound = pick(absorbed, R.NO_WOUND, (compared[:, None] >= k.limits[dst]).sum(axis=1))
         self.gard[dst, sel] = gard - guarded * pick(absorbed, total, gard)
-        # no wound 0, Skråma 1, Lätt the dice, Allvarlig and worse dice + effect
-        gained = (wound <= R.SKRAMA) * (wound + 1) + (wound >= R.LATT) * dice + (wound >= R.ALLVARLIG) * eff
+        # no wound 0, Skråma 1, Lätt the dice, Allvarlig dice + effect, Kritisk and Dödlig none (the fighter is out)
+        light_or_serious = (wound >= R.LATT) & (wound <= R.ALLVARLIG)
+        gained = (wound <= R.SKRAMA) * (wound + 1) + light_or_serious * dice + (wound == R.ALLVARLIG) * eff
         self.daze[dst, sel] += gained
-        boxed = (wound >= 0) & (wound <= R.ALLVARLIG)
+        boxed = wound >= 0
         self.wounds[dst[boxed], wound[boxed], sel[boxed]] += 1
         deadly = wound == R.DODLIG
         out = (wound == R.KRITISK) | (deadly & (o.deadly_wound == "knocked_out"))
@@ -413,7 +421,7 @@ def results(k: Duel, out: Int) -> Batch:
     loser_fate = fate[np.where(win_a, 1, 0), np.arange(n)]
     decided = np.where(loser_fate == LEFT, 1, np.where(loser_fate == DEAD, 2, 3))
     ending = np.where(~over, 4, np.where(~(win_a | win_b), 0, decided))
-    wounds = out[WOUNDS : WOUNDS + 6].reshape(2, 3, n)
+    wounds = out[WOUNDS : WOUNDS + 2 * BOXES].reshape(2, BOXES, n)
     resources: dict[str, Int] = {}
     for name, row in (("gard", GARD), ("daze", DAZE)):
         for i, pid in enumerate(k.ids):
@@ -432,7 +440,7 @@ def results(k: Duel, out: Int) -> Batch:
 
 def fate_codes(fate: Int, wounds: Int, daze: Int) -> Coded:
     """The fate words per duel: a code per distinct (fate, wound boxes, Omtöckning), then its exact text."""
-    parts = [fate, wounds[0], wounds[1], wounds[2], daze]
+    parts = [fate, *wounds, daze]
     sizes = [int(p.max()) + 1 if p.size else 1 for p in parts]
     key = np.zeros(fate.size, dtype=np.int64)
     for p, size in zip(parts, sizes, strict=True):
@@ -444,6 +452,6 @@ def fate_codes(fate: Int, wounds: Int, daze: Int) -> Coded:
         for size in reversed(sizes):
             digits.append(value % size)
             value //= size
-        f, skrama, latt, allvarlig, dz = reversed(digits)
-        labels.append(fate_label(f, (skrama, latt, allvarlig), dz))
+        f, *boxes, dz = reversed(digits)
+        labels.append(fate_label(f, tuple(boxes), dz))
     return Coded(codes.astype(np.int64).ravel(), list(labels))

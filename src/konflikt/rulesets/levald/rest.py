@@ -20,11 +20,11 @@ def after_fight(state: LevaldState, pid: str) -> dict[str, Any]:
     """The character document of ``pid`` as the fight left it: Gard, Omtöckning and wound boxes carried over."""
     i = state.index[pid]
     fighter = state.fighters[i]
-    skrama, latt, allvarlig = state.wounds[i]
+    skrama, latt, allvarlig, kritisk, dodlig = state.wounds[i]
     return {
         "gard_now": state.gard[i],
         "daze": state.daze[i],
-        "wounds": {"skråma": skrama, "lätt": latt, "allvarlig": allvarlig},
+        "wounds": {"skråma": skrama, "lätt": latt, "allvarlig": allvarlig, "kritisk": kritisk, "dödlig": dodlig},
         "weapon": fighter.weapon.name,
     }
 
@@ -36,7 +36,7 @@ def rest_character(character: Character, rounds: int, floor_per_wound: bool = Tr
     if rounds < 0:
         raise ValueError(f"rest rounds must be 0 or more, not {rounds}")
     w = character.wounds
-    wounds = w.skrama + w.latt + w.allvarlig
+    wounds = sum(w.boxes())
     gard = character.gard if character.gard_now is None else character.gard_now
     return character.model_copy(
         update={
