@@ -220,3 +220,27 @@ def test_om_gard_tar_slut_nar_skadan_markeras_det_minsta_man_kan_fa_ar_skramor()
     act(off, "defend")
     roll(off, 50, 90, 3)
     assert off.gard[1] == 0 and off.wounds[1] == [0, 0, 0, 0, 0] and off.daze[1] == 0
+
+
+# ---- what carries into the next fight (the aftermath) ---------------------------------------------------------------
+def test_aftermath_carries_the_ticked_boxes_and_the_omtockning_and_loads_back() -> None:
+    from konflikt.rulesets.levald.models import Character
+    from konflikt.rulesets.levald.rest import aftermath
+
+    skills = {"Enhandsvapen": 50, "Enhandsvapen plus sköld": 55}
+    doc = document(fighter("a", "Svärd", shield="Sköld", skills=skills), fighter("b", gard_now=0, kraft=10, själ=0))
+    state = state_of(doc)
+    move(state, a="hold", b="hold")
+    roll(state, 20, 90)
+    act(state, "attack")
+    act(state, "defend")
+    roll(state, 35, 99, 10)  # Kritisk: b is utslagen
+    state.daze[0] = 12
+    carried = aftermath(state)
+    b = Character.model_validate(carried.characters["b"])
+    assert b.wounds.boxes() == [0, 0, 0, 1, 0] and b.daze == 0
+    a = Character.model_validate(carried.characters["a"])
+    assert (a.weapon, a.shield, a.daze, a.gard_now) == ("Svärd", "Sköld", 12, None)
+    assert any(line.startswith("B: utslagen (knocked out); sår (wound boxes) Kritisk×1") for line in carried.lines)
+    again = state_of(document(fighter("a"), [{"id": "b", "policy": "heuristic", **carried.characters["b"]}]))
+    assert again.current_player() == TERMINAL  # the Kritisk box carried in: b starts utslagen

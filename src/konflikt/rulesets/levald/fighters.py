@@ -24,6 +24,8 @@ class Fighter:
     side: str
     weapon: Weapon
     shield: Weapon | None
+    in_hand: Weapon
+    """The weapon the fighter carries (``weapon`` is the Sköld row instead with ``shield_with_weapon = shield_row``)."""
     skill_name: str
     skill: int
     attack_mod: int
@@ -55,8 +57,7 @@ class Fighter:
 
     def arms(self) -> str:
         """The weapon, and the shield carried with it, in words."""
-        carried = self.shield is not None and self.shield is not self.weapon
-        return self.weapon.label() + (f" + {self.shield.label()}" if carried and self.shield else "")
+        return self.in_hand.label() + (f" + {self.shield.label()}" if self.shield is not None else "")
 
 
 def combined(weapon: Weapon, shield: Weapon | None, options: Options) -> tuple[Weapon, str, int, int]:
@@ -77,13 +78,15 @@ def combined(weapon: Weapon, shield: Weapon | None, options: Options) -> tuple[W
 def make_fighter(pid: str, name: str, side: str, character: Character, setup: Setup, options: Options) -> Fighter:
     """Build a fighter from its character data and the scenario's setup."""
     shield = carried_shield(character, setup)
-    weapon, skill_name, attack_mod, defence_mod = combined(wielded(pid, character, setup), shield, options)
+    in_hand = wielded(pid, character, setup)
+    weapon, skill_name, attack_mod, defence_mod = combined(in_hand, shield, options)
     return Fighter(
         id=pid,
         name=name,
         side=side,
         weapon=weapon,
         shield=shield,
+        in_hand=in_hand,
         skill_name=skill_name,
         skill=character.skills[skill_name],
         attack_mod=attack_mod,

@@ -23,6 +23,7 @@ from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL
 from konflikt.dice import Dice, Percentile, effect
 from konflikt.rulesets.levald import rules as R
 from konflikt.rulesets.levald.fighters import Fighter, fighters_of
+from konflikt.rulesets.levald.models import Character
 from konflikt.rulesets.levald.narration import NarrationMixin
 
 D100 = Percentile()
@@ -60,6 +61,7 @@ class LevaldState(NarrationMixin):
         self.sides: tuple[str, ...] = tuple(s.id for s in scenario.sides)
         self.side_names = {s.id: s.name for s in scenario.sides}
         characters = [p.data for p in scenario.participants()]
+        self.characters: tuple[Character, ...] = tuple(characters)
         self.gard = [min(c.gard if c.gard_now is None else c.gard_now, c.gard) for c in characters]
         self.daze = [c.daze for c in characters]
         self.wounds = [c.wounds.boxes() for c in characters]
