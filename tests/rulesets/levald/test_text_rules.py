@@ -163,7 +163,7 @@ def test_a_ticked_kritisk_box_carried_in_starts_the_fighter_utslagen() -> None:
 
 
 # ---- 5. the shield is carried with a weapon ------------------------------------------------------------------------
-def test_skold_lätt_plus_vapen_is_carried_with_a_one_handed_weapon() -> None:
+def test_skold_latt_plus_vapen_is_carried_with_a_one_handed_weapon() -> None:
     skills = {"Enhandsvapen": 50, "Enhandsvapen plus sköld": 55}
     state = state_of(document(fighter("bruno", "Svärd", shield="Sköld", skills=skills), fighter("b"), "Svärd"))
     bruno = state.fighters[0]
@@ -244,3 +244,29 @@ def test_aftermath_carries_the_ticked_boxes_and_the_omtockning_and_loads_back() 
     assert any(line.startswith("B: utslagen (knocked out); sår (wound boxes) Kritisk×1") for line in carried.lines)
     again = state_of(document(fighter("a"), [{"id": "b", "policy": "heuristic", **carried.characters["b"]}]))
     assert again.current_player() == TERMINAL  # the Kritisk box carried in: b starts utslagen
+
+
+# ---- distances, reach, gain ground ------------------------------------------------------------------------------------
+def test_sju_avstand_inifran_och_ut_and_the_weapon_lengths_are_the_same_but_fri() -> None:
+    people = R.distance_scale(monsters=False)
+    assert people == ("Kropp", "Sköld", "Dolk", "Svärd", "Stång", "Spjut", "Fri")
+    assert R.WEAPON_LENGTHS == ("Kropp", "Sköld", "Dolk", "Svärd", "Stång", "Spjut", "Klo", "Hugg", "Svans")
+
+
+def test_stora_bestar_klo_hugg_och_svans_between_spjut_and_fri() -> None:
+    beasts = R.distance_scale(monsters=True)
+    assert beasts[beasts.index("Spjut") :] == ("Spjut", "Klo", "Hugg", "Svans", "Fri")
+
+
+def test_tre_fall_for_kort_optimalt_och_for_langt_avstand() -> None:
+    svard = R.DISTANCES.index("Svärd")
+    assert [R.reach(d, svard) for d in (svard - 1, svard, svard + 1)] == ["too_close", "optimal", "too_far"]
+
+
+def test_forsvararen_far_aldrig_dessa_valmojligheter() -> None:
+    state = state_of(document(fighter("a"), fighter("b", "Spjut"), "Svärd"))
+    move(state, a="hold", b="hold")
+    act(state, "attack")
+    act(state, "defend")
+    roll(state, 50, 90, 3)
+    assert state.phase == "ground" and state.legal_actions("b") == () and state.legal_actions("a")
