@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL
-from tests.rulesets.levald.helpers import act, document, fighter, move, roll, state_of, texts
+from konflikt.core.state import CHANCE, TERMINAL
+from tests.rulesets.levald.helpers import document, fighter, move, roll, state_of, texts
 
 
 def test_leaving_beyond_the_enemys_weapon_is_free() -> None:

@@ -180,7 +180,9 @@ def test_damage_dice_tables_are_the_dice(notation: tuple[int, int, int]) -> None
 def test_fate_words_are_the_states() -> None:
     state = state_of(document(fighter("a"), fighter("b")))
     fates = ("fighting", "knocked_out", "dead", "left")
-    for (index, fate), (wounds, daze) in product(enumerate(fates), [((0, 0, 0, 0, 0), 0), ((1, 0, 2, 0, 0), 27), ((0, 3, 0, 1, 0), 5), ((0, 0, 0, 0, 1), 0)]):
+    for (index, fate), (wounds, daze) in product(
+        enumerate(fates), [((0, 0, 0, 0, 0), 0), ((1, 0, 2, 0, 0), 27), ((0, 3, 0, 1, 0), 5), ((0, 0, 0, 0, 1), 0)]
+    ):
         state.fate[0], state.wounds[0], state.daze[0] = fate, list(wounds), daze
         assert fate_label(index, wounds, daze) == state._fate_text(0)
 

@@ -22,7 +22,7 @@ def one_against(*enemies: str, solo_weapon: str = "Spjut", distance: str = "Svä
 
 # ---- 1. delstrider ------------------------------------------------------------------------------------------------
 def test_varje_delstrid_en_kombatant_mot_ett_antal_kombatanter_one_against_two() -> None:
-    """"en kombatant på ena sidan och ett antal kombatanter på andra sidan": both robbers act in the same round."""
+    """ "en kombatant på ena sidan och ett antal kombatanter på andra sidan": both robbers act in the same round."""
     state = one_against("x", "y")
     assert state.simultaneous_seats() == ("solo", "x", "y")
     move(state, solo="hold", x="hold", y="hold")
@@ -246,7 +246,7 @@ def test_aftermath_carries_the_ticked_boxes_and_the_omtockning_and_loads_back() 
     assert again.current_player() == TERMINAL  # the Kritisk box carried in: b starts utslagen
 
 
-# ---- distances, reach, gain ground ------------------------------------------------------------------------------------
+# ---- distances, reach, gain ground -------------------------------------------------------------------------------
 def test_sju_avstand_inifran_och_ut_and_the_weapon_lengths_are_the_same_but_fri() -> None:
     people = R.distance_scale(monsters=False)
     assert people == ("Kropp", "Sköld", "Dolk", "Svärd", "Stång", "Spjut", "Fri")

@@ -62,6 +62,7 @@ class NarrationMixin(State):
     att: int
     dfn: int
     rolls: tuple[int, ...]
+    counter: bool
     hit: Hit | None
     bypass_reason: str
     gm_conditions: bool
@@ -163,7 +164,9 @@ class NarrationMixin(State):
         if quality_a[1] == quality_b[1]:
             return f"{both} with equal quality: nobody wins"
         high, high_effect, low_effect = (
-            (name_a, quality_a[1], quality_b[1]) if quality_a[1] > quality_b[1] else (name_b, quality_b[1], quality_a[1])
+            (name_a, quality_a[1], quality_b[1])
+            if quality_a[1] > quality_b[1]
+            else (name_b, quality_b[1], quality_a[1])
         )
         return f"{both}; {high}'s effect {high_effect} beats {low_effect}"
 
@@ -239,9 +242,12 @@ class NarrationMixin(State):
             against = f"{self.fighters[enemies[0]].name} at {self._dist_name(self.subfight[0])}"
         else:
             against = ", ".join(
-                f"{self.fighters[e].name} (at {self._dist_name(p)})" for e, p in zip(enemies, self.subfight, strict=True)
+                f"{self.fighters[e].name} (at {self._dist_name(p)})"
+                for e, p in zip(enemies, self.subfight, strict=True)
             )
-        after = "; the GM may set conditions" if self.gm_conditions else "; deklarera rörelse (declare movement) in secret"
+        after = (
+            "; the GM may set conditions" if self.gm_conditions else "; deklarera rörelse (declare movement) in secret"
+        )
         self.emit(
             "round",
             f"Runda (round) {self.rounds + 1}: {self.fighters[centre].name} mot (vs) {against}{after}",
@@ -266,9 +272,7 @@ class NarrationMixin(State):
             rows[f.id] = {
                 "Gard": f"{self.gard[i]}/{f.gard_max}",
                 "Omtöckning (daze)": f"{self.daze[i]} ({R.daze_penalty(self.daze[i])}%)",
-                "sår (wounds)": " ".join(
-                    f"{n}×{name}" for name, n in zip(R.WOUNDS, self.wounds[i], strict=True) if n
-                )
+                "sår (wounds)": " ".join(f"{n}×{name}" for name, n in zip(R.WOUNDS, self.wounds[i], strict=True) if n)
                 or "-",
                 "läge (state)": FATE_TEXT[self.fate[i]],
                 "vapen (weapon)": f"{f.arms()}, längd (length) {f.weapon.length}",
@@ -397,7 +401,7 @@ class NarrationMixin(State):
                 "counter": "motanfall (counter-attack roll)",
                 "free": "gratisanfall (free attack, no defence)",
             }[what]
-        return f"{f.name}: {label}, roll d100 against {target_words}{self._exceptional_words(target)}"
+        return f"{f.name}'s {label}: d100 against {target_words}{self._exceptional_words(target)}"
 
     def roll_purpose(self) -> str:
         """The pending roll in words, with its target value and what each result means (the table's prompt)."""

@@ -374,7 +374,9 @@ class LevaldState(NarrationMixin):
             self.redecide[p] = MOVED
             self._nobody_fights(f"Nobody won the Stridsvana roll for the initiative ({self.contest_why})")
             return
-        self._set_roles(self.pairs[p][winner], f"{self._pair_name(winner)} won the Stridsvana roll ({self.contest_why})")
+        self._set_roles(
+            self.pairs[p][winner], f"{self._pair_name(winner)} won the Stridsvana roll ({self.contest_why})"
+        )
 
     def _set_roles(self, attacker: int, why: str) -> None:
         p = self.active
@@ -398,7 +400,7 @@ class LevaldState(NarrationMixin):
         self._next_exchange()
 
     def _regain(self, i: int) -> None:
-        """"Återfår ett poäng Gard": once a round at most (konflikt's own, for a fighter in several pairs)."""
+        """ "Återfår ett poäng Gard": once a round at most (konflikt's own, for a fighter in several pairs)."""
         if self.regained[i]:
             return
         self.regained[i] = True
