@@ -38,7 +38,8 @@ def test_every_cell_of_the_weapon_sweep_is_at_equal_skill() -> None:
             first, second = fighters_of(scenario, OPTIONS.resolve({}, {}))
             assert (first.weapon.name, second.weapon.name) == (a_weapon, b_weapon)
             assert first.skill == second.skill == 60
-            assert (first.stridsvana, first.gard_max, first.limits) == (second.stridsvana, second.gard_max, second.limits)
+            same = (first.stridsvana, first.gard_max, first.limits)
+            assert same == (second.stridsvana, second.gard_max, second.limits)
 
 
 @pytest.mark.parametrize("weapon", ["Spjut", "Svärd", "Sköld"])
