@@ -295,7 +295,7 @@ class LevaldState(NarrationMixin):
             winner = R.contest_winner(quality_a, quality_b)
             self.contest_why = self._contest_text(quality_a, quality_b)
             if phase == "move_roll" and winner is None:
-                self.contest_why += ": the option nobody chose"
+                self.contest_why += "; the option nobody chose"
             if phase == "move_roll":
                 self._move_pair(winner)
                 self._next_movement()
