@@ -106,8 +106,11 @@ class DamageOdds:
     wounds_open: dict[int, Fraction]
 
 
-def damage_odds(weapon: str, hit_effect: int, gard: int, kraft: int, sjal: int) -> DamageOdds:
-    """Exact damage of a hit of the given effect with a weapon from the table, against ``gard`` Gard."""
+def damage_odds(
+    weapon: str, hit_effect: int, gard: int, kraft: int, sjal: int, empty_gard_scratch: bool = True
+) -> DamageOdds:
+    """Exact damage of a hit of the given effect with a weapon from the table, against ``gard`` Gard (damage that
+    exactly empties Gard is a Skråma, as the rule option ``empty_gard_scratch`` defaults)."""
     w = find_weapon(weapon, bundled_weapons())
     limits = R.thresholds(kraft, sjal)
     guarded_dice = damage_dice(w.damage_guarded).distribution()
@@ -116,7 +119,7 @@ def damage_odds(weapon: str, hit_effect: int, gard: int, kraft: int, sjal: int) 
     open_wounds: dict[int, Fraction] = defaultdict(Fraction)
     if gard > 0:
         for dice, p in guarded_dice.items():
-            _g, wound, _c = R.apply_hit(gard, hit_effect, dice, True, limits, False)
+            _g, wound, _c = R.apply_hit(gard, hit_effect, dice, True, limits, empty_gard_scratch)
             with_gard[wound] += p
     else:
         for dice, p in open_dice.items():
