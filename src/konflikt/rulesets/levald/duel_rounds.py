@@ -28,6 +28,9 @@ FATE_NAMES = ("fighting", "knocked_out", "dead", "left")
 MOVED, DAMAGED = 1, 2
 """Bits of the reason to decide the initiative afresh (as in the State)."""
 ENDINGS = ("parted", "left", "dead", "taken_out", "deadlock")
+TRACED = ("d100", "defence2", "counter", "damage", "counter_damage")
+"""The dice a traced round records: its six d100 (movement contest a, b; initiative contest a, b; attack;
+defence), a second defence roll, the counter-attack roll, and the damage dice of the hit and of the counter."""
 
 BOXES = len(R.WOUNDS)
 DIST, HOLDER, REDECIDE, ROUNDS, IDX, GARD, DAZE, FATE, WOUNDS = 0, 1, 2, 3, 4, 5, 7, 9, 11
@@ -118,9 +121,12 @@ class Duel:
 class Round:
     """The duels still going and one method per part of a round."""
 
-    def __init__(self, duel: Duel, n: int, rng: np.random.Generator) -> None:
+    def __init__(self, duel: Duel, n: int, rng: np.random.Generator, trace: bool = False) -> None:
         self.k = duel
         self.rng = rng
+        self.trace: dict[str, list[Int]] | None = {key: [] for key in TRACED} if trace else None
+        """With ``trace``: per round, every die each duel drew (indexed by the duel's number; −1 where none), so a
+        test can replay a duel's dice through the State (see :data:`TRACED`)."""
         self.o = duel.options
         self.n = n
         dist, gard, daze, wounds = duel.start
@@ -184,9 +190,21 @@ class Round:
         return stuck
 
     # ---- one round -----------------------------------------------------------------------------------------------
+    def record(self, key: str, values: Int, where: Int | None = None) -> None:
+        """Trace the dice of this round: ``values`` for the duels ``where`` (columns; all when None)."""
+        if self.trace is None:
+            return
+        duels = self.state[IDX] if where is None else self.state[IDX][where]
+        self.trace[key][-1][..., duels] = values
+
     def round(self) -> None:
         k = self.k
         rolls = self.rng.integers(1, 101, size=(6, self.m), dtype=np.int16)
+        if self.trace is not None:
+            for key in TRACED[1:]:  # every record of a round, even an empty one, so round r is row r
+                self.trace[key].append(np.full(self.n, -1, dtype=np.int64))
+            self.trace["d100"].append(np.full((6, self.n), -1, dtype=np.int64))
+            self.record("d100", rolls)
         pen = daze_penalty(self.daze)
         wish, (leave_a, leave_b) = self.wishes(pen)
         self.movement(wish, pen, rolls[0:2])
@@ -212,12 +230,14 @@ class Round:
         defence_target = by_role(k.defence, dfn) + by_role(pen, dfn)
         qd = quality(rolls[5], defence_target)
         if self.o.two_defence_rolls:
-            second = quality(self.rng.integers(1, 101, size=(self.m,), dtype=np.int16), defence_target)
+            second_roll = self.rng.integers(1, 101, size=(self.m,), dtype=np.int16)
+            self.record("defence2", second_roll)
+            second = quality(second_roll, defence_target)
             qd = pick(by_role(k.shield, dfn).astype(bool), np.maximum(qd, second), qd)
         # the first hit: the main attack (won against the defence, or any success against a counter-attack), or
         # the free attack on a fighter leaving within reach
         hit = (qa > 0) & (chased | (attacking & (counter | (qa > qd))))
-        self.damage(np.flatnonzero(hit), src, 1 - src, rolls[4], chased)
+        self.damage(np.flatnonzero(hit), src, 1 - src, rolls[4], chased, "damage")
         gone = chased & (by_role(self.fate, leaver) == FIGHTING)
         self.fate[0] = pick(gone & leave_a, LEFT, self.fate[0])
         self.fate[1] = pick(gone & leave_b, LEFT, self.fate[1])
@@ -225,9 +245,10 @@ class Round:
         countering = counter & (by_role(self.fate, dfn) == FIGHTING)
         if countering.any():
             roll = self.rng.integers(1, 101, size=(self.m,), dtype=np.int16)
+            self.record("counter", roll)
             target = by_role(k.attack, dfn) + daze_penalty(by_role(self.daze, dfn))
             hits = countering & (quality(roll, target) > 0)
-            self.damage(np.flatnonzero(hits), dfn, att, roll, None)
+            self.damage(np.flatnonzero(hits), dfn, att, roll, None, "counter_damage")
         standing = (self.fate[0] == FIGHTING) & (self.fate[1] == FIGHTING)
         self.ground(attacking & (qa > 0) & standing, att, dfn)
 
@@ -336,7 +357,9 @@ class Round:
         return out
 
     # ---- damage --------------------------------------------------------------------------------------------------
-    def damage(self, sel: Int, src_all: Int, dst_all: Int, roll_all: Int, leave_all: Int | None) -> None:
+    def damage(
+        self, sel: Int, src_all: Int, dst_all: Int, roll_all: Int, leave_all: Int | None, traced: str = "damage"
+    ) -> None:
         """Hits on the duels ``sel``: effect + dice on Gard first, the thresholds, wounds, Omtöckning, fates."""
         if not sel.size:
             return
@@ -349,6 +372,7 @@ class Round:
         gard = self.gard[dst, sel]
         guarded = (gard > 0) & counts & ~exceptional
         dice = self.roll_dice(src * 2 + guarded)
+        self.record(traced, dice, sel)
         eff = ROLL_EFFECT[roll]
         total = eff + dice
         absorbed = guarded & ((total < gard) | ((total == gard) & (not o.empty_gard_scratch)))

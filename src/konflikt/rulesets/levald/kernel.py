@@ -182,3 +182,11 @@ class DuelKernel:
 
     def run(self, n: int, rng: np.random.Generator) -> Batch:
         return Round(self.duel, n, rng).play()
+
+    def run_traced(self, n: int, rng: np.random.Generator) -> tuple[Batch, dict[str, Int]]:
+        """``run``, and every die each duel drew, round by round (``trace[key][round, ..., duel]``; −1: none), so
+        that a test can replay a duel's very dice through the State and compare the labels."""
+        playing = Round(self.duel, n, rng, trace=True)
+        batch = playing.play()
+        assert playing.trace is not None
+        return batch, {key: np.stack(rows) for key, rows in playing.trace.items()}
