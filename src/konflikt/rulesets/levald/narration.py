@@ -106,21 +106,21 @@ class NarrationMixin(State):
 
     def _roll_event(self, i: int, roll: int, target: int, what: str) -> tuple[int, int]:
         """Emit one percentile roll with its target, level and effect; return its quality."""
-        q = R.quality(roll, target, self.options.exceptional, self.options.effect_breaks_ties)
-        lvl = R.level(roll, target, self.options.exceptional)
+        roll_quality = R.quality(roll, target, self.options.exceptional, self.options.effect_breaks_ties)
+        success_level = R.level(roll, target, self.options.exceptional)
         penalty = R.daze_penalty(self.daze[i])
         extra = f" incl. {penalty}% Omtöckning" if penalty else ""
         self.emit(
             "roll",
             f"{self.fighters[i].name}: {what} {'00' if roll == 100 else f'{roll:02d}'} mot (vs) {target}{extra} → "
-            f"{R.LEVEL_TEXT[lvl]}, effekt (effect) {effect(roll)}",
+            f"{R.LEVEL_TEXT[success_level]}, effekt (effect) {effect(roll)}",
             who=self.fighters[i].id,
             roll=roll,
             target=target,
-            level=lvl,
+            level=success_level,
             effect=effect(roll),
         )
-        return q
+        return roll_quality
 
     def _setup_text(self) -> str:
         parts = []

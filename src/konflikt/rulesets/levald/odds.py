@@ -53,16 +53,16 @@ def attack_odds(
     joint: dict[tuple[int, bool], Fraction] = defaultdict(Fraction)
     cache: dict[tuple[int, int], Fraction] = {}
     for a in range(1, 101):
-        q = R.quality(a, attack, exceptional, by_effect)
-        if q[0] == R.FAILURE:
+        attack_quality = R.quality(a, attack, exceptional, by_effect)
+        if attack_quality[0] == R.FAILURE:
             continue
         succeeds += HUNDREDTH
-        is_exc = q[0] == R.EXCEPTIONAL
+        is_exc = attack_quality[0] == R.EXCEPTIONAL
         if is_exc:
             exc += HUNDREDTH
-        if q not in cache:
-            cache[q] = beats_one(q, defense, exceptional, by_effect)
-        p = HUNDREDTH * cache[q] ** defences
+        if attack_quality not in cache:
+            cache[attack_quality] = beats_one(attack_quality, defense, exceptional, by_effect)
+        p = HUNDREDTH * cache[attack_quality] ** defences
         if not p:
             continue
         wins += p

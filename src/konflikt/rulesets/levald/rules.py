@@ -82,10 +82,10 @@ def quality(roll: int, target: int, exceptional: str = "fifth", by_effect: bool 
 
     With ``by_effect`` off, equal levels are equal quality (the effect does not break ties).
     """
-    lvl = level(roll, target, exceptional)
-    if lvl == FAILURE:
+    success_level = level(roll, target, exceptional)
+    if success_level == FAILURE:
         return (0, 0)
-    return (lvl, effect(roll) if by_effect else 0)
+    return (success_level, effect(roll) if by_effect else 0)
 
 
 def attack_wins(attack: tuple[int, int], defences: tuple[tuple[int, int], ...]) -> bool:
