@@ -25,7 +25,10 @@ CONFLICT_ID = r"conflict (\d+), saved after every step"
 
 
 def table_dice(notation: str, rng: random.Random) -> str:
-    """Dice as they fell at the table, in natural notation."""
+    """Dice as they fell at the table, in natural notation (``2×d100``: two results in one prompt)."""
+    count, times, single = notation.partition("×")
+    if times:
+        return " ".join(table_dice(single, rng) for _ in range(int(count)))
     dice = parse_dice(notation)
     if isinstance(dice, Fudge):
         return " ".join(rng.choice("+0-") for _ in range(dice.count))

@@ -27,6 +27,10 @@ from konflikt.sim.runner import StepGenerators
 from konflikt.store.db import Store
 
 HUMAN_SOURCES = ("human", "table")
+FORCED_SOURCE = "forced"
+"""A seat's only legal choice, taken without asking (undone with the human input before it)."""
+JOINT_SOURCE = "table-joint"
+"""The second and later dice typed in one prompt (undone with the first)."""
 TABLE_ODDS_POLICY = "heuristic"
 TABLE_ODDS_STATES = 30_000
 
@@ -106,9 +110,12 @@ class TableSession:
         node = state.current_player()
         before = state.status()
         if node == CHANCE:
-            outcome, source = self.roll()
-            state.apply_action(outcome)
-            self.record(source, before)
+            outcomes, source = self.roll()
+            for outcome in outcomes:
+                state.apply_action(outcome)
+                self.record(source, before)
+                before = state.status()
+                source = JOINT_SOURCE  # the later dice of one prompt are undone with the first
         elif node == SIMULTANEOUS:
             for seat in state.waiting_for():
                 action, source = self.decide(seat, secret=True)
@@ -136,6 +143,12 @@ class TableSession:
         if policy is not None:
             return policy.choose(self.state, seat, self.gen.policy_for(self.state, seat)), "policy"
         legal = list(self.state.legal_actions(seat))
+        if len(legal) == 1:
+            only = self.state.describe_action(seat, legal[0])
+            self.console.print(
+                f"{seat_label(self.state, seat)} must: {only} (the only choice)", highlight=False, markup=False
+            )
+            return legal[0], FORCED_SOURCE
         if secret:
             self.console.print(
                 f"\n{seat_label(self.state, seat)}: a secret choice — the others look away; input is hidden.",
@@ -152,31 +165,62 @@ class TableSession:
             except KonfliktError as exc:
                 self.console.print(str(exc), style="red", highlight=False, markup=False)
 
-    def roll(self) -> tuple[ChanceOutcome, str]:
+    def roll(self) -> tuple[list[ChanceOutcome], str]:
+        """The pending roll's result(s): rolled by konflikt, or typed as they fell; where the rules let several
+        rolls be made at once (``State.joint_roll_purposes``), one prompt takes them all, in order."""
         dice = self.state.pending_roll()
         assert dice is not None
         if self.dice == "auto":
             outcome: ChanceOutcome = dice.sample(self.gen.dice_for(self.state))
-            return outcome, "auto"
-        purpose = self.state.roll_purpose()
-        self.console.print(
-            f"\n{purpose}: roll {dice.notation} at the table and type {dice.table_hint()}, or 'auto' to let konflikt "
-            "roll",
-            highlight=False,
-            markup=False,
-        )
+            return [outcome], "auto"
+        purposes = self.state.joint_roll_purposes()
+        count = len(purposes)
+        if count == 1:
+            self.console.print(
+                f"\n{purposes[0]}\n  roll {dice.notation} at the table and type {dice.table_hint()}, or 'auto' to let "
+                "konflikt roll",
+                highlight=False,
+                markup=False,
+            )
+        else:
+            self.console.print("", highlight=False)
+            for number, purpose in enumerate(purposes, 1):
+                self.console.print(f"{number}. {purpose}", highlight=False, markup=False)
+            self.console.print(
+                f"  roll all {count} at the table and type the {count} results in this order, e.g. "
+                f"'{' '.join(['47', '82', '15'][:count])}' (one result alone is taken as the first), or 'auto'",
+                highlight=False,
+                markup=False,
+            )
+        prompt = f"roll {count}×{dice.notation} › " if count > 1 else f"roll {dice.notation} › "
         while True:
-            text = self.ask(f"roll {dice.notation} › ", False)
+            text = self.ask(prompt, False)
             if text.strip().lower() == "auto":
                 sampled: ChanceOutcome = dice.sample(self.gen.dice_for(self.state))
                 self.console.print(f"konflikt rolls {dice.describe(sampled)}", highlight=False)
-                return sampled, "table"
+                return [sampled], "table"
             if self.command(text):
                 continue
             try:
-                return dice.parse(text), "table"
+                return self.read_rolls(dice, text, count), "table"
             except KonfliktError as exc:
                 self.console.print(str(exc), style="red", highlight=False, markup=False)
+
+    @staticmethod
+    def read_rolls(dice: Dice, text: str, count: int) -> list[ChanceOutcome]:
+        """One result, or ``count`` results separated by spaces (each one number) for a joint prompt."""
+        if count == 1:
+            return [dice.parse(text)]
+        words = text.split()
+        if len(words) == count:
+            return [dice.parse(word) for word in words]
+        try:
+            return [dice.parse(text)]
+        except KonfliktError:
+            raise KonfliktError(
+                f"cannot read {text.strip()!r} as {count} results of {dice.notation}: type them in order, separated "
+                "by spaces, e.g. '47 82'"
+            ) from None
 
     def command(self, text: str) -> bool:
         """Handle a table command; ``True`` when the text was one."""

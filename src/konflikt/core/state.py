@@ -67,6 +67,12 @@ class State(ABC):
         """At a chance node: whose roll and what for, in words ("Belzee's exchange roll")."""
         return "roll"
 
+    def joint_roll_purposes(self) -> tuple[str, ...]:
+        """At a chance node: the purposes of the rolls the table may roll at once from here, in the order they are
+        applied (all of the pending roll's kind; none depends on another's result). One by default; a ruleset whose
+        text lets both sides roll together (opposed rolls) returns more, and the table asks for them in one prompt."""
+        return (self.roll_purpose(),)
+
     @abstractmethod
     def _apply(self, seat: str, action: Action) -> None:
         """Apply a checked action of ``seat``; append events with :meth:`emit`."""

@@ -145,9 +145,10 @@ def test_duel_document_is_a_plain_scenario_document() -> None:
 
 def test_after_a_fight_and_rest() -> None:
     state = state_of(document(fighter("a"), fighter("b", gard_now=0), "Svärd"))
-    state.daze[1], state.wounds[1] = 34, [0, 1, 1]
+    state.daze[1], state.wounds[1] = 34, [0, 1, 1, 0, 0]
     carried = after_fight(state, "b")
-    assert carried == {"gard_now": 0, "daze": 34, "wounds": {"skråma": 0, "lätt": 1, "allvarlig": 1}, "weapon": "Svärd"}
+    boxes = {"skråma": 0, "lätt": 1, "allvarlig": 1, "kritisk": 0, "dödlig": 0}
+    assert carried == {"gard_now": 0, "daze": 34, "wounds": boxes, "weapon": "Svärd"}
     fields = {k: v for k, v in {**fighter("b"), **carried}.items() if k not in ("id", "policy")}
     character = Character.model_validate(fields)
     rested = rest_character(character, 10)

@@ -201,7 +201,7 @@ def test_exceptional_success_ignores_gard_and_rolls_the_open_dice() -> None:
     roll(state, 11, 90)  # 11 ≤ 60 // 5: exceptional
     assert state.pending_roll().notation == "3T6"
     roll(state, 3)  # 2 + 3 = 5 compared directly: Skråma
-    assert state.gard[1] == 12 and state.wounds[1] == [1, 0, 0] and state.daze[1] == 1
+    assert state.gard[1] == 12 and state.wounds[1] == [1, 0, 0, 0, 0] and state.daze[1] == 1
 
 
 def test_an_unprepared_target_has_no_gard() -> None:
@@ -210,7 +210,7 @@ def test_an_unprepared_target_has_no_gard() -> None:
     act(state, "attack")
     act(state, "defend")
     roll(state, 35, 90, 4)  # 8 + 4 = 12: Allvarlig although b has 12 Gard
-    assert state.gard[1] == 12 and state.wounds[1] == [0, 0, 1]
+    assert state.gard[1] == 12 and state.wounds[1] == [0, 0, 1, 0, 0]
     assert "not prepared" in texts(state)
 
 

@@ -4,7 +4,8 @@ The exact tests put the kernel's arrays and a ``LevaldState`` in the same situat
 heuristic does (movement, attack or regain, defend or counter, gain ground). The statistical tests play the same
 duel with the kernel (many) and the reference runner (fewer) and require every winner, ending and frequent fate
 frequency, the mean length and every resource mean to agree within 4 standard errors (two-sample, pooled under
-the hypothesis that both engines play the same game).
+the hypothesis that both engines play the same game). The replay tests are exact: the kernel records every die
+each duel drew, and the State, given those dice as table dice, plays the same duel to the same labels and numbers.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import pytest
 from konflikt.core.batch import Tally
 from konflikt.core.conflict import new_state
 from konflikt.core.scenario import Scenario, load_scenario, scenario_from_document
+from konflikt.core.state import State
 from konflikt.dice import SumDice
 from konflikt.rulesets.levald import rules as R
 from konflikt.rulesets.levald.duel_rounds import DAZE, DIST, GARD, HOLDER, Round, fate_label, quality
@@ -30,7 +32,7 @@ from konflikt.rulesets.levald.scenarios import duel_document
 from konflikt.rulesets.levald.state import LevaldState
 from konflikt.sim.engine import simulate
 from konflikt.sim.reference import run_chunk
-from konflikt.sim.runner import seat_policies
+from konflikt.sim.runner import Generators, Runner, seat_policies
 from tests.rulesets.levald.helpers import document, fighter, state_of
 
 H = HeuristicPolicy()
@@ -180,7 +182,9 @@ def test_damage_dice_tables_are_the_dice(notation: tuple[int, int, int]) -> None
 def test_fate_words_are_the_states() -> None:
     state = state_of(document(fighter("a"), fighter("b")))
     fates = ("fighting", "knocked_out", "dead", "left")
-    for (index, fate), (wounds, daze) in product(enumerate(fates), [((0, 0, 0), 0), ((1, 0, 2), 27), ((0, 3, 0), 5)]):
+    for (index, fate), (wounds, daze) in product(
+        enumerate(fates), [((0, 0, 0, 0, 0), 0), ((1, 0, 2, 0, 0), 27), ((0, 3, 0, 1, 0), 5), ((0, 0, 0, 0, 1), 0)]
+    ):
         state.fate[0], state.wounds[0], state.daze[0] = fate, list(wounds), daze
         assert fate_label(index, wounds, daze) == state._fate_text(0)
 
@@ -332,7 +336,12 @@ def test_refuses_sub_fights() -> None:
 def test_refuses_options_it_does_not_mirror() -> None:
     reason = reason_for(load_scenario("levald/duel"), {"exceptional": "doubles"})
     assert "exceptional" in reason and "'doubles'" in reason
-    assert "holder_damaged" in reason_for(load_scenario("levald/duel"), {"holder_damaged": "roll"})
+    assert "bypass_dice" in reason_for(load_scenario("levald/duel"), {"bypass_dice": "guarded"})
+
+
+def test_refuses_a_fighter_who_starts_out() -> None:
+    doc = document(fighter("a", wounds={"kritisk": 1}), fighter("b"))
+    assert "start standing" in reason_for(scenario_from_document(doc, "test.toml"))
 
 
 def test_refuses_a_gm_who_may_change_the_conditions() -> None:
@@ -361,3 +370,81 @@ def test_the_same_seed_gives_the_same_duels() -> None:
     first, second = (kernel.run(500, np.random.default_rng(3)) for _ in range(2))
     assert first.length.tolist() == second.length.tolist()
     assert first.winners.codes.tolist() == second.winners.codes.tolist()
+
+
+# ---- the same duels: the kernel's dice replayed through the State, duel by duel -------------------------------
+def replay_roll(trace: Mapping[str, np.ndarray], j: int) -> Any:
+    """Table dice for duel ``j``: the kernel's die for whichever roll the State asks for, by round and phase."""
+
+    def roll(state: State) -> int:
+        assert isinstance(state, LevaldState)
+        r, phase, made = state.rounds, state.phase, len(state.rolls)
+        if r >= trace["d100"].shape[0] or trace["d100"][r, 0, j] < 0:
+            return 100  # a duel the kernel settled at once: no die can change it (every roll fails)
+        if phase == "move_roll":
+            value = trace["d100"][r, made, j]
+        elif phase == "init_roll":
+            value = trace["d100"][r, 2 + made, j]
+        elif phase in ("attack_roll", "free_roll"):
+            value = trace["d100"][r, 4, j]
+        elif phase == "defence_roll":
+            value = trace["d100"][r, 5, j] if made == 1 else trace["defence2"][r, j]
+        elif phase == "counter_roll":
+            value = trace["counter"][r, j]
+        else:
+            assert phase == "damage"
+            value = trace["counter_damage" if state.after == "countered" else "damage"][r, j]
+        assert value >= 0, f"duel {j}, round {r}: the State asks for a {phase} die the kernel did not draw"
+        return int(value)
+
+    return roll
+
+
+def assert_same_duels(scenario: Scenario, overrides: Mapping[str, Any], n: int, seed: int) -> None:
+    """The kernel's n duels, replayed with its dice through the State (heuristic seats), agree in every label."""
+    batch, trace = kernel_for(scenario, overrides).run_traced(n, np.random.default_rng(seed))
+    seats = seat_policies(scenario)
+    for j in range(n):
+        state = new_state(scenario, dict(overrides))
+        Runner(seats, Generators.from_seed(0), roll=replay_roll(trace, j)).play(state)
+        outcome = state.outcome()
+        want = {
+            "winners": outcome.winners,
+            "ending": outcome.ending,
+            "length": outcome.data["rounds"],
+            **outcome.participants,
+            **{k: float(v) for k, v in outcome.data.items() if k != "rounds"},
+        }
+        got = {
+            "winners": batch.winners.labels[batch.winners.codes[j]],
+            "ending": batch.endings.labels[batch.endings.codes[j]],
+            "length": int(batch.length[j]),
+            **{pid: c.labels[c.codes[j]] for pid, c in batch.fates.items()},
+            **{k: float(v[j]) for k, v in batch.resources.items()},
+        }
+        assert got == want, f"duel {j}: " + "; ".join(
+            f"{k}: kernel {got.get(k)!r}, state {want[k]!r}" for k in want if got.get(k) != want[k]
+        )
+
+
+def test_the_kernels_dice_replayed_through_the_state_give_the_same_bridge_duels() -> None:
+    assert_same_duels(load_scenario("levald/duel"), {}, 200, 11)
+
+
+@pytest.mark.parametrize(("a", "b"), [("Spjut", "Sköld"), ("Långsvärd", "Trästav"), ("Kortsvärd", "Svärd")])
+def test_the_kernels_dice_replayed_through_the_state_give_the_same_weapon_duels(a: str, b: str) -> None:
+    assert_same_duels(duel(a, b, distance="Svärd"), {}, 100, 12)
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {"two_defence_rolls": True, "holder_damaged": "table"},
+        {"empty_gard_scratch": False, "gard_damage_is_damage": False, "deadly_wound": "knocked_out"},
+        {"free_attack_ignores_gard": True, "gain_ground_changes_initiative": False, "step_size": 2},
+    ],
+)
+def test_the_kernels_dice_replayed_through_the_state_give_the_same_duels_under_options(
+    overrides: dict[str, Any],
+) -> None:
+    assert_same_duels(duel("Svärd", "Sköld", distance="Stång"), overrides, 100, 13)

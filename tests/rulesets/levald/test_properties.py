@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from konflikt.core.conflict import new_state
 from konflikt.core.ruleset import RandomPolicy
 from konflikt.core.state import GM, State
+from konflikt.rulesets.levald import rules as R
 from konflikt.rulesets.levald.models import bundled_weapons
 from konflikt.rulesets.levald.scenarios import duel_scenario
 from konflikt.rulesets.levald.state import LevaldState
@@ -25,6 +26,7 @@ OPTIONS = st.fixed_dictionaries(
         "free_attack_ignores_gard": st.booleans(),
         "allow_leave": st.booleans(),
         "step_size": st.integers(1, 3),
+        "deadly_wound": st.sampled_from(["dead", "knocked_out"]),
     },
 )
 
@@ -57,5 +59,19 @@ def test_random_fights_end_with_tracks_in_bounds(
     }
     Runner(policies, Generators.from_seed(seed)).play(state, on_step=check)
     outcome = state.outcome()
-    assert outcome.ending in {"taken_out", "dead", "left", "parted", "deadlock"}
-    assert len(outcome.winners) <= 1
+    standing = [fate == "fighting" for fate in state.fate]  # one fighter a side: a, then b
+    if all(standing):
+        assert outcome.ending == "deadlock" and outcome.winners == ()
+        assert state.rounds == state.options.max_rounds
+    elif not any(standing):
+        assert outcome.ending == "parted" and outcome.winners == ()
+    else:
+        winner, loser = (0, 1) if standing[0] else (1, 0)
+        assert outcome.winners == (("side_a", "side_b")[winner],)
+        expected = {"left": "left", "dead": "dead", "knocked_out": "taken_out"}[state.fate[loser]]
+        assert outcome.ending == expected
+        boxes = state.wounds[loser]
+        deadly_knocks_out = state.options.deadly_wound == "knocked_out"
+        knocked_out = boxes[R.KRITISK] > 0 or (boxes[R.DODLIG] > 0 and deadly_knocks_out)
+        assert (state.fate[loser] == "knocked_out") == knocked_out
+        assert (state.fate[loser] == "dead") == (boxes[R.DODLIG] > 0 and state.options.deadly_wound == "dead")

@@ -30,7 +30,7 @@ def test_snurre_worked_example_two_hits() -> None:
     assert state.pending_roll() is not None and state.pending_roll().notation == "3T6"  # Svärd: Skada skyddad 3T6
     roll(state, 10)  # 8 + 10 = 18 damage on 10 Gard: 8 falls through
     assert state.gard[s] == 0
-    assert state.wounds[s] == [0, 1, 0]  # a Lätt wound
+    assert state.wounds[s] == [0, 1, 0, 0, 0]  # a Lätt wound
     assert state.daze[s] == 10  # a Lätt wound gives the weapon's damage (10) as Omtöckning
     assert R.daze_penalty(state.daze[s]) == -10
     act(state, "ground", step=0)
@@ -41,7 +41,7 @@ def test_snurre_worked_example_two_hits() -> None:
     roll(state, 45, 99)  # effect 4 + 5 = 9
     assert state.pending_roll().notation == "3T6"  # Svärd: Skada öppen 3T6
     roll(state, 15)  # 9 + 15 = 24: 12 ≤ 24 < 28 → Allvarlig, and not another Lätt
-    assert state.wounds[s] == [0, 1, 1]
+    assert state.wounds[s] == [0, 1, 1, 0, 0]
     assert state.daze[s] == 34  # an Allvarlig wound gives the whole 24 as Omtöckning
     assert R.daze_penalty(state.daze[s]) == -60
     assert state._defence_target(s) == 40 + 10 - 60  # Stångvapen 40 + Försvarsmod 10, −60%

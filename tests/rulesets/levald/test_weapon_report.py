@@ -107,8 +107,24 @@ def test_report_spearman_is_the_ratings_against_bra(report: tuple[dict[str, Any]
         ratings = result["by_skill"][skill]["ratings"]
         names = list(bra)
         assert result["by_skill"][skill]["spearman"] == pytest.approx(
-            spearman([ratings[w]["rating"] for w in names], [bra[w] for w in names])
+            pearson_of_ranks([ratings[w]["rating"] for w in names], [bra[w] for w in names])
         )
+
+
+def textbook_ranks(values: list[float]) -> list[float]:
+    """Ranks 1..n, tied values sharing the mean of their positions (written out here, apart from the report)."""
+    return [
+        sum(1 for other in values if other < value) + (sum(1 for other in values if other == value) + 1) / 2
+        for value in values
+    ]
+
+
+def pearson_of_ranks(xs: list[float], ys: list[float]) -> float:
+    """Spearman's rho as the Pearson correlation of the average ranks (the textbook definition with ties)."""
+    rx, ry = textbook_ranks(xs), textbook_ranks(ys)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
+    return cov / math.sqrt(sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry))
 
 
 def test_report_prints_and_writes_its_files(report: tuple[dict[str, Any], Path, str]) -> None:

@@ -14,6 +14,7 @@ from konflikt.rulesets.levald.models import Character, Setup
 from konflikt.rulesets.levald.odds import QUESTIONS
 from konflikt.rulesets.levald.options import OPTIONS
 from konflikt.rulesets.levald.policies import HeuristicPolicy
+from konflikt.rulesets.levald.rest import aftermath
 from konflikt.rulesets.levald.state import LevaldState
 
 RULESET = register(
@@ -39,6 +40,7 @@ RULESET = register(
         odds=QUESTIONS,
         content_dir=Path(__file__).parent / "content",
         kernel=make_kernel,
+        aftermath=aftermath,
         terms={
             "Gard": "guard: passive defence points that soak damage first",
             "Omtöckning": "daze: −10% on all rolls per started five beyond the first five",

@@ -38,6 +38,9 @@ from konflikt.rulesets.levald.policies import COUNTER_MARGIN, HeuristicPolicy
 MIRRORED = frozenset(
     {
         "step_size",
+        "holder_damaged",
+        "several_attackers",
+        "shield_with_weapon",
         "two_defence_rolls",
         "light_threshold_round_up",
         "empty_gard_scratch",
@@ -51,8 +54,8 @@ MIRRORED = frozenset(
         "max_rounds",
     }
 )
-"""Options the kernel plays at any value (the subfight and rest options do nothing in a duel); the others
-(``exceptional``, ``effect_breaks_ties``, ``bypass_dice``, ``holder_damaged``) only at their defaults."""
+"""Options the kernel plays at any value (the sub-fight, several-attackers and rest options do nothing in a duel);
+the others (``exceptional``, ``effect_breaks_ties``, ``bypass_dice``) only at their defaults."""
 
 TABLE_LIMIT = 1 << 20
 """Damage dice with more face combinations than this are summed die by die instead of looked up."""
@@ -114,6 +117,8 @@ def make_kernel(scenario: Scenario, options: Options, seats: Mapping[str, Policy
         if policy is None:
             return f"the levald kernel mirrors the heuristic and random policies only, not {p.id}'s"
     state = LevaldState(scenario, options)
+    if state.is_terminal() or any(fate != "fighting" for fate in state.fate):
+        return "the levald kernel plays duels of two fighters who start standing (a Kritisk or Dödlig box is ticked)"
     if state.gm_conditions and policy_name(seats.get(GM)) != "heuristic":
         return "the levald kernel mirrors GM conditions only with the heuristic GM (who never changes them)"
     f = state.fighters
@@ -131,9 +136,9 @@ def make_kernel(scenario: Scenario, options: Options, seats: Mapping[str, Policy
         limits=np.array([x.limits for x in f]),
         gard_max=np.array([x.gard_max for x in f]),
         cornered=np.array(state.cornered, dtype=np.int64),
-        shield=np.array([x.weapon.shield for x in f], dtype=np.int64),
+        shield=np.array([x.has_shield for x in f], dtype=np.int64),
         counts=np.array(
-            [[R.gard_counts(state.prepared[d], f[s].weapon.ranged, f[d].weapon.shield) for d in (0, 1)] for s in (0, 1)]
+            [[R.gard_counts(state.prepared[d], f[s].weapon.ranged, f[d].has_shield) for d in (0, 1)] for s in (0, 1)]
         ),
         dice=[(d, dice_table(d)) for x in f for d in (x.open, x.guarded)],
         scale=np.array(state.scale_index),
@@ -177,3 +182,11 @@ class DuelKernel:
 
     def run(self, n: int, rng: np.random.Generator) -> Batch:
         return Round(self.duel, n, rng).play()
+
+    def run_traced(self, n: int, rng: np.random.Generator) -> tuple[Batch, dict[str, Int]]:
+        """``run``, and every die each duel drew, round by round (``trace[key][round, ..., duel]``; −1: none), so
+        that a test can replay a duel's very dice through the State and compare the labels."""
+        playing = Round(self.duel, n, rng, trace=True)
+        batch = playing.play()
+        assert playing.trace is not None
+        return batch, {key: np.stack(rows) for key, rows in playing.trace.items()}

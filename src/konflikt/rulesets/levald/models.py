@@ -112,6 +112,12 @@ class Wounds(BaseModel):
     skrama: int = Field(default=0, ge=0, validation_alias=AliasChoices("skråma", "skrama"))
     latt: int = Field(default=0, ge=0, validation_alias=AliasChoices("lätt", "latt"))
     allvarlig: int = Field(default=0, ge=0)
+    kritisk: int = Field(default=0, ge=0, description="a ticked Kritisk box: the fighter starts utslagen")
+    dodlig: int = Field(default=0, ge=0, validation_alias=AliasChoices("dödlig", "dodlig"))
+
+    def boxes(self) -> list[int]:
+        """The boxes in the order of rules.WOUNDS: Skråma, Lätt, Allvarlig, Kritisk, Dödlig."""
+        return [self.skrama, self.latt, self.allvarlig, self.kritisk, self.dodlig]
 
 
 class Character(BaseModel):
@@ -126,6 +132,9 @@ class Character(BaseModel):
     stridsvana: int = Field(ge=0, le=200, description="Stridsvana (combat experience), a skill in %")
     skills: dict[str, int] = Field(min_length=1, description="Färdigheter: weapon skill name → %")
     weapon: str | Weapon = Field(description="a weapon's name from the table, or a whole inline weapon table")
+    shield: str | Weapon | None = Field(
+        default=None, description="a shield carried with the weapon (Typ 'Lätt + vapen'): its name or table"
+    )
     gard: int = Field(ge=0, le=500, description="Gard maximum (no formula in the text)")
     gard_now: int | None = Field(default=None, ge=0, description="Gard at the start, if not full")
     daze: int = Field(default=0, ge=0, description="Omtöckning carried into the fight")
@@ -189,11 +198,31 @@ class Setup(BaseModel):
             raise KonfliktError(f"Le våld fights have two sides, not {len(scenario.sides)}")
         for p in scenario.participants():
             weapon = wielded(p.id, p.data, self)
-            if weapon.skill not in p.data.skills:
+            shield = carried_shield(p.data, self)
+            skill = shield.skill if shield is not None else weapon.skill
+            if skill not in p.data.skills:
                 raise KonfliktError(
-                    f"{p.id} wields {weapon.name} ({weapon.skill}) but has no such skill "
-                    f"(skills: {', '.join(p.data.skills)})"
+                    f"{p.id} wields {weapon.name}{' and ' + shield.name if shield else ''} ({skill}) but has no "
+                    f"such skill (skills: {', '.join(p.data.skills)})"
                 )
+            if shield is not None and not shield.shield:
+                raise KonfliktError(f"{p.id}: {shield.name} is not a shield (its table row has no shield = true)")
+            if shield is not None and (weapon.shield or weapon.skill != ONE_HANDED):
+                raise KonfliktError(
+                    f"{p.id}: a shield is carried with a one-handed weapon ({ONE_HANDED}), not {weapon.name} "
+                    f"({weapon.skill})"
+                )
+
+
+ONE_HANDED = "Enhandsvapen"
+"""The skill of the weapons a shield is carried with: the table's "Enhandsvapen plus sköld"."""
+
+
+def carried_shield(character: Character, setup: Setup) -> Weapon | None:
+    """The shield a character carries with its weapon (the Sköld row's Typ "Lätt + vapen"), if any."""
+    if character.shield is None or isinstance(character.shield, Weapon):
+        return character.shield
+    return find_weapon(character.shield, setup.library())
 
 
 def wielded(pid: str, character: Character, setup: Setup) -> Weapon:

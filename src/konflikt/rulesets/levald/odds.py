@@ -53,16 +53,16 @@ def attack_odds(
     joint: dict[tuple[int, bool], Fraction] = defaultdict(Fraction)
     cache: dict[tuple[int, int], Fraction] = {}
     for a in range(1, 101):
-        q = R.quality(a, attack, exceptional, by_effect)
-        if q[0] == R.FAILURE:
+        attack_quality = R.quality(a, attack, exceptional, by_effect)
+        if attack_quality[0] == R.FAILURE:
             continue
         succeeds += HUNDREDTH
-        is_exc = q[0] == R.EXCEPTIONAL
+        is_exc = attack_quality[0] == R.EXCEPTIONAL
         if is_exc:
             exc += HUNDREDTH
-        if q not in cache:
-            cache[q] = beats_one(q, defense, exceptional, by_effect)
-        p = HUNDREDTH * cache[q] ** defences
+        if attack_quality not in cache:
+            cache[attack_quality] = beats_one(attack_quality, defense, exceptional, by_effect)
+        p = HUNDREDTH * cache[attack_quality] ** defences
         if not p:
             continue
         wins += p
@@ -106,8 +106,11 @@ class DamageOdds:
     wounds_open: dict[int, Fraction]
 
 
-def damage_odds(weapon: str, hit_effect: int, gard: int, kraft: int, sjal: int) -> DamageOdds:
-    """Exact damage of a hit of the given effect with a weapon from the table, against ``gard`` Gard."""
+def damage_odds(
+    weapon: str, hit_effect: int, gard: int, kraft: int, sjal: int, empty_gard_scratch: bool = True
+) -> DamageOdds:
+    """Exact damage of a hit of the given effect with a weapon from the table, against ``gard`` Gard (damage that
+    exactly empties Gard is a Skråma, as the rule option ``empty_gard_scratch`` defaults)."""
     w = find_weapon(weapon, bundled_weapons())
     limits = R.thresholds(kraft, sjal)
     guarded_dice = damage_dice(w.damage_guarded).distribution()
@@ -116,7 +119,7 @@ def damage_odds(weapon: str, hit_effect: int, gard: int, kraft: int, sjal: int) 
     open_wounds: dict[int, Fraction] = defaultdict(Fraction)
     if gard > 0:
         for dice, p in guarded_dice.items():
-            _g, wound, _c = R.apply_hit(gard, hit_effect, dice, True, limits, False)
+            _g, wound, _c = R.apply_hit(gard, hit_effect, dice, True, limits, empty_gard_scratch)
             with_gard[wound] += p
     else:
         for dice, p in open_dice.items():

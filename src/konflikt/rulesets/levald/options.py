@@ -46,9 +46,11 @@ OPTIONS = OptionSet(
     RuleOption(
         "empty_gard_scratch",
         bool,
-        False,
-        "damage that exactly empties Gard compares its 0 overflow with the thresholds (a Skråma) instead of no wound",
-        source="Om Gard tar slut när skadan markeras, jämför resten av skadan med skadetrösklar.",
+        True,
+        "damage that exactly empties Gard: its rest of 0 is compared with the thresholds, a Skråma (the text: Gard "
+        "has run out, and the least one gets is a scratch); off: the Gard soaks it all and there is no wound",
+        source="Om Gard tar slut när skadan markeras, jämför resten av skadan med skadetrösklar. … Det minsta man kan "
+        "få är skråmor",
     ),
     RuleOption(
         "bypass_dice",
@@ -61,10 +63,11 @@ OPTIONS = OptionSet(
     RuleOption(
         "holder_damaged",
         str,
-        "table",
-        "when the initiative holder is damaged: apply the initiative table afresh, or always roll Stridsvana",
+        "roll",
+        "when the initiative holder is damaged: a new opposed Stridsvana roll (the text), or the initiative table "
+        "applied afresh (table)",
         source="Om anfallaren blir skadad så slås ett nytt slag för att avgöra initiativ.",
-        choices=("table", "roll"),
+        choices=("roll", "table"),
     ),
     RuleOption(
         "gard_damage_is_damage",
@@ -104,10 +107,29 @@ OPTIONS = OptionSet(
         choices=("dead", "knocked_out"),
     ),
     RuleOption(
+        "several_attackers",
+        str,
+        "defence_each",
+        "konflikt's own (the text promises rules for several opponents but does not give them): a fighter attacked "
+        "by several enemies in one round makes a defence roll against each attack (defence_each), or one defence "
+        "roll that stands against every attack of the round (one_defence)",
+        choices=("defence_each", "one_defence"),
+    ),
+    RuleOption(
+        "shield_with_weapon",
+        str,
+        "shield_mods",
+        "konflikt's own (the text promises shield rules but does not give them): a fighter with a one-handed weapon "
+        "and a shield strikes with the weapon (its length and damage) at the skill Enhandsvapen plus sköld, the "
+        "shield's Anfallsmod and Försvarsmod added to the weapon's (shield_mods); or fights with the Sköld row's own "
+        "numbers, length and damage (shield_row)",
+        choices=("shield_mods", "shield_row"),
+    ),
+    RuleOption(
         "subfight_rounds",
         int,
         3,
-        "rounds a pair of a sub-fight (delstrid) fights before the next pair's turn",
+        "rounds a sub-fight (delstrid: one fighter against the enemies engaged with it) runs before the next",
         source="Varje delstrid körs i några rundor och sedan byter man delstrid.",
         minimum=1,
     ),
@@ -123,7 +145,7 @@ OPTIONS = OptionSet(
         "max_rounds",
         int,
         300,
-        "rounds (over all pairs) after which the fight ends as a deadlock (the text has no such limit)",
+        "konflikt's own: rounds after which the fight ends as a deadlock (the text has no such limit)",
         minimum=1,
     ),
 )

@@ -79,20 +79,22 @@ class HeuristicPolicy:
         return legal[0]
 
     def _move(self, state: LevaldState, me: int, legal: list[Action]) -> Action:
-        a, b = state.pairs[state.active]
+        """One marker for every pair of the sub-fight, chosen for the pair of :meth:`LevaldState.movement_pair`."""
+        pair = state.movement_pair(me)
+        a, b = state.pairs[pair]
         enemy = b if me == a else a
         mine, theirs = R.daze_penalty(state.daze[me]), R.daze_penalty(state.daze[enemy])
         if Action.of("leave") in legal and mine <= LOSING_BADLY and mine - theirs <= LOSING_BADLY:
             return Action.of("leave")
-        d = state.pair_distance()
+        d = state.pair_distance(pair)
         length = state.fighters[me].length
-        if state.holder[state.active] == me:
+        if state.holder[pair] == me:
             return Action.of("hold")  # keep the initiative: it changes only if the distance does
         if d > length:
             return Action.of("advance")
         if d < length:
             return Action.of("retreat")
-        if state.holder[state.active] == enemy:
+        if state.holder[pair] == enemy:
             # at my best distance but without the initiative: change the distance to force a new decision
             closer = d - 1
             return Action.of("advance" if closer >= 0 and closer != state.fighters[enemy].length else "retreat")

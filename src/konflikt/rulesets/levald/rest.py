@@ -1,4 +1,4 @@
-"""Between fights: carry a fighter's Gard, Omtöckning and wounds out of a fight, and let it rest.
+"""Between fights: what carries out of a fight (the aftermath), and rest.
 
 The text: "Omtöckning återvinns i alla fall med ett poäng per runda då man vilar. Det ska nog finnas någon gräns för
 hur lite omtöckning man kan ha kvar, förmodligen en poäng per skada inklusive skråmor." Healing time is announced
@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from konflikt.rulesets.levald.models import Character
-from konflikt.rulesets.levald.rules import rest
+from konflikt.core.outcome import Aftermath
+from konflikt.core.state import State
+from konflikt.rulesets.levald.models import Character, Weapon, bundled_weapons
+from konflikt.rulesets.levald.narration import FATE_TEXT
+from konflikt.rulesets.levald.rules import WOUNDS, daze_penalty, rest
 
 if TYPE_CHECKING:
     from konflikt.rulesets.levald.state import LevaldState
@@ -20,11 +23,11 @@ def after_fight(state: LevaldState, pid: str) -> dict[str, Any]:
     """The character document of ``pid`` as the fight left it: Gard, Omtöckning and wound boxes carried over."""
     i = state.index[pid]
     fighter = state.fighters[i]
-    skrama, latt, allvarlig = state.wounds[i]
+    skrama, latt, allvarlig, kritisk, dodlig = state.wounds[i]
     return {
         "gard_now": state.gard[i],
         "daze": state.daze[i],
-        "wounds": {"skråma": skrama, "lätt": latt, "allvarlig": allvarlig},
+        "wounds": {"skråma": skrama, "lätt": latt, "allvarlig": allvarlig, "kritisk": kritisk, "dödlig": dodlig},
         "weapon": fighter.weapon.name,
     }
 
@@ -36,7 +39,7 @@ def rest_character(character: Character, rounds: int, floor_per_wound: bool = Tr
     if rounds < 0:
         raise ValueError(f"rest rounds must be 0 or more, not {rounds}")
     w = character.wounds
-    wounds = w.skrama + w.latt + w.allvarlig
+    wounds = sum(w.boxes())
     gard = character.gard if character.gard_now is None else character.gard_now
     return character.model_copy(
         update={
@@ -44,3 +47,46 @@ def rest_character(character: Character, rounds: int, floor_per_wound: bool = Tr
             "gard_now": min(gard + rounds, character.gard),
         }
     )
+
+
+BOX_KEYS = ("skråma", "lätt", "allvarlig", "kritisk", "dödlig")
+"""The wound boxes as a character file names them, in the order of rules.WOUNDS."""
+
+
+def _weapon_field(weapon: Weapon) -> str | dict[str, Any]:
+    """A weapon of the text's table by name; any other as its whole table, so the document loads anywhere."""
+    if any(w == weapon for w in bundled_weapons()):
+        return weapon.name
+    return weapon.model_dump(exclude_defaults=True)
+
+
+def aftermath(state: State) -> Aftermath:
+    """What a finished fight leaves on each character sheet, as the text says, and nothing it does not say.
+
+    Carried: every ticked wound box ("Då kryssar man i den rutan"; healing time is announced for later, so boxes
+    stay) and the Omtöckning as the fight left it ("Omtöckning återvinns … med ett poäng per runda då man vilar":
+    :func:`rest_character` applies the rest). Not carried: Gard, which the text describes only within a fight (as
+    one is forced back, loses footing and tires): the next fight starts with full Gard (konflikt's own).
+    """
+    from konflikt.rulesets.levald.state import LevaldState
+
+    assert isinstance(state, LevaldState)
+    characters: dict[str, dict[str, Any]] = {}
+    lines = []
+    for i, fighter in enumerate(state.fighters):
+        document = state.characters[i].model_dump(mode="json", exclude_none=True, exclude={"gard_now"})
+        document["name"] = fighter.name
+        document["weapon"] = _weapon_field(fighter.in_hand)
+        if fighter.shield is not None:
+            document["shield"] = _weapon_field(fighter.shield)
+        document["daze"] = state.daze[i]
+        document["wounds"] = dict(zip(BOX_KEYS, state.wounds[i], strict=True))
+        characters[fighter.id] = document
+        ticked = " ".join(f"{name}×{n}" for name, n in zip(WOUNDS, state.wounds[i], strict=True) if n) or "none"
+        floor = sum(state.wounds[i])
+        lines.append(
+            f"{fighter.name}: {FATE_TEXT[state.fate[i]]}; sår (wound boxes) {ticked}; Omtöckning {state.daze[i]} "
+            f"({daze_penalty(state.daze[i])}%), återvinns med ett poäng per runda då man vilar (−1 a round of rest), "
+            f"down to {floor} (one per wound); Gard full at the next fight (konflikt's own)"
+        )
+    return Aftermath(characters=characters, lines=tuple(lines))

@@ -6,9 +6,12 @@ a later numpy kernel can share (or mirror) exactly the same rules.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from konflikt.dice import effect
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # ---- distances (Avstånd) and weapon lengths (Vapenlängd) ------------------------------------------------------------
 DISTANCES: tuple[str, ...] = ("Kropp", "Sköld", "Dolk", "Svärd", "Stång", "Spjut", "Klo", "Hugg", "Svans", "Fri")
@@ -79,10 +82,10 @@ def quality(roll: int, target: int, exceptional: str = "fifth", by_effect: bool 
 
     With ``by_effect`` off, equal levels are equal quality (the effect does not break ties).
     """
-    lvl = level(roll, target, exceptional)
-    if lvl == FAILURE:
+    success_level = level(roll, target, exceptional)
+    if success_level == FAILURE:
         return (0, 0)
-    return (lvl, effect(roll) if by_effect else 0)
+    return (success_level, effect(roll) if by_effect else 0)
 
 
 def attack_wins(attack: tuple[int, int], defences: tuple[tuple[int, int], ...]) -> bool:
@@ -209,14 +212,31 @@ def apply_hit(
 
 
 def daze_gained(wound: int, hit_effect: int, dice: int) -> int:
-    """Omtöckning from one hit: Skråma 1; Lätt the weapon's dice; Allvarlig and worse dice + effect; no wound 0."""
-    if wound == NO_WOUND:
+    """Omtöckning from one hit: Skråma 1; Lätt the weapon's dice; Allvarlig dice + effect; no wound 0.
+
+    Kritisk and Dödlig give none: the text gives them no Omtöckning ("En Kritisk skada gör att rollpersonen är
+    utslagen"), and a fighter taken out rolls nothing that a penalty could change.
+    """
+    if wound == NO_WOUND or wound >= KRITISK:
         return 0
     if wound == SKRAMA:
         return 1
     if wound == LATT:
         return dice
     return dice + hit_effect
+
+
+GardCount = TypeVar("GardCount", int, "np.ndarray[Any, Any]")
+
+
+def regain_gard(gard: GardCount, gard_max: GardCount | int, points: GardCount | int = 1) -> GardCount:
+    """Gard after "Båda återfår ett poäng Gard" (nobody fights, or the attacker does not attack): +1 a time, never
+    above the maximum. Plain arithmetic, so the state (ints) and the kernel (arrays, ``points`` a 0/1 mask) share it.
+    """
+    total = gard + points
+    over = (total > gard_max) * (total - gard_max)
+    result: GardCount = total - over
+    return result
 
 
 # ---- rest ------------------------------------------------------------------------------------------------------------

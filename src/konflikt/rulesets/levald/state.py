@@ -1,14 +1,19 @@
 """LevaldState: a Le våld fight as a state machine of secret movement, chance nodes and seat decisions.
 
-A round of the active pair (one fighter against one of its opponents, see sub-fights) runs:
-movement (secret, simultaneous; a Stridsvana contest when the wishes differ; leaving) → initiative (the table; kept
-until the holder is damaged or the distance changes) → the attacker's and the defender's choices → attack, defence
-or counter rolls → damage → gain ground. The tracks are plain lists so that the state stays cheap to clone.
+The fight runs in delstrider (sub-fights): "Varje strid delas in i delstrider som innehåller en kombatant på ena
+sidan och ett antal kombatanter på andra sidan." A sub-fight is one fighter (the centre) against every enemy engaged
+with it; each pair (centre, enemy) keeps its own distance and initiative. A round of the sub-fight runs:
+movement (every fighter of the sub-fight chooses in secret at once; each pair resolves it, with a Stridsvana contest
+where the wishes differ) → leaving (every enemy whose weapon reaches the leaver gets a free attack) → each pair's
+exchange in turn: initiative (the table; kept until the holder is damaged or the distance changes) → the attacker's
+and the defender's choices → attack, defence or counter rolls → damage → gain ground. After ``subfight_rounds``
+rounds the next sub-fight runs. The tracks are plain lists so that the state stays cheap to clone.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from typing import NamedTuple
 
 from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.options import Options
@@ -18,6 +23,7 @@ from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL
 from konflikt.dice import Dice, Percentile, effect
 from konflikt.rulesets.levald import rules as R
 from konflikt.rulesets.levald.fighters import Fighter, fighters_of
+from konflikt.rulesets.levald.models import Character
 from konflikt.rulesets.levald.narration import NarrationMixin
 
 D100 = Percentile()
@@ -30,8 +36,20 @@ DAMAGED, MOVED = 2, 1
 """Bits of a pair's reason to decide the initiative afresh."""
 
 
+class Hit(NamedTuple):
+    """A hit whose damage dice are being rolled."""
+
+    src: int
+    dst: int
+    effect: int
+    gard_bypassed: bool
+    """Gard does not count: an exceptional hit, an unprepared target, a ranged hit on someone without a shield."""
+    guarded_dice: bool
+    """The weapon's Skada skyddad dice are rolled (else Skada öppen)."""
+
+
 class LevaldState(NarrationMixin):
-    """One Le våld fight in progress (two sides; one or more pairs of opponents)."""
+    """One Le våld fight in progress (two sides; sub-fights of one fighter against the enemies engaged with it)."""
 
     ruleset = "levald"
 
@@ -42,17 +60,19 @@ class LevaldState(NarrationMixin):
         self.index = {f.id: i for i, f in enumerate(self.fighters)}
         self.sides: tuple[str, ...] = tuple(s.id for s in scenario.sides)
         self.side_names = {s.id: s.name for s in scenario.sides}
-        chars = [p.data for p in scenario.participants()]
-        self.gard = [min(c.gard if c.gard_now is None else c.gard_now, c.gard) for c in chars]
-        self.daze = [c.daze for c in chars]
-        self.wounds = [[c.wounds.skrama, c.wounds.latt, c.wounds.allvarlig] for c in chars]
-        self.fate = [FIGHTING] * len(chars)
+        characters = [p.data for p in scenario.participants()]
+        self.characters: tuple[Character, ...] = tuple(characters)
+        self.gard = [min(c.gard if c.gard_now is None else c.gard_now, c.gard) for c in characters]
+        self.daze = [c.daze for c in characters]
+        self.wounds = [c.wounds.boxes() for c in characters]
+        self.fate = [self._fate_from_boxes(boxes) for boxes in self.wounds]
         self.cornered = [f.cornered for f in self.fighters]
         self.prepared = [f.prepared for f in self.fighters]
         self.gm_conditions = bool(scenario.setup.gm_conditions)
         first = [i for i, f in enumerate(self.fighters) if f.side == self.sides[0]]
         second = [i for i, f in enumerate(self.fighters) if f.side == self.sides[1]]
         self.pairs: tuple[tuple[int, int], ...] = tuple((a, b) for a in first for b in second)
+        self.pair_of = {pair: p for p, pair in enumerate(self.pairs)}
         monsters = any(f.weapon.length in R.MONSTER_DISTANCES for f in self.fighters)
         self.scale = R.distance_scale(monsters)
         self.scale_index = tuple(R.DISTANCES.index(d) for d in self.scale)
@@ -60,24 +80,42 @@ class LevaldState(NarrationMixin):
         self.dist = [start] * len(self.pairs)  # a position on self.scale
         self.holder = [-1] * len(self.pairs)
         self.redecide = [MOVED] * len(self.pairs)
-        self.active = 0
-        self.pair_rounds = 0
+        # the sub-fight (delstrid): its centre, its pairs, and the rounds it has run
+        self.centre = -1
+        self.subfight: tuple[int, ...] = ()
+        self.subfight_rounds_done = 0
         self.rounds = 0
         self.phase = "move"
         self.ending = ""
         # the round in progress
+        self.wishes = [""] * len(self.fighters)  # each fighter's secret movement this round ("" if not moving)
+        self.pending: tuple[int, ...] = ()  # pairs still to resolve in this stage of the round
+        self.free_attacks: tuple[tuple[int, int, int], ...] = ()  # (enemy, leaver, pair) still to strike
+        self.regained = [False] * len(self.fighters)  # one Gard point a round at most, however many pairs
+        self.round_defence: list[tuple[tuple[int, int], ...]] = [() for _ in self.fighters]
+        self.active = 0  # the pair being resolved
+        self.contest_why = ""
+        # the pair's exchange in progress
         self.wish: tuple[int, int] = (0, 0)
-        self.leaving: tuple[bool, bool] = (False, False)
         self.rolls: tuple[int, ...] = ()
         self.att = -1
         self.dfn = -1
         self.counter = False
         self.att_quality: tuple[int, int] = (0, 0)
-        self.hit: tuple[int, int, int, bool, bool] | None = None  # src, dst, effect, Gard bypassed, guarded dice
+        self.hit: Hit | None = None
         self.bypass_reason = ""
         self.after = ""  # what follows the damage being rolled: ground, counter, countered, leave
         self.emit("setup", self._setup_text())
-        self._start_round()
+        if self._fight_is_over():
+            self._end_round()
+        else:
+            self._start_round()
+
+    def _fate_from_boxes(self, boxes: list[int]) -> str:
+        """A fighter who comes in with a ticked Kritisk box is utslagen, with a Dödlig box dead (as the hit left it)."""
+        if boxes[R.DODLIG]:
+            return KNOCKED_OUT if self.options.deadly_wound == "knocked_out" else DEAD
+        return KNOCKED_OUT if boxes[R.KRITISK] else FIGHTING
 
     # ---- the nodes -------------------------------------------------------------------------------------------------
     def seats(self) -> tuple[str, ...]:
@@ -98,9 +136,20 @@ class LevaldState(NarrationMixin):
             return self.fighters[self.dfn].id
         return self.fighters[self.att].id
 
+    def subfight_fighters(self) -> tuple[int, ...]:
+        """The centre of the sub-fight, then its enemies in order."""
+        enemies = [b if a == self.centre else a for a, b in (self.pairs[p] for p in self.subfight)]
+        return (self.centre, *enemies)
+
     def simultaneous_seats(self) -> tuple[str, ...]:
-        a, b = self.pairs[self.active]
-        return (self.fighters[a].id, self.fighters[b].id)
+        return tuple(self.fighters[i].id for i in self.subfight_fighters())
+
+    def movement_pair(self, fighter: int) -> int:
+        """The pair a fighter's movement marker is chosen for: the centre's first pair, an enemy's pair with it."""
+        for p in self.subfight:
+            if fighter in self.pairs[p]:
+                return p
+        return self.active
 
     def pair_distance(self, pair: int | None = None) -> int:
         """The active (or given) pair's distance as an index into :data:`rules.DISTANCES`."""
@@ -112,15 +161,14 @@ class LevaldState(NarrationMixin):
         if phase == "gm":
             if seat != GM:
                 return ()
-            pair = self.pairs[self.active]
-            who = [self.fighters[k].id for k in pair]
+            who = [self.fighters[k].id for k in self.subfight_fighters()]
             return (
                 Action.of("fight"),
                 *(Action.of("cornered", who=w) for w in who),
                 *(Action.of("unprepared", who=w) for w in who),
             )
         if phase == "move":
-            if i not in self.pairs[self.active]:
+            if i not in self.subfight_fighters():
                 return ()
             kinds = (
                 ("advance", "hold", "retreat", "leave") if self.options.allow_leave else ("advance", "hold", "retreat")
@@ -141,83 +189,95 @@ class LevaldState(NarrationMixin):
         if self.phase not in CHANCE_PHASES:
             return None
         if self.phase == "damage" and self.hit is not None:
-            src, _dst, _eff, _exc, guarded = self.hit
-            return self.fighters[src].guarded if guarded else self.fighters[src].open
+            striker = self.fighters[self.hit.src]
+            return striker.guarded if self.hit.guarded_dice else striker.open
         return D100
 
     # ---- movement --------------------------------------------------------------------------------------------------
     def _apply_joint(self, actions: Mapping[str, Action]) -> None:
-        a, b = self.pairs[self.active]
-        act_a, act_b = actions[self.fighters[a].id], actions[self.fighters[b].id]
-        self.wish = (R.WISH[act_a.kind], R.WISH[act_b.kind])
-        self.leaving = (act_a.kind == "leave", act_b.kind == "leave")
-        self.emit(
-            "movement",
-            f"Rörelse (movement) revealed: {self.fighters[a].name} {self._move_word(act_a.kind)}, "
-            f"{self.fighters[b].name} {self._move_word(act_b.kind)}",
-            wishes=list(self.wish),
-        )
-        if self.wish[0] == self.wish[1]:
-            self._finish_move(None)
-        else:
-            self.rolls = ()
-            self.phase = "move_roll"
+        movers = self.subfight_fighters()
+        for i in movers:
+            self.wishes[i] = actions[self.fighters[i].id].kind
+        revealed = ", ".join(f"{self.fighters[i].name} {self._move_word(self.wishes[i])}" for i in movers)
+        self.emit("movement", f"Rörelse (movement) revealed: {revealed}", wishes=[self.wishes[i] for i in movers])
+        self.pending = self.subfight
+        self._next_movement()
 
-    def _finish_move(self, winner: int | None) -> None:
+    def _next_movement(self) -> None:
+        """Resolve the movement of the sub-fight's pairs one by one (a contest where the wishes differ)."""
+        while self.pending:
+            self.active, self.pending = self.pending[0], self.pending[1:]
+            a, b = self.pairs[self.active]
+            self.wish = (R.WISH[self.wishes[a]], R.WISH[self.wishes[b]])
+            if self.wish[0] != self.wish[1]:
+                self.rolls = ()
+                self.phase = "move_roll"
+                return
+            self.contest_why = "both wished the same"
+            self._move_pair(None)
+        self._resolve_leaving()
+
+    def _move_pair(self, winner: int | None) -> None:
         p = self.active
         change = R.movement_change(self.wish[0], self.wish[1], winner, self.options.step_size)
         before = self.dist[p]
         self.dist[p] = R.move(before, change, len(self.scale) - 1)
-        why = (
-            "both wished the same"
-            if self.wish[0] == self.wish[1]
-            else (
-                f"{self._pair_name(winner)} won the Stridsvana contest"
-                if winner is not None
-                else "nobody won: the option nobody chose"
-            )
-        )
         if self.dist[p] != before:
             self.redecide[p] |= MOVED
             text = f"avståndet (distance) {self.scale[before]} → {self.scale[self.dist[p]]}"
         else:
             text = f"avståndet (distance) stays {self.scale[before]}"
         sign = (change > 0) - (change < 0)
-        self.emit("distance", f"{R.WISH_TEXT[sign]}: {why} → {text}", distance=self.dist[p], change=change)
-        self._resolve_leaving()
+        a, b = self.pairs[p]
+        pair = f"{self.fighters[a].name}–{self.fighters[b].name}: " if len(self.pairs) > 1 else ""
+        self.emit(
+            "distance", f"{pair}{R.WISH_TEXT[sign]}: {self.contest_why} → {text}", distance=self.dist[p], change=change
+        )
 
     def _resolve_leaving(self) -> None:
-        pair = self.pairs[self.active]
-        leavers = [pair[k] for k in (0, 1) if self.leaving[k]]
+        """Every fighter who chose Lämna leaves; each enemy whose weapon reaches the leaver first gets its free attack.
+
+        The text: "Man kan lämna en strid om avståndet är större än fiendens vapenlängd. Man kan lämna en strid om
+        avståndet är lika med fiendens vapenlängd eller längre, men fienden får då ett gratisanfall" — every enemy
+        still standing (and not leaving too) is checked at its own pair's distance.
+        """
+        leavers = [i for i in self.subfight_fighters() if self.wishes[i] == "leave"]
         if not leavers:
-            self._decide_initiative()
+            self._start_exchanges()
             return
-        if len(leavers) == 2:
-            for i in leavers:
+        attacks: list[tuple[int, int, int]] = []
+        for leaver in leavers:
+            reaching = []
+            for p, pair in enumerate(self.pairs):
+                if leaver not in pair:
+                    continue
+                enemy = pair[1] if leaver == pair[0] else pair[0]
+                if self.fate[enemy] != FIGHTING or self.wishes[enemy] == "leave":
+                    continue
+                if not R.leave_is_free(self.pair_distance(p), self.fighters[enemy].length):
+                    attacks.append((enemy, leaver, p))
+                    reaching.append(enemy)
+            self._leave_text(leaver, reaching)
+        self.free_attacks = tuple(attacks)
+        self._next_free_attack()
+
+    def _next_free_attack(self) -> None:
+        while self.free_attacks:
+            (enemy, leaver, pair), self.free_attacks = self.free_attacks[0], self.free_attacks[1:]
+            if self.fate[leaver] != FIGHTING or self.fate[enemy] != FIGHTING:
+                continue
+            self.active, self.att, self.dfn, self.counter = pair, enemy, leaver, False
+            self.att_quality = (0, 0)
+            self.phase = "free_roll"
+            return
+        for i in self.subfight_fighters():
+            if self.wishes[i] == "leave" and self.fate[i] == FIGHTING:
                 self.fate[i] = LEFT
-            self.emit("leave", "Both leave the fight (lämnar striden): nobody is left to strike at them")
+                self.emit("leave", f"{self.fighters[i].name} has left the fight (har lämnat striden)")
+        if self._fight_is_over():
             self._end_round()
-            return
-        leaver = leavers[0]
-        enemy = pair[1] if leaver == pair[0] else pair[0]
-        if R.leave_is_free(self.pair_distance(), self.fighters[enemy].length):
-            self.fate[leaver] = LEFT
-            self.emit(
-                "leave",
-                f"{self.fighters[leaver].name} lämnar striden (leaves the fight) freely: the distance "
-                f"{self._dist_name()} is longer than {self.fighters[enemy].name}'s weapon "
-                f"({self.fighters[enemy].weapon.length})",
-            )
-            self._end_round()
-            return
-        self.emit(
-            "leave",
-            f"{self.fighters[leaver].name} lämnar striden (leaves the fight) within reach of "
-            f"{self.fighters[enemy].name}'s {self.fighters[enemy].weapon.length}: {self.fighters[enemy].name} gets a "
-            "gratisanfall (free attack) that cannot be defended",
-        )
-        self.att, self.dfn, self.counter = enemy, leaver, False
-        self.phase = "free_roll"
+        else:
+            self._start_exchanges()
 
     # ---- chance ----------------------------------------------------------------------------------------------------
     def _apply_chance(self, outcome: ChanceOutcome) -> None:
@@ -226,14 +286,19 @@ class LevaldState(NarrationMixin):
         if phase == "move_roll" or phase == "init_roll":
             self.rolls = (*self.rolls, outcome)
             a, b = self.pairs[self.active]
-            who = (a, b)[len(self.rolls) - 1]
-            q = self._roll_event(who, outcome, self._stridsvana_target(who), "Stridsvana (combat experience)")
+            roller = (a, b)[len(self.rolls) - 1]
+            self._roll_event(roller, outcome, self._stridsvana_target(roller), "Stridsvana (combat experience)")
             if len(self.rolls) < 2:
                 return
-            qa = self._quality(self.rolls[0], self._stridsvana_target(a))
-            winner = R.contest_winner(qa, q)
+            quality_a = self._quality(self.rolls[0], self._stridsvana_target(a))
+            quality_b = self._quality(self.rolls[1], self._stridsvana_target(b))
+            winner = R.contest_winner(quality_a, quality_b)
+            self.contest_why = self._contest_text(quality_a, quality_b)
+            if phase == "move_roll" and winner is None:
+                self.contest_why += "; the option nobody chose"
             if phase == "move_roll":
-                self._finish_move(winner)
+                self._move_pair(winner)
+                self._next_movement()
             else:
                 self._initiative_contest(winner)
         elif phase == "attack_roll":
@@ -247,6 +312,26 @@ class LevaldState(NarrationMixin):
         elif phase == "free_roll":
             self._free_roll(outcome)
 
+    # ---- the exchanges of the round, pair by pair --------------------------------------------------------------------
+    def _start_exchanges(self) -> None:
+        self.pending = self.subfight
+        self._next_exchange()
+
+    def _next_exchange(self) -> None:
+        """The next pair of the sub-fight whose fighters both stand fights its exchange; then the round ends."""
+        while self.pending and not self._fight_is_over():
+            self.active, self.pending = self.pending[0], self.pending[1:]
+            a, b = self.pairs[self.active]
+            if self.fate[a] != FIGHTING or self.fate[b] != FIGHTING:
+                continue
+            self.att = self.dfn = -1
+            self.counter = False
+            self.att_quality = (0, 0)
+            self.rolls = ()
+            self._decide_initiative()
+            return
+        self._end_round()
+
     # ---- initiative ------------------------------------------------------------------------------------------------
     def _decide_initiative(self) -> None:
         p = self.active
@@ -259,18 +344,18 @@ class LevaldState(NarrationMixin):
             )
             return
         d = self.pair_distance()
-        ra, rb = R.reach(d, self.fighters[a].length), R.reach(d, self.fighters[b].length)
-        decision = R.initiative(ra, rb)
+        reach_a, reach_b = R.reach(d, self.fighters[a].length), R.reach(d, self.fighters[b].length)
+        decision = R.initiative(reach_a, reach_b)
         only_damaged = self.redecide[p] == DAMAGED and self.holder[p] >= 0
         reason = self.redecide[p]
         self.redecide[p] = 0
         where = (
-            f"at {self._dist_name()}: {self.fighters[a].name} {R.REACH_TEXT[ra]}, "
-            f"{self.fighters[b].name} {R.REACH_TEXT[rb]}"
+            f"at {self._dist_name()}: {self.fighters[a].name} {R.REACH_TEXT[reach_a]}, "
+            f"{self.fighters[b].name} {R.REACH_TEXT[reach_b]}"
         )
         if decision != "none" and only_damaged and self.options.holder_damaged == "roll":
             decision = "roll"
-            where += "; the holder was damaged: a new roll"
+            where += "; anfallaren blev skadad (the attacker was damaged): a new roll"
         if decision == "none":
             self.holder[p] = -1
             self.redecide[p] = reason or MOVED
@@ -287,9 +372,11 @@ class LevaldState(NarrationMixin):
         if winner is None:
             self.holder[p] = -1
             self.redecide[p] = MOVED
-            self._nobody_fights("Nobody won the Stridsvana roll for the initiative")
+            self._nobody_fights(f"Nobody won the Stridsvana roll for the initiative ({self.contest_why})")
             return
-        self._set_roles(self.pairs[p][winner], f"{self._pair_name(winner)} won the Stridsvana roll")
+        self._set_roles(
+            self.pairs[p][winner], f"{self._pair_name(winner)} won the Stridsvana roll ({self.contest_why})"
+        )
 
     def _set_roles(self, attacker: int, why: str) -> None:
         p = self.active
@@ -310,18 +397,16 @@ class LevaldState(NarrationMixin):
         self.emit("initiative", f"{why}: ingen anfallare (no attacker), nobody needs to defend")
         self._regain(a)
         self._regain(b)
-        self._end_round()
+        self._next_exchange()
 
     def _regain(self, i: int) -> None:
+        """ "Återfår ett poäng Gard": once a round at most (konflikt's own, for a fighter in several pairs)."""
+        if self.regained[i]:
+            return
+        self.regained[i] = True
         before = self.gard[i]
-        self.gard[i] = min(before + 1, self.fighters[i].gard_max)
-        self.emit(
-            "gard",
-            f"{self.fighters[i].name} återfår ett poäng Gard (regains 1 Gard): {before} → {self.gard[i]}"
-            + (" (at its maximum)" if self.gard[i] == before else ""),
-            who=self.fighters[i].id,
-            gard=self.gard[i],
-        )
+        self.gard[i] = R.regain_gard(before, self.fighters[i].gard_max)
+        self._regain_text(i, before)
 
     # ---- attack and defence ----------------------------------------------------------------------------------------
     def _apply(self, seat: str, action: Action) -> None:
@@ -336,7 +421,7 @@ class LevaldState(NarrationMixin):
             self._regain(self.att)
             self.emit("choice", f"{self.fighters[self.dfn].name} need not roll anything")
             self._regain(self.dfn)
-            self._end_round()
+            self._next_exchange()
         elif kind == "attack":
             self.emit("choice", f"{self.fighters[self.att].name} anfaller (attacks)")
             self.phase = "defender"
@@ -349,16 +434,25 @@ class LevaldState(NarrationMixin):
         elif kind == "ground":
             self._gain_ground(int(action["step"]))
 
+    def _kept_defence(self) -> tuple[tuple[int, int], ...]:
+        """With ``several_attackers = one_defence``: the defender's defence roll(s) already made this round."""
+        return self.round_defence[self.dfn] if self.options.several_attackers == "one_defence" else ()
+
     def _attack_roll(self, roll: int) -> None:
         self.att_quality = self._roll_event(self.att, roll, self._attack_target(self.att), "anfallsslag (attack)")
         self.rolls = (roll,)
         if self.counter:
             self._resolve_undefended(self.att, self.dfn, roll, after="counter")
             return
+        kept = self._kept_defence()
+        if kept:
+            self.emit("attack", f"{self.fighters[self.dfn].name}'s defence roll of this round stands (one_defence)")
+            self._attack_against(kept)
+            return
         self.phase = "defence_roll"
 
     def _defence_rolls_needed(self) -> int:
-        return 2 if self.options.two_defence_rolls and self.fighters[self.dfn].weapon.shield else 1
+        return 2 if self.options.two_defence_rolls and self.fighters[self.dfn].has_shield else 1
 
     def _defence_roll(self, roll: int) -> None:
         self.rolls = (*self.rolls, roll)
@@ -367,6 +461,10 @@ class LevaldState(NarrationMixin):
             return
         target = self._defence_target(self.dfn)
         defences = tuple(self._quality(r, target) for r in self.rolls[1:])
+        self.round_defence[self.dfn] = defences
+        self._attack_against(defences)
+
+    def _attack_against(self, defences: tuple[tuple[int, int], ...]) -> None:
         if R.attack_wins(self.att_quality, defences):
             self.emit("attack", f"{self.fighters[self.att].name}'s attack wins (anfallsslaget vinner): higher quality")
             self._start_damage(self.att, self.dfn, self.rolls[0], after="ground")
@@ -385,7 +483,7 @@ class LevaldState(NarrationMixin):
 
     def _start_damage(self, src: int, dst: int, roll: int, after: str) -> None:
         exceptional = self._quality(roll, self._attack_target(src))[0] == R.EXCEPTIONAL
-        counts = R.gard_counts(self.prepared[dst], self.fighters[src].weapon.ranged, self.fighters[dst].weapon.shield)
+        counts = R.gard_counts(self.prepared[dst], self.fighters[src].weapon.ranged, self.fighters[dst].has_shield)
         reason = "exceptionell framgång (exceptional success) ignores Gard" if exceptional else ""
         if not counts:
             reason = "not prepared (ej beredd)" if not self.prepared[dst] else "ranged attack, no shield"
@@ -396,54 +494,34 @@ class LevaldState(NarrationMixin):
         guarded = R.uses_guarded_dice(self.gard[dst], counts, exceptional)
         if not guarded and self.gard[dst] > 0 and self.options.bypass_dice == "guarded":
             # the guarded dice, but still compared directly with the thresholds (see _damage)
-            self.hit = (src, dst, effect(roll), True, True)
+            self.hit = Hit(src, dst, effect(roll), gard_bypassed=True, guarded_dice=True)
         else:
-            self.hit = (src, dst, effect(roll), exceptional or not counts, guarded)
+            self.hit = Hit(src, dst, effect(roll), gard_bypassed=exceptional or not counts, guarded_dice=guarded)
         self.after = after
         self.phase = "damage"
 
     def _damage(self, dice: int) -> None:
         assert self.hit is not None
-        src, dst, eff, bypass, guarded = self.hit
-        self.hit = None
-        f = self.fighters[dst]
-        before_gard = self.gard[dst]
-        use_gard = guarded and not bypass
-        gard, wound, compared = R.apply_hit(before_gard, eff, dice, use_gard, f.limits, self.options.empty_gard_scratch)
-        self.gard[dst] = gard
-        gained = R.daze_gained(wound, eff, dice)
-        self.daze[dst] += gained
-        total = eff + dice
-        weapon = self.fighters[src].weapon
-        dice_name = weapon.damage_guarded if guarded else weapon.damage_open
-        parts = [f"{f.name} tar {total} skada (damage): effekt (effect) {eff} + {dice_name} {dice}"]
-        if use_gard:
-            parts.append(f"on Gard {before_gard} → {gard}")
-        elif bypass and before_gard > 0:
-            parts.append(f"Gard {before_gard} does not count ({self.bypass_reason})")
-        if wound == R.NO_WOUND:
-            parts.append("nothing falls through: no wound")
-        else:
-            name = R.WOUNDS[wound]
-            parts.append(
-                f"{compared} compared with the skadetrösklar (thresholds) {'/'.join(map(str, f.limits))} → "
-                f"{name} ({R.WOUND_ENGLISH[name]})"
-            )
-            if wound <= R.ALLVARLIG:
-                self.wounds[dst][wound] += 1
-                parts.append(
-                    f"+{gained} Omtöckning (daze) → {self.daze[dst]}, {R.daze_penalty(self.daze[dst])}% on all rolls"
-                )
-            elif wound == R.KRITISK or self.options.deadly_wound == "knocked_out":
-                self.fate[dst] = KNOCKED_OUT
-                parts.append("utslagen (knocked out)")
-            else:
-                self.fate[dst] = DEAD
-                parts.append("död (dead)")
-        self.emit("damage", "; ".join(parts), who=f.id, damage=total, gard=gard, wound=wound, daze=self.daze[dst])
+        hit, self.hit = self.hit, None
+        target = self.fighters[hit.dst]
+        before_gard = self.gard[hit.dst]
+        on_gard = hit.guarded_dice and not hit.gard_bypassed
+        gard, wound, compared = R.apply_hit(
+            before_gard, hit.effect, dice, on_gard, target.limits, self.options.empty_gard_scratch
+        )
+        self.gard[hit.dst] = gard
+        gained = R.daze_gained(wound, hit.effect, dice)
+        self.daze[hit.dst] += gained
+        if wound != R.NO_WOUND:
+            self.wounds[hit.dst][wound] += 1  # "Då kryssar man i den rutan": every level has its box
+            if wound == R.KRITISK or (wound == R.DODLIG and self.options.deadly_wound == "knocked_out"):
+                self.fate[hit.dst] = KNOCKED_OUT
+            elif wound == R.DODLIG:
+                self.fate[hit.dst] = DEAD
+        self._damage_text(hit, dice, before_gard, on_gard, wound, compared, gained)
         if wound != R.NO_WOUND or self.options.gard_damage_is_damage:
             for p, holder in enumerate(self.holder):
-                if holder == dst:
+                if holder == hit.dst:
                     self.redecide[p] |= DAMAGED
         self._continue(self.after)
 
@@ -451,10 +529,7 @@ class LevaldState(NarrationMixin):
         if after in ("ground", "counter"):
             self._after_attack()
         elif after == "leave":
-            if self.fate[self.dfn] == FIGHTING:
-                self.fate[self.dfn] = LEFT
-                self.emit("leave", f"{self.fighters[self.dfn].name} has left the fight (har lämnat striden)")
-            self._end_round()
+            self._next_free_attack()
         else:  # after the counter-attack
             self._gain_ground_or_end()
 
@@ -480,7 +555,7 @@ class LevaldState(NarrationMixin):
         if standing and self.att_quality[0] >= R.SUCCESS:
             self.phase = "ground"
             return
-        self._end_round()
+        self._next_exchange()
 
     def _gain_ground(self, step: int) -> None:
         p = self.active
@@ -496,7 +571,7 @@ class LevaldState(NarrationMixin):
             step=step,
             distance=self.dist[p],
         )
-        self._end_round()
+        self._next_exchange()
 
     def _toggle_condition(self, kind: str, i: int) -> None:
         """The GM's say on the per-fighter conditions: cornered (inträngd i ett hörn) and prepared (beredd)."""
@@ -509,35 +584,59 @@ class LevaldState(NarrationMixin):
             state = "beredd (prepared)" if self.prepared[i] else "ej beredd (unprepared: Gard does not count)"
         self.emit("condition", f"Spelledaren (GM): {name} is now {state}", who=self.fighters[i].id)
 
-    # ---- the end of a round ----------------------------------------------------------------------------------------
+    # ---- sub-fights and the round ------------------------------------------------------------------------------------
+    def _standing(self) -> dict[str, list[int]]:
+        return {
+            side: [i for i, f in enumerate(self.fighters) if f.side == side and self.fate[i] == FIGHTING]
+            for side in self.sides
+        }
+
+    def _fight_is_over(self) -> bool:
+        return not all(self._standing().values())
+
+    def engagements(self) -> dict[int, tuple[int, ...]]:
+        """Who fights whom: each fighter of the smaller side (the first side on a tie) is a centre, and the other
+        side's fighters are engaged with the centres in turn (konflikt's own: the text gives no rule for it).
+
+        Returns centre → the pairs of its sub-fight, for the fighters still standing.
+        """
+        standing = list(self._standing().values())
+        few, many = (standing[0], standing[1]) if len(standing[0]) <= len(standing[1]) else (standing[1], standing[0])
+        engaged: dict[int, list[int]] = {centre: [] for centre in few}
+        for k, enemy in enumerate(many):
+            centre = few[k % len(few)]
+            pair = (centre, enemy) if (centre, enemy) in self.pair_of else (enemy, centre)
+            engaged[centre].append(self.pair_of[pair])
+        return {centre: tuple(pairs) for centre, pairs in engaged.items()}
+
     def _start_round(self) -> None:
+        engaged = self.engagements()
+        due = self.centre not in engaged or self.subfight_rounds_done >= self.options.subfight_rounds
+        if due:
+            centres = sorted(engaged)
+            centre = next((c for c in centres if c > self.centre), centres[0]) if self.centre >= 0 else centres[0]
+            if self.centre >= 0 and centre != self.centre:
+                self._subfight_text(centre, engaged[centre])
+            self.centre = centre
+            self.subfight_rounds_done = 0
+        self.subfight = engaged[self.centre]
         self.phase = "move"
+        self.active = self.subfight[0]
         self.att = self.dfn = -1
         self.counter = False
         self.att_quality = (0, 0)
         self.rolls = ()
-        a, b = self.pairs[self.active]
-        self.emit(
-            "round",
-            f"Runda (round) {self.rounds + 1}: {self.fighters[a].name} mot (vs) {self.fighters[b].name} at "
-            f"{self._dist_name()}"
-            + (
-                "; the GM may set conditions"
-                if self.gm_conditions
-                else "; deklarera rörelse (declare movement) in secret"
-            ),
-            round=self.rounds + 1,
-        )
+        self.wishes = [""] * len(self.fighters)
+        self.regained = [False] * len(self.fighters)
+        self.round_defence = [() for _ in self.fighters]
+        self._round_text()
         if self.gm_conditions:
             self.phase = "gm"
 
     def _end_round(self) -> None:
         self.rounds += 1
-        self.pair_rounds += 1
-        standing = {
-            side: [i for i, f in enumerate(self.fighters) if f.side == side and self.fate[i] == FIGHTING]
-            for side in self.sides
-        }
+        self.subfight_rounds_done += 1
+        standing = self._standing()
         if not all(standing.values()):
             self.ending = "fight_over"
             self.phase = "over"
@@ -548,17 +647,6 @@ class LevaldState(NarrationMixin):
             self.phase = "over"
             self.emit("end", f"The fight ends undecided after {self.rounds} rounds (max_rounds)")
             return
-        live = [p for p, (a, b) in enumerate(self.pairs) if self.fate[a] == FIGHTING and self.fate[b] == FIGHTING]
-        if self.active not in live or self.pair_rounds >= self.options.subfight_rounds:
-            nxt = next((p for p in live if p > self.active), live[0])
-            if nxt != self.active:
-                a, b = self.pairs[nxt]
-                self.emit(
-                    "subfight",
-                    f"Byte av delstrid (sub-fight switches): {self.fighters[a].name} mot (vs) {self.fighters[b].name}",
-                )
-            self.active = nxt
-            self.pair_rounds = 0
         self._start_round()
 
     # ---- numbers ---------------------------------------------------------------------------------------------------
@@ -585,10 +673,16 @@ class LevaldState(NarrationMixin):
             tuple(self.holder),
             tuple(self.redecide),
             self.active,
-            self.pair_rounds,
+            self.centre,
+            self.subfight,
+            self.subfight_rounds_done,
             self.rounds,
+            tuple(self.wishes),
+            self.pending,
+            self.free_attacks,
+            tuple(self.regained),
+            tuple(self.round_defence),
             self.wish,
-            self.leaving,
             self.rolls,
             self.att,
             self.dfn,
