@@ -13,6 +13,35 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
+plt.rcParams["svg.fonttype"] = "none"  # text stays text in SVG: searchable, and editable in a rules document
+
+
+def distribution_plot(title: str, label: str, rows: Sequence[tuple[str, Any]], cumulative: bool, out: Path) -> Path:
+    """Bars of an exact distribution; with ``cumulative``, the at-least and at-most curves on the same axis."""
+    fig, ax = plt.subplots(figsize=(max(5.0, 0.28 * len(rows) + 2), 4))
+    keys = [k for k, _ in rows]
+    ps = [float(p) for _, p in rows]
+    ax.bar(keys, ps, color="#4c78a8", label="exactly")
+    if cumulative:
+        at_least = [sum(ps[i:]) for i in range(len(ps))]
+        at_most = [sum(ps[: i + 1]) for i in range(len(ps))]
+        ax.plot(keys, at_least, marker=".", color="#e45756", label="at least")
+        ax.plot(keys, at_most, marker=".", color="#54a24b", label="at most")
+        ax.legend()
+    ax.set_xlabel(label)
+    ax.set_ylabel("probability")
+    ax.set_ylim(0, 1.02 if cumulative else max(ps, default=1) * 1.15)
+    ax.set_title(title)
+    ax.grid(alpha=0.3, axis="y")
+    if len(keys) > 20:
+        step = (len(keys) + 19) // 20
+        ax.set_xticks(range(0, len(keys), step), keys[::step])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+    return out
+
 
 def write_table(rows: Sequence[dict[str, Any]], out_dir: Path, stem: str) -> list[Path]:
     """CSV and JSON of the rows."""
