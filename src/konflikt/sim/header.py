@@ -15,7 +15,7 @@ from typing import Any
 
 from konflikt import __version__
 from konflikt.core.errors import KonfliktError
-from konflikt.core.scenario import Scenario
+from konflikt.core.scenario import Scenario, bundled_examples
 from konflikt.core.state import GM
 
 CSV_PREFIX = "# konflikt-run: "
@@ -44,7 +44,7 @@ def run_header(
     return {
         "konflikt": __version__,
         "command": command,
-        "scenario": scenario.source,
+        "scenario": short_source(scenario.source),
         "ruleset": scenario.ruleset.id,
         "digest": digest(scenario.document),
         "options": {k: _plain(v) for k, v in dict(options).items()},
@@ -54,6 +54,16 @@ def run_header(
         "n": n,
         "engine": engine,
     }
+
+
+def short_source(source: str) -> str:
+    """A bundled scenario as ``presja/knife_fight`` (what ``konflikt sim`` takes back); any other file as given."""
+    path = Path(source)
+    try:
+        relative = path.resolve().relative_to(bundled_examples().resolve())
+    except ValueError:
+        return source
+    return relative.with_suffix("").as_posix()
 
 
 def csv_line(header: Mapping[str, Any]) -> str:
