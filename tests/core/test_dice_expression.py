@@ -210,3 +210,10 @@ def test_odds_plot_writes_the_file(cli: Callable[..., Result], tmp_path: Any) ->
     assert cli("odds", "4d6kh3", "--plot", str(out)).code == 0
     assert "at least" in out.read_text()
     assert cli("odds", "4d6kh3", "--plot", str(tmp_path / "x.txt")).code == 2
+
+
+def test_the_bench_question_on_the_language_agrees_with_icepool() -> None:
+    from konflikt.analysis.dice_questions import QUESTIONS, dice_sum, dice_sum_icepool
+
+    assert dice_sum(7, 10, 6) == dice_sum_icepool(7, 10, 6)
+    assert any(ours is dice_sum for ours, _, _ in QUESTIONS.values())
