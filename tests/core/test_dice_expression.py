@@ -123,6 +123,7 @@ def test_the_systems_notations_keep_their_classes(expr: str) -> None:
         ("3d6*2", "unexpected"),
         ("5", "at least one die"),
         ("d{3,3}!", "one face cannot explode"),
+        ("d{1,1000000000}", "faces lie between"),
     ],
 )
 def test_bad_expressions_say_what_is_wrong(expr: str, fragment: str) -> None:

@@ -39,6 +39,7 @@ from konflikt.dice.dice import MAX_DICE, Dice, PoolRoll, _ints
 from konflikt.errors import DiceError
 
 MAX_FACES = 1000
+MAX_FACE_VALUE = 10_000
 MAX_DEPTH = 20
 DEFAULT_DEPTH = 9
 KEEP_SECONDS_PER_UNIT = 2e-6
@@ -394,6 +395,8 @@ class _Parser:
                     raise self.fail("faces are listed as {1,1,2,3}")
             if len(faces) > MAX_FACES:
                 raise self.fail(f"a die has at most {MAX_FACES} faces")
+            if any(abs(f) > MAX_FACE_VALUE for f in faces):
+                raise self.fail(f"faces lie between -{MAX_FACE_VALUE} and {MAX_FACE_VALUE}")
             return self.group(count, tuple(faces), "{" + ",".join(map(str, faces)) + "}")
         raise self.fail(f"after d comes the sides (6), F, % or faces {{1,2,3}}, not {token!r}")
 
