@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -9,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from konflikt.core.errors import KonfliktError, ScenarioError
+from konflikt.sim.header import read_csv_header
 from konflikt.sim.sweep import load_spec, run_sweep, set_path
 from tests.conftest import Result
 
@@ -60,7 +63,9 @@ def test_sweep_command_writes_csv_json_and_plots(cli: Callable[..., Result], spe
     assert len(rows) == 4
     for name in ("cells.csv", "cells.json", "heatmap.png", "heatmap.svg"):
         assert (out / name).stat().st_size > 0
-    assert (out / "cells.csv").read_text().splitlines()[0].startswith("buy_back,budolf_status,n,engine,win_helte")
+    lines = (out / "cells.csv").read_text().splitlines()
+    assert read_csv_header(lines[0])["seed"] == 4
+    assert lines[1].startswith("buy_back,budolf_status,n,engine,win_helte")
 
 
 def test_paths_set_values_inside_the_document() -> None:
@@ -78,3 +83,51 @@ def test_a_bad_spec_names_the_field(tmp_path: Path) -> None:
     path.write_text('scenario = "x"\n[[axis]]\nname = "a"\nvalues = [1]\n')
     with pytest.raises(ScenarioError, match="axis"):
         load_spec(path)
+
+
+KNIFE = """
+scenario = "presja/knife_fight"
+n = 300
+seed = 5
+options = { max_exchanges = 5 }
+
+[[axis]]
+name = "invoke_bonus"
+option = "invoke_bonus"
+values = [1, 3]
+"""
+
+
+@pytest.mark.parametrize("second_axis", [False, True])
+def test_a_capped_knife_fight_shows_every_outcome_in_table_csv_and_plot(
+    cli: Callable[..., Result], tmp_path: Path, second_axis: bool
+) -> None:
+    spec = tmp_path / "knife.toml"
+    extra = '\n[[axis]]\nname = "tactics"\noption = "tactics"\nvalues = [true, false]\n' if second_axis else ""
+    spec.write_text(KNIFE + extra)
+    out = tmp_path / "out"
+    result = cli("sweep", str(spec), "--out", str(out))
+    assert result.code == 0, result.err
+    text = (out / "cells.csv").read_text()
+    header = read_csv_header(text)
+    assert (
+        header["overrides"] == {"max_exchanges": 5}
+        and header["seed"] == 5
+        and header["scenario"] == "presja/knife_fight"
+    )
+    rows = list(csv.DictReader(io.StringIO(text.split("\n", 1)[1])))
+    assert len(rows) == (4 if second_axis else 2)
+    for row in rows:
+        wins = [k for k in row if k.startswith("win_") and not k.endswith(("_lo", "_hi"))]
+        assert wins == ["win_strona_belzee", "win_strona_massimo"]
+        assert sum(float(row[k]) for k in wins) + float(row["nobody"]) == pytest.approx(1, abs=1e-12)
+        assert sum(float(row[k]) for k in row if k.startswith("end_")) == pytest.approx(1, abs=1e-12)
+        # five exchanges rarely settle a knife fight: the cap decides, and the cell says so
+        assert float(row["end_deadlock"]) == pytest.approx(float(row["nobody"]))
+        assert float(row["nobody"]) > 0.5 and row["note"].startswith("cap decides")
+    assert "nobody" in result.out and "deadlock" in result.out and "cap decides" in result.out
+    assert "Belzee wins" in result.out
+    plot = (out / ("heatmap.svg" if second_axis else "curve.svg")).read_text()
+    for words in ("nobody wins (draw / deadlock)", "Belzee wins", "Massimo wins", "max_exchanges=5", "seed 5"):
+        assert words in plot
+    assert (out / "cells.json").exists() and '"run"' in (out / "cells.json").read_text()

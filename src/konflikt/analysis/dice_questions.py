@@ -128,3 +128,19 @@ QUESTIONS: dict[str, tuple[Callable[..., Any], Callable[..., Any], tuple[int, ..
     "6d6 success pool against Status 4 (fimbulfrost)": (pool_vs_status, pool_vs_status_icepool, (6, 4)),
     "absorbing duel of two 3d6 pools from Status 6": (pool_duel, pool_duel_icepool, (3, 3, 6, 6)),
 }
+
+
+def dice_sum(count: int, sides: int, extra: int) -> dict[int, Fraction]:
+    """``{count}d{sides}+1d{extra}`` by the dice language's engine (one big-integer product per group)."""
+    from konflikt.dice import parse_dice
+
+    return dict(parse_dice(f"{count}d{sides}+1d{extra}").distribution())
+
+
+def dice_sum_icepool(count: int, sides: int, extra: int) -> dict[int, Fraction]:
+    import icepool
+
+    return _fractions(count @ icepool.Die(range(1, sides + 1)) + icepool.Die(range(1, extra + 1)))
+
+
+QUESTIONS["a sum in the dice language: 20d10+1d6"] = (dice_sum, dice_sum_icepool, (20, 10, 6))

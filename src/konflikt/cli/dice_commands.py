@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -13,14 +14,14 @@ from rich.console import Console
 from konflikt.analysis.exact import DEFAULT_MAX_STATES
 from konflikt.analysis.questions import whole_conflict_answer
 from konflikt.cli.common import overrides_for, seat_overrides
-from konflikt.cli.render import probability_table
+from konflikt.cli.render import LONG_FRACTION, probability_table
 from konflikt.core.conflict import new_state
 from konflikt.core.errors import DiceError, KonfliktError
 from konflikt.core.odds import OddsAnswer
 from konflikt.core.ruleset import get_ruleset, ruleset_ids
 from konflikt.core.scenario import load_scenario
-from konflikt.dice import Dice, SuccessPool, parse_dice
-from konflikt.dice.distribution import fraction_text, mean
+from konflikt.dice import Dice, DiceExpression, SuccessPool, exact_seconds, parse_dice
+from konflikt.dice.distribution import decimal_text, fraction_text, mean, value_text
 from konflikt.sim.runner import seat_policies
 from konflikt.store.db import Store
 
@@ -31,37 +32,63 @@ def check_seed(seed: int | None) -> int | None:
     return seed
 
 
+MAX_EXACT_SECONDS = 3.0
+"""Exact dice odds estimated to take longer than this are refused before they start."""
+
+
+def check_budget(dice: Dice) -> None:
+    seconds = exact_seconds(dice)
+    if seconds > MAX_EXACT_SECONDS:
+        raise DiceError(
+            f"the exact odds of {dice.notation} would take about {seconds:,.0f} s (the limit is "
+            f"{MAX_EXACT_SECONDS:.0f} s): use fewer or smaller dice, or sample it with "
+            f"'konflikt roll {dice.notation} --times 10000'"
+        )
+
+
 def dice_answer(dice: Dice) -> OddsAnswer:
-    """The exact distribution of a dice expression (a pool: its successes, with the joint successes × 1s)."""
-    if isinstance(dice, SuccessPool):
-        rows = [(str(k), p) for k, p in dice.successes().items()]
+    """The exact distribution of a dice expression: a sum with at-least/at-most, a yes/no test, or a pool's
+    successes (with the joint successes × 1s). Refuses, before starting, what would take more than a few seconds."""
+    check_budget(dice)
+    if isinstance(dice, SuccessPool) or (isinstance(dice, DiceExpression) and dice.pool):
+        successes = dice.successes()
+        rule = "4–6" if isinstance(dice, SuccessPool) else "each die " + " ".join(map(str, dice.compare or ()))
+        with_ones = isinstance(dice, SuccessPool) or (isinstance(dice, DiceExpression) and dice.has_ones())
         joint = [(dice.outcome_label(k), p) for k, p in dice.distribution().items()]
-        avg = mean(dice.successes())
         return OddsAnswer(
-            f"{dice.notation}: successes (4–6)",
+            f"{dice.notation}: successes ({rule})",
             "successes",
-            rows,
-            distributions={"successes,ones": joint},
-            probabilities={"mean successes": avg},
+            [(str(k), p) for k, p in successes.items()],
+            distributions={"successes,ones": joint} if with_ones else {},
+            probabilities={"mean successes": mean(successes)},
+            cumulative=True,
         )
     dist = dice.distribution()
+    if isinstance(dice, DiceExpression) and dice.compare is not None:
+        rows = [(dice.outcome_label(k), p) for k, p in dist.items()]
+        return OddsAnswer(
+            dice.notation, "outcome", rows, probabilities={f"P({dice.notation})": dist.get(True, Fraction(0))}
+        )
     rows = [(dice.outcome_label(k), p) for k, p in dist.items()]
-    return OddsAnswer(dice.notation, "outcome", rows, probabilities={"mean": mean(dist)})
+    return OddsAnswer(dice.notation, "outcome", rows, probabilities={"mean": mean(dist)}, cumulative=True)
 
 
-def print_answer(answer: OddsAnswer, as_json: bool, extra: dict[str, Any] | None = None) -> None:
+def print_answer(answer: OddsAnswer, as_json: bool, extra: dict[str, Any] | None = None, exact: bool = False) -> None:
     if as_json:
         typer.echo(json.dumps({**(extra or {}), **answer.to_json()}, ensure_ascii=False, indent=2))
         return
     console = Console()
-    console.print(probability_table(answer.title, answer.label, answer.outcomes))
+    console.print(probability_table(answer.title, answer.label, answer.outcomes, exact, answer.cumulative))
     for name, p in answer.probabilities.items():
-        console.print(f"{name}: {fraction_text(p)} ≈ {float(p):.6g}", highlight=False)
+        shown = f"{fraction_text(p)} ≈ {decimal_text(p)}" if exact and p.denominator != 1 else value_text(p)
+        console.print(f"{name}: {shown}", highlight=False, markup=False)
     for name, rows in answer.distributions.items():
         if len(rows) <= 40:
-            console.print(probability_table(name, name, rows))
+            console.print(probability_table(name, name, rows, exact))
     for note in answer.notes:
-        console.print(note, style="dim", highlight=False)
+        console.print(note, style="dim", highlight=False, markup=False)
+    if not exact and any(len(fraction_text(p)) > LONG_FRACTION for _, p in answer.outcomes):
+        console.print("decimals rounded to 6 digits; the exact fractions with --exact or --json", style="dim")
 
 
 def parse_params(words: list[str]) -> dict[str, str]:
@@ -86,7 +113,9 @@ def parse_params(words: list[str]) -> dict[str, str]:
 def register(app: typer.Typer) -> None:
     @app.command()
     def roll(
-        expression: Annotated[str, typer.Argument(help="Dice: 4dF, 3d6, 2T+2, 3T6, 6d6 pool, d100.")],
+        expression: Annotated[
+            str, typer.Argument(help="Dice: 4dF, 3d6, 2T+2, 6d6 pool, d100, 4d6kh3, 2d10+1d4-2, 4dF+2>=3, 6d6>=4.")
+        ],
         seed: Annotated[int | None, typer.Option(help="Seed for a repeatable roll.")] = None,
         times: Annotated[int, typer.Option(min=1, max=10_000, help="How many rolls.")] = 1,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
@@ -116,6 +145,10 @@ def register(app: typer.Typer) -> None:
         option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Rule option name=value.")] = None,
         policy: Annotated[list[str] | None, typer.Option("--policy", "-p", help="Seat policy seat=name.")] = None,
         max_states: Annotated[int, typer.Option(min=1, help="Give up above this many states.")] = DEFAULT_MAX_STATES,
+        exact: Annotated[bool, typer.Option("--exact", help="Show every probability as an exact fraction.")] = False,
+        plot: Annotated[
+            Path | None, typer.Option(help="Also draw the distribution (with at least / at most) to this PNG/SVG.")
+        ] = None,
     ) -> None:
         """Exact odds: of dice (4dF), of a ruleset's question (presja exchange --attack 3 --defense 5), or of a
         whole conflict (a scenario, or --saved ID from the table)."""
@@ -141,7 +174,8 @@ def register(app: typer.Typer) -> None:
                 max_states,
                 f"{conflict.scenario.title}, after {len(conflict.steps)} steps: who wins (exact)",
             )
-            print_answer(answer, as_json, {"saved": saved})
+            print_answer(answer, as_json, {"saved": saved}, exact)
+            plot_answer(answer, plot)
             return
         if target is None:
             raise KonfliktError("name what to compute: a dice expression, RULESET QUESTION, or a scenario")
@@ -155,7 +189,8 @@ def register(app: typer.Typer) -> None:
                 known = ", ".join(ruleset.odds) or "none yet"
                 raise KonfliktError(f"unknown question {question_name!r} for {target} (known: {known})")
             answer = ruleset.odds[question_name].ask(params)
-            print_answer(answer, as_json, {"ruleset": target, "params": params})
+            print_answer(answer, as_json, {"ruleset": target, "params": params}, exact)
+            plot_answer(answer, plot)
             return
         if rest:
             raise KonfliktError(f"unexpected arguments after {target!r}: {' '.join(rest)}")
@@ -164,7 +199,8 @@ def register(app: typer.Typer) -> None:
             overrides = overrides_for(scenario, option)
             seats = seat_policies(scenario, seat_overrides(scenario, policy))
             answer = whole_conflict_answer(scenario, new_state(scenario, overrides), seats, max_states)
-            print_answer(answer, as_json, {"scenario": scenario.source})
+            print_answer(answer, as_json, {"scenario": scenario.source}, exact)
+            plot_answer(answer, plot)
             return
         try:
             dice = parse_dice(target)
@@ -172,7 +208,21 @@ def register(app: typer.Typer) -> None:
             raise DiceError(
                 f"{exc}; or name a ruleset ({', '.join(ruleset_ids())}) and a question, or a scenario"
             ) from None
-        print_answer(dice_answer(dice), as_json, {"expression": dice.notation})
+        answer = dice_answer(dice)
+        print_answer(answer, as_json, {"expression": dice.notation}, exact)
+        plot_answer(answer, plot)
+
+
+def plot_answer(answer: OddsAnswer, path: Path | None) -> None:
+    """Draw the answer's main distribution to ``path`` (PNG or SVG by its suffix), and say so on stderr."""
+    if path is None:
+        return
+    if path.suffix.lower() not in (".png", ".svg"):
+        raise KonfliktError(f"--plot {path}: name a .png or .svg file")
+    from konflikt.sim.plots import distribution_plot
+
+    written = distribution_plot(answer.title, answer.label, answer.outcomes, answer.cumulative, path)
+    typer.echo(f"wrote {written}", err=True)
 
 
 __all__ = ["dice_answer", "fraction_text", "register"]

@@ -14,7 +14,7 @@ from konflikt.core.events import Event
 from konflikt.core.outcome import Aftermath
 from konflikt.core.ruleset import get_ruleset
 from konflikt.core.state import State
-from konflikt.dice.distribution import fraction_text
+from konflikt.dice.distribution import decimal_text, fraction_text
 
 BAR_WIDTH = 20
 
@@ -37,30 +37,63 @@ def bar(p: Fraction, peak: Fraction) -> str:
 
 
 LONG_FRACTION = 24
+SHORT_FRACTION = 11
+"""Fractions this short get their own column beside the decimals; longer ones only with ``--exact``."""
 
 
 def shown_fraction(p: Fraction) -> str:
     """The reduced fraction, or, when it is too long to read, its decimal (the exact value is in ``--json``)."""
     text = fraction_text(p)
-    if len(text) <= LONG_FRACTION:
-        return text
-    return f"{float(p):.10f}… ({len(str(p.denominator))}-digit q)"
+    return text if len(text) <= LONG_FRACTION else decimal_text(p)
 
 
-def probability_table(title: str, label: str, rows: Sequence[tuple[str, Fraction]]) -> Table:
-    table = Table(title=title, title_justify="left")
-    texts = [shown_fraction(p) for _, p in rows]
-    widest = max((len(t) for t in texts), default=4)
-    table.add_column(
-        label, justify="right", overflow="fold", min_width=min(12, max((len(k) for k, _ in rows), default=4))
-    )
-    table.add_column("probability", justify="right", no_wrap=True, min_width=min(widest, 30))
-    table.add_column("%", justify="right", no_wrap=True)
-    table.add_column("", justify="left", style="green", no_wrap=True, overflow="crop")
+def probability_table(
+    title: str,
+    label: str,
+    rows: Sequence[tuple[str, Fraction]],
+    exact: bool = False,
+    cumulative: bool = False,
+) -> Table:
+    """One row per outcome: its probability as a decimal with enough digits to tell rows apart, the exact fraction
+    when every one is short enough to read (always with ``exact``), and at-least / at-most columns when the
+    outcomes are ordered numbers (``cumulative``)."""
+    fractions = [fraction_text(p) for _, p in rows]
+    show_exact = exact or all(len(t) <= SHORT_FRACTION for t in fractions)
+    table = Table(title=Text(title), title_justify="left")
+    table.add_column(Text(label), justify="right", no_wrap=True, min_width=min(len(label), 12))
+    table.add_column("probability", justify="right", no_wrap=True, min_width=11)
+    if show_exact:
+        table.add_column("exact", justify="right", no_wrap=not exact, overflow="fold")
+    if cumulative:
+        table.add_column("at least", justify="right", no_wrap=True)
+        table.add_column("at most", justify="right", no_wrap=True)
+    else:
+        table.add_column("%", justify="right", no_wrap=True)
+    table.add_column("", justify="left", style="green", no_wrap=True, overflow="crop", max_width=BAR_WIDTH)
     peak = max((p for _, p in rows), default=Fraction(0))
-    for (key, p), text in zip(rows, texts, strict=True):
-        table.add_row(Text(key), text, f"{float(p) * 100:.2f}", bar(p, peak))
+    total = sum((p for _, p in rows), Fraction(0))
+    below = Fraction(0)
+    for (key, p), text in zip(rows, fractions, strict=True):
+        cells: list[Text | str] = [Text(key), decimal_text(p)]
+        if show_exact:
+            cells.append(text)
+        if cumulative:
+            cells += [percent(total - below), percent(below + p)]
+        else:
+            cells.append(percent(p))
+        below += p
+        table.add_row(*cells, bar(p, peak))
     return table
+
+
+def percent(p: Fraction) -> str:
+    """A percentage with two decimals, never rounded to a false certainty (``>99.99%``, ``<0.01%``)."""
+    value = float(p) * 100
+    if 0 < value < 0.005:
+        return "<0.01%"
+    if 99.995 <= value < 100 and p != 1:
+        return ">99.99%"
+    return f"{value:.2f}%"
 
 
 def status_table(state: State, title: str | None = None) -> Table:

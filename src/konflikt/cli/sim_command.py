@@ -3,100 +3,79 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from konflikt.cli.common import choose_seed, overrides_for, seat_overrides
 from konflikt.core.batch import wilson
-from konflikt.core.scenario import Scenario, load_scenario
-from konflikt.sim.engine import SimResult, simulate
+from konflikt.core.errors import KonfliktError
+from konflikt.core.scenario import load_scenario
+from konflikt.sim.engine import simulate
+from konflikt.sim.header import run_header, write_text
+from konflikt.sim.summary import summarise, summary_csv
+
+FATE_ROWS = 12
 
 
-def _label(scenario: Scenario, winners: Any) -> str:
-    names = {s.id: s.name for s in scenario.sides}
-    if isinstance(winners, tuple):
-        return " + ".join(str(names.get(w, w)) for w in winners) if winners else "nobody"
-    return str(winners)
+def interval_table(title: str, rows: list[dict[str, Any]], expected: bool = False) -> Table:
+    t = Table(title=Text(title), title_justify="left")
+    t.add_column("outcome", overflow="fold")
+    t.add_column("count", justify="right")
+    t.add_column("share", justify="right")
+    t.add_column("95% interval (Wilson)", justify="right")
+    if expected:
+        t.add_column("expected count", justify="right")
+    for r in rows:
+        cells: list[Text | str] = [Text(r["outcome"]), f"{r['count']:,}", f"{r['p'] * 100:.2f}%"]
+        cells.append(f"{r['ci95'][0] * 100:.2f}% – {r['ci95'][1] * 100:.2f}%")
+        if expected:
+            cells.append(f"{r['expected']:.3f}")
+        t.add_row(*cells)
+    return t
 
 
-def summary_json(scenario: Scenario, result: SimResult, seed: int) -> dict[str, Any]:
-    tally = result.tally
-
-    def rows(counter: Any, label: Any = str) -> list[dict[str, Any]]:
-        out = []
-        for key, count in sorted(counter.items(), key=lambda kv: -kv[1]):
-            low, high = wilson(count, tally.n)
-            out.append({"outcome": label(key), "count": count, "p": count / tally.n, "ci95": [low, high]})
-        return out
-
-    return {
-        "scenario": scenario.source,
-        "seed": seed,
-        "n": tally.n,
-        "engine": result.engine,
-        "note": result.note,
-        "seconds": result.seconds,
-        "interrupted": result.interrupted,
-        "winners": rows(tally.winners, lambda w: _label(scenario, w)),
-        "endings": rows(tally.endings),
-        "participants": {pid: rows(c) for pid, c in tally.fates.items()},
-        "length": tally.length_stats(),
-        "resources": {k: {"mean": m, "se": se} for k, (m, se) in tally.resource_means().items()},
-    }
-
-
-FATE_ROWS = 8
-
-
-def print_summary(console: Console, data: dict[str, Any]) -> None:
-    head = f"{data['n']:,} conflicts in {data['seconds']:.2f} s ({data['note']})"
+def print_summary(console: Console, data: dict[str, Any], fates: bool = False) -> None:
+    head = f"{data['n']:,} conflicts in {data['seconds']:.2f} s ({data['note']}), seed {data['seed']}"
     if data["interrupted"]:
         head += " — stopped early; these are the conflicts done so far"
-    console.print(head, highlight=False)
-
-    def table(title: str, rows: list[dict[str, Any]]) -> Table:
-        t = Table(title=title, title_justify="left")
-        t.add_column("outcome")
-        t.add_column("count", justify="right")
-        t.add_column("share", justify="right")
-        t.add_column("95% interval (Wilson)", justify="right")
-        for r in rows:
-            t.add_row(
-                r["outcome"],
-                f"{r['count']:,}",
-                f"{r['p'] * 100:.2f}%",
-                f"{r['ci95'][0] * 100:.2f}% – {r['ci95'][1] * 100:.2f}%",
-            )
-        return t
-
-    console.print(table("who wins", data["winners"]))
-    console.print(table("how it ended", data["endings"]))
-    for pid, rows in data["participants"].items():
-        shown = rows[:FATE_ROWS]
-        if len(rows) > FATE_ROWS:
-            rest = rows[FATE_ROWS:]
-            count = sum(r["count"] for r in rest)
-            low, high = wilson(count, data["n"])
-            shown = [*shown, {"outcome": f"({len(rest)} other fates)", "count": count, "p": count / data["n"],
-                              "ci95": [low, high]}]  # fmt: skip
-        console.print(table(f"{pid}: fate", shown))
+    console.print(head, highlight=False, markup=False)
+    console.print(interval_table("who wins", data["winners"]))
+    console.print(interval_table("how it ended", data["endings"]))
+    names = data["names"]
+    for pid, rows in data["consequences"].items():
+        title = f"{names.get(pid, pid)}: chance of each consequence, and how many are taken on average"
+        console.print(interval_table(title, rows, expected=True))
+    if fates:
+        for pid, rows in data["participants"].items():
+            shown = rows[:FATE_ROWS]
+            if len(rows) > FATE_ROWS:
+                rest = rows[FATE_ROWS:]
+                count = sum(r["count"] for r in rest)
+                low, high = wilson(count, data["n"])
+                shown = [*shown, {"outcome": f"({len(rest)} other combinations)", "count": count,
+                                  "p": count / data["n"], "ci95": [low, high]}]  # fmt: skip
+            console.print(interval_table(f"{names.get(pid, pid)}: whole fate (combinations)", shown))
     if data["length"]:
         length = data["length"]
+        unit = length["unit"]
         console.print(
-            f"length (rounds where the ruleset reports them, else steps): mean {length['mean']:.2f}, "
-            f"median {length['p50']:.0f}, 10–90% {length['p10']:.0f}–{length['p90']:.0f}, longest {length['max']:.0f}",
+            f"length in {unit}: mean {length['mean']:.2f}, median {length['p50']:.0f}, "
+            f"10–90% {length['p10']:.0f}–{length['p90']:.0f}, longest {length['max']:.0f}",
             highlight=False,
+            markup=False,
         )
     if data["resources"]:
         t = Table(title="resources at the end (mean ± standard error)", title_justify="left")
         t.add_column("what")
         t.add_column("mean", justify="right")
         for name, v in data["resources"].items():
-            t.add_row(name, f"{v['mean']:.3f} ± {v['se']:.3f}")
+            t.add_row(Text(name), f"{v['mean']:.3f} ± {v['se']:.3f}")
         console.print(t)
 
 
@@ -111,8 +90,14 @@ def register(app: typer.Typer) -> None:
         option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Rule option name=value.")] = None,
         policy: Annotated[list[str] | None, typer.Option("--policy", "-p", help="Seat policy seat=name.")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        csv_path: Annotated[
+            Path | None, typer.Option("--csv", help="Also write every row (with the run header) to this CSV file.")
+        ] = None,
+        fates: Annotated[bool, typer.Option("--fates", help="Also show whole fates (combinations).")] = False,
     ) -> None:
-        """Play a scenario many times and report outcomes with 95% intervals, length and resources."""
+        """Play a scenario many times and report outcomes with 95% intervals, consequences, length and resources."""
+        if csv_path is not None and csv_path.is_dir():
+            raise KonfliktError(f"--csv {csv_path}: that is a folder; name a file")
         scenario = load_scenario(scenario_name)
         overrides = overrides_for(scenario, option)
         policies = seat_overrides(scenario, policy)
@@ -138,11 +123,16 @@ def register(app: typer.Typer) -> None:
                 bar.update(task, advance=count, rate=f"{done / elapsed:,.0f}/s")
 
             result = simulate(scenario, n, the_seed, overrides, policies, engine, workers, advance)
-        data = summary_json(scenario, result, the_seed)
+        header = run_header(scenario, overrides, policies, the_seed, result.tally.n, result.engine)
+        data = summarise(scenario, result, header)
+        if csv_path is not None:
+            write_text(csv_path, summary_csv(data))
         if as_json:
             typer.echo(json.dumps(data, ensure_ascii=False, indent=1))
         else:
-            print_summary(Console(), data)
+            print_summary(Console(), data, fates)
+            if csv_path is not None:
+                console.print(Text(f"wrote {csv_path}"))
 
 
 __all__ = ["register"]

@@ -11,19 +11,37 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
-from konflikt.sim.plots import curve, heatmap, write_table
-from konflikt.sim.sweep import SweepSpec, cells, load_spec, run_sweep
+from konflikt.sim.plots import curve, heatmaps, write_table
+from konflikt.sim.sweep import SweepSpec, base_scenario, cells, load_spec, outcome_columns, run_sweep, sweep_header
 
 MAX_HEATMAPS = 12
 
 
-def plot_sweep(spec: SweepSpec, rows: list[dict[str, Any]], out: Path) -> list[Path]:
-    sides = [k.removeprefix("win_") for k in rows[0] if k.startswith("win_") and not k.endswith(("_lo", "_hi"))]
-    side = spec.side or sides[0]
+def outcome_labels(rows: list[dict[str, Any]], names: dict[str, str], short: bool = False) -> dict[str, str]:
+    """Each outcome column of the rows → words for a reader: ``win_snurres`` → ``Snurre's side wins``."""
+    labels = {}
+    for column in outcome_columns(rows):
+        if column == "nobody":
+            labels[column] = "nobody" if short else "nobody wins (draw / deadlock)"
+        else:
+            sides = column.removeprefix("win_").split("+")
+            labels[column] = " + ".join(names.get(s, s) for s in sides) + " wins"
+    return labels
+
+
+def plot_sweep(
+    spec: SweepSpec, rows: list[dict[str, Any]], out: Path, names: dict[str, str], header: dict[str, Any]
+) -> list[Path]:
+    """Every outcome (each side's win and nobody's) along one axis, or as side-by-side heatmaps over two."""
+    labels = outcome_labels(rows, names)
+    if all(r["nobody"] == 0 for r in rows):
+        labels.pop("nobody")
     axes = [a.name for a in spec.axis]
+    title = f"{header['scenario'].rsplit('/', 1)[-1]}: who wins, n = {spec.n:,} per cell"
     if len(axes) == 1:
-        return curve(rows, axes[0], [f"win_{s}" for s in sides], out / "curve", f"win rate along {axes[0]}")
+        return curve(rows, axes[0], labels, out / "curve", f"{title}, along {axes[0]}", header)
     paths: list[Path] = []
     rest = axes[2:]
     combos = list(itertools.product(*(a.values for a in spec.axis[2:])))[:MAX_HEATMAPS]
@@ -31,9 +49,36 @@ def plot_sweep(spec: SweepSpec, rows: list[dict[str, Any]], out: Path) -> list[P
         fixed = dict(zip(rest, combo, strict=True))
         subset = [r for r in rows if all(r[k] == v for k, v in fixed.items())]
         suffix = "".join(f"_{k}-{v}" for k, v in fixed.items())
-        title = f"win rate of {side}" + (f" ({', '.join(f'{k}={v}' for k, v in fixed.items())})" if fixed else "")
-        paths += heatmap(subset, axes[0], axes[1], f"win_{side}", out / f"heatmap{suffix}", title)
+        where = f" ({', '.join(f'{k}={v}' for k, v in fixed.items())})" if fixed else ""
+        paths += heatmaps(subset, axes[0], axes[1], labels, out / f"heatmap{suffix}", title + where, header)
     return paths
+
+
+def sweep_tables(spec: SweepSpec, rows: list[dict[str, Any]], names: dict[str, str]) -> list[Table]:
+    """Every outcome per cell, in two tables that fit a terminal: who wins (each side, nobody, and a note where
+    the cap decides), and how it ended (each ending, the mean length in the system's unit)."""
+    axes = [(a.name, a.name) for a in spec.axis]
+    labels = outcome_labels(rows, names, short=True)
+    endings = [(k, k.removeprefix("end_")) for k in rows[0] if k.startswith("end_")]
+    unit = rows[0].get("length_unit", "steps")
+    title = f"{spec.scenario}: {len(rows)} cells × {spec.n:,} conflicts"
+    return [
+        _table(f"{title}: who wins", rows, axes + list(labels.items()) + [("note", "note")]),
+        _table("how it ended", rows, axes + endings + [("length_mean", f"mean {unit}")]),
+    ]
+
+
+def _table(title: str, rows: list[dict[str, Any]], columns: list[tuple[str, str]]) -> Table:
+    table = Table(title=Text(title), title_justify="left")
+    for _, heading in columns:
+        table.add_column(Text(heading), justify="right", overflow="fold")
+    for row in rows:
+        cells = []
+        for key, _ in columns:
+            value = row.get(key, "")
+            cells.append(Text(f"{value:.3f}" if isinstance(value, float) else str(value)))
+        table.add_row(*cells)
+    return table
 
 
 def register(app: typer.Typer) -> None:
@@ -57,19 +102,14 @@ def register(app: typer.Typer) -> None:
             task = bar.add_task("sweep", total=total)
             rows = run_sweep(spec, spec_path, engine, workers, scheduler, lambda k: bar.update(task, advance=k))
         folder = out or Path(f"sweep-{spec_path.stem}")
-        files = write_table(rows, folder, "cells") + plot_sweep(spec, rows, folder)
+        header = sweep_header(spec, spec_path)
+        _, scenario = base_scenario(spec, spec_path)
+        names = {side.id: str(side.name) for side in scenario.sides}
+        files = write_table(rows, folder, "cells", header) + plot_sweep(spec, rows, folder, names, header)
         if as_json:
-            typer.echo(json.dumps({"rows": rows, "files": [str(f) for f in files]}, ensure_ascii=False, indent=1))
+            document = {"run": header, "rows": rows, "files": [str(f) for f in files]}
+            typer.echo(json.dumps(document, ensure_ascii=False, indent=1))
             return
-        table = Table(title=f"{spec.scenario}: {total} cells × {spec.n:,} conflicts", title_justify="left")
-        shown = (
-            [a.name for a in spec.axis]
-            + [k for k in rows[0] if k.startswith("win_") and "_lo" not in k and "_hi" not in k]
-            + ["length_mean"]
-        )
-        for column in shown:
-            table.add_column(column, justify="right")
-        for row in rows:
-            table.add_row(*(f"{row[c]:.3f}" if isinstance(row[c], float) else str(row[c]) for c in shown))
-        console.print(table)
-        console.print("wrote " + ", ".join(str(f) for f in files), highlight=False)
+        for table in sweep_tables(spec, rows, names):
+            console.print(table)
+        console.print(Text("wrote " + ", ".join(str(f) for f in files)))

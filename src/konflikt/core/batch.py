@@ -25,7 +25,9 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return (low, high)
 
 
 @dataclass
@@ -54,8 +56,9 @@ class Batch:
         winners: tuples of winning side ids (``()`` for nobody).
         endings: the ending words of the ruleset.
         fates: participant id → fate words.
-        length: rounds (or exchanges) per conflict.
+        length: engine steps (or rounds) per conflict.
         resources: name → a number per conflict (tokens left, boxes marked, consequences...).
+        rounds: the length in the ruleset's own unit (``Ruleset.length_unit``), when it is known.
     """
 
     winners: Coded
@@ -63,6 +66,7 @@ class Batch:
     fates: dict[str, Coded]
     length: np.ndarray
     resources: dict[str, np.ndarray] = field(default_factory=dict)
+    rounds: np.ndarray | None = None
 
     @property
     def n(self) -> int:
@@ -78,6 +82,8 @@ class Tally:
     endings: Counter[str] = field(default_factory=Counter)
     fates: dict[str, Counter[str]] = field(default_factory=dict)
     length: Counter[int] = field(default_factory=Counter)
+    rounds: Counter[int] = field(default_factory=Counter)
+    """The length in the ruleset's own unit, over the conflicts that report it (all of them, or none)."""
     resource_sums: dict[str, float] = field(default_factory=dict)
     resource_squares: dict[str, float] = field(default_factory=dict)
 
@@ -87,9 +93,9 @@ class Tally:
         self.endings.update({str(k): v for k, v in batch.endings.counts().items()})
         for pid, fates in batch.fates.items():
             self.fates.setdefault(pid, Counter()).update({str(k): v for k, v in fates.counts().items()})
-        values, counts = np.unique(batch.length, return_counts=True)
-        for v, c in zip(values.tolist(), counts.tolist(), strict=True):
-            self.length[int(v)] += int(c)
+        _count_into(self.length, batch.length)
+        if batch.rounds is not None:
+            _count_into(self.rounds, batch.rounds)
         for name, arr in batch.resources.items():
             self.resource_sums[name] = self.resource_sums.get(name, 0.0) + float(np.sum(arr))
             self.resource_squares[name] = self.resource_squares.get(name, 0.0) + float(np.sum(np.square(arr)))
@@ -103,14 +109,20 @@ class Tally:
         for pid, c in other.fates.items():
             self.fates.setdefault(pid, Counter()).update(c)
         self.length.update(other.length)
+        self.rounds.update(other.rounds)
         for name, v in other.resource_sums.items():
             self.resource_sums[name] = self.resource_sums.get(name, 0.0) + v
             self.resource_squares[name] = self.resource_squares.get(name, 0.0) + other.resource_squares[name]
 
-    def length_stats(self) -> dict[str, float]:
+    def has_rounds(self) -> bool:
+        """Whether every conflict reported its length in the ruleset's own unit."""
+        return self.n > 0 and sum(self.rounds.values()) == self.n
+
+    def length_stats(self, rounds: bool = False) -> dict[str, float]:
+        """Mean, 10th/50th/90th percentile and longest: in engine steps, or (``rounds``) in the ruleset's unit."""
         if not self.n:
             return {}
-        values = sorted(self.length.items())
+        values = sorted((self.rounds if rounds else self.length).items())
         total = sum(v * c for v, c in values)
 
         def percentile(q: float) -> float:
@@ -146,6 +158,7 @@ class Tally:
             "endings": dict(self.endings),
             "fates": {pid: dict(c) for pid, c in self.fates.items()},
             "length": {str(k): v for k, v in self.length.items()},
+            "rounds": {str(k): v for k, v in self.rounds.items()},
             "resource_sums": dict(self.resource_sums),
             "resource_squares": dict(self.resource_squares),
         }
@@ -158,6 +171,13 @@ class Tally:
         tally.endings.update(data["endings"])
         tally.fates = {pid: Counter(c) for pid, c in data["fates"].items()}
         tally.length.update({int(k): v for k, v in data["length"].items()})
+        tally.rounds.update({int(k): v for k, v in data.get("rounds", {}).items()})
         tally.resource_sums = dict(data["resource_sums"])
         tally.resource_squares = dict(data["resource_squares"])
         return tally
+
+
+def _count_into(counter: Counter[int], values: np.ndarray) -> None:
+    uniques, counts = np.unique(values, return_counts=True)
+    for v, c in zip(uniques.tolist(), counts.tolist(), strict=True):
+        counter[int(v)] += int(c)

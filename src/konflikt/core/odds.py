@@ -50,6 +50,7 @@ class OddsAnswer:
         distributions: further named distributions.
         probabilities: named single probabilities ("attack wins").
         notes: lines of explanation.
+        cumulative: the outcomes are numbers in increasing order, so "at least" and "at most" mean something.
     """
 
     title: str
@@ -58,6 +59,25 @@ class OddsAnswer:
     distributions: Mapping[str, Sequence[tuple[str, Fraction]]] = field(default_factory=dict)
     probabilities: Mapping[str, Fraction] = field(default_factory=dict)
     notes: Sequence[str] = ()
+    cumulative: bool = False
+
+    def at_least(self) -> list[tuple[str, Fraction]]:
+        """P(outcome ≥ each row's outcome), in the rows' order."""
+        left = sum((p for _, p in self.outcomes), Fraction(0))
+        out = []
+        for key, p in self.outcomes:
+            out.append((key, left))
+            left -= p
+        return out
+
+    def at_most(self) -> list[tuple[str, Fraction]]:
+        """P(outcome ≤ each row's outcome), in the rows' order."""
+        seen = Fraction(0)
+        out = []
+        for key, p in self.outcomes:
+            seen += p
+            out.append((key, seen))
+        return out
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -65,6 +85,9 @@ class OddsAnswer:
             "label": self.label,
             "outcomes": {k: fraction_text(p) for k, p in self.outcomes},
         }
+        if self.cumulative:
+            data["at_least"] = {k: fraction_text(p) for k, p in self.at_least()}
+            data["at_most"] = {k: fraction_text(p) for k, p in self.at_most()}
         if self.distributions:
             data["distributions"] = {
                 name: {k: fraction_text(p) for k, p in rows} for name, rows in self.distributions.items()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,3 +51,49 @@ class Aftermath:
 
     def to_json(self) -> dict[str, Any]:
         return {"characters": {pid: dict(doc) for pid, doc in self.characters.items()}, "lines": list(self.lines)}
+
+
+_SEPARATORS = (";", ",", ": ")
+_COUNTED = re.compile(r"(\S+)×(\d+)")
+_PARENTHESES = re.compile(r"\([^()]*(?:\([^()]*\)[^()]*)*\)")
+
+
+def fate_parts(fate: str, name: str = "") -> list[tuple[str, int]]:
+    """The consequences in a fate's words, each with how many times it was taken: the default reading of
+    ``ConflictOutcome.participants`` for consequence marginals (``Ruleset.fate_parts`` may replace it).
+
+    The fate is cut at ``;``, ``,`` and ``: `` outside parentheses and quotes; ``Skråma×2`` counts twice; a piece
+    with a number outside parentheses (``Omtöckning 16``, ``0 tokens left``) is a resource, not a consequence, and
+    is skipped, as is the participant's own ``name``.
+    ``"conceded; konsekwencje (consequences): mild 'Zmęczony (tired)'"`` →
+    ``[("conceded", 1), ("konsekwencje (consequences)", 1), ("mild 'Zmęczony (tired)'", 1)]``.
+    """
+    pieces: list[str] = []
+    depth, quoted, start, i = 0, False, 0, 0
+    while i < len(fate):
+        c = fate[i]
+        if c == "'" and (quoted or i == 0 or not fate[i - 1].isalnum()):
+            quoted = not quoted
+        elif not quoted and c == "(":
+            depth += 1
+        elif not quoted and c == ")":
+            depth = max(0, depth - 1)
+        elif not quoted and depth == 0:
+            sep = next((s for s in _SEPARATORS if fate.startswith(s, i)), None)
+            if sep is not None:
+                pieces.append(fate[start:i])
+                i += len(sep)
+                start = i
+                continue
+        i += 1
+    pieces.append(fate[start:])
+    parts: list[tuple[str, int]] = []
+    for piece in (p.strip() for p in pieces):
+        if not piece or piece == name:
+            continue
+        counted = _COUNTED.findall(piece)
+        if counted:
+            parts.extend((word, int(k)) for word, k in counted)
+        elif not any(ch.isdigit() for ch in _PARENTHESES.sub("", piece)):
+            parts.append((piece, 1))
+    return parts

@@ -21,7 +21,7 @@ from konflikt.core.conformance import ConformanceTable, conformance_path, load_c
 from konflikt.core.errors import KonfliktError
 from konflikt.core.odds import OddsQuestion
 from konflikt.core.options import Options, OptionSet
-from konflikt.core.outcome import Aftermath
+from konflikt.core.outcome import Aftermath, fate_parts
 from konflikt.core.state import State
 
 if TYPE_CHECKING:
@@ -88,6 +88,18 @@ class Ruleset:
     kernel: Callable[..., Any] | None = None
     """Optional vectorised simulator: ``kernel(scenario, options, seats)`` returns an object with
     ``run(n, rng) -> konflikt.core.batch.Batch``, or a string saying why it cannot play this scenario."""
+    length_unit: str = "steps"
+    """The system's own unit of a conflict's length (``exchanges``, ``rounds``, ``sequences``), as sim and sweep
+    report it. Without ``length_key`` the length is counted in engine steps and called ``steps``."""
+    length_key: str | None = None
+    """The field of ``ConflictOutcome.data`` holding the length in ``length_unit`` (an int); a kernel supplies the
+    same as ``Batch.rounds``, or as the resource of this name."""
+    fate_parts: Callable[[str, str], list[tuple[str, int]]] = fate_parts
+    """Reads one participant's fate (``ConflictOutcome.participants``) and its name into (consequence, count)
+    pairs, for the consequence marginals of ``konflikt sim``; the default cuts the words at ``;``, ``,`` and ``:``."""
+    cap_endings: tuple[str, ...] = ("deadlock",)
+    """The endings that mean a cap stopped the conflict (a round limit), not the rules' own ending: a sweep cell
+    where they exceed 1% says so."""
 
     def policy(self, name: str) -> Policy:
         factories: dict[str, Callable[[], Policy]] = {"random": RandomPolicy, **self.policies}

@@ -9,12 +9,15 @@ from konflikt.dice.dice import (
     SumDice,
     brute_force,
     effect,
+    exact_seconds,
     parse_dice,
 )
 from konflikt.dice.distribution import Distribution, fraction_text, mean
+from konflikt.dice.expression import DiceExpression, parse_expression
 
 __all__ = [
     "Dice",
+    "DiceExpression",
     "Distribution",
     "Fudge",
     "Percentile",
@@ -23,7 +26,9 @@ __all__ = [
     "SumDice",
     "brute_force",
     "effect",
+    "exact_seconds",
     "fraction_text",
     "mean",
     "parse_dice",
+    "parse_expression",
 ]

@@ -17,7 +17,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from konflikt.dice.distribution import normalise, power
+from konflikt.dice.counts import Counts, sum_seconds
+from konflikt.dice.distribution import normalise
 from konflikt.errors import DiceError
 
 FUDGE_FACES = {"+": 1, "0": 0, "-": -1, "−": -1, "–": -1, " ": None}
@@ -128,8 +129,7 @@ def fudge_sums(count: int) -> tuple[int, ...]:
 
 @cache
 def _fudge(count: int, modifier: int) -> dict[int, Fraction]:
-    die = {-1: Fraction(1, 3), 0: Fraction(1, 3), 1: Fraction(1, 3)}
-    return {k + modifier: p for k, p in power(die, count).items()}
+    return Counts.of_faces((-1, 0, 1)).power(count).shift(modifier).fractions()
 
 
 @dataclass(frozen=True)
@@ -176,8 +176,7 @@ class SumDice(Dice):
 
 @cache
 def _sum_dice(count: int, sides: int, modifier: int) -> dict[int, Fraction]:
-    die = {face: Fraction(1, sides) for face in range(1, sides + 1)}
-    return {k + modifier: p for k, p in power(die, count).items()}
+    return Counts.of_faces(range(1, sides + 1)).power(count).shift(modifier).fractions()
 
 
 @dataclass(frozen=True)
@@ -310,7 +309,9 @@ MAX_DICE = 200
 
 
 def parse_dice(expr: str) -> Dice:
-    """Read dice notation: ``4dF``, ``3d6``, ``2T+2``, ``3T6``, ``6d6 pool`` (or ``6P``), ``d100``.
+    """Read dice notation: the systems' rolls ``4dF``, ``3d6``, ``2T+2``, ``3T6``, ``6d6 pool`` (or ``6P``),
+    ``d100``, and anything else in the dice language of :mod:`konflikt.dice.expression` (``4d6kh3``, ``2d10+1d4-2``,
+    ``4dF+2>=3``, ``d{1,1,2,3}``, ``6d6>=4``).
 
     Raises:
         DiceError: the expression is not one of these, or asks for no dice or too many.
@@ -337,7 +338,19 @@ def parse_dice(expr: str) -> Dice:
             raise DiceError(f"cannot read dice expression {expr!r}: dice need 2 to 1000 sides")
         sign = -1 if m.group(4) == "-" else 1
         return SumDice(count, sides, sign * int(m.group(5) or 0), style)
-    raise DiceError(f"cannot read dice expression {expr!r}: try 4dF, 3d6, 2T+2, 3T6, 6d6 pool or d100")
+    from konflikt.dice.expression import parse_expression
+
+    return parse_expression(text)
+
+
+def exact_seconds(dice: Dice) -> float:
+    """Estimated seconds to compute ``dice.distribution()`` exactly (front ends refuse what takes too long)."""
+    if isinstance(dice, SumDice):
+        return sum_seconds(dice.sides, dice.count, dice.sides)
+    if isinstance(dice, Fudge):
+        return sum_seconds(3, dice.count, 3)
+    estimate = getattr(dice, "exact_seconds", None)
+    return float(estimate()) if callable(estimate) else 0.0
 
 
 def _count(count: int, expr: str) -> int:

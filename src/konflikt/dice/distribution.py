@@ -53,3 +53,26 @@ def mean(dist: Mapping[int, Fraction]) -> Fraction:
 def fraction_text(p: Fraction) -> str:
     """``"p/q"`` in lowest terms (``"1"`` and ``"0"`` for the certain and the impossible)."""
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
+
+
+def decimal_text(p: Fraction, digits: int = 6) -> str:
+    """``p`` as a decimal with ``digits`` significant digits (exact when it terminates sooner): ``0.858947``."""
+    if p.denominator == 1:
+        return str(p.numerator)
+    from decimal import Context, Decimal
+
+    value = Context(prec=digits).divide(Decimal(p.numerator), Decimal(p.denominator))
+    text = f"{value:f}" if abs(value) >= Decimal("1e-6") else f"{value:e}"
+    return text.rstrip("0").rstrip(".") if "." in text and "e" not in text else text
+
+
+def value_text(p: Fraction, longest: int = 24) -> str:
+    """A number for a reader: ``9``; ``7/2 = 3.5``; ``14/3 ≈ 4.66667``; a long fraction only as ``≈ 0.858947``."""
+    if p.denominator == 1:
+        return str(p.numerator)
+    decimal = decimal_text(p)
+    exact = Fraction(decimal) == p
+    fraction = fraction_text(p)
+    if len(fraction) > longest:
+        return decimal if exact else f"≈ {decimal}"
+    return f"{fraction} {'=' if exact else '≈'} {decimal}"

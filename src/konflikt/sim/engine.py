@@ -79,7 +79,11 @@ def _chunk(
     seq = np.random.SeedSequence(seed, spawn_key=(index,))
     tally = Tally()
     if kernel is not None:
-        tally.add(kernel.run(n, np.random.default_rng(seq)))
+        batch = kernel.run(n, np.random.default_rng(seq))
+        key = scenario.ruleset.length_key
+        if batch.rounds is None and key is not None and key in batch.resources:
+            batch.rounds = batch.resources[key].astype(np.int64)
+        tally.add(batch)
     else:
         tally.add(run_chunk(scenario, overrides, seats, n, seq))
     return tally.to_json()

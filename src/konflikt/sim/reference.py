@@ -43,6 +43,8 @@ def run_chunk(
     endings: list[str] = []
     fates: dict[str, list[str]] = {p.id: [] for p in scenario.participants()}
     length = np.empty(n, dtype=np.int64)
+    key = scenario.ruleset.length_key
+    rounds = np.empty(n, dtype=np.int64) if key is not None else None
     resources: dict[str, list[float]] = {}
     opening = new_state(scenario, dict(overrides))
     opening.quiet = True  # nobody reads the narration of a simulated conflict
@@ -56,6 +58,8 @@ def run_chunk(
             fates.setdefault(pid, []).append(fate)
         data = outcome.data
         length[i] = int(data.get("rounds", len(state.steps())))
+        if rounds is not None and key is not None:
+            rounds[i] = int(data[key])
         for name, value in numbers(data):
             resources.setdefault(name, []).append(float(value))
     return Batch(
@@ -64,4 +68,5 @@ def run_chunk(
         {pid: Coded.of(list(f)) for pid, f in fates.items()},
         length,
         {k: np.asarray(v) for k, v in resources.items() if len(v) == n},
+        rounds,
     )

@@ -20,8 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from konflikt.core.batch import wilson
 from konflikt.core.errors import KonfliktError, ScenarioError
-from konflikt.core.scenario import find_scenario, read_toml, scenario_from_document, validation_message
+from konflikt.core.scenario import Scenario, find_scenario, read_toml, scenario_from_document, validation_message
 from konflikt.sim.engine import simulate
+from konflikt.sim.header import digest, run_header
 
 Scalar = str | int | float | bool
 
@@ -112,18 +113,73 @@ def run_cell(job: Mapping[str, Any]) -> dict[str, Any]:
     result = simulate(scenario, int(job["n"]), int(job["seed"]), job["overrides"], engine=str(job["engine"]))
     tally = result.tally
     row: dict[str, Any] = {**job["cell"], "n": tally.n, "engine": result.engine}
-    for side in scenario.sides:
-        wins = sum(c for w, c in tally.winners.items() if isinstance(w, tuple) and side.id in w)
+    winners = {(side.id,): 0 for side in scenario.sides}
+    winners.update({w: c for w, c in tally.winners.items() if isinstance(w, tuple) and w})
+    for key, wins in winners.items():
         low, high = wilson(wins, tally.n)
-        row[f"win_{side.id}"] = wins / tally.n
-        row[f"win_{side.id}_lo"] = low
-        row[f"win_{side.id}_hi"] = high
+        name = "+".join(key)
+        row[f"win_{name}"] = wins / tally.n
+        row[f"win_{name}_lo"] = low
+        row[f"win_{name}_hi"] = high
     nobody = tally.winners.get((), 0)
     row["nobody"] = nobody / tally.n
-    row["length_mean"] = tally.length_stats().get("mean", 0.0)
+    row["nobody_lo"], row["nobody_hi"] = wilson(nobody, tally.n)
+    for ending, count in sorted(tally.endings.items()):
+        row[f"end_{ending}"] = count / tally.n
+    capped = sum(tally.endings.get(e, 0) for e in scenario.ruleset.cap_endings) / tally.n
+    row["capped"] = capped
+    row["note"] = f"cap decides {capped:.1%}" if capped > CAP_NOTE else ""
+    rounds = tally.has_rounds()
+    row["length_mean"] = tally.length_stats(rounds=rounds).get("mean", 0.0)
+    row["length_unit"] = scenario.ruleset.length_unit if rounds else "steps"
     for name, (mean, _) in tally.resource_means().items():
         row[f"mean_{name}"] = mean
     return row
+
+
+CAP_NOTE = 0.01
+"""A cell where the cap's endings exceed this share says so: its win rates are partly the cap's, not the rules'."""
+
+
+def complete(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every row gets every outcome column (0 where a cell never saw it), in one order: wins, nobody, endings."""
+    wins = [k for k in dict.fromkeys(k for r in rows for k in r) if k.startswith("win_")]
+    endings = sorted({k for r in rows for k in r if k.startswith("end_")})
+    out = []
+    for r in rows:
+        head = {k: v for k, v in r.items() if not k.startswith(("win_", "end_", "nobody"))}
+        first = {k: v for k, v in head.items() if k not in ("capped", "note", "length_mean", "length_unit")}
+        first = {k: v for k, v in first.items() if not k.startswith("mean_")}
+        ordered = {**first, **{k: r.get(k, 0.0) for k in wins}}
+        ordered.update({"nobody": r["nobody"], "nobody_lo": r["nobody_lo"], "nobody_hi": r["nobody_hi"]})
+        ordered.update({k: r.get(k, 0.0) for k in endings})
+        ordered.update({k: head[k] for k in ("capped", "note", "length_mean", "length_unit")})
+        ordered.update({k: v for k, v in head.items() if k not in ordered})
+        out.append(ordered)
+    return out
+
+
+def outcome_columns(rows: list[dict[str, Any]]) -> list[str]:
+    """The columns of who wins (each side alone, joint wins, nobody): a partition, so a row's values sum to 1."""
+    return [k for k in rows[0] if k.startswith("win_") and not k.endswith(("_lo", "_hi"))] + ["nobody"]
+
+
+def base_scenario(spec: SweepSpec, spec_path: Path) -> tuple[Path, Scenario]:
+    """The sweep's scenario file (beside the spec, or a bundled name) and the scenario it holds with no axis set."""
+    path = (
+        find_scenario(str(spec_path.parent / spec.scenario))
+        if not Path(spec.scenario).exists() and (spec_path.parent / spec.scenario).exists()
+        else find_scenario(spec.scenario)
+    )
+    return path, scenario_from_document(read_toml(path), str(path), base=path.parent)
+
+
+def sweep_header(spec: SweepSpec, spec_path: Path) -> dict[str, Any]:
+    """The run header of a sweep: the base scenario's, with the spec (axes, options, n, seed) and its digest."""
+    _, scenario = base_scenario(spec, spec_path)
+    spec_data = spec.model_dump()
+    header = run_header(scenario, spec.options, {}, spec.seed, spec.n, spec.engine, command="sweep")
+    return {**header, "spec": str(spec_path), "spec_digest": digest(spec_data), "axes": spec_data["axis"]}
 
 
 def run_sweep(
@@ -135,11 +191,7 @@ def run_sweep(
     progress: Callable[[int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Every cell's row, in grid order, on the local engine (processes) or on a Dask cluster."""
-    scenario_path = (
-        find_scenario(str(spec_path.parent / spec.scenario))
-        if not Path(spec.scenario).exists() and (spec_path.parent / spec.scenario).exists()
-        else find_scenario(spec.scenario)
-    )
+    scenario_path, _ = base_scenario(spec, spec_path)
     base = read_toml(scenario_path)
     jobs = [cell_job(spec, base, str(scenario_path), c) for c in cells(spec)]
     scenario_from_document(jobs[0]["document"], str(scenario_path), base=scenario_path.parent)
@@ -150,14 +202,14 @@ def run_sweep(
                 rows.append(run_cell(job))
                 if progress:
                     progress(1)
-            return rows
+            return complete(rows)
         with ProcessPoolExecutor(max_workers=workers) as pool:
             rows = []
             for row in pool.map(run_cell, jobs):
                 rows.append(row)
                 if progress:
                     progress(1)
-            return rows
+            return complete(rows)
     if engine == "dask":
         if not scheduler:
             raise KonfliktError("--engine dask needs --scheduler ADDRESS (e.g. tcp://10.0.0.5:8786)")
@@ -174,7 +226,7 @@ def run_sweep(
                 rows.append(future.result())
                 if progress:
                     progress(1)
-            return rows
+            return complete(rows)
         finally:
             client.close()  # type: ignore[no-untyped-call]
     raise KonfliktError(f"--engine takes local or dask, not {engine!r}")

@@ -1,0 +1,107 @@
+"""The run header: what was simulated, written into every output file so a result can be reproduced from it alone.
+
+A CSV file starts with one line ``# konflikt-run: {json}`` (``pandas.read_csv(..., comment="#")`` skips it); a JSON
+file has the same object under ``"run"``; a plot carries it in its caption and in the image's metadata.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from konflikt import __version__
+from konflikt.core.errors import KonfliktError
+from konflikt.core.scenario import Scenario, bundled_examples
+from konflikt.core.state import GM
+
+CSV_PREFIX = "# konflikt-run: "
+
+
+def digest(document: Mapping[str, Any]) -> str:
+    """A short SHA-256 of a scenario document (characters inlined): the same digest means the same scenario."""
+    text = json.dumps(document, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def run_header(
+    scenario: Scenario,
+    overrides: Mapping[str, object],
+    policies: Mapping[str, str],
+    seed: int,
+    n: int,
+    engine: str,
+    command: str = "sim",
+) -> dict[str, Any]:
+    """The facts that decide a simulation's numbers: scenario (and its digest), options, seat policies, seed, n."""
+    seats = {p.id: p.policy for p in scenario.participants()}
+    seats[GM] = scenario.gm
+    seats.update(policies)
+    options = scenario.ruleset.options.resolve(scenario.options, dict(overrides))
+    return {
+        "konflikt": __version__,
+        "command": command,
+        "scenario": short_source(scenario.source),
+        "ruleset": scenario.ruleset.id,
+        "digest": digest(scenario.document),
+        "options": {k: _plain(v) for k, v in dict(options).items()},
+        "overrides": {k: _plain(v) for k, v in overrides.items()},
+        "policies": dict(sorted(seats.items())),
+        "seed": seed,
+        "n": n,
+        "engine": engine,
+    }
+
+
+def short_source(source: str) -> str:
+    """A bundled scenario as ``presja/knife_fight`` (what ``konflikt sim`` takes back); any other file as given."""
+    path = Path(source)
+    try:
+        relative = path.resolve().relative_to(bundled_examples().resolve())
+    except ValueError:
+        return source
+    return relative.with_suffix("").as_posix()
+
+
+def csv_line(header: Mapping[str, Any]) -> str:
+    return CSV_PREFIX + json.dumps(header, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def read_csv_header(text: str) -> dict[str, Any]:
+    """The header of a CSV file written here (its first line)."""
+    first = text.split("\n", 1)[0]
+    if not first.startswith(CSV_PREFIX):
+        raise ValueError("no konflikt run header on the first line")
+    data: dict[str, Any] = json.loads(first[len(CSV_PREFIX) :])
+    return data
+
+
+def caption(header: Mapping[str, Any]) -> str:
+    """Two short lines for under a plot: what was simulated, how, and how to get it again."""
+    changed = ", ".join(f"{k}={v}" for k, v in header.get("overrides", {}).items()) or "defaults"
+    policies = ", ".join(f"{k}={v}" for k, v in header.get("policies", {}).items())
+    return (
+        f"{header['scenario']} (digest {header['digest']}) · options: {changed} · policies: {policies}\n"
+        f"n = {header['n']:,} per point · seed {header['seed']} · engine {header['engine']} · "
+        f"konflikt {header['konflikt']} · 95% Wilson intervals"
+    )
+
+
+def _plain(value: Any) -> Any:
+    return value if isinstance(value, str | int | float | bool) or value is None else str(value)
+
+
+def write_text(path: Path, text: str) -> Path:
+    """Write a whole file or nothing: a temporary file beside it, renamed into place (never a half-written file)."""
+    temporary = path.with_name(f".{path.name}.partial")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise KonfliktError(f"cannot write {path}: {exc.strerror or exc}") from None
+    return path
