@@ -25,10 +25,11 @@ LAYERS: tuple[tuple[str, int], ...] = (
     ("konflikt.sim.bench", 5),
     ("konflikt.cli", 6),
     ("konflikt.__main__", 6),
-    ("konflikt", 7),
+    ("konflikt", 0),
 )
 """Module prefix → layer (the longest prefix wins). Layer 4's packages are peers and import none of each other;
-designer reports (5) sit above simulation and analysis; the command line (6) above everything."""
+designer reports (5) sit above simulation and analysis; the command line (6) above everything. The package root
+holds only ``__version__`` and imports nothing, so anything may read it."""
 
 PEERS = ("konflikt.sim", "konflikt.analysis", "konflikt.store")
 
@@ -92,3 +93,8 @@ def test_the_check_sees_upward_sideways_and_cross_ruleset_imports() -> None:
         "konflikt.rulesets.pwge.state imports another ruleset's konflikt.rulesets.levald"
     ]
     assert violations("konflikt.rulesets.pwge.state", "from . import rules\nfrom konflikt.core import state\n") == []
+
+
+def test_the_package_root_imports_nothing() -> None:
+    root = SRC / "konflikt" / "__init__.py"
+    assert imports_of("konflikt", root.read_text(encoding="utf-8"), is_package=True) == []
