@@ -405,6 +405,9 @@ def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
                 except ValueError:
                     conn.queue.put_nowait({"type": "error", "message": "not a JSON object"})
                     continue
+                if message.get("type") == "ping":
+                    conn.queue.put_nowait({"type": "pong", "id": str(message.get("id", ""))[:40]})
+                    continue
                 if message.get("type") == "hello":
                     # the page says what it has: catch up from there if the log is the same, else start over
                     epoch, have = message.get("epoch"), message.get("have")

@@ -174,7 +174,7 @@ class WebTable:
             raise Refused(f"{seat} has no decision to make now (waiting for {waiting})")
         legal = self.choices(seat)
         if not isinstance(choice, int) or isinstance(choice, bool) or not 0 <= choice < len(legal):
-            raise Refused(f"choice {str(choice)[:20]!r} is not on {seat}'s list: a number from 0 to {len(legal) - 1}")
+            raise Refused(f"choice {str(choice)[:20]} is not on {seat}'s list: a number from 0 to {len(legal) - 1}")
         action = legal[choice]
         if self.state.is_simultaneous_node():
             self.state.apply_actions({seat: action})
@@ -364,5 +364,5 @@ def _choice(index: int, text: str) -> dict[str, Any]:
 
 def _count(value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1000:
-        raise Refused(f"undo takes a number of steps from 1 to 1000, not {str(value)[:20]!r}")
+        raise Refused(f"undo takes a number of steps from 1 to 1000, not {str(value)[:20]}")
     return value
