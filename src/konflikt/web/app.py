@@ -205,7 +205,10 @@ def one_line(text: str) -> str:
 
 
 def base_url(conn: HTTPConnection) -> str:
-    return str(conn.base_url).rstrip("/")
+    """This server's address as a page would link to it (a socket's own URL says ws: or wss:)."""
+    url = conn.base_url
+    scheme = {"ws": "http", "wss": "https"}.get(url.scheme, url.scheme)
+    return str(url.replace(scheme=scheme)).rstrip("/")
 
 
 def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
