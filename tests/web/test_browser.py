@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import signal
 import socket
@@ -126,7 +125,10 @@ def step_of(page: Any) -> int:
 
 def text_outside_choices(page: Any) -> str:
     """The page's text without its own choice buttons (which list every movement, the chosen one too)."""
-    script = "() => { const b = document.body.cloneNode(true); b.querySelector('#choices')?.remove(); return b.textContent; }"
+    script = (
+        "() => { const b = document.body.cloneNode(true);"
+        " b.querySelector('#choices')?.remove(); return b.textContent; }"
+    )
     return str(page.evaluate(script))
 
 
@@ -141,7 +143,8 @@ def test_a_le_vald_duel_on_two_phones_with_secret_movement_a_reload_and_a_server
     gm.fill("input[name=seed]", "11")
     gm.click("text=Open the table")
     gm.wait_for_selector("text=Game master's console")
-    links = {li.inner_text().split(":")[0]: li.locator("a").get_attribute("href") for li in gm.locator("ul.links li").all()}
+    items = gm.locator("ul.links li").all()
+    links = {li.inner_text().split(":")[0]: li.locator("a").get_attribute("href") for li in items}
     snurre_link, hedda_link = links["Snurre (snurre)"], links["Hedda (hedda)"]
 
     snurre_context, hedda_context = phone(browser), phone(browser)
