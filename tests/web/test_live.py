@@ -6,6 +6,7 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
+from konflikt.core.events import GM_SEAT
 from konflikt.core.state import GM
 from tests.web.helpers import frame, new_table, post, serving, socket
 
@@ -17,6 +18,10 @@ def play_round(client: TestClient, cid: int, tokens: dict[str, str]) -> None:
         now = frame(client, cid, tokens[seat])
         if now["choices"]:
             assert post(client, cid, tokens[seat], {"type": "act", "step": now["step"], "choice": 0})[0] == 200
+
+
+def test_events_know_the_gm_seat() -> None:
+    assert GM_SEAT == GM
 
 
 def test_a_page_that_reconnects_gets_exactly_the_events_it_missed(tmp_path: Path) -> None:

@@ -55,6 +55,8 @@ class Conn:
     allowance: float = BURST
     checked: float = field(default_factory=time.monotonic)
     frame_due: bool = False
+    ack: str = ""
+    """The ``id`` of the last message this page sent that the server has handled (frames carry it)."""
 
     def wake(self) -> None:
         """Ask the writer for a fresh frame; one is enough however many steps happen before it runs."""
@@ -387,7 +389,7 @@ def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
                     return
                 if item.get("type") == "frame":
                     conn.frame_due = False
-                    item = hub.frame(table, seat, conn.sent, base)
+                    item = hub.frame(table, seat, conn.sent, base) | {"ack": conn.ack}
                 await ws.send_text(json.dumps(item, ensure_ascii=False))
 
         task = asyncio.create_task(writer())
@@ -422,10 +424,11 @@ def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
                 if first:
                     first = False
                     conn.wake()
+                conn.ack = str(message.get("id", ""))[:40]
                 try:
                     hub.apply(table, seat, message)
                 except KonfliktError as exc:
-                    conn.queue.put_nowait({"type": "error", "message": one_line(str(exc))})
+                    conn.queue.put_nowait({"type": "error", "message": one_line(str(exc)), "ack": conn.ack})
         except WebSocketDisconnect:
             pass
         finally:

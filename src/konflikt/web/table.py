@@ -23,6 +23,7 @@ from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL, State
 from konflikt.sim.runner import StepGenerators, seat_policies
 from konflikt.store.db import Loaded, Store
 from konflikt.web.faces import Roll, roll_faces
+from konflikt.web.saving import append_steps
 
 HUMAN_SOURCES = ("human", "table")
 MAX_AUTO_STEPS = 20_000
@@ -57,6 +58,9 @@ class WebTable:
     paused: bool = False
     epoch: str = ""
     finished: bool = False
+    unsaved: list[str] = field(default_factory=list)
+    """Sources of the steps applied since the last commit (saved together by :meth:`save`)."""
+    visible: dict[str, tuple[int, list[Event]]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, store: Store, loaded: Loaded) -> WebTable:
@@ -67,7 +71,10 @@ class WebTable:
         table = cls(store, loaded.id, loaded.conflict, list(loaded.sources), loaded.dice, names)
         table.policies = seat_policies(scenario, names)
         table.replay()
-        table.advance()
+        try:
+            table.advance()
+        finally:
+            table.save()
         return table
 
     # ---- rebuilding -------------------------------------------------------------------------------------------
@@ -94,6 +101,7 @@ class WebTable:
             state.apply_step(step)
         self.state = state
         self.rolls = rolls
+        self.visible = {}
         self.epoch = secrets.token_hex(4)
 
     # ---- who plays what ---------------------------------------------------------------------------------------
@@ -128,12 +136,32 @@ class WebTable:
             return []
         return list(self.state.legal_actions(seat))
 
+    def asked_since(self) -> int:
+        """The step at which the current question was first asked.
+
+        Secret choices are made on several phones at once, and each one is a step of its own: a page that shows
+        the secret choice is still right after another seat has chosen.
+        """
+        now = len(self.state.steps())
+        if self.state.is_simultaneous_node():
+            return now - (len(self.state.simultaneous_seats()) - len(self.state.waiting_for()))
+        return now
+
     def waiting_for_roll(self) -> bool:
         return self.state.is_chance_node() and self.dice == "table"
 
     # ---- inputs -----------------------------------------------------------------------------------------------
     def handle(self, seat: str, message: Mapping[str, Any]) -> None:
-        """Apply one message from ``seat``'s page (the seat its token acts for), or raise :class:`Refused`."""
+        """Apply one message from ``seat``'s page (the seat its token acts for), or raise :class:`Refused`.
+
+        Whatever it applied is committed before it returns, in one transaction, even when a policy fails midway.
+        """
+        try:
+            self._handle(seat, message)
+        finally:
+            self.save()
+
+    def _handle(self, seat: str, message: Mapping[str, Any]) -> None:
         kind = message.get("type")
         claimed = message.get("seat")
         if claimed is not None and claimed != seat and seat != GM:
@@ -159,7 +187,7 @@ class WebTable:
         step = message.get("step")
         if not isinstance(step, int) or isinstance(step, bool):
             raise Refused("a choice needs the step it was made at ('step': a number)")
-        if step != len(self.state.steps()):
+        if not self.asked_since() <= step <= len(self.state.steps()):
             raise Refused(f"the table has moved on (now at step {len(self.state.steps())}); your page is updated")
         if kind == "roll":
             self.roll(seat, message.get("text"))
@@ -243,16 +271,23 @@ class WebTable:
                     break
                 self.state.apply_action(policy.choose(self.state, node, gen.policy_for(self.state, node)))
                 self.record("policy")
+
+    def record(self, source: str) -> None:
+        """Note the step just applied; :meth:`save` commits it before anyone is told of it."""
+        self.unsaved.append(source)
+
+    def save(self) -> None:
+        """Commit every step applied since the last save, in one transaction; then the outcome, if it is over."""
+        if self.unsaved:
+            steps = self.state.steps()
+            first = len(steps) - len(self.unsaved)
+            append_steps(self.store, self.id, first, steps[first:], self.unsaved)
+            self.conflict.steps = steps
+            self.sources.extend(self.unsaved)
+            self.unsaved = []
         if self.state.is_terminal() and not self.finished:
             self.store.finish(self.id, self.state.outcome().summary)
             self.finished = True
-
-    def record(self, source: str) -> None:
-        """Commit the step just applied before anyone is told of it."""
-        steps = self.state.steps()
-        self.store.append(self.id, len(steps) - 1, steps[-1], source)
-        self.conflict.steps = steps
-        self.sources.append(source)
 
     def undo(self, count: int) -> None:
         """Take back the last ``count`` human inputs (decisions and typed dice), as ``konflikt play`` does."""
@@ -279,7 +314,14 @@ class WebTable:
         return self.label(node)
 
     def visible_events(self, seat: str) -> list[Event]:
-        return [e for e in self.state.history() if e.visible(seat)]
+        """The events ``seat`` may see, kept per seat and extended as the log grows (the log is long)."""
+        history = self.state.history()
+        done, seen = self.visible.get(seat, (0, []))
+        if done > len(history):
+            done, seen = 0, []
+        seen = seen + [e for e in history[done:] if e.visible(seat)]
+        self.visible[seat] = (len(history), seen)
+        return seen
 
     def events_for(self, seat: str, sent: Sent) -> tuple[list[dict[str, Any]], bool]:
         """The events ``seat`` has not yet received on this connection; ``True`` when the page must start over."""
