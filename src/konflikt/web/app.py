@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import secrets
 import time
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
@@ -131,7 +132,7 @@ class Hub:
                 raise KonfliktError(f"policy {name[:40]!r} for {seat}: choose one of {', '.join(sorted(allowed))}")
             names[seat] = name
         if seed is None:
-            seed = scenario.seed if scenario.seed is not None else int.from_bytes(__import__("os").urandom(4), "big")
+            seed = scenario.seed if scenario.seed is not None else secrets.randbelow(2**31)
         conflict = Conflict(scenario, {}, seed)
         conflict.replay()
         cid = self.store.create(conflict, dice, names)
