@@ -262,3 +262,15 @@ def test_a_whole_conflict_of_every_ruleset_through_the_api(tmp_path: Path, name:
     state = loaded.conflict.replay()
     assert state.is_terminal() and len(loaded.conflict.steps) == steps
     assert next(r for r in saved.list() if r.id == cid).outcome == state.outcome().summary
+
+
+def test_secret_choices_sent_from_two_phones_at_once_are_both_taken(tmp_path: Path) -> None:
+    """Both pages show step 0; Snurre's choice lands first; Hedda's, still marked step 0, is taken, not refused."""
+    with serving(tmp_path / "k.sqlite") as (client, _):
+        cid, tokens = new_table(client, "levald/duel", DUEL)
+        assert post(client, cid, tokens["snurre"], {"type": "act", "step": 0, "choice": 1})[0] == 200
+        code, after = post(client, cid, tokens["hedda"], {"type": "act", "step": 0, "choice": 1})
+        assert code == 200 and after["step"] >= 2
+        assert any("revealed: Snurre Bibehålla (hold), Hedda Bibehålla (hold)" in e["text"] for e in after["events"])
+        code, body = post(client, cid, tokens["snurre"], {"type": "act", "step": 0, "choice": 1})
+        assert code == 400 and body["error"].startswith("the table has moved on")
