@@ -24,6 +24,7 @@ LAYERS: tuple[tuple[str, int], ...] = (
     ("konflikt.sim.reports", 5),
     ("konflikt.sim.bench", 5),
     ("konflikt.cli", 6),
+    ("konflikt.web", 6),
     ("konflikt.__main__", 6),
     ("konflikt", 0),
 )

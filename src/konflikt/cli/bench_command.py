@@ -22,8 +22,16 @@ def register(app: typer.Typer) -> None:
     def bench(
         quick: Annotated[bool, typer.Option(help="Shorter timings (noisier).")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        serve: Annotated[
+            bool, typer.Option("--serve", help="Load-test 'konflikt serve' on 127.0.0.1 with simulated pages.")
+        ] = False,
+        tables: Annotated[int, typer.Option(help="--serve: tables of four pages each.")] = 50,
+        seconds: Annotated[float, typer.Option(help="--serve: stop after this many seconds at most.")] = 20.0,
     ) -> None:
         """Time exact dice questions against icepool and conflicts per second against the reference runner."""
+        if serve:
+            serve_bench(tables, seconds, as_json)
+            return
         console = Console(stderr=as_json)
         with console.status("measuring…"):
             data = run_bench(quick)
@@ -65,3 +73,34 @@ def register(app: typer.Typer) -> None:
             f"peak memory {data['peak_memory_mb']:.0f} MB; {data['machine']}",
             highlight=False,
         )
+
+
+def serve_bench(tables: int, seconds: float, as_json: bool) -> None:
+    """``bench --serve``: step latency of the browser table under simulated players, in a table or as JSON."""
+    from konflikt.web.bench import run_serve_bench
+
+    with Console(stderr=True).status(f"{tables} tables × 4 pages on 127.0.0.1 for at most {seconds:g} s…"):
+        data = run_serve_bench(tables, seconds).to_json()
+    data["machine"] = f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}"
+    if as_json:
+        typer.echo(json.dumps(data, indent=1))
+        return
+    t = Table(
+        title=f"konflikt serve: step latency, choice sent → last page of the table updated ({data['scenario']})",
+        title_justify="left",
+    )
+    for col in ("tables", "pages", "steps", "p50", "p95", "p99", "max", "server memory", "finished", "refused"):
+        t.add_column(col, justify="right")
+    rss = data["server_peak_rss_mb"]
+    t.add_row(
+        str(data["tables"]),
+        str(data["pages"]),
+        str(data["steps"]),
+        *(f"{data[k]:.1f} ms" if data[k] is not None else "-" for k in ("p50_ms", "p95_ms", "p99_ms", "max_ms")),
+        "-" if rss is None else f"{rss:.0f} MB",
+        f"{data['finished']}/{data['tables']}",
+        str(data["refused"]),
+    )
+    out = Console()
+    out.print(t)
+    out.print(f"{data['seconds']:.1f} s on {data['machine']}", highlight=False)

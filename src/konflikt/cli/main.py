@@ -27,12 +27,13 @@ def _register() -> None:
         play_command,
         report_command,
         run_command,
+        serve_command,
         sim_command,
         sweep_command,
     )
 
     commands = (run_command, play_command, sim_command, sweep_command, report_command, dice_commands, bench_command)
-    for module in (*commands, info_commands):
+    for module in (*commands, serve_command, info_commands):
         module.register(app)
 
 

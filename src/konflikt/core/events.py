@@ -6,6 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+GM_SEAT = "@gm"
+"""``konflikt.core.state.GM``, here as a constant: ``visible`` runs for every event of every view (a function-local
+import of it cost more than the rest of ``view`` on a long log)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -26,9 +30,7 @@ class Event:
     visible_to: frozenset[str] | None = None
 
     def visible(self, seat: str) -> bool:
-        from konflikt.core.state import GM
-
-        return self.visible_to is None or seat == GM or seat in self.visible_to
+        return self.visible_to is None or seat == GM_SEAT or seat in self.visible_to
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {

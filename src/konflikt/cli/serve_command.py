@@ -1,0 +1,31 @@
+"""``konflikt serve``: the browser table (GM console and one page per seat) over the same saves as ``play``."""
+
+from __future__ import annotations
+
+import ipaddress
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from konflikt.core.errors import KonfliktError
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def serve(
+        host: Annotated[str, typer.Option(help="Address to listen on; 0.0.0.0 for a game on your LAN.")] = "127.0.0.1",
+        port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+        db: Annotated[Path | None, typer.Option("--db", help="The save database (default: your data folder).")] = None,
+    ) -> None:
+        """Serve the table in a browser: the GM's console, a join link per seat, live over WebSocket."""
+        from konflikt.web.serve import run
+
+        if not 0 < port < 65536:
+            raise KonfliktError(f"--port {port}: a port is a number from 1 to 65535")
+        try:
+            ipaddress.ip_address(host)
+        except ValueError:
+            if host != "localhost":
+                raise KonfliktError(f"--host {host!r}: give an IP address such as 127.0.0.1 or 0.0.0.0") from None
+        run(host, port, db)

@@ -1,0 +1,59 @@
+"""Starting the server: print the console link (and, on a LAN, every open table's join links), then run uvicorn."""
+
+from __future__ import annotations
+
+import socket
+import sys
+from pathlib import Path
+
+import uvicorn
+
+from konflikt.core.state import GM
+from konflikt.store.db import Store
+from konflikt.web.app import MAX_MESSAGE, create_app
+from konflikt.web.links import Links
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def lan_address() -> str:
+    """This machine's address on the LAN, as players' phones will reach it (no packet is sent)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))
+        return str(probe.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        probe.close()
+
+
+def banner(host: str, port: int, db: Path | None) -> list[str]:
+    store = Store.open(db)
+    try:
+        links = Links.beside(store.path)
+        rows = [r for r in store.list() if not r.finished]
+        path = store.path
+    finally:
+        store.close()
+    shown = host if host in LOOPBACK else lan_address() if host in ("0.0.0.0", "::") else host
+    base = f"http://{shown}:{port}"
+    lines = [f"konflikt table on {base} (saves in {path})", f"GM console: {base}/console/{links.admin}"]
+    if host not in LOOPBACK:
+        lines.append(
+            "warning: listening beyond this machine: anyone on the network who has a link can use it; "
+            "share each join link only with its player, and stop the server after the game"
+        )
+        for row in rows:
+            tokens = links.tables.get(row.id, {})
+            for seat, token in tokens.items():
+                who = "GM" if seat == GM else seat
+                lines.append(f"  #{row.id} {row.title} — {who}: {base}/t/{row.id}/{token}")
+    return lines
+
+
+def run(host: str, port: int, db: Path | None) -> None:
+    for line in banner(host, port, db):
+        sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+    uvicorn.run(create_app(db), host=host, port=port, log_level="warning", ws_max_size=MAX_MESSAGE * 4, ws="websockets")

@@ -1,0 +1,410 @@
+"""One conflict served to a table of browsers: the engine driven step by step, saved before anyone hears of it.
+
+Every input (a seat's choice, a secret choice, a roll typed or rolled, an undo) goes through :meth:`WebTable.handle`
+with the seat its token acts for; the server checks who may do what. Policy seats and server-rolled dice act by
+themselves in :meth:`WebTable.advance`, drawing from the same per-step generators as ``konflikt play``, so a server
+killed between two steps picks up exactly where it was: the store holds every committed step, and whatever was not
+committed is drawn again identically.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from konflikt.core.actions import Action
+from konflikt.core.conflict import Conflict
+from konflikt.core.errors import KonfliktError
+from konflikt.core.events import Event
+from konflikt.core.ruleset import Policy
+from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL, State
+from konflikt.sim.runner import StepGenerators, seat_policies
+from konflikt.store.db import Loaded, Store
+from konflikt.web.faces import Roll, roll_faces
+from konflikt.web.saving import append_steps
+
+HUMAN_SOURCES = ("human", "table")
+MAX_AUTO_STEPS = 20_000
+GM_LABEL = "the GM (prowadzący / spelledare / spilleder)"
+
+
+class Refused(KonfliktError):
+    """An input the table does not take: one line for the page that sent it."""
+
+
+@dataclass
+class Sent:
+    """What one connection has already received: the log epoch and how many of its visible events."""
+
+    epoch: str = ""
+    events: int = 0
+
+
+@dataclass
+class WebTable:
+    """A saved conflict, live: its state, who plays each seat, and the rolls with their faces."""
+
+    store: Store
+    id: int
+    conflict: Conflict
+    sources: list[str]
+    dice: str
+    names: dict[str, str]
+    policies: Mapping[str, Policy | None] = field(default_factory=dict)
+    state: State = field(init=False)
+    rolls: list[Roll] = field(default_factory=list)
+    paused: bool = False
+    epoch: str = ""
+    finished: bool = False
+    unsaved: list[str] = field(default_factory=list)
+    """Sources of the steps applied since the last commit (saved together by :meth:`save`)."""
+    visible: dict[str, tuple[int, list[Event]]] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, store: Store, loaded: Loaded) -> WebTable:
+        scenario = loaded.conflict.scenario
+        names = {p.id: p.policy for p in scenario.participants()}
+        names[GM] = scenario.gm
+        names.update(loaded.seats)
+        table = cls(store, loaded.id, loaded.conflict, list(loaded.sources), loaded.dice, names)
+        table.policies = seat_policies(scenario, names)
+        table.replay()
+        try:
+            table.advance()
+        finally:
+            table.save()
+        return table
+
+    # ---- rebuilding -------------------------------------------------------------------------------------------
+    @property
+    def gen(self) -> StepGenerators:
+        assert self.conflict.seed is not None
+        return StepGenerators(self.conflict.seed)
+
+    def replay(self) -> None:
+        """Rebuild the state from the saved steps, and the faces of the rolls the server made (drawn again)."""
+        state = self.conflict.start()
+        rolls: list[Roll] = []
+        gen = self.gen
+        for idx, step in enumerate(self.conflict.steps):
+            if step.node == CHANCE and step.outcome is not None:
+                dice = state.pending_roll()
+                assert dice is not None
+                faces = None
+                source = self.sources[idx] if idx < len(self.sources) else "imported"
+                if source == "auto":
+                    outcome, drawn = roll_faces(dice, gen.dice_for(state))
+                    faces = drawn if outcome == dice.coerce(step.outcome) else None
+                rolls.append(Roll(idx, state.roll_purpose(), dice.notation, faces, dice.describe(step.outcome), source))
+            state.apply_step(step)
+        self.state = state
+        self.rolls = rolls
+        self.visible = {}
+        self.epoch = secrets.token_hex(4)
+
+    # ---- who plays what ---------------------------------------------------------------------------------------
+    def seats(self) -> list[str]:
+        """Every seat with a page: the participants, and the GM."""
+        return [p.id for p in self.conflict.scenario.participants()] + [GM]
+
+    def human(self, seat: str) -> bool:
+        return seat in self.policies and self.policies[seat] is None
+
+    def label(self, seat: str) -> str:
+        if seat == GM:
+            return GM_LABEL
+        try:
+            name = self.conflict.scenario.participant(seat).name
+        except KeyError:
+            return seat
+        return name if name == seat else f"{name} ({seat})"
+
+    def deciding(self) -> list[str]:
+        """The human seats the table waits for now."""
+        node = self.state.current_player()
+        if node == SIMULTANEOUS:
+            return [s for s in self.state.waiting_for() if self.human(s)]
+        if node in (CHANCE, TERMINAL):
+            return []
+        return [node] if self.human(node) else []
+
+    def choices(self, seat: str) -> list[Action]:
+        """The actions ``seat`` may take now through its page (empty when not its turn or not a human seat)."""
+        if seat not in self.deciding():
+            return []
+        return list(self.state.legal_actions(seat))
+
+    def asked_since(self) -> int:
+        """The step at which the current question was first asked.
+
+        Secret choices are made on several phones at once, and each one is a step of its own: a page that shows
+        the secret choice is still right after another seat has chosen.
+        """
+        now = len(self.state.steps())
+        if self.state.is_simultaneous_node():
+            return now - (len(self.state.simultaneous_seats()) - len(self.state.waiting_for()))
+        return now
+
+    def waiting_for_roll(self) -> bool:
+        return self.state.is_chance_node() and self.dice == "table"
+
+    # ---- inputs -----------------------------------------------------------------------------------------------
+    def handle(self, seat: str, message: Mapping[str, Any]) -> None:
+        """Apply one message from ``seat``'s page (the seat its token acts for), or raise :class:`Refused`.
+
+        Whatever it applied is committed before it returns, in one transaction, even when a policy fails midway.
+        """
+        try:
+            self._handle(seat, message)
+        finally:
+            self.save()
+
+    def _handle(self, seat: str, message: Mapping[str, Any]) -> None:
+        kind = message.get("type")
+        claimed = message.get("seat")
+        if claimed is not None and claimed != seat and seat != GM:
+            raise Refused(f"this link acts only for {seat}, not for {str(claimed)[:40]!r}")
+        if kind in ("undo", "pause", "resume") and seat != GM:
+            raise Refused(f"only the GM may {kind}")
+        if kind == "pause":
+            self.paused = True
+            return
+        if kind == "resume":
+            self.paused = False
+            self.advance()
+            return
+        if kind == "undo":
+            self.undo(_count(message.get("count", 1)))
+            return
+        if kind not in ("act", "roll"):
+            raise Refused(f"unknown message type {str(kind)[:40]!r} (act, roll, undo, pause, resume)")
+        if self.paused:
+            raise Refused("the GM has paused the table")
+        if self.state.is_terminal():
+            raise Refused("the conflict is over")
+        step = message.get("step")
+        if not isinstance(step, int) or isinstance(step, bool):
+            raise Refused("a choice needs the step it was made at ('step': a number)")
+        if not self.asked_since() <= step <= len(self.state.steps()):
+            raise Refused(f"the table has moved on (now at step {len(self.state.steps())}); your page is updated")
+        if kind == "roll":
+            self.roll(seat, message.get("text"))
+        else:
+            actor = claimed if isinstance(claimed, str) else seat
+            self.act(actor, message.get("choice"), by_gm=seat == GM)
+        self.advance()
+
+    def act(self, seat: str, choice: Any, by_gm: bool = False) -> None:
+        if seat not in self.deciding():
+            waiting = ", ".join(self.deciding()) or self.node_words()
+            raise Refused(f"{seat} has no decision to make now (waiting for {waiting})")
+        legal = self.choices(seat)
+        if not isinstance(choice, int) or isinstance(choice, bool) or not 0 <= choice < len(legal):
+            raise Refused(f"choice {str(choice)[:20]} is not on {seat}'s list: a number from 0 to {len(legal) - 1}")
+        action = legal[choice]
+        if self.state.is_simultaneous_node():
+            self.state.apply_actions({seat: action})
+        else:
+            self.state.apply_action(action)
+        self.record("human")
+
+    def roll(self, seat: str, text: Any) -> None:
+        if seat != GM:
+            raise Refused("only the GM takes the dice rolled at the table")
+        if not self.state.is_chance_node():
+            raise Refused(f"no roll is pending now (waiting for {self.node_words()})")
+        dice = self.state.pending_roll()
+        assert dice is not None
+        if text is None or (isinstance(text, str) and text.strip().lower() in ("", "auto")):
+            self.roll_here("table")
+            return
+        if not isinstance(text, str) or len(text) > 200:
+            raise Refused("a roll is typed as text, e.g. '+ + 0 -' or '47'")
+        try:
+            outcome = dice.parse(text)
+        except KonfliktError as exc:
+            raise Refused(str(exc)) from None
+        purpose = self.state.roll_purpose()
+        self.state.apply_action(outcome)
+        step = len(self.state.steps()) - 1
+        self.rolls.append(Roll(step, purpose, dice.notation, None, dice.describe(outcome), "table"))
+        self.record("table")
+
+    def roll_here(self, source: str) -> None:
+        """konflikt rolls the pending dice face by face, from the step's own generator."""
+        dice = self.state.pending_roll()
+        assert dice is not None
+        purpose = self.state.roll_purpose()
+        outcome, faces = roll_faces(dice, self.gen.dice_for(self.state))
+        self.state.apply_action(outcome)
+        step = len(self.state.steps()) - 1
+        self.rolls.append(Roll(step, purpose, dice.notation, faces, dice.describe(outcome), source))
+        self.record(source)
+
+    def advance(self) -> None:
+        """Let policy seats and server dice act until a human (or the GM's typed dice) is needed."""
+        if self.paused:
+            return
+        gen = self.gen
+        for _ in range(MAX_AUTO_STEPS):
+            node = self.state.current_player()
+            if node == TERMINAL:
+                break
+            if node == CHANCE:
+                if self.dice == "table":
+                    break
+                self.roll_here("auto")
+            elif node == SIMULTANEOUS:
+                bots = [s for s in self.state.waiting_for() if not self.human(s)]
+                if not bots:
+                    break
+                seat = bots[0]
+                policy = self.policies[seat]
+                assert policy is not None
+                self.state.apply_actions({seat: policy.choose(self.state, seat, gen.policy_for(self.state, seat))})
+                self.record("policy")
+            else:
+                policy = self.policies.get(node)
+                if policy is None:
+                    break
+                self.state.apply_action(policy.choose(self.state, node, gen.policy_for(self.state, node)))
+                self.record("policy")
+
+    def record(self, source: str) -> None:
+        """Note the step just applied; :meth:`save` commits it before anyone is told of it."""
+        self.unsaved.append(source)
+
+    def save(self) -> None:
+        """Commit every step applied since the last save, in one transaction; then the outcome, if it is over."""
+        if self.unsaved:
+            steps = self.state.steps()
+            first = len(steps) - len(self.unsaved)
+            append_steps(self.store, self.id, first, steps[first:], self.unsaved)
+            self.conflict.steps = steps
+            self.sources.extend(self.unsaved)
+            self.unsaved = []
+        if self.state.is_terminal() and not self.finished:
+            self.store.finish(self.id, self.state.outcome().summary)
+            self.finished = True
+
+    def undo(self, count: int) -> None:
+        """Take back the last ``count`` human inputs (decisions and typed dice), as ``konflikt play`` does."""
+        human = [i for i, source in enumerate(self.sources) if source in HUMAN_SOURCES]
+        if not human:
+            raise Refused("nothing to undo: no human input yet")
+        keep = human[-min(count, len(human))]
+        self.store.truncate(self.id, keep)
+        self.sources = self.sources[:keep]
+        self.conflict.steps = self.conflict.steps[:keep]
+        self.finished = False
+        self.replay()
+        self.advance()
+
+    # ---- what a seat sees -------------------------------------------------------------------------------------
+    def node_words(self) -> str:
+        node = self.state.current_player()
+        if node == CHANCE:
+            return self.state.roll_purpose()
+        if node == SIMULTANEOUS:
+            return "secret choices from " + ", ".join(self.label(s) for s in self.state.waiting_for())
+        if node == TERMINAL:
+            return "nobody: the conflict is over"
+        return self.label(node)
+
+    def visible_events(self, seat: str) -> list[Event]:
+        """The events ``seat`` may see, kept per seat and extended as the log grows (the log is long)."""
+        history = self.state.history()
+        done, seen = self.visible.get(seat, (0, []))
+        if done > len(history):
+            done, seen = 0, []
+        seen = seen + [e for e in history[done:] if e.visible(seat)]
+        self.visible[seat] = (len(history), seen)
+        return seen
+
+    def events_for(self, seat: str, sent: Sent) -> tuple[list[dict[str, Any]], bool]:
+        """The events ``seat`` has not yet received on this connection; ``True`` when the page must start over."""
+        visible = self.visible_events(seat)
+        reset = sent.epoch != self.epoch or sent.events > len(visible)
+        start = 0 if reset else sent.events
+        sent.epoch, sent.events = self.epoch, len(visible)
+        return [{"step": e.step, "text": e.text} for e in visible[start:]], reset
+
+    def panel(self, seat: str) -> dict[str, Any]:
+        """Everything a seat's page shows apart from the log: built from ``view(seat)`` and the public status.
+
+        The status is the table's shared display (every ruleset's tracks and pools, the same text the terminal
+        shows everyone); secret choices never reach it, they live only in the state's hidden store.
+        """
+        state = self.state
+        view = state.view(seat)
+        view.pop("events", None)
+        secret = view.get("secret_choices", {})
+        status = state.status()
+        chosen = [{"seat": s, "label": self.label(s)} for s in secret if s != seat]
+        mine = None
+        if seat != GM and secret.get(seat) not in (None, "hidden"):
+            mine = state.describe_action(seat, Action.parse(secret[seat]))
+        choices = [_choice(i, state.describe_action(seat, a)) for i, a in enumerate(self.choices(seat))]
+        gm_choices: list[dict[str, Any]] = []
+        if seat == GM:
+            for other in self.deciding():
+                if other != GM:
+                    legal = self.choices(other)
+                    gm_choices.append(
+                        {
+                            "seat": other,
+                            "label": self.label(other),
+                            "choices": [_choice(i, state.describe_action(other, a)) for i, a in enumerate(legal)],
+                        }
+                    )
+        pending = None
+        if state.is_chance_node():
+            dice = state.pending_roll()
+            assert dice is not None
+            pending = {"purpose": state.roll_purpose(), "notation": dice.notation, "hint": dice.table_hint()}
+        return {
+            "table": self.id,
+            "title": self.conflict.scenario.title,
+            "ruleset": self.conflict.scenario.ruleset.id,
+            "seat": seat,
+            "label": self.label(seat),
+            "gm": seat == GM,
+            "step": len(state.steps()),
+            "epoch": self.epoch,
+            "node": self.node_words(),
+            "terminal": state.is_terminal(),
+            "outcome": state.outcome().summary if state.is_terminal() else None,
+            "paused": self.paused,
+            "dice_mode": self.dice,
+            "choices": choices,
+            "secret": state.is_simultaneous_node() and bool(choices),
+            "my_secret": mine,
+            "chosen": chosen,
+            "waiting": [self.label(s) for s in state.waiting_for()],
+            "gm_choices": gm_choices,
+            "gm_secrets": (
+                {self.label(s): state.describe_action(s, Action.parse(a)) for s, a in secret.items()}
+                if seat == GM
+                else {}
+            ),
+            "pending_roll": pending if (self.dice == "table" or seat == GM) else None,
+            "rolls": [r.to_json() for r in self.rolls[-6:]][::-1],
+            "sheet": status.get(seat, {}),
+            "status": [{"row": self.label(r) if r in self.names else r, "cells": c} for r, c in status.items()],
+            "policies": {self.label(s): self.names.get(s) or "human" for s in self.seats()} if seat == GM else {},
+            "view": view if seat == GM else None,
+        }
+
+
+def _choice(index: int, text: str) -> dict[str, Any]:
+    """A button: the system's words (with English) first, the short explanation after the first colon."""
+    words, _, why = text.partition(": ")
+    return {"index": index, "words": words, "why": why}
+
+
+def _count(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1000:
+        raise Refused(f"undo takes a number of steps from 1 to 1000, not {str(value)[:20]}")
+    return value
