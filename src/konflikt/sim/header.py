@@ -10,15 +10,23 @@ import hashlib
 import json
 import os
 from collections.abc import Mapping
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from konflikt import __version__
 from konflikt.core.errors import KonfliktError
 from konflikt.core.scenario import Scenario, bundled_examples
 from konflikt.core.state import GM
 
 CSV_PREFIX = "# konflikt-run: "
+
+
+def version() -> str:
+    """konflikt's installed version (from the package metadata: ``sim`` may not import the top package)."""
+    try:
+        return metadata.version("konflikt")
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def digest(document: Mapping[str, Any]) -> str:
@@ -42,7 +50,7 @@ def run_header(
     seats.update(policies)
     options = scenario.ruleset.options.resolve(scenario.options, dict(overrides))
     return {
-        "konflikt": __version__,
+        "konflikt": version(),
         "command": command,
         "scenario": short_source(scenario.source),
         "ruleset": scenario.ruleset.id,
