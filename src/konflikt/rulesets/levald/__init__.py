@@ -41,6 +41,8 @@ RULESET = register(
         content_dir=Path(__file__).parent / "content",
         kernel=make_kernel,
         aftermath=aftermath,
+        length_unit="rounds",
+        length_key="rounds",
         terms={
             "Gard": "guard: passive defence points that soak damage first",
             "Omtöckning": "daze: −10% on all rolls per started five beyond the first five",

@@ -459,6 +459,7 @@ def results(duel: Duel, out: Int) -> Batch:
         fates,
         out[ROUNDS].copy(),
         resources,
+        rounds=out[ROUNDS].copy(),
     )
 
 

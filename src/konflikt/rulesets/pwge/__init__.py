@@ -42,6 +42,7 @@ RULESET = register(
         content_dir=Path(__file__).parent / "content",
         kernel=make_kernel,
         aftermath=aftermath,
+        cap_endings=(),
         terms={
             "handlingspöl": "action pool",
             "marker": "token",
