@@ -4,11 +4,10 @@ CSV and JSON with a run header that reproduces the numbers."""
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
 import json
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -25,24 +24,18 @@ from konflikt.sim.runner import play_scenario
 from konflikt.sim.summary import consequence_rows
 from tests.conftest import Result
 
-UNITS = {"presja": ("exchanges", "exchanges"), "fimbulfrost": ("rounds", "round")}
-"""What the lead wires after merging (the ruleset branches own these files): unit and outcome-data key."""
+UNITS = {"presja": "exchanges", "fimbulfrost": "rounds", "levald": "rounds"}
+"""Each system's own unit of length, as its text counts it (sekwencje walki, runder, rundor)."""
 
 
-@pytest.fixture
-def units() -> Iterator[None]:
-    """The rulesets with their length unit declared, as ``Ruleset(length_unit=..., length_key=...)`` will do."""
-    registry.all_rulesets()  # every ruleset imported (and registered) before the registry is copied
-    saved = dict(registry._REGISTRY)
-    for rid, (unit, key) in UNITS.items():
-        registry._REGISTRY[rid] = dataclasses.replace(registry.get_ruleset(rid), length_unit=unit, length_key=key)
-    yield
-    registry._REGISTRY.clear()
-    registry._REGISTRY.update(saved)
+@pytest.mark.parametrize(("ruleset_id", "unit"), sorted(UNITS.items()))
+def test_rulesets_declare_their_unit_of_length(ruleset_id: str, unit: str) -> None:
+    ruleset = registry.get_ruleset(ruleset_id)
+    assert (ruleset.length_unit, ruleset.length_key is not None) == (unit, True)
 
 
 @pytest.mark.parametrize("engine", ["reference", "vectorised"])
-def test_fimbulfrost_length_is_at_most_three_rounds(cli: Callable[..., Result], units: None, engine: str) -> None:
+def test_fimbulfrost_length_is_at_most_three_rounds(cli: Callable[..., Result], engine: str) -> None:
     result = cli("sim", "fimbulfrost/robbers", "-n", "400", "--seed", "2", "--engine", engine, "--json")
     assert result.code == 0, result.err
     length = json.loads(result.out)["length"]
@@ -50,7 +43,7 @@ def test_fimbulfrost_length_is_at_most_three_rounds(cli: Callable[..., Result], 
     assert 1 <= length["mean"] <= length["max"] <= 3
 
 
-def test_presja_length_is_the_narrated_exchange_count(units: None) -> None:
+def test_presja_length_is_the_narrated_exchange_count() -> None:
     scenario = load_scenario("presja/knife_fight")
     for seed in range(4):
         outcome = play_scenario(scenario, seed).outcome()
@@ -64,9 +57,10 @@ def test_presja_length_is_the_narrated_exchange_count(units: None) -> None:
 
 
 def test_without_a_unit_the_length_says_steps(cli: Callable[..., Result]) -> None:
-    presja = registry.get_ruleset("presja")
-    data = json.loads(cli("sim", "presja/knife_fight", "-n", "300", "--seed", "1", "--json").out)
-    assert data["length"]["unit"] == (presja.length_unit if presja.length_key else "steps")
+    pwge = registry.get_ruleset("pwge")
+    assert pwge.length_key is None
+    data = json.loads(cli("sim", "pwge/duel", "-n", "200", "--seed", "1", "--json").out)
+    assert data["length"]["unit"] == "steps"
 
 
 @pytest.mark.parametrize(

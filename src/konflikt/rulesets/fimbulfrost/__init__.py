@@ -38,6 +38,9 @@ RULESET = register(
         content_dir=Path(__file__).parent / "content",
         kernel=make_kernel,
         aftermath=aftermath,
+        length_unit="rounds",
+        length_key="round",
+        cap_endings=(),
         terms={
             "Omdømme": "reputation (round-1 dice)",
             "Status": "status (the conflict's hit points)",
