@@ -38,6 +38,8 @@ RULESET = register(
         odds=QUESTIONS,
         kernel=make_kernel,
         aftermath=aftermath,
+        length_unit="exchanges",
+        length_key="exchanges",
         content_dir=Path(__file__).parent / "content",
         terms={
             "presja": "pressure",
