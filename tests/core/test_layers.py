@@ -21,7 +21,7 @@ LAYERS: tuple[tuple[str, int], ...] = (
     ("konflikt.sim", 4),
     ("konflikt.analysis", 4),
     ("konflikt.store", 4),
-    ("konflikt.sim.reports", 5),
+    ("konflikt.reports", 5),
     ("konflikt.sim.bench", 5),
     ("konflikt.cli", 6),
     ("konflikt.web", 6),

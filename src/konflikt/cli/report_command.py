@@ -31,7 +31,7 @@ def levald_weapons(
     as_json: Annotated[bool, typer.Option("--json", help="Print the numbers as JSON.")] = False,
 ) -> None:
     """Le våld: a round robin of duels over the weapon table → a Bradley–Terry rating per weapon beside "Bra"."""
-    from konflikt.sim.reports.levald_weapons import weapon_report
+    from konflikt.reports.levald_weapons import weapon_report
 
     try:
         levels = [int(s) for s in skills.split(",") if s.strip()]
@@ -56,7 +56,7 @@ def fimbulfrost_opponents(
     as_json: Annotated[bool, typer.Option("--json", help="Print the numbers as JSON.")] = False,
 ) -> None:
     """Fimbulfrost: the heroes' chance to win and the expected consequences, from the robber band to the dragon."""
-    from konflikt.sim.reports.fimbulfrost_opponents import opponent_report, print_report
+    from konflikt.reports.fimbulfrost_opponents import opponent_report, print_report
 
     data = opponent_report(n, seed, out)
     if as_json:

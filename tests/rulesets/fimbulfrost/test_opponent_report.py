@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from konflikt.sim.reports.fimbulfrost_opponents import ladder, opponent_report
+from konflikt.reports.fimbulfrost_opponents import ladder, opponent_report
 
 
 def test_the_ladder_runs_from_the_robber_band_to_the_dragon() -> None:

@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 from rich.console import Console
 
-from konflikt.rulesets.levald.models import bundled_weapons
-from konflikt.sim.reports.levald_weapons import (
+from konflikt.reports.levald_weapons import (
     average_ranks,
     bradley_terry,
     fisher_se,
     spearman,
     weapon_report,
 )
+from konflikt.rulesets.levald.models import bundled_weapons
 
 
 # ---- statistics, by hand ------------------------------------------------------------------------------------------
