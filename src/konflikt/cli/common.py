@@ -9,6 +9,10 @@ from konflikt.core.options import parse_assignments
 from konflikt.core.scenario import Scenario
 
 
+class Stopped(KeyboardInterrupt):
+    """Ctrl-C with what to say instead of the bare "stopped" (``play`` says how to resume)."""
+
+
 def overrides_for(scenario: Scenario, option: list[str] | None) -> dict[str, str]:
     """``--option name=value`` pairs, checked against the scenario's ruleset now (so errors come before play)."""
     overrides = parse_assignments(option or [])

@@ -123,7 +123,7 @@ def register(app: typer.Typer) -> None:
         if saved is not None:
             if target is not None:
                 raise KonfliktError("give either a TARGET or --saved ID, not both")
-            store = Store.open(db)
+            store = Store.open(db, readonly=True)
             try:
                 loaded = store.load(saved)
             finally:

@@ -8,6 +8,7 @@ import sys
 
 import typer
 
+from konflikt.cli.common import Stopped
 from konflikt.core.errors import KonfliktError
 
 app = typer.Typer(
@@ -49,8 +50,9 @@ def main(argv: list[str] | None = None) -> None:
         fail(str(exc))
     except typer.Exit as exc:
         raise SystemExit(exc.exit_code) from None
-    except (typer.Abort, KeyboardInterrupt, EOFError):
-        sys.stderr.write("konflikt: stopped\n")
+    except (typer.Abort, KeyboardInterrupt, EOFError) as exc:
+        said = str(exc) if isinstance(exc, Stopped) else ""
+        sys.stderr.write(f"konflikt: {said or 'stopped'}\n")
         raise SystemExit(130) from None
     except typer.TyperException as exc:
         message = exc.format_message() if hasattr(exc, "format_message") else str(exc)

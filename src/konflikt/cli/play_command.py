@@ -9,16 +9,17 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
-from konflikt.cli.common import choose_seed, overrides_for, seat_overrides
+from konflikt.cli.common import Stopped, choose_seed, overrides_for, seat_overrides
 from konflikt.cli.run_command import header
 from konflikt.cli.table import TableSession
-from konflikt.core.conflict import Conflict
+from konflikt.core.conflict import MAX_JSON_BYTES, Conflict, PlayInfo, parse_json
 from konflikt.core.errors import KonfliktError, StoreError
-from konflikt.core.scenario import load_scenario
+from konflikt.core.scenario import load_scenario, read_regular_file
 from konflikt.core.state import GM
 from konflikt.sim.runner import seat_policies
-from konflikt.store.db import Store
+from konflikt.store.db import NoDatabase, Store
 
 DbOption = Annotated[Path | None, typer.Option("--db", help="The save database (default: your data folder).")]
 
@@ -48,6 +49,7 @@ def register(app: typer.Typer) -> None:
                 if scenario_name is not None:
                     raise KonfliktError("give either a SCENARIO or --resume ID, not both")
                 loaded = store.load(resume)
+                store.claim(resume)
                 conflict, sources, conflict_id = loaded.conflict, loaded.sources, loaded.id
                 names = dict(loaded.seats)
                 names.update(seat_overrides(conflict.scenario, policy))
@@ -65,11 +67,16 @@ def register(app: typer.Typer) -> None:
                 conflict.replay()
                 mode = dice or "auto"
                 conflict_id = store.create(conflict, mode, names)
+                store.claim(conflict_id)
                 sources = []
                 console.print(f"conflict {conflict_id}, saved after every step in {store.path}", style="bold")
             header(console, conflict.scenario, conflict.seed or 0)
             seats = seat_policies(conflict.scenario, names)
-            TableSession(console, store, conflict_id, conflict, sources, seats, mode).run()
+            try:
+                TableSession(console, store, conflict_id, conflict, sources, seats, mode).run()
+            except KeyboardInterrupt:
+                hint = f"konflikt play --resume {conflict_id} --db {store.path}"
+                raise Stopped(f"stopped; every step so far is saved. Resume with: {hint}") from None
         finally:
             store.close()
 
@@ -77,8 +84,15 @@ def register(app: typer.Typer) -> None:
     def saves(
         db: DbOption = None, as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False
     ) -> None:
-        """The saved conflicts."""
-        store = Store.open(db)
+        """The saved conflicts (the database is only read: nothing is created)."""
+        try:
+            store = Store.open(db, readonly=True)
+        except NoDatabase as exc:
+            if as_json:
+                typer.echo("[]")
+            else:
+                Console(stderr=True).print(f"no saved conflicts: {exc}", highlight=False, markup=False)
+            return
         try:
             rows = store.list()
         finally:
@@ -88,7 +102,8 @@ def register(app: typer.Typer) -> None:
             return
         table = Table("id", "ruleset", "title", "steps", "updated", "state")
         for r in rows:
-            table.add_row(str(r.id), r.ruleset, r.title, str(r.steps), r.updated, r.outcome or "in progress")
+            cells = (str(r.id), r.ruleset, r.title, str(r.steps), r.updated, r.outcome or "in progress")
+            table.add_row(*(Text(cell) for cell in cells))
         Console().print(table)
 
     @app.command()
@@ -97,8 +112,8 @@ def register(app: typer.Typer) -> None:
         out: Annotated[Path | None, typer.Option(help="Write to this file (default: print).")] = None,
         db: DbOption = None,
     ) -> None:
-        """A saved conflict as JSON, to move it to another machine."""
-        store = Store.open(db)
+        """A saved conflict as JSON, to move it to another machine (the database is only read)."""
+        store = Store.open(db, readonly=True)
         try:
             text = json.dumps(store.export(conflict_id), ensure_ascii=False, indent=1)
         finally:
@@ -111,20 +126,17 @@ def register(app: typer.Typer) -> None:
     @app.command(name="import")
     def import_(file: Annotated[Path, typer.Argument(metavar="FILE")], db: DbOption = None) -> None:
         """Add a conflict exported with 'konflikt export' (or saved by 'konflikt run --save') to the saves."""
-        try:
-            data = json.loads(file.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise StoreError(f"{file}: no such file") from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise StoreError(f"{file}: not a JSON file ({exc})") from None
+        data = parse_json(read_regular_file(file, MAX_JSON_BYTES, "a conflict file"), str(file))
         conflict = Conflict.from_json(data, str(file))
+        play_info = PlayInfo.from_record(data, str(file))
+        names = {p.id: p.policy for p in conflict.scenario.participants()} | {GM: conflict.scenario.gm}
+        if unknown := sorted(set(play_info.seats) - set(names)):
+            raise StoreError(f"{file}: play.seats: no seat {unknown[0]!r} in this conflict")
+        seat_policies(conflict.scenario, play_info.seats)
         conflict.replay()
-        play_info = data.get("play", {}) if isinstance(data.get("play"), dict) else {}
         store = Store.open(db)
         try:
-            new_id = store.create(
-                conflict, str(play_info.get("dice", "auto")), dict(play_info.get("seats", {})), play_info.get("sources")
-            )
+            new_id = store.create(conflict, play_info.dice, dict(play_info.seats), list(play_info.sources))
         finally:
             store.close()
         typer.echo(f"imported as conflict {new_id}")
