@@ -7,8 +7,8 @@ Scenario files set them under ``[options]``; the command line with ``--option na
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from konflikt.core.errors import OptionError
@@ -37,6 +37,8 @@ class RuleOption:
         choices: the allowed values of a ``str`` option (``None``: free text).
         minimum: the smallest allowed value of an ``int`` option.
         maximum: the largest allowed value of an ``int`` option (without one, :data:`INT_LIMIT` still holds).
+        check: a ruleset's own check of a typed value (a box list's length and sizes); raises
+            :class:`OptionError` with the reason.
     """
 
     name: str
@@ -47,6 +49,7 @@ class RuleOption:
     choices: tuple[str, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    check: Callable[[Any], None] | None = field(default=None, compare=False, repr=False)
 
     def bounds(self) -> tuple[int, int]:
         """The allowed range of an ``int`` option: its own bounds, inside the generic ±:data:`INT_LIMIT`."""
@@ -90,6 +93,8 @@ class RuleOption:
                 raise OptionError(f"option {self.name!r} takes at most {STR_LIMIT} characters, not {len(value):,}")
             if self.choices is not None and value not in self.choices:
                 raise OptionError(f"option {self.name!r} takes one of {', '.join(self.choices)}, not {value!r}")
+        if self.check is not None:
+            self.check(value)
         return value
 
     def _parse(self, text: str) -> Any:
