@@ -13,8 +13,11 @@ from konflikt.core.options import parse_assignments
 from konflikt.core.scenario import Scenario
 
 
-class Stopped(KeyboardInterrupt):
-    """Ctrl-C with what to say instead of the bare "stopped" (``play`` says how to resume)."""
+class Stopped(Exception):
+    """Ctrl-C with what to say instead of the bare "stopped" (``play`` says how to resume).
+
+    Not a KeyboardInterrupt: typer turns those into a returned 130 and the message would be lost.
+    """
 
 
 class _OutOfTime(BaseException):

@@ -43,11 +43,25 @@ def register(app: typer.Typer) -> None:
         if dice not in ("", "auto", "table"):
             raise KonfliktError(f"--dice takes auto or table, not {dice!r}")
         console = Console()
+        if resume is not None and scenario_name is not None:
+            raise KonfliktError("give either a SCENARIO or --resume ID, not both")
+        if resume is None and scenario_name is None:
+            raise KonfliktError("name a SCENARIO to play, or --resume ID (see 'konflikt saves')")
+        fresh: Conflict | None = None
+        if scenario_name is not None:
+            # everything about a new conflict is checked before the save database is opened or created
+            scenario = load_scenario(scenario_name)
+            overrides = overrides_for(scenario, option)
+            names = {p.id: p.policy for p in scenario.participants()}
+            names[GM] = scenario.gm
+            names.update(seat_overrides(scenario, policy))
+            seat_policies(scenario, names)
+            fresh = Conflict(scenario, overrides, choose_seed(seed, scenario))
+            fresh.replay()
         store = Store.open(db)
         try:
-            if resume is not None:
-                if scenario_name is not None:
-                    raise KonfliktError("give either a SCENARIO or --resume ID, not both")
+            if fresh is None:
+                assert resume is not None
                 loaded = store.load(resume)
                 store.claim(resume)
                 conflict, sources, conflict_id = loaded.conflict, loaded.sources, loaded.id
@@ -56,15 +70,7 @@ def register(app: typer.Typer) -> None:
                 mode = dice or loaded.dice
                 console.print(f"resuming conflict {conflict_id}: {len(sources)} steps so far", style="bold")
             else:
-                if scenario_name is None:
-                    raise KonfliktError("name a SCENARIO to play, or --resume ID (see 'konflikt saves')")
-                scenario = load_scenario(scenario_name)
-                overrides = overrides_for(scenario, option)
-                names = {p.id: p.policy for p in scenario.participants()}
-                names[GM] = scenario.gm
-                names.update(seat_overrides(scenario, policy))
-                conflict = Conflict(scenario, overrides, choose_seed(seed, scenario))
-                conflict.replay()
+                conflict = fresh
                 mode = dice or "auto"
                 conflict_id = store.create(conflict, mode, names)
                 store.claim(conflict_id)

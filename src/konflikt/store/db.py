@@ -153,7 +153,8 @@ def _check_file(conn: sqlite3.Connection, path: Path) -> None:
     except sqlite3.DatabaseError as exc:
         problems = [str(exc)]
     if problems != ["ok"]:
-        raise StoreError(f"{path}: damaged save database ({problems[0]}); left untouched")
+        problem = " ".join(str(problems[0]).replace("*** in database main ***", "").split())
+        raise StoreError(f"{path}: damaged save database ({problem}); left untouched")
 
 
 def _process_started(pid: int) -> str:
@@ -249,8 +250,9 @@ class Store:
                         if statement.strip():
                             conn.execute(statement)
                     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                conn.execute(SESSIONS)
-                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+                    conn.execute(SESSIONS)
+                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
