@@ -7,6 +7,7 @@ import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from konflikt.core.errors import KonfliktError
 from konflikt.core.options import parse_assignments
@@ -65,6 +66,14 @@ def working(what: str) -> Iterator[None]:
     with Progress(*columns, console=console, transient=True) as bar:
         bar.add_task(what, total=None)
         yield
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write a file the user named (``--save``, ``--out``); a folder, a missing folder or no permission: one line."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise KonfliktError(f"{path}: cannot be written ({exc.strerror or exc})") from None
 
 
 def overrides_for(scenario: Scenario, option: list[str] | None) -> dict[str, str]:

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from konflikt.cli.common import Stopped, choose_seed, overrides_for, seat_overrides
+from konflikt.cli.common import Stopped, choose_seed, overrides_for, seat_overrides, write_output
 from konflikt.cli.run_command import header
 from konflikt.cli.table import TableSession
 from konflikt.core.conflict import MAX_JSON_BYTES, Conflict, PlayInfo, parse_json
@@ -127,7 +127,7 @@ def register(app: typer.Typer) -> None:
         if out is None:
             typer.echo(text)
         else:
-            out.write_text(text + "\n", encoding="utf-8")
+            write_output(out, text + "\n")
 
     @app.command(name="import")
     def import_(file: Annotated[Path, typer.Argument(metavar="FILE")], db: DbOption = None) -> None:
