@@ -20,7 +20,15 @@ app = typer.Typer(
 )
 
 
+_registered = False
+
+
 def _register() -> None:
+    """Add every command to the app, once (``main`` is called many times in one process by tests and fuzzing)."""
+    global _registered
+    if _registered:
+        return
+    _registered = True
     from konflikt.cli import (
         bench_command,
         dice_commands,
