@@ -409,8 +409,9 @@ def damaged_database(rng: random.Random, workdir: Path) -> str:
         shutil.copy(db, target)
         sql_junk(target, rng)
     conn = sqlite3.connect(f"file:{target}?mode=ro", uri=True)
+    conn.text_factory = bytes
     try:
-        healthy = conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        healthy = conn.execute("PRAGMA integrity_check").fetchall() == [(b"ok",)]
     except sqlite3.DatabaseError:
         healthy = False
     finally:

@@ -74,8 +74,9 @@ def damaged_copies(db: Path, tmp_path: Path) -> list[Path]:
             flipped[min(offset + k, len(data) - 1)] ^= 0x5A
         copy.write_bytes(bytes(flipped))
         conn = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
+        conn.text_factory = bytes
         try:
-            bad = conn.execute("PRAGMA integrity_check").fetchone()[0] != "ok"
+            bad = conn.execute("PRAGMA integrity_check").fetchone()[0] != b"ok"
         except sqlite3.DatabaseError:
             bad = True
         conn.close()

@@ -103,6 +103,14 @@ class NoDatabase(StoreError):
     """A read-only command was pointed at a database that does not exist (it is not created)."""
 
 
+def _text(data: bytes) -> str:
+    """SQLite text as str; text that is not UTF-8 (a damaged page) is a StoreError, not a UnicodeDecodeError."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise StoreError("the save database holds text that is not UTF-8 (damaged); left untouched") from None
+
+
 def _check_path(path: Path, readonly: bool) -> None:
     """Refuse, with one line, paths that cannot be a save database: folders, files as folders, read-only files."""
     for parent in path.parents:
@@ -135,7 +143,7 @@ def _check_file(conn: sqlite3.Connection, path: Path) -> None:
             name: {row[1] for row in conn.execute(f"PRAGMA table_info({name})")}
             for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
         }
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, StoreError) as exc:
         raise StoreError(f"{path}: damaged save database ({exc}); left untouched") from None
     if app_id != APPLICATION_ID:
         raise StoreError(f"{path}: another program's SQLite database, not konflikt's; left untouched")
@@ -150,7 +158,7 @@ def _check_file(conn: sqlite3.Connection, path: Path) -> None:
         problems = [row[0] for row in conn.execute("PRAGMA quick_check(1)")]
         if problems == ["ok"] and path.stat().st_size <= FULL_CHECK_BYTES:
             problems = [row[0] for row in conn.execute("PRAGMA integrity_check(1)")]
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, StoreError) as exc:
         problems = [str(exc)]
     if problems != ["ok"]:
         problem = " ".join(str(problems[0]).replace("*** in database main ***", "").split())
@@ -219,6 +227,7 @@ class Store:
             conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10)
         except sqlite3.Error as exc:
             raise StoreError(f"{path}: cannot be opened ({exc})") from None
+        conn.text_factory = _text
         try:
             if not fresh:
                 _check_file(conn, path)
