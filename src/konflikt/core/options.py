@@ -162,7 +162,9 @@ class Options(Mapping[str, Any]):
 class OptionSet:
     """The declared options of one ruleset."""
 
-    def __init__(self, *options: RuleOption) -> None:
+    def __init__(self, *options: RuleOption, check: Callable[[Options], None] | None = None) -> None:
+        """``check``: the ruleset's test of options together (``skrama_from ≤ sarad_from``), raising OptionError."""
+        self.check = check
         names = [o.name for o in options]
         if len(set(names)) != len(names):
             raise ValueError(f"duplicate option names in {names}")
@@ -191,7 +193,10 @@ class OptionSet:
                     known = ", ".join(sorted(self._options)) or "none"
                     raise OptionError(f"unknown rule option {name!r} (known: {known})")
                 values[name] = self._options[name].coerce(value)
-        return Options(values)
+        options = Options(values)
+        if self.check is not None:
+            self.check(options)
+        return options
 
 
 def _short(text: str) -> str:
