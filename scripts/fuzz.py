@@ -44,6 +44,9 @@ def campaign(examples: int, seed: int, minutes: float | None) -> tuple[dict[str,
             kind = "changed" if "changed" in str(bug) or "created" in str(bug) else "internal"
             counts[name][kind] += 1
             bugs.append(f"{name} seed {example_seed}: {bug}")
+        except Exception as exc:  # the harness itself (building the input), not konflikt
+            counts[name]["harness"] += 1
+            bugs.append(f"{name} seed {example_seed}: harness: {type(exc).__name__}: {exc}")
         if (i + 1) % 1000 == 0:
             rate = (i + 1) / (time.monotonic() - started)
             print(f"  {i + 1:,} examples, {rate:,.0f}/s, {len(bugs)} problems", file=sys.stderr, flush=True)

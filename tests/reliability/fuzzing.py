@@ -412,7 +412,7 @@ def damaged_database(rng: random.Random, workdir: Path) -> str:
     conn.text_factory = bytes
     try:
         healthy = conn.execute("PRAGMA integrity_check").fetchall() == [(b"ok",)]
-    except sqlite3.DatabaseError:
+    except (sqlite3.DatabaseError, UnicodeDecodeError):
         healthy = False
     finally:
         conn.close()

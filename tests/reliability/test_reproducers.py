@@ -77,7 +77,7 @@ def damaged_copies(db: Path, tmp_path: Path) -> list[Path]:
         conn.text_factory = bytes
         try:
             bad = conn.execute("PRAGMA integrity_check").fetchone()[0] != b"ok"
-        except sqlite3.DatabaseError:
+        except (sqlite3.DatabaseError, UnicodeDecodeError):
             bad = True
         conn.close()
         if bad:

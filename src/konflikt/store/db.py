@@ -143,7 +143,7 @@ def _check_file(conn: sqlite3.Connection, path: Path) -> None:
             name: {row[1] for row in conn.execute(f"PRAGMA table_info({name})")}
             for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
         }
-    except (sqlite3.DatabaseError, StoreError) as exc:
+    except (sqlite3.DatabaseError, StoreError, UnicodeDecodeError) as exc:
         raise StoreError(f"{path}: damaged save database ({exc}); left untouched") from None
     if app_id != APPLICATION_ID:
         raise StoreError(f"{path}: another program's SQLite database, not konflikt's; left untouched")
@@ -158,7 +158,7 @@ def _check_file(conn: sqlite3.Connection, path: Path) -> None:
         problems = [row[0] for row in conn.execute("PRAGMA quick_check(1)")]
         if problems == ["ok"] and path.stat().st_size <= FULL_CHECK_BYTES:
             problems = [row[0] for row in conn.execute("PRAGMA integrity_check(1)")]
-    except (sqlite3.DatabaseError, StoreError) as exc:
+    except (sqlite3.DatabaseError, StoreError, UnicodeDecodeError) as exc:
         problems = [str(exc)]
     if problems != ["ok"]:
         problem = " ".join(str(problems[0]).replace("*** in database main ***", "").split())
