@@ -63,10 +63,16 @@ def register(app: typer.Typer) -> None:
             if fresh is None:
                 assert resume is not None
                 loaded = store.load(resume)
-                store.claim(resume)
                 conflict, sources, conflict_id = loaded.conflict, loaded.sources, loaded.id
                 names = dict(loaded.seats)
                 names.update(seat_overrides(conflict.scenario, policy))
+                # the whole save is checked (replayed, its seats' policies found) before the first write: the claim
+                try:
+                    conflict.replay()
+                    seat_policies(conflict.scenario, names)
+                except KonfliktError as exc:
+                    raise StoreError(f"saved conflict {resume} in {store.path} cannot be resumed: {exc}") from None
+                store.claim(resume)
                 mode = dice or loaded.dice
                 console.print(f"resuming conflict {conflict_id}: {len(sources)} steps so far", style="bold")
             else:

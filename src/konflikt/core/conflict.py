@@ -117,7 +117,8 @@ class Conflict:
         for index, step in enumerate(self.steps[:upto]):
             try:
                 state.apply_step(step)
-            except KonfliktError as exc:
+            except (KonfliktError, TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+                # a step from a file or a save can hold anything: values of the wrong shape are a bad record too
                 raise ReplayError(f"step {index} ({json.dumps(step.to_json())}) does not replay: {exc}") from None
         return state
 

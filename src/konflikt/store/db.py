@@ -184,6 +184,13 @@ def _alive(pid: int, started: str) -> bool:
     return not started or _process_started(pid) in ("", started)
 
 
+def _shown(value: object) -> str:
+    """A column shown by ``saves``: whatever a damaged row holds (a blob, a number) is shown as text."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return str(value)
+
+
 def _now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")
 
@@ -405,7 +412,11 @@ class Store:
             "(SELECT count(*) FROM steps s WHERE s.conflict_id = c.id), c.finished, c.outcome "
             "FROM conflicts c ORDER BY c.id"
         ).fetchall()
-        return [SavedConflict(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7]) for r in rows]
+        return [
+            SavedConflict(r[0], _shown(r[1]), _shown(r[2]), _shown(r[3]), _shown(r[4]), r[5], bool(r[6]),
+                          None if r[7] is None else _shown(r[7]))
+            for r in rows
+        ]  # fmt: skip
 
     def export(self, conflict_id: int) -> dict[str, Any]:
         loaded = self.load(conflict_id)
