@@ -408,3 +408,24 @@ def test_ctrl_c_in_play_says_how_to_resume(cli: Cli, tmp_path: Path, monkeypatch
 def test_output_files_that_cannot_be_written(cli: Cli, saved_db: Path, tmp_path: Path) -> None:
     refused(cli("run", "fimbulfrost/robbers", "--save", str(tmp_path)), "cannot be written")
     refused(cli("export", "1", "--db", str(saved_db), "--out", str(tmp_path / "no" / "x.json")), "cannot be written")
+
+
+def test_found_by_the_campaign(cli: Cli, saved_db: Path, tmp_path: Path, export: dict[str, object]) -> None:
+    """A chance step with an outcome of the wrong shape; a save whose steps do not replay; a blob as a title."""
+    steps = export["steps"]
+    assert isinstance(steps, list)
+    chance = next(i for i, s in enumerate(steps) if s["node"] == "@chance")
+    steps[chance]["outcome"] = [[1, 2], {"a": 1}, 3]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(export))
+    refused(cli("import", str(path), "--db", str(tmp_path / "new.sqlite")), "does not replay")
+    conn = sqlite3.connect(saved_db)
+    conn.execute('UPDATE steps SET step = \'{"node": "@chance"}\' WHERE conflict_id = 1 AND idx = 0')
+    conn.execute("UPDATE conflicts SET title = ? WHERE id = 2", (b"\xff\xfe",))
+    conn.commit()
+    conn.close()
+    before = sha(saved_db)
+    refused(cli("play", "--resume", "1", "--db", str(saved_db)), "cannot be resumed")
+    assert sha(saved_db) == before
+    listed = cli("saves", "--db", str(saved_db), "--json")
+    assert listed.code == 0 and json.loads(listed.out)[1]["title"] == "\ufffd\ufffd"
