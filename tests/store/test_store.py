@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from pathlib import Path
 
@@ -94,3 +95,42 @@ def test_a_truncated_database_is_refused(tmp_path: Path) -> None:
 def test_missing_conflict_is_named(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="no saved conflict 42"):
         Store.open(tmp_path / "s.sqlite").load(42)
+
+
+def test_checks_leave_a_refused_file_byte_identical_and_read_only_opens_create_nothing(tmp_path: Path) -> None:
+    import hashlib
+
+    from konflikt.store.db import NoDatabase
+
+    with pytest.raises(NoDatabase):
+        Store.open(tmp_path / "none" / "s.sqlite", readonly=True)
+    assert list(tmp_path.iterdir()) == []
+    path = tmp_path / "s.sqlite"
+    store = Store.open(path)
+    store.create(played())
+    store.close()
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 9")
+    conn.commit()
+    conn.close()
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    with pytest.raises(StoreError, match="newer konflikt"):
+        Store.open(path)
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+
+
+def test_one_store_per_open_conflict(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "s.sqlite")
+    cid = store.create(played())
+    store.claim(cid)
+    store.claim(cid)  # the same process may claim again
+    from konflikt.store.db import _process_started
+
+    parent = os.getppid()
+    store.conn.execute("UPDATE sessions SET pid = ?, started = ?", (parent, _process_started(parent)))
+    with pytest.raises(StoreError, match=f"conflict {cid} is open in another konflikt"):
+        store.claim(cid)
+    store.conn.execute("UPDATE sessions SET pid = 999999999")  # a process that is gone: taken over
+    store.claim(cid)
+    store.close()
+    assert Store.open(tmp_path / "s.sqlite").conn.execute("SELECT count(*) FROM sessions").fetchone()[0] == 0

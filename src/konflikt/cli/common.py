@@ -3,10 +3,77 @@
 from __future__ import annotations
 
 import secrets
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 from konflikt.core.errors import KonfliktError
 from konflikt.core.options import parse_assignments
 from konflikt.core.scenario import Scenario
+
+
+class Stopped(Exception):
+    """Ctrl-C with what to say instead of the bare "stopped" (``play`` says how to resume).
+
+    Not a KeyboardInterrupt: typer turns those into a returned 130 and the message would be lost.
+    """
+
+
+class _OutOfTime(BaseException):
+    """Raised by the alarm; a BaseException so no ``except KonfliktError`` on the way can swallow it."""
+
+
+@contextmanager
+def time_limit(seconds: float | None, what: str) -> Iterator[None]:
+    """Stop the work inside after ``seconds`` (wall clock) with one clear line; ``None``: no limit.
+
+    Raises:
+        KonfliktError: the time was up (says the limit and what to change).
+    """
+    if seconds is None:
+        yield
+        return
+    if not 0 < seconds <= 10**7:
+        raise KonfliktError(f"--timeout takes seconds above 0 (at most 10,000,000), not {seconds}")
+
+    def alarm(signum: int, frame: object) -> None:
+        raise _OutOfTime
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    except _OutOfTime:
+        raise KonfliktError(f"{what} took longer than --timeout {seconds:g} s; stopped") from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@contextmanager
+def working(what: str) -> Iterator[None]:
+    """A spinner with the elapsed time on stderr, only when stderr is a terminal (never in pipes or JSON)."""
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    if not console.is_terminal or not sys.stderr.isatty():
+        yield
+        return
+    columns = (SpinnerColumn(), TextColumn(what + " (Ctrl-C stops)"), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        bar.add_task(what, total=None)
+        yield
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write a file the user named (``--save``, ``--out``); a folder, a missing folder or no permission: one line."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise KonfliktError(f"{path}: cannot be written ({exc.strerror or exc})") from None
 
 
 def overrides_for(scenario: Scenario, option: list[str] | None) -> dict[str, str]:

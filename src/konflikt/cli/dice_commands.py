@@ -13,7 +13,7 @@ from rich.console import Console
 
 from konflikt.analysis.exact import DEFAULT_MAX_STATES
 from konflikt.analysis.questions import whole_conflict_answer
-from konflikt.cli.common import overrides_for, seat_overrides
+from konflikt.cli.common import overrides_for, seat_overrides, time_limit, working
 from konflikt.cli.render import LONG_FRACTION, probability_table
 from konflikt.core.conflict import new_state
 from konflikt.core.errors import DiceError, KonfliktError
@@ -149,68 +149,76 @@ def register(app: typer.Typer) -> None:
         plot: Annotated[
             Path | None, typer.Option(help="Also draw the distribution (with at least / at most) to this PNG/SVG.")
         ] = None,
+        timeout: Annotated[float | None, typer.Option(help="Give up after this many seconds.")] = None,
     ) -> None:
         """Exact odds: of dice (4dF), of a ruleset's question (presja exchange --attack 3 --defense 5), or of a
         whole conflict (a scenario, or --saved ID from the table)."""
-        rest = list(ctx.args)
-        if saved is not None:
-            if target is not None:
-                raise KonfliktError("give either a TARGET or --saved ID, not both")
-            store = Store.open(db)
-            try:
-                loaded = store.load(saved)
-            finally:
-                store.close()
-            conflict = loaded.conflict
-            names = dict(loaded.seats)
-            names.update(seat_overrides(conflict.scenario, policy))
-            state = conflict.replay()
-            if state.is_terminal():
-                raise KonfliktError(f"saved conflict {saved} is over: {state.outcome().summary}")
-            answer = whole_conflict_answer(
-                conflict.scenario,
-                state,
-                seat_policies(conflict.scenario, names),
-                max_states,
-                f"{conflict.scenario.title}, after {len(conflict.steps)} steps: who wins (exact)",
-            )
-            print_answer(answer, as_json, {"saved": saved}, exact)
-            plot_answer(answer, plot)
-            return
-        if target is None:
-            raise KonfliktError("name what to compute: a dice expression, RULESET QUESTION, or a scenario")
-        if target in ruleset_ids():
-            ruleset = get_ruleset(target)
-            if not rest or rest[0].startswith("--"):
-                known = ", ".join(ruleset.odds) or "none yet"
-                raise KonfliktError(f"name a question for {target} (known: {known})")
-            question_name, params = rest[0], parse_params(rest[1:])
-            if question_name not in ruleset.odds:
-                known = ", ".join(ruleset.odds) or "none yet"
-                raise KonfliktError(f"unknown question {question_name!r} for {target} (known: {known})")
-            answer = ruleset.odds[question_name].ask(params)
-            print_answer(answer, as_json, {"ruleset": target, "params": params}, exact)
-            plot_answer(answer, plot)
-            return
-        if rest:
-            raise KonfliktError(f"unexpected arguments after {target!r}: {' '.join(rest)}")
-        if "/" in target or target.endswith(".toml"):
-            scenario = load_scenario(target)
-            overrides = overrides_for(scenario, option)
-            seats = seat_policies(scenario, seat_overrides(scenario, policy))
-            answer = whole_conflict_answer(scenario, new_state(scenario, overrides), seats, max_states)
-            print_answer(answer, as_json, {"scenario": scenario.source}, exact)
-            plot_answer(answer, plot)
-            return
-        try:
-            dice = parse_dice(target)
-        except DiceError as exc:
-            raise DiceError(
-                f"{exc}; or name a ruleset ({', '.join(ruleset_ids())}) and a question, or a scenario"
-            ) from None
-        answer = dice_answer(dice)
-        print_answer(answer, as_json, {"expression": dice.notation}, exact)
+        with time_limit(timeout, "exact odds"), working("computing exact odds"):
+            answer, extra = odds_of(list(ctx.args), target, saved, db, option, policy, max_states)
+        print_answer(answer, as_json, extra, exact)
         plot_answer(answer, plot)
+
+
+def odds_of(
+    rest: list[str],
+    target: str | None,
+    saved: int | None,
+    db: Path | None,
+    option: list[str] | None,
+    policy: list[str] | None,
+    max_states: int,
+) -> tuple[OddsAnswer, dict[str, Any]]:
+    """The answer of ``konflikt odds`` and what JSON adds to it (computed inside the time limit)."""
+    if saved is not None:
+        if target is not None:
+            raise KonfliktError("give either a TARGET or --saved ID, not both")
+        store = Store.open(db, readonly=True)
+        try:
+            loaded = store.load(saved)
+        finally:
+            store.close()
+        conflict = loaded.conflict
+        names = dict(loaded.seats)
+        names.update(seat_overrides(conflict.scenario, policy))
+        state = conflict.replay()
+        if state.is_terminal():
+            raise KonfliktError(f"saved conflict {saved} is over: {state.outcome().summary}")
+        answer = whole_conflict_answer(
+            conflict.scenario,
+            state,
+            seat_policies(conflict.scenario, names),
+            max_states,
+            f"{conflict.scenario.title}, after {len(conflict.steps)} steps: who wins (exact)",
+        )
+        return answer, {"saved": saved}
+    if target is None:
+        raise KonfliktError("name what to compute: a dice expression, RULESET QUESTION, or a scenario")
+    if target in ruleset_ids():
+        ruleset = get_ruleset(target)
+        if not rest or rest[0].startswith("--"):
+            known = ", ".join(ruleset.odds) or "none yet"
+            raise KonfliktError(f"name a question for {target} (known: {known})")
+        question_name, params = rest[0], parse_params(rest[1:])
+        if question_name not in ruleset.odds:
+            known = ", ".join(ruleset.odds) or "none yet"
+            raise KonfliktError(f"unknown question {question_name!r} for {target} (known: {known})")
+        answer = ruleset.odds[question_name].ask(params)
+        return answer, {"ruleset": target, "params": params}
+    if rest:
+        raise KonfliktError(f"unexpected arguments after {target!r}: {' '.join(rest)}")
+    if "/" in target or target.endswith(".toml"):
+        scenario = load_scenario(target)
+        overrides = overrides_for(scenario, option)
+        seats = seat_policies(scenario, seat_overrides(scenario, policy))
+        answer = whole_conflict_answer(scenario, new_state(scenario, overrides), seats, max_states)
+        return answer, {"scenario": scenario.source}
+    try:
+        dice = parse_dice(target)
+    except DiceError as exc:
+        raise DiceError(
+            f"{exc}; or name a ruleset ({', '.join(ruleset_ids())}) and a question, or a scenario"
+        ) from None
+    return dice_answer(dice), {"expression": dice.notation}
 
 
 def plot_answer(answer: OddsAnswer, path: Path | None) -> None:

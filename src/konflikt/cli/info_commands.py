@@ -46,6 +46,7 @@ def register(app: typer.Typer) -> None:
             table.add_column("option", style="bold")
             table.add_column("type")
             table.add_column("default")
+            table.add_column("range")
             table.add_column("what it does")
             for option in r.options:
                 doc = Text(option.doc)
@@ -56,6 +57,7 @@ def register(app: typer.Typer) -> None:
                     Text(option.name, style="bold"),
                     Text(option.type.__name__ + choices),
                     Text(repr(option.default)),
+                    Text(option.range_text()),
                     doc,
                 )
             console.print(table)

@@ -8,6 +8,7 @@ import sys
 
 import typer
 
+from konflikt.cli.common import Stopped
 from konflikt.core.errors import KonfliktError
 
 app = typer.Typer(
@@ -19,7 +20,15 @@ app = typer.Typer(
 )
 
 
+_registered = False
+
+
 def _register() -> None:
+    """Add every command to the app, once (``main`` is called many times in one process by tests and fuzzing)."""
+    global _registered
+    if _registered:
+        return
+    _registered = True
     from konflikt.cli import (
         bench_command,
         dice_commands,
@@ -37,17 +46,28 @@ def _register() -> None:
         module.register(app)
 
 
+#: An error line is cut here: a 4,000-digit number quoted back is not helpful.
+MAX_LINE = 1000
+
+
 def fail(message: str, code: int = 2) -> None:
-    sys.stderr.write(f"konflikt: error: {message}\n")
+    """One line on stderr, whatever the message holds (SQLite and pydantic messages can span lines)."""
+    line = " ".join(message.split())
+    if len(line) > MAX_LINE:
+        line = line[: MAX_LINE - 1] + "…"
+    sys.stderr.write(f"konflikt: error: {line}\n")
     raise SystemExit(code)
 
 
 def main(argv: list[str] | None = None) -> None:
     _register()
     try:
-        app(args=argv, standalone_mode=False, prog_name="konflikt")
+        code = app(args=argv, standalone_mode=False, prog_name="konflikt")
     except KonfliktError as exc:
         fail(str(exc))
+    except Stopped as exc:
+        sys.stderr.write(f"konflikt: {exc}\n")
+        raise SystemExit(130) from None
     except typer.Exit as exc:
         raise SystemExit(exc.exit_code) from None
     except (typer.Abort, KeyboardInterrupt, EOFError):
@@ -69,6 +89,12 @@ def main(argv: list[str] | None = None) -> None:
         if os.environ.get("KONFLIKT_DEBUG"):
             raise
         fail(f"internal error: {type(exc).__name__}: {exc} (set KONFLIKT_DEBUG=1 for the traceback)", code=1)
+    else:
+        # typer returns (not raises) the code of a typer.Exit, and 130 for a Ctrl-C inside a command
+        if code == 130:
+            sys.stderr.write("konflikt: stopped\n")
+        if isinstance(code, int) and code:
+            raise SystemExit(code)
 
 
 if __name__ == "__main__":

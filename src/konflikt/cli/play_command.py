@@ -9,16 +9,17 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
-from konflikt.cli.common import choose_seed, overrides_for, seat_overrides
+from konflikt.cli.common import Stopped, choose_seed, overrides_for, seat_overrides, write_output
 from konflikt.cli.run_command import header
 from konflikt.cli.table import TableSession
-from konflikt.core.conflict import Conflict
+from konflikt.core.conflict import MAX_JSON_BYTES, Conflict, PlayInfo, parse_json
 from konflikt.core.errors import KonfliktError, StoreError
-from konflikt.core.scenario import load_scenario
+from konflikt.core.scenario import load_scenario, read_regular_file
 from konflikt.core.state import GM
 from konflikt.sim.runner import seat_policies
-from konflikt.store.db import Store
+from konflikt.store.db import NoDatabase, Store
 
 DbOption = Annotated[Path | None, typer.Option("--db", help="The save database (default: your data folder).")]
 
@@ -42,34 +43,52 @@ def register(app: typer.Typer) -> None:
         if dice not in ("", "auto", "table"):
             raise KonfliktError(f"--dice takes auto or table, not {dice!r}")
         console = Console()
+        if resume is not None and scenario_name is not None:
+            raise KonfliktError("give either a SCENARIO or --resume ID, not both")
+        if resume is None and scenario_name is None:
+            raise KonfliktError("name a SCENARIO to play, or --resume ID (see 'konflikt saves')")
+        fresh: Conflict | None = None
+        if scenario_name is not None:
+            # everything about a new conflict is checked before the save database is opened or created
+            scenario = load_scenario(scenario_name)
+            overrides = overrides_for(scenario, option)
+            names = {p.id: p.policy for p in scenario.participants()}
+            names[GM] = scenario.gm
+            names.update(seat_overrides(scenario, policy))
+            seat_policies(scenario, names)
+            fresh = Conflict(scenario, overrides, choose_seed(seed, scenario))
+            fresh.replay()
         store = Store.open(db)
         try:
-            if resume is not None:
-                if scenario_name is not None:
-                    raise KonfliktError("give either a SCENARIO or --resume ID, not both")
+            if fresh is None:
+                assert resume is not None
                 loaded = store.load(resume)
                 conflict, sources, conflict_id = loaded.conflict, loaded.sources, loaded.id
                 names = dict(loaded.seats)
                 names.update(seat_overrides(conflict.scenario, policy))
+                # the whole save is checked (replayed, its seats' policies found) before the first write: the claim
+                try:
+                    conflict.replay()
+                    seat_policies(conflict.scenario, names)
+                except KonfliktError as exc:
+                    raise StoreError(f"saved conflict {resume} in {store.path} cannot be resumed: {exc}") from None
+                store.claim(resume)
                 mode = dice or loaded.dice
                 console.print(f"resuming conflict {conflict_id}: {len(sources)} steps so far", style="bold")
             else:
-                if scenario_name is None:
-                    raise KonfliktError("name a SCENARIO to play, or --resume ID (see 'konflikt saves')")
-                scenario = load_scenario(scenario_name)
-                overrides = overrides_for(scenario, option)
-                names = {p.id: p.policy for p in scenario.participants()}
-                names[GM] = scenario.gm
-                names.update(seat_overrides(scenario, policy))
-                conflict = Conflict(scenario, overrides, choose_seed(seed, scenario))
-                conflict.replay()
+                conflict = fresh
                 mode = dice or "auto"
                 conflict_id = store.create(conflict, mode, names)
+                store.claim(conflict_id)
                 sources = []
                 console.print(f"conflict {conflict_id}, saved after every step in {store.path}", style="bold")
             header(console, conflict.scenario, conflict.seed or 0)
             seats = seat_policies(conflict.scenario, names)
-            TableSession(console, store, conflict_id, conflict, sources, seats, mode).run()
+            try:
+                TableSession(console, store, conflict_id, conflict, sources, seats, mode).run()
+            except KeyboardInterrupt:
+                hint = f"konflikt play --resume {conflict_id} --db {store.path}"
+                raise Stopped(f"stopped; every step so far is saved. Resume with: {hint}") from None
         finally:
             store.close()
 
@@ -77,8 +96,15 @@ def register(app: typer.Typer) -> None:
     def saves(
         db: DbOption = None, as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False
     ) -> None:
-        """The saved conflicts."""
-        store = Store.open(db)
+        """The saved conflicts (the database is only read: nothing is created)."""
+        try:
+            store = Store.open(db, readonly=True)
+        except NoDatabase as exc:
+            if as_json:
+                typer.echo("[]")
+            else:
+                Console(stderr=True).print(f"no saved conflicts: {exc}", highlight=False, markup=False)
+            return
         try:
             rows = store.list()
         finally:
@@ -88,7 +114,8 @@ def register(app: typer.Typer) -> None:
             return
         table = Table("id", "ruleset", "title", "steps", "updated", "state")
         for r in rows:
-            table.add_row(str(r.id), r.ruleset, r.title, str(r.steps), r.updated, r.outcome or "in progress")
+            cells = (str(r.id), r.ruleset, r.title, str(r.steps), r.updated, r.outcome or "in progress")
+            table.add_row(*(Text(cell) for cell in cells))
         Console().print(table)
 
     @app.command()
@@ -97,8 +124,8 @@ def register(app: typer.Typer) -> None:
         out: Annotated[Path | None, typer.Option(help="Write to this file (default: print).")] = None,
         db: DbOption = None,
     ) -> None:
-        """A saved conflict as JSON, to move it to another machine."""
-        store = Store.open(db)
+        """A saved conflict as JSON, to move it to another machine (the database is only read)."""
+        store = Store.open(db, readonly=True)
         try:
             text = json.dumps(store.export(conflict_id), ensure_ascii=False, indent=1)
         finally:
@@ -106,25 +133,22 @@ def register(app: typer.Typer) -> None:
         if out is None:
             typer.echo(text)
         else:
-            out.write_text(text + "\n", encoding="utf-8")
+            write_output(out, text + "\n")
 
     @app.command(name="import")
     def import_(file: Annotated[Path, typer.Argument(metavar="FILE")], db: DbOption = None) -> None:
         """Add a conflict exported with 'konflikt export' (or saved by 'konflikt run --save') to the saves."""
-        try:
-            data = json.loads(file.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise StoreError(f"{file}: no such file") from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise StoreError(f"{file}: not a JSON file ({exc})") from None
+        data = parse_json(read_regular_file(file, MAX_JSON_BYTES, "a conflict file"), str(file))
         conflict = Conflict.from_json(data, str(file))
+        play_info = PlayInfo.from_record(data, str(file))
+        names = {p.id: p.policy for p in conflict.scenario.participants()} | {GM: conflict.scenario.gm}
+        if unknown := sorted(set(play_info.seats) - set(names)):
+            raise StoreError(f"{file}: play.seats: no seat {unknown[0]!r} in this conflict")
+        seat_policies(conflict.scenario, play_info.seats)
         conflict.replay()
-        play_info = data.get("play", {}) if isinstance(data.get("play"), dict) else {}
         store = Store.open(db)
         try:
-            new_id = store.create(
-                conflict, str(play_info.get("dice", "auto")), dict(play_info.get("seats", {})), play_info.get("sources")
-            )
+            new_id = store.create(conflict, play_info.dice, dict(play_info.seats), list(play_info.sources))
         finally:
             store.close()
         typer.echo(f"imported as conflict {new_id}")

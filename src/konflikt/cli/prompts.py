@@ -32,7 +32,9 @@ def read_choice(text: str, state: State, seat: str, legal: Sequence[Action]) -> 
         InvalidActionError: neither; the message says what would be accepted.
     """
     raw = text.strip()
-    if raw.isdigit():
+    if raw.isascii() and raw.isdigit():  # not '²' or '①' (isdigit, but int() refuses them)
+        if len(raw) > 9:
+            raise InvalidActionError(f"{raw[:12]}… is not on the list: type a number from 1 to {len(legal)}")
         index = int(raw)
         if 1 <= index <= len(legal):
             return legal[index - 1]

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from konflikt.cli.common import choose_seed, overrides_for, seat_overrides
+from konflikt.cli.common import choose_seed, overrides_for, seat_overrides, write_output
 from konflikt.cli.prompts import list_choices, read_choice
 from konflikt.cli.render import aftermath_of, outcome_panel, print_events, status_table
 from konflikt.core.actions import Action
@@ -89,7 +89,7 @@ def register(app: typer.Typer) -> None:
         runner.play(state, on_step=narrate)
         outcome = state.outcome()
         if save is not None:
-            save.write_text(json.dumps(Conflict.of(state, scenario, overrides, the_seed).to_json(), indent=1))
+            write_output(save, json.dumps(Conflict.of(state, scenario, overrides, the_seed).to_json(), indent=1))
         if as_json:
             payload = {
                 "scenario": scenario.source,

@@ -243,8 +243,10 @@ class TableSession:
         elif word == "undo":
             count = 1
             if len(words) > 1:
-                if not words[1].isdigit() or int(words[1]) < 1:
-                    self.console.print(f"undo takes a positive number, not {words[1]!r}", style="red")
+                if not (words[1].isascii() and words[1].isdigit() and len(words[1]) < 10) or int(words[1]) < 1:
+                    self.console.print(
+                        f"undo takes a positive number, not {words[1][:20]!r}", style="red", markup=False
+                    )
                     return True
                 count = int(words[1])
             raise Undo(count)

@@ -5,15 +5,88 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, ValidationError
 
 from konflikt.core.actions import Step
 from konflikt.core.errors import KonfliktError, ReplayError, ScenarioError
-from konflikt.core.scenario import Scenario, scenario_from_document
+from konflikt.core.scenario import Scenario, Seed, check_depth, scenario_from_document, validation_message
 from konflikt.core.state import State
 
 FORMAT = "konflikt-conflict"
 VERSION = 1
+
+
+#: The largest conflict file or saved record read (a played conflict is a few hundred kB at most).
+MAX_JSON_BYTES = 32 * 1024 * 1024
+
+
+def parse_json(text: str | bytes, source: str) -> Any:
+    """JSON from a file or a save, with every way it can fail as one :class:`ScenarioError`.
+
+    Why not plain ``json.loads``: integers over 4,300 digits raise ``ValueError``, deep nesting ``RecursionError``,
+    and neither is a ``JSONDecodeError``.
+    """
+    if not isinstance(text, str | bytes):
+        raise ScenarioError(f"{source}: not JSON text ({type(text).__name__})")
+    if len(text) > MAX_JSON_BYTES:
+        raise ScenarioError(f"{source}: {len(text):,} bytes, more than the {MAX_JSON_BYTES:,} a conflict may have")
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise ScenarioError(f"{source}: nested too deeply to be a konflikt file") from None
+    except UnicodeDecodeError:
+        raise ScenarioError(f"{source}: not a UTF-8 text file") from None
+    except ValueError as exc:
+        raise ScenarioError(f"{source}: not valid JSON ({exc})") from None
+    check_depth(value, source)
+    return value
+
+
+Overrides = dict[str, StrictStr | StrictBool | StrictInt | StrictFloat]
+
+
+class PlayInfo(BaseModel):
+    """How a conflict was being played at the table (an export's ``play`` section, a save's columns)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    dice: Literal["auto", "table"] = "auto"
+    seats: dict[str, StrictStr] = Field(default_factory=dict)
+    sources: list[StrictStr] = Field(default_factory=list)
+
+    @classmethod
+    def from_record(cls, data: Mapping[str, Any], source: str = "<conflict>") -> PlayInfo:
+        """The ``play`` section of a checked conflict record (defaults when there is none).
+
+        Raises:
+            ScenarioError: a field of the wrong type, an unknown dice mode, or more sources than steps.
+        """
+        raw = data.get("play")
+        try:
+            info = cls() if raw is None else cls.model_validate(raw)
+        except ValidationError as exc:
+            raise ScenarioError(validation_message(source, exc, ["play"])) from None
+        steps = data.get("steps", [])
+        if isinstance(steps, list) and len(info.sources) > len(steps):
+            raise ScenarioError(f"{source}: play.sources: {len(info.sources)} sources for {len(steps)} steps")
+        return info
+
+
+class ConflictFile(BaseModel):
+    """The shape of a conflict record (``export``, ``run --save``, a save's row), checked before it is used."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    format: Literal["konflikt-conflict"]
+    version: Literal[1]
+    scenario: dict[str, Any]
+    source: StrictStr = "<conflict>"
+    overrides: Overrides = Field(default_factory=dict)
+    seed: Seed
+    steps: list[dict[str, Any]] = Field(default_factory=list)
+    play: PlayInfo | None = None
 
 
 def new_state(scenario: Scenario, overrides: Mapping[str, Any] | None = None) -> State:
@@ -44,7 +117,8 @@ class Conflict:
         for index, step in enumerate(self.steps[:upto]):
             try:
                 state.apply_step(step)
-            except KonfliktError as exc:
+            except (KonfliktError, TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+                # a step from a file or a save can hold anything: values of the wrong shape are a bad record too
                 raise ReplayError(f"step {index} ({json.dumps(step.to_json())}) does not replay: {exc}") from None
         return state
 
@@ -61,20 +135,30 @@ class Conflict:
 
     @classmethod
     def from_json(cls, data: Any, source: str = "<conflict>") -> Conflict:
+        """A conflict record checked field by field (the same scenario model as scenario files) before use.
+
+        Raises:
+            ScenarioError: not a conflict record, a field of the wrong type or out of range, a bad scenario or step.
+        """
         if not isinstance(data, Mapping) or data.get("format") != FORMAT:
             raise ScenarioError(f"{source}: not a konflikt conflict (format is not {FORMAT!r})")
         if data.get("version") != VERSION:
             raise ScenarioError(f"{source}: version = {data.get('version')!r}: this konflikt reads version {VERSION}")
-        scenario = scenario_from_document(data["scenario"], f"{source} (scenario)")
-        steps = data.get("steps", [])
-        if not isinstance(steps, list):
-            raise ScenarioError(f"{source}: steps: not a list")
+        check_depth(data, source)
         try:
-            parsed = [Step.from_json(s) for s in steps]
+            record = ConflictFile.model_validate(data)
+        except ValidationError as exc:
+            raise ScenarioError(validation_message(source, exc)) from None
+        scenario = scenario_from_document(record.scenario, f"{source} (scenario)")
+        try:
+            scenario.ruleset.options.resolve(scenario.options, record.overrides)
+        except KonfliktError as exc:
+            raise ScenarioError(f"{source}: overrides: {exc}") from None
+        try:
+            parsed = [Step.from_json(s) for s in record.steps]
         except KonfliktError as exc:
             raise ScenarioError(f"{source}: steps: {exc}") from None
-        seed = data.get("seed")
-        return cls(scenario, dict(data.get("overrides", {})), seed if isinstance(seed, int) else None, parsed)
+        return cls(scenario, dict(record.overrides), record.seed, parsed)
 
     @classmethod
     def of(cls, state: State, scenario: Scenario, overrides: Mapping[str, Any], seed: int | None) -> Conflict:

@@ -6,11 +6,19 @@ Scenario files set them under ``[options]``; the command line with ``--option na
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+import math
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from konflikt.core.errors import OptionError
+
+#: No integer option goes beyond ± this, whatever its own bounds (10**18 pressure boxes is not a rule).
+INT_LIMIT = 1_000_000
+#: Text options (box lists, names) are short.
+STR_LIMIT = 1_000
+#: An integer on the command line has at most this many digits before it is even parsed.
+DIGITS_LIMIT = 30
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -28,6 +36,9 @@ class RuleOption:
         source: the source text's own words behind it, when there are any.
         choices: the allowed values of a ``str`` option (``None``: free text).
         minimum: the smallest allowed value of an ``int`` option.
+        maximum: the largest allowed value of an ``int`` option (without one, :data:`INT_LIMIT` still holds).
+        check: a ruleset's own check of a typed value (a box list's length and sizes); raises
+            :class:`OptionError` with the reason.
     """
 
     name: str
@@ -37,6 +48,21 @@ class RuleOption:
     source: str | None = None
     choices: tuple[str, ...] | None = None
     minimum: int | None = None
+    maximum: int | None = None
+    check: Callable[[Any], None] | None = field(default=None, compare=False, repr=False)
+
+    def bounds(self) -> tuple[int, int]:
+        """The allowed range of an ``int`` option: its own bounds, inside the generic ±:data:`INT_LIMIT`."""
+        low = -INT_LIMIT if self.minimum is None else self.minimum
+        high = INT_LIMIT if self.maximum is None else self.maximum
+        return low, high
+
+    def range_text(self) -> str:
+        """The range as ``konflikt rules`` shows it: ``1–6``, ``0–1000000`` (empty for non-int options)."""
+        if self.type is not int:
+            return ""
+        low, high = self.bounds()
+        return f"{low}–{high}"
 
     def coerce(self, value: Any) -> Any:
         """Check a value from a file or the command line (strings are parsed) and return it typed."""
@@ -48,17 +74,27 @@ class RuleOption:
         elif self.type is int:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise OptionError(f"option {self.name!r} takes a whole number, not {value!r}")
-            if self.minimum is not None and value < self.minimum:
-                raise OptionError(f"option {self.name!r} must be at least {self.minimum}, not {value!r}")
+            low, high = self.bounds()
+            if not low <= value <= high:
+                shown = value if abs(value) < 10**12 else f"a number of {len(str(abs(value)))} digits"
+                if self.minimum is not None and value < self.minimum:
+                    raise OptionError(f"option {self.name!r} must be at least {self.minimum}, not {shown}")
+                if self.maximum is not None and value > self.maximum:
+                    raise OptionError(f"option {self.name!r} must be at most {self.maximum}, not {shown}")
+                raise OptionError(f"option {self.name!r} must be from {low} to {high}, not {shown}")
         elif self.type is float:
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise OptionError(f"option {self.name!r} takes a number, not {value!r}")
+            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+                raise OptionError(f"option {self.name!r} takes a finite number, not {value!r}")
             value = float(value)
         elif self.type is str:
             if not isinstance(value, str):
                 raise OptionError(f"option {self.name!r} takes text, not {value!r}")
+            if len(value) > STR_LIMIT:
+                raise OptionError(f"option {self.name!r} takes at most {STR_LIMIT} characters, not {len(value):,}")
             if self.choices is not None and value not in self.choices:
                 raise OptionError(f"option {self.name!r} takes one of {', '.join(self.choices)}, not {value!r}")
+        if self.check is not None:
+            self.check(value)
         return value
 
     def _parse(self, text: str) -> Any:
@@ -69,11 +105,13 @@ class RuleOption:
             if raw.lower() in _FALSE:
                 return False
             raise OptionError(f"option {self.name!r} takes true or false, not {text!r}")
+        if self.type is int and not (raw.isascii() and len(raw.lstrip("+-")) <= DIGITS_LIMIT):
+            raise OptionError(f"option {self.name!r} takes a whole number, not {_short(text)}")
         try:
             return self.type(raw)
         except ValueError:
             kind = "a whole number" if self.type is int else "a number"
-            raise OptionError(f"option {self.name!r} takes {kind}, not {text!r}") from None
+            raise OptionError(f"option {self.name!r} takes {kind}, not {_short(text)}") from None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -86,6 +124,8 @@ class RuleOption:
             data["source"] = self.source
         if self.choices:
             data["choices"] = list(self.choices)
+        if self.type is int:
+            data["minimum"], data["maximum"] = self.minimum, self.maximum
         return data
 
 
@@ -122,7 +162,9 @@ class Options(Mapping[str, Any]):
 class OptionSet:
     """The declared options of one ruleset."""
 
-    def __init__(self, *options: RuleOption) -> None:
+    def __init__(self, *options: RuleOption, check: Callable[[Options], None] | None = None) -> None:
+        """``check``: the ruleset's test of options together (``skrama_from ≤ sarad_from``), raising OptionError."""
+        self.check = check
         names = [o.name for o in options]
         if len(set(names)) != len(names):
             raise ValueError(f"duplicate option names in {names}")
@@ -151,7 +193,14 @@ class OptionSet:
                     known = ", ".join(sorted(self._options)) or "none"
                     raise OptionError(f"unknown rule option {name!r} (known: {known})")
                 values[name] = self._options[name].coerce(value)
-        return Options(values)
+        options = Options(values)
+        if self.check is not None:
+            self.check(options)
+        return options
+
+
+def _short(text: str) -> str:
+    return repr(text) if len(text) <= 40 else f"{text[:20]!r}… ({len(text):,} characters)"
 
 
 def parse_assignments(texts: list[str]) -> dict[str, str]:

@@ -7,12 +7,14 @@ policy, and carries a ruleset-specific ``[setup]`` table.
 
 from __future__ import annotations
 
+import os
+import stat
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -20,6 +22,13 @@ from konflikt.core.errors import KonfliktError, ScenarioError
 from konflikt.core.ruleset import Ruleset, get_ruleset
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9_\-]*$"
+
+#: A seed: a whole number from 0 to 2**63 - 1 (numpy's ``SeedSequence`` refuses negatives; text is not a number).
+Seed = Annotated[int, Field(strict=True, ge=0, lt=2**63)]
+#: The largest scenario or character file read (the bundled ones are a few kB).
+MAX_FILE_BYTES = 1024 * 1024
+#: How deeply tables and lists may nest in a scenario or conflict file (the bundled ones use 4).
+MAX_DEPTH = 32
 
 
 class ParticipantSpec(BaseModel):
@@ -29,8 +38,8 @@ class ParticipantSpec(BaseModel):
 
     id: str = Field(pattern=ID_PATTERN)
     name: str | None = None
-    character: str | None = None
-    policy: str | None = None
+    character: str | None = Field(default=None, min_length=1)
+    policy: str | None = Field(default=None, min_length=1)
 
 
 class SideSpec(BaseModel):
@@ -48,8 +57,8 @@ class ScenarioSpec(BaseModel):
     ruleset: str
     title: str
     description: str = ""
-    seed: int | None = None
-    gm: str | None = None
+    seed: Seed | None = None
+    gm: str | None = Field(default=None, min_length=1)
     options: dict[str, Any] = Field(default_factory=dict)
     sides: list[SideSpec] = Field(min_length=2)
     setup: dict[str, Any] = Field(default_factory=dict)
@@ -122,18 +131,58 @@ def validation_message(source: str, exc: ValidationError, prefix: Sequence[str |
     return f"{source}: {loc}{shown}: {err['msg'].lower()}{tail}"
 
 
-def read_toml(path: Path) -> dict[str, Any]:
+def check_depth(value: Any, source: str, limit: int = MAX_DEPTH) -> None:
+    """Refuse documents nested deeper than ``limit`` before recursive code (pydantic, copies) meets them."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, Mapping | list | tuple):
+            if depth >= limit:
+                raise ScenarioError(f"{source}: tables or lists nested more than {limit} deep")
+            children = item.values() if isinstance(item, Mapping) else item
+            stack.extend((child, depth + 1) for child in children)
+
+
+def read_regular_file(path: Path, limit: int = MAX_FILE_BYTES, what: str = "a TOML file") -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes: no devices, pipes or folders, nothing unbounded.
+
+    Raises:
+        ScenarioError: missing, not a regular file, unreadable, or too large (one line naming the file).
+    """
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
+        # O_NONBLOCK: opening a named pipe must not wait for a writer (fstat then refuses it)
+        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as fh:
+            mode = os.fstat(fh.fileno()).st_mode
+            data = fh.read(limit + 1) if stat.S_ISREG(mode) else b""
     except FileNotFoundError:
         raise ScenarioError(f"{path}: no such file") from None
     except IsADirectoryError:
-        raise ScenarioError(f"{path}: is a folder, not a TOML file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
+        raise ScenarioError(f"{path}: a folder, not {what}") from None
+    except (OSError, ValueError) as exc:
+        raise ScenarioError(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file (a device, pipe or socket)"
+        raise ScenarioError(f"{path}: {kind}, not {what}")
+    if len(data) > limit:
+        raise ScenarioError(f"{path}: larger than {limit:,} bytes, too large for {what}")
+    return data
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """A TOML file that is a regular file of at most :data:`MAX_FILE_BYTES` (no devices, pipes or folders)."""
+    data = read_regular_file(path)
+    try:
+        doc = tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
         raise ScenarioError(f"{path}: not a UTF-8 text file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ScenarioError(f"{path}: nested too deeply to be a scenario") from None
+    except ValueError as exc:  # an integer of more than 4,300 digits
+        raise ScenarioError(f"{path}: a value konflikt cannot read ({exc})") from None
+    check_depth(doc, str(path))
+    return doc
 
 
 def bundled_examples() -> Path:
@@ -142,12 +191,17 @@ def bundled_examples() -> Path:
 
 def find_scenario(name: str) -> Path:
     """A path as given, or a bundled example as ``RULESET/NAME`` (``presja/knife_fight``)."""
+    if "\x00" in name or len(name) > 4096:
+        raise ScenarioError(f"{name[:80]!r}: not a file name")
     path = Path(name)
-    if path.exists():
-        return path
-    bundled = bundled_examples() / (name if name.endswith(".toml") else name + ".toml")
-    if bundled.exists():
-        return bundled
+    try:
+        if path.exists() or path.is_symlink():
+            return path
+        bundled = bundled_examples() / (name if name.endswith(".toml") else name + ".toml")
+        if bundled.exists():
+            return bundled
+    except OSError as exc:
+        raise ScenarioError(f"{name}: cannot be read ({exc.strerror or exc})") from None
     raise ScenarioError(f"{name}: no such file, and no bundled example of that name (see 'konflikt examples')")
 
 
@@ -158,6 +212,7 @@ def load_scenario(name: str | Path) -> Scenario:
 
 def scenario_from_document(doc: Mapping[str, Any], source: str, base: Path | None = None) -> Scenario:
     """Validate a scenario document (a parsed TOML file, or the inlined copy stored with a saved conflict)."""
+    check_depth(doc, source)
     try:
         spec = ScenarioSpec.model_validate(doc)
     except ValidationError as exc:
@@ -252,8 +307,8 @@ def _character_fields(
 ) -> dict[str, Any]:
     fields: dict[str, Any] = {}
     if part.character:
-        path = _character_path(ruleset, part.character, base)
-        if path is None or not path.exists():
+        path = _character_path(ruleset, part.character, base) if "\x00" not in part.character else None
+        if path is None or not _exists(path):
             raise ScenarioError(f"{source}: {format_loc([*where, 'character'])} = {part.character!r}: no such file")
         fields.update(read_toml(path))
     fields.update(part.model_extra or {})
@@ -261,6 +316,13 @@ def _character_fields(
         fields["name"] = part.name
     fields.setdefault("name", part.id)
     return fields
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
 
 
 def _character_path(ruleset: Ruleset, ref: str, base: Path | None) -> Path | None:

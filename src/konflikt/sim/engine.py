@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import signal
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,9 +66,10 @@ def _init_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _chunk(
-    job: tuple[Mapping[str, Any], str, Mapping[str, object], Mapping[str, str], str, int, int, int],
-) -> dict[str, Any]:
+Job = tuple[Mapping[str, Any], str, Mapping[str, object], Mapping[str, str], str, int, int, int]
+
+
+def _chunk(job: Job) -> dict[str, Any]:
     document, source, overrides, policies, engine, n, seed, index = job
     key = json.dumps([document, source, overrides, policies, engine], sort_keys=True, default=str)
     if key not in _CACHE:
@@ -94,6 +96,22 @@ def chunks(n: int, size: int) -> Iterator[tuple[int, int]]:
         yield index, min(size, n - start)
 
 
+def bounded_map(pool: Executor, jobs: Iterator[Job], window: int) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(conflicts, result)`` per job in job order, with at most ``window`` jobs submitted and not yet merged.
+
+    Why not ``pool.map``: it submits every job at once, so a huge ``-n`` holds millions of futures in memory.
+    """
+    pending: deque[tuple[int, Future[dict[str, Any]]]] = deque()
+    for job in jobs:
+        pending.append((job[5], pool.submit(_chunk, job)))
+        if len(pending) >= window:
+            count, future = pending.popleft()
+            yield count, future.result()
+    while pending:
+        count, future = pending.popleft()
+        yield count, future.result()
+
+
 def simulate(
     scenario: Scenario,
     n: int,
@@ -117,19 +135,12 @@ def simulate(
     new_state(scenario, overrides)
     used, kernel, note = choose_engine(scenario, overrides, policies, engine)
     size = KERNEL_CHUNK if kernel is not None else REFERENCE_CHUNK
-    jobs = [
-        (
-            scenario.document,
-            scenario.source,
-            overrides,
-            policies,
-            engine if used == "vectorised" else "reference",
-            count,
-            seed,
-            index,
-        )
+    job_engine = engine if used == "vectorised" else "reference"
+    # a generator, never a list: ``-n 10**12`` is 10**7 chunks, and only a few are in memory at a time
+    jobs = (
+        (scenario.document, scenario.source, overrides, policies, job_engine, count, seed, index)
         for index, count in chunks(n, size)
-    ]
+    )
     tally = Tally()
     started = time.perf_counter()
     interrupted = False
@@ -142,10 +153,10 @@ def simulate(
         else:
             with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker) as pool:
                 try:
-                    for job, result in zip(jobs, pool.map(_chunk, jobs), strict=True):
+                    for count, result in bounded_map(pool, jobs, 2 * workers):
                         tally.add_counts(result)
                         if progress:
-                            progress(job[5])
+                            progress(count)
                 except KeyboardInterrupt:
                     pool.shutdown(wait=False, cancel_futures=True)
                     raise

@@ -8,9 +8,11 @@ marked with an application id; a damaged or foreign file gets a clear error and 
 from __future__ import annotations
 
 import json
+import os
+import socket
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,11 +21,13 @@ from typing import Any
 from platformdirs import user_data_dir
 
 from konflikt.core.actions import Step
-from konflikt.core.conflict import Conflict
+from konflikt.core.conflict import Conflict, PlayInfo, parse_json
 from konflikt.core.errors import KonfliktError, StoreError
 
 APPLICATION_ID = 0x4B4F4E46  # "KONF"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: Files above this size get ``PRAGMA quick_check`` only; smaller ones the full ``integrity_check`` (indexes too).
+FULL_CHECK_BYTES = 64 * 1024 * 1024
 
 SCHEMA = """
 CREATE TABLE conflicts (
@@ -46,6 +50,24 @@ CREATE TABLE steps (
     PRIMARY KEY (conflict_id, idx)
 );
 """
+
+#: Version 2: which process has a conflict open at the table (one process per open conflict).
+SESSIONS = """
+CREATE TABLE IF NOT EXISTS sessions (
+    conflict_id INTEGER PRIMARY KEY REFERENCES conflicts(id) ON DELETE CASCADE,
+    host TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    started TEXT NOT NULL,
+    since TEXT NOT NULL
+);
+"""
+
+#: The columns konflikt expects in each of its tables (a file with other columns is not one of ours).
+COLUMNS = {
+    "conflicts": {"id", "title", "ruleset", "created", "updated", "record", "dice", "seats", "finished", "outcome"},
+    "steps": {"conflict_id", "idx", "step", "source"},
+    "sessions": {"conflict_id", "host", "pid", "started", "since"},
+}
 
 
 def default_path() -> Path:
@@ -77,6 +99,98 @@ class Loaded:
     seats: dict[str, str]
 
 
+class NoDatabase(StoreError):
+    """A read-only command was pointed at a database that does not exist (it is not created)."""
+
+
+def _text(data: bytes) -> str:
+    """SQLite text as str; text that is not UTF-8 (a damaged page) is a StoreError, not a UnicodeDecodeError."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise StoreError("the save database holds text that is not UTF-8 (damaged); left untouched") from None
+
+
+def _check_path(path: Path, readonly: bool) -> None:
+    """Refuse, with one line, paths that cannot be a save database: folders, files as folders, read-only files."""
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise StoreError(f"{path}: {parent} is a file, not a folder")
+            if not readonly and not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
+                raise StoreError(f"{path}: read-only folder {parent}; konflikt cannot create a save database there")
+            break
+    if path.is_dir():
+        raise StoreError(f"{path}: is a folder, not a save database")
+    if path.exists() and not path.is_file():
+        raise StoreError(f"{path}: not a regular file, not a save database")
+    if path.exists() and not os.access(path, os.R_OK):
+        raise StoreError(f"{path}: not readable (permissions); left untouched")
+    if not readonly and path.exists():
+        # the permission bits too: as root, os.access says every file is writable
+        if not os.access(path, os.W_OK) or not path.stat().st_mode & 0o222:
+            raise StoreError(f"{path}: read-only; konflikt needs to write its saves there (use --db for another file)")
+        if not os.access(path.parent, os.W_OK | os.X_OK):
+            raise StoreError(f"{path}: its folder is read-only; SQLite needs to write a journal beside the file")
+
+
+def _check_file(conn: sqlite3.Connection, path: Path) -> None:
+    """konflikt's application id, a known schema version, konflikt's tables, and a database that passes its checks."""
+    try:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {
+            name: {row[1] for row in conn.execute(f"PRAGMA table_info({name})")}
+            for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+        }
+    except (sqlite3.DatabaseError, StoreError, UnicodeDecodeError) as exc:
+        raise StoreError(f"{path}: damaged save database ({exc}); left untouched") from None
+    if app_id != APPLICATION_ID:
+        raise StoreError(f"{path}: another program's SQLite database, not konflikt's; left untouched")
+    if version > SCHEMA_VERSION:
+        raise StoreError(f"{path}: saved by a newer konflikt (schema {version}); left untouched")
+    expected = {name: cols for name, cols in COLUMNS.items() if name != "sessions" or version >= 2}
+    for name, cols in expected.items():
+        if tables.get(name) != cols:
+            found = "missing" if name not in tables else f"columns {', '.join(sorted(tables[name]))}"
+            raise StoreError(f"{path}: not konflikt's schema (table {name}: {found}); left untouched")
+    try:
+        problems = [row[0] for row in conn.execute("PRAGMA quick_check(1)")]
+        if problems == ["ok"] and path.stat().st_size <= FULL_CHECK_BYTES:
+            problems = [row[0] for row in conn.execute("PRAGMA integrity_check(1)")]
+    except (sqlite3.DatabaseError, StoreError, UnicodeDecodeError) as exc:
+        problems = [str(exc)]
+    if problems != ["ok"]:
+        problem = " ".join(str(problems[0]).replace("*** in database main ***", "").split())
+        raise StoreError(f"{path}: damaged save database ({problem}); left untouched")
+
+
+def _process_started(pid: int) -> str:
+    """When a process started (its /proc start time), so a reused process id is not taken for the old one."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return ""
+    return stat.rsplit(")", 1)[-1].split()[19]
+
+
+def _alive(pid: int, started: str) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return not started or _process_started(pid) in ("", started)
+
+
+def _shown(value: object) -> str:
+    """A column shown by ``saves``: whatever a damaged row holds (a blob, a number) is shown as text."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return str(value)
+
+
 def _now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")
 
@@ -84,52 +198,122 @@ def _now() -> str:
 class Store:
     """The save database. Open it with :meth:`open`; every write is one transaction."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: Path, readonly: bool = False) -> None:
         self.conn = conn
         self.path = path
+        self.readonly = readonly
+        self._claimed: set[int] = set()
 
     @classmethod
-    def open(cls, path: Path | None = None) -> Store:
-        """Open (or create) the database; refuse damaged or foreign files without touching them.
+    def open(cls, path: Path | None = None, *, readonly: bool = False) -> Store:
+        """Open the database, checked before anything is written; refuse damaged or foreign files untouched.
+
+        With ``readonly`` (``saves``, ``export``, ``odds --saved``) the file is opened with ``mode=ro`` and
+        nothing is ever created: no folder, no database.
 
         Raises:
-            StoreError: the file is not SQLite, is another program's database, or is from a newer konflikt.
+            StoreError: missing (read-only), a folder, read-only (for writing), not SQLite, another program's
+                database, damaged (fails ``quick_check``/``integrity_check``), or from a newer konflikt.
         """
         path = path or default_path()
-        existed = path.exists() and path.stat().st_size > 0
-        if path.exists() and path.is_dir():
-            raise StoreError(f"{path}: is a folder, not a save database")
-        if existed:
+        _check_path(path, readonly)
+        fresh = not path.exists() or path.stat().st_size == 0
+        if fresh and readonly:
+            raise NoDatabase(f"{path}: no save database here yet (nothing saved)")
+        if not fresh:
             with path.open("rb") as fh:
                 if fh.read(16) != b"SQLite format 3\x00":
                     raise StoreError(f"{path}: not a konflikt save database (not SQLite); left untouched")
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
+        if fresh and not readonly:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"{path}: cannot create its folder ({exc.strerror or exc})") from None
+        uri = f"{path.resolve().as_uri()}?mode={'ro' if readonly else 'rwc'}"
         try:
-            conn = sqlite3.connect(path, isolation_level=None)
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{path}: cannot be opened ({exc})") from None
+        conn.text_factory = _text
+        try:
+            if not fresh:
+                _check_file(conn, path)
+            store = cls(conn, path, readonly)
+            if not readonly:
+                store._prepare()
+            return store
+        except BaseException:
+            conn.close()
+            raise
+
+    def _prepare(self) -> None:
+        """Create konflikt's tables in a new file, or bring a version-1 file up to date (the first write)."""
+        conn = self.conn
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+                # version 1 wrote WAL files; the rollback journal lets read-only commands create nothing
+                with suppress(sqlite3.OperationalError):
+                    conn.execute("PRAGMA journal_mode = DELETE")
             conn.execute("PRAGMA foreign_keys = ON")
-            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{path}: damaged save database ({exc}); left untouched") from None
-        if existed and (app_id != APPLICATION_ID and (tables or app_id)):
-            conn.close()
-            raise StoreError(f"{path}: another program's SQLite database, not konflikt's; left untouched")
-        if app_id == APPLICATION_ID and version > SCHEMA_VERSION:
-            conn.close()
-            raise StoreError(f"{path}: saved by a newer konflikt (schema {version}); left untouched")
-        if app_id != APPLICATION_ID:
-            conn.executescript(
-                f"BEGIN; {SCHEMA} PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};"
-                " COMMIT;"
-            )
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = FULL")
-        return cls(conn, path)
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+                if app_id != APPLICATION_ID:
+                    if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                        raise StoreError(f"{self.path}: another program's SQLite database, not konflikt's; untouched")
+                    for statement in SCHEMA.split(";"):
+                        if statement.strip():
+                            conn.execute(statement)
+                    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+                    conn.execute(SESSIONS)
+                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot be written ({exc})") from None
 
     def close(self) -> None:
+        """Release this process's conflicts and close the connection."""
+        for conflict_id in list(self._claimed):
+            with suppress(sqlite3.Error, StoreError):
+                self.release(conflict_id)
         self.conn.close()
+
+    def claim(self, conflict_id: int) -> None:
+        """Mark the conflict open in this process (one process per open conflict at the table).
+
+        A mark left by a process that is gone (killed, crashed) is taken over.
+
+        Raises:
+            StoreError: another live konflikt has the conflict open.
+        """
+        host, pid = socket.gethostname(), os.getpid()
+        with self.transaction() as tx:
+            row = tx.execute("SELECT host, pid, started, since FROM sessions WHERE conflict_id = ?", (conflict_id,))
+            held = row.fetchone()
+            mine = held is None or (held[0], held[1]) == (host, pid)
+            if not mine and (held[0] != host or _alive(int(held[1]), str(held[2]))):
+                where = f"process {held[1]}" + (f" on {held[0]}" if held[0] != host else "")
+                raise StoreError(
+                    f"conflict {conflict_id} is open in another konflikt ({where}, since {held[3]}); quit it there"
+                )
+            tx.execute(
+                "INSERT OR REPLACE INTO sessions (conflict_id, host, pid, started, since) VALUES (?,?,?,?,?)",
+                (conflict_id, host, pid, _process_started(pid), _now()),
+            )
+        self._claimed.add(conflict_id)
+
+    def release(self, conflict_id: int) -> None:
+        with self.transaction() as tx:
+            tx.execute(
+                "DELETE FROM sessions WHERE conflict_id = ? AND host = ? AND pid = ?",
+                (conflict_id, socket.gethostname(), os.getpid()),
+            )
+        self._claimed.discard(conflict_id)
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -198,19 +382,29 @@ class Store:
             )
 
     def load(self, conflict_id: int) -> Loaded:
+        """A saved conflict, checked as an import is: anything unreadable in the row is one clear error."""
         row = self.conn.execute("SELECT record, dice, seats FROM conflicts WHERE id = ?", (conflict_id,)).fetchone()
         if row is None:
             raise StoreError(f"no saved conflict {conflict_id} in {self.path} (see 'konflikt saves')")
         rows = self.conn.execute(
             "SELECT step, source FROM steps WHERE conflict_id = ? ORDER BY idx", (conflict_id,)
         ).fetchall()
+        where = f"saved conflict {conflict_id} in {self.path}"
         try:
-            record = json.loads(row[0])
-            record["steps"] = [json.loads(step) for step, _ in rows]
-            conflict = Conflict.from_json(record, f"saved conflict {conflict_id}")
-        except (json.JSONDecodeError, KonfliktError) as exc:
-            raise StoreError(f"saved conflict {conflict_id} in {self.path} cannot be read: {exc}") from None
-        return Loaded(conflict_id, conflict, [source for _, source in rows], row[1], json.loads(row[2]))
+            record = parse_json(row[0], "record")
+            if not isinstance(record, dict):
+                raise KonfliktError("record: not a JSON object")
+            record["steps"] = [parse_json(step, "steps") for step, _ in rows]
+            record["play"] = {
+                "dice": row[1],
+                "seats": parse_json(row[2], "seats"),
+                "sources": [source for _, source in rows],
+            }
+            conflict, play = Conflict.from_json(record, where), PlayInfo.from_record(record)
+        except KonfliktError as exc:
+            message = str(exc).removeprefix(f"{where}: ")
+            raise StoreError(f"{where} cannot be read: {message}") from None
+        return Loaded(conflict_id, conflict, play.sources, play.dice, dict(play.seats))
 
     def list(self) -> list[SavedConflict]:
         rows = self.conn.execute(
@@ -218,7 +412,11 @@ class Store:
             "(SELECT count(*) FROM steps s WHERE s.conflict_id = c.id), c.finished, c.outcome "
             "FROM conflicts c ORDER BY c.id"
         ).fetchall()
-        return [SavedConflict(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7]) for r in rows]
+        return [
+            SavedConflict(r[0], _shown(r[1]), _shown(r[2]), _shown(r[3]), _shown(r[4]), r[5], bool(r[6]),
+                          None if r[7] is None else _shown(r[7]))
+            for r in rows
+        ]  # fmt: skip
 
     def export(self, conflict_id: int) -> dict[str, Any]:
         loaded = self.load(conflict_id)

@@ -1,0 +1,450 @@
+"""Fuzz targets shared by the suite (hypothesis) and the long campaign (``scripts/fuzz.py``).
+
+Each target takes a ``random.Random`` (hypothesis draws it, the campaign seeds it), builds one hostile input from
+konflikt's own bundled files, feeds it to the real code path and classifies what happened:
+
+- ``ok``: accepted and handled;
+- ``refused``: a :class:`KonfliktError` (at the command line: exit 2 and one line);
+- ``over-budget``: the work was stopped by the time budget (reported, never a failure by itself);
+
+and raises :class:`Bug` for anything else (an internal error, more than one line, a file that changed although
+konflikt must not write it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import hashlib
+import io
+import json
+import random
+import shutil
+import signal
+import sqlite3
+import tempfile
+import tomllib
+from collections.abc import Callable, Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from konflikt.core.errors import KonfliktError
+from konflikt.core.scenario import bundled_examples
+
+#: Wall-clock seconds one example may take before it counts as over budget.
+BUDGET = 10.0
+#: Steps of play tried on an accepted scenario (enough to cross a few rounds, cheap enough for the suite).
+PLAY_STEPS = 300
+
+
+class Bug(AssertionError):
+    """An input that konflikt does not handle as promised."""
+
+
+class OverBudget(BaseException):
+    """The time budget of one example ran out (a BaseException: nothing on the way may swallow it)."""
+
+
+@contextlib.contextmanager
+def budget(seconds: float = BUDGET) -> Iterator[None]:
+    def alarm(signum: int, frame: object) -> None:
+        raise OverBudget
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def classify(action: Callable[[], object]) -> str:
+    """Run one example: ``ok``, ``refused`` or ``over-budget``; anything else is a :class:`Bug`."""
+    try:
+        with budget():
+            action()
+    except OverBudget:
+        return "over-budget"
+    except KonfliktError:
+        return "refused"
+    except Bug:
+        raise
+    except Exception as exc:
+        raise Bug(f"internal error: {type(exc).__name__}: {exc}") from exc
+    return "ok"
+
+
+# ---- interesting values ----------------------------------------------------------------------------------------
+def interesting(rng: random.Random) -> Any:
+    """A value that has broken programs before: edges of every type TOML and JSON can hold."""
+    choices: list[Callable[[], Any]] = [
+        lambda: rng.choice([0, 1, -1, 2, 3, 6, 7, 100, 2**31, -(2**31), 2**63, 10**18, -(10**18)]),
+        lambda: int("9" * rng.choice([19, 40, 300, 4200])),
+        lambda: rng.choice([0.0, -0.5, 1.5, 1e308, float("inf"), float("-inf"), float("nan")]),
+        lambda: rng.choice([True, False]),
+        lambda: rng.choice(["", " ", "x", "human", "heuristic", "random", "²", "①", "-1", "1", "None", "null"]),
+        lambda: "".join(rng.choice("aZ09 _-/\\.\n\t\x00'\"[]{}=²①…ąø") for _ in range(rng.randint(1, 30))),
+        lambda: "y" * rng.choice([100, 5000]),
+        lambda: [],
+        lambda: {},
+        lambda: [rng.randint(-3, 9) for _ in range(rng.randint(1, 4))],
+        lambda: {"id": "x", "name": "x"},
+        lambda: nested(rng.randint(30, 80)),
+    ]
+    return rng.choice(choices)()
+
+
+def nested(depth: int) -> Any:
+    value: Any = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path into a tree of dicts and lists (the places a mutation can hit)."""
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, child in value.items():
+            found += paths(child, (*prefix, key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            found += paths(child, (*prefix, index))
+    return found
+
+
+def mutate_tree(doc: Any, rng: random.Random, count: int) -> Any:
+    """Set, delete or duplicate ``count`` random places of a parsed document."""
+    doc = copy.deepcopy(doc)
+    for _ in range(count):
+        where = rng.choice(paths(doc)[1:] or [()])
+        if not where:
+            return interesting(rng)
+        parent = doc
+        for key in where[:-1]:
+            parent = parent[key]
+        key = where[-1]
+        move = rng.random()
+        if move < 0.6:
+            parent[key] = interesting(rng)
+        elif move < 0.8:
+            if isinstance(parent, dict):
+                del parent[key]
+            else:
+                parent.pop(key)
+        elif isinstance(parent, list):
+            parent.insert(key, copy.deepcopy(parent[key]))
+        else:
+            parent[rng.choice(["extra", "seed", "policy", "character", "gm", "options", "id"])] = interesting(rng)
+    return doc
+
+
+def mutate_text(text: str, rng: random.Random, count: int) -> str:
+    """Line and character edits on a TOML file: drop, repeat, swap, splice junk, change a number."""
+    lines = text.splitlines()
+    for _ in range(count):
+        i = rng.randrange(len(lines)) if lines else 0
+        move = rng.choice([0, 1, 2, 3, 4, 4, 4, 4, 4, 5])
+        if move == 0 and lines:
+            lines.pop(i)
+        elif move == 1 and lines:
+            lines.insert(i, lines[i])
+        elif move == 2 and len(lines) > 1:
+            j = rng.randrange(len(lines))
+            lines[i], lines[j] = lines[j], lines[i]
+        elif move == 3 and lines:
+            k = rng.randint(0, len(lines[i]))
+            junk = "".join(rng.choice("[]{}=\"',#.\\0129 ²①\x00x") for _ in range(rng.randint(1, 5)))
+            lines[i] = lines[i][:k] + junk + lines[i][k:]
+        elif move == 4 and lines:
+            value = interesting(rng)
+            shown = json.dumps(value) if not isinstance(value, float) or value == value else "nan"
+            if "=" in lines[i] and len(shown) < 20_000:
+                lines[i] = lines[i].split("=", 1)[0] + "= " + shown
+        else:
+            lines.insert(i, rng.choice(["[options]", "[setup]", "seed = -1", 'policy = ""', "x = " + "[" * 300]))
+    return "\n".join(lines) + "\n"
+
+
+# ---- the sources -----------------------------------------------------------------------------------------------
+@cache
+def example_texts() -> list[tuple[str, str]]:
+    root = bundled_examples()
+    return [
+        (f"{p.parent.name}/{p.stem}", p.read_text(encoding="utf-8"))
+        for p in sorted(root.glob("*/*.toml"))
+        if p.parent.name != "sweeps"
+    ]
+
+
+def play_briefly(scenario: Any, overrides: dict[str, Any], seed: int) -> None:
+    """Start the conflict and play up to :data:`PLAY_STEPS` steps with the scenario's policies."""
+    from konflikt.core.conflict import new_state
+    from konflikt.sim.runner import Generators, Runner, seat_policies
+
+    state = new_state(scenario, overrides)
+    seats = seat_policies(scenario, {seat: "random" for seat in seat_policies(scenario)})
+    runner = Runner(seats, Generators.from_seed(seed))
+    for _ in range(PLAY_STEPS):
+        if state.is_terminal():
+            state.outcome()
+            return
+        runner.step(state)
+
+
+# ---- targets ---------------------------------------------------------------------------------------------------
+def scenario_text(rng: random.Random, workdir: Path) -> str:
+    """A bundled example with edited lines, loaded from a file and played."""
+    from konflikt.core.scenario import load_scenario
+
+    _, text = rng.choice(example_texts())
+    path = workdir / "fuzz.toml"
+    path.write_text(mutate_text(text, rng, rng.randint(1, 3)), encoding="utf-8", errors="surrogatepass")
+
+    def action() -> None:
+        scenario = load_scenario(path)
+        play_briefly(scenario, {}, rng.randrange(2**32))
+
+    return classify(action)
+
+
+def scenario_document(rng: random.Random, workdir: Path) -> str:
+    """A bundled example as parsed, with values set to edge cases, validated and played."""
+    from konflikt.core.scenario import scenario_from_document
+
+    name, text = rng.choice(example_texts())
+    base = bundled_examples() / name.split("/")[0]
+    doc = mutate_tree(tomllib.loads(text), rng, rng.randint(1, 3))
+
+    def action() -> None:
+        scenario = scenario_from_document(doc, "fuzz.toml", base=base)
+        play_briefly(scenario, {}, rng.randrange(2**32))
+
+    return classify(action)
+
+
+def option_value(rng: random.Random, workdir: Path) -> str:
+    """``--option name=value`` with a real option name and a hostile value, then a little play."""
+    from konflikt.cli.common import overrides_for
+    from konflikt.core.scenario import load_scenario
+
+    name, _ = rng.choice(example_texts())
+    scenario = load_scenario(name)
+    options = [o.name for o in scenario.ruleset.options] + ["nonsense"]
+    option = rng.choice(options)
+    draw = rng.random()
+    if draw < 0.4:
+        value = interesting(rng)
+        text = value if isinstance(value, str) else repr(value) if isinstance(value, float) else json.dumps(value)
+    elif draw < 0.7:
+        text = str(rng.randint(-3, 30))
+    else:
+        known = next((o for o in scenario.ruleset.options if o.name == option), None)
+        text = rng.choice(list(known.choices or ("true", "false", "0", "1", "2")) if known else ["1"])
+    assignment = f"{option}={text}"
+
+    def action() -> None:
+        overrides = overrides_for(scenario, [assignment])
+        play_briefly(scenario, overrides, rng.randrange(2**32))
+
+    return classify(action)
+
+
+PROMPT_WORDS = ["1", "2", "0", "99", "-1", "²", "①", "٣", "9" * 5000, "undo", "undo ²", "undo 0", "undo -3",
+                "undo 99999999999999999999", "help", "state", "log", "save", "", "   ", "attack", "attack target=x",
+                "concede", "x=y", "[bold]", "\x00", "auto", "+ + 0 -", "1 2 3", "00"]  # fmt: skip
+
+
+def prompt_answer(rng: random.Random, workdir: Path) -> str:
+    """Text typed at a decision prompt: read as a choice, or as a table command."""
+    from konflikt.cli.prompts import read_choice
+
+    session = table_session(workdir)
+    state = session.state
+    seat = rng.choice([s for s in state.waiting_for()] if state.is_simultaneous_node() else [state.current_player()])
+    text = rng.choice(PROMPT_WORDS) if rng.random() < 0.6 else rng.choice(PROMPT_WORDS) + " " + interesting_text(rng)
+
+    def action() -> None:
+        if text.strip().lower().startswith("odds"):
+            return
+        try:
+            if session.command(text):
+                return
+        except Exception as exc:
+            if type(exc).__name__ in ("Undo", "Quit"):
+                return
+            raise
+        if not state.is_chance_node():
+            read_choice(text, state, seat, list(state.legal_actions(seat)))
+
+    return classify(action)
+
+
+def interesting_text(rng: random.Random) -> str:
+    value = interesting(rng)
+    return value if isinstance(value, str) else str(value)[:5000]
+
+
+@cache
+def table_session(workdir: Path) -> Any:
+    """One table session on a presja knife fight with both seats human (prompts only read it)."""
+    from rich.console import Console
+
+    from konflikt.cli.table import TableSession
+    from konflikt.core.conflict import Conflict
+    from konflikt.core.scenario import load_scenario
+    from konflikt.sim.runner import seat_policies
+    from konflikt.store.db import Store
+
+    scenario = load_scenario("presja/knife_fight")
+    store = Store.open(workdir / "prompts.sqlite")
+    conflict = Conflict(scenario, {}, 1)
+    cid = store.create(conflict)
+    seats = seat_policies(scenario, {"belzee": "human", "massimo": "human"})
+    console = Console(file=io.StringIO(), width=120)
+    return TableSession(console, store, cid, conflict, [], seats, "auto", ask=lambda p, s: "quit")
+
+
+# ---- command-line targets: imports and damaged databases -------------------------------------------------------
+def run_cli(*args: str) -> tuple[int, str]:
+    """``konflikt ARGS`` in this process: (exit code, stderr); more than one stderr line on exit 2 is a bug."""
+    from konflikt.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(list(args))
+        except SystemExit as exc:
+            code = int(exc.code or 0) if not isinstance(exc.code, str) else 1
+    text = err.getvalue()
+    if code == 1 or "Traceback" in text:
+        raise Bug(f"konflikt {' '.join(a[:60] for a in args)}: exit {code}: {text[-400:]}")
+    if code == 2 and text.count("\n") != 1:
+        raise Bug(f"konflikt {' '.join(a[:60] for a in args)}: {text.count(chr(10))} lines: {text[-400:]}")
+    return code, text
+
+
+@cache
+def pristine(workdir: Path) -> tuple[Path, dict[str, Any]]:
+    """A save database with two whole conflicts, and an export of the first."""
+    db = workdir / "pristine.sqlite"
+    for seed in ("1", "2"):
+        code, err = run_cli("play", "fimbulfrost/robbers", "--seed", seed, "--db", str(db))
+        assert code == 0, err
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        from konflikt.cli.main import main
+
+        with contextlib.suppress(SystemExit):
+            main(["export", "1", "--db", str(db)])
+    return db, json.loads(out.getvalue())
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else "absent"
+
+
+def import_file(rng: random.Random, workdir: Path) -> str:
+    """A mutated export, imported into a fresh database: refused imports create nothing."""
+    _, exported = pristine(workdir)
+    data = mutate_tree(exported, rng, rng.randint(1, 3))
+    path = workdir / "import.json"
+    raw = json.dumps(data, allow_nan=True) if rng.random() < 0.9 else json.dumps(data)[: rng.randint(0, 500)]
+    path.write_text(raw, encoding="utf-8")
+    db = workdir / "imported.sqlite"
+    db.unlink(missing_ok=True)
+
+    def action() -> None:
+        code, err = run_cli("import", str(path), "--db", str(db))
+        if code == 2:
+            if db.exists():
+                raise Bug(f"a refused import created {db}: {err}")
+            raise KonfliktError(err)
+
+    return classify(action)
+
+
+def damage(data: bytes, rng: random.Random) -> bytes:
+    flipped = bytearray(data)
+    move = rng.randrange(4)
+    if move == 0:
+        for _ in range(rng.randint(1, 16)):
+            flipped[rng.randrange(len(flipped))] ^= 1 << rng.randrange(8)
+    elif move == 1:
+        return bytes(flipped[: rng.randrange(len(flipped))])
+    elif move == 2:
+        page = int.from_bytes(data[16:18], "big") or 65536
+        start = rng.randrange(0, len(data), page)
+        flipped[start : start + page] = bytes(min(page, len(data) - start))
+    else:
+        start = rng.randrange(len(flipped))
+        flipped[start : start + 64] = rng.randbytes(min(64, len(flipped) - start))
+    return bytes(flipped)
+
+
+def sql_junk(path: Path, rng: random.Random) -> None:
+    """Valid SQLite, junk in konflikt's columns."""
+    column = rng.choice(["record", "seats", "dice", "title", "step", "source", "idx", "finished"])
+    table = "steps" if column in ("step", "source", "idx") else "conflicts"
+    value = rng.choice([None, 7, "", "{", "[1,2]", '{"a":1}', "null", "\x00", 1.5, b"\xff\xfe", "[" * 5000])
+    conn = sqlite3.connect(path)
+    with contextlib.suppress(sqlite3.Error):
+        conn.execute(f"UPDATE {table} SET {column} = ? WHERE rowid = (SELECT min(rowid) FROM {table})", (value,))
+        conn.commit()
+    conn.close()
+
+
+def damaged_database(rng: random.Random, workdir: Path) -> str:
+    """A damaged save under every command that opens saves; a refused or damaged file must stay byte-identical."""
+    db, _ = pristine(workdir)
+    target = workdir / "damaged.sqlite"
+    for leftover in workdir.glob("damaged.sqlite*"):
+        leftover.unlink()
+    if rng.random() < 0.7:
+        target.write_bytes(damage(db.read_bytes(), rng))
+    else:
+        shutil.copy(db, target)
+        sql_junk(target, rng)
+    conn = sqlite3.connect(f"file:{target}?mode=ro", uri=True)
+    conn.text_factory = bytes
+    try:
+        healthy = conn.execute("PRAGMA integrity_check").fetchall() == [(b"ok",)]
+    except (sqlite3.DatabaseError, UnicodeDecodeError):
+        healthy = False
+    finally:
+        conn.close()
+    command = rng.choice(
+        [("saves", "--json"), ("export", "1"), ("export", "2"), ("play", "--resume", "1"), ("play", "--resume", "2"),
+         ("play", "fimbulfrost/robbers", "--seed", "3")]
+    )  # fmt: skip
+    before = sha(target)
+
+    def action() -> None:
+        code, err = run_cli(*command, "--db", str(target))
+        changed = sha(target) != before
+        if changed and (code != 0 or not healthy):
+            raise Bug(f"konflikt {' '.join(command)} changed a {'refused' if code else 'damaged'} file: {err}")
+        if command[0] in ("saves", "export") and changed:
+            raise Bug(f"read-only konflikt {command[0]} changed the file")
+        if code == 2:
+            raise KonfliktError(err)
+
+    return classify(action)
+
+
+TARGETS: dict[str, Callable[[random.Random, Path], str]] = {
+    "scenario-text": scenario_text,
+    "scenario-document": scenario_document,
+    "option": option_value,
+    "prompt": prompt_answer,
+    "import": import_file,
+    "database": damaged_database,
+}
+
+
+@cache
+def shared_workdir() -> Path:
+    return Path(tempfile.mkdtemp(prefix="konflikt-fuzz-"))

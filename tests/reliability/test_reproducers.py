@@ -1,0 +1,431 @@
+"""Every reproducer of the reliability report (issue 18), at the command line: exit 2 and one line, or a bounded,
+correct answer; files that must not change are compared by sha256 before and after."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from konflikt.core.scenario import bundled_examples
+from tests.conftest import Result
+
+Cli = Callable[..., Result]
+HUGE = "9" * 4400  # over Python's 4,300-digit limit for int(str)
+ROBBERS = (bundled_examples() / "fimbulfrost" / "robbers.toml").read_text(encoding="utf-8")
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def refused(result: Result, *words: str) -> None:
+    """Exit 2, exactly one line on stderr, no traceback; the line says what is wrong."""
+    assert result.code == 2, (result.code, result.err[-500:])
+    assert result.err.startswith("konflikt: error: ") and result.err.count("\n") == 1, result.err[-500:]
+    assert "Traceback" not in result.err and "internal error" not in result.err
+    for word in words:
+        assert word in result.err, result.err
+
+
+def scenario_file(tmp_path: Path, text: str, name: str = "s.toml") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A save database holding three whole fimbulfrost conflicts (several pages), made once per module."""
+    from konflikt.cli.main import main
+
+    db = tmp_path_factory.mktemp("template") / "w.sqlite"
+    for seed in ("1", "2", "3"):
+        try:
+            main(["play", "fimbulfrost/robbers", "--seed", seed, "--db", str(db)])
+        except SystemExit as exc:
+            raise AssertionError(f"play --seed {seed} failed: exit {exc.code}") from None
+    return db
+
+
+@pytest.fixture
+def saved_db(template_db: Path, tmp_path: Path) -> Path:
+    db = tmp_path / "w.sqlite"
+    shutil.copy(template_db, db)
+    return db
+
+
+# ---- damaged and foreign files are never written ---------------------------------------------------------------
+def damaged_copies(db: Path, tmp_path: Path) -> list[Path]:
+    """Copies with bytes flipped past page 1 that SQLite's own integrity_check rejects."""
+    data = db.read_bytes()
+    page = int.from_bytes(data[16:18], "big")
+    found = []
+    for n, offset in enumerate(range(page + 40, len(data), 211)):
+        copy = tmp_path / f"damaged{n}.sqlite"
+        flipped = bytearray(data)
+        for k in range(8):
+            flipped[min(offset + k, len(data) - 1)] ^= 0x5A
+        copy.write_bytes(bytes(flipped))
+        conn = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
+        conn.text_factory = bytes
+        try:
+            bad = conn.execute("PRAGMA integrity_check").fetchone()[0] != b"ok"
+        except (sqlite3.DatabaseError, UnicodeDecodeError):
+            bad = True
+        conn.close()
+        if bad:
+            found.append(copy)
+        else:
+            copy.unlink()
+    return found
+
+
+def test_damaged_databases_are_refused_and_left_byte_identical(cli: Cli, saved_db: Path, tmp_path: Path) -> None:
+    copies = damaged_copies(saved_db, tmp_path)
+    copies = copies[:: max(1, len(copies) // 5)][:5]
+    assert len(copies) == 5
+    exported = tmp_path / "one.json"
+    assert cli("export", "1", "--db", str(saved_db), "--out", str(exported)).code == 0
+    for copy in copies:
+        before = sha(copy)
+        refused(cli("play", "fimbulfrost/robbers", "--seed", "1", "--db", str(copy)), "damaged")
+        refused(cli("play", "--resume", "1", "--db", str(copy)), "damaged")
+        refused(cli("import", str(exported), "--db", str(copy)), "damaged")
+        assert sha(copy) == before
+        assert sorted(p.name for p in tmp_path.glob(copy.name + "*")) == [copy.name]
+
+
+def test_an_empty_sqlite_file_of_another_program_is_not_taken_over(cli: Cli, tmp_path: Path) -> None:
+    db = tmp_path / "other.sqlite"
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA user_version = 7")
+    conn.close()
+    before = sha(db)
+    for args in (("saves",), ("export", "1"), ("play", "fimbulfrost/robbers"), ("saves", "--json")):
+        refused(cli(*args, "--db", str(db)), "another program's")
+    assert sha(db) == before
+
+
+def test_a_database_with_konflikts_id_but_another_schema_is_refused(cli: Cli, tmp_path: Path) -> None:
+    db = tmp_path / "odd.sqlite"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE conflicts (id INTEGER PRIMARY KEY, name TEXT)")
+    conn.execute(f"PRAGMA application_id = {0x4B4F4E46}")
+    conn.commit()
+    conn.close()
+    before = sha(db)
+    refused(cli("play", "fimbulfrost/robbers", "--db", str(db)), "schema")
+    refused(cli("saves", "--db", str(db)), "schema")
+    assert sha(db) == before
+
+
+def test_read_only_commands_create_nothing(cli: Cli, tmp_path: Path) -> None:
+    target = tmp_path / "new" / "dir" / "x.sqlite"
+    result = cli("saves", "--db", str(target))
+    assert result.code == 0 and "no saved conflicts" in result.err
+    assert cli("saves", "--db", str(target), "--json").out.strip() == "[]"
+    refused(cli("export", "1", "--db", str(target)), "no save database")
+    refused(cli("odds", "--saved", "1", "--db", str(target)), "no save database")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_read_only_commands_open_the_file_read_only(cli: Cli, saved_db: Path) -> None:
+    before = sha(saved_db)
+    os.chmod(saved_db, 0o444)
+    try:
+        listed = cli("saves", "--db", str(saved_db), "--json")
+        assert listed.code == 0 and len(json.loads(listed.out)) == 3
+        assert cli("export", "2", "--db", str(saved_db)).code == 0
+        refused(cli("play", "--resume", "1", "--db", str(saved_db)), "read-only")
+        refused(cli("play", "fimbulfrost/robbers", "--db", str(saved_db)), "read-only")
+    finally:
+        os.chmod(saved_db, 0o644)
+    assert sha(saved_db) == before
+    assert sorted(p.name for p in saved_db.parent.glob("w.sqlite*")) == ["w.sqlite"]
+
+
+def test_a_file_where_a_folder_should_be(cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "existing_file").write_text("x")
+    for args in (("play", "fimbulfrost/robbers"), ("saves",), ("export", "1")):
+        refused(cli(*args, "--db", str(tmp_path / "existing_file" / "x.sqlite")), "is a file, not a folder")
+    refused(cli("saves", "--db", str(tmp_path)), "folder")
+
+
+def test_junk_in_a_saves_columns_is_one_line(cli: Cli, saved_db: Path) -> None:
+    conn = sqlite3.connect(saved_db)
+    conn.execute("UPDATE conflicts SET seats = 'not json' WHERE id = 1")
+    conn.execute("UPDATE conflicts SET seats = '[1, 2]', dice = 'loaded' WHERE id = 2")
+    conn.execute("UPDATE conflicts SET record = '{\"format\": 1' WHERE id = 3")
+    conn.commit()
+    conn.close()
+    for cid, word in (("1", "seats"), ("2", "dice"), ("3", "record")):
+        before = sha(saved_db)
+        refused(cli("play", "--resume", cid, "--db", str(saved_db)), f"saved conflict {cid}", word)
+        refused(cli("export", cid, "--db", str(saved_db)), word)
+        assert sha(saved_db) == before
+
+
+def test_a_truncated_save_is_refused_untouched(cli: Cli, saved_db: Path) -> None:
+    data = saved_db.read_bytes()
+    saved_db.write_bytes(data[: len(data) // 2])
+    before = sha(saved_db)
+    refused(cli("play", "--resume", "1", "--db", str(saved_db)))
+    refused(cli("saves", "--db", str(saved_db)))
+    refused(cli("play", "fimbulfrost/robbers", "--db", str(saved_db)))
+    assert sha(saved_db) == before
+
+
+def test_one_process_per_open_conflict(cli: Cli, saved_db: Path) -> None:
+    """A live process's mark refuses a second resume; a dead process's mark (a kill) is taken over."""
+    from konflikt.store.db import _process_started
+
+    parent = os.getppid()
+    conn = sqlite3.connect(saved_db)
+    conn.execute(
+        "INSERT INTO sessions VALUES (1, ?, ?, ?, '2026-01-01 10:00:00')",
+        (os.uname().nodename, parent, _process_started(parent)),
+    )
+    conn.execute("INSERT INTO sessions VALUES (2, ?, 999999999, '', '2026-01-01 10:00:00')", (os.uname().nodename,))
+    conn.commit()
+    conn.close()
+    refused(cli("play", "--resume", "1", "--db", str(saved_db)), "conflict 1 is open in another konflikt")
+    resumed = cli("play", "--resume", "2", "--db", str(saved_db))
+    assert resumed.code == 0 and "resuming conflict 2" in resumed.out
+    conn = sqlite3.connect(saved_db)
+    assert conn.execute("SELECT conflict_id FROM sessions").fetchall() == [(1,)]
+    conn.close()
+
+
+# ---- seeds and validation at the edge --------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", ["-1", '"1"', "9223372036854775808", HUGE])
+def test_bad_seeds_in_a_scenario_are_refused_before_anything_is_stored(cli: Cli, tmp_path: Path, seed: str) -> None:
+    path = scenario_file(tmp_path, ROBBERS.replace("seed = 1", f"seed = {seed}"))
+    db = tmp_path / "s.sqlite"
+    for command in ("run", "sim", "play"):
+        refused(cli(command, path, "--db", str(db)) if command == "play" else cli(command, path), "seed")
+    assert not db.exists()
+
+
+def test_bad_seeds_on_the_command_line(cli: Cli) -> None:
+    for seed in ("", "-1", "x", HUGE, "²"):
+        refused(cli("run", "fimbulfrost/robbers", "--seed", seed), "seed")
+    refused(cli("sim", "fimbulfrost/robbers", "--seed", "-1"), "seed")
+    refused(cli("play", "fimbulfrost/robbers", "--seed", ""), "seed")
+
+
+@pytest.fixture
+def export(cli: Cli, tmp_path: Path) -> dict[str, object]:
+    saved = tmp_path / "c.json"
+    assert cli("run", "fimbulfrost/robbers", "--seed", "3", "--save", str(saved)).code == 0
+    data: dict[str, object] = json.loads(saved.read_text())
+    data["play"] = {"dice": "auto", "seats": {"budolf": "heuristic"}, "sources": ["auto"] * 3}
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "word"),
+    [
+        (lambda d: d.pop("seed"), "seed"),
+        (lambda d: d.update(seed=-4), "seed"),
+        (lambda d: d.update(seed="1"), "seed"),
+        (lambda d: d.update(play={"seats": 5}), "play.seats"),
+        (lambda d: d.update(play={"sources": "auto"}), "play.sources"),
+        (lambda d: d.update(play={"dice": 3}), "play.dice"),
+        (lambda d: d.update(play={"seats": {"nobody": "human"}}), "nobody"),
+        (lambda d: d.update(play={"seats": {"budolf": "clairvoyant"}}), "clairvoyant"),
+        (lambda d: d.update(play=[]), "play"),
+        (lambda d: d.update(overrides={"question_dice": [1]}), "overrides"),
+        (lambda d: d.update(overrides={"question_dice": 10**9}), "question_dice"),
+        (lambda d: d.update(steps={"a": 1}), "steps"),
+        (lambda d: d.update(steps=[1, 2]), "steps"),
+        (lambda d: d.update(scenario=[]), "scenario"),
+        (lambda d: d["scenario"].pop("ruleset"), "ruleset"),  # type: ignore[attr-defined]
+        (lambda d: d["scenario"].update(seed=-1), "seed"),  # type: ignore[attr-defined]
+    ],
+)
+def test_bad_imports_are_refused_before_anything_is_stored(
+    cli: Cli, tmp_path: Path, export: dict[str, object], change: Callable[[dict[str, object]], object], word: str
+) -> None:
+    change(export)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(export))
+    db = tmp_path / "target.sqlite"
+    refused(cli("import", str(path), "--db", str(db)), word)
+    assert not db.exists()
+
+
+def test_an_import_that_is_not_a_regular_json_file(cli: Cli, tmp_path: Path) -> None:
+    refused(cli("import", str(tmp_path)), "folder")
+    refused(cli("import", "/dev/zero"), "not a regular file")
+    refused(cli("import", str(tmp_path / "missing.json")), "no such file")
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    refused(cli("import", str(deep)), "deep")
+    big = tmp_path / "big.json"
+    big.write_text('{"format": "konflikt-conflict", "version": 1, "seed": ' + HUGE + "}")
+    refused(cli("import", str(big)), "big.json")
+    assert not (tmp_path / "s.sqlite").exists()
+
+
+def test_huge_integers_anywhere_in_a_scenario(cli: Cli, tmp_path: Path) -> None:
+    refused(cli("run", scenario_file(tmp_path, ROBBERS + f"\n[options]\nquestion_dice = {HUGE}\n")))
+    refused(cli("run", "fimbulfrost/robbers", "-o", f"question_dice={HUGE}"), "question_dice")
+    refused(cli("run", "presja/knife_fight", "-o", f"unskilled_level={10**18}"), "unskilled_level")
+    refused(cli("run", "presja/knife_fight", "-o", f"invoke_bonus={10**18}"), "invoke_bonus")
+    refused(cli("run", "levald/duel", "-o", f"step_size={10**18}"), "step_size")
+    refused(cli("run", "fimbulfrost/robbers", "-o", f"points_per_consequence={10**9}"), "points_per_consequence")
+    refused(cli("run", "fimbulfrost/robbers", "-o", "question_dice=²"), "question_dice")
+
+
+def test_deeply_nested_toml(cli: Cli, tmp_path: Path) -> None:
+    path = scenario_file(tmp_path, ROBBERS.replace("seed = 1", "seed = 1\nx = " + "[" * 500 + "]" * 500))
+    refused(cli("run", path))
+    path = scenario_file(tmp_path, ROBBERS + "\n[setup]\nx = " + "[" * 60 + "]" * 60 + "\n")
+    refused(cli("run", path), "nested")
+
+
+def test_an_empty_policy_is_refused(cli: Cli, tmp_path: Path) -> None:
+    refused(cli("run", scenario_file(tmp_path, ROBBERS.replace('policy = "heuristic"', 'policy = ""', 1))), "policy")
+    refused(cli("run", scenario_file(tmp_path, ROBBERS.replace("seed = 1", 'seed = 1\ngm = ""'))), "gm")
+
+
+# ---- budgets: files, simulations, exact odds -------------------------------------------------------------------
+def test_scenarios_are_regular_files_of_bounded_size(cli: Cli, tmp_path: Path) -> None:
+    refused(cli("run", "/dev/zero"), "not a regular file")
+    text = ROBBERS.replace('character = "builtin:budolf"', 'character = "/dev/zero"')
+    refused(cli("run", scenario_file(tmp_path, text)), "not a regular file")
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    refused(cli("run", str(fifo)), "not a regular file")
+    big = tmp_path / "big.toml"
+    big.write_text(ROBBERS + "#" * 2_000_000)
+    refused(cli("run", str(big)), "too large")
+    refused(cli("run", str(tmp_path)), "folder")
+
+
+def test_huge_sim_runs_in_bounded_memory_and_stops_cleanly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """-n 10**12: chunks are made one at a time. A list of them (2·10**9 tuples) would never get to the first
+    conflict; here the first chunk runs and Ctrl-C stops with what was done."""
+    from konflikt.core.scenario import load_scenario
+    from konflikt.sim import engine
+
+    monkeypatch.setattr(engine, "REFERENCE_CHUNK", 20)
+
+    def progress(count: int) -> None:
+        raise KeyboardInterrupt
+
+    result = engine.simulate(load_scenario("pwge/duel"), 10**12, 1, engine="reference", progress=progress)
+    assert result.interrupted and result.tally.n == 20
+
+
+def test_odds_takes_a_timeout(cli: Cli) -> None:
+    refused(cli("odds", "presja/knife_fight", "--timeout", "0.5"), "--timeout 0.5")
+    refused(cli("odds", "4dF", "--timeout", "0"), "--timeout")
+    assert cli("odds", "4dF", "--timeout", "30", "--json").code == 0
+
+
+# ---- prompts: Unicode digits and huge numbers ------------------------------------------------------------------
+def test_prompt_answers_that_int_refuses() -> None:
+    from konflikt.cli.prompts import read_choice
+    from konflikt.core.conflict import new_state
+    from konflikt.core.errors import InvalidActionError
+    from konflikt.core.scenario import load_scenario
+
+    state = new_state(load_scenario("presja/knife_fight"))
+    seat = state.current_player()
+    legal = list(state.legal_actions(seat))
+    for text in ("²", "①", "٣", HUGE, "1" * 40, "-1", "0", " "):
+        with pytest.raises(InvalidActionError):
+            read_choice(text, state, seat, legal)
+    assert read_choice("1", state, seat, legal) == legal[0]
+
+
+def test_undo_with_unicode_or_huge_counts_keeps_the_session(tmp_path: Path) -> None:
+    from rich.console import Console
+
+    from konflikt.cli.table import TableSession
+    from konflikt.core.conflict import Conflict
+    from konflikt.core.scenario import load_scenario
+    from konflikt.sim.runner import seat_policies
+    from konflikt.store.db import Store
+
+    scenario = load_scenario("presja/knife_fight")
+    store = Store.open(tmp_path / "s.sqlite")
+    conflict = Conflict(scenario, {}, 1)
+    cid = store.create(conflict)
+    answers = iter(["undo ²", f"undo {HUGE}", "²", "①", HUGE, "quit"])
+    console = Console(file=open(os.devnull, "w"), width=120)  # noqa: SIM115
+    seats = seat_policies(scenario, {"belzee": "human"})
+    state = TableSession(console, store, cid, conflict, [], seats, "auto", ask=lambda p, s: next(answers)).run()
+    assert not state.is_terminal()
+    assert next(answers, "done") == "done"
+    store.close()
+
+
+# ---- every exit path -------------------------------------------------------------------------------------------
+def test_exit_codes_of_every_path(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    import konflikt.cli.run_command as run_command
+
+    def boom(name: str) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(run_command, "load_scenario", boom)
+    result = cli("run", "fimbulfrost/robbers")
+    assert result.code == 1 and result.err.count("\n") == 1 and "internal error: RuntimeError: a bug" in result.err
+
+    def interrupted(name: str) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(run_command, "load_scenario", interrupted)
+    result = cli("run", "fimbulfrost/robbers")
+    assert result.code == 130 and result.err == "konflikt: stopped\n"
+
+
+def test_ctrl_c_in_play_says_how_to_resume(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import konflikt.cli.play_command as play_command
+
+    def interrupted(self: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(play_command.TableSession, "run", interrupted)
+    db = tmp_path / "s.sqlite"
+    result = cli("play", "fimbulfrost/robbers", "--db", str(db))
+    assert result.code == 130
+    hint = f"Resume with: konflikt play --resume 1 --db {db}"
+    assert result.err == f"konflikt: stopped; every step so far is saved. {hint}\n"
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT count(*) FROM sessions").fetchone()[0] == 0
+    conn.close()
+
+
+def test_output_files_that_cannot_be_written(cli: Cli, saved_db: Path, tmp_path: Path) -> None:
+    refused(cli("run", "fimbulfrost/robbers", "--save", str(tmp_path)), "cannot be written")
+    refused(cli("export", "1", "--db", str(saved_db), "--out", str(tmp_path / "no" / "x.json")), "cannot be written")
+
+
+def test_found_by_the_campaign(cli: Cli, saved_db: Path, tmp_path: Path, export: dict[str, object]) -> None:
+    """A chance step with an outcome of the wrong shape; a save whose steps do not replay; a blob as a title."""
+    steps = export["steps"]
+    assert isinstance(steps, list)
+    chance = next(i for i, s in enumerate(steps) if s["node"] == "@chance")
+    steps[chance]["outcome"] = [[1, 2], {"a": 1}, 3]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(export))
+    refused(cli("import", str(path), "--db", str(tmp_path / "new.sqlite")), "does not replay")
+    conn = sqlite3.connect(saved_db)
+    conn.execute('UPDATE steps SET step = \'{"node": "@chance"}\' WHERE conflict_id = 1 AND idx = 0')
+    conn.execute("UPDATE conflicts SET title = ? WHERE id = 2", (b"\xff\xfe",))
+    conn.commit()
+    conn.close()
+    before = sha(saved_db)
+    refused(cli("play", "--resume", "1", "--db", str(saved_db)), "cannot be resumed")
+    assert sha(saved_db) == before
+    listed = cli("saves", "--db", str(saved_db), "--json")
+    assert listed.code == 0 and json.loads(listed.out)[1]["title"] == "\ufffd\ufffd"
