@@ -44,6 +44,7 @@ OPTIONS = OptionSet(
         "how many points one list entry pays for (consequences = points ÷ this, rounded up)",
         source="for hvert point under 0, må der købes konsekvenser",
         minimum=1,
+        maximum=10,
     ),
     RuleOption(
         "carried_consequences_count",
@@ -98,6 +99,7 @@ OPTIONS = OptionSet(
         2,
         "dice gained by living on borrowed time (konflikt's own number: the text says only 'ekstra terninger')",
         minimum=1,
+        maximum=10,
     ),
     RuleOption(
         "questions",
@@ -112,6 +114,7 @@ OPTIONS = OptionSet(
         2,
         "dice gained by answering a question (konflikt's own number: the text says only 'ekstra terninger')",
         minimum=1,
+        maximum=10,
     ),
     RuleOption(
         "round3_loss",

@@ -12,6 +12,7 @@ OPTIONS = OptionSet(
         "how many steps the distance changes when both sides wish the same",
         source="Om båda parterna vill samma sak så ändras avståndet enligt parternas önskemål.",
         minimum=1,
+        maximum=9,
     ),
     RuleOption(
         "exceptional",
@@ -132,6 +133,7 @@ OPTIONS = OptionSet(
         "rounds a sub-fight (delstrid: one fighter against the enemies engaged with it) runs before the next",
         source="Varje delstrid körs i några rundor och sedan byter man delstrid.",
         minimum=1,
+        maximum=100,
     ),
     RuleOption(
         "rest_floor_per_wound",
@@ -147,5 +149,6 @@ OPTIONS = OptionSet(
         300,
         "konflikt's own: rounds after which the fight ends as a deadlock (the text has no such limit)",
         minimum=1,
+        maximum=10000,
     ),
 )

@@ -8,6 +8,7 @@ quotes the Polish text's own words ("…" where words are left out), and an opti
 from __future__ import annotations
 
 from konflikt.core.options import OptionSet, RuleOption
+from konflikt.rulesets.presja.track import check_track, check_values
 
 ADVANTAGE_MODES = ("off", "auto", "gm")
 
@@ -34,6 +35,7 @@ OPTIONS = OptionSet(
         "1,1,2-3,2-3,4-5",
         "the base Tor Presji Fizycznej (physical pressure track): box ranges, comma-separated. The text names rows "
         "of 1, 2-3 and a 4-5 box but its picture is missing: the box counts are konflikt's own",
+        check=check_track,
     ),
     RuleOption(
         "consequence_values",
@@ -41,6 +43,7 @@ OPTIONS = OptionSet(
         "2,4,6",
         "pressure absorbed by a mild, moderate and severe Konsekwencja (consequence); one slot each. Mild 2 is the "
         "text's ('która przejęłaby 2 pkt presji'); moderate 4 and severe 6 are konflikt's own",
+        check=check_values,
     ),
     RuleOption(
         "box_absorbs_less",
@@ -73,6 +76,7 @@ OPTIONS = OptionSet(
         "what invoking an aspect (wywołanie aspektu) adds to the result (konflikt's own, FATE's +2: the aspects "
         "chapter the text points to is not part of it)",
         minimum=0,
+        maximum=5,
     ),
     RuleOption(
         "invoke_reroll",
@@ -93,6 +97,7 @@ OPTIONS = OptionSet(
         1,
         "how often one participant may invoke the same aspect in one exchange (konflikt's own, FATE's once per roll)",
         minimum=1,
+        maximum=5,
     ),
     RuleOption(
         "defence_vs_many",
@@ -199,6 +204,8 @@ OPTIONS = OptionSet(
         -1,
         "the skill level of a surprised participant (słaby, Poor)",
         source="walczy zawsze na poziomie słabym (-1)",
+        minimum=-4,
+        maximum=8,
     ),
     RuleOption(
         "unskilled_level",
@@ -208,6 +215,8 @@ OPTIONS = OptionSet(
         "one for surprise and gets fatalny (-3), so it is -2 (kiepski); 0 (mierny) is FATE's default",
         source="chyba że nie ma w ogóle umiejętności bojowych, wtedy domyślny poziom obniżamy o jeden (czyli w "
         "efekcie fatalny (-3))",
+        minimum=-4,
+        maximum=8,
     ),
     RuleOption(
         "order_invocations",
@@ -239,6 +248,7 @@ OPTIONS = OptionSet(
         30,
         "exchanges (sekwencje walki) before the conflict is called a deadlock (konflikt's own: the text is silent)",
         minimum=1,
+        maximum=1000,
     ),
 )
 

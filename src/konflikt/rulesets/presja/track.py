@@ -66,6 +66,24 @@ def parse_values(text: str) -> tuple[int, int, int]:
     return values[0], values[1], values[2]
 
 
+MOST_BOXES = 20
+"""The longest base track and the largest box or consequence value an option may set (konflikt's own bound:
+the text's track has five boxes and values up to 6; more would only make conflicts that never end)."""
+
+
+def check_track(text: str) -> None:
+    """The ``base_track`` option: readable, at most :data:`MOST_BOXES` boxes, each at most :data:`MOST_BOXES`."""
+    boxes = parse_track(text)
+    if len(boxes) > MOST_BOXES or any(hi > MOST_BOXES for _, hi in boxes):
+        raise OptionError(f"base_track: {text!r} must have at most {MOST_BOXES} boxes of at most {MOST_BOXES}")
+
+
+def check_values(text: str) -> None:
+    """The ``consequence_values`` option: three values from 1 to :data:`MOST_BOXES`."""
+    if max(parse_values(text)) > MOST_BOXES:
+        raise OptionError(f"consequence_values: {text!r} must be three numbers from 1 to {MOST_BOXES}")
+
+
 def body_boxes(cialo: int, above_3: str = "none") -> tuple[Box, ...]:
     """The boxes Ciało (Body) adds: one "1" box per point up to 2; at 3 also one "2-3" box.
 

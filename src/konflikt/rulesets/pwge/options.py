@@ -7,7 +7,18 @@ not Parallel Worlds' own rules, and have no source words.
 
 from __future__ import annotations
 
-from konflikt.core.options import OptionSet, RuleOption
+from konflikt.core.errors import OptionError
+from konflikt.core.options import Options, OptionSet, RuleOption
+
+
+def check_wound_thresholds(options: Options) -> None:
+    """The stand-in wound thresholds rise: a Skråma needs no more damage than Sårad, Sårad no more than Allvarligt."""
+    if not options.skrama_from <= options.sarad_from <= options.allvarligt_from:
+        raise OptionError(
+            "wound thresholds must rise: skrama_from ≤ sarad_from ≤ allvarligt_from, not "
+            f"{options.skrama_from}, {options.sarad_from}, {options.allvarligt_from}"
+        )
+
 
 OPTIONS = OptionSet(
     RuleOption(
@@ -61,6 +72,7 @@ OPTIONS = OptionSet(
         "damage points from which one hit is a Skråma (scratch): "
         "konflikt's own stand-in for Parallel Worlds' wound table",
         minimum=1,
+        maximum=100,
     ),
     RuleOption(
         "sarad_from",
@@ -68,6 +80,7 @@ OPTIONS = OptionSet(
         4,
         "damage points from which one hit is Sårad (wounded): konflikt's own stand-in for Parallel Worlds' wound table",
         minimum=1,
+        maximum=100,
     ),
     RuleOption(
         "allvarligt_from",
@@ -76,6 +89,7 @@ OPTIONS = OptionSet(
         "damage points from which one hit is Allvarligt skadad (seriously wounded): "
         "konflikt's own stand-in for Parallel Worlds' wound table",
         minimum=1,
+        maximum=100,
     ),
     RuleOption(
         "max_tops_per_roll",
@@ -84,6 +98,7 @@ OPTIONS = OptionSet(
         "the most tops (or counter-tops) one person may put into one roll; 0 = no limit but the tokens",
         source="Du kan toppa ett slag flera gånger om du vill, men varje toppning kostar en marker.",
         minimum=0,
+        maximum=50,
     ),
     RuleOption(
         "free_attack",
@@ -93,4 +108,5 @@ OPTIONS = OptionSet(
         source="Dessutom kan man få ett frislag, dvs en anfallshandling som inte kostar en marker från "
         "handlingspölen och som motståndaren inte får göra någon svarshandling på.",
     ),
+    check=lambda options: check_wound_thresholds(options),
 )
