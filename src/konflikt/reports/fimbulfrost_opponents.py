@@ -40,7 +40,7 @@ LEVELS = tuple(range(2, 13))
 EXACT_STATES = 5_000
 """Exact odds up to this many distinct states (a second or two); beyond it the kernel plays ``n`` conflicts."""
 HERO_SIDE, OPP_SIDE, OPP_ID = "helte", "modstander", "modstanderen"
-CHARACTERS = Path(__file__).parents[2] / "rulesets" / "fimbulfrost" / "content" / "characters"
+CHARACTERS = Path(__file__).parents[1] / "rulesets" / "fimbulfrost" / "content" / "characters"
 DEAD = "død (dead)"
 
 
