@@ -21,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.examples import GOLDEN_SEED, example_scenarios, golden_path
 
-from konflikt.core.errors import KonfliktError
 from konflikt.core.scenario import load_scenario
+from konflikt.errors import KonfliktError
 from konflikt.sim.transcript import golden_text, policy_steps, recorded_steps
 
 

@@ -20,10 +20,10 @@ import pytest
 from konflikt.analysis.exact import LIFTED_CAP, ConflictOdds, Explorer, StateSpaceTooLarge, conflict_odds
 from konflikt.core.actions import Action
 from konflikt.core.conflict import new_state
-from konflikt.core.errors import KonfliktError
 from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import load_scenario, scenario_from_document
 from konflikt.core.state import State
+from konflikt.errors import KonfliktError
 from konflikt.sim.runner import seat_policies
 from tests.analysis.test_exact import RANDOM, toy
 from tests.core.toy import ToyState

@@ -8,8 +8,8 @@ import icepool
 import numpy as np
 import pytest
 
-from konflikt.core.errors import DiceError
 from konflikt.dice import Fudge, Percentile, PoolRoll, SuccessPool, SumDice, brute_force, effect, parse_dice
+from konflikt.errors import DiceError
 
 
 def icepool_fractions(die: icepool.Die) -> dict[int, Fraction]:

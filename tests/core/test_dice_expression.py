@@ -12,9 +12,9 @@ import icepool
 import numpy as np
 import pytest
 
-from konflikt.core.errors import DiceError
 from konflikt.dice import DiceExpression, Fudge, PoolRoll, SumDice, exact_seconds, parse_dice
 from konflikt.dice.counts import Counts
+from konflikt.errors import DiceError
 from tests.conftest import Result
 
 

@@ -99,3 +99,11 @@ def test_the_check_sees_upward_sideways_and_cross_ruleset_imports() -> None:
 def test_the_package_root_imports_nothing() -> None:
     root = SRC / "konflikt" / "__init__.py"
     assert imports_of("konflikt", root.read_text(encoding="utf-8"), is_package=True) == []
+
+
+def test_errors_are_imported_one_way() -> None:
+    """The error classes are defined in ``konflikt.errors`` and imported from there only (no re-exporting module)."""
+    assert not (SRC / "konflikt" / "core" / "errors.py").exists()
+    for path in sorted(SRC.rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        assert "core.errors" not in source, f"{path} imports the errors another way"

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from konflikt.core.errors import OptionError, ScenarioError
 from konflikt.core.options import RuleOption, parse_assignments
 from konflikt.core.scenario import load_scenario, scenario_from_document
+from konflikt.errors import OptionError, ScenarioError
 from tests.core.toy import DOCUMENT, OPTIONS
 
 

@@ -8,9 +8,9 @@ import pytest
 
 from konflikt.core.actions import Action, Step
 from konflikt.core.conflict import Conflict, new_state
-from konflikt.core.errors import DiceError, IllegalActionError, InvalidActionError, ReplayError
 from konflikt.core.scenario import scenario_from_document
 from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL
+from konflikt.errors import DiceError, IllegalActionError, InvalidActionError, ReplayError
 from konflikt.sim.runner import Generators, Runner, seat_policies
 from tests.core.toy import DOCUMENT, ToyState
 

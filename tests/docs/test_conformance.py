@@ -20,8 +20,8 @@ from konflikt.core.conformance import (
     quote_in_text,
     with_table,
 )
-from konflikt.core.errors import ScenarioError
 from konflikt.core.ruleset import get_ruleset, ruleset_ids
+from konflikt.errors import ScenarioError
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ROOT / "tests" / "sources"

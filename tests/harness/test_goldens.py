@@ -11,10 +11,10 @@ import difflib
 
 import pytest
 
-from konflikt.core.errors import ReplayError
 from konflikt.core.ruleset import ruleset_ids
 from konflikt.core.scenario import load_scenario
 from konflikt.core.state import CHANCE
+from konflikt.errors import ReplayError
 from konflikt.sim.transcript import golden_text, policy_steps, recorded_steps
 from tests.examples import GOLDEN_SEED, example_scenarios, golden_path
 

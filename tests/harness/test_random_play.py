@@ -11,10 +11,10 @@ from fractions import Fraction
 import pytest
 
 from konflikt.core.conflict import Conflict, new_state
-from konflikt.core.errors import IllegalActionError
 from konflikt.core.ruleset import RandomPolicy
 from konflikt.core.scenario import load_scenario
 from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, State
+from konflikt.errors import IllegalActionError
 from konflikt.sim.runner import Generators, Runner, seat_policies
 from tests.examples import example_scenarios
 

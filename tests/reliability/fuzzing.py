@@ -29,8 +29,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from konflikt.core.errors import KonfliktError
 from konflikt.core.scenario import bundled_examples
+from konflikt.errors import KonfliktError
 
 #: Wall-clock seconds one example may take before it counts as over budget.
 BUDGET = 10.0

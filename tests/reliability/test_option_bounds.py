@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from konflikt.core.errors import OptionError
 from konflikt.core.ruleset import get_ruleset
+from konflikt.errors import OptionError
 
 BOUNDS = [
     ("presja", "invoke_bonus", 0, 5),

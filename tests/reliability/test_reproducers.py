@@ -335,8 +335,8 @@ def test_odds_takes_a_timeout(cli: Cli) -> None:
 def test_prompt_answers_that_int_refuses() -> None:
     from konflikt.cli.prompts import read_choice
     from konflikt.core.conflict import new_state
-    from konflikt.core.errors import InvalidActionError
     from konflikt.core.scenario import load_scenario
+    from konflikt.errors import InvalidActionError
 
     state = new_state(load_scenario("presja/knife_fight"))
     seat = state.current_player()

@@ -8,8 +8,8 @@ from collections.abc import Callable
 import pytest
 
 from konflikt.core.batch import wilson
-from konflikt.core.errors import KonfliktError
 from konflikt.core.scenario import load_scenario
+from konflikt.errors import KonfliktError
 from konflikt.sim.engine import REFERENCE_CHUNK, simulate
 from tests.conftest import Result
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from konflikt.core.errors import KonfliktError, ScenarioError
+from konflikt.errors import KonfliktError, ScenarioError
 from konflikt.sim.header import read_csv_header
 from konflikt.sim.sweep import load_spec, run_sweep, set_path
 from tests.conftest import Result

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from konflikt.core.conflict import Conflict, new_state
-from konflikt.core.errors import StoreError
 from konflikt.core.scenario import scenario_from_document
+from konflikt.errors import StoreError
 from konflikt.sim.runner import Generators, Runner, seat_policies
 from konflikt.store.db import Store
 from tests.core.toy import DOCUMENT

@@ -32,9 +32,9 @@ from typing import Any, Protocol
 import numpy as np
 
 from konflikt.core.actions import Action, ChanceOutcome
-from konflikt.core.errors import KonfliktError
 from konflikt.core.ruleset import Policy, RandomPolicy
 from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
+from konflikt.errors import KonfliktError
 
 Label = Hashable
 Value = dict[Label, Fraction]

@@ -6,11 +6,11 @@ from collections.abc import Hashable, Mapping
 from fractions import Fraction
 
 from konflikt.analysis.exact import DEFAULT_MAX_STATES, conflict_odds
-from konflikt.core.errors import KonfliktError
 from konflikt.core.odds import OddsAnswer
 from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import State
+from konflikt.errors import KonfliktError
 
 
 def _rows(dist: Mapping[Hashable, Fraction], name: Mapping[Hashable, str] | None = None) -> list[tuple[str, Fraction]]:

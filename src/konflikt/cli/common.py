@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from konflikt.core.errors import KonfliktError
 from konflikt.core.options import parse_assignments
 from konflikt.core.scenario import Scenario
+from konflikt.errors import KonfliktError
 
 
 class Stopped(Exception):

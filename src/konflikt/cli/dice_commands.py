@@ -16,12 +16,12 @@ from konflikt.analysis.questions import whole_conflict_answer
 from konflikt.cli.common import overrides_for, seat_overrides, time_limit, working
 from konflikt.cli.render import LONG_FRACTION, probability_table
 from konflikt.core.conflict import new_state
-from konflikt.core.errors import DiceError, KonfliktError
 from konflikt.core.odds import OddsAnswer
 from konflikt.core.ruleset import get_ruleset, ruleset_ids
 from konflikt.core.scenario import load_scenario
 from konflikt.dice import Dice, DiceExpression, SuccessPool, exact_seconds, parse_dice
 from konflikt.dice.distribution import decimal_text, fraction_text, mean, value_text
+from konflikt.errors import DiceError, KonfliktError
 from konflikt.sim.runner import seat_policies
 from konflikt.store.db import Store
 

@@ -9,7 +9,7 @@ import sys
 import typer
 
 from konflikt.cli.common import Stopped
-from konflikt.core.errors import KonfliktError
+from konflikt.errors import KonfliktError
 
 app = typer.Typer(
     name="konflikt",

@@ -15,9 +15,9 @@ from konflikt.cli.common import Stopped, choose_seed, overrides_for, seat_overri
 from konflikt.cli.run_command import header
 from konflikt.cli.table import TableSession
 from konflikt.core.conflict import MAX_JSON_BYTES, Conflict, PlayInfo, parse_json
-from konflikt.core.errors import KonfliktError, StoreError
 from konflikt.core.scenario import load_scenario, read_regular_file
 from konflikt.core.state import GM
+from konflikt.errors import KonfliktError, StoreError
 from konflikt.sim.runner import seat_policies
 from konflikt.store.db import NoDatabase, Store
 

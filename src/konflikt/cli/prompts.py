@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from rich.console import Console
 
 from konflikt.core.actions import Action
-from konflikt.core.errors import InvalidActionError
 from konflikt.core.state import GM, State
+from konflikt.errors import InvalidActionError
 
 
 def seat_label(state: State, seat: str) -> str:

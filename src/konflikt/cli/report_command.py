@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from konflikt.core.errors import KonfliktError
+from konflikt.errors import KonfliktError
 
 report_app = typer.Typer(
     help="Balancing reports the source texts ask for (tables, CSV and plots).", no_args_is_help=True

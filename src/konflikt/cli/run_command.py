@@ -17,9 +17,9 @@ from konflikt.cli.prompts import list_choices, read_choice
 from konflikt.cli.render import aftermath_of, outcome_panel, print_events, status_table
 from konflikt.core.actions import Action
 from konflikt.core.conflict import Conflict, new_state
-from konflikt.core.errors import KonfliktError
 from konflikt.core.scenario import Scenario, load_scenario
 from konflikt.core.state import GM, State
+from konflikt.errors import KonfliktError
 from konflikt.sim.runner import Generators, Runner, seat_policies
 
 

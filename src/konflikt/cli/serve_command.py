@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from konflikt.core.errors import KonfliktError
+from konflikt.errors import KonfliktError
 
 
 def register(app: typer.Typer) -> None:

@@ -14,8 +14,8 @@ from rich.text import Text
 
 from konflikt.cli.common import choose_seed, overrides_for, seat_overrides
 from konflikt.core.batch import wilson
-from konflikt.core.errors import KonfliktError
 from konflikt.core.scenario import load_scenario
+from konflikt.errors import KonfliktError
 from konflikt.sim.engine import simulate
 from konflikt.sim.header import run_header, write_text
 from konflikt.sim.summary import summarise, summary_csv

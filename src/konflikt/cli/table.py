@@ -19,10 +19,10 @@ from konflikt.cli.prompts import list_choices, read_choice, seat_label
 from konflikt.cli.render import outcome_panel, print_events, probability_table, status_table
 from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.conflict import Conflict
-from konflikt.core.errors import KonfliktError
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import CHANCE, SIMULTANEOUS, State
 from konflikt.dice import Dice
+from konflikt.errors import KonfliktError
 from konflikt.sim.runner import StepGenerators
 from konflikt.store.db import Store
 

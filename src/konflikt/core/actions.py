@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
-from konflikt.core.errors import InvalidActionError
+from konflikt.errors import InvalidActionError
 
 Scalar: TypeAlias = str | int | bool | None
 ArgValue: TypeAlias = Scalar | tuple[Any, ...]

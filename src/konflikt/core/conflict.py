@@ -10,9 +10,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, ValidationError
 
 from konflikt.core.actions import Step
-from konflikt.core.errors import KonfliktError, ReplayError, ScenarioError
 from konflikt.core.scenario import Scenario, Seed, check_depth, scenario_from_document, validation_message
 from konflikt.core.state import State
+from konflikt.errors import KonfliktError, ReplayError, ScenarioError
 
 FORMAT = "konflikt-conflict"
 VERSION = 1

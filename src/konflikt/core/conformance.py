@@ -26,7 +26,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from konflikt.core.errors import ScenarioError
+from konflikt.errors import ScenarioError
 
 Status = Literal["implemented", "option", "reading", "gap", "not-applicable", "stand-in"]
 STATUSES: tuple[str, ...] = ("implemented", "option", "reading", "gap", "not-applicable", "stand-in")

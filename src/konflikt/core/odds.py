@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from konflikt.core.errors import KonfliktError
 from konflikt.dice.distribution import fraction_text
+from konflikt.errors import KonfliktError
 
 
 @dataclass(frozen=True)

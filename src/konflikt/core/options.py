@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from konflikt.core.errors import OptionError
+from konflikt.errors import OptionError
 
 #: No integer option goes beyond ± this, whatever its own bounds (10**18 pressure boxes is not a rule).
 INT_LIMIT = 1_000_000

@@ -18,11 +18,11 @@ from pydantic import BaseModel
 
 from konflikt.core.actions import Action
 from konflikt.core.conformance import ConformanceTable, conformance_path, load_conformance
-from konflikt.core.errors import KonfliktError
 from konflikt.core.odds import OddsQuestion
 from konflikt.core.options import Options, OptionSet
 from konflikt.core.outcome import Aftermath, fate_parts
 from konflikt.core.state import State
+from konflikt.errors import KonfliktError
 
 if TYPE_CHECKING:
     from konflikt.core.scenario import Scenario

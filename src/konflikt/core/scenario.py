@@ -18,8 +18,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from konflikt.core.errors import KonfliktError, ScenarioError
 from konflikt.core.ruleset import Ruleset, get_ruleset
+from konflikt.errors import KonfliktError, ScenarioError
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9_\-]*$"
 

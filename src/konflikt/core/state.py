@@ -19,11 +19,11 @@ from pydantic import BaseModel
 
 from konflikt.core.actions import Action, ChanceOutcome, Step
 from konflikt.core.copying import fork as fast_fork
-from konflikt.core.errors import DiceError, IllegalActionError, InvalidActionError
 from konflikt.core.events import Event
 from konflikt.core.options import Options
 from konflikt.core.outcome import ConflictOutcome
 from konflikt.dice import Dice
+from konflikt.errors import DiceError, IllegalActionError, InvalidActionError
 
 CHANCE = "@chance"
 SIMULTANEOUS = "@simultaneous"

@@ -20,8 +20,8 @@ import numpy as np
 
 from konflikt.core.batch import Tally
 from konflikt.core.conflict import new_state
-from konflikt.core.errors import KonfliktError
 from konflikt.core.scenario import Scenario, scenario_from_document
+from konflikt.errors import KonfliktError
 from konflikt.sim.reference import run_chunk
 from konflikt.sim.runner import seat_policies
 

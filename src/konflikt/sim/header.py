@@ -14,9 +14,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from konflikt.core.errors import KonfliktError
 from konflikt.core.scenario import Scenario, bundled_examples
 from konflikt.core.state import GM
+from konflikt.errors import KonfliktError
 
 CSV_PREFIX = "# konflikt-run: "
 

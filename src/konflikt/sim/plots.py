@@ -14,7 +14,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from konflikt.core.errors import KonfliktError
+from konflikt.errors import KonfliktError
 from konflikt.sim.header import caption, csv_line, write_text
 
 plt.rcParams["svg.fonttype"] = "none"  # text stays text in SVG: searchable, and editable in a rules document

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from konflikt.core.actions import Action, ChanceOutcome
-from konflikt.core.errors import KonfliktError
 from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, State
+from konflikt.errors import KonfliktError
 
 Decide = Callable[[State, str], Action]
 RollSource = Callable[[State], ChanceOutcome]

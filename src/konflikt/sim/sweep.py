@@ -19,8 +19,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from konflikt.core.batch import wilson
-from konflikt.core.errors import KonfliktError, ScenarioError
 from konflikt.core.scenario import Scenario, find_scenario, read_toml, scenario_from_document, validation_message
+from konflikt.errors import KonfliktError, ScenarioError
 from konflikt.sim.engine import simulate
 from konflikt.sim.header import digest, run_header
 

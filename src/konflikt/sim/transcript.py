@@ -14,9 +14,9 @@ from collections.abc import Mapping
 
 from konflikt.core.actions import Step
 from konflikt.core.conflict import new_state
-from konflikt.core.errors import KonfliktError, ReplayError
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import CHANCE, SIMULTANEOUS, State
+from konflikt.errors import KonfliktError, ReplayError
 from konflikt.sim.runner import Generators, Runner, seat_policies
 
 

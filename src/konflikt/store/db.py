@@ -22,7 +22,7 @@ from platformdirs import user_data_dir
 
 from konflikt.core.actions import Step
 from konflikt.core.conflict import Conflict, PlayInfo, parse_json
-from konflikt.core.errors import KonfliktError, StoreError
+from konflikt.errors import KonfliktError, StoreError
 
 APPLICATION_ID = 0x4B4F4E46  # "KONF"
 SCHEMA_VERSION = 2

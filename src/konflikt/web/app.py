@@ -28,9 +28,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from konflikt.core.conflict import Conflict
-from konflikt.core.errors import KonfliktError
 from konflikt.core.scenario import bundled_examples, load_scenario
 from konflikt.core.state import GM
+from konflikt.errors import KonfliktError
 from konflikt.store.db import Store
 from konflikt.web.links import Links
 from konflikt.web.table import Sent, WebTable

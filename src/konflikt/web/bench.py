@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from konflikt.core.errors import KonfliktError
+from konflikt.errors import KonfliktError
 
 SCENARIO = "levald/one_against_two"
 THINK = (0.25, 0.75)

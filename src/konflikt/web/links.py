@@ -11,7 +11,7 @@ import os
 import secrets
 from pathlib import Path
 
-from konflikt.core.errors import StoreError
+from konflikt.errors import StoreError
 
 TOKEN_BYTES = 18
 

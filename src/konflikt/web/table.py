@@ -16,10 +16,10 @@ from typing import Any
 
 from konflikt.core.actions import Action
 from konflikt.core.conflict import Conflict
-from konflikt.core.errors import KonfliktError
 from konflikt.core.events import Event
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL, State
+from konflikt.errors import KonfliktError
 from konflikt.sim.runner import StepGenerators, seat_policies
 from konflikt.store.db import Loaded, Store
 from konflikt.web.faces import Roll, roll_faces

@@ -84,3 +84,14 @@ def to_round2(state: FimbulfrostState, b: int = 1, r: int = 1, robbers: int = 0)
     roll(state, robbers)
     if robbers and state.current_player() == "roeverne":
         act(state, "hit", budolf=robbers)
+
+
+def sigrun_and_rudolf_in_round2(options: dict[str, Any] | None = None) -> FimbulfrostState:
+    """Sigrun and Rudolf against the robbers, presented to each other, through a round 1 where nobody succeeds."""
+    sigrun = hero("sigrun", character="builtin:sigrun")
+    state = start(heroes=[sigrun, hero("rudolf", character="builtin:rudolf")], options=options)
+    act(state, "present", by="rudolf")
+    act(state, "present", by="sigrun")
+    for _ in range(3):
+        roll(state, 0)
+    return state

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from konflikt.core.errors import KonfliktError, ScenarioError
 from konflikt.core.scenario import scenario_from_document
+from konflikt.errors import KonfliktError, ScenarioError
 from konflikt.rulesets.fimbulfrost import aftermath
 from konflikt.rulesets.fimbulfrost.models import Character
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState

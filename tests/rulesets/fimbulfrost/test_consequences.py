@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from konflikt.core.actions import Action
-from konflikt.core.errors import IllegalActionError, ScenarioError
+from konflikt.errors import IllegalActionError, ScenarioError
 from konflikt.rulesets.fimbulfrost.models import REQUIRED_LISTS, load_catalogue
 from konflikt.rulesets.fimbulfrost.rules import available_entries, hero_list
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState

@@ -8,8 +8,8 @@ from itertools import product
 import icepool
 import pytest
 
-from konflikt.core.errors import KonfliktError
 from konflikt.core.ruleset import get_ruleset
+from konflikt.errors import KonfliktError
 from konflikt.rulesets.fimbulfrost.odds import pool_answer
 from konflikt.rulesets.fimbulfrost.rules import dice_needed, p_defeat
 

@@ -7,9 +7,9 @@ from fractions import Fraction
 import pytest
 
 from konflikt.core.actions import Action
-from konflikt.core.errors import IllegalActionError
 from konflikt.core.state import CHANCE
 from konflikt.dice import SuccessPool
+from konflikt.errors import IllegalActionError
 from konflikt.rulesets.fimbulfrost import phases as P
 from konflikt.rulesets.fimbulfrost.rules import (
     absorb,
@@ -20,7 +20,15 @@ from konflikt.rulesets.fimbulfrost.rules import (
     points_below_zero,
 )
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
-from tests.rulesets.fimbulfrost.helpers import act, hero, present_each_other, roll, start, to_round2
+from tests.rulesets.fimbulfrost.helpers import (
+    act,
+    hero,
+    present_each_other,
+    roll,
+    sigrun_and_rudolf_in_round2,
+    start,
+    to_round2,
+)
 
 ALL = {"stil": True, "stunt": True, "snak": True}
 NONE = {"stil": False, "stunt": False, "snak": False}
@@ -203,21 +211,10 @@ def test_mishaps_always_option_charges_1s_without_victory() -> None:
 
 
 def test_weapon_pool_is_off_by_default_and_on_gives_round2_and_round3_dice() -> None:
-    sigrun = hero("sigrun", character="builtin:sigrun")
-    state = start(heroes=[sigrun, hero("rudolf", character="builtin:rudolf")])
-    act(state, "present", by="rudolf")
-    act(state, "present", by="sigrun")
-    roll(state, 0)
-    roll(state, 0)
-    roll(state, 0)
+    state = sigrun_and_rudolf_in_round2()
     act(state, "describe", **ALL)
     assert state.phase == P.R2_DESCRIBE and state.current_player() == "rudolf"
-    state = start(heroes=[sigrun, hero("rudolf", character="builtin:rudolf")], options={"weapon_pool": True})
-    act(state, "present", by="rudolf")
-    act(state, "present", by="sigrun")
-    roll(state, 0)
-    roll(state, 0)
-    roll(state, 0)
+    state = sigrun_and_rudolf_in_round2({"weapon_pool": True})
     act(state, "describe", **ALL)
     assert state.phase == P.R2_WEAPON
     assert state.legal_actions() == [Action.of("weapon", dice=k) for k in range(3)]

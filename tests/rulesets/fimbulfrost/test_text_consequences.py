@@ -13,7 +13,16 @@ from konflikt.rulesets.fimbulfrost.models import Catalogue, Character, Entry, lo
 from konflikt.rulesets.fimbulfrost.policies import HeuristicPolicy
 from konflikt.rulesets.fimbulfrost.rules import POOLS, available_entries, effects_already_true, hero_list
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
-from tests.rulesets.fimbulfrost.helpers import act, faces, hero, present_each_other, roll, start, to_round2
+from tests.rulesets.fimbulfrost.helpers import (
+    act,
+    faces,
+    hero,
+    present_each_other,
+    roll,
+    sigrun_and_rudolf_in_round2,
+    start,
+    to_round2,
+)
 
 ALL = {"stil": True, "stunt": True, "snak": True}
 NONE = {"stil": False, "stunt": False, "snak": False}
@@ -146,13 +155,7 @@ def test_rolls_show_each_die_by_what_it_counts_for() -> None:
 
 
 def test_the_gear_pool_line_says_what_the_text_says() -> None:
-    sigrun = hero("sigrun", character="builtin:sigrun")
-    state = start(heroes=[sigrun, hero("rudolf", character="builtin:rudolf")])
-    act(state, "present", by="rudolf")
-    act(state, "present", by="sigrun")
-    roll(state, 0)
-    roll(state, 0)
-    roll(state, 0)
+    state = sigrun_and_rudolf_in_round2()
     act(state, "describe", **ALL)
     act(state, "describe", **ALL)
     roll(state, 0)

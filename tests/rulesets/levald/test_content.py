@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from konflikt.core.conflict import Conflict, new_state
-from konflikt.core.errors import ScenarioError
 from konflikt.core.scenario import load_scenario, scenario_from_document
+from konflikt.errors import ScenarioError
 from konflikt.rulesets.levald.models import Character, bundled_weapons
 from konflikt.rulesets.levald.rest import after_fight, rest_character
 from konflikt.rulesets.levald.scenarios import duel_document, duel_scenario, weapon_pairs

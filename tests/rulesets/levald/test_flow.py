@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from konflikt.core.errors import IllegalActionError
 from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL
+from konflikt.errors import IllegalActionError
 from konflikt.rulesets.levald import rules as R
 from tests.rulesets.levald.helpers import act, document, fighter, move, roll, state_of, texts
 

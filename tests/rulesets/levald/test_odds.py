@@ -9,7 +9,7 @@ from itertools import product
 import icepool
 import pytest
 
-from konflikt.core.errors import KonfliktError
+from konflikt.errors import KonfliktError
 from konflikt.rulesets.levald import RULESET
 from konflikt.rulesets.levald import rules as R
 from konflikt.rulesets.levald.odds import attack_odds, damage_odds

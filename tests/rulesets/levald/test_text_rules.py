@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from konflikt.core.errors import KonfliktError
 from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL
+from konflikt.errors import KonfliktError
 from konflikt.rulesets.levald import rules as R
 from tests.rulesets.levald.helpers import act, document, fighter, move, roll, state_of, texts
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from konflikt.core.errors import IllegalActionError
 from konflikt.core.state import CHANCE
+from konflikt.errors import IllegalActionError
 from tests.rulesets.presja.helpers import absorb_choices, act, knife_fight, pass_invocations, roll, texts
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from konflikt.core.errors import IllegalActionError, ScenarioError
 from konflikt.core.state import CHANCE, GM, TERMINAL
+from konflikt.errors import IllegalActionError, ScenarioError
 from konflikt.rulesets.presja.state import Declaration, PresjaState
 from tests.rulesets.presja.helpers import (
     absorb_choices,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from konflikt.core.errors import IllegalActionError
 from konflikt.core.state import CHANCE
+from konflikt.errors import IllegalActionError
 from tests.rulesets.presja.helpers import act, duel, fighter, kinds, pass_invocations, roll, scenario, texts
 
 

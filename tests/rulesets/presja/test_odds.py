@@ -9,8 +9,8 @@ from itertools import product
 import icepool
 import pytest
 
-from konflikt.core.errors import KonfliktError
 from konflikt.core.ruleset import get_ruleset
+from konflikt.errors import KonfliktError
 from konflikt.rulesets.presja.odds import pressure_distribution
 
 CASES = [

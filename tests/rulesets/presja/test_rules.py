@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from konflikt.core.errors import KonfliktError
+from konflikt.errors import KonfliktError
 from konflikt.rulesets.presja.models import ladder, level_text
 from konflikt.rulesets.presja.rules import (
     concede_fate_points,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies
 
-from konflikt.core.errors import OptionError
+from konflikt.errors import OptionError
 from konflikt.rulesets.presja.track import (
     absorb_options,
     absorbable,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from konflikt.core.conflict import new_state
-from konflikt.core.errors import ScenarioError
 from konflikt.core.scenario import load_scenario, scenario_from_document
+from konflikt.errors import ScenarioError
 from konflikt.rulesets.pwge.models import armoury
 from konflikt.rulesets.pwge.state import PwgeState
 from konflikt.sim.runner import play_scenario

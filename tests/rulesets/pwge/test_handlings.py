@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from konflikt.core.actions import Action
-from konflikt.core.errors import ScenarioError
 from konflikt.core.scenario import scenario_from_document
 from konflikt.core.state import SIMULTANEOUS
 from konflikt.dice import SumDice
+from konflikt.errors import ScenarioError
 from konflikt.rulesets.pwge.policies import HeuristicPolicy
 from tests.rulesets.pwge.helpers import FIGHTER, act, make, person, roll, texts
 

@@ -9,7 +9,7 @@ from itertools import product
 import icepool
 import pytest
 
-from konflikt.core.errors import KonfliktError
+from konflikt.errors import KonfliktError
 from konflikt.rulesets.pwge.odds import QUESTIONS, margin_distribution, p_attack_wins, p_topping_contest
 
 FACES = range(1, 7)

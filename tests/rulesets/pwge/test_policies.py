@@ -7,10 +7,10 @@ import pytest
 
 from konflikt.core.actions import Action
 from konflikt.core.conflict import new_state
-from konflikt.core.errors import IllegalActionError
 from konflikt.core.ruleset import RandomPolicy
 from konflikt.core.scenario import load_scenario
 from konflikt.core.state import CHANCE, GM, SIMULTANEOUS
+from konflikt.errors import IllegalActionError
 from konflikt.rulesets.pwge.policies import HeuristicPolicy
 from konflikt.rulesets.pwge.state import PwgeState
 from konflikt.sim.runner import Generators, Runner

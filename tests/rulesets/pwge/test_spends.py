@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from konflikt.core.actions import Action
-from konflikt.core.errors import IllegalActionError
 from konflikt.core.state import SIMULTANEOUS
 from konflikt.dice import SumDice
+from konflikt.errors import IllegalActionError
 from konflikt.rulesets.pwge.state import PwgeState
 from tests.rulesets.pwge.helpers import act, make, person, roll, texts
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from konflikt.core.errors import KonfliktError
 from konflikt.core.outcome import Aftermath
 from konflikt.core.state import State
+from konflikt.errors import KonfliktError
 from konflikt.rulesets.fimbulfrost.rules import POOLS
 from konflikt.rulesets.fimbulfrost.state import DEAD, FimbulfrostState
 

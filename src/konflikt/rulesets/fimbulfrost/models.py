@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from konflikt.core.errors import ScenarioError
 from konflikt.core.scenario import read_toml, validation_message
+from konflikt.errors import ScenarioError
 
 if TYPE_CHECKING:
     from konflikt.core.scenario import Scenario

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from konflikt.core.errors import KonfliktError
 from konflikt.core.odds import OddsAnswer, OddsParam, OddsQuestion
+from konflikt.errors import KonfliktError
 from konflikt.rulesets.fimbulfrost.rules import p_defeat, success_distribution, success_pool
 
 MAX_DICE = 60

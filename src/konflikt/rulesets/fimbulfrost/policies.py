@@ -22,8 +22,8 @@ from fractions import Fraction
 import numpy as np
 
 from konflikt.core.actions import Action
-from konflikt.core.errors import KonfliktError
 from konflikt.core.state import State
+from konflikt.errors import KonfliktError
 from konflikt.rulesets.fimbulfrost import phases as P
 from konflikt.rulesets.fimbulfrost.rules import Round3Option, buy_back_count, dice_needed, maneuver_bit
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState

@@ -12,9 +12,9 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from konflikt.core.errors import KonfliktError, ScenarioError
 from konflikt.core.scenario import read_toml, validation_message
 from konflikt.dice import SumDice, parse_dice
+from konflikt.errors import KonfliktError, ScenarioError
 from konflikt.rulesets.levald.rules import DISTANCES, WEAPON_LENGTHS
 
 CONTENT = Path(__file__).parent / "content"

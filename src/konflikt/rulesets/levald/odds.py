@@ -10,10 +10,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 
-from konflikt.core.errors import KonfliktError
 from konflikt.core.odds import OddsAnswer, OddsParam, OddsQuestion
 from konflikt.dice import effect
 from konflikt.dice.distribution import convolve, mean
+from konflikt.errors import KonfliktError
 from konflikt.rulesets.levald import rules as R
 from konflikt.rulesets.levald.models import bundled_weapons, damage_dice, find_weapon
 

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from konflikt.core.actions import Action
-from konflikt.core.errors import KonfliktError
 from konflikt.core.state import State
+from konflikt.errors import KonfliktError
 from konflikt.rulesets.levald import rules as R
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from konflikt.core.errors import KonfliktError
+from konflikt.errors import KonfliktError
 
 if TYPE_CHECKING:
     from konflikt.core.scenario import Scenario

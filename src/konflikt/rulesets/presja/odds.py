@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import defaultdict
 from fractions import Fraction
 
-from konflikt.core.errors import KonfliktError
 from konflikt.core.odds import OddsAnswer, OddsParam, OddsQuestion
 from konflikt.dice import Fudge
 from konflikt.dice.distribution import fraction_text, mean
+from konflikt.errors import KonfliktError
 from konflikt.rulesets.presja.rules import TACTICS, pressure, tactic_mods
 
 

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from konflikt.core.actions import Action
-from konflikt.core.errors import KonfliktError
 from konflikt.core.state import State
+from konflikt.errors import KonfliktError
 from konflikt.rulesets.presja import invoke
 from konflikt.rulesets.presja.acts import act
 from konflikt.rulesets.presja.odds import pressure_distribution

@@ -12,12 +12,12 @@ from collections.abc import Hashable, Sequence
 from typing import Any, NamedTuple
 
 from konflikt.core.actions import Action, ChanceOutcome
-from konflikt.core.errors import IllegalActionError
 from konflikt.core.options import Options
 from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import CHANCE, GM, TERMINAL, State
 from konflikt.dice import Dice
+from konflikt.errors import IllegalActionError
 from konflikt.rulesets.presja import invoke, texts
 from konflikt.rulesets.presja.acts import act
 from konflikt.rulesets.presja.fighters import Fighter

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, combinations_with_replacement, product
 
-from konflikt.core.errors import OptionError
+from konflikt.errors import OptionError
 
 Box = tuple[int, int]
 SLOTS = ("mild", "moderate", "severe")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from konflikt.core.errors import ScenarioError
+from konflikt.errors import ScenarioError
 from konflikt.rulesets.pwge.rules import MELEE_NAMES, code_of_ranged, parse_distance
 
 if TYPE_CHECKING:

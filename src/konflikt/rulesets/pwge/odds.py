@@ -9,10 +9,10 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 
-from konflikt.core.errors import KonfliktError
 from konflikt.core.odds import OddsAnswer, OddsParam, OddsQuestion
 from konflikt.dice import SumDice
 from konflikt.dice.distribution import convolve
+from konflikt.errors import KonfliktError
 
 TWO_T: dict[int, Fraction] = SumDice(2, 6, 0, "T").distribution()
 

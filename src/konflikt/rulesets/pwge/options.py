@@ -7,8 +7,8 @@ not Parallel Worlds' own rules, and have no source words.
 
 from __future__ import annotations
 
-from konflikt.core.errors import OptionError
 from konflikt.core.options import Options, OptionSet, RuleOption
+from konflikt.errors import OptionError
 
 
 def check_wound_thresholds(options: Options) -> None:
