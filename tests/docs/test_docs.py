@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from konflikt.core.conflict import Conflict
 from konflikt.core.scenario import scenario_from_document
 from konflikt.sim.runner import play_scenario
 
@@ -18,7 +19,13 @@ BLOCKS = re.findall(r"```toml\n(.*?)```", (ROOT / "docs" / "scenarios.md").read_
 @pytest.mark.parametrize("block", [b for b in BLOCKS if "[[sides.participants]]" in b and "ruleset =" in b][1:])
 def test_each_documented_scenario_loads_and_plays(block: str) -> None:
     scenario = scenario_from_document(tomllib.loads(block), "docs/scenarios.md")
-    assert play_scenario(scenario, 1).is_terminal()
+    played = play_scenario(scenario, 1)
+    outcome = played.outcome()
+    sides = {side.id for side in scenario.sides}
+    assert set(outcome.winners) <= sides and outcome.summary
+    assert set(outcome.participants) == {p.id for side in scenario.sides for p in side.participants}
+    replayed = Conflict(scenario, {}, 1, played.steps()).replay()
+    assert replayed.outcome() == outcome and replayed.history() == played.history()
 
 
 def test_every_ruleset_has_an_example_in_the_docs() -> None:

@@ -210,5 +210,5 @@ def parse_assignments(texts: list[str]) -> dict[str, str]:
         name, sep, value = text.partition("=")
         if not sep or not name.strip():
             raise OptionError(f"option {text!r} is not of the form name=value")
-        result[name.strip()] = value
+        result[name.strip()] = value.strip()
     return result
