@@ -42,6 +42,7 @@ def time_limit(seconds: float | None, what: str) -> Iterator[None]:
         raise _OutOfTime
 
     previous = signal.signal(signal.SIGALRM, alarm)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})  # a library may have blocked it in this process
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
