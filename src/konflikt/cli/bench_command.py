@@ -7,9 +7,9 @@ import platform
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from konflikt.cli.render import plain_console
 from konflikt.sim.bench import run_bench
 
 
@@ -32,14 +32,14 @@ def register(app: typer.Typer) -> None:
         if serve:
             serve_bench(tables, seconds, as_json)
             return
-        console = Console(stderr=as_json)
+        console = plain_console(stderr=as_json)
         with console.status("measuring…"):
             data = run_bench(quick)
         data["machine"] = f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}"
         if as_json:
             typer.echo(json.dumps(data, indent=1))
             return
-        out = Console()
+        out = plain_console()
         t = Table(
             title="exact dice questions: konflikt vs icepool (best of several, same process)", title_justify="left"
         )
@@ -79,7 +79,7 @@ def serve_bench(tables: int, seconds: float, as_json: bool) -> None:
     """``bench --serve``: step latency of the browser table under simulated players, in a table or as JSON."""
     from konflikt.web.bench import run_serve_bench
 
-    with Console(stderr=True).status(f"{tables} tables × 4 pages on 127.0.0.1 for at most {seconds:g} s…"):
+    with plain_console(stderr=True).status(f"{tables} tables × 4 pages on 127.0.0.1 for at most {seconds:g} s…"):
         data = run_serve_bench(tables, seconds).to_json()
     data["machine"] = f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}"
     if as_json:
@@ -101,6 +101,6 @@ def serve_bench(tables: int, seconds: float, as_json: bool) -> None:
         f"{data['finished']}/{data['tables']}",
         str(data["refused"]),
     )
-    out = Console()
+    out = plain_console()
     out.print(t)
     out.print(f"{data['seconds']:.1f} s on {data['machine']}", highlight=False)

@@ -56,10 +56,11 @@ def time_limit(seconds: float | None, what: str) -> Iterator[None]:
 @contextmanager
 def working(what: str) -> Iterator[None]:
     """A spinner with the elapsed time on stderr, only when stderr is a terminal (never in pipes or JSON)."""
-    from rich.console import Console
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    console = Console(stderr=True)
+    from konflikt.cli.render import plain_console
+
+    console = plain_console(stderr=True)
     if not console.is_terminal or not sys.stderr.isatty():
         yield
         return

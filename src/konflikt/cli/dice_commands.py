@@ -9,12 +9,11 @@ from typing import Annotated, Any
 
 import numpy as np
 import typer
-from rich.console import Console
 
 from konflikt.analysis.exact import DEFAULT_MAX_STATES
 from konflikt.analysis.questions import whole_conflict_answer
 from konflikt.cli.common import overrides_for, seat_overrides, time_limit, working
-from konflikt.cli.render import LONG_FRACTION, probability_table
+from konflikt.cli.render import LONG_FRACTION, plain_console, probability_table
 from konflikt.core.conflict import new_state
 from konflikt.core.odds import OddsAnswer
 from konflikt.core.ruleset import get_ruleset, ruleset_ids
@@ -77,7 +76,7 @@ def print_answer(answer: OddsAnswer, as_json: bool, extra: dict[str, Any] | None
     if as_json:
         typer.echo(json.dumps({**(extra or {}), **answer.to_json()}, ensure_ascii=False, indent=2))
         return
-    console = Console()
+    console = plain_console()
     console.print(probability_table(answer.title, answer.label, answer.outcomes, exact, answer.cumulative))
     for name, p in answer.probabilities.items():
         shown = f"{fraction_text(p)} ≈ {decimal_text(p)}" if exact and p.denominator != 1 else value_text(p)

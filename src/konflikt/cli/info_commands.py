@@ -6,10 +6,10 @@ import json
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from konflikt.cli.render import plain_console
 from konflikt.core.conformance import ConformanceTable
 from konflikt.core.ruleset import all_rulesets, get_ruleset
 from konflikt.core.scenario import bundled_examples, read_toml
@@ -32,9 +32,9 @@ def register(app: typer.Typer) -> None:
         if as_json:
             typer.echo(json.dumps([r.to_json() for r in chosen], ensure_ascii=False, indent=2))
             return
-        console = Console()
+        console = plain_console()
         for r in chosen:
-            console.rule(f"[bold]{r.id}[/bold] — {r.name}")
+            console.rule(Text.assemble((r.id, "bold"), f" — {r.name}"))
             console.print(Text(r.summary), highlight=False)
             console.print(
                 f"source: {r.source} ({r.language}); policies: {', '.join([*r.policy_names(), 'human'])}; "
@@ -78,7 +78,7 @@ def register(app: typer.Typer) -> None:
         table = Table("scenario", "title")
         for item in found:
             table.add_row(item["name"], item["title"])
-        Console().print(table)
+        plain_console().print(table)
 
 
 def show_conformance(tables: list[ConformanceTable], as_json: bool) -> None:
@@ -86,7 +86,7 @@ def show_conformance(tables: list[ConformanceTable], as_json: bool) -> None:
     if as_json:
         typer.echo(json.dumps([t.model_dump(mode="json") for t in tables], ensure_ascii=False, indent=2))
         return
-    console = Console()
+    console = plain_console()
     for conformance in tables:
         counts = ", ".join(f"{n} {status}" for status, n in conformance.counts().items() if n)
         console.rule(Text(f"{conformance.ruleset} — {conformance.source}: {len(conformance.rule)} rule units"))

@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from konflikt.cli.common import Stopped, choose_seed, overrides_for, seat_overrides, write_output
+from konflikt.cli.render import plain_console
 from konflikt.cli.run_command import header
 from konflikt.cli.table import TableSession
 from konflikt.core.conflict import MAX_JSON_BYTES, Conflict, PlayInfo, parse_json
@@ -42,7 +42,7 @@ def register(app: typer.Typer) -> None:
         """Run a conflict at the table: human seats are asked, dice rolled or typed in; saved after every step."""
         if dice not in ("", "auto", "table"):
             raise KonfliktError(f"--dice takes auto or table, not {dice!r}")
-        console = Console()
+        console = plain_console()
         if resume is not None and scenario_name is not None:
             raise KonfliktError("give either a SCENARIO or --resume ID, not both")
         if resume is None and scenario_name is None:
@@ -103,7 +103,7 @@ def register(app: typer.Typer) -> None:
             if as_json:
                 typer.echo("[]")
             else:
-                Console(stderr=True).print(f"no saved conflicts: {exc}", highlight=False, markup=False)
+                plain_console(stderr=True).print(f"no saved conflicts: {exc}", highlight=False, markup=False)
             return
         try:
             rows = store.list()
@@ -116,7 +116,7 @@ def register(app: typer.Typer) -> None:
         for r in rows:
             cells = (str(r.id), r.ruleset, r.title, str(r.steps), r.updated, r.outcome or "in progress")
             table.add_row(*(Text(cell) for cell in cells))
-        Console().print(table)
+        plain_console().print(table)
 
     @app.command()
     def export(

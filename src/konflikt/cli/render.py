@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 from rich.console import Console
 from rich.panel import Panel
@@ -26,6 +27,13 @@ EVENT_STYLES = {
     "taken_out": "bold red",
     "concede": "yellow",
 }
+
+
+def plain_console(**kwargs: Any) -> Console:
+    """A Rich console that reads no markup: what konflikt prints comes from scenarios, characters, rules and users,
+    and a track like ``[x1][1][2-3]`` or a name like ``Jan [the Bold]`` must print as written. Styles are given as
+    ``style=`` or as :class:`rich.text.Text`, never as markup in the string."""
+    return Console(markup=False, **kwargs)
 
 
 def bar(p: Fraction, peak: Fraction) -> str:

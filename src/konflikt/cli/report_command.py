@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 
+from konflikt.cli.render import plain_console
 from konflikt.errors import KonfliktError
 
 report_app = typer.Typer(
@@ -39,7 +39,7 @@ def levald_weapons(
         raise KonfliktError(f"--skills takes whole numbers separated by commas, not {skills!r}") from None
     if not levels or any(not 1 <= s <= 200 for s in levels):
         raise KonfliktError(f"--skills takes levels from 1 to 200, not {skills!r}")
-    console = Console(file=io.StringIO()) if as_json else Console()
+    console = plain_console(file=io.StringIO()) if as_json else plain_console()
     data = weapon_report(n, seed, levels, out, console)
     if not as_json:
         console.print("wrote " + ", ".join(data["files"]), highlight=False)
@@ -62,7 +62,7 @@ def fimbulfrost_opponents(
     if as_json:
         _emit(data, True)
         return
-    console = Console()
+    console = plain_console()
     print_report(data, console)
     console.print("wrote " + ", ".join(data["files"]), highlight=False)
 

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from konflikt.cli.common import choose_seed, overrides_for, seat_overrides, write_output
 from konflikt.cli.prompts import list_choices, read_choice
-from konflikt.cli.render import aftermath_of, outcome_panel, print_events, status_table
+from konflikt.cli.render import aftermath_of, outcome_panel, plain_console, print_events, status_table
 from konflikt.core.actions import Action
 from konflikt.core.conflict import Conflict, new_state
 from konflikt.core.scenario import Scenario, load_scenario
@@ -67,7 +67,7 @@ def register(app: typer.Typer) -> None:
         overrides = overrides_for(scenario, option)
         seats = seat_policies(scenario, seat_overrides(scenario, policy))
         the_seed = choose_seed(seed, scenario)
-        console = Console()
+        console = plain_console()
         state = new_state(scenario, overrides)
         humans = [s for s, p in seats.items() if p is None]
         if humans and as_json:

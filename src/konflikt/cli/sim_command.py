@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from konflikt.cli.common import choose_seed, overrides_for, seat_overrides
+from konflikt.cli.render import plain_console
 from konflikt.core.batch import wilson
 from konflikt.core.scenario import load_scenario
 from konflikt.errors import KonfliktError
@@ -102,7 +103,7 @@ def register(app: typer.Typer) -> None:
         overrides = overrides_for(scenario, option)
         policies = seat_overrides(scenario, policy)
         the_seed = choose_seed(seed, scenario)
-        console = Console(stderr=as_json)
+        console = plain_console(stderr=as_json)
         with Progress(
             TextColumn("simulating"),
             BarColumn(),
@@ -130,7 +131,7 @@ def register(app: typer.Typer) -> None:
         if as_json:
             typer.echo(json.dumps(data, ensure_ascii=False, indent=1))
         else:
-            print_summary(Console(), data, fates)
+            print_summary(plain_console(), data, fates)
             if csv_path is not None:
                 console.print(Text(f"wrote {csv_path}"))
 

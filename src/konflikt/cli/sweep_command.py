@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
+from konflikt.cli.render import plain_console
 from konflikt.sim.plots import curve, heatmaps, write_table
 from konflikt.sim.sweep import SweepSpec, base_scenario, cells, load_spec, outcome_columns, run_sweep, sweep_header
 
@@ -94,7 +94,7 @@ def register(app: typer.Typer) -> None:
         """Simulate every cell of a grid over skills, weapons, characters and rule options."""
         spec = load_spec(spec_path)
         total = len(cells(spec))
-        console = Console(stderr=as_json)
+        console = plain_console(stderr=as_json)
         with Progress(
             TextColumn("cells"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
             console=console, transient=True, disable=as_json,

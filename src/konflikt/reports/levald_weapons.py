@@ -209,7 +209,7 @@ def weapon_report(
         "engines": sorted({p["engine"] for p in pairs}),
         "files": [],
     }
-    print_report(report, console or Console())
+    print_report(report, console or Console(markup=False))
     if out_dir is not None:
         report["files"] = [str(p) for p in write_files(report, out_dir)]
     return report

@@ -1,0 +1,44 @@
+"""Text from a scenario, a character or a rule reaches the terminal as written: ``[x1]`` prints as ``[x1]``.
+
+Every command prints through ``cli.render.plain_console`` (no markup); this feeds brackets that Rich would read as
+markup (or fail on: ``[/b]``) through the commands that print names, titles and tracks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from konflikt.core.scenario import bundled_examples
+from tests.conftest import Result
+
+NAME = "Jan [the Bold] [/b] [x1]"
+TITLE = "[/b] Bar [bold]x[/bold]"
+
+
+def bracketed_knife_fight(tmp_path: Path) -> Path:
+    text = (bundled_examples() / "presja" / "knife_fight.toml").read_text(encoding="utf-8")
+    text = text.replace('name = "Belzee"', f'name = "{NAME}"', 1)
+    text = "\n".join(f'title = "{TITLE}"' if line.startswith("title = ") else line for line in text.splitlines())
+    path = tmp_path / "bracketed.toml"
+    path.write_text(text + "\n", encoding="utf-8")
+    return path
+
+
+def test_run_prints_names_titles_and_tracks_as_written(cli: Callable[..., Result], tmp_path: Path) -> None:
+    result = cli("run", str(bracketed_knife_fight(tmp_path)), "--seed", "1")
+    assert result.code == 0, result.err
+    assert NAME in result.out and TITLE in result.out
+    assert "[x1]" in result.out.replace(NAME, "")  # a marked box of the Tor Presji, not only the name
+
+
+def test_sim_prints_names_as_written(cli: Callable[..., Result], tmp_path: Path) -> None:
+    result = cli("sim", str(bracketed_knife_fight(tmp_path)), "-n", "200", "--seed", "1")
+    assert result.code == 0, result.err
+    assert "[the Bold]" in result.out
+
+
+def test_rules_prints_source_words_with_brackets_as_written(cli: Callable[..., Result]) -> None:
+    result = cli("rules", "levald")
+    assert result.code == 0, result.err
+    assert "levald — Le våld" in result.out
