@@ -95,3 +95,9 @@ def sigrun_and_rudolf_in_round2(options: dict[str, Any] | None = None) -> Fimbul
     for _ in range(3):
         roll(state, 0)
     return state
+
+
+ALL = {"stil": True, "stunt": True, "snak": True}
+"""A round-2 description with Stil, Stunt and Snak all in it."""
+NONE = {"stil": False, "stunt": False, "snak": False}
+"""A round-2 description with none of the three."""

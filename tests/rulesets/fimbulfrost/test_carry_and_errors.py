@@ -11,9 +11,7 @@ from konflikt.errors import KonfliktError, ScenarioError
 from konflikt.rulesets.fimbulfrost import aftermath
 from konflikt.rulesets.fimbulfrost.models import Character
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
-from tests.rulesets.fimbulfrost.helpers import act, doc, hero, roll, start, to_round2
-
-ALL = {"stil": True, "stunt": True, "snak": True}
+from tests.rulesets.fimbulfrost.helpers import ALL, act, doc, hero, roll, start, to_round2
 
 
 def carry_over(state: FimbulfrostState) -> dict[str, Any]:

@@ -12,9 +12,7 @@ from konflikt.errors import IllegalActionError, ScenarioError
 from konflikt.rulesets.fimbulfrost.models import REQUIRED_LISTS, load_catalogue
 from konflikt.rulesets.fimbulfrost.rules import available_entries, hero_list
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
-from tests.rulesets.fimbulfrost.helpers import act, hero, present_each_other, roll, start, to_round2
-
-ALL = {"stil": True, "stunt": True, "snak": True}
+from tests.rulesets.fimbulfrost.helpers import ALL, act, hero, present_each_other, roll, start, to_round2
 
 
 def test_bundled_lists_are_danish_with_english_and_cover_every_kind() -> None:

@@ -21,6 +21,8 @@ from konflikt.rulesets.fimbulfrost.rules import (
 )
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
 from tests.rulesets.fimbulfrost.helpers import (
+    ALL,
+    NONE,
     act,
     hero,
     present_each_other,
@@ -29,9 +31,6 @@ from tests.rulesets.fimbulfrost.helpers import (
     start,
     to_round2,
 )
-
-ALL = {"stil": True, "stunt": True, "snak": True}
-NONE = {"stil": False, "stunt": False, "snak": False}
 
 
 # ---- pure rules --------------------------------------------------------------------------------------------------

@@ -14,6 +14,8 @@ from konflikt.rulesets.fimbulfrost.policies import HeuristicPolicy
 from konflikt.rulesets.fimbulfrost.rules import POOLS, available_entries, effects_already_true, hero_list
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
 from tests.rulesets.fimbulfrost.helpers import (
+    ALL,
+    NONE,
     act,
     faces,
     hero,
@@ -23,9 +25,6 @@ from tests.rulesets.fimbulfrost.helpers import (
     start,
     to_round2,
 )
-
-ALL = {"stil": True, "stunt": True, "snak": True}
-NONE = {"stil": False, "stunt": False, "snak": False}
 
 
 def _cheapest_purchases(catalogue: Catalogue, special: str | None, round_no: int, points: int) -> tuple[bool, int]:
