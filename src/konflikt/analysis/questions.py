@@ -25,7 +25,11 @@ def whole_conflict_answer(
     max_states: int = DEFAULT_MAX_STATES,
     title: str | None = None,
 ) -> OddsAnswer:
-    """Exact odds of every outcome of the conflict from ``state``, under the seats' policies."""
+    """Exact odds of every outcome of the conflict from ``state``, under the seats' policies.
+
+    The winner rows name every side and "nobody", each once, also at probability 0: a side that cannot win is a
+    finding, and the rows sum to 1 over all of them (a win shared by several sides is a row of its own).
+    """
     humans = sorted(s for s, p in seats.items() if p is None)
     if humans:
         raise KonfliktError(
@@ -35,8 +39,12 @@ def whole_conflict_answer(
     policies = {s: p for s, p in seats.items() if p is not None}
     odds = conflict_odds(state, policies, max_states)
     side_names = {side.id: side.name for side in scenario.sides}
+    found = odds.winners()
+    # every side is a row, and so is "nobody": a side that cannot win shows 0, so the rows sum to 1 over all of them
+    every: dict[Hashable, Fraction] = {(side.id,): Fraction(0) for side in scenario.sides} | {(): Fraction(0)}
+    winners_dist = every | dict(found)
     winners: dict[Hashable, str] = {}
-    for w in odds.winners():
+    for w in winners_dist:
         assert isinstance(w, tuple)
         winners[w] = " + ".join(str(side_names.get(s, s)) for s in w) if w else "nobody"
     distributions: dict[str, list[tuple[str, Fraction]]] = {"ending": _rows(odds.endings())}
@@ -45,7 +53,7 @@ def whole_conflict_answer(
     return OddsAnswer(
         title or f"{scenario.title}: who wins (exact)",
         "winner",
-        _rows(odds.winners(), winners),
+        _rows(winners_dist, winners),
         distributions=distributions,
         notes=[
             f"exact over {odds.states:,} distinct states, policies: "
