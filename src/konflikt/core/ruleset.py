@@ -89,7 +89,7 @@ class Ruleset:
     """Optional vectorised simulator: ``kernel(scenario, options, seats)`` returns an object with
     ``run(n, rng) -> konflikt.core.batch.Batch``, or a string saying why it cannot play this scenario."""
     length_unit: str = "steps"
-    """The system's own unit of a conflict's length (``exchanges``, ``rounds``, ``sequences``), as sim and sweep
+    """The system's own unit of a conflict's length (``exchanges``, ``rounds``, ``actions``), as sim and sweep
     report it. Without ``length_key`` the length is counted in engine steps and called ``steps``."""
     length_key: str | None = None
     """The field of ``ConflictOutcome.data`` holding the length in ``length_unit`` (an int); a kernel supplies the

@@ -43,6 +43,8 @@ RULESET = register(
         kernel=make_kernel,
         aftermath=aftermath,
         cap_endings=(),
+        length_unit="actions",
+        length_key="actions",
         terms={
             "handlingspöl": "action pool",
             "marker": "token",

@@ -141,5 +141,6 @@ def outcome(state: PwgeState) -> ConflictOutcome:
             "out": {f.pid: state.out[i] for i, f in enumerate(state.people)},
             "points": dict(zip(state.side_ids, state.points, strict=True)),
             "steps": len(state.steps()),
+            "actions": state.actions,
         },
     )

@@ -80,6 +80,7 @@ class PwgeKernel:
                 sp=state.surpriser_turn,
                 surprisers=state.surprisers,
                 steps=len(state.steps()),
+                actions=state.actions,
             ),
             goal=goal,
             scoring_moves=not state.tracks_body(),
@@ -116,7 +117,7 @@ class PwgeKernel:
 
     @staticmethod
     def _store(final: dict[str, np.ndarray], rows: Conflicts, where: np.ndarray, mask: np.ndarray, n: int) -> None:
-        columns = {"ending": rows.ending, "winner": rows.winner, "steps": rows.steps}
+        columns = {"ending": rows.ending, "winner": rows.winner, "steps": rows.steps, "actions": rows.actions}
         for p in range(rows.t.people):
             columns[f"tok{p}"] = rows.tok[:, p]
             columns[f"body{p}"] = rows.body[:, p]
@@ -140,6 +141,7 @@ class PwgeKernel:
             fates=fates,
             length=steps.copy(),
             resources={"steps": steps.astype(np.float64)},
+            rounds=final["actions"].copy(),
         )
 
     def _fates(self, p: int, tok: np.ndarray, body: np.ndarray, wnd: np.ndarray, out: np.ndarray) -> Coded:
@@ -173,6 +175,7 @@ class PwgeKernel:
             fates={pid: Coded(zeros, [fate]) for pid, fate in outcome.participants.items()},
             length=zeros + steps,
             resources={"steps": np.full(n, float(steps))},
+            rounds=zeros + self.opening.actions,
         )
 
 

@@ -105,6 +105,7 @@ class Opening:
         phase: ``Phase.OPEN`` (the floor with ``floor``) or ``Phase.FREE`` (the frislag of surpriser number ``sp``).
         surprisers: the surprising side's participants, in order (empty without a surprise).
         steps: steps already taken (each surpriser's choice of starting distance).
+        actions: handlingar already declared (none: the opening holds no action).
     """
 
     tokens: list[int]
@@ -116,6 +117,7 @@ class Opening:
     sp: int = 0
     surprisers: tuple[int, ...] = ()
     steps: int = 0
+    actions: int = 0
 
 
 class Conflicts:
@@ -165,6 +167,8 @@ class Conflicts:
         self.sp = z + start.sp
         self.passes = z.copy()
         self.steps = z + start.steps
+        self.actions = z + start.actions
+        """Handlingar (actions) declared, frislag included: the length in the text's unit (``PwgeState.actions``)."""
         self.ending = z + NONE
         self.winner = z + NONE
         # the exchange: the action (actor → target), the response, the order and the queue position
@@ -329,6 +333,7 @@ class Conflicts:
         self.acount[d] = False
         self.rcount[d] = False
         self.free[d] = free
+        self.actions[d] += 1
         self.snap[d], self.order[d], self.pos[d] = at3(self.dist, d, a, j), SIM, 0
         answers = self.can(d, j)
         self.phase[d[answers]] = Phase.COUNTER

@@ -91,6 +91,9 @@ class PwgeState(State):
         self.phase = "attribute"
         self.floor = 0
         self.passes = 0
+        self.actions = 0
+        """The conflict's length in the text's unit: handlingar (actions) declared, each with its answers, frislag
+        included ("Detta upprepas tills …"). Not in :meth:`key`: it decides nothing that follows."""
         self.surprisers: tuple[int, ...] = ()
         self.surpriser_turn = 0
         """Which surpriser (an index into ``surprisers``) chooses its starting distance or frislag now."""
@@ -505,6 +508,7 @@ class PwgeState(State):
         )
         if not free:
             self.spend(i, "a handling (action)", die)
+        self.actions += 1
         self.ex = Exchange(deed, self.pair(i, j))
         narration.declared(self, deed)
         if self.can_spend(j):
