@@ -1,4 +1,4 @@
-"""``konflikt report``: the commands reach the reports and refuse bad input in one line."""
+"""``konflikt report``: the reports come from the rulesets' registry, run, and refuse bad input in one line."""
 
 from __future__ import annotations
 
@@ -8,7 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from konflikt.core.ruleset import all_rulesets
+from konflikt.errors import KonfliktError
+from konflikt.reports import all_reports, find_report
 from tests.conftest import Result
+from tests.core.test_layers import SRC, imports_of, module_name
 
 
 def rank_correlation(x: list[float], y: list[float]) -> float:
@@ -23,22 +27,68 @@ def rank_correlation(x: list[float], y: list[float]) -> float:
     return float(cov / (sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry)) ** 0.5)
 
 
+def registered() -> list[str]:
+    """Every report as the registry has it, read off the rulesets directly."""
+    return sorted(f"{r.id}-{name}" for r in all_rulesets() for name in r.reports)
+
+
+def test_the_rulesets_register_their_reports() -> None:
+    assert registered() == ["fimbulfrost-opponents", "levald-weapons"]
+    assert [f.key for f in all_reports()] == registered()
+    found = find_report("levald-weapons")
+    assert (found.ruleset.id, found.report.name) == ("levald", "weapons")
+    with pytest.raises(KonfliktError, match=r"unknown report 'levald-nope' \(known: fimbulfrost-opponents, levald"):
+        find_report("levald-nope")
+
+
+def test_report_help_and_the_list_come_from_the_registry(cli: Callable[..., Result]) -> None:
+    helped = cli("report", "--help")
+    listed = cli("report")
+    assert helped.code == listed.code == 0, helped.err + listed.err
+    for found in all_reports():
+        assert found.key in helped.out
+        assert f"{found.key}: {found.report.title}" in " ".join(listed.out.split())
+    one = cli("report", "levald-weapons", "--help")
+    assert one.code == 0
+    text = " ".join(one.out.split())
+    assert "Bradley–Terry" in text and "[default: 40,60,80]" in text and "[default: 2000]" in text
+
+
+def test_the_report_machinery_names_no_ruleset() -> None:
+    """``konflikt.reports`` finds its reports through the registry: no module of it imports a ruleset."""
+    for path in sorted((SRC / "konflikt" / "reports").rglob("*.py")):
+        found = imports_of(module_name(path), path.read_text(encoding="utf-8"), path.name == "__init__.py")
+        assert [name for name in found if name.startswith("konflikt.rulesets")] == [], path
+
+
 def test_levald_weapon_report_json(cli: Callable[..., Result], tmp_path: Path) -> None:
     result = cli("report", "levald-weapons", "-n", "20", "--skills", "60", "--out", str(tmp_path), "--json")
     assert result.code == 0, result.err
     data = json.loads(result.out)
-    ratings = data["by_skill"]["60"]["ratings"]
-    assert len(ratings) == 6
+    fit = data["by_level"]["60"]
+    ratings = fit["ratings"]
+    assert len(ratings) == 6 and set(fit["mirrors"]) == set(ratings)
     assert abs(sum(r["rating"] for r in ratings.values())) < 1e-9
-    bra = {w["name"]: w["bra"] for w in data["weapons"] if w["bra"] is not None}
+    bra = {w["name"]: w["reference"] for w in data["entrants"] if w["reference"] is not None}
     rated = sorted(bra)
-    assert data["by_skill"]["60"]["spearman"] == pytest.approx(
+    assert fit["spearman"] == pytest.approx(
         rank_correlation([ratings[w]["rating"] for w in rated], [bra[w] for w in rated])
     )
+    assert data["run"]["command"] == "report levald-weapons" and data["run"]["seed"] == 1
     assert (tmp_path / "levald_weapons.png").stat().st_size > 0
 
 
-def test_bad_skills_are_one_line(cli: Callable[..., Result], tmp_path: Path) -> None:
-    result = cli("report", "levald-weapons", "--skills", "sixty", "--out", str(tmp_path))
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("levald-weapons", "--skills", "sixty"), "--levels takes whole numbers separated by commas, not 'sixty'"),
+        (("levald-weapons", "--levels", "0,60"), "--levels takes levels from 1 to 200, not '0,60'"),
+        (("fimbulfrost-opponents", "--levels", "99"), "--levels takes levels from 1 to 30, not '99'"),
+        (("presja-knives",), "unknown report 'presja-knives' (known: fimbulfrost-opponents, levald-weapons)"),
+    ],
+)
+def test_bad_input_is_one_line(cli: Callable[..., Result], tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    result = cli("report", *args, "--out", str(tmp_path))
     assert result.code == 2
-    assert "--skills takes whole numbers" in result.err
+    assert result.err == f"konflikt: error: {message}\n"
+    assert not list(tmp_path.iterdir())

@@ -1,70 +1,101 @@
-"""``konflikt report``: the two balancing reports the source texts ask for."""
+"""``konflikt report``: the balancing reports the rulesets register (``Ruleset.reports``), listed from the registry.
+
+The sub-commands are built when asked for (``konflikt report --help``, ``konflikt report levald-weapons``), not at
+start-up: listing them imports every ruleset, which the other commands need not pay for.
+"""
 
 from __future__ import annotations
 
 import io
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import typer
+from typer.core import TyperGroup
 
 from konflikt.cli.render import plain_console
 from konflikt.errors import KonfliktError
 
+
+def _reports() -> Any:
+    import konflikt.reports
+
+    return konflikt.reports
+
+
+class ReportGroup(TyperGroup):
+    """The reports of every ruleset as sub-commands, from the registry."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [found.key for found in _reports().all_reports()]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        return _command(_reports().find_report(cmd_name))  # an unknown name: one line naming the known ones
+
+
 report_app = typer.Typer(
-    help="Balancing reports the source texts ask for (tables, CSV and plots).", no_args_is_help=True
+    cls=ReportGroup,
+    help="Balancing reports the source texts ask for (tables, CSV and plots): `konflikt report` lists them.",
+    invoke_without_command=True,
 )
 
 
-def _emit(data: dict[str, Any], as_json: bool) -> None:
-    if as_json:
-        typer.echo(json.dumps(data, ensure_ascii=False, indent=1, default=str))
-
-
-@report_app.command("levald-weapons")
-def levald_weapons(
-    n: Annotated[int, typer.Option("-n", min=1, help="Duels per ordered pair of weapons.")] = 2000,
-    seed: Annotated[int, typer.Option(min=0, help="Seed.")] = 1,
-    skills: Annotated[str, typer.Option(help="Skill levels in %, comma-separated.")] = "40,60,80",
-    out: Annotated[Path, typer.Option(help="Folder for the CSV files and the plot.")] = Path("report-levald-weapons"),
-    as_json: Annotated[bool, typer.Option("--json", help="Print the numbers as JSON.")] = False,
-) -> None:
-    """Le våld: a round robin of duels over the weapon table → a Bradley–Terry rating per weapon beside "Bra"."""
-    from konflikt.reports.levald_weapons import weapon_report
-
-    try:
-        levels = [int(s) for s in skills.split(",") if s.strip()]
-    except ValueError:
-        raise KonfliktError(f"--skills takes whole numbers separated by commas, not {skills!r}") from None
-    if not levels or any(not 1 <= s <= 200 for s in levels):
-        raise KonfliktError(f"--skills takes levels from 1 to 200, not {skills!r}")
-    console = plain_console(file=io.StringIO()) if as_json else plain_console()
-    data = weapon_report(n, seed, levels, out, console)
-    if not as_json:
-        console.print("wrote " + ", ".join(data["files"]), highlight=False)
-    _emit(data, as_json)
-
-
-@report_app.command("fimbulfrost-opponents")
-def fimbulfrost_opponents(
-    n: Annotated[
-        int, typer.Option("-n", min=1, help="Conflicts per opponent where exact odds are too large.")
-    ] = 200_000,
-    seed: Annotated[int, typer.Option(min=0, help="Seed.")] = 1,
-    out: Annotated[Path, typer.Option(help="Folder for the CSV and the plot.")] = Path("report-fimbulfrost-opponents"),
-    as_json: Annotated[bool, typer.Option("--json", help="Print the numbers as JSON.")] = False,
-) -> None:
-    """Fimbulfrost: the heroes' chance to win and the expected consequences, from the robber band to the dragon."""
-    from konflikt.reports.fimbulfrost_opponents import opponent_report, print_report
-
-    data = opponent_report(n, seed, out)
-    if as_json:
-        _emit(data, True)
+@report_app.callback()
+def report_list(ctx: typer.Context) -> None:
+    """Without a report's name: the list of every ruleset's reports."""
+    if ctx.invoked_subcommand is not None:
         return
     console = plain_console()
-    print_report(data, console)
-    console.print("wrote " + ", ".join(data["files"]), highlight=False)
+    for found in _reports().all_reports():
+        console.print(f"{found.key}: {found.report.title}", highlight=False)
+    console.print("konflikt report NAME --help: what a report does and its options", highlight=False)
+
+
+def parse_levels(raw: str, low: int, high: int) -> list[int]:
+    """``40,60,80`` → [40, 60, 80], each within the report's range; one line naming the input otherwise."""
+    try:
+        levels = [int(s) for s in raw.split(",") if s.strip()]
+    except ValueError:
+        raise KonfliktError(f"--levels takes whole numbers separated by commas, not {raw!r}") from None
+    if not levels or any(not low <= s <= high for s in levels):
+        raise KonfliktError(f"--levels takes levels from {low} to {high}, not {raw!r}")
+    return levels
+
+
+def _command(found: Any) -> Any:
+    """One report's sub-command, its defaults from the report's data."""
+    report = found.report
+    content = report.content
+    unit = getattr(content, "level_unit", "")
+    default_levels = ",".join(str(level) for level in content.levels)
+    low, high = content.level_range
+    default_out = Path(f"report-{found.key}")
+    app = typer.Typer(add_completion=False)
+
+    @app.command(name=found.key, help=report.summary, short_help=report.title)
+    def run(
+        # defaults built here, from the report's data (an annotation cannot see this function's variables)
+        n: int = typer.Option(report.n, "-n", min=1, help="Conflicts per pairing, or per opponent where not exact."),
+        seed: int = typer.Option(1, min=0, help="Seed."),
+        levels: str = typer.Option(
+            default_levels,
+            "--levels",
+            "--skills",
+            help=f"Levels{f' in {unit}' if unit else ''}, comma-separated ({low}–{high}).",
+        ),
+        out: Path = typer.Option(default_out, help="Folder for the CSV files and the plot."),  # noqa: B008
+        as_json: bool = typer.Option(False, "--json", help="Print the numbers as JSON."),
+    ) -> None:
+        chosen = parse_levels(levels, low, high)
+        console = plain_console(file=io.StringIO()) if as_json else plain_console()
+        data = _reports().run_report(found, n, seed, chosen, out, console)
+        if as_json:
+            typer.echo(json.dumps(data, ensure_ascii=False, indent=1, default=str))
+        else:
+            console.print("wrote " + ", ".join(data["files"]), highlight=False)
+
+    return typer.main.get_command(app)
 
 
 def register(app: typer.Typer) -> None:

@@ -21,6 +21,7 @@ from konflikt.core.conformance import ConformanceTable, conformance_path, load_c
 from konflikt.core.odds import OddsQuestion
 from konflikt.core.options import Options, OptionSet
 from konflikt.core.outcome import Aftermath, fate_parts
+from konflikt.core.reports import Report
 from konflikt.core.state import State
 from konflikt.errors import KonfliktError
 
@@ -100,6 +101,9 @@ class Ruleset:
     cap_endings: tuple[str, ...] = ("deadlock",)
     """The endings that mean a cap stopped the conflict (a round limit), not the rules' own ending: a sweep cell
     where they exceed 1% says so."""
+    reports: Mapping[str, Report] = field(default_factory=dict)
+    """The balancing reports the text asks for (``konflikt report <id>-<name>``), name → content as data; the
+    machinery that runs them lives in :mod:`konflikt.reports`, above simulation and analysis."""
 
     def policy(self, name: str) -> Policy:
         factories: dict[str, Callable[[], Policy]] = {"random": RandomPolicy, **self.policies}
@@ -126,6 +130,7 @@ class Ruleset:
             "options": [o.to_json() for o in self.options],
             "policies": [*self.policy_names(), "human"],
             "odds": {name: q.doc for name, q in self.odds.items()},
+            "reports": {f"{self.id}-{name}": r.title for name, r in self.reports.items()},
         }
 
 

@@ -1,1 +1,72 @@
-"""Balancing reports that the source texts ask for: many conflicts summed up as ratings, tables and plots."""
+"""Balancing reports the source texts ask for: many conflicts summed up as ratings, tables and plots.
+
+A ruleset registers its reports as data (``Ruleset.reports``, see :mod:`konflikt.core.reports`); this package holds
+the machinery that runs them, one module per kind of report — :mod:`.round_robin` (a rating by duels) and
+:mod:`.ladder` (one side against a ladder of opponents) — and finds them through the registry, so it names no
+ruleset. It sits above ``sim`` and ``analysis`` because a report uses both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from konflikt.core.reports import Ladder, Report, RoundRobin
+from konflikt.core.ruleset import Ruleset, all_rulesets, get_ruleset, ruleset_ids
+from konflikt.errors import KonfliktError
+
+
+@dataclass(frozen=True)
+class Found:
+    """A report as the command line names it: ``<ruleset>-<name>``."""
+
+    key: str
+    ruleset: Ruleset
+    report: Report
+
+
+def all_reports() -> list[Found]:
+    """Every registered report of every ruleset, by ruleset id and then by name."""
+    return [Found(f"{r.id}-{name}", r, r.reports[name]) for r in all_rulesets() for name in sorted(r.reports)]
+
+
+def find_report(key: str) -> Found:
+    """The report called ``key`` (``levald-weapons``); a one-line error naming the known ones otherwise."""
+    ruleset_id, _, name = key.partition("-")
+    if ruleset_id in ruleset_ids():
+        ruleset = get_ruleset(ruleset_id)
+        if name in ruleset.reports:
+            return Found(key, ruleset, ruleset.reports[name])
+    known = ", ".join(f.key for f in all_reports()) or "none"
+    raise KonfliktError(f"unknown report {key!r} (known: {known})")
+
+
+def level_bounds(report: Report) -> tuple[int, int]:
+    return report.content.level_range
+
+
+def default_levels(report: Report) -> tuple[int, ...]:
+    return tuple(report.content.levels)
+
+
+def run_report(
+    found: Found, n: int, seed: int, levels: list[int] | None, out_dir: Path | None, console: Any
+) -> dict[str, Any]:
+    """Run a report: the round robin prints its table as it goes; the ladder's table is printed here."""
+    content = found.report.content
+    chosen = list(default_levels(found.report) if levels is None else levels)
+    if isinstance(content, RoundRobin):
+        from konflikt.reports.round_robin import round_robin_report
+
+        return round_robin_report(found.ruleset, found.report, n, seed, chosen, out_dir, console)
+    if isinstance(content, Ladder):
+        from konflikt.reports.ladder import ladder_report, print_report
+
+        data = ladder_report(found.ruleset, found.report, n, seed, out_dir, levels=chosen)
+        print_report(data, console)
+        return data
+    raise KonfliktError(f"report {found.key} has content of no known kind: {type(content).__name__}")
+
+
+__all__ = ["Found", "all_reports", "default_levels", "find_report", "level_bounds", "run_report"]

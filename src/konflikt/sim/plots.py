@@ -89,7 +89,7 @@ def curve(
     ax.set_title(title)
     ax.grid(alpha=0.3)
     ax.legend()
-    return _save(fig, out, header)
+    return save_figure(fig, out, header)
 
 
 def heatmaps(
@@ -136,17 +136,21 @@ def heatmaps(
     if image is not None:
         fig.colorbar(image, ax=list(axes[0]), label="probability", fraction=0.02, pad=0.01)
     fig.suptitle(title)
-    return _save(fig, out, header, tight=False)
+    return save_figure(fig, out, header, tight=False)
 
 
-def _save(fig: Any, out: Path, header: Mapping[str, Any] | None = None, tight: bool = True) -> list[Path]:
-    """PNG and SVG, with the run's caption under the plot and the whole header in the files' metadata."""
+def save_figure(
+    fig: Any, out: Path, header: Mapping[str, Any] | None = None, tight: bool = True, text: str | None = None
+) -> list[Path]:
+    """PNG and SVG, with the run's caption under the plot (``text``, or the sim caption of ``header``) and the
+    whole header in the files' metadata."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    if header is not None and tight:
-        fig.text(0.01, 0.005, caption(header), fontsize=7, ha="left", va="bottom", color="#444444")
+    words = text if text is not None else caption(header) if header is not None else None
+    if words is not None and tight:
+        fig.text(0.01, 0.005, words, fontsize=7, ha="left", va="bottom", color="#444444")
         fig.tight_layout(rect=(0, 0.07, 1, 1))
-    elif header is not None:  # a constrained layout makes room for a figure-wide x label
-        fig.supxlabel(caption(header), fontsize=7, color="#444444", x=0.01, ha="left")
+    elif words is not None:  # a constrained layout makes room for a figure-wide x label
+        fig.supxlabel(words, fontsize=7, color="#444444", x=0.01, ha="left")
     elif tight:
         fig.tight_layout()
     paths = [out.with_suffix(".png"), out.with_suffix(".svg")]

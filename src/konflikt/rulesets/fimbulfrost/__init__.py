@@ -13,6 +13,7 @@ from konflikt.rulesets.fimbulfrost.models import Character, Setup
 from konflikt.rulesets.fimbulfrost.odds import QUESTIONS
 from konflikt.rulesets.fimbulfrost.options import OPTIONS
 from konflikt.rulesets.fimbulfrost.policies import HeuristicPolicy
+from konflikt.rulesets.fimbulfrost.reports import REPORTS
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
 
 RULESET = register(
@@ -35,6 +36,7 @@ RULESET = register(
         new_state=FimbulfrostState,
         policies={"heuristic": HeuristicPolicy},
         odds=QUESTIONS,
+        reports=REPORTS,
         content_dir=Path(__file__).parent / "content",
         kernel=make_kernel,
         aftermath=aftermath,

@@ -14,6 +14,7 @@ from konflikt.rulesets.levald.models import Character, Setup
 from konflikt.rulesets.levald.odds import QUESTIONS
 from konflikt.rulesets.levald.options import OPTIONS
 from konflikt.rulesets.levald.policies import HeuristicPolicy
+from konflikt.rulesets.levald.reports import REPORTS
 from konflikt.rulesets.levald.rest import aftermath
 from konflikt.rulesets.levald.state import LevaldState
 
@@ -38,6 +39,7 @@ RULESET = register(
         new_state=LevaldState,
         policies={"heuristic": HeuristicPolicy},
         odds=QUESTIONS,
+        reports=REPORTS,
         content_dir=Path(__file__).parent / "content",
         kernel=make_kernel,
         aftermath=aftermath,
