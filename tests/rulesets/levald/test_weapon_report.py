@@ -175,6 +175,20 @@ def pearson_of_ranks(xs: list[float], ys: list[float]) -> float:
     return cov / math.sqrt(sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry))
 
 
+def test_the_headline_reach_wins_and_the_shield_alone_loses(report: tuple[dict[str, Any], Path, str]) -> None:
+    """What the report tells a designer (docs/balancing.md): at equal skill the spear beats the sword clearly and
+    the shield, fought alone, loses to it clearly — the 95% intervals exclude an even fight, in the fit and in
+    their own duels against the sword — and "Bra" ranks the weapons only in part (Spearman well below 1)."""
+    result, _, _ = report
+    for skill in (45, 70):
+        fit = result["by_level"][skill]
+        spear, shield = fit["ratings"]["Spjut"], fit["ratings"]["Sköld"]
+        assert spear["p_low"] > 0.5 > shield["p_high"]
+        assert spear["share_vs_baseline"] - 1.96 * spear["share_se"] > 0.5
+        assert shield["share_vs_baseline"] + 1.96 * shield["share_se"] < 0.5
+        assert 0 < fit["spearman"] < 0.9
+
+
 def test_own_duels_against_the_baseline_are_the_pairs_counted(report: tuple[dict[str, Any], Path, str]) -> None:
     """The observed figure beside the fit: the weapon's points in both seat orders against the baseline."""
     result, _, _ = report
