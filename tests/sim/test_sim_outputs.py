@@ -56,11 +56,20 @@ def test_presja_length_is_the_narrated_exchange_count() -> None:
         assert tally.length_stats(rounds=True)["max"] <= 30
 
 
-def test_without_a_unit_the_length_says_steps(cli: Callable[..., Result]) -> None:
-    pwge = registry.get_ruleset("pwge")
-    assert pwge.length_key is None
-    data = json.loads(cli("sim", "pwge/duel", "-n", "200", "--seed", "1", "--json").out)
-    assert data["length"]["unit"] == "steps"
+def test_without_a_unit_the_length_says_steps(cli: Callable[..., Result], tmp_path: Path) -> None:
+    """The toy ruleset of the core tests names no unit (every bundled system does: pwge counts actions)."""
+    from tests.core.toy import TOY
+
+    assert TOY.length_key is None and registry.get_ruleset("pwge").length_unit == "actions"
+    path = tmp_path / "toy.toml"
+    sides = "".join(
+        f'[[sides]]\nid = "{side}"\n[[sides.participants]]\nid = "{pid}"\npoints = 2\npolicy = "random"\n'
+        for side, pid in (("north", "ada"), ("south", "bo"))
+    )
+    path.write_text(f'ruleset = "toy"\ntitle = "Toy duel"\n{sides}', encoding="utf-8")
+    result = cli("sim", str(path), "-n", "200", "--seed", "1", "--json")
+    assert result.code == 0, result.err
+    assert json.loads(result.out)["length"]["unit"] == "steps"
 
 
 @pytest.mark.parametrize(
