@@ -42,10 +42,6 @@ def find_report(key: str) -> Found:
     raise KonfliktError(f"unknown report {key!r} (known: {known})")
 
 
-def level_bounds(report: Report) -> tuple[int, int]:
-    return report.content.level_range
-
-
 def default_levels(report: Report) -> tuple[int, ...]:
     return tuple(report.content.levels)
 
@@ -69,4 +65,4 @@ def run_report(
     raise KonfliktError(f"report {found.key} has content of no known kind: {type(content).__name__}")
 
 
-__all__ = ["Found", "all_reports", "default_levels", "find_report", "level_bounds", "run_report"]
+__all__ = ["Found", "all_reports", "default_levels", "find_report", "run_report"]
