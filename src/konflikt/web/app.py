@@ -36,7 +36,9 @@ from konflikt.core.scenario import Scenario, bundled_examples, load_scenario
 from konflikt.core.state import GM
 from konflikt.errors import KonfliktError, StoreError
 from konflikt.web.links import Links
-from konflikt.web.table import Sent, WebTable
+from konflikt.web.odds import FromHere, who_wins_from_here
+from konflikt.web.qr import qr_svg
+from konflikt.web.table import Refused, Sent, WebTable
 from konflikt.web.upload import uploaded_scenario
 from konflikt.web.writer import StoreThread
 
@@ -96,6 +98,7 @@ class Hub:
         self.jinja = Environment(
             loader=PackageLoader("konflikt.web", "templates"), autoescape=select_autoescape(default=True)
         )
+        self.jinja.filters["qr"] = qr_svg
         self.loading = asyncio.Lock()
 
     def open(self) -> None:
@@ -171,12 +174,15 @@ class Hub:
 
     def panel(self, table: WebTable, seat: str, base: str) -> tuple[dict[str, Any], Markup]:
         """A seat's panel and its HTML, built once per step and seat (call it holding the table's lock)."""
-        return table.cached(("panel", seat, base), lambda: self._panel(table, seat, base))
+        odds = table.odds_seq if seat == GM else 0
+        return table.cached(("panel", seat, base, odds), lambda: self._panel(table, seat, base))
 
     def _panel(self, table: WebTable, seat: str, base: str) -> tuple[dict[str, Any], Markup]:
         assert self.links is not None
         panel = table.panel(seat)
         token = self.links.tables.get(table.id, {})
+        if seat == GM:
+            panel["odds"] = table.odds_now()
         panel["post"] = f"/t/{table.id}/{token.get(seat, '')}"
         if seat == GM:
             panel["links"] = [
@@ -192,12 +198,36 @@ class Hub:
         events, reset = table.events_for(seat, sent)
         return {"type": "frame", **panel, "html": str(html), "events": events, "reset": reset}
 
+    async def ask_odds(self, table: WebTable, seat: str) -> None:
+        """The GM asks who wins from here: worked out in a thread on a copy, shown when it is ready."""
+        if seat != GM:
+            raise Refused("only the GM may ask the odds")
+        async with table.lock:
+            if table.odds is not None and table.odds[0] == table.version():
+                return  # asked already at this step: shown, or on its way
+            version, state = table.version(), table.state.fork()
+            table.odds = (version, None)
+            table.odds_seq += 1
+        self.changed(table.id)
+        try:
+            answer = await asyncio.to_thread(who_wins_from_here, table.conflict.scenario, state, dict(table.names))
+        except Exception as exc:  # the panel says what went wrong; the table goes on
+            answer = FromHere(method="none", note=one_line(f"the calculation failed: {exc}"))
+        async with table.lock:
+            if table.odds is not None and table.odds[0] == version:
+                table.odds = (version, answer)
+                table.odds_seq += 1
+        self.changed(table.id)
+
     def changed(self, cid: int) -> None:
         for conn in self.conns.get(cid, ()):
             conn.wake()
 
     async def apply(self, table: WebTable, seat: str, message: Mapping[str, Any]) -> None:
         """Handle one input, commit what it caused, then wake the table's pages (in that order)."""
+        if message.get("type") == "odds":
+            await self.ask_odds(table, seat)
+            return
         async with table.lock:
             try:
                 table.handle(seat, message)

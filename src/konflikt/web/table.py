@@ -25,6 +25,7 @@ from konflikt.errors import KonfliktError
 from konflikt.sim.runner import StepGenerators, seat_policies
 from konflikt.store.db import Loaded
 from konflikt.web.faces import Roll, roll_faces
+from konflikt.web.odds import FromHere
 from konflikt.web.writer import Append, Write
 
 T = TypeVar("T")
@@ -67,6 +68,9 @@ class WebTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held from an input until its steps are committed, and while a frame is built: no page sees uncommitted steps."""
     visible: dict[str, tuple[int, list[Event]]] = field(default_factory=dict)
+    odds: tuple[tuple[str, int, bool], FromHere | None] | None = None
+    """The GM's last "who wins from here": the version it was asked at, and the answer (``None`` while working)."""
+    odds_seq: int = 0
     _cache_version: tuple[str, int, bool] = ("", -1, False)
     _cache: dict[Any, Any] = field(default_factory=dict)
 
@@ -191,7 +195,7 @@ class WebTable:
             self.advance()
             return
         if kind not in ("act", "roll"):
-            raise Refused(f"unknown message type {str(kind)[:40]!r} (act, roll, undo, pause, resume, correct)")
+            raise Refused(f"unknown message type {str(kind)[:40]!r} (act, roll, undo, pause, resume, correct, odds)")
         if self.paused:
             raise Refused("the GM has paused the table")
         if self.state.is_terminal():
@@ -390,6 +394,13 @@ class WebTable:
             self._cache[key] = make()
         value: T = self._cache[key]
         return value
+
+    def odds_now(self) -> dict[str, Any] | None:
+        """The odds panel at this step: the answer, "working", or nothing asked yet."""
+        if self.odds is None or self.odds[0] != self.version():
+            return None
+        answer = self.odds[1]
+        return {"working": True} if answer is None else answer.to_json()
 
     def shared(self) -> dict[str, Any]:
         """The public part of every page at this step: the table's shared display, the dice, whose turn it is.
