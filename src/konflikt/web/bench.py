@@ -61,6 +61,8 @@ class ServeBench:
     refused: int
     server_cpu_s: float | None = None
     """CPU time the server process used during the run: less at the mercy of other load than the latencies."""
+    client_cpu_s: float | None = None
+    """CPU time the simulated pages used (this process): they share the machine with the server."""
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
     """The machine's load average when the run ended (1, 5, 15 minutes)."""
 
@@ -80,10 +82,11 @@ class ServeBench:
             "p99_ms": round(self.percentile(99), 2),
             "max_ms": round(max(self.latencies_ms), 2) if self.latencies_ms else None,
             "server_peak_rss_mb": self.server_rss_mb,
-            "server_cpu_s": self.server_cpu_s,
+            "server_cpu_s": None if self.server_cpu_s is None else round(self.server_cpu_s, 2),
             "server_cpu_ms_per_step": (
                 round(self.server_cpu_s * 1000 / self.steps, 2) if self.server_cpu_s and self.steps else None
             ),
+            "client_cpu_s": None if self.client_cpu_s is None else round(self.client_cpu_s, 2),
             "refused": self.refused,
             "load_average": [round(x, 2) for x in self.load],
         }
@@ -253,11 +256,11 @@ def run_serve_bench(tables: int = 50, seconds: float = 20.0, seed: int = 1) -> S
         proc, console = start_server(Path(folder) / "bench.sqlite", free_port())
         try:
             links = [open_table(console, humans, seed + i) for i in range(tables)]
-            cpu_before = cpu_seconds(proc.pid)
+            cpu_before, mine_before = cpu_seconds(proc.pid), time.process_time()
             began = time.perf_counter()
             pages, sent, refused = asyncio.run(drive(links, seconds, seed))
             took = time.perf_counter() - began
-            cpu_after = cpu_seconds(proc.pid)
+            cpu_after, mine_after = cpu_seconds(proc.pid), time.process_time()
             rss = peak_rss_mb(proc.pid)
         finally:
             proc.terminate()
@@ -276,5 +279,6 @@ def run_serve_bench(tables: int = 50, seconds: float = 20.0, seed: int = 1) -> S
         rss,
         refused,
         None if cpu_before is None or cpu_after is None else cpu_after - cpu_before,
+        mine_after - mine_before,
         os.getloadavg(),
     )
