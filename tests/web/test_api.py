@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import segno
 from starlette.websockets import WebSocketDisconnect
 
 from konflikt.core.conflict import Conflict
@@ -98,7 +99,7 @@ def test_bad_input_gets_one_line_and_changes_nothing(tmp_path: Path) -> None:
             ({"type": "act", "step": 0, "choice": "x"}, "choice x is not on hedda's list: a number from 0 to 3"),
             ({"type": "act", "step": 5, "choice": 0}, "the table has moved on (now at step 0); your page is updated"),
             ({"type": "act", "choice": 0}, "a choice needs the step it was made at ('step': a number)"),
-            ({"type": "fly"}, "unknown message type 'fly' (act, roll, undo, pause, resume)"),
+            ({"type": "fly"}, "unknown message type 'fly' (act, roll, undo, pause, resume, correct, odds)"),
             ({"type": "undo", "count": 0}, "undo takes a number of steps from 1 to 1000, not 0"),
         ]
         for message, error in cases:
@@ -274,3 +275,20 @@ def test_secret_choices_sent_from_two_phones_at_once_are_both_taken(tmp_path: Pa
         assert any("revealed: Snurre Bibehålla (hold), Hedda Bibehålla (hold)" in e["text"] for e in after["events"])
         code, body = post(client, cid, tokens["snurre"], {"type": "act", "step": 0, "choice": 1})
         assert code == 400 and body["error"].startswith("the table has moved on")
+
+
+def test_the_gm_page_shows_each_join_link_as_an_inline_qr_code_and_a_player_page_none(tmp_path: Path) -> None:
+    with serving(tmp_path / "k.sqlite") as (client, _):
+        cid, tokens = new_table(client, "levald/duel", DUEL)
+        gm = client.get(f"/t/{cid}/{tokens[GM]}").text
+        svgs = re.findall(r'<details class="qr"><summary>QR code</summary>(<svg.*?</svg>)</details>', gm, re.S)
+        assert len(svgs) == 3
+        url = f"http://testserver/t/{cid}/{tokens['hedda']}"
+        assert (
+            segno.make(url, error="m", micro=False, mask=0, boost_error=False).svg_inline(
+                scale=4, border=2, svgclass="qr", lineclass=None
+            )
+            in svgs
+        )
+        assert "<svg" not in client.get(f"/t/{cid}/{tokens['hedda']}").text
+        assert 'src="http' not in gm and 'href="http' not in gm.replace('href="http://testserver/', "")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -223,4 +224,88 @@ def test_a_le_vald_duel_on_two_phones_with_secret_movement_a_reload_and_a_server
     shot(snurre, "phone-snurre-outcome.png")
     shot(gm, "desktop-gm-outcome.png")
     for context in (gm_context, snurre_context, hedda_context):
+        context.close()
+
+
+#: One bundled scenario of every ruleset, and a seed that gives a conflict of a few dozen decisions at most.
+EVERY_RULESET = [("levald/duel", 3), ("presja/knife_fight", 2), ("fimbulfrost/dragon", 2), ("pwge/duel", 4)]
+
+
+@pytest.mark.parametrize(("scenario", "seed"), EVERY_RULESET)
+def test_a_whole_conflict_of_every_ruleset_played_on_the_pages(
+    server: Server, browser: Any, scenario: str, seed: int
+) -> None:
+    """The GM opens the table from the console on a laptop; every participant plays from a phone by pressing buttons."""
+    ruleset = scenario.split("/")[0]
+    gm_context = browser.new_context(viewport=DESKTOP)
+    gm = gm_context.new_page()
+    gm.goto(server.console)
+    gm.select_option("select[name=scenario]", scenario)
+    gm.click("text=Choose the seats")
+    seats = [s.get_attribute("name")[len("policy:") :] for s in gm.locator("select[name^='policy:']").all()]
+    for seat in seats:
+        if seat != "@gm":
+            assert gm.locator(f"select[name='policy:{seat}']").input_value() == "human"
+    gm.fill("input[name=seed]", str(seed))
+    gm.click("text=Open the table")
+    gm.wait_for_selector("text=Game master's console")
+    links = [li.locator("a").get_attribute("href") for li in gm.locator("#join-links ul.links li").all()]
+    players = links[:-1]  # the last link is the GM's own
+    assert len(players) == len(seats) - 1 >= 2
+    contexts = [phone(browser) for _ in players]
+    pages = [c.new_page() for c in contexts]
+    for page, link in zip(pages, players, strict=True):
+        page.goto(link)
+        page.wait_for_selector("#connection:text('live')")
+        assert page.locator("#sheet").count() == 1
+
+    # the GM corrects a value by hand through the form, with a reason: every page's log says so
+    option = gm.locator("#correct select[name=target] option").first
+    match = re.search(r"\(now (-?\d+); (-?\d+)–(-?\d+)\)", option.inner_text())
+    assert match is not None, option.inner_text()
+    now, lowest, highest = (int(g) for g in match.groups())
+    gm.select_option("#correct select[name=target]", option.get_attribute("value"))
+    gm.fill("#correct input[name=value]", str(lowest if now != lowest else highest))
+    gm.fill("#correct input[name=reason]", "read off the sheet wrongly")
+    gm.click("#correct button")
+    for page in (gm, *pages):
+        page.wait_for_selector("#log li:has-text('(read off the sheet wrongly)')")
+    gm.click("#ask-odds")  # who wins from here: exact within the budget, else "too large", on the GM's page only
+    gm.wait_for_selector("#odds:not(:has-text('working'))", timeout=60_000)
+    assert gm.locator("#odds").inner_text().strip() and not pages[0].locator("#odds").count()
+    gm.click("#join-links li:first-child details summary")
+    gm.evaluate("() => window.scrollTo(0, 0)")
+    shot(gm, f"desktop-{ruleset}-gm-start.png")
+
+    presses = 0
+    for turn in range(400):
+        if gm.locator("#outcome").count():
+            break
+        pressed = False
+        for page in pages:
+            buttons = page.locator("#choices button.choice")
+            count = buttons.count()
+            if not count:
+                continue
+            before = step_of(page)
+            try:
+                buttons.nth((turn * 7 + presses) % count).click(timeout=3000)
+            except sync_api.TimeoutError:
+                continue  # the page was redrawn under the thumb: look again
+            page.wait_for_function(f"() => document.body.dataset.step !== '{before}'", timeout=10_000)
+            presses += 1
+            pressed = True
+            break
+        if not pressed:
+            gm.wait_for_timeout(50)
+    gm.wait_for_selector("#outcome", timeout=10_000)
+    outcome = gm.locator("#outcome").inner_text()
+    for page in pages:
+        page.wait_for_selector("#outcome", timeout=10_000)
+        assert page.locator("#outcome").inner_text() == outcome
+        assert not page.locator("#choices").count()
+    assert presses >= 1 and gm.locator("#log li").count() > presses
+    shot(pages[0], f"phone-{ruleset}-outcome.png")
+    shot(gm, f"desktop-{ruleset}-outcome.png")
+    for context in (gm_context, *contexts):
         context.close()

@@ -103,4 +103,11 @@ def serve_bench(tables: int, seconds: float, as_json: bool) -> None:
     )
     out = plain_console()
     out.print(t)
-    out.print(f"{data['seconds']:.1f} s on {data['machine']}", highlight=False)
+    cpu = data["server_cpu_ms_per_step"]
+    load = ", ".join(f"{x:.1f}" for x in data["load_average"])
+    out.print(
+        f"{data['seconds']:.1f} s on {data['machine']}; server CPU "
+        + ("-" if cpu is None else f"{cpu:.1f} ms a step")
+        + f"; load average {load}",
+        highlight=False,
+    )

@@ -30,6 +30,9 @@ SIMULTANEOUS = "@simultaneous"
 TERMINAL = "@terminal"
 GM = "@gm"
 """The game master's seat: sees everything. Rulesets may also give it decisions (the GM's final say)."""
+CORRECTION = "@correction"
+"""The node of a GM's correction: a value set by hand with a reason, logged and replayed like any other step."""
+MAX_REASON = 200
 
 
 class State(ABC):
@@ -159,6 +162,18 @@ class State(ABC):
         """Broken invariants in words (tokens, boxes, Gard out of bounds...); empty when all hold."""
         return []
 
+    def correctable(self) -> dict[str, dict[str, tuple[int, int, int]]]:
+        """The values the GM may set by hand: seat → name → (value now, lowest, highest). None unless listed.
+
+        A ruleset lists only plain counters whose change the rules need not follow up (a Gard, a box, a pool):
+        a mistake at the table put right, not a new rule.
+        """
+        return {}
+
+    def _correct(self, seat: str, name: str, value: int) -> None:
+        """Set a value :meth:`correctable` lists (already checked against its bounds)."""
+        raise NotImplementedError(f"{type(self).__name__} lists no correctable values")
+
     # ---- the public API ---------------------------------------------------------------------------------------
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL
@@ -267,9 +282,47 @@ class State(ABC):
         self._secret.clear()
         self._apply_joint(chosen)
 
+    def correct(self, seat: str, name: str, value: int, reason: str) -> None:
+        """The GM sets one of :meth:`correctable`'s values by hand, saying why: a step of its own (replayable).
+
+        Raises:
+            IllegalActionError: the conflict is over, or the value is not one the ruleset lets the GM set.
+            InvalidActionError: the value is outside its bounds, or the reason is missing or too long.
+        """
+        if self.is_terminal():
+            raise IllegalActionError("the conflict is over: nothing to correct")
+        values = self.correctable().get(seat)
+        if values is None:
+            raise IllegalActionError(f"{seat!r} has no values the GM may correct")
+        if name not in values:
+            raise IllegalActionError(f"{seat}'s {name!r} cannot be corrected by hand (only: {', '.join(values)})")
+        now, lowest, highest = values[name]
+        if not isinstance(value, int) or isinstance(value, bool) or not lowest <= value <= highest:
+            raise InvalidActionError(f"{seat}'s {name} takes a whole number from {lowest} to {highest}, not {value!r}")
+        reason = " ".join(str(reason).split())
+        if not reason or len(reason) > MAX_REASON:
+            raise InvalidActionError(f"a correction needs a reason of 1 to {MAX_REASON} characters")
+        action = Action.of("correct", seat=seat, name=name, value=value, reason=reason)
+        self._steps.append(Step(CORRECTION, action=action))
+        self._correct(seat, name, value)
+        self.emit(
+            "correction",
+            f"The GM corrected {seat}'s {name}: {now} → {value} ({reason})",
+            seat=seat,
+            name=name,
+            before=now,
+            after=value,
+            reason=reason,
+        )
+
     def apply_step(self, step: Step) -> None:
         """Replay one recorded step."""
-        if step.node == SIMULTANEOUS:
+        if step.node == CORRECTION:
+            if step.action is None or step.action.kind != "correct":
+                raise InvalidActionError("a correction step without its correction")
+            a = step.action
+            self.correct(a.get("seat", ""), a.get("name", ""), a.get("value"), a.get("reason", ""))
+        elif step.node == SIMULTANEOUS:
             self.apply_actions(dict(step.joint))
         elif step.node == CHANCE:
             if step.outcome is None:

@@ -11,7 +11,7 @@ import json
 import os
 import socket
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -365,6 +365,25 @@ class Store:
                 (conflict_id, idx, json.dumps(step.to_json()), source),
             )
             tx.execute("UPDATE conflicts SET updated = ? WHERE id = ?", (_now(), conflict_id))
+
+    def append_many(self, runs: Iterable[tuple[int, int, Sequence[Step], Sequence[str]]]) -> None:
+        """Commit runs of applied steps, ``(conflict_id, first index, steps, sources)``, in one transaction.
+
+        A table server commits what several inputs caused at once (one fsync, not one per step); all or none.
+        """
+        with self.transaction() as tx:
+            for conflict_id, first, steps, sources in runs:
+                if len(steps) != len(sources):
+                    raise ValueError("one source per step")
+                rows = zip(steps, sources, strict=True)
+                tx.executemany(
+                    "INSERT INTO steps (conflict_id, idx, step, source) VALUES (?,?,?,?)",
+                    [
+                        (conflict_id, first + i, json.dumps(step.to_json()), source)
+                        for i, (step, source) in enumerate(rows)
+                    ],
+                )
+                tx.execute("UPDATE conflicts SET updated = ? WHERE id = ?", (_now(), conflict_id))
 
     def truncate(self, conflict_id: int, keep: int) -> None:
         """Drop every step from index ``keep`` on (undo), in one transaction."""

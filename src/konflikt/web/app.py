@@ -2,8 +2,11 @@
 
 Every request names a table and a token; the token decides the seat, and the seat decides what the page receives
 (``WebTable.panel``/``events_for``) and what it may do (``WebTable.handle``). Engine calls are synchronous and run on
-the event loop, so two messages never interleave inside a step. Each connection has one writer task that builds its
-frame when it sends it: a burst of steps becomes one up-to-date frame, in order.
+the event loop under the table's lock, so two messages never interleave inside a step; the store's writes run in
+its own thread (:mod:`konflikt.web.writer`), and the lock is held until they have committed, so no page ever sees a
+step that is not on the disk while other tables go on. Each connection has one writer task that builds its frame
+when it sends it: a burst of steps becomes one up-to-date frame, in order. The parts of a frame every page of a step
+shares are built once per step (``WebTable.cached``).
 """
 
 from __future__ import annotations
@@ -13,13 +16,14 @@ import contextlib
 import json
 import secrets
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -28,19 +32,24 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from konflikt.core.conflict import Conflict
-from konflikt.core.scenario import bundled_examples, load_scenario
+from konflikt.core.scenario import Scenario, bundled_examples, load_scenario
 from konflikt.core.state import GM
-from konflikt.errors import KonfliktError
-from konflikt.store.db import Store
+from konflikt.errors import KonfliktError, StoreError
 from konflikt.web.links import Links
-from konflikt.web.table import Sent, WebTable
+from konflikt.web.odds import FromHere, who_wins_from_here
+from konflikt.web.qr import qr_svg
+from konflikt.web.table import Refused, Sent, WebTable
+from konflikt.web.upload import uploaded_scenario
+from konflikt.web.writer import StoreThread
 
 MAX_MESSAGE = 4096
 """Bytes: the largest message a page may send (a choice is under 100)."""
 RATE = 10.0
 BURST = 20.0
 """Messages per second a connection may send on average, and in a burst."""
-FIELDS = ("type", "step", "choice", "seat", "text", "count")
+UPLOAD_MAX = 64 * 1024
+"""Bytes: the largest scenario the console takes (the bundled ones are under 4 KB)."""
+FIELDS = ("type", "step", "choice", "seat", "text", "count", "target", "value", "reason")
 
 STATIC = Path(__file__).parent / "static"
 
@@ -82,46 +91,59 @@ class Hub:
     def __init__(self, db: Path | None, admin: str | None = None) -> None:
         self.db = db
         self.admin = admin
-        self.store: Store | None = None
+        self.writer: StoreThread | None = None
         self.links: Links | None = None
         self.tables: dict[int, WebTable] = {}
         self.conns: dict[int, set[Conn]] = {}
         self.jinja = Environment(
             loader=PackageLoader("konflikt.web", "templates"), autoescape=select_autoescape(default=True)
         )
+        self.jinja.filters["qr"] = qr_svg
+        self.loading = asyncio.Lock()
 
     def open(self) -> None:
-        self.store = Store.open(self.db)
-        self.links = Links.beside(self.store.path)
+        self.writer = StoreThread(self.db)
+        self.links = Links.beside(self.writer.start())
         if self.admin is not None and self.links.admin != self.admin:
             self.links.admin = self.admin
             self.links.save()
 
     def close(self) -> None:
-        if self.store is not None:
-            self.store.close()
+        if self.writer is not None:
+            self.writer.stop()
+
+    @property
+    def store(self) -> StoreThread:
+        assert self.writer is not None
+        return self.writer
 
     # ---- tables -----------------------------------------------------------------------------------------------
-    def table(self, cid: int) -> WebTable:
-        assert self.store is not None
+    async def table(self, cid: int) -> WebTable:
         if cid not in self.tables:
-            self.tables[cid] = WebTable.load(self.store, self.store.load(cid))
+            async with self.loading:
+                if cid not in self.tables:
+                    loaded = await self.store.call(lambda store: store.load(cid))
+                    table = WebTable.load(loaded)
+                    await self.store.write(table.take_writes())
+                    self.tables[cid] = table
         return self.tables[cid]
 
-    def seat_for(self, cid: int, token: str) -> tuple[WebTable, str]:
+    async def seat_for(self, cid: int, token: str) -> tuple[WebTable, str]:
         """The table and the seat a token acts for; an unknown pair is refused without saying which part."""
         assert self.links is not None
         seat = self.links.seat_of(cid, token)
         if seat is None:
             raise LookupError("no such table link")
-        return self.table(cid), seat
+        return await self.table(cid), seat
 
-    def create(self, scenario_name: str, policies: Mapping[str, str], dice: str, seed: int | None) -> tuple[int, str]:
-        """A new table from a bundled scenario or a scenario file; returns its id and the GM's token."""
-        assert self.store is not None and self.links is not None
+    async def create(
+        self, scenario: Scenario, policies: Mapping[str, str], dice: str, seed: int | None
+    ) -> tuple[int, str]:
+        """A new table from a scenario (bundled, or uploaded and checked); returns its id and the GM's token."""
+        assert self.links is not None
         if dice not in ("auto", "table"):
             raise KonfliktError(f"dice takes auto or table, not {dice[:20]!r}")
-        scenario = load_scenario(scenario_name)
+        scenario_name = scenario.source
         names = {p.id: p.policy for p in scenario.participants()}
         names[GM] = scenario.gm
         allowed = {*scenario.ruleset.policy_names(), "human"}
@@ -135,53 +157,89 @@ class Hub:
             seed = scenario.seed if scenario.seed is not None else secrets.randbelow(2**31)
         conflict = Conflict(scenario, {}, seed)
         conflict.replay()
-        cid = self.store.create(conflict, dice, names)
+        cid = await self.store.call(lambda store: store.create(conflict, dice, names))
         tokens = self.links.ensure(cid, [p.id for p in scenario.participants()] + [GM])
-        self.table(cid)
+        await self.table(cid)
         return cid, tokens[GM]
 
-    def adopt(self, cid: int) -> str:
+    async def adopt(self, cid: int) -> str:
         """Open a saved conflict (begun with ``konflikt play`` perhaps) at this table: make its links."""
         assert self.links is not None
-        table = self.table(cid)
+        table = await self.table(cid)
         return self.links.ensure(cid, table.seats())[GM]
 
     # ---- frames -----------------------------------------------------------------------------------------------
     def render(self, name: str, **context: Any) -> str:
         return self.jinja.get_template(name).render(**context)
 
-    def panel(self, table: WebTable, seat: str, base: str) -> dict[str, Any]:
+    def panel(self, table: WebTable, seat: str, base: str) -> tuple[dict[str, Any], Markup]:
+        """A seat's panel and its HTML, built once per step and seat (call it holding the table's lock)."""
+        odds = table.odds_seq if seat == GM else 0
+        return table.cached(("panel", seat, base, odds), lambda: self._panel(table, seat, base))
+
+    def _panel(self, table: WebTable, seat: str, base: str) -> tuple[dict[str, Any], Markup]:
         assert self.links is not None
         panel = table.panel(seat)
         token = self.links.tables.get(table.id, {})
+        if seat == GM:
+            panel["odds"] = table.odds_now()
         panel["post"] = f"/t/{table.id}/{token.get(seat, '')}"
         if seat == GM:
             panel["links"] = [
                 {"label": table.label(s), "url": f"{base}/t/{table.id}/{token[s]}"} for s in table.seats() if s in token
             ]
-        return panel
+        shared = table.cached("shared.html", lambda: self.render("shared.html", p=panel))
+        mine = f'<div class="who-row"><h3>{escape(panel["label"])}</h3>'
+        shared = shared.replace(mine, mine.replace("who-row", "who-row me"), 1)
+        return panel, Markup(self.render("panel.html", p=panel) + shared)  # both rendered with autoescape
 
     def frame(self, table: WebTable, seat: str, sent: Sent, base: str) -> dict[str, Any]:
-        panel = self.panel(table, seat, base)
+        panel, html = self.panel(table, seat, base)
         events, reset = table.events_for(seat, sent)
-        panel.pop("view", None)
-        return {
-            "type": "frame",
-            **panel,
-            "html": self.render("panel.html", p=panel),
-            "events": events,
-            "reset": reset,
-        }
+        return {"type": "frame", **panel, "html": str(html), "events": events, "reset": reset}
+
+    async def ask_odds(self, table: WebTable, seat: str) -> None:
+        """The GM asks who wins from here: worked out in a thread on a copy, shown when it is ready."""
+        if seat != GM:
+            raise Refused("only the GM may ask the odds")
+        async with table.lock:
+            if table.odds is not None and table.odds[0] == table.version():
+                return  # asked already at this step: shown, or on its way
+            version, state = table.version(), table.state.fork()
+            table.odds = (version, None)
+            table.odds_seq += 1
+        self.changed(table.id)
+        try:
+            answer = await asyncio.to_thread(who_wins_from_here, table.conflict.scenario, state, dict(table.names))
+        except Exception as exc:  # the panel says what went wrong; the table goes on
+            answer = FromHere(method="none", note=one_line(f"the calculation failed: {exc}"))
+        async with table.lock:
+            if table.odds is not None and table.odds[0] == version:
+                table.odds = (version, answer)
+                table.odds_seq += 1
+        self.changed(table.id)
 
     def changed(self, cid: int) -> None:
         for conn in self.conns.get(cid, ()):
             conn.wake()
 
-    def apply(self, table: WebTable, seat: str, message: Mapping[str, Any]) -> None:
-        try:
-            table.handle(seat, message)
-        finally:
-            self.changed(table.id)
+    async def apply(self, table: WebTable, seat: str, message: Mapping[str, Any]) -> None:
+        """Handle one input, commit what it caused, then wake the table's pages (in that order)."""
+        if message.get("type") == "odds":
+            await self.ask_odds(table, seat)
+            return
+        async with table.lock:
+            try:
+                table.handle(seat, message)
+            finally:
+                try:
+                    await self.store.write(table.take_writes())
+                except Exception as exc:
+                    # the table in memory is ahead of the file: forget it, the next request reloads what was saved
+                    self.tables.pop(table.id, None)
+                    raise StoreError(f"the save database could not be written: {exc}") from None
+                finally:
+                    self.changed(table.id)
 
 
 def same_origin(conn: HTTPConnection) -> bool:
@@ -192,15 +250,37 @@ def same_origin(conn: HTTPConnection) -> bool:
     return urlsplit(origin).netloc == conn.headers.get("host", "")
 
 
-async def read_form(request: Request) -> dict[str, str]:
+async def read_form(request: Request, limit: int = MAX_MESSAGE) -> dict[str, str]:
     """A urlencoded form, bounded in size (no multipart: the pages send nothing else)."""
     body = await request.body()
-    if len(body) > MAX_MESSAGE:
-        raise KonfliktError(f"form too long (at most {MAX_MESSAGE} bytes)")
+    if len(body) > limit:
+        raise KonfliktError(f"form too long (at most {limit:,} bytes)")
     try:
         return dict(parse_qsl(body.decode("utf-8"), keep_blank_values=True, max_num_fields=50))
     except (UnicodeDecodeError, ValueError):
         raise KonfliktError("the form could not be read") from None
+
+
+class PageRefused(Exception):
+    """A request a page answers with an error page: one line and its HTTP status."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+async def posted_form(request: Request, limit: int = MAX_MESSAGE) -> dict[str, str]:
+    """A form posted from one of this server's pages: the Origin first, then the form, read within ``limit``.
+
+    Raises:
+        PageRefused: 403 for another site's form, 400 for a form too long or unreadable.
+    """
+    if not same_origin(request):
+        raise PageRefused("refused: this form came from another site", 403)
+    try:
+        return await read_form(request, limit)
+    except KonfliktError as exc:
+        raise PageRefused(str(exc)) from None
 
 
 def one_line(text: str) -> str:
@@ -212,6 +292,10 @@ def base_url(conn: HTTPConnection) -> str:
     url = conn.base_url
     scheme = {"ws": "http", "wss": "https"}.get(url.scheme, url.scheme)
     return str(url.replace(scheme=scheme)).rstrip("/")
+
+
+def bundled_names() -> list[str]:
+    return sorted(f"{p.parent.name}/{p.stem}" for p in bundled_examples().glob("*/*.toml") if p.parent.name != "sweeps")
 
 
 def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
@@ -227,63 +311,70 @@ def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
         finally:
             hub.close()
 
-    def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
         return HTMLResponse(hub.render(name, **context), status_code=status)
 
-    def error_page(request: Request, message: str, status: int) -> HTMLResponse:
-        return page(request, "message.html", status, title="konflikt", message=one_line(message))
+    def error_page(message: str, status: int) -> HTMLResponse:
+        return page("message.html", status, title="konflikt", message=one_line(message))
+
+    def html_errors(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+        """A page's refusals (:class:`PageRefused`, and bad input as :class:`KonfliktError`) as one-line pages."""
+
+        async def wrapped(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except PageRefused as exc:
+                return error_page(str(exc), exc.status)
+            except KonfliktError as exc:
+                return error_page(str(exc), 400)
+
+        return wrapped
 
     async def index(request: Request) -> Response:
         return page(
-            request,
             "message.html",
             title="konflikt table",
             message="Ask your game master for your seat's link. The GM's console link was printed by 'konflikt serve'.",
         )
 
-    def console_key(request: Request) -> bool:
+    def console_key(request: Request) -> str:
+        """The console's key from the path; anything else is a page that does not exist."""
         assert hub.links is not None
-        return hub.links.is_admin(str(request.path_params["key"]))
+        key = str(request.path_params["key"])
+        if not hub.links.is_admin(key):
+            raise PageRefused("no such page", 404)
+        return key
 
+    @html_errors
     async def console(request: Request) -> Response:
-        if not console_key(request):
-            return error_page(request, "no such page", 404)
-        assert hub.store is not None and hub.links is not None
-        examples = sorted(
-            f"{p.parent.name}/{p.stem}" for p in bundled_examples().glob("*/*.toml") if p.parent.name != "sweeps"
-        )
+        key = console_key(request)
+        assert hub.links is not None
         saved = []
-        for row in hub.store.list():
+        for row in await hub.store.call(lambda store: store.list()):
             tokens = hub.links.tables.get(row.id, {})
             saved.append({"row": row, "gm": f"/t/{row.id}/{tokens[GM]}" if GM in tokens else None})
-        return page(request, "console.html", key=request.path_params["key"], examples=examples, saved=saved[::-1])
+        return page("console.html", key=key, examples=bundled_names(), saved=saved[::-1], upload_max=UPLOAD_MAX)
 
+    def seats_form(key: str, scenario: Scenario, name: str = "", toml: str = "") -> HTMLResponse:
+        """The form that opens a table: who plays each seat, the dice, a seed."""
+        seats = [(p.id, p.name, p.policy) for p in scenario.participants()] + [(GM, "the GM", scenario.gm)]
+        return page(
+            "new.html",
+            key=key,
+            scenario=name,
+            toml=toml,
+            title=scenario.title,
+            seats=seats,
+            policies=[*scenario.ruleset.policy_names(), "human"],
+        )
+
+    @html_errors
     async def new_table(request: Request) -> Response:
-        if not console_key(request):
-            return error_page(request, "no such page", 404)
-        key = request.path_params["key"]
+        key = console_key(request)
         if request.method == "GET":
             name = request.query_params.get("scenario", "")
-            try:
-                scenario = load_scenario(name)
-            except KonfliktError as exc:
-                return error_page(request, str(exc), 400)
-            seats = [(p.id, p.name, p.policy) for p in scenario.participants()] + [(GM, "the GM", scenario.gm)]
-            return page(
-                request,
-                "new.html",
-                key=key,
-                scenario=name,
-                title=scenario.title,
-                seats=seats,
-                policies=[*scenario.ruleset.policy_names(), "human"],
-            )
-        if not same_origin(request):
-            return error_page(request, "refused: this form came from another site", 403)
-        try:
-            form = await read_form(request)
-        except KonfliktError as exc:
-            return error_page(request, str(exc), 400)
+            return seats_form(key, load_scenario(name), name=name)
+        form = await posted_form(request, UPLOAD_MAX + MAX_MESSAGE)
         policies = {k[7:]: str(v) for k, v in form.items() if k.startswith("policy:")}
         seed_text = str(form.get("seed", "")).strip()
         try:
@@ -291,54 +382,54 @@ def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
             if seed is not None and not 0 <= seed < 2**63:
                 raise ValueError
         except ValueError:
-            return error_page(request, f"seed {seed_text[:30]!r} is not a whole number from 0 to 2**63 - 1", 400)
-        try:
-            cid, token = hub.create(str(form.get("scenario", "")), policies, str(form.get("dice", "auto")), seed)
-        except KonfliktError as exc:
-            return error_page(request, str(exc), 400)
+            raise PageRefused(f"seed {seed_text[:30]!r} is not a whole number from 0 to 2**63 - 1") from None
+        toml = form.get("toml")
+        scenario = uploaded_scenario(toml) if toml else load_scenario(str(form.get("scenario", "")))
+        cid, token = await hub.create(scenario, policies, str(form.get("dice", "auto")), seed)
         return RedirectResponse(f"/t/{cid}/{token}", status_code=303)
 
+    @html_errors
+    async def upload(request: Request) -> Response:
+        """A scenario pasted or chosen as a file on the console: checked as the CLI checks one, then the seats."""
+        key = console_key(request)
+        form = await posted_form(request, UPLOAD_MAX + MAX_MESSAGE)
+        text = form.get("toml", "")
+        return seats_form(key, uploaded_scenario(text), toml=text)
+
+    @html_errors
     async def adopt(request: Request) -> Response:
-        if not console_key(request) or not same_origin(request):
-            return error_page(request, "no such page", 404)
-        try:
-            token = hub.adopt(int(request.path_params["cid"]))
-        except KonfliktError as exc:
-            return error_page(request, str(exc), 400)
+        console_key(request)
+        await posted_form(request)
+        token = await hub.adopt(int(request.path_params["cid"]))
         return RedirectResponse(f"/t/{request.path_params['cid']}/{token}", status_code=303)
 
-    def lookup(conn: HTTPConnection) -> tuple[WebTable, str]:
-        return hub.seat_for(int(conn.path_params["cid"]), str(conn.path_params["token"]))
+    async def lookup(conn: HTTPConnection) -> tuple[WebTable, str]:
+        return await hub.seat_for(int(conn.path_params["cid"]), str(conn.path_params["token"]))
 
+    @html_errors
     async def seat_page(request: Request) -> Response:
         try:
-            table, seat = lookup(request)
+            table, seat = await lookup(request)
         except LookupError:
-            return error_page(request, "no such table link: ask your game master for yours", 404)
-        except KonfliktError as exc:
-            return error_page(request, str(exc), 400)
+            raise PageRefused("no such table link: ask your game master for yours", 404) from None
         error = None
         if request.method == "POST":
-            if not same_origin(request):
-                return error_page(request, "refused: this form came from another site", 403)
-            try:
-                form = await read_form(request)
-            except KonfliktError as exc:
-                return error_page(request, str(exc), 400)
+            form = await posted_form(request)
             message = {k: _form_value(k, str(form[k])) for k in FIELDS if k in form}
             try:
-                hub.apply(table, seat, message)
+                await hub.apply(table, seat, message)
             except KonfliktError as exc:
                 error = one_line(str(exc))
             else:
                 return RedirectResponse(str(request.url.path), status_code=303)
-        panel = hub.panel(table, seat, base_url(request))
-        events = [{"step": e.step, "text": e.text} for e in table.visible_events(seat)]
+        async with table.lock:
+            panel, html = hub.panel(table, seat, base_url(request))
+            events = [{"step": e.step, "text": e.text} for e in table.visible_events(seat)]
         return page(
-            request,
             "table.html",
             400 if error else 200,
             p=panel,
+            html=html,
             events=events,
             error=error,
             ws=f"/ws/{table.id}/{request.path_params['token']}",
@@ -346,7 +437,7 @@ def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
 
     async def api(request: Request) -> Response:
         try:
-            table, seat = lookup(request)
+            table, seat = await lookup(request)
         except LookupError:
             return JSONResponse({"error": "no such table link"}, status_code=404)
         except KonfliktError as exc:
@@ -364,17 +455,18 @@ def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
             except ValueError:
                 return JSONResponse({"error": "not a JSON object"}, status_code=400)
             try:
-                hub.apply(table, seat, message)
+                await hub.apply(table, seat, message)
             except KonfliktError as exc:
                 return JSONResponse({"error": one_line(str(exc))}, status_code=400)
-        return JSONResponse(hub.frame(table, seat, Sent(), base_url(request)))
+        async with table.lock:
+            return JSONResponse(hub.frame(table, seat, Sent(), base_url(request)))
 
     async def socket(ws: WebSocket) -> None:
         if not same_origin(ws):
             await ws.close(code=1008, reason="Origin is not this server")
             return
         try:
-            table, seat = lookup(ws)
+            table, seat = await lookup(ws)
         except (LookupError, KonfliktError, ValueError):
             await ws.close(code=1008, reason="no such table link")
             return
@@ -389,8 +481,9 @@ def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
                 if item is None:
                     return
                 if item.get("type") == "frame":
-                    conn.frame_due = False
-                    item = hub.frame(table, seat, conn.sent, base) | {"ack": conn.ack}
+                    async with table.lock:
+                        conn.frame_due = False
+                        item = hub.frame(table, seat, conn.sent, base) | {"ack": conn.ack}
                 await ws.send_text(json.dumps(item, ensure_ascii=False))
 
         task = asyncio.create_task(writer())
@@ -427,7 +520,7 @@ def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
                     conn.wake()
                 conn.ack = str(message.get("id", ""))[:40]
                 try:
-                    hub.apply(table, seat, message)
+                    await hub.apply(table, seat, message)
                 except KonfliktError as exc:
                     conn.queue.put_nowait({"type": "error", "message": one_line(str(exc)), "ack": conn.ack})
         except WebSocketDisconnect:
@@ -442,6 +535,7 @@ def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
         Route("/", index),
         Route("/console/{key}", console),
         Route("/console/{key}/new", new_table, methods=["GET", "POST"]),
+        Route("/console/{key}/upload", upload, methods=["POST"]),
         Route("/console/{key}/open/{cid:int}", adopt, methods=["POST"]),
         Route("/t/{cid:int}/{token}", seat_page, methods=["GET", "POST"]),
         Route("/api/t/{cid:int}/{token}", api, methods=["GET", "POST"]),
@@ -453,7 +547,7 @@ def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
 
 def _form_value(name: str, value: str) -> Any:
     """Form fields arrive as text; the numbers of a message are read back as numbers (or left to be refused)."""
-    if name in ("step", "choice", "count"):
+    if name in ("step", "choice", "count", "value"):
         try:
             return int(value)
         except ValueError:

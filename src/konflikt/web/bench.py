@@ -10,7 +10,9 @@ showing it. The run stops by itself: when every conflict has ended, or at the ti
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 import re
 import socket
 import subprocess
@@ -57,6 +59,12 @@ class ServeBench:
     latencies_ms: list[float]
     server_rss_mb: float | None
     refused: int
+    server_cpu_s: float | None = None
+    """CPU time the server process used during the run: less at the mercy of other load than the latencies."""
+    client_cpu_s: float | None = None
+    """CPU time the simulated pages used (this process): they share the machine with the server."""
+    load: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """The machine's load average when the run ended (1, 5, 15 minutes)."""
 
     def percentile(self, q: float) -> float:
         return float(np.percentile(self.latencies_ms, q)) if self.latencies_ms else float("nan")
@@ -74,7 +82,13 @@ class ServeBench:
             "p99_ms": round(self.percentile(99), 2),
             "max_ms": round(max(self.latencies_ms), 2) if self.latencies_ms else None,
             "server_peak_rss_mb": self.server_rss_mb,
+            "server_cpu_s": None if self.server_cpu_s is None else round(self.server_cpu_s, 2),
+            "server_cpu_ms_per_step": (
+                round(self.server_cpu_s * 1000 / self.steps, 2) if self.server_cpu_s and self.steps else None
+            ),
+            "client_cpu_s": None if self.client_cpu_s is None else round(self.client_cpu_s, 2),
             "refused": self.refused,
+            "load_average": [round(x, 2) for x in self.load],
         }
 
 
@@ -92,6 +106,15 @@ def peak_rss_mb(pid: int) -> float | None:
         return None
     match = re.search(r"VmHWM:\s+(\d+) kB", text)
     return round(int(match.group(1)) / 1024, 1) if match else None
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User and system CPU time of a process so far (Linux ``/proc``); ``None`` elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def start_server(db: Path, port: int) -> tuple[subprocess.Popen[str], str]:
@@ -130,56 +153,65 @@ def open_table(console: str, humans: list[str], seed: int) -> list[tuple[str, st
 
 
 async def run_page(page: Page, rng: np.random.Generator, sent: Sent, stop: float) -> int:
-    """Play one page until its conflict ends or time is up; returns how many of its messages were refused."""
+    """Play one page until its conflict ends or time is up; returns how many of its messages were refused.
+
+    A reader task stamps every frame the moment it arrives, while the player thinks: a page's arrival times never
+    include its own player's thinking (they did before: the frames waited while the player slept).
+    """
     import websockets
 
-    refused = 0
     ws_url = page.url.replace("http://", "ws://", 1).replace("/t/", "/ws/", 1)
-    async with websockets.connect(ws_url, max_size=2**24) as ws:
-        await ws.send(json.dumps({"type": "hello"}))
-        sent_id = 0
-        waiting = False
-        while time.perf_counter() < stop:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, stop - time.perf_counter()))
-            except TimeoutError:
-                break
-            frame = json.loads(raw)
-            now = time.perf_counter()
-            if frame.get("ack") == str(sent_id):
-                waiting = False  # the server has handled our last choice: frames from now on know of it
-            if frame.get("type") == "error":
-                refused += 1
-                continue
-            if frame.get("type") != "frame":
-                continue
-            step = int(frame["step"])
-            page.seen.setdefault(step, now)
-            if frame["terminal"]:
-                page.ended = True
-                break
-            if frame["choices"] and not waiting:
-                await asyncio.sleep(float(rng.uniform(*THINK)))
-                while True:  # act on the newest frame: others may have moved while we thought
-                    try:
-                        newer = json.loads(await asyncio.wait_for(ws.recv(), timeout=0.001))
-                    except TimeoutError:
-                        break
-                    if newer.get("type") == "frame":
-                        frame = newer
-                        page.seen.setdefault(int(frame["step"]), time.perf_counter())
+    latest: dict[str, Any] = {}
+    fresh = asyncio.Event()
+    me = {"sent": 0, "waiting": False, "refused": 0}
+
+    async with websockets.connect(ws_url, max_size=2**24, open_timeout=60) as ws:
+
+        async def reader() -> None:
+            async for raw in ws:
+                now = time.perf_counter()
+                frame = json.loads(raw)
+                if frame.get("ack") == str(me["sent"]):
+                    me["waiting"] = False  # the server has handled our last choice: frames from now on know of it
+                if frame.get("type") == "error":
+                    me["refused"] += 1
+                    continue
+                if frame.get("type") != "frame":
+                    continue
+                page.seen.setdefault(int(frame["step"]), now)
+                latest.clear()
+                latest.update(frame)
+                fresh.set()
                 if frame["terminal"]:
                     page.ended = True
+                    return
+
+        task = asyncio.create_task(reader())
+        await ws.send(json.dumps({"type": "hello"}))
+        try:
+            while time.perf_counter() < stop and not page.ended:
+                try:
+                    await asyncio.wait_for(fresh.wait(), timeout=max(0.01, stop - time.perf_counter()))
+                except TimeoutError:
                     break
-                if not frame["choices"]:
+                fresh.clear()
+                if task.done() or not latest.get("choices") or me["waiting"]:
+                    continue
+                await asyncio.sleep(float(rng.uniform(*THINK)))
+                frame = dict(latest)  # act on the newest frame: others may have moved while we thought
+                if page.ended or not frame.get("choices") or me["waiting"]:
                     continue
                 step = int(frame["step"])
                 choice = int(rng.integers(len(frame["choices"])))
-                sent_id += 1
-                waiting = True
+                me["sent"] += 1
+                me["waiting"] = True
                 sent[(page.table, step, page.seat)] = time.perf_counter()
-                await ws.send(json.dumps({"type": "act", "step": step, "choice": choice, "id": str(sent_id)}))
-    return refused
+                await ws.send(json.dumps({"type": "act", "step": step, "choice": choice, "id": str(me["sent"])}))
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+    return me["refused"]
 
 
 def latencies(pages: list[Page], sent: Sent) -> list[float]:
@@ -224,9 +256,11 @@ def run_serve_bench(tables: int = 50, seconds: float = 20.0, seed: int = 1) -> S
         proc, console = start_server(Path(folder) / "bench.sqlite", free_port())
         try:
             links = [open_table(console, humans, seed + i) for i in range(tables)]
+            cpu_before, mine_before = cpu_seconds(proc.pid), time.process_time()
             began = time.perf_counter()
             pages, sent, refused = asyncio.run(drive(links, seconds, seed))
             took = time.perf_counter() - began
+            cpu_after, mine_after = cpu_seconds(proc.pid), time.process_time()
             rss = peak_rss_mb(proc.pid)
         finally:
             proc.terminate()
@@ -244,4 +278,7 @@ def run_serve_bench(tables: int = 50, seconds: float = 20.0, seed: int = 1) -> S
         latencies(pages, sent),
         rss,
         refused,
+        None if cpu_before is None or cpu_after is None else cpu_after - cpu_before,
+        mine_after - mine_before,
+        os.getloadavg(),
     )

@@ -4,15 +4,17 @@ Every input (a seat's choice, a secret choice, a roll typed or rolled, an undo) 
 with the seat its token acts for; the server checks who may do what. Policy seats and server-rolled dice act by
 themselves in :meth:`WebTable.advance`, drawing from the same per-step generators as ``konflikt play``, so a server
 killed between two steps picks up exactly where it was: the store holds every committed step, and whatever was not
-committed is drawn again identically.
+committed is drawn again identically. The table writes nothing itself: it lists its writes
+(:meth:`WebTable.take_writes`) and the server commits them in the store's thread before any page hears of them.
 """
 
 from __future__ import annotations
 
+import asyncio
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from konflikt.core.actions import Action
 from konflikt.core.conflict import Conflict
@@ -21,11 +23,14 @@ from konflikt.core.ruleset import Policy
 from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL, State
 from konflikt.errors import KonfliktError
 from konflikt.sim.runner import StepGenerators, seat_policies
-from konflikt.store.db import Loaded, Store
+from konflikt.store.db import Loaded
 from konflikt.web.faces import Roll, roll_faces
-from konflikt.web.saving import append_steps
+from konflikt.web.odds import FromHere
+from konflikt.web.writer import Append, Write
 
-HUMAN_SOURCES = ("human", "table")
+T = TypeVar("T")
+
+HUMAN_SOURCES = ("human", "table", "correction")
 MAX_AUTO_STEPS = 20_000
 GM_LABEL = "the GM (prowadzący / spelledare / spilleder)"
 
@@ -46,7 +51,6 @@ class Sent:
 class WebTable:
     """A saved conflict, live: its state, who plays each seat, and the rolls with their faces."""
 
-    store: Store
     id: int
     conflict: Conflict
     sources: list[str]
@@ -59,16 +63,24 @@ class WebTable:
     epoch: str = ""
     finished: bool = False
     unsaved: list[str] = field(default_factory=list)
-    """Sources of the steps applied since the last commit (saved together by :meth:`save`)."""
+    """Sources of the steps applied since the last :meth:`take_writes` (committed together)."""
+    writes: list[Write] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held from an input until its steps are committed, and while a frame is built: no page sees uncommitted steps."""
     visible: dict[str, tuple[int, list[Event]]] = field(default_factory=dict)
+    odds: tuple[tuple[str, int, bool], FromHere | None] | None = None
+    """The GM's last "who wins from here": the version it was asked at, and the answer (``None`` while working)."""
+    odds_seq: int = 0
+    _cache_version: tuple[str, int, bool] = ("", -1, False)
+    _cache: dict[Any, Any] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, store: Store, loaded: Loaded) -> WebTable:
+    def load(cls, loaded: Loaded) -> WebTable:
         scenario = loaded.conflict.scenario
         names = {p.id: p.policy for p in scenario.participants()}
         names[GM] = scenario.gm
         names.update(loaded.seats)
-        table = cls(store, loaded.id, loaded.conflict, list(loaded.sources), loaded.dice, names)
+        table = cls(loaded.id, loaded.conflict, list(loaded.sources), loaded.dice, names)
         table.policies = seat_policies(scenario, names)
         table.replay()
         try:
@@ -154,7 +166,7 @@ class WebTable:
     def handle(self, seat: str, message: Mapping[str, Any]) -> None:
         """Apply one message from ``seat``'s page (the seat its token acts for), or raise :class:`Refused`.
 
-        Whatever it applied is committed before it returns, in one transaction, even when a policy fails midway.
+        Whatever it applied is listed for :meth:`take_writes`, even when a policy fails midway.
         """
         try:
             self._handle(seat, message)
@@ -166,7 +178,7 @@ class WebTable:
         claimed = message.get("seat")
         if claimed is not None and claimed != seat and seat != GM:
             raise Refused(f"this link acts only for {seat}, not for {str(claimed)[:40]!r}")
-        if kind in ("undo", "pause", "resume") and seat != GM:
+        if kind in ("undo", "pause", "resume", "correct") and seat != GM:
             raise Refused(f"only the GM may {kind}")
         if kind == "pause":
             self.paused = True
@@ -178,8 +190,12 @@ class WebTable:
         if kind == "undo":
             self.undo(_count(message.get("count", 1)))
             return
+        if kind == "correct":
+            self.correct(message)
+            self.advance()
+            return
         if kind not in ("act", "roll"):
-            raise Refused(f"unknown message type {str(kind)[:40]!r} (act, roll, undo, pause, resume)")
+            raise Refused(f"unknown message type {str(kind)[:40]!r} (act, roll, undo, pause, resume, correct, odds)")
         if self.paused:
             raise Refused("the GM has paused the table")
         if self.state.is_terminal():
@@ -209,6 +225,31 @@ class WebTable:
         else:
             self.state.apply_action(action)
         self.record("human")
+
+    def correct(self, message: Mapping[str, Any]) -> None:
+        """The GM sets a value by hand, with a reason: a logged step of its own (``State.correct``)."""
+        target = message.get("target")
+        seat, name = target.split("|", 1) if isinstance(target, str) and "|" in target else (None, None)
+        if seat is None or name is None:
+            raise Refused("a correction names a seat and a value ('target': 'seat|name')")
+        value = message.get("value")
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise Refused(f"a correction sets a whole number, not {str(value)[:20]!r}")
+        try:
+            self.state.correct(seat, name, value, str(message.get("reason", "")))
+        except KonfliktError as exc:
+            raise Refused(str(exc)) from None
+        self.record("correction")
+
+    def corrections(self) -> list[dict[str, Any]]:
+        """The GM's correction form: every value the ruleset lets the GM set, with its bounds."""
+        if self.state.is_terminal():
+            return []
+        return [
+            {"target": f"{seat}|{name}", "label": f"{self.label(seat)}: {name}", "now": now, "lo": lo, "hi": hi}
+            for seat, values in self.state.correctable().items()
+            for name, (now, lo, hi) in values.items()
+        ]
 
     def roll(self, seat: str, text: Any) -> None:
         if seat != GM:
@@ -273,21 +314,28 @@ class WebTable:
                 self.record("policy")
 
     def record(self, source: str) -> None:
-        """Note the step just applied; :meth:`save` commits it before anyone is told of it."""
+        """Note the step just applied; :meth:`save` lists it to be committed before anyone is told of it."""
         self.unsaved.append(source)
 
     def save(self) -> None:
-        """Commit every step applied since the last save, in one transaction; then the outcome, if it is over."""
+        """List the steps applied since the last save as one write; then the outcome, if it is over."""
         if self.unsaved:
             steps = self.state.steps()
             first = len(steps) - len(self.unsaved)
-            append_steps(self.store, self.id, first, steps[first:], self.unsaved)
+            self.writes.append(Append(self.id, first, steps[first:], list(self.unsaved)))
             self.conflict.steps = steps
             self.sources.extend(self.unsaved)
             self.unsaved = []
         if self.state.is_terminal() and not self.finished:
-            self.store.finish(self.id, self.state.outcome().summary)
+            cid, summary = self.id, self.state.outcome().summary
+            self.writes.append(lambda store: store.finish(cid, summary))
             self.finished = True
+
+    def take_writes(self) -> list[Write]:
+        """The writes listed since the last call, in order, for the store's thread to commit."""
+        self.save()
+        writes, self.writes = self.writes, []
+        return writes
 
     def undo(self, count: int) -> None:
         """Take back the last ``count`` human inputs (decisions and typed dice), as ``konflikt play`` does."""
@@ -295,7 +343,9 @@ class WebTable:
         if not human:
             raise Refused("nothing to undo: no human input yet")
         keep = human[-min(count, len(human))]
-        self.store.truncate(self.id, keep)
+        self.save()
+        cid = self.id
+        self.writes.append(lambda store: store.truncate(cid, keep))
         self.sources = self.sources[:keep]
         self.conflict.steps = self.conflict.steps[:keep]
         self.finished = False
@@ -331,17 +381,61 @@ class WebTable:
         sent.epoch, sent.events = self.epoch, len(visible)
         return [{"step": e.step, "text": e.text} for e in visible[start:]], reset
 
-    def panel(self, seat: str) -> dict[str, Any]:
-        """Everything a seat's page shows apart from the log: built from ``view(seat)`` and the public status.
+    def version(self) -> tuple[str, int, bool]:
+        """What every page shows changes only with this: the log's epoch, its length, and the pause."""
+        return (self.epoch, len(self.conflict.steps) + len(self.unsaved), self.paused)
+
+    def cached(self, key: Any, make: Callable[[], T]) -> T:
+        """``make()`` once per :meth:`version`: the parts every page of a step shares are built once, not per page."""
+        version = self.version()
+        if version != self._cache_version:
+            self._cache_version, self._cache = version, {}
+        if key not in self._cache:
+            self._cache[key] = make()
+        value: T = self._cache[key]
+        return value
+
+    def odds_now(self) -> dict[str, Any] | None:
+        """The odds panel at this step: the answer, "working", or nothing asked yet."""
+        if self.odds is None or self.odds[0] != self.version():
+            return None
+        answer = self.odds[1]
+        return {"working": True} if answer is None else answer.to_json()
+
+    def shared(self) -> dict[str, Any]:
+        """The public part of every page at this step: the table's shared display, the dice, whose turn it is.
 
         The status is the table's shared display (every ruleset's tracks and pools, the same text the terminal
         shows everyone); secret choices never reach it, they live only in the state's hidden store.
         """
         state = self.state
-        view = state.view(seat)
-        view.pop("events", None)
-        secret = view.get("secret_choices", {})
         status = state.status()
+        return {
+            "table": self.id,
+            "title": self.conflict.scenario.title,
+            "ruleset": self.conflict.scenario.ruleset.id,
+            "step": len(state.steps()),
+            "epoch": self.epoch,
+            "node": self.node_words(),
+            "terminal": state.is_terminal(),
+            "outcome": state.outcome().summary if state.is_terminal() else None,
+            "paused": self.paused,
+            "dice_mode": self.dice,
+            "waiting": [self.label(s) for s in state.waiting_for()],
+            "rolls": [r.to_json() for r in self.rolls[-6:]][::-1],
+            "sheets": status,
+            "status": [{"row": self.label(r) if r in self.names else r, "cells": c} for r, c in status.items()],
+        }
+
+    def panel(self, seat: str) -> dict[str, Any]:
+        """Everything a seat's page shows apart from the log: the shared part, and what ``view(seat)`` adds.
+
+        Secret choices are read through ``view(seat)`` (only at a simultaneous node, where there are any): the
+        seat's own, or every one for the GM.
+        """
+        state = self.state
+        shared = self.cached("shared", self.shared)
+        secret: dict[str, str] = state.view(seat).get("secret_choices", {}) if state.is_simultaneous_node() else {}
         chosen = [{"seat": s, "label": self.label(s)} for s in secret if s != seat]
         mine = None
         if seat != GM and secret.get(seat) not in (None, "hidden"):
@@ -360,42 +454,33 @@ class WebTable:
                         }
                     )
         pending = None
-        if state.is_chance_node():
+        if state.is_chance_node() and (self.dice == "table" or seat == GM):
             dice = state.pending_roll()
             assert dice is not None
             pending = {"purpose": state.roll_purpose(), "notation": dice.notation, "hint": dice.table_hint()}
-        return {
-            "table": self.id,
-            "title": self.conflict.scenario.title,
-            "ruleset": self.conflict.scenario.ruleset.id,
-            "seat": seat,
-            "label": self.label(seat),
-            "gm": seat == GM,
-            "step": len(state.steps()),
-            "epoch": self.epoch,
-            "node": self.node_words(),
-            "terminal": state.is_terminal(),
-            "outcome": state.outcome().summary if state.is_terminal() else None,
-            "paused": self.paused,
-            "dice_mode": self.dice,
-            "choices": choices,
-            "secret": state.is_simultaneous_node() and bool(choices),
-            "my_secret": mine,
-            "chosen": chosen,
-            "waiting": [self.label(s) for s in state.waiting_for()],
-            "gm_choices": gm_choices,
-            "gm_secrets": (
-                {self.label(s): state.describe_action(s, Action.parse(a)) for s, a in secret.items()}
-                if seat == GM
-                else {}
-            ),
-            "pending_roll": pending if (self.dice == "table" or seat == GM) else None,
-            "rolls": [r.to_json() for r in self.rolls[-6:]][::-1],
-            "sheet": status.get(seat, {}),
-            "status": [{"row": self.label(r) if r in self.names else r, "cells": c} for r, c in status.items()],
-            "policies": {self.label(s): self.names.get(s) or "human" for s in self.seats()} if seat == GM else {},
-            "view": view if seat == GM else None,
-        }
+        panel = {key: value for key, value in shared.items() if key != "sheets"}
+        panel.update(
+            {
+                "seat": seat,
+                "label": self.label(seat),
+                "gm": seat == GM,
+                "choices": choices,
+                "secret": state.is_simultaneous_node() and bool(choices),
+                "my_secret": mine,
+                "chosen": chosen,
+                "gm_choices": gm_choices,
+                "gm_secrets": (
+                    {self.label(s): state.describe_action(s, Action.parse(a)) for s, a in secret.items()}
+                    if seat == GM
+                    else {}
+                ),
+                "pending_roll": pending,
+                "sheet": shared["sheets"].get(seat, {}),
+                "policies": {self.label(s): self.names.get(s) or "human" for s in self.seats()} if seat == GM else {},
+                "corrections": self.cached("corrections", self.corrections) if seat == GM else [],
+            }
+        )
+        return panel
 
 
 def _choice(index: int, text: str) -> dict[str, Any]:

@@ -631,6 +631,16 @@ class FimbulfrostState(Narration):
             tuple(self.done),
         )
 
+    def correctable(self) -> dict[str, dict[str, tuple[int, int, int]]]:
+        """The GM may set each hero's pools (rustning, grej, våben) by hand, from 0 to the character's value."""
+        return {
+            seat: {name: (self.pools[i][k], 0, getattr(self.chars[i], name)) for k, name in enumerate(POOLS)}
+            for i, seat in enumerate(self.hero_ids)
+        }
+
+    def _correct(self, seat: str, name: str, value: int) -> None:
+        self.pools[self.hero_ids.index(seat)][POOLS.index(name)] = value
+
     def invariants(self) -> list[str]:
         broken = []
         for i, c in enumerate(self.chars):

@@ -695,6 +695,13 @@ class LevaldState(NarrationMixin):
             tuple(sorted((k, str(v)) for k, v in self._secret.items())),
         )
 
+    def correctable(self) -> dict[str, dict[str, tuple[int, int, int]]]:
+        """The GM may set a fighter's Gard by hand (0 to its maximum)."""
+        return {f.id: {"Gard": (int(self.gard[i]), 0, int(f.gard_max))} for i, f in enumerate(self.fighters)}
+
+    def _correct(self, seat: str, name: str, value: int) -> None:
+        self.gard[self.index[seat]] = value
+
     def invariants(self) -> list[str]:
         broken = []
         for i, f in enumerate(self.fighters):

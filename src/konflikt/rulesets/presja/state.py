@@ -808,6 +808,25 @@ class PresjaState(State):
     def why_illegal(self, seat: str, action: Action) -> str:
         return texts.why_illegal(self, seat, action) or super().why_illegal(seat, action)
 
+    def correctable(self) -> dict[str, dict[str, tuple[int, int, int]]]:
+        """The GM may set Punkty Losu (fate points) and mark or clear each box of the tor (track) by hand."""
+        values: dict[str, dict[str, tuple[int, int, int]]] = {}
+        for i, fi in enumerate(self.fighters):
+            row = {"punkty losu": (self.fate_points[i], 0, max(self.fate_points[i], fi.character.fate_points, 10))}
+            for box in range(len(fi.track)):
+                row[f"tor box {box + 1}"] = ((self.marked[i] >> box) & 1, 0, 1)
+            values[fi.id] = row
+        return values
+
+    def _correct(self, seat: str, name: str, value: int) -> None:
+        i = self.index[seat]
+        if name == "punkty losu":
+            self.fate_points[i] = value
+        else:
+            bit = 1 << (int(name.removeprefix("tor box ")) - 1)
+            self.marked[i] = self.marked[i] | bit if value else self.marked[i] & ~bit
+        self._ver += 1
+
     def invariants(self) -> list[str]:
         broken: list[str] = []
         for i, fi in enumerate(self.fighters):

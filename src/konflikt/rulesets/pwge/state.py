@@ -754,6 +754,13 @@ class PwgeState(State):
             self.ending,
         )
 
+    def correctable(self) -> dict[str, dict[str, tuple[int, int, int]]]:
+        """The GM may set each person's handlingspöl (action pool: tokens left) by hand, from 0 to the full pool."""
+        return {f.pid: {"handlingspöl": (self.tokens[i], 0, f.pool)} for i, f in enumerate(self.people)}
+
+    def _correct(self, seat: str, name: str, value: int) -> None:
+        self.tokens[self.index[seat]] = value
+
     def invariants(self) -> list[str]:
         broken = []
         for i, f in enumerate(self.people):

@@ -52,7 +52,7 @@ function connect() {
   });
 }
 
-const NUMBERS = new Set(["step", "choice", "count"]);
+const NUMBERS = new Set(["step", "choice", "count", "value"]);
 
 document.addEventListener("submit", (event) => {
   const form = event.target;
@@ -65,4 +65,13 @@ document.addEventListener("submit", (event) => {
   socket.send(JSON.stringify(message));
 });
 
-connect();
+// The console: a scenario file chosen is read into the text field it names (sent as a plain form).
+for (const input of document.querySelectorAll("input[type=file][data-fills]")) {
+  input.addEventListener("change", async () => {
+    const file = input.files && input.files[0];
+    const target = input.form && input.form.elements.namedItem(input.dataset.fills);
+    if (file && target) target.value = await file.text();
+  });
+}
+
+if (body.dataset.ws) connect();

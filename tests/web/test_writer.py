@@ -1,0 +1,100 @@
+"""The store's own thread: writes in the order asked, grouped into one transaction while the disk is busy."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from konflikt.core.actions import Action, Step
+from konflikt.core.conflict import Conflict
+from konflikt.core.scenario import load_scenario
+from konflikt.store.db import Store
+from konflikt.web.writer import Append, StoreThread
+
+
+def step(n: int) -> Step:
+    return Step("snurre", action=Action.of("move", n=n))
+
+
+def rows(db: Path, cid: int) -> list[tuple[int, str, str]]:
+    store = Store.open(db, readonly=True)
+    try:
+        return [
+            (idx, src, text)
+            for idx, src, text in store.conn.execute(
+                "SELECT idx, source, step FROM steps WHERE conflict_id = ? ORDER BY idx", (cid,)
+            )
+        ]
+    finally:
+        store.close()
+
+
+def test_writes_queued_behind_a_busy_disk_commit_together_in_order_and_a_bad_one_fails_alone(tmp_path: Path) -> None:
+    db = tmp_path / "k.sqlite"
+    writer = StoreThread(db)
+    writer.start()
+    conflict = Conflict(load_scenario("levald/duel"), {}, 1)
+
+    async def run() -> tuple[int, list[BaseException | None]]:
+        cid = await writer.call(lambda store: store.create(conflict))
+        gate = threading.Event()
+        busy = asyncio.ensure_future(writer.call(lambda store: gate.wait(10)))  # the thread is busy: writes queue up
+        await asyncio.sleep(0.05)
+        before = writer.commits
+        writes = [
+            writer.write([Append(cid, i * 2, [step(i * 2), step(i * 2 + 1)], ["human", "policy"])]) for i in range(10)
+        ]
+        clash = writer.write([Append(cid, 4, [step(99)], ["human"])])  # index 4 is taken by the third write
+        tasks = [asyncio.ensure_future(w) for w in (*writes, clash)]
+        await asyncio.sleep(0.05)
+        gate.set()
+        await busy
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        return writer.commits - before, [r if isinstance(r, BaseException) else None for r in results]
+
+    try:
+        commits, results = asyncio.run(run())
+    finally:
+        writer.stop()
+    assert results[:10] == [None] * 10 and isinstance(results[10], sqlite3.IntegrityError)
+    saved = rows(db, 1)
+    assert [idx for idx, _, _ in saved] == list(range(20))
+    assert [src for _, src, _ in saved] == ["human", "policy"] * 10
+    assert all(f'"n": {idx}' in text for idx, _, text in saved)
+    # the eleven queued writes: one transaction that failed on the clash, then one by one (ten commits, one refusal)
+    assert commits == 10
+
+
+def test_writes_queued_behind_a_busy_disk_share_one_commit(tmp_path: Path) -> None:
+    writer = StoreThread(tmp_path / "k.sqlite")
+    writer.start()
+    conflict = Conflict(load_scenario("levald/duel"), {}, 1)
+
+    async def run() -> int:
+        cids = [await writer.call(lambda store: store.create(conflict)) for _ in range(5)]
+        gate = threading.Event()
+        busy = asyncio.ensure_future(writer.call(lambda store: gate.wait(10)))
+        await asyncio.sleep(0.05)
+        before = writer.commits
+        tasks = [asyncio.ensure_future(writer.write([Append(c, 0, [step(0)], ["human"])])) for c in cids]
+        await asyncio.sleep(0.05)
+        gate.set()
+        await busy
+        await asyncio.gather(*tasks)
+        return writer.commits - before
+
+    try:
+        assert asyncio.run(run()) == 1
+    finally:
+        writer.stop()
+
+
+def test_a_store_that_cannot_be_opened_is_refused_when_the_thread_starts(tmp_path: Path) -> None:
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    with pytest.raises(Exception, match="is a folder"):
+        StoreThread(folder).start()
