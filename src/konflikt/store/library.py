@@ -326,18 +326,47 @@ def _linked(conn: sqlite3.Connection, conflict_id: int) -> tuple[str, dict[str, 
     return None if row is None else (str(row[0]), _loads(row[1], "cast"))
 
 
-def changed_fields(library: Mapping[str, Any], started: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
+_MISSING = object()
+
+
+def _default(ruleset: Ruleset, key: str) -> Any:
+    field = ruleset.character.model_fields.get(key)
+    if field is None:
+        return _MISSING
+    return field.get_default(call_default_factory=True)
+
+
+def changed_fields(
+    ruleset: Ruleset, library: Mapping[str, Any], started: Mapping[str, Any], after: Mapping[str, Any]
+) -> dict[str, Any]:
     """The library's document with what the conflict changed: each field the aftermath gives other than the
-    conflict started with, and each field it dropped (back at its default). Fields the scenario set for this
-    conflict only (an attribute in use) are not carried."""
+    conflict started with, and each field it dropped that had other than its default (it is back at its default:
+    a pool emptied). Fields the scenario set for this conflict only (an attribute in use) are not carried."""
     document = dict(library)
-    for key in started:
-        if key not in after:
+    for key, value in started.items():
+        if key not in after and _default(ruleset, key) not in (value, _MISSING):
             document.pop(key, None)
     for key, value in after.items():
         if started.get(key) != value:
             document[key] = value
     return document
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """Each field that differs, as ``field: before → after`` (absent: ``—``, the model's default)."""
+    lines = []
+    for key in [*before, *(k for k in after if k not in before)]:
+        if before.get(key) != after.get(key):
+            old = _shown(before[key]) if key in before else "—"
+            new = _shown(after[key]) if key in after else "—"
+            lines.append(f"{key}: {old} → {new}")
+    return lines
 
 
 def write_back(conn: sqlite3.Connection, conflict_id: int, ending: Ending) -> None:
@@ -359,13 +388,15 @@ def write_back(conn: sqlite3.Connection, conflict_id: int, ending: Ending) -> No
             continue
         ruleset = get_ruleset(character.ruleset)
         aftermath = {k: v for k, v in ending.characters[pid].items() if k not in SCENARIO_ONLY}
-        after = changed_fields(character.document, member["started"], aftermath)
+        after = changed_fields(ruleset, character.document, member["started"], aftermath)
         rules = ruleset.campaign
         if rules is not None:
             carried = rules.settle(character.document, character.pending, after)
         else:
             carried = Carried(after, character.pending)
         what = f"conflict {conflict_id}: {ending.title} — {ending.outcome}"
+        lines = (*changes(character.document, carried.document), *carried.lines)
+        carried = Carried(carried.document, carried.pending, lines)
         update(conn, character, carried, CONFLICT, what, conflict_id)
 
 
