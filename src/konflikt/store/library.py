@@ -336,17 +336,32 @@ def _default(ruleset: Ruleset, key: str) -> Any:
     return field.get_default(call_default_factory=True)
 
 
+def _spelled(ruleset: Ruleset, key: str, started: Mapping[str, Any]) -> str:
+    """``key`` as the character's own document spells it (``själ`` for a model field ``sjal``)."""
+    if key in started:
+        return key
+    for name, info in ruleset.character.model_fields.items():
+        alias = info.validation_alias
+        spellings = {name, *(getattr(alias, "choices", None) or ([alias] if isinstance(alias, str) else []))}
+        if key in spellings:
+            return next((str(k) for k in spellings if k in started), key)
+    return key
+
+
 def changed_fields(
     ruleset: Ruleset, library: Mapping[str, Any], started: Mapping[str, Any], after: Mapping[str, Any]
 ) -> dict[str, Any]:
     """The library's document with what the conflict changed: each field the aftermath gives other than the
     conflict started with, and each field it dropped that had other than its default (it is back at its default:
     a pool emptied). Fields the scenario set for this conflict only (an attribute in use) are not carried."""
+    after = {_spelled(ruleset, key, started): value for key, value in after.items()}
     document = dict(library)
     for key, value in started.items():
         if key not in after and _default(ruleset, key) not in (value, _MISSING):
             document.pop(key, None)
     for key, value in after.items():
+        if key not in started and _default(ruleset, key) == value:
+            continue  # a default the aftermath spells out: nothing changed
         if started.get(key) != value:
             document[key] = value
     return document
