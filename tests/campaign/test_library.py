@@ -77,7 +77,8 @@ def test_chars_add_show_export_edit_delete(cli: Callable[..., Result], tmp_path:
     assert again.code == 0, again.err
     assert documents(Path(db))["budolf2"] == documents(Path(db))["budolf"]
 
-    assert cli("chars", "edit", "budolf", "--set", "omdomme=5", "--set", "konsekvenser=['skramme']", "--db", db).code == 0
+    edited = cli("chars", "edit", "budolf", "--set", "omdomme=5", "--set", "konsekvenser=['skramme']", "--db", db)
+    assert edited.code == 0
     doc = documents(Path(db))["budolf"]
     assert doc["omdomme"] == 5 and doc["konsekvenser"] == ["skramme"]
     assert [kind for kind, _, _ in history_kinds(Path(db), "budolf")] == ["added", "edited"]
