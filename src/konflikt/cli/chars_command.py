@@ -188,7 +188,10 @@ def chars_show(
 
 @chars_app.command("add")
 def chars_add(
-    file: Annotated[Path, typer.Argument(metavar="FILE.toml", help="A character file (the scenario files' format).")],
+    file: Annotated[
+        Path,
+        typer.Argument(metavar="FILE.toml", help="A character file (the scenario files' format), or builtin:NAME."),
+    ],
     ruleset: Annotated[
         str | None, typer.Option(help=f"The character's ruleset ({', '.join(ruleset_ids())}), if the file has none.")
     ] = None,
@@ -197,6 +200,12 @@ def chars_add(
     db: DbOption = None,
 ) -> None:
     """Add a character file to the campaign, checked by its ruleset's character model."""
+    bundled = str(file).startswith("builtin:")
+    if bundled and ruleset is None:
+        raise KonfliktError(f"{file}: a bundled character: say whose with --ruleset ({', '.join(ruleset_ids())})")
+    if bundled:
+        content = get_ruleset(str(ruleset)).content_dir
+        file = Path(content or ".") / "characters" / (str(file).removeprefix("builtin:") + ".toml")
     document = read_toml(file)
     in_file = document.pop("ruleset", None)
     ruleset_id = ruleset or in_file

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from konflikt.core.campaign import Carried, Rest
 from konflikt.core.ruleset import Ruleset, get_ruleset
@@ -333,7 +333,8 @@ def _default(ruleset: Ruleset, key: str) -> Any:
     field = ruleset.character.model_fields.get(key)
     if field is None:
         return _MISSING
-    return field.get_default(call_default_factory=True)
+    default = field.get_default(call_default_factory=True)
+    return default.model_dump(mode="json") if isinstance(default, BaseModel) else default
 
 
 def _spelled(ruleset: Ruleset, key: str, started: Mapping[str, Any]) -> str:
@@ -370,17 +371,22 @@ def changed_fields(
 def _shown(value: Any) -> str:
     if isinstance(value, str):
         return value
-    return json.dumps(value, ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
-def changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
-    """Each field that differs, as ``field: before → after`` (absent: ``—``, the model's default)."""
+def changes(ruleset: Ruleset, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """Each field that differs, as ``field: before → after`` (a field left out is at the model's default)."""
+
+    def shown(document: Mapping[str, Any], key: str) -> str:
+        if key in document:
+            return _shown(document[key])
+        default = _default(ruleset, key)
+        return "—" if default is _MISSING else _shown(default)
+
     lines = []
     for key in [*before, *(k for k in after if k not in before)]:
         if before.get(key) != after.get(key):
-            old = _shown(before[key]) if key in before else "—"
-            new = _shown(after[key]) if key in after else "—"
-            lines.append(f"{key}: {old} → {new}")
+            lines.append(f"{key}: {shown(before, key)} → {shown(after, key)}")
     return lines
 
 
@@ -410,7 +416,7 @@ def write_back(conn: sqlite3.Connection, conflict_id: int, ending: Ending) -> No
         else:
             carried = Carried(after, character.pending)
         what = f"conflict {conflict_id}: {ending.title} — {ending.outcome}"
-        lines = (*changes(character.document, carried.document), *carried.lines)
+        lines = (*changes(ruleset, character.document, carried.document), *carried.lines)
         carried = Carried(carried.document, carried.pending, lines)
         update(conn, character, carried, CONFLICT, what, conflict_id)
 
