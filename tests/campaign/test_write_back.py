@@ -7,16 +7,19 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 
 from konflikt.cli.table import TableSession
+from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.conflict import Conflict
+from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import load_scenario
-from konflikt.sim.runner import seat_policies
+from konflikt.core.state import CHANCE, SIMULTANEOUS, State
+from konflikt.sim.runner import StepGenerators, seat_policies
 from konflikt.store import library
 from konflikt.store.db import Store
 from konflikt.store.source import LibrarySource
@@ -198,3 +201,41 @@ def test_a_write_back_the_model_refuses_rolls_the_last_step_back(
         assert [row.finished for row in store.list()] == [False]
     finally:
         store.close()
+
+
+def test_a_front_end_that_only_finishes_writes_back_once(cli: Callable[..., Result], tmp_path: Path) -> None:
+    """The browser table saves its steps without an ending and then calls ``finish``: the write-back happens there."""
+    db = tmp_path / "c.sqlite"
+    add_heroes(cli, db)
+    store, conflict_id, conflict = session_for(db, "default", ROBBERS_SEED)
+    try:
+        state = conflict.replay()
+        gen = StepGenerators(ROBBERS_SEED)
+        seats = seat_policies(conflict.scenario, {})
+        while not state.is_terminal():
+            state.apply_action(next_action(state, seats, gen))
+            store.append(conflict_id, len(state.steps()) - 1, state.steps()[-1], "policy")
+        assert history_kinds(db, "budolf") == [("added", None, 0)], "no ending passed: nothing yet"
+        store.finish(conflict_id, state.outcome().summary)
+        store.finish(conflict_id, state.outcome().summary)
+    finally:
+        store.close()
+    assert history_kinds(db, "budolf") == [("added", None, 0), ("conflict", conflict_id, 0)]
+
+
+def next_action(state: State, seats: Mapping[str, Policy | None], gen: StepGenerators) -> Action | ChanceOutcome:
+    node = state.current_player()
+    if node == CHANCE:
+        dice = state.pending_roll()
+        assert dice is not None
+        outcome: ChanceOutcome = dice.sample(gen.dice_for(state))
+        return outcome
+    seat = state.waiting_for()[0] if node == SIMULTANEOUS else node
+    policy = seats[seat]
+    assert policy is not None
+    return policy.choose(state, seat, gen.policy_for(state, seat))
+
+
+def test_a_resumed_conflict_keeps_its_campaign(cli: Callable[..., Result], tmp_path: Path) -> None:
+    result = cli("play", "--resume", "1", "--campaign", "x", "--db", str(tmp_path / "c.sqlite"))
+    assert result.code == 2 and "a resumed conflict keeps the campaign it began in" in result.err

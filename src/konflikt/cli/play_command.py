@@ -51,6 +51,8 @@ def register(app: typer.Typer) -> None:
         console = plain_console()
         if resume is not None and scenario_name is not None:
             raise KonfliktError("give either a SCENARIO or --resume ID, not both")
+        if resume is not None and campaign is not None:
+            raise KonfliktError("--campaign goes with a SCENARIO: a resumed conflict keeps the campaign it began in")
         if resume is None and scenario_name is None:
             raise KonfliktError("name a SCENARIO to play, or --resume ID (see 'konflikt saves')")
         fresh: Conflict | None = None
@@ -94,7 +96,7 @@ def register(app: typer.Typer) -> None:
             try:
                 TableSession(console, store, conflict_id, conflict, sources, seats, mode).run()
                 if changes := library.conflict_changes(store.conn, conflict_id):
-                    print_changes(console, campaign or library.DEFAULT_CAMPAIGN, conflict_id, changes)
+                    print_changes(console, library.campaign_of(store.conn, conflict_id) or "", conflict_id, changes)
             except KeyboardInterrupt:
                 hint = f"konflikt play --resume {conflict_id} --db {store.path}"
                 raise Stopped(f"stopped; every step so far is saved. Resume with: {hint}") from None

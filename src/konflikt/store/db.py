@@ -406,11 +406,19 @@ class Store:
             library.undo_write_back(tx, conflict_id)
 
     def finish(self, conflict_id: int, outcome: str) -> None:
+        """Mark the conflict finished. A campaign's conflict whose last step was saved without its ending (by a
+        front end that does not pass one to :meth:`append`) writes its characters back here, once."""
+        ending = None
+        if library.needs_write_back(self.conn, conflict_id):
+            loaded = self.load(conflict_id)
+            ending = library.ending_of(loaded.conflict.replay(), loaded.conflict.scenario.title)
         with self.transaction() as tx:
             tx.execute(
                 "UPDATE conflicts SET finished = 1, outcome = ?, updated = ? WHERE id = ?",
                 (outcome, _now(), conflict_id),
             )
+            if ending is not None:
+                library.write_back(tx, conflict_id, ending)
 
     def load(self, conflict_id: int) -> Loaded:
         """A saved conflict, checked as an import is: anything unreadable in the row is one clear error."""

@@ -390,15 +390,27 @@ def changes(ruleset: Ruleset, before: Mapping[str, Any], after: Mapping[str, Any
     return lines
 
 
-def write_back(conn: sqlite3.Connection, conflict_id: int, ending: Ending) -> None:
-    """Write a campaign conflict's characters back, once, through each ruleset's ``settle``."""
-    linked = _linked(conn, conflict_id)
-    if linked is None:
-        return
+def _written(conn: sqlite3.Connection, conflict_id: int) -> bool:
     done = conn.execute(
         "SELECT count(*) FROM history WHERE conflict_id = ? AND kind = ? AND undone = 0", (conflict_id, CONFLICT)
     ).fetchone()[0]
-    if done:
+    return bool(done)
+
+
+def needs_write_back(conn: sqlite3.Connection, conflict_id: int) -> bool:
+    """A campaign's conflict whose characters are not written back yet."""
+    return _linked(conn, conflict_id) is not None and not _written(conn, conflict_id)
+
+
+def campaign_of(conn: sqlite3.Connection, conflict_id: int) -> str | None:
+    linked = _linked(conn, conflict_id)
+    return None if linked is None else linked[0]
+
+
+def write_back(conn: sqlite3.Connection, conflict_id: int, ending: Ending) -> None:
+    """Write a campaign conflict's characters back, once, through each ruleset's ``settle``."""
+    linked = _linked(conn, conflict_id)
+    if linked is None or _written(conn, conflict_id):
         return
     campaign, cast = linked
     for pid, member in cast.items():
