@@ -8,6 +8,8 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from konflikt.store.db import SCHEMA_VERSION, Store
 from tests.campaign.helpers import character_file, documents, history_kinds
 from tests.conftest import Result
@@ -122,3 +124,26 @@ def test_bad_character_files_are_refused_in_one_line(cli: Callable[..., Result],
         result = cli(*args, "--db", str(db))
         assert result.code == 2 and result.err.count("\n") == 1 and words in result.err, (args, result.err)
     assert not db.exists() or json.loads(cli("chars", "--db", str(db), "--json").out) == []
+
+
+SHEET_WORDS = {"presja": "Punkty Losu", "levald": "Omtöckning", "fimbulfrost": "Omdømme", "pwge": "kroppspoäng"}
+
+
+@pytest.mark.parametrize("ruleset", sorted(SHEET_WORDS))
+def test_every_bundled_character_is_added_shown_and_exported_as_it_was(
+    cli: Callable[..., Result], tmp_path: Path, ruleset: str
+) -> None:
+    db = str(tmp_path / "c.sqlite")
+    files = sorted(character_file(ruleset, "x").parent.glob("*.toml"))
+    assert files
+    for file in files:
+        assert cli("chars", "add", f"builtin:{file.stem}", "--ruleset", ruleset, "--db", db).code == 0
+        shown = cli("chars", "show", file.stem, "--db", db)
+        assert shown.code == 0 and SHEET_WORDS[ruleset] in shown.out, (file.stem, shown.out)
+        out = tmp_path / f"{file.stem}.toml"
+        assert cli("chars", "export", file.stem, "--db", db, "--out", str(out)).code == 0
+        again = cli("chars", "add", str(out), "--name", f"{file.stem}-copy", "--db", db)
+        assert again.code == 0, again.err
+    docs = documents(Path(db))
+    for file in files:
+        assert docs[f"{file.stem}-copy"] == docs[file.stem]

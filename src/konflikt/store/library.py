@@ -128,7 +128,7 @@ def _now() -> str:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _loads(text: str, what: str) -> Any:
