@@ -16,7 +16,7 @@ from konflikt.cli.render import plain_console
 from konflikt.cli.run_command import header
 from konflikt.cli.table import TableSession
 from konflikt.core.conflict import MAX_JSON_BYTES, Conflict, PlayInfo, parse_json
-from konflikt.core.scenario import load_scenario, read_regular_file
+from konflikt.core.scenario import characters_from, load_scenario, read_regular_file
 from konflikt.core.state import GM
 from konflikt.errors import KonfliktError, StoreError
 from konflikt.sim.runner import seat_policies
@@ -59,7 +59,8 @@ def register(app: typer.Typer) -> None:
         source = LibrarySource(db, campaign)
         if scenario_name is not None:
             # everything about a new conflict is checked before the save database is opened or created
-            scenario = load_scenario(scenario_name, characters=source)
+            with characters_from(source):
+                scenario = load_scenario(scenario_name)
             overrides = overrides_for(scenario, option)
             names = {p.id: p.policy for p in scenario.participants()}
             names[GM] = scenario.gm

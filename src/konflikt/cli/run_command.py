@@ -18,7 +18,7 @@ from konflikt.cli.prompts import list_choices, read_choice
 from konflikt.cli.render import aftermath_of, outcome_panel, plain_console, print_events, status_table
 from konflikt.core.actions import Action
 from konflikt.core.conflict import Conflict, new_state
-from konflikt.core.scenario import Scenario, load_scenario
+from konflikt.core.scenario import Scenario, characters_from, load_scenario
 from konflikt.core.state import GM, State
 from konflikt.errors import KonfliktError
 from konflikt.sim.runner import Generators, Runner, seat_policies
@@ -70,7 +70,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play a whole conflict and print the narrated log and the outcome."""
         source = LibrarySource(db, campaign)
-        scenario = load_scenario(scenario_name, characters=source)
+        with characters_from(source):
+            scenario = load_scenario(scenario_name)
         overrides = overrides_for(scenario, option)
         seats = seat_policies(scenario, seat_overrides(scenario, policy))
         the_seed = choose_seed(seed, scenario)

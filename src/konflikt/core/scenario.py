@@ -10,7 +10,9 @@ from __future__ import annotations
 import os
 import stat
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -35,6 +37,18 @@ CharacterSource = Callable[[str | None, str, Ruleset], Mapping[str, Any] | None]
 """A campaign's character library as scenario loading sees it: ``(character reference, participant id, ruleset)``
 → the character document to use, or ``None`` for the scenario's own. It must answer a ``lib:NAME`` reference (or
 raise); the command line passes one in, so core never opens the store."""
+
+_SOURCE: ContextVar[CharacterSource | None] = ContextVar("character_source", default=None)
+
+
+@contextmanager
+def characters_from(source: CharacterSource) -> Iterator[None]:
+    """Scenario files loaded inside this block (``load_scenario``) take their characters from ``source`` too."""
+    token = _SOURCE.set(source)
+    try:
+        yield
+    finally:
+        _SOURCE.reset(token)
 
 
 class ParticipantSpec(BaseModel):
@@ -213,7 +227,8 @@ def find_scenario(name: str) -> Path:
 
 def load_scenario(name: str | Path, characters: CharacterSource | None = None) -> Scenario:
     path = find_scenario(str(name))
-    return scenario_from_document(read_toml(path), str(path), base=path.parent, characters=characters)
+    source = characters if characters is not None else _SOURCE.get()
+    return scenario_from_document(read_toml(path), str(path), base=path.parent, characters=source)
 
 
 def scenario_from_document(

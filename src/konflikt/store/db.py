@@ -155,7 +155,7 @@ def _check_file(conn: sqlite3.Connection, path: Path) -> None:
         raise StoreError(f"{path}: another program's SQLite database, not konflikt's; left untouched")
     if version > SCHEMA_VERSION:
         raise StoreError(f"{path}: saved by a newer konflikt (schema {version}); left untouched")
-    expected = {name: cols for name, cols in COLUMNS.items() if version >= SINCE.get(name, 1)}
+    expected = {name: cols for name, cols in COLUMNS.items() if version >= SINCE.get(name, 0)}
     for name, cols in expected.items():
         if tables.get(name) != cols:
             found = "missing" if name not in tables else f"columns {', '.join(sorted(tables[name]))}"
