@@ -147,3 +147,21 @@ def test_every_bundled_character_is_added_shown_and_exported_as_it_was(
     docs = documents(Path(db))
     for file in files:
         assert docs[f"{file.stem}-copy"] == docs[file.stem]
+
+
+@pytest.mark.parametrize("document", ["{not json", "42", '["a list"]'])
+def test_a_damaged_library_row_is_one_line_and_left_untouched(
+    cli: Callable[..., Result], tmp_path: Path, document: str
+) -> None:
+    db = tmp_path / "c.sqlite"
+    assert cli("chars", "add", "builtin:budolf", "--ruleset", "fimbulfrost", "--db", str(db)).code == 0
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE characters SET document = ?", (document,))
+    conn.commit()
+    conn.close()
+    before = db.read_bytes()
+    for args in (("chars", "show", "budolf"), ("chars",), ("campaign", "rest", "--days", "1"),
+                 ("run", "fimbulfrost/robbers", "--campaign", "default")):  # fmt: skip
+        result = cli(*args, "--db", str(db))
+        assert result.code == 2 and result.err.count("\n") == 1 and "damaged" in result.err, (args, result.err)
+    assert db.read_bytes() == before

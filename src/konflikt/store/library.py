@@ -13,6 +13,7 @@ Every function here runs inside a transaction the caller holds (``Store.transact
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -149,8 +150,6 @@ def ending_of(state: State, title: str) -> Ending | None:
 
 
 def check_name(name: str, what: str = "a character name") -> str:
-    import re
-
     if not re.match(ID_PATTERN, name) or len(name) > 64:
         raise StoreError(f"{name[:80]!r} is not {what}: lower-case letters, digits, '-' and '_' (budolf, sir-rudolf)")
     return name
@@ -198,15 +197,10 @@ def campaigns(conn: sqlite3.Connection) -> list[tuple[str, int, int]]:
 
 
 def _character(row: Sequence[Any], campaign: str) -> Character:
-    return Character(
-        int(row[0]),
-        campaign,
-        str(row[1]),
-        str(row[2]),
-        _loads(row[3], "character document"),
-        tuple(_loads(row[4], "list of delayed effects")),
-        str(row[5]),
-    )
+    document, pending = _loads(row[3], "character document"), _loads(row[4], "list of delayed effects")
+    if not isinstance(document, dict) or not isinstance(pending, list) or not all(isinstance(p, dict) for p in pending):
+        raise StoreError(f"the character library holds a damaged character {str(row[1])[:80]!r}; left untouched")
+    return Character(int(row[0]), campaign, str(row[1]), str(row[2]), document, tuple(pending), str(row[5]))
 
 
 _FIELDS = "id, name, ruleset, document, pending, updated"
