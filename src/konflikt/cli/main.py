@@ -44,6 +44,10 @@ def _register() -> None:
     commands = (run_command, play_command, sim_command, sweep_command, report_command, dice_commands, bench_command)
     for module in (*commands, serve_command, info_commands):
         module.register(app)
+    from konflikt.cli import campaign_command, chars_command
+
+    chars_command.register(app)
+    campaign_command.register(app)
 
 
 #: An error line is cut here: a 4,000-digit number quoted back is not helpful.

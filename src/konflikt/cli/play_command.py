@@ -10,16 +10,19 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from konflikt.cli.campaign_command import print_changes
 from konflikt.cli.common import Stopped, choose_seed, overrides_for, seat_overrides, write_output
 from konflikt.cli.render import plain_console
 from konflikt.cli.run_command import header
 from konflikt.cli.table import TableSession
 from konflikt.core.conflict import MAX_JSON_BYTES, Conflict, PlayInfo, parse_json
-from konflikt.core.scenario import load_scenario, read_regular_file
+from konflikt.core.scenario import characters_from, load_scenario, read_regular_file
 from konflikt.core.state import GM
 from konflikt.errors import KonfliktError, StoreError
 from konflikt.sim.runner import seat_policies
+from konflikt.store import library
 from konflikt.store.db import NoDatabase, Store
+from konflikt.store.source import LibrarySource
 
 DbOption = Annotated[Path | None, typer.Option("--db", help="The save database (default: your data folder).")]
 
@@ -38,6 +41,9 @@ def register(app: typer.Typer) -> None:
             list[str] | None, typer.Option("--policy", "-p", help="Seat policy seat=name (e.g. belzee=human).")
         ] = None,
         db: DbOption = None,
+        campaign: Annotated[
+            str | None, typer.Option(help="Take characters from this campaign's library; write them back.")
+        ] = None,
     ) -> None:
         """Run a conflict at the table: human seats are asked, dice rolled or typed in; saved after every step."""
         if dice not in ("", "auto", "table"):
@@ -45,12 +51,16 @@ def register(app: typer.Typer) -> None:
         console = plain_console()
         if resume is not None and scenario_name is not None:
             raise KonfliktError("give either a SCENARIO or --resume ID, not both")
+        if resume is not None and campaign is not None:
+            raise KonfliktError("--campaign goes with a SCENARIO: a resumed conflict keeps the campaign it began in")
         if resume is None and scenario_name is None:
             raise KonfliktError("name a SCENARIO to play, or --resume ID (see 'konflikt saves')")
         fresh: Conflict | None = None
+        source = LibrarySource(db, campaign)
         if scenario_name is not None:
             # everything about a new conflict is checked before the save database is opened or created
-            scenario = load_scenario(scenario_name)
+            with characters_from(source):
+                scenario = load_scenario(scenario_name)
             overrides = overrides_for(scenario, option)
             names = {p.id: p.policy for p in scenario.participants()}
             names[GM] = scenario.gm
@@ -78,7 +88,7 @@ def register(app: typer.Typer) -> None:
             else:
                 conflict = fresh
                 mode = dice or "auto"
-                conflict_id = store.create(conflict, mode, names)
+                conflict_id = store.create(conflict, mode, names, cast=source.cast(conflict.scenario))
                 store.claim(conflict_id)
                 sources = []
                 console.print(f"conflict {conflict_id}, saved after every step in {store.path}", style="bold")
@@ -86,6 +96,8 @@ def register(app: typer.Typer) -> None:
             seats = seat_policies(conflict.scenario, names)
             try:
                 TableSession(console, store, conflict_id, conflict, sources, seats, mode).run()
+                if changes := library.conflict_changes(store.conn, conflict_id):
+                    print_changes(console, library.campaign_of(store.conn, conflict_id) or "", conflict_id, changes)
             except KeyboardInterrupt:
                 hint = f"konflikt play --resume {conflict_id} --db {store.path}"
                 raise Stopped(f"stopped; every step so far is saved. Resume with: {hint}") from None

@@ -12,15 +12,17 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
+from konflikt.cli.campaign_command import keep_in_campaign, print_changes
 from konflikt.cli.common import choose_seed, overrides_for, seat_overrides, write_output
 from konflikt.cli.prompts import list_choices, read_choice
 from konflikt.cli.render import aftermath_of, outcome_panel, plain_console, print_events, status_table
 from konflikt.core.actions import Action
 from konflikt.core.conflict import Conflict, new_state
-from konflikt.core.scenario import Scenario, load_scenario
+from konflikt.core.scenario import Scenario, characters_from, load_scenario
 from konflikt.core.state import GM, State
 from konflikt.errors import KonfliktError
 from konflikt.sim.runner import Generators, Runner, seat_policies
+from konflikt.store.source import LibrarySource
 
 
 def ask_at_terminal(console: Console) -> Callable[[State, str], Action]:
@@ -61,9 +63,15 @@ def register(app: typer.Typer) -> None:
         policy: Annotated[list[str] | None, typer.Option("--policy", "-p", help="Seat policy seat=name.")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the events and the outcome as JSON.")] = False,
         save: Annotated[Path | None, typer.Option(help="Write the whole conflict (replayable) as JSON.")] = None,
+        campaign: Annotated[
+            str | None, typer.Option(help="Take characters from this campaign's library; write them back.")
+        ] = None,
+        db: Annotated[Path | None, typer.Option("--db", help="The save database holding the campaign.")] = None,
     ) -> None:
         """Play a whole conflict and print the narrated log and the outcome."""
-        scenario = load_scenario(scenario_name)
+        source = LibrarySource(db, campaign)
+        with characters_from(source):
+            scenario = load_scenario(scenario_name)
         overrides = overrides_for(scenario, option)
         seats = seat_policies(scenario, seat_overrides(scenario, policy))
         the_seed = choose_seed(seed, scenario)
@@ -88,6 +96,11 @@ def register(app: typer.Typer) -> None:
 
         runner.play(state, on_step=narrate)
         outcome = state.outcome()
+        cast = source.cast(scenario)
+        if cast is not None:
+            names = {p.id: p.policy for p in scenario.participants()} | seat_overrides(scenario, policy)
+            kept = Conflict.of(state, scenario, overrides, the_seed)
+            conflict_id, changes = keep_in_campaign(db, kept, cast, names)
         if save is not None:
             write_output(save, json.dumps(Conflict.of(state, scenario, overrides, the_seed).to_json(), indent=1))
         if as_json:
@@ -101,7 +114,11 @@ def register(app: typer.Typer) -> None:
                 "outcome": outcome.to_json(),
                 "aftermath": aftermath.to_json() if (aftermath := aftermath_of(state)) is not None else None,
             }
+            if cast is not None:
+                payload["campaign"] = {"name": cast.campaign, "conflict": conflict_id, "changes": dict(changes)}
             typer.echo(json.dumps(payload, ensure_ascii=False, indent=1))
             return
         console.print(status_table(state, "After the conflict"))
         console.print(outcome_panel(state), highlight=False)
+        if cast is not None:
+            print_changes(console, cast.campaign, conflict_id, changes)

@@ -25,6 +25,7 @@ from konflikt.dice import Dice
 from konflikt.errors import KonfliktError
 from konflikt.sim.runner import StepGenerators
 from konflikt.store.db import Store
+from konflikt.store.library import ending_of
 
 HUMAN_SOURCES = ("human", "table")
 FORCED_SOURCE = "forced"
@@ -129,7 +130,9 @@ class TableSession:
 
     def record(self, source: str, before: dict[str, dict[str, str]]) -> None:
         steps = self.state.steps()
-        self.store.append(self.id, len(steps) - 1, steps[-1], source)
+        # the last step ends the conflict in the same transaction (and writes a campaign's characters back)
+        ending = ending_of(self.state, self.conflict.scenario.title)
+        self.store.append(self.id, len(steps) - 1, steps[-1], source, ending)
         self.conflict.steps = steps
         self.sources.append(source)
         new = [e for e in self.state.history() if e.step == len(steps) - 1 and e.visible_to is None]

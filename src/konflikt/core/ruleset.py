@@ -17,6 +17,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from konflikt.core.actions import Action
+from konflikt.core.campaign import CampaignRules
 from konflikt.core.conformance import ConformanceTable, conformance_path, load_conformance
 from konflikt.core.odds import OddsQuestion
 from konflikt.core.options import Options, OptionSet
@@ -86,6 +87,10 @@ class Ruleset:
     aftermath: Callable[[State], Aftermath] | None = None
     """What the text says happens between conflicts: called on a finished conflict by ``run`` and ``play`` (and the
     campaign library), it returns each participant's character document as it carries into the next conflict."""
+    campaign: CampaignRules | None = None
+    """The rules between conflicts for a campaign's character library (``core.campaign``): what a finished
+    conflict leaves on the sheet, what rest does, how the sheet reads; ``None``: the aftermath's documents as they
+    are."""
     kernel: Callable[..., Any] | None = None
     """Optional vectorised simulator: ``kernel(scenario, options, seats)`` returns an object with
     ``run(n, rng) -> konflikt.core.batch.Batch``, or a string saying why it cannot play this scenario."""

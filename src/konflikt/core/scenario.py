@@ -1,8 +1,8 @@
 """Scenario files: TOML, validated with pydantic, errors that name the file, the field path and the value.
 
 A scenario names its ruleset, sets rule options, lists the sides with their participants (inline, or a character
-file: a path relative to the scenario, or ``builtin:NAME`` for the ruleset's bundled characters), gives each seat a
-policy, and carries a ruleset-specific ``[setup]`` table.
+file: a path relative to the scenario, ``builtin:NAME`` for the ruleset's bundled characters, or ``lib:NAME`` for a
+campaign's character library), gives each seat a policy, and carries a ruleset-specific ``[setup]`` table.
 """
 
 from __future__ import annotations
@@ -10,7 +10,9 @@ from __future__ import annotations
 import os
 import stat
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -29,6 +31,24 @@ Seed = Annotated[int, Field(strict=True, ge=0, lt=2**63)]
 MAX_FILE_BYTES = 1024 * 1024
 #: How deeply tables and lists may nest in a scenario or conflict file (the bundled ones use 4).
 MAX_DEPTH = 32
+LIBRARY_PREFIX = "lib:"
+
+CharacterSource = Callable[[str | None, str, Ruleset], Mapping[str, Any] | None]
+"""A campaign's character library as scenario loading sees it: ``(character reference, participant id, ruleset)``
+→ the character document to use, or ``None`` for the scenario's own. It must answer a ``lib:NAME`` reference (or
+raise); the command line passes one in, so core never opens the store."""
+
+_SOURCE: ContextVar[CharacterSource | None] = ContextVar("character_source", default=None)
+
+
+@contextmanager
+def characters_from(source: CharacterSource) -> Iterator[None]:
+    """Scenario files loaded inside this block (``load_scenario``) take their characters from ``source`` too."""
+    token = _SOURCE.set(source)
+    try:
+        yield
+    finally:
+        _SOURCE.reset(token)
 
 
 class ParticipantSpec(BaseModel):
@@ -205,12 +225,15 @@ def find_scenario(name: str) -> Path:
     raise ScenarioError(f"{name}: no such file, and no bundled example of that name (see 'konflikt examples')")
 
 
-def load_scenario(name: str | Path) -> Scenario:
+def load_scenario(name: str | Path, characters: CharacterSource | None = None) -> Scenario:
     path = find_scenario(str(name))
-    return scenario_from_document(read_toml(path), str(path), base=path.parent)
+    source = characters if characters is not None else _SOURCE.get()
+    return scenario_from_document(read_toml(path), str(path), base=path.parent, characters=source)
 
 
-def scenario_from_document(doc: Mapping[str, Any], source: str, base: Path | None = None) -> Scenario:
+def scenario_from_document(
+    doc: Mapping[str, Any], source: str, base: Path | None = None, characters: CharacterSource | None = None
+) -> Scenario:
     """Validate a scenario document (a parsed TOML file, or the inlined copy stored with a saved conflict)."""
     check_depth(doc, source)
     try:
@@ -241,7 +264,7 @@ def scenario_from_document(doc: Mapping[str, Any], source: str, base: Path | Non
             if part.id in seen:
                 raise ScenarioError(f"{source}: {format_loc([*where, 'id'])} = {part.id!r}: this id is used twice")
             seen.add(part.id)
-            fields = _character_fields(ruleset, part, source, base, where)
+            fields = _character_fields(ruleset, part, source, base, where, characters)
             try:
                 data = ruleset.character.model_validate(fields)
             except ValidationError as exc:
@@ -303,10 +326,28 @@ def scenario_from_document(doc: Mapping[str, Any], source: str, base: Path | Non
 
 
 def _character_fields(
-    ruleset: Ruleset, part: ParticipantSpec, source: str, base: Path | None, where: list[str | int]
+    ruleset: Ruleset,
+    part: ParticipantSpec,
+    source: str,
+    base: Path | None,
+    where: list[str | int],
+    characters: CharacterSource | None = None,
 ) -> dict[str, Any]:
     fields: dict[str, Any] = {}
-    if part.character:
+    library = None
+    if characters is not None:
+        try:
+            library = characters(part.character, part.id, ruleset)
+        except KonfliktError as exc:
+            raise ScenarioError(f"{source}: {format_loc([*where, 'character'])} = {part.character!r}: {exc}") from None
+    if library is not None:
+        fields.update(library)
+    elif part.character and part.character.startswith(LIBRARY_PREFIX):
+        raise ScenarioError(
+            f"{source}: {format_loc([*where, 'character'])} = {part.character!r}: a character library reference, "
+            "read only by 'konflikt run' and 'konflikt play' (from a campaign)"
+        )
+    elif part.character:
         path = _character_path(ruleset, part.character, base) if "\x00" not in part.character else None
         if path is None or not _exists(path):
             raise ScenarioError(f"{source}: {format_loc([*where, 'character'])} = {part.character!r}: no such file")

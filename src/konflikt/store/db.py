@@ -2,7 +2,8 @@
 
 A conflict is stored as its scenario document (characters inlined), option overrides, seed and steps, so a crash
 or a killed terminal loses at most the step in progress, and a saved conflict replays on any machine. The file is
-marked with an application id; a damaged or foreign file gets a clear error and is never written to.
+marked with an application id; a damaged or foreign file gets a clear error and is never written to. The same file
+holds the campaigns' character libraries (:mod:`konflikt.store.library`, schema version 3).
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ from platformdirs import user_data_dir
 from konflikt.core.actions import Step
 from konflikt.core.conflict import Conflict, PlayInfo, parse_json
 from konflikt.errors import KonfliktError, StoreError
+from konflikt.store import library
+from konflikt.store.library import Ending
 
 APPLICATION_ID = 0x4B4F4E46  # "KONF"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: Files above this size get ``PRAGMA quick_check`` only; smaller ones the full ``integrity_check`` (indexes too).
 FULL_CHECK_BYTES = 64 * 1024 * 1024
 
@@ -67,7 +70,10 @@ COLUMNS = {
     "conflicts": {"id", "title", "ruleset", "created", "updated", "record", "dice", "seats", "finished", "outcome"},
     "steps": {"conflict_id", "idx", "step", "source"},
     "sessions": {"conflict_id", "host", "pid", "started", "since"},
+    **library.COLUMNS,
 }
+#: The schema version that brought each table (a file of an older version lacks it, and is brought up to date).
+SINCE = {"sessions": 2} | {name: library.SCHEMA_VERSION for name in library.COLUMNS}
 
 
 def default_path() -> Path:
@@ -149,7 +155,7 @@ def _check_file(conn: sqlite3.Connection, path: Path) -> None:
         raise StoreError(f"{path}: another program's SQLite database, not konflikt's; left untouched")
     if version > SCHEMA_VERSION:
         raise StoreError(f"{path}: saved by a newer konflikt (schema {version}); left untouched")
-    expected = {name: cols for name, cols in COLUMNS.items() if name != "sessions" or version >= 2}
+    expected = {name: cols for name, cols in COLUMNS.items() if version >= SINCE.get(name, 0)}
     for name, cols in expected.items():
         if tables.get(name) != cols:
             found = "missing" if name not in tables else f"columns {', '.join(sorted(tables[name]))}"
@@ -247,7 +253,8 @@ class Store:
             raise
 
     def _prepare(self) -> None:
-        """Create konflikt's tables in a new file, or bring a version-1 file up to date (the first write)."""
+        """Create konflikt's tables in a new file, or bring an older file up to date (the first write), in one
+        transaction: version 1 gains ``sessions``, version 2 the character library."""
         conn = self.conn
         try:
             if conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
@@ -268,6 +275,9 @@ class Store:
                     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
                     conn.execute(SESSIONS)
+                    for statement in library.SCHEMA.split(";"):
+                        if statement.strip():
+                            conn.execute(statement)
                     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -331,7 +341,11 @@ class Store:
         dice: str = "auto",
         seats: dict[str, str] | None = None,
         sources: list[str] | None = None,
+        cast: library.Cast | None = None,
+        ending: Ending | None = None,
     ) -> int:
+        """Save a new conflict with the steps it has. ``cast`` links it to a campaign (its characters are written
+        back when it ends); ``ending`` (a conflict played whole, ``run``) ends it in the same transaction."""
         record = conflict.to_json()
         record["steps"] = []
         with self.transaction() as tx:
@@ -355,16 +369,31 @@ class Store:
                     (cur.lastrowid, idx, json.dumps(step.to_json()), source),
                 )
             assert cur.lastrowid is not None
+            if cast is not None:
+                library.link(tx, cur.lastrowid, cast)
+            if ending is not None:
+                self._end(tx, cur.lastrowid, ending)
             return cur.lastrowid
 
-    def append(self, conflict_id: int, idx: int, step: Step, source: str) -> None:
-        """Commit one applied step (its own transaction)."""
+    def append(self, conflict_id: int, idx: int, step: Step, source: str, ending: Ending | None = None) -> None:
+        """Commit one applied step (its own transaction). With the ``ending`` of the conflict's last step, the same
+        transaction marks the conflict finished and writes its campaign's characters back (once: a write-back
+        already made for this conflict is not made again)."""
         with self.transaction() as tx:
             tx.execute(
                 "INSERT INTO steps (conflict_id, idx, step, source) VALUES (?,?,?,?)",
                 (conflict_id, idx, json.dumps(step.to_json()), source),
             )
             tx.execute("UPDATE conflicts SET updated = ? WHERE id = ?", (_now(), conflict_id))
+            if ending is not None:
+                self._end(tx, conflict_id, ending)
+
+    def _end(self, tx: sqlite3.Connection, conflict_id: int, ending: Ending) -> None:
+        tx.execute(
+            "UPDATE conflicts SET finished = 1, outcome = ?, updated = ? WHERE id = ?",
+            (ending.outcome, _now(), conflict_id),
+        )
+        library.write_back(tx, conflict_id, ending)
 
     def append_many(self, runs: Iterable[tuple[int, int, Sequence[Step], Sequence[str]]]) -> None:
         """Commit runs of applied steps, ``(conflict_id, first index, steps, sources)``, in one transaction.
@@ -386,19 +415,29 @@ class Store:
                 tx.execute("UPDATE conflicts SET updated = ? WHERE id = ?", (_now(), conflict_id))
 
     def truncate(self, conflict_id: int, keep: int) -> None:
-        """Drop every step from index ``keep`` on (undo), in one transaction."""
+        """Drop every step from index ``keep`` on (undo), in one transaction; undoing past the end of a campaign's
+        conflict gives its characters back as they were before it."""
         with self.transaction() as tx:
             tx.execute("DELETE FROM steps WHERE conflict_id = ? AND idx >= ?", (conflict_id, keep))
             tx.execute(
                 "UPDATE conflicts SET updated = ?, finished = 0, outcome = NULL WHERE id = ?", (_now(), conflict_id)
             )
+            library.undo_write_back(tx, conflict_id)
 
     def finish(self, conflict_id: int, outcome: str) -> None:
+        """Mark the conflict finished. A campaign's conflict whose last step was saved without its ending (by a
+        front end that does not pass one to :meth:`append`) writes its characters back here, once."""
+        ending = None
+        if library.needs_write_back(self.conn, conflict_id):
+            loaded = self.load(conflict_id)
+            ending = library.ending_of(loaded.conflict.replay(), loaded.conflict.scenario.title)
         with self.transaction() as tx:
             tx.execute(
                 "UPDATE conflicts SET finished = 1, outcome = ?, updated = ? WHERE id = ?",
                 (outcome, _now(), conflict_id),
             )
+            if ending is not None:
+                library.write_back(tx, conflict_id, ending)
 
     def load(self, conflict_id: int) -> Loaded:
         """A saved conflict, checked as an import is: anything unreadable in the row is one clear error."""

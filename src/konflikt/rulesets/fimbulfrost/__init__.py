@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from konflikt.core.ruleset import Ruleset, register
+from konflikt.rulesets.fimbulfrost.campaign import CAMPAIGN
 from konflikt.rulesets.fimbulfrost.carry import aftermath
 from konflikt.rulesets.fimbulfrost.kernel import make_kernel
 from konflikt.rulesets.fimbulfrost.models import Character, Setup
@@ -40,6 +41,7 @@ RULESET = register(
         content_dir=Path(__file__).parent / "content",
         kernel=make_kernel,
         aftermath=aftermath,
+        campaign=CAMPAIGN,
         length_unit="rounds",
         length_key="round",
         cap_endings=(),

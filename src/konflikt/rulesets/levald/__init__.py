@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from konflikt.core.ruleset import Ruleset, register
+from konflikt.rulesets.levald.campaign import CAMPAIGN
 from konflikt.rulesets.levald.kernel import make_kernel
 from konflikt.rulesets.levald.models import Character, Setup
 from konflikt.rulesets.levald.odds import QUESTIONS
@@ -43,6 +44,7 @@ RULESET = register(
         content_dir=Path(__file__).parent / "content",
         kernel=make_kernel,
         aftermath=aftermath,
+        campaign=CAMPAIGN,
         length_unit="rounds",
         length_key="rounds",
         terms={

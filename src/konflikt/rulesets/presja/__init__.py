@@ -9,6 +9,7 @@ from pathlib import Path
 
 from konflikt.core.ruleset import Ruleset, register
 from konflikt.rulesets.presja.aftermath import aftermath
+from konflikt.rulesets.presja.campaign import CAMPAIGN
 from konflikt.rulesets.presja.kernel import make_kernel
 from konflikt.rulesets.presja.models import Character, Setup
 from konflikt.rulesets.presja.odds import QUESTIONS
@@ -38,6 +39,7 @@ RULESET = register(
         odds=QUESTIONS,
         kernel=make_kernel,
         aftermath=aftermath,
+        campaign=CAMPAIGN,
         length_unit="exchanges",
         length_key="exchanges",
         content_dir=Path(__file__).parent / "content",

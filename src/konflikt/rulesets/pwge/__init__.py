@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from konflikt.core.ruleset import Ruleset, register
+from konflikt.rulesets.pwge.campaign import CAMPAIGN
 from konflikt.rulesets.pwge.kernel import make_kernel
 from konflikt.rulesets.pwge.models import Character, Setup
 from konflikt.rulesets.pwge.odds import QUESTIONS
@@ -42,6 +43,7 @@ RULESET = register(
         content_dir=Path(__file__).parent / "content",
         kernel=make_kernel,
         aftermath=aftermath,
+        campaign=CAMPAIGN,
         cap_endings=(),
         length_unit="actions",
         length_key="actions",
