@@ -286,6 +286,42 @@ def test_huge_integers_anywhere_in_a_scenario(cli: Cli, tmp_path: Path) -> None:
     refused(cli("run", "fimbulfrost/robbers", "-o", "question_dice=²"), "question_dice")
 
 
+@pytest.mark.parametrize(
+    "expression",
+    [f"3d6+{HUGE}", f"4dF+{HUGE}", f"{HUGE}P", f"{HUGE}d6", f"3T{HUGE}", f"2d6+1d4+{HUGE}", f"d{{1,{HUGE}}}",
+     f"2d6>={HUGE}", f"2d6kh{HUGE}", f"3d6!{HUGE}", "3d6+" + "9" * 4000, "2d6+1d4-" + "9" * 4000,
+     "2d6>=1234567890123456789"],
+)  # fmt: skip
+def test_huge_numbers_in_dice_expressions(cli: Cli, expression: str) -> None:
+    """``konflikt roll 3d6+999…`` was an internal error past 4,300 digits, and printed a 4,000-digit sum below."""
+    for command in ("roll", "odds"):
+        refused(cli(command, expression), "digits")
+
+
+def test_dice_expressions_that_would_run_away_are_bounded(cli: Cli) -> None:
+    """``odds 100d100`` took 268 s; ``odds 200d1000`` and ``200T1000`` ran on. Now: refused before they start,
+    or answered at once; rolling them (sampling) is cheap and stays allowed."""
+    for expression in ("100d100", "200d1000", "200T1000", "201d6", "3d1001"):
+        refused(cli("odds", expression), expression)
+    for expression in ("200d1000", "200T1000"):
+        rolled = cli("roll", expression)
+        assert rolled.code == 0 and 200 <= int(rolled.out.split(":")[1]) <= 200_000
+    exact = cli("odds", "3d6", "--json")
+    assert exact.code == 0
+
+
+def test_odds_questions_take_parameters_in_range(cli: Cli) -> None:
+    """``odds presja exchange --attack 1000000`` ran for minutes (a row per point of pressure); found while adding
+    ruleset questions to the campaign. Levels have a range, and the answer within it is immediate."""
+    refused(cli("odds", "presja", "exchange", "--attack", "1000000", "--defense", "1"), "--attack")
+    refused(cli("odds", "presja", "exchange", "--attack", "1", "--defense", "-1000000"), "--defense")
+    refused(cli("odds", "presja", "exchange", "--attack", "1", "--defense", "1", "--weapon", "11"), "--weapon")
+    answered = cli("odds", "presja", "exchange", "--attack", "30", "--defense", "-10", "--weapon", "10", "--json")
+    assert answered.code == 0
+    outcomes = json.loads(answered.out)["outcomes"]
+    assert (min(map(int, outcomes)), max(map(int, outcomes)), len(outcomes)) == (42, 58, 17)  # margin 40 ± 8, +10
+
+
 def test_deeply_nested_toml(cli: Cli, tmp_path: Path) -> None:
     path = scenario_file(tmp_path, ROBBERS.replace("seed = 1", "seed = 1\nx = " + "[" * 500 + "]" * 500))
     refused(cli("run", path))
@@ -376,6 +412,36 @@ def test_undo_with_unicode_or_huge_counts_keeps_the_session(tmp_path: Path) -> N
     state = TableSession(console, store, cid, conflict, [], seats, "auto", ask=lambda p, s: next(answers)).run()
     assert not state.is_terminal()
     assert next(answers, "done") == "done"
+    store.close()
+
+
+def test_huge_totals_typed_at_a_roll_prompt_keep_the_session(tmp_path: Path) -> None:
+    """A 4,400-digit total typed for presja's 4dF ended the session with an internal error (found while adding
+    typed dice to the campaign's prompt target)."""
+    from rich.console import Console
+
+    from konflikt.cli.table import TableSession
+    from konflikt.core.conflict import Conflict
+    from konflikt.core.scenario import load_scenario
+    from konflikt.sim.runner import seat_policies
+    from konflikt.store.db import Store
+
+    scenario = load_scenario("presja/knife_fight")
+    store = Store.open(tmp_path / "s.sqlite")
+    conflict = Conflict(scenario, {}, 1)
+    cid = store.create(conflict)
+    answers = iter([HUGE, "-" + HUGE, "+" + "9" * 40, "²", "quit"])
+    prompts: list[str] = []
+
+    def ask(prompt: str, secret: bool) -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    console = Console(file=open(os.devnull, "w"), width=120)  # noqa: SIM115
+    seats = seat_policies(scenario, {})
+    state = TableSession(console, store, cid, conflict, [], seats, "table", ask=ask).run()
+    assert not state.is_terminal()
+    assert prompts == ["roll 4dF › "] * 5
     store.close()
 
 

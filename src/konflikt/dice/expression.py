@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from konflikt.dice.counts import Counts, product_seconds, sum_seconds
-from konflikt.dice.dice import MAX_DICE, Dice, PoolRoll, _ints
+from konflikt.dice.dice import MAX_DICE, Dice, PoolRoll, _ints, check_numbers
 from konflikt.errors import DiceError
 
 MAX_FACES = 1000
@@ -278,6 +278,7 @@ def _tokens(text: str) -> list[str]:
     out: list[str] = []
     pos = 0
     text = text.replace("−", "-").replace("–", "-").strip()
+    check_numbers(text)
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if not m or not m.group(1):
