@@ -250,6 +250,9 @@ def main() -> None:
         return
     print(machine())
     problems: list[str] = []
+    # every worker's folder and save databases go under one folder, removed at the end
+    scratch = tempfile.TemporaryDirectory(prefix="konflikt-campaign-")
+    tempfile.tempdir = scratch.name
     if args.examples:
         started = time.monotonic()
         tally = campaign(args.examples, args.seed, args.minutes, args.jobs, args.subprocess_every)
@@ -270,6 +273,8 @@ def main() -> None:
                 f"max {max(restarts):.1f} s over {len(restarts)} restarts"
             )
     print(machine())
+    tempfile.tempdir = None
+    scratch.cleanup()
     for problem in problems[:50]:
         print("PROBLEM", problem)
     raise SystemExit(1 if problems else 0)
