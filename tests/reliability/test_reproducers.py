@@ -329,6 +329,27 @@ def test_deeply_nested_toml(cli: Cli, tmp_path: Path) -> None:
     refused(cli("run", path), "nested")
 
 
+def test_options_without_bounds_are_refused_at_the_command_line(cli: Cli) -> None:
+    """``base_track=10^18`` took 687 MB in 30 s; the others were accepted and ran on (or not at all)."""
+    refused(cli("run", "presja/knife_fight", "-o", "base_track=1000000000000000000"), "base_track")
+    refused(cli("run", "fimbulfrost/robbers", "-o", f"question_dice={10**9}"), "question_dice")
+    refused(cli("run", "pwge/duel", "-o", "skrama_from=1000"), "skrama_from")
+    refused(cli("run", "pwge/duel", "-o", "skrama_from=7"), "skrama_from")  # above allvarligt_from = 6
+    refused(cli("sim", "pwge/duel", "-n", "100", "-o", "skrama_from=1000"), "skrama_from")
+
+
+def test_setup_values_that_follow_no_rule_are_refused(cli: Cli, tmp_path: Path) -> None:
+    duel = (bundled_examples() / "pwge" / "duel.toml").read_text(encoding="utf-8")
+    far = scenario_file(tmp_path, duel.replace('start_distance = "Svärd"', "start_distance = 2147483648"))
+    refused(cli("run", far), "start_distance")
+    levald = (bundled_examples() / "levald" / "duel.toml").read_text(encoding="utf-8")
+    laser = levald.replace('character = "builtin:snurre"', 'character = "builtin:snurre"\nweapon = "Laser"')
+    assert "[setup.wield]" in laser and 'snurre = "Svärd"' in laser  # the override that used to hide the Laser
+    refused(cli("run", scenario_file(tmp_path, laser)), "Laser")
+    refused(cli("play", scenario_file(tmp_path, laser), "--db", str(tmp_path / "s.sqlite")), "Laser")
+    assert not (tmp_path / "s.sqlite").exists()
+
+
 def test_an_empty_policy_is_refused(cli: Cli, tmp_path: Path) -> None:
     refused(cli("run", scenario_file(tmp_path, ROBBERS.replace('policy = "heuristic"', 'policy = ""', 1))), "policy")
     refused(cli("run", scenario_file(tmp_path, ROBBERS.replace("seed = 1", 'seed = 1\ngm = ""'))), "gm")
@@ -361,6 +382,31 @@ def test_huge_sim_runs_in_bounded_memory_and_stops_cleanly(monkeypatch: pytest.M
 
     result = engine.simulate(load_scenario("pwge/duel"), 10**12, 1, engine="reference", progress=progress)
     assert result.interrupted and result.tally.n == 20
+
+
+def test_huge_sim_at_the_command_line(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``konflikt sim pwge/duel -n 999999999999`` (1.6 GB after 30 s): the real command and engine, stopped by a
+    Ctrl-C after the first chunk, reports the conflicts done so far and when it stopped."""
+    from konflikt.cli import sim_command
+    from konflikt.sim import engine
+
+    monkeypatch.setattr(engine, "REFERENCE_CHUNK", 20)
+
+    def ctrl_c_after_the_first_chunk(*args: object) -> engine.SimResult:
+        advance = args[-1]
+        assert callable(advance)
+
+        def stop(count: int) -> None:
+            advance(count)
+            raise KeyboardInterrupt
+
+        return engine.simulate(*args[:-1], stop)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sim_command, "simulate", ctrl_c_after_the_first_chunk)
+    result = cli("sim", "pwge/duel", "-n", "999999999999", "--engine", "reference", "--json")
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert data["interrupted"] is True and data["n"] == 20
 
 
 def test_odds_takes_a_timeout(cli: Cli) -> None:
