@@ -12,6 +12,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -248,8 +249,8 @@ def export(cli: Cli, tmp_path: Path) -> dict[str, object]:
         (lambda d: d.update(steps={"a": 1}), "steps"),
         (lambda d: d.update(steps=[1, 2]), "steps"),
         (lambda d: d.update(scenario=[]), "scenario"),
-        (lambda d: d["scenario"].pop("ruleset"), "ruleset"),  # type: ignore[attr-defined]
-        (lambda d: d["scenario"].update(seed=-1), "seed"),  # type: ignore[attr-defined]
+        (lambda d: d["scenario"].pop("ruleset"), "ruleset"),
+        (lambda d: d["scenario"].update(seed=-1), "seed"),
     ],
 )
 def test_bad_imports_are_refused_before_anything_is_stored(
@@ -392,15 +393,14 @@ def test_huge_sim_at_the_command_line(cli: Cli, monkeypatch: pytest.MonkeyPatch)
 
     monkeypatch.setattr(engine, "REFERENCE_CHUNK", 20)
 
-    def ctrl_c_after_the_first_chunk(*args: object) -> engine.SimResult:
-        advance = args[-1]
-        assert callable(advance)
-
+    def ctrl_c_after_the_first_chunk(
+        scenario: Any, n: int, seed: int, overrides: Any, policies: Any, name: str, workers: int, advance: Any
+    ) -> engine.SimResult:
         def stop(count: int) -> None:
             advance(count)
             raise KeyboardInterrupt
 
-        return engine.simulate(*args[:-1], stop)  # type: ignore[arg-type]
+        return engine.simulate(scenario, n, seed, overrides, policies, name, workers, stop)
 
     monkeypatch.setattr(sim_command, "simulate", ctrl_c_after_the_first_chunk)
     result = cli("sim", "pwge/duel", "-n", "999999999999", "--engine", "reference", "--json")
@@ -511,12 +511,12 @@ def test_exit_codes_of_every_path(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_ctrl_c_in_play_says_how_to_resume(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import konflikt.cli.play_command as play_command
+    from konflikt.cli.table import TableSession  # the class play_command runs
 
     def interrupted(self: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(play_command.TableSession, "run", interrupted)
+    monkeypatch.setattr(TableSession, "run", interrupted)
     db = tmp_path / "s.sqlite"
     result = cli("play", "fimbulfrost/robbers", "--db", str(db))
     assert result.code == 130
