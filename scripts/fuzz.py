@@ -122,8 +122,10 @@ def campaign(examples: int, seed: int, minutes: float | None, jobs: int, subproc
     def progress(part: Tally) -> None:
         nonlocal reported
         tally.add(part)
+        for problem in part.problems:  # at once: a long campaign may be stopped before its end
+            print(f"PROBLEM {problem}", file=sys.stderr, flush=True)
         done = tally.total()
-        if done - reported >= 5000 or done == examples:
+        if done - reported >= 2000 or done == examples:
             reported = done
             rate = done / (time.monotonic() - started)
             print(
