@@ -250,7 +250,7 @@ def main() -> None:
     if args.one:
         one(args.one[0], int(args.one[1]))
         return
-    print(machine())
+    print(machine())  # the commit as the campaign starts
     problems: list[str] = []
     # every worker's folder and save databases go under one folder, removed at the end
     scratch = tempfile.TemporaryDirectory(prefix="konflikt-campaign-")
@@ -274,7 +274,7 @@ def main() -> None:
                 f"restart (konflikt play --resume to its first prompt): median {statistics.median(restarts):.1f} s, "
                 f"max {max(restarts):.1f} s over {len(restarts)} restarts"
             )
-    print(machine())
+    print(f"ended {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load {os.getloadavg()[0]:.1f}")
     tempfile.tempdir = None
     scratch.cleanup()
     for problem in problems[:50]:
