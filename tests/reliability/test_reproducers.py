@@ -299,6 +299,14 @@ def test_huge_numbers_in_dice_expressions(cli: Cli, expression: str) -> None:
         refused(cli(command, expression), "digits")
 
 
+@pytest.mark.parametrize("expression", ["3dF+3T0", "1d6+2T1", "1d6+2T1001", "1d6+T0"])
+def test_t_dice_in_a_sum_have_2_to_1000_sides(cli: Cli, expression: str) -> None:
+    """Found by the 100,000-example campaign (seed 20000007907): ``odds 3dF+3T0`` was an internal error (a die
+    with no faces), ``roll`` of it too; ``2T1`` and ``2T1001`` were taken although ``3T0`` alone was refused."""
+    for command in ("roll", "odds"):
+        refused(cli(command, expression), "2 to 1000 sides")
+
+
 def test_dice_expressions_that_would_run_away_are_bounded(cli: Cli) -> None:
     """``odds 100d100`` took 268 s; ``odds 200d1000`` and ``200T1000`` ran on. Now: refused before they start,
     or answered at once; rolling them (sampling) is cheap and stays allowed."""

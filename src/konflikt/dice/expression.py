@@ -366,6 +366,8 @@ class _Parser:
         word = self.take()
         if word.lower() == "t":
             sides = self.number("sides") if (self.peek() or "").isdigit() else 6
+            if not 2 <= sides <= MAX_FACES:
+                raise self.fail(f"dice need 2 to {MAX_FACES} sides")
             return [(sign, self.group(count, tuple(range(1, sides + 1)), f"{sides}"))]
         if word.lower() != "d":
             raise self.fail(f"unexpected {word!r}")
