@@ -18,10 +18,14 @@ import copy
 import hashlib
 import io
 import json
+import os
 import random
+import re
 import shutil
 import signal
 import sqlite3
+import subprocess
+import sys
 import tempfile
 import tomllib
 from collections.abc import Callable, Iterator
@@ -60,10 +64,28 @@ def budget(seconds: float = BUDGET) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+#: Set by :func:`through_subprocess`: the command-line targets run ``python -m konflikt`` as its own process.
+_SUBPROCESS = [False]
+#: The targets that run konflikt's command line (the others call the loaders and the engine directly).
+COMMAND_LINE_TARGETS = ("dice", "import", "database")
+
+
+@contextlib.contextmanager
+def through_subprocess(on: bool = True) -> Iterator[None]:
+    """Run the command-line targets' ``konflikt`` as a real process (the interpreter's exit, stdin closed)."""
+    previous = _SUBPROCESS[0]
+    _SUBPROCESS[0] = on
+    try:
+        yield
+    finally:
+        _SUBPROCESS[0] = previous
+
+
 def classify(action: Callable[[], object]) -> str:
     """Run one example: ``ok``, ``refused`` or ``over-budget``; anything else is a :class:`Bug`."""
     try:
-        with budget():
+        # a process of its own starts the interpreter and imports konflikt first: a few seconds on a loaded machine
+        with budget(BUDGET * 3 if _SUBPROCESS[0] else BUDGET):
             action()
     except OverBudget:
         return "over-budget"
@@ -307,33 +329,160 @@ def table_session(workdir: Path) -> Any:
     return TableSession(console, store, cid, conflict, [], seats, "auto", ask=lambda p, s: "quit")
 
 
+# ---- dice: expressions, ruleset questions, results typed at the table ------------------------------------------
+NOTATIONS = ["4dF", "3d6", "2T+2", "3T6", "6d6 pool", "6P", "d100", "d%", "4d6kh3", "2d20kl1", "4d6dl1", "2d10+1d4-2",
+             "4dF+2>=3", "6d6>=4", "3d6>10", "(3d6)>5", "d{1,1,2,3}", "3d6!", "2d6!3", "3d6+2", "2T",
+             "1d6+1d4+1"]  # fmt: skip
+DICE_NUMBERS = ["0", "1", "2", "3", "6", "7", "20", "60", "200", "201", "999", "1000", "1001", "10000", "9999999",
+                "12345678", "9" * 18, "9" * 19, "9" * 4400, "²", "٣", "①", "-1", "−2", "00", ""]  # fmt: skip
+TYPED = ["9" * 4400, "-" + "9" * 4400, "+" + "9" * 40, "²", "①", "٣", "٣ ٣", "+ 0 - +", "+ + + + +", "- - - -", "0",
+         "1", "6", "7", "00", "47", "4 7", "100", "101", "-4", "1 2 3", "1, 2, 3", "6 6 6 6 6 6", "1 1 1 1 1 1", " ",
+         "x", "auto", "1 " * 3000, "−1", "+-0", "9" * 18, "-" + "9" * 19]  # fmt: skip
+QUESTION_VALUES = ["0", "1", "-1", "3", "10", "60", "61", "100", "1000000", "9" * 4400, "²", "٣", "", "x", "1.5",
+                   "Svärd", "Laser", "fifth", "none", "2T+2", "offensive"]  # fmt: skip
+
+
+def dice_text(rng: random.Random) -> str:
+    """A dice expression: a known notation with edits, or one put together from the grammar's pieces."""
+    if rng.random() < 0.5:
+        text = rng.choice(NOTATIONS)
+        for _ in range(rng.randint(1, 3)):
+            k = rng.randint(0, len(text))
+            move = rng.random()
+            if move < 0.5:
+                text = re.sub(r"\d+", lambda m: rng.choice(DICE_NUMBERS) if rng.random() < 0.5 else m.group(), text)
+            elif move < 0.8:
+                text = text[:k] + rng.choice(["d", "F", "+", "-", "k", "kh", "!", ">=", "(", ")", "{", "}", ",", " ",
+                                              "pool", "T", "%", "²", "\x00", "dF", "d0"]) + text[k:]  # fmt: skip
+            else:
+                text = text[:k] + text[k + 1 :]
+        return text
+    terms = []
+    for _ in range(rng.randint(1, 3)):
+        count = rng.choice(["", "1", "2", "3", "4", "6"]) if rng.random() < 0.8 else rng.choice(DICE_NUMBERS)
+        faces = "{" + ",".join(rng.choice(DICE_NUMBERS) for _ in range(3)) + "}"
+        die = rng.choice(
+            ["6", "10", "20", "F", "%", "{1,1,2}", "{-1,0,1}"] if rng.random() < 0.8 else [*DICE_NUMBERS, faces]
+        )
+        suffix = rng.choice(["", "", "", "kh1", "kh2", "kl1", "dl1", "!", "!" + rng.choice(DICE_NUMBERS)])
+        terms.append(rng.choice(["", "-"]) + f"{count}{rng.choice(['d', 'd', 'D', 'T'])}{die}{suffix}")
+        if rng.random() < 0.3:
+            terms.append(rng.choice(DICE_NUMBERS))
+    text = "+".join(terms)
+    if rng.random() < 0.3:
+        text += rng.choice([">=", "<=", ">", "<", "=", "=="]) + rng.choice(DICE_NUMBERS)
+    return text
+
+
+def dice_question(rng: random.Random) -> list[str]:
+    """``odds RULESET QUESTION --param value …`` with the question's own parameters and hostile values."""
+    from konflikt.core.ruleset import get_ruleset
+
+    ruleset = rng.choice(["presja", "fimbulfrost", "levald", "pwge"])
+    questions = get_ruleset(ruleset).odds
+    name = rng.choice(sorted(questions))
+    args = [ruleset, name]
+    for param in questions[name].params:
+        if param.required or rng.random() < 0.5:
+            if rng.random() < 0.5:
+                value = rng.choice(QUESTION_VALUES)
+            elif param.choices:
+                value = rng.choice(list(param.choices))
+            else:
+                value = str(rng.randint(-5, 12))
+            args += [f"--{param.name}", value]
+    if rng.random() < 0.1:
+        args += ["--" + rng.choice(["nonsense", "attack", "x=1", ""]), rng.choice(QUESTION_VALUES)]
+    return args
+
+
+def dice(rng: random.Random, workdir: Path) -> str:
+    """``roll`` and ``odds`` of a hostile dice expression, a ruleset's odds question with hostile parameters, or
+    a result typed at a roll prompt (``TableSession.read_rolls``, the reading ``konflikt play --dice table`` uses)."""
+    from konflikt.cli.table import TableSession
+    from konflikt.dice import parse_dice
+
+    draw = rng.random()
+    if draw < 0.25:
+        args = ["odds", *dice_question(rng)] + (["--json"] if rng.random() < 0.3 else [])
+    elif draw < 0.7:
+        text = dice_text(rng)
+        if rng.random() < 0.5:
+            args = ["roll", text, "--seed", str(rng.randrange(100))]
+            if rng.random() < 0.3:
+                args += ["--times", rng.choice(["1", "10", "10000", "10001", "0", "-1", "9" * 4400])]
+        else:
+            args = ["odds", text, *rng.choice([[], ["--json"], ["--exact"], ["--timeout", "5"]])]
+    else:
+        notation = rng.choice(NOTATIONS) if rng.random() < 0.7 else dice_text(rng)
+        typed = rng.choice(TYPED) if rng.random() < 0.7 else " ".join(rng.choice(TYPED) for _ in range(2))
+        count = rng.choice([1, 1, 2, 3])
+
+        def read() -> None:
+            TableSession.read_rolls(parse_dice(notation), typed, count)
+
+        return classify(read)
+
+    def action() -> None:
+        code, err = run_cli(*args)
+        if code == 2:
+            raise KonfliktError(err)
+
+    return classify(action)
+
+
 # ---- command-line targets: imports and damaged databases -------------------------------------------------------
 def run_cli(*args: str) -> tuple[int, str]:
-    """``konflikt ARGS`` in this process: (exit code, stderr); more than one stderr line on exit 2 is a bug."""
-    from konflikt.cli.main import main
-
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main(list(args))
-        except SystemExit as exc:
-            code = int(exc.code or 0) if not isinstance(exc.code, str) else 1
-    text = err.getvalue()
-    if code == 1 or "Traceback" in text:
+    """``konflikt ARGS`` in this process (or its own, see :func:`through_subprocess`): (exit code, stderr); an
+    exit code other than 0 or 2, a traceback, or more than one stderr line on exit 2 is a bug."""
+    if _SUBPROCESS[0] and not any("\x00" in a for a in args):  # no process takes a NUL in its arguments
+        code, text = run_process(*args)
+    else:
+        code, text = run_in_process(*args)
+    if code not in (0, 2) or "Traceback" in text:
         raise Bug(f"konflikt {' '.join(a[:60] for a in args)}: exit {code}: {text[-400:]}")
     if code == 2 and text.count("\n") != 1:
         raise Bug(f"konflikt {' '.join(a[:60] for a in args)}: {text.count(chr(10))} lines: {text[-400:]}")
     return code, text
 
 
+def run_in_process(*args: str) -> tuple[int, str]:
+    from konflikt.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    stdin, sys.stdin = sys.stdin, io.StringIO()  # a prompt meets the end of input, as with `konflikt … </dev/null`
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main(list(args))
+            except SystemExit as exc:
+                code = int(exc.code or 0) if not isinstance(exc.code, str) else 1
+    finally:
+        sys.stdin = stdin
+    return code, err.getvalue()
+
+
+def run_process(*args: str) -> tuple[int, str]:
+    """``python -m konflikt ARGS`` with stdin closed; a signal's death (negative code) is a bug too."""
+    env = dict(os.environ, NO_COLOR="1", COLUMNS="120")
+    env.pop("KONFLIKT_DEBUG", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "konflikt", *args], stdin=subprocess.DEVNULL, capture_output=True, env=env
+    )
+    return (done.returncode if done.returncode >= 0 else 1), done.stderr.decode("utf-8", "replace")
+
+
 @cache
 def pristine(workdir: Path) -> tuple[Path, dict[str, Any]]:
-    """A save database with two whole conflicts, and an export of the first."""
+    """A save database with two whole conflicts and one stopped at its first human decision (input ended), and an
+    export of the first."""
     db = workdir / "pristine.sqlite"
     for seed in ("1", "2"):
         code, err = run_cli("play", "fimbulfrost/robbers", "--seed", seed, "--db", str(db))
         assert code == 0, err
+    code, err = run_cli("play", *HUMAN_ROBBERS, "--seed", "4", "--db", str(db))
+    assert code == 0, err
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         from konflikt.cli.main import main
@@ -341,6 +490,11 @@ def pristine(workdir: Path) -> tuple[Path, dict[str, Any]]:
         with contextlib.suppress(SystemExit):
             main(["export", "1", "--db", str(db)])
     return db, json.loads(out.getvalue())
+
+
+#: A new conflict with a human seat: played by the policies up to the first human decision, where input ends (the
+#: whole conflict, rendered step by step, took three quarters of the database target's time).
+HUMAN_ROBBERS = ("fimbulfrost/robbers", "--policy", "budolf=human")
 
 
 def sha(path: Path) -> str:
@@ -417,8 +571,9 @@ def damaged_database(rng: random.Random, workdir: Path) -> str:
     finally:
         conn.close()
     command = rng.choice(
-        [("saves", "--json"), ("export", "1"), ("export", "2"), ("play", "--resume", "1"), ("play", "--resume", "2"),
-         ("play", "fimbulfrost/robbers", "--seed", "3")]
+        [("saves", "--json"), ("export", "1"), ("export", "3"), ("play", "--resume", "1"), ("play", "--resume", "3"),
+         ("play", "--resume", "3"), ("play", *HUMAN_ROBBERS, "--seed", "3"), ("play", *HUMAN_ROBBERS, "--seed", "5")]
+        + [("play", "fimbulfrost/robbers", "--seed", "3")] * (rng.random() < 0.25)
     )  # fmt: skip
     before = sha(target)
 
@@ -440,6 +595,7 @@ TARGETS: dict[str, Callable[[random.Random, Path], str]] = {
     "scenario-document": scenario_document,
     "option": option_value,
     "prompt": prompt_answer,
+    "dice": dice,
     "import": import_file,
     "database": damaged_database,
 }

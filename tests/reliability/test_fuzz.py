@@ -15,7 +15,15 @@ from hypothesis import strategies as st
 from tests.reliability.fuzzing import TARGETS, shared_workdir
 
 #: Examples per target in the suite: fast enough for two loaded cores, enough to catch a regression of the edge.
-EXAMPLES = {"scenario-text": 60, "scenario-document": 60, "option": 60, "prompt": 80, "import": 25, "database": 25}
+EXAMPLES = {
+    "scenario-text": 60,
+    "scenario-document": 60,
+    "option": 60,
+    "prompt": 80,
+    "dice": 60,
+    "import": 25,
+    "database": 25,
+}
 
 
 @pytest.mark.parametrize("name", list(TARGETS))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import signal
 import sqlite3
+import time
 from pathlib import Path
 
 from tests.play.driver import CHOICE, Session, answer, menu
@@ -26,8 +27,11 @@ def committed(db: Path, conflict_id: int) -> tuple[list[str], int]:
     return [step for step, _ in rows], sum(1 for _, source in rows if source in HUMAN)
 
 
-def kill_and_resume(ruleset: str, tmp_path: Path, rng: random.Random, kills: int = 2) -> int:
-    """Play one conflict straight and one with ``kills`` SIGKILLs; assert they match. Returns the kills done."""
+def kill_and_resume(
+    ruleset: str, tmp_path: Path, rng: random.Random, kills: int = 2, restarts: list[float] | None = None
+) -> int:
+    """Play one conflict straight and one with ``kills`` SIGKILLs; assert they match. Returns the kills done;
+    ``restarts`` gets the seconds each ``play --resume`` took to be ready (start-up, checks, replay)."""
     name = FIRST_EXAMPLE[ruleset]
     scenario = short_levald(tmp_path) if ruleset == "levald" else name
     args = [scenario, "--dice", "table", "--seed", str(rng.randrange(1000)), *human_seats(name)]
@@ -53,7 +57,11 @@ def kill_and_resume(ruleset: str, tmp_path: Path, rng: random.Random, kills: int
         done += 1
         assert broken.conflict_id is not None
         _, broken.inputs = committed(broken.db, broken.conflict_id)
+        started = time.monotonic()
         child = broken.spawn("--resume", str(broken.conflict_id))
+        child.expect(r"resuming conflict \d+")
+        if restarts is not None:
+            restarts.append(time.monotonic() - started)
     resumed = broken.drive(child)
     assert resumed == ending
     assert broken.conflict_id is not None

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -248,8 +249,8 @@ def export(cli: Cli, tmp_path: Path) -> dict[str, object]:
         (lambda d: d.update(steps={"a": 1}), "steps"),
         (lambda d: d.update(steps=[1, 2]), "steps"),
         (lambda d: d.update(scenario=[]), "scenario"),
-        (lambda d: d["scenario"].pop("ruleset"), "ruleset"),  # type: ignore[attr-defined]
-        (lambda d: d["scenario"].update(seed=-1), "seed"),  # type: ignore[attr-defined]
+        (lambda d: d["scenario"].pop("ruleset"), "ruleset"),
+        (lambda d: d["scenario"].update(seed=-1), "seed"),
     ],
 )
 def test_bad_imports_are_refused_before_anything_is_stored(
@@ -286,11 +287,76 @@ def test_huge_integers_anywhere_in_a_scenario(cli: Cli, tmp_path: Path) -> None:
     refused(cli("run", "fimbulfrost/robbers", "-o", "question_dice=²"), "question_dice")
 
 
+@pytest.mark.parametrize(
+    "expression",
+    [f"3d6+{HUGE}", f"4dF+{HUGE}", f"{HUGE}P", f"{HUGE}d6", f"3T{HUGE}", f"2d6+1d4+{HUGE}", f"d{{1,{HUGE}}}",
+     f"2d6>={HUGE}", f"2d6kh{HUGE}", f"3d6!{HUGE}", "3d6+" + "9" * 4000, "2d6+1d4-" + "9" * 4000,
+     "2d6>=1234567890123456789"],
+)  # fmt: skip
+def test_huge_numbers_in_dice_expressions(cli: Cli, expression: str) -> None:
+    """``konflikt roll 3d6+999…`` was an internal error past 4,300 digits, and printed a 4,000-digit sum below."""
+    for command in ("roll", "odds"):
+        refused(cli(command, expression), "digits")
+
+
+@pytest.mark.parametrize("expression", ["3dF+3T0", "1d6+2T1", "1d6+2T1001", "1d6+T0"])
+def test_t_dice_in_a_sum_have_2_to_1000_sides(cli: Cli, expression: str) -> None:
+    """Found by the 100,000-example campaign (seed 20000007907): ``odds 3dF+3T0`` was an internal error (a die
+    with no faces), ``roll`` of it too; ``2T1`` and ``2T1001`` were taken although ``3T0`` alone was refused."""
+    for command in ("roll", "odds"):
+        refused(cli(command, expression), "2 to 1000 sides")
+
+
+def test_dice_expressions_that_would_run_away_are_bounded(cli: Cli) -> None:
+    """``odds 100d100`` took 268 s; ``odds 200d1000`` and ``200T1000`` ran on. Now: refused before they start,
+    or answered at once; rolling them (sampling) is cheap and stays allowed."""
+    for expression in ("100d100", "200d1000", "200T1000", "201d6", "3d1001"):
+        refused(cli("odds", expression), expression)
+    for expression in ("200d1000", "200T1000"):
+        rolled = cli("roll", expression)
+        assert rolled.code == 0 and 200 <= int(rolled.out.split(":")[1]) <= 200_000
+    exact = cli("odds", "3d6", "--json")
+    assert exact.code == 0
+
+
+def test_odds_questions_take_parameters_in_range(cli: Cli) -> None:
+    """``odds presja exchange --attack 1000000`` ran for minutes (a row per point of pressure); found while adding
+    ruleset questions to the campaign. Levels have a range, and the answer within it is immediate."""
+    refused(cli("odds", "presja", "exchange", "--attack", "1000000", "--defense", "1"), "--attack")
+    refused(cli("odds", "presja", "exchange", "--attack", "1", "--defense", "-1000000"), "--defense")
+    refused(cli("odds", "presja", "exchange", "--attack", "1", "--defense", "1", "--weapon", "11"), "--weapon")
+    answered = cli("odds", "presja", "exchange", "--attack", "30", "--defense", "-10", "--weapon", "10", "--json")
+    assert answered.code == 0
+    outcomes = json.loads(answered.out)["outcomes"]
+    assert (min(map(int, outcomes)), max(map(int, outcomes)), len(outcomes)) == (42, 58, 17)  # margin 40 ± 8, +10
+
+
 def test_deeply_nested_toml(cli: Cli, tmp_path: Path) -> None:
     path = scenario_file(tmp_path, ROBBERS.replace("seed = 1", "seed = 1\nx = " + "[" * 500 + "]" * 500))
     refused(cli("run", path))
     path = scenario_file(tmp_path, ROBBERS + "\n[setup]\nx = " + "[" * 60 + "]" * 60 + "\n")
     refused(cli("run", path), "nested")
+
+
+def test_options_without_bounds_are_refused_at_the_command_line(cli: Cli) -> None:
+    """``base_track=10^18`` took 687 MB in 30 s; the others were accepted and ran on (or not at all)."""
+    refused(cli("run", "presja/knife_fight", "-o", "base_track=1000000000000000000"), "base_track")
+    refused(cli("run", "fimbulfrost/robbers", "-o", f"question_dice={10**9}"), "question_dice")
+    refused(cli("run", "pwge/duel", "-o", "skrama_from=1000"), "skrama_from")
+    refused(cli("run", "pwge/duel", "-o", "skrama_from=7"), "skrama_from")  # above allvarligt_from = 6
+    refused(cli("sim", "pwge/duel", "-n", "100", "-o", "skrama_from=1000"), "skrama_from")
+
+
+def test_setup_values_that_follow_no_rule_are_refused(cli: Cli, tmp_path: Path) -> None:
+    duel = (bundled_examples() / "pwge" / "duel.toml").read_text(encoding="utf-8")
+    far = scenario_file(tmp_path, duel.replace('start_distance = "Svärd"', "start_distance = 2147483648"))
+    refused(cli("run", far), "start_distance")
+    levald = (bundled_examples() / "levald" / "duel.toml").read_text(encoding="utf-8")
+    laser = levald.replace('character = "builtin:snurre"', 'character = "builtin:snurre"\nweapon = "Laser"')
+    assert "[setup.wield]" in laser and 'snurre = "Svärd"' in laser  # the override that used to hide the Laser
+    refused(cli("run", scenario_file(tmp_path, laser)), "Laser")
+    refused(cli("play", scenario_file(tmp_path, laser), "--db", str(tmp_path / "s.sqlite")), "Laser")
+    assert not (tmp_path / "s.sqlite").exists()
 
 
 def test_an_empty_policy_is_refused(cli: Cli, tmp_path: Path) -> None:
@@ -325,6 +391,30 @@ def test_huge_sim_runs_in_bounded_memory_and_stops_cleanly(monkeypatch: pytest.M
 
     result = engine.simulate(load_scenario("pwge/duel"), 10**12, 1, engine="reference", progress=progress)
     assert result.interrupted and result.tally.n == 20
+
+
+def test_huge_sim_at_the_command_line(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``konflikt sim pwge/duel -n 999999999999`` (1.6 GB after 30 s): the real command and engine, stopped by a
+    Ctrl-C after the first chunk, reports the conflicts done so far and when it stopped."""
+    from konflikt.cli import sim_command
+    from konflikt.sim import engine
+
+    monkeypatch.setattr(engine, "REFERENCE_CHUNK", 20)
+
+    def ctrl_c_after_the_first_chunk(
+        scenario: Any, n: int, seed: int, overrides: Any, policies: Any, name: str, workers: int, advance: Any
+    ) -> engine.SimResult:
+        def stop(count: int) -> None:
+            advance(count)
+            raise KeyboardInterrupt
+
+        return engine.simulate(scenario, n, seed, overrides, policies, name, workers, stop)
+
+    monkeypatch.setattr(sim_command, "simulate", ctrl_c_after_the_first_chunk)
+    result = cli("sim", "pwge/duel", "-n", "999999999999", "--engine", "reference", "--json")
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert data["interrupted"] is True and data["n"] == 20
 
 
 def test_odds_takes_a_timeout(cli: Cli) -> None:
@@ -379,6 +469,36 @@ def test_undo_with_unicode_or_huge_counts_keeps_the_session(tmp_path: Path) -> N
     store.close()
 
 
+def test_huge_totals_typed_at_a_roll_prompt_keep_the_session(tmp_path: Path) -> None:
+    """A 4,400-digit total typed for presja's 4dF ended the session with an internal error (found while adding
+    typed dice to the campaign's prompt target)."""
+    from rich.console import Console
+
+    from konflikt.cli.table import TableSession
+    from konflikt.core.conflict import Conflict
+    from konflikt.core.scenario import load_scenario
+    from konflikt.sim.runner import seat_policies
+    from konflikt.store.db import Store
+
+    scenario = load_scenario("presja/knife_fight")
+    store = Store.open(tmp_path / "s.sqlite")
+    conflict = Conflict(scenario, {}, 1)
+    cid = store.create(conflict)
+    answers = iter([HUGE, "-" + HUGE, "+" + "9" * 40, "²", "quit"])
+    prompts: list[str] = []
+
+    def ask(prompt: str, secret: bool) -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    console = Console(file=open(os.devnull, "w"), width=120)  # noqa: SIM115
+    seats = seat_policies(scenario, {})
+    state = TableSession(console, store, cid, conflict, [], seats, "table", ask=ask).run()
+    assert not state.is_terminal()
+    assert prompts == ["roll 4dF › "] * 5
+    store.close()
+
+
 # ---- every exit path -------------------------------------------------------------------------------------------
 def test_exit_codes_of_every_path(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
     import konflikt.cli.run_command as run_command
@@ -399,12 +519,12 @@ def test_exit_codes_of_every_path(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_ctrl_c_in_play_says_how_to_resume(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import konflikt.cli.play_command as play_command
+    from konflikt.cli.table import TableSession  # the class play_command runs
 
     def interrupted(self: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(play_command.TableSession, "run", interrupted)
+    monkeypatch.setattr(TableSession, "run", interrupted)
     db = tmp_path / "s.sqlite"
     result = cli("play", "fimbulfrost/robbers", "--db", str(db))
     assert result.code == 130

@@ -13,7 +13,6 @@ from rich.table import Table
 from rich.text import Text
 
 from konflikt.cli.render import plain_console
-from konflikt.sim.plots import curve, heatmaps, write_table
 from konflikt.sim.sweep import SweepSpec, base_scenario, cells, load_spec, outcome_columns, run_sweep, sweep_header
 
 MAX_HEATMAPS = 12
@@ -35,6 +34,8 @@ def plot_sweep(
     spec: SweepSpec, rows: list[dict[str, Any]], out: Path, names: dict[str, str], header: dict[str, Any]
 ) -> list[Path]:
     """Every outcome (each side's win and nobody's) along one axis, or as side-by-side heatmaps over two."""
+    from konflikt.sim.plots import curve, heatmaps  # matplotlib: imported when drawn, not at every start-up
+
     labels = outcome_labels(rows, names)
     if all(r["nobody"] == 0 for r in rows):
         labels.pop("nobody")
@@ -105,6 +106,8 @@ def register(app: typer.Typer) -> None:
         header = sweep_header(spec, spec_path)
         _, scenario = base_scenario(spec, spec_path)
         names = {side.id: str(side.name) for side in scenario.sides}
+        from konflikt.sim.plots import write_table
+
         files = write_table(rows, folder, "cells", header) + plot_sweep(spec, rows, folder, names, header)
         if as_json:
             document = {"run": header, "rows": rows, "files": [str(f) for f in files]}

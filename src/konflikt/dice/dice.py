@@ -104,7 +104,7 @@ class Fudge(Dice):
         symbols = [c for c in raw if c not in " ,"]
         if symbols and all(c in FUDGE_FACES for c in symbols) and len(symbols) == self.count:
             return sum(FUDGE_FACES[c] or 0 for c in symbols) + self.modifier
-        if re.fullmatch(r"[+\-−]?\d+", raw):
+        if re.fullmatch(r"[+\-−]?\d{1,18}", raw):  # a longer number is no total of 200 dice (nor readable past 4,300)
             value = int(raw.replace("−", "-"))
             if value in self.distribution():
                 return value
@@ -306,6 +306,20 @@ _POOL = re.compile(r"(?:(\d+)\s*d\s*6\s*pool|pool\s*(\d+)\s*d\s*6|(\d+)\s*[pP])"
 _D100 = re.compile(r"(?:1?d100|d%)", re.IGNORECASE)
 
 MAX_DICE = 200
+#: Numbers in a dice expression (counts, sides, modifiers, comparisons) have at most this many digits: more is a
+#: slip of the keyboard (and fits in 64 bits), and past 4,300 digits Python will not even read the number.
+MAX_DIGITS = 18
+_LONG_NUMBER = re.compile(r"\d{" + str(MAX_DIGITS + 1) + ",}")
+
+
+def check_numbers(expr: str) -> None:
+    """Refuse a number of more than :data:`MAX_DIGITS` digits anywhere in ``expr``, before anything reads it."""
+    if m := _LONG_NUMBER.search(expr):
+        shown = expr if len(expr) <= 40 else expr[:40] + "…"
+        raise DiceError(
+            f"dice expression {shown!r} has a number of {len(m.group()):,} digits: numbers in dice expressions "
+            f"have at most {MAX_DIGITS} digits"
+        )
 
 
 def parse_dice(expr: str) -> Dice:
@@ -319,6 +333,7 @@ def parse_dice(expr: str) -> Dice:
     text = expr.strip()
     if not text:
         raise DiceError("empty dice expression")
+    check_numbers(text)
     if _D100.fullmatch(text):
         return Percentile()
     if m := _POOL.fullmatch(text):

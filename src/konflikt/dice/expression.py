@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from konflikt.dice.counts import Counts, product_seconds, sum_seconds
-from konflikt.dice.dice import MAX_DICE, Dice, PoolRoll, _ints
+from konflikt.dice.dice import MAX_DICE, Dice, PoolRoll, _ints, check_numbers
 from konflikt.errors import DiceError
 
 MAX_FACES = 1000
@@ -278,6 +278,7 @@ def _tokens(text: str) -> list[str]:
     out: list[str] = []
     pos = 0
     text = text.replace("−", "-").replace("–", "-").strip()
+    check_numbers(text)
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if not m or not m.group(1):
@@ -365,6 +366,8 @@ class _Parser:
         word = self.take()
         if word.lower() == "t":
             sides = self.number("sides") if (self.peek() or "").isdigit() else 6
+            if not 2 <= sides <= MAX_FACES:
+                raise self.fail(f"dice need 2 to {MAX_FACES} sides")
             return [(sign, self.group(count, tuple(range(1, sides + 1)), f"{sides}"))]
         if word.lower() != "d":
             raise self.fail(f"unexpected {word!r}")

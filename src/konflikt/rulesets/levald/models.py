@@ -197,6 +197,13 @@ class Setup(BaseModel):
         if len(scenario.sides) != 2:
             raise KonfliktError(f"Le våld fights have two sides, not {len(scenario.sides)}")
         for p in scenario.participants():
+            if isinstance(p.data.weapon, str) and p.id in self.wield:
+                # the character's own weapon must exist even where [setup.wield] overrides it: a save or a later
+                # scenario without the override would meet it
+                try:
+                    find_weapon(p.data.weapon, self.library())
+                except KonfliktError as exc:
+                    raise KonfliktError(f"{p.id}: weapon: {exc}") from None
             weapon = wielded(p.id, p.data, self)
             shield = carried_shield(p.data, self)
             skill = shield.skill if shield is not None else weapon.skill

@@ -17,6 +17,14 @@ def difference() -> dict[int, Fraction]:
     return Fudge(8).distribution()
 
 
+#: Levels an odds question takes: the ladder runs -4 to 10 for characters (``models.Character.skill``); tactics and
+#: invocations move an attack a few levels beyond. (konflikt's own bound for ``odds presja exchange``: the answer
+#: has a row per point of pressure, which grows with the margin.)
+LEVELS = (-10, 30)
+#: Weapon and armour factors, as in the content's weapon and armour models (0 to 10).
+FACTORS = (0, 10)
+
+
 def pressure_distribution(
     attack: int, defense: int, weapon: int = 0, armor: int = 0, tactic: str = "none"
 ) -> dict[int, Fraction]:
@@ -36,6 +44,13 @@ def pressure_distribution(
 
 
 def exchange(attack: int, defense: int, weapon: int = 0, armor: int = 0, tactic: str = "none") -> OddsAnswer:
+    """The question at the command line: its numbers are bounded here (the policies ask of any difference)."""
+    for name, value in (("attack", attack), ("defense", defense)):
+        if not LEVELS[0] <= value <= LEVELS[1]:
+            raise KonfliktError(f"--{name} takes levels from {LEVELS[0]} to {LEVELS[1]}, not {value}")
+    for name, value in (("weapon", weapon), ("armor", armor)):
+        if not FACTORS[0] <= value <= FACTORS[1]:
+            raise KonfliktError(f"--{name} must be 0 or more and at most {FACTORS[1]}, not {value}")
     dist = pressure_distribution(attack, defense, weapon, armor, tactic)
     a_tac, _ = tactic_mods(tactic)
     margin: dict[int, Fraction] = {attack + a_tac - defense + x: p for x, p in difference().items()}
