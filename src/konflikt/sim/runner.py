@@ -100,18 +100,13 @@ class Runner:
         return outcome
 
     def roll_dice(self, state: State) -> tuple[ChanceOutcome, Faces | None]:
-        """The pending roll, with its faces for the narration; a quiet state (nothing narrated) only samples.
-
-        Both draw the same numbers (:meth:`Dice.roll`), so a seed gives the same conflict whether it is narrated
-        or not.
-        """
+        """The pending roll with its faces, drawn face by face (:meth:`Dice.roll`: the numbers :meth:`Dice.sample`
+        draws, so a seed gives the same outcomes either way). A quiet state gets them too: its record is the same
+        as a narrated one's."""
         roll = state.pending_roll()
         if roll is None:
             raise KonfliktError("chance node without a pending roll")
-        rng = self.gen.dice_for(state)
-        if state.quiet:
-            return roll.sample(rng), None
-        outcome, faces = roll.roll(rng)
+        outcome, faces = roll.roll(self.gen.dice_for(state))
         return outcome, faces
 
     def choose(self, state: State, seat: str) -> Action:
