@@ -15,6 +15,8 @@ from tests.core.toy import DOCUMENT, OPTIONS
 
 
 def test_options_resolve_defaults_then_layers() -> None:
+    """The command line (the later layer) wins over the scenario file. Deliberate mutation that fails it: ``resolve``
+    applying the layers in reverse."""
     options = OPTIONS.resolve({"open_hit": 2}, {"open_hit": "4", "max_rounds": "7"})
     assert options.open_hit == 4
     assert options.max_rounds == 7

@@ -21,7 +21,7 @@ from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.conflict import Conflict
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import CHANCE, SIMULTANEOUS, State
-from konflikt.dice import Dice
+from konflikt.dice import Dice, Faces
 from konflikt.errors import KonfliktError
 from konflikt.sim.runner import StepGenerators
 from konflikt.store.db import Store
@@ -55,6 +55,8 @@ class Undo(Exception):
 
 
 Ask = Callable[[str, bool], str]
+Rolled = tuple[ChanceOutcome, Faces | None]
+"""A roll's outcome and its faces (``None`` when typed as a total)."""
 
 
 class TableSession:
@@ -111,9 +113,9 @@ class TableSession:
         node = state.current_player()
         before = state.status()
         if node == CHANCE:
-            outcomes, source = self.roll()
-            for outcome in outcomes:
-                state.apply_action(outcome)
+            rolls, source = self.roll()
+            for outcome, faces in rolls:
+                state.apply_action(outcome, faces=faces)
                 self.record(source, before)
                 before = state.status()
                 source = JOINT_SOURCE  # the later dice of one prompt are undone with the first
@@ -168,14 +170,14 @@ class TableSession:
             except KonfliktError as exc:
                 self.console.print(str(exc), style="red", highlight=False, markup=False)
 
-    def roll(self) -> tuple[list[ChanceOutcome], str]:
-        """The pending roll's result(s): rolled by konflikt, or typed as they fell; where the rules let several
-        rolls be made at once (``State.joint_roll_purposes``), one prompt takes them all, in order."""
+    def roll(self) -> tuple[list[Rolled], str]:
+        """The pending roll's result(s) with their faces: rolled by konflikt face by face, or typed as they fell (the
+        faces kept when typed die by die, so the log shows them back); where the rules let several rolls be made at
+        once (``State.joint_roll_purposes``), one prompt takes them all, in order."""
         dice = self.state.pending_roll()
         assert dice is not None
         if self.dice == "auto":
-            outcome: ChanceOutcome = dice.sample(self.gen.dice_for(self.state))
-            return [outcome], "auto"
+            return [dice.roll(self.gen.dice_for(self.state))], "auto"
         purposes = self.state.joint_roll_purposes()
         count = len(purposes)
         if count == 1:
@@ -199,9 +201,10 @@ class TableSession:
         while True:
             text = self.ask(prompt, False)
             if text.strip().lower() == "auto":
-                sampled: ChanceOutcome = dice.sample(self.gen.dice_for(self.state))
-                self.console.print(f"konflikt rolls {dice.describe(sampled)}", highlight=False)
-                return [sampled], "table"
+                sampled, faces = dice.roll(self.gen.dice_for(self.state))
+                fell = "" if faces is None else f"{dice.faces_text(faces)} → "
+                self.console.print(f"konflikt rolls {fell}{dice.describe(sampled)}", highlight=False, markup=False)
+                return [(sampled, faces)], "table"
             if self.command(text):
                 continue
             try:
@@ -210,15 +213,16 @@ class TableSession:
                 self.console.print(str(exc), style="red", highlight=False, markup=False)
 
     @staticmethod
-    def read_rolls(dice: Dice, text: str, count: int) -> list[ChanceOutcome]:
-        """One result, or ``count`` results separated by spaces (each one number) for a joint prompt."""
+    def read_rolls(dice: Dice, text: str, count: int) -> list[Rolled]:
+        """One result, or ``count`` results separated by spaces (each one number) for a joint prompt; each with its
+        faces when typed die by die."""
         if count == 1:
-            return [dice.parse(text)]
+            return [dice.read_faces(text)]
         words = text.split()
         if len(words) == count:
-            return [dice.parse(word) for word in words]
+            return [dice.read_faces(word) for word in words]
         try:
-            return [dice.parse(text)]
+            return [dice.read_faces(text)]
         except KonfliktError:
             raise KonfliktError(
                 f"cannot read {text.strip()!r} as {count} results of {dice.notation}: type them in order, separated "

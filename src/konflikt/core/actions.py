@@ -117,12 +117,18 @@ def _parse_value(raw: str) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One applied input: a seat's action, a chance outcome, or the joint actions of a simultaneous node."""
+    """One applied input: a seat's action, a chance outcome, or the joint actions of a simultaneous node.
+
+    A chance step may also hold ``faces``, the dice as they fell (typed at the table die by die, or rolled face by
+    face). They are narration only: the rules, :meth:`State.key` and exact analysis see the ``outcome`` alone (a
+    4dF total, a pool's successes and 1s), and a step without faces (a typed total, an older record) replays the same.
+    """
 
     node: str
     action: Action | None = None
     outcome: ChanceOutcome | None = None
     joint: tuple[tuple[str, Action], ...] = field(default=())
+    faces: tuple[int, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"node": self.node}
@@ -132,6 +138,8 @@ class Step:
             data["outcome"] = list(self.outcome) if isinstance(self.outcome, tuple) else self.outcome
         if self.joint:
             data["joint"] = {seat: action.to_json() for seat, action in self.joint}
+        if self.faces is not None:
+            data["faces"] = list(self.faces)
         return data
 
     @classmethod
@@ -143,6 +151,16 @@ class Step:
                 action=Action.from_json(data["action"]) if "action" in data else None,
                 outcome=tuple(outcome) if isinstance(outcome, list) else outcome,
                 joint=tuple(sorted((s, Action.from_json(a)) for s, a in data.get("joint", {}).items())),
+                faces=_faces(data.get("faces")),
             )
         except (KeyError, TypeError, AttributeError) as exc:
             raise InvalidActionError(f"not a step: {data!r}") from exc
+
+
+def _faces(value: Any) -> tuple[int, ...] | None:
+    """A step's recorded faces: a list of whole numbers, or none."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(type(f) is int for f in value):
+        raise InvalidActionError(f"faces {value!r} are not a list of whole numbers")
+    return tuple(value)

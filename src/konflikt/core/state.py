@@ -202,17 +202,24 @@ class State(ABC):
             return []
         return list(roll.distribution().items())
 
-    def apply_action(self, action: Action | ChanceOutcome, checked: bool = True) -> None:
+    def apply_action(
+        self, action: Action | ChanceOutcome, checked: bool = True, faces: Sequence[int] | None = None
+    ) -> None:
         """Apply the current player's action, or the outcome of the pending roll at a chance node.
 
         ``checked=False`` skips the legality check: for simulators whose policies choose from
         :meth:`legal_actions` (the harness plays every ruleset checked, so the fast path stays honest).
+        ``faces``, at a chance node: the dice as they fell (:meth:`Dice.read_faces`, :meth:`Dice.roll`), kept in the
+        step for the narration (:meth:`rolled_faces`); checked to make the outcome.
 
         Raises:
             IllegalActionError: the action is not legal now (the message says why).
-            DiceError: at a chance node, the outcome is not a possible result of the roll asked for.
+            DiceError: at a chance node, the outcome is not a possible result of the roll asked for, or the faces
+                are not faces of the roll or make another outcome.
         """
         node = self.current_player()
+        if faces is not None and node != CHANCE:
+            raise InvalidActionError(f"dice faces {list(faces)} given, but no roll is pending ({node} decides)")
         if node == TERMINAL:
             raise IllegalActionError(f"illegal action {_text(action)!r}: the conflict is over")
         if node == SIMULTANEOUS:
@@ -227,7 +234,13 @@ class State(ABC):
             if isinstance(action, Action):
                 raise IllegalActionError(f"illegal action {action}: waiting for {self.roll_purpose()} ({roll})")
             outcome = roll.coerce(action) if checked else action
-            self._steps.append(Step(CHANCE, outcome=outcome))
+            fell = None if faces is None else tuple(faces)
+            if checked and fell is not None and roll.outcome_of(fell) != outcome:
+                raise DiceError(
+                    f"the faces {roll.faces_text(fell)} make {roll.describe(roll.outcome_of(fell))}, "
+                    f"not {roll.describe(outcome)}"
+                )
+            self._steps.append(Step(CHANCE, outcome=outcome, faces=fell))
             self._apply_chance(outcome)
             return
         if not isinstance(action, Action):
@@ -327,7 +340,7 @@ class State(ABC):
         elif step.node == CHANCE:
             if step.outcome is None:
                 raise InvalidActionError("a chance step without an outcome")
-            self.apply_action(step.outcome)
+            self.apply_action(step.outcome, faces=step.faces)
         else:
             if step.action is None:
                 raise InvalidActionError(f"a step of {step.node} without an action")
@@ -365,6 +378,15 @@ class State(ABC):
         if self.quiet:
             return
         self._events.append(Event(kind, text, len(self._steps) - 1, data, visible_to))
+
+    def rolled_faces(self) -> tuple[int, ...] | None:
+        """While a roll is applied (in :meth:`_apply_chance`): the dice as they fell, when they are known.
+
+        ``None`` when only the outcome is known (exact analysis, a typed total, an older record): the narration then
+        shows the outcome alone. Never read by the rules: the faces are not part of the outcome or of :meth:`key`.
+        """
+        last = self._steps[-1] if self._steps else None
+        return last.faces if last is not None and last.node == CHANCE else None
 
     def history(self) -> list[Event]:
         return list(self._events)

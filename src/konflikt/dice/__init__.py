@@ -2,6 +2,7 @@
 
 from konflikt.dice.dice import (
     Dice,
+    Faces,
     Fudge,
     Percentile,
     PoolRoll,
@@ -19,6 +20,7 @@ __all__ = [
     "Dice",
     "DiceExpression",
     "Distribution",
+    "Faces",
     "Fudge",
     "Percentile",
     "PoolRoll",

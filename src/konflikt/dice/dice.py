@@ -2,7 +2,9 @@
 
 Each kind of roll knows its outcomes at the granularity the rules need (a sum; successes and 1s; a d100 reading),
 so exact analysis enumerates as few branches as possible, while :meth:`Dice.parse` still takes the dice as they
-fell at the table (``+ + 0 -``, ``3 5 6 1``, ``47``).
+fell at the table (``+ + 0 -``, ``3 5 6 1``, ``47``). The faces themselves are for the narration only:
+:meth:`Dice.read_faces` keeps them from typed dice, :meth:`Dice.roll` draws them (the same draws as
+:meth:`Dice.sample`) and derives the outcome from them.
 """
 
 from __future__ import annotations
@@ -22,6 +24,11 @@ from konflikt.dice.distribution import normalise
 from konflikt.errors import DiceError
 
 FUDGE_FACES = {"+": 1, "0": 0, "-": -1, "−": -1, "–": -1, " ": None}
+FUDGE_SYMBOLS = {1: "+", 0: "0", -1: "-"}
+"""A Fudge face as the presja text writes it (``+ + 0 -``)."""
+
+Faces = tuple[int, ...]
+"""The dice of one roll as they fell, die by die (a Fudge die as −1, 0 or +1)."""
 
 
 class PoolRoll(NamedTuple):
@@ -47,6 +54,26 @@ class Dice(ABC):
     @abstractmethod
     def parse(self, text: str) -> Any:
         """Read the dice as they fell at the table; raise :class:`DiceError` when they do not fit."""
+
+    def roll(self, rng: np.random.Generator) -> tuple[Any, Faces | None]:
+        """One roll with its faces: ``(outcome, faces)``, the outcome derived from the faces.
+
+        It draws exactly what :meth:`sample` draws, so a seed gives the same outcome either way (a simulator that
+        shows nothing samples; a narrated conflict rolls). ``None`` faces for dice that do not show theirs.
+        """
+        return self.sample(rng), None
+
+    def read_faces(self, text: str) -> tuple[Any, Faces | None]:
+        """:meth:`parse`, with the faces when the dice were typed one by one (``None`` for a typed total)."""
+        return self.parse(text), None
+
+    def outcome_of(self, faces: Faces) -> Any:
+        """The outcome the given faces make; :class:`DiceError` when they are not faces of this roll."""
+        raise DiceError(f"{self.notation} is not read die by die")
+
+    def faces_text(self, faces: Faces) -> str:
+        """The faces as they are written at the table (``+ + 0 -``, ``6 3 1 5``)."""
+        return " ".join(str(f) for f in faces)
 
     def coerce(self, value: Any) -> Any:
         """Accept an outcome from JSON (lists become tuples) and check it is possible."""
@@ -99,20 +126,40 @@ class Fudge(Dice):
         # one draw over all 3**count faces and a table of their sums: several times faster than count draws
         return fudge_sums(self.count)[int(rng.integers(3**self.count))] + self.modifier
 
+    def roll(self, rng: np.random.Generator) -> tuple[int, Faces]:
+        if self.count > 8:
+            faces = tuple(int(f) for f in rng.integers(-1, 2, size=self.count))
+        else:
+            faces = fudge_faces(self.count)[int(rng.integers(3**self.count))]
+        return sum(faces) + self.modifier, faces
+
     def parse(self, text: str) -> int:
+        outcome, _ = self.read_faces(text)
+        return outcome
+
+    def read_faces(self, text: str) -> tuple[int, Faces | None]:
         raw = text.strip()
         symbols = [c for c in raw if c not in " ,"]
         if symbols and all(c in FUDGE_FACES for c in symbols) and len(symbols) == self.count:
-            return sum(FUDGE_FACES[c] or 0 for c in symbols) + self.modifier
+            faces = tuple(FUDGE_FACES[c] or 0 for c in symbols)
+            return sum(faces) + self.modifier, faces
         if re.fullmatch(r"[+\-−]?\d{1,18}", raw):  # a longer number is no total of 200 dice (nor readable past 4,300)
             value = int(raw.replace("−", "-"))
             if value in self.distribution():
-                return value
+                return value, None
             raise DiceError(f"{raw} is not a possible total of {self.notation}")
         raise DiceError(
             f"cannot read {text!r} as {self.notation}: type {self.count} faces such as "
             f"'{' '.join(['+', '0', '-', '+'][: self.count])}', or the total"
         )
+
+    def outcome_of(self, faces: Faces) -> int:
+        if len(faces) != self.count or not all(type(f) is int and -1 <= f <= 1 for f in faces):
+            raise DiceError(f"{list(faces)} are not the {self.count} faces of {self.notation} (each −1, 0 or +1)")
+        return sum(faces) + self.modifier
+
+    def faces_text(self, faces: Faces) -> str:
+        return " ".join(FUDGE_SYMBOLS[f] for f in faces)
 
     def table_hint(self) -> str:
         return f"{self.count} faces (+ 0 -), e.g. '+ + 0 -', or the total"
@@ -125,6 +172,12 @@ class Fudge(Dice):
 def fudge_sums(count: int) -> tuple[int, ...]:
     """The total of ``count`` Fudge dice for each of their 3**count equally likely faces (a sampling table)."""
     return tuple(sum(faces) for faces in product((-1, 0, 1), repeat=count))
+
+
+@cache
+def fudge_faces(count: int) -> tuple[Faces, ...]:
+    """The 3**count equally likely faces of ``count`` Fudge dice, in the order of :func:`fudge_sums`."""
+    return tuple(product((-1, 0, 1), repeat=count))
 
 
 @cache
@@ -156,19 +209,32 @@ class SumDice(Dice):
     def sample(self, rng: np.random.Generator) -> int:
         return int(rng.integers(1, self.sides + 1, size=self.count).sum()) + self.modifier
 
+    def roll(self, rng: np.random.Generator) -> tuple[int, Faces]:
+        faces = tuple(int(f) for f in rng.integers(1, self.sides + 1, size=self.count))
+        return sum(faces) + self.modifier, faces
+
     def parse(self, text: str) -> int:
+        outcome, _ = self.read_faces(text)
+        return outcome
+
+    def read_faces(self, text: str) -> tuple[int, Faces | None]:
         values = _ints(text)
         if len(values) == self.count and self.count > 1 and all(1 <= v <= self.sides for v in values):
-            return sum(values) + self.modifier
+            return sum(values) + self.modifier, tuple(values)
         if len(values) == 1:
             if self.count == 1 and 1 <= values[0] <= self.sides:
-                return values[0] + self.modifier
+                return values[0] + self.modifier, (values[0],)
             if values[0] in self.distribution():
-                return values[0]
+                return values[0], None
             raise DiceError(f"{values[0]} is not a possible total of {self.notation}")
         raise DiceError(
             f"cannot read {text!r} as {self.notation}: type the {self.count} dice (1–{self.sides}) or the total"
         )
+
+    def outcome_of(self, faces: Faces) -> int:
+        if len(faces) != self.count or not all(type(f) is int and 1 <= f <= self.sides for f in faces):
+            raise DiceError(f"{list(faces)} are not the {self.count} faces of {self.notation} (each 1–{self.sides})")
+        return sum(faces) + self.modifier
 
     def table_hint(self) -> str:
         return f"the {self.count} dice (1–{self.sides}), e.g. '{' '.join(['3', '5', '6', '1'][: self.count])}'"
@@ -197,19 +263,32 @@ class SuccessPool(Dice):
         faces = rng.integers(1, 7, size=self.count)
         return PoolRoll(int((faces >= self.success_from).sum()), int((faces == 1).sum()))
 
+    def roll(self, rng: np.random.Generator) -> tuple[PoolRoll, Faces]:
+        faces = tuple(int(f) for f in rng.integers(1, 7, size=self.count))
+        return self.read(list(faces)), faces
+
     def read(self, faces: list[int]) -> PoolRoll:
         return PoolRoll(sum(f >= self.success_from for f in faces), sum(f == 1 for f in faces))
 
     def parse(self, text: str) -> PoolRoll:
+        outcome, _ = self.read_faces(text)
+        return outcome
+
+    def read_faces(self, text: str) -> tuple[PoolRoll, Faces]:
         values = _ints(text)
         if self.count == 0 and not values:
-            return PoolRoll(0, 0)
+            return PoolRoll(0, 0), ()
         if len(values) != self.count or not all(1 <= v <= 6 for v in values):
             raise DiceError(
                 f"cannot read {text!r} as {self.notation}: type each of the {self.count} dice (1–6), "
                 f"e.g. '{' '.join(['3', '5', '6', '1', '4', '2'][: max(self.count, 1)])}'"
             )
-        return self.read(values)
+        return self.read(values), tuple(values)
+
+    def outcome_of(self, faces: Faces) -> PoolRoll:
+        if len(faces) != self.count or not all(type(f) is int and 1 <= f <= 6 for f in faces):
+            raise DiceError(f"{list(faces)} are not the {self.count} dice of {self.notation} (each 1–6)")
+        return self.read(list(faces))
 
     def coerce(self, value: Any) -> PoolRoll:
         outcome = PoolRoll(*value) if isinstance(value, list | tuple) else value

@@ -16,6 +16,7 @@ from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, State
+from konflikt.dice import Faces
 from konflikt.errors import KonfliktError
 
 Decide = Callable[[State, str], Action]
@@ -76,7 +77,7 @@ class Runner:
         policies: seat → policy; a seat mapped to ``None`` (a human) is asked through ``decide``.
         generators: the dice and policy generators.
         decide: asks a human seat (the front end's job); required when a human seat must act.
-        roll: supplies chance outcomes (default: sample the pending roll with the dice generator).
+        roll: supplies chance outcomes (default: roll the pending dice with the dice generator, faces and all).
         trusted: skip legality checks (policies choose from the legal actions; for simulation only).
     """
 
@@ -91,15 +92,22 @@ class Runner:
         self.policies = policies
         self.gen = generators
         self.decide = decide
-        self.roll = roll or self.sample
+        self.roll = roll
         self.checked = not trusted
 
     def sample(self, state: State) -> ChanceOutcome:
+        outcome, _ = self.roll_dice(state)
+        return outcome
+
+    def roll_dice(self, state: State) -> tuple[ChanceOutcome, Faces | None]:
+        """The pending roll with its faces, drawn face by face (:meth:`Dice.roll`: the numbers :meth:`Dice.sample`
+        draws, so a seed gives the same outcomes either way). A quiet state gets them too: its record is the same
+        as a narrated one's."""
         roll = state.pending_roll()
         if roll is None:
             raise KonfliktError("chance node without a pending roll")
-        outcome: ChanceOutcome = roll.sample(self.gen.dice_for(state))
-        return outcome
+        outcome, faces = roll.roll(self.gen.dice_for(state))
+        return outcome, faces
 
     def choose(self, state: State, seat: str) -> Action:
         if seat not in self.policies:
@@ -114,7 +122,11 @@ class Runner:
     def step(self, state: State) -> None:
         node = state.current_player()
         if node == CHANCE:
-            state.apply_action(self.roll(state), self.checked)
+            if self.roll is not None:
+                state.apply_action(self.roll(state), self.checked)
+            else:
+                outcome, faces = self.roll_dice(state)
+                state.apply_action(outcome, self.checked, faces=faces)
         elif node == SIMULTANEOUS:
             state.apply_actions({seat: self.choose(state, seat) for seat in state.waiting_for()}, self.checked)
         else:

@@ -264,11 +264,11 @@ class WebTable:
         if not isinstance(text, str) or len(text) > 200:
             raise Refused("a roll is typed as text, e.g. '+ + 0 -' or '47'")
         try:
-            outcome = dice.parse(text)
+            outcome, fell = dice.read_faces(text)
         except KonfliktError as exc:
             raise Refused(str(exc)) from None
         purpose = self.state.roll_purpose()
-        self.state.apply_action(outcome)
+        self.state.apply_action(outcome, faces=fell)  # typed die by die: the step keeps the faces for the narration
         step = len(self.state.steps()) - 1
         self.rolls.append(Roll(step, purpose, dice.notation, None, dice.describe(outcome), "table"))
         self.record("table")
@@ -279,7 +279,8 @@ class WebTable:
         assert dice is not None
         purpose = self.state.roll_purpose()
         outcome, faces = roll_faces(dice, self.gen.dice_for(self.state))
-        self.state.apply_action(outcome)
+        fell = None if faces is None else dice.read_faces(" ".join(faces))[1]
+        self.state.apply_action(outcome, faces=fell)
         step = len(self.state.steps()) - 1
         self.rolls.append(Roll(step, purpose, dice.notation, faces, dice.describe(outcome), source))
         self.record(source)

@@ -63,7 +63,8 @@ def faces(state: FimbulfrostState, text: str) -> None:
     """Dice as they fell at the table, e.g. '6 5 1'."""
     dice = state.pending_roll()
     assert dice is not None
-    state.apply_action(dice.parse(text))
+    outcome, fell = dice.read_faces(text)
+    state.apply_action(outcome, faces=fell)
 
 
 def present_each_other(state: FimbulfrostState) -> None:

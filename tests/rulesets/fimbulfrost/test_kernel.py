@@ -29,8 +29,9 @@ from konflikt.rulesets.fimbulfrost import phases as P
 from konflikt.rulesets.fimbulfrost.kernel import FimbulfrostKernel, make_kernel
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
 from konflikt.sim.engine import choose_engine, simulate
-from konflikt.sim.runner import Generators, Runner, seat_policies
+from konflikt.sim.runner import seat_policies
 from tests.rulesets.fimbulfrost.helpers import hero, scenario
+from tests.rulesets.kernel_replay import assert_kernel_replays
 
 N = 400_000
 FREQUENT = Fraction(1, 1000)
@@ -111,29 +112,25 @@ def replay_roll(trace: Mapping[str, np.ndarray], j: int) -> Any:
 
 def assert_same_conflicts(sc: Scenario, overrides: Mapping[str, Any], n: int, seed: int) -> None:
     """The kernel's n conflicts, replayed with its dice through the reference state, agree in every label and number."""
-    batch, trace = kernel_for(sc, overrides).run_traced(n, np.random.default_rng(seed))
-    seats = seat_policies(sc)
-    for j in range(n):
-        state = new_state(sc, dict(overrides))
-        Runner(seats, Generators.from_seed(0), roll=replay_roll(trace, j)).play(state)
-        outcome = state.outcome()
-        want = {
-            "winners": outcome.winners,
-            "ending": outcome.ending,
-            "length": len(state.steps()),
-            **outcome.participants,
-            **{k: float(v) for k, v in outcome.data.items()},
-        }
-        got = {
-            "winners": batch.winners.labels[batch.winners.codes[j]],
-            "ending": batch.endings.labels[batch.endings.codes[j]],
-            "length": int(batch.length[j]),
-            **{pid: c.labels[c.codes[j]] for pid, c in batch.fates.items()},
-            **{k: float(v[j]) for k, v in batch.resources.items()},
-        }
-        assert got == want, f"conflict {j}: " + "; ".join(
-            f"{k}: kernel {got.get(k)!r}, state {want[k]!r}" for k in want if got.get(k) != want[k]
-        )
+    assert_kernel_replays(kernel_for(sc, overrides), sc, overrides, n, seed, replay_roll)
+
+
+def test_the_replay_harness_fails_when_the_state_is_fed_other_dice() -> None:
+    """Deliberate mutation of the replay: every hero's round-1 roll reaches the State as no success. The shared
+    harness (``tests/rulesets/kernel_replay.py``) must then report a conflict that ends otherwise."""
+
+    def mutated(trace: Mapping[str, np.ndarray], j: int) -> Any:
+        roll = replay_roll(trace, j)
+
+        def other(state: State) -> ChanceOutcome:
+            assert isinstance(state, FimbulfrostState)
+            return PoolRoll(0, 0) if state.phase == P.R1_ROLL else roll(state)
+
+        return other
+
+    sc = scenario()
+    with pytest.raises(AssertionError, match=r"conflict \d+: "):
+        assert_kernel_replays(kernel_for(sc), sc, {}, 50, 1, mutated)
 
 
 def _builtin(pid: str, **fields: Any) -> dict[str, Any]:

@@ -346,7 +346,9 @@ def test_4_6_succeeds_is_one_rule_the_rolls_follow() -> None:
 
 
 def test_the_engine_counts_points_below_zero_with_the_one_rule() -> None:
-    """A hero knocked to Status −1 buys points_below_zero(−1) = 1 consequence."""
+    """A hero knocked to Status −1 buys points_below_zero(−1) = 1 consequence.
+
+    Deliberate mutation that fails it: ``points_below_zero`` returning ``max(0, -status - 1)``."""
     assert points_below_zero(-2) == 2
     state = start(
         heroes=[hero("budolf", character="builtin:budolf", status=1), hero("rudolf", character="builtin:rudolf")]
@@ -372,7 +374,10 @@ def test_round3_options_are_one_set_of_bits_for_state_policy_and_kernel() -> Non
 
 # ---- zero dice -----------------------------------------------------------------------------------------------------
 def test_a_hero_with_0_dice_in_round_1_rolls_nothing_and_splits_nothing() -> None:
-    """Omdømme 1 presenting himself: 1 − 1 = 0 dice. No roll is asked of him, and the friend still rolls."""
+    """Omdømme 1 presenting himself: 1 − 1 = 0 dice. No roll is asked of him, and the friend still rolls.
+
+    Deliberate mutation that fails it: in ``FimbulfrostState._advance`` the round-1 skip of a hero with no dice
+    (``self._dice_of(self.cursor) == 0`` → ``== -1``)."""
     state = start(
         heroes=[hero("budolf", character="builtin:budolf", omdomme=1), hero("rudolf", character="builtin:rudolf")]
     )
@@ -388,6 +393,8 @@ def test_a_hero_with_0_dice_in_round_1_rolls_nothing_and_splits_nothing() -> Non
 
 @pytest.mark.parametrize(("field", "phase_after"), [("omdomme", P.R2_DESCRIBE), ("kamp", P.R3_TURN)])
 def test_an_opponent_with_omdomme_or_kamp_0_does_not_answer(field: str, phase_after: int) -> None:
+    """Deliberate mutation that fails it: in ``FimbulfrostState._advance``, ``self.opp.kamp == 0`` → ``== -1`` (the
+    Kamp case; the Omdømme case likewise)."""
     opponent = hero("roeverne", character="builtin:roeverbanden", **{field: 0})
     state = start(opponent=opponent)
     present_each_other(state)

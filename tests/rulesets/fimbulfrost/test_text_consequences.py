@@ -145,12 +145,13 @@ def test_each_1_costs_a_consequence_only_when_1s_were_rolled_and_each_purchase_s
     assert not any("each 1" in e.text or "for each 1" in e.text for e in clean.history())
 
 
-def test_rolls_show_each_die_by_what_it_counts_for() -> None:
+def test_rolls_show_the_dice_as_they_fell() -> None:
+    """Fails on the narration by class (``4d6: [4–6] [4–6] [1] [2–3]``); more in ``test_faces.py``."""
     state = start()
     present_each_other(state)
     faces(state, "6 3 1 5")
     text = state.history()[-1].text
-    assert "4d6: [4–6] [4–6] [1] [2–3] → 2 succes(er)" in text
+    assert "4d6: 6 3 1 5 → 2 succes(er)" in text
 
 
 def test_the_gear_pool_line_says_what_the_text_says() -> None:

@@ -32,7 +32,8 @@ from konflikt.rulesets.levald.scenarios import duel_document
 from konflikt.rulesets.levald.state import LevaldState
 from konflikt.sim.engine import simulate
 from konflikt.sim.reference import run_chunk
-from konflikt.sim.runner import Generators, Runner, seat_policies
+from konflikt.sim.runner import seat_policies
+from tests.rulesets.kernel_replay import assert_kernel_replays
 from tests.rulesets.levald.helpers import document, fighter, state_of
 
 H = HeuristicPolicy()
@@ -401,30 +402,18 @@ def replay_roll(trace: Mapping[str, np.ndarray], j: int) -> Any:
 
 
 def assert_same_duels(scenario: Scenario, overrides: Mapping[str, Any], n: int, seed: int) -> None:
-    """The kernel's n duels, replayed with its dice through the State (heuristic seats), agree in every label."""
-    batch, trace = kernel_for(scenario, overrides).run_traced(n, np.random.default_rng(seed))
-    seats = seat_policies(scenario)
-    for j in range(n):
-        state = new_state(scenario, dict(overrides))
-        Runner(seats, Generators.from_seed(0), roll=replay_roll(trace, j)).play(state)
-        outcome = state.outcome()
-        want = {
-            "winners": outcome.winners,
-            "ending": outcome.ending,
-            "length": outcome.data["rounds"],
-            **outcome.participants,
-            **{k: float(v) for k, v in outcome.data.items() if k != "rounds"},
-        }
-        got = {
-            "winners": batch.winners.labels[batch.winners.codes[j]],
-            "ending": batch.endings.labels[batch.endings.codes[j]],
-            "length": int(batch.length[j]),
-            **{pid: c.labels[c.codes[j]] for pid, c in batch.fates.items()},
-            **{k: float(v[j]) for k, v in batch.resources.items()},
-        }
-        assert got == want, f"duel {j}: " + "; ".join(
-            f"{k}: kernel {got.get(k)!r}, state {want[k]!r}" for k in want if got.get(k) != want[k]
-        )
+    """The kernel's n duels, replayed with its dice through the State (heuristic seats), agree in every label; the
+    kernel's length is the number of rounds."""
+    assert_kernel_replays(
+        kernel_for(scenario, overrides),
+        scenario,
+        overrides,
+        n,
+        seed,
+        replay_roll,
+        length=lambda state: int(state.outcome().data["rounds"]),
+        drop=frozenset({"rounds"}),
+    )
 
 
 def test_the_kernels_dice_replayed_through_the_state_give_the_same_bridge_duels() -> None:

@@ -47,6 +47,8 @@ def bf_attack(attack: int, defense: int) -> tuple[Fraction, Fraction, dict[int, 
 
 @pytest.mark.parametrize(("attack", "defense"), [(60, 50), (40, 30), (100, 100), (5, 95), (0, 40), (120, -10)])
 def test_attack_odds_match_brute_force(attack: int, defense: int) -> None:
+    """Against digits enumerated here (``bf_quality``), not the rules module. Deliberate mutation that fails it:
+    ``rules.quality`` calling a roll exceptional up to ``target // 4`` instead of ``target // 5``."""
     odds = attack_odds(attack, defense)
     wins, exceptional_wins, effects = bf_attack(attack, defense)
     assert odds.wins == wins

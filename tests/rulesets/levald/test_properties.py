@@ -43,6 +43,10 @@ OPTIONS = st.fixed_dictionaries(
 def test_random_fights_end_with_tracks_in_bounds(
     wa: str, wb: str, skill: int, options: dict[str, object], seed: int, heuristic: bool
 ) -> None:
+    """Every track in bounds at every step, and the ending the one the final table implies (winner, fate words).
+
+    Deliberate mutation that fails it: ``LevaldState._outcome`` calling a fight with a dead loser ``taken_out`` and
+    one without ``dead``."""
     scenario = duel_scenario(wa, wb, skill=skill, policy="heuristic")
     state = new_state(scenario, options)
     assert isinstance(state, LevaldState)

@@ -149,6 +149,8 @@ def test_ratings_sum_to_zero_with_intervals_around_them(report: tuple[dict[str, 
 
 
 def test_report_spearman_is_the_ratings_against_bra(report: tuple[dict[str, Any], Path, str]) -> None:
+    """Against ranks computed here. Deliberate mutation that fails it: the report's ``spearman`` correlating the raw
+    values instead of their ranks."""
     result, _, _ = report
     bra = {w["name"]: w["reference"] for w in result["entrants"]}
     for skill in (45, 70):

@@ -60,8 +60,11 @@ def act(state: PresjaState, kind: str, **args: Any) -> None:
 
 
 def roll(state: PresjaState, faces: str) -> None:
-    """A 4dF roll as it fell at the table (``+ + 0 -``)."""
-    state.apply_action(state.pending_roll().parse(faces))  # type: ignore[union-attr]
+    """A 4dF roll as it fell at the table (``+ + 0 -``), typed as ``play --dice table`` takes it: faces and all."""
+    dice = state.pending_roll()
+    assert dice is not None
+    outcome, fell = dice.read_faces(faces)
+    state.apply_action(outcome, faces=fell)
 
 
 def pass_invocations(state: PresjaState) -> None:

@@ -104,6 +104,8 @@ def _archer_and_knife(archer_zone: str) -> int:
 
 
 def test_oskrzydlenie_zachodzi_go_z_boku_a_shooter_in_another_zone_does_not_flank() -> None:
+    """Deliberate mutation that fails it: ``PresjaState.positional`` counting every attacker of the target for
+    flanking, whatever its zone (``at_its_side = len(on_target)``): the zone-counting mutation #24 names."""
     assert _archer_and_knife("x") == 4, "both at lone's side: numbers + flanking"
     assert _archer_and_knife("y") == 3, "the archer shoots from the next zone: numbers only, no flanking"
 

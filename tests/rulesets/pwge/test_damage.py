@@ -99,6 +99,8 @@ def test_attacker_without_tokens_must_reroll_a_counter_top() -> None:
 
 
 def test_damage_costs_tokens_by_wound_level() -> None:
+    """Deliberate mutation that fails it (and four more tests of this file): ``rules.lose_tokens`` taking one token
+    fewer than ``token_loss`` says."""
     for total, lost in [(3, 2), (5, 3), (7, 5)]:
         state = hit()
         roll(state, total)

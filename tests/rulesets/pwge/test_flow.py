@@ -318,6 +318,7 @@ def test_the_bundled_negotiation_and_ball_keep_the_distance_they_end_at(name: st
 
 # ---- paths the examples seldom walk ------------------------------------------------------------------------------
 def test_a_chase_is_won_by_the_fleers_when_every_pursuer_is_out() -> None:
+    """Deliberate mutation that fails it: ``endings._chase_goal`` never reporting "every pursuer is out"."""
     state = make(
         person("ann", ranged_weapon="stralpistol"),
         person("bo", body_points=2),
@@ -336,6 +337,7 @@ def test_a_chase_is_won_by_the_fleers_when_every_pursuer_is_out() -> None:
 
 
 def test_giving_up_the_frislag_opens_the_floor_without_a_spend() -> None:
+    """Deliberate mutation that fails it: ``PwgeState`` not recognising ``no_free_attack`` in the free-attack phase."""
     state = make(setup={"surprise": "red"})
     act(state, "start", distance=2)
     act(state, "no_free_attack")
@@ -344,6 +346,8 @@ def test_giving_up_the_frislag_opens_the_floor_without_a_spend() -> None:
 
 
 def test_a_second_surpriser_chooses_and_strikes_after_the_first() -> None:
+    """Deliberate mutations that fail it: ``_apply_start`` ending the surprise after the first surpriser, or giving
+    up the frislag opening the floor (``open_floor(0)``) instead of passing to the next surpriser."""
     state = make(setup={"surprise": "red", "start_distance": 5}, extra_a=[person("cid")])
     bo, cid = state.index["bo"], state.index["cid"]
     act(state, "start", distance=2)
@@ -361,7 +365,10 @@ def test_a_second_surpriser_chooses_and_strikes_after_the_first() -> None:
 
 
 def test_a_side_without_tokens_from_the_start_has_run_out_and_none_at_all_is_a_deadlock() -> None:
-    """Three on a side with Styrka 1 have pools of 2 × 1 − 2 = 0."""
+    """Three on a side with Styrka 1 have pools of 2 × 1 − 2 = 0.
+
+    Deliberate mutation that fails it: ``endings`` treating sides that are all dry at once as one side running out
+    last (``if len(last) == 1 or True``) instead of a deadlock."""
     broke = {"attributes": {"Styrka": 1}, "attribute": "Styrka"}
     crowd = [{"id": pid, "name": pid.capitalize(), **broke} for pid in ("ann", "cid", "dag")]
     state = make(crowd[0], extra_a=crowd[1:])

@@ -119,7 +119,9 @@ def test_every_legal_action_is_described_in_words(name: str) -> None:
 )
 def test_random_play_ends_as_the_final_table_says_under_other_options(options: dict[str, object]) -> None:
     """Each ending agrees with the table it leaves: a combat goal means every foe is out; pools exhausted means
-    the losers cannot spend and the winner's side can (or ran out last); a deadlock names no winner."""
+    the losers cannot spend and the winner's side can (or ran out last); a deadlock names no winner.
+
+    Deliberate mutation that fails it: ``endings`` naming a dry side the winner when one side can still act."""
     for name in ("duel", "shootout"):
         for seed in range(3):
             state = new_state(load_scenario(f"pwge/{name}"), options)

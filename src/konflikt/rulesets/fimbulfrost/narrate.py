@@ -17,9 +17,13 @@ from konflikt.rulesets.fimbulfrost.rules import AREA_EN, AREAS
 FATES = ("står (standing)", "ude (out)", "død (dead)")
 
 
-def faces(dice: int, roll: PoolRoll) -> str:
-    """A roll as the rules read it, die by die: successes (4–6), 1s, and the other dice (2–3). The chance outcome is
-    (successes, 1s) — what the rules need, so exact analysis branches few ways — so the faces are shown by class."""
+def dice_text(dice: int, roll: PoolRoll, fell: tuple[int, ...] | None) -> str:
+    """A roll die by die: the faces as they fell (``6 3 1 5``) when the step knows them, typed at the table or rolled
+    face by face. The chance outcome is (successes, 1s) — what the rules need, so exact analysis branches few ways —
+    so a roll known only by its outcome (exact analysis, an older record) is shown by class: successes (4–6), 1s, and
+    the other dice (2–3)."""
+    if fell is not None and len(fell) == dice:
+        return " ".join(str(face) for face in fell) or "no dice"
     others = dice - roll.successes - roll.ones
     return " ".join(["[4–6]"] * roll.successes + ["[1]"] * roll.ones + ["[2–3]"] * others) or "no dice"
 
@@ -76,13 +80,15 @@ class Narration(State):
         ones = ""
         if self.phase != P.R1_ROLL:
             ones = f", {roll.ones}×1 (potentielle ulykker, possible mishaps)" if roll.ones else ", no 1s"
+        fell = self.rolled_faces()
         self.emit(
             "roll",
-            f"{self.names[i]} rolls {what}, {dice}d6: {faces(dice, roll)} → {roll.successes} succes(er) "
+            f"{self.names[i]} rolls {what}, {dice}d6: {dice_text(dice, roll, fell)} → {roll.successes} succes(er) "
             f"(4–6, successes){ones}",
             hero=self.hero_ids[i],
             successes=roll.successes,
             ones=roll.ones,
+            faces=list(fell or ()),
         )
 
     def say_no_dice(self, i: int) -> None:
@@ -102,13 +108,15 @@ class Narration(State):
     def say_opp_roll(self, roll: PoolRoll) -> None:
         pool = "Omdømme" if self.phase == P.R1_ANSWER else "Kamp"
         size = self.opp.omdomme if self.phase == P.R1_ANSWER else self.opp.kamp
+        fell = self.rolled_faces()
         self.emit(
             "roll",
-            f"{self.opp_name} rolls its {pool}, {size}d6: {faces(size, roll)} → {roll.successes} succes(er) against "
-            "the heroes",
+            f"{self.opp_name} rolls its {pool}, {size}d6: {dice_text(size, roll, fell)} → {roll.successes} succes(er) "
+            "against the heroes",
             hero=self.opp_id,
             successes=roll.successes,
             ones=roll.ones,
+            faces=list(fell or ()),
         )
 
     def say_answer_coming(self, round_no: int) -> None:

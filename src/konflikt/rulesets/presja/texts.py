@@ -13,6 +13,7 @@ from konflikt.core.state import narration
 from konflikt.rulesets.presja.models import level_text
 from konflikt.rulesets.presja.options import ADVANTAGE_KINDS
 from konflikt.rulesets.presja.rules import TACTIC_NAMES
+from konflikt.rulesets.presja.static import ROLL
 from konflikt.rulesets.presja.track import SLOT_NAMES, SLOTS, Absorb, box_label, track_text
 
 if TYPE_CHECKING:
@@ -160,6 +161,15 @@ def emit_concede(conflict: PresjaState, i: int, gain: int) -> None:
     )
 
 
+def fell_text(conflict: PresjaState, dice: int) -> str:
+    """The 4dF as they fell, as the text writes them (``+ + 0 - = +1``) when the step knows the faces (typed at the
+    table or rolled face by face); the total alone (``+1``) when it does not (exact analysis, a typed total)."""
+    faces = conflict.rolled_faces()
+    if faces is None or len(faces) != ROLL.count:
+        return f"{dice:+d}"
+    return f"{ROLL.faces_text(faces)} = {dice:+d}"
+
+
 @narration
 def emit_roll(conflict: PresjaState, i: int, dice: int) -> None:
     fi = conflict.fighters[i]
@@ -168,10 +178,11 @@ def emit_roll(conflict: PresjaState, i: int, dice: int) -> None:
     surprised = " (zaskoczony, surprised)" if conflict.exchange == 1 and i in conflict.surprised else ""
     conflict.emit(
         "roll",
-        f"{fi.name} rzuca 4dF (rolls): {dice:+d} → {fi.skill_name} {lv:+d}{surprised} {dice:+d} = "
+        f"{fi.name} rzuca 4dF (rolls): {fell_text(conflict, dice)} → {fi.skill_name} {lv:+d}{surprised} {dice:+d} = "
         f"{level_text(total, conflict.ladder_name)}: Atak i Obrona (attack and defence) {total}",
         who=fi.id,
         dice=dice,
+        faces=list(conflict.rolled_faces() or ()),
         level=lv,
         total=total,
     )
@@ -181,11 +192,12 @@ def emit_roll(conflict: PresjaState, i: int, dice: int) -> None:
 def emit_reroll(conflict: PresjaState, i: int, old: int, new: int) -> None:
     conflict.emit(
         "reroll",
-        f"{conflict.fighters[i].name} przerzuca (rerolls) 4dF: {old:+d} → {new:+d}; "
+        f"{conflict.fighters[i].name} przerzuca (rerolls) 4dF: {old:+d} → {fell_text(conflict, new)}; "
         f"Atak i Obrona now {conflict.result(i)}",
         who=conflict.fighters[i].id,
         old=old,
         dice=new,
+        faces=list(conflict.rolled_faces() or ()),
     )
 
 
