@@ -51,14 +51,15 @@ DELTA_COUNTS, DELTA_TOTAL = _delta_odds()
 
 
 def at_exchange_start(conflict: PresjaState) -> bool:
-    """Before anything of the exchange is decided: the GM's compels (if any) and every declaration still to come."""
-    return (
-        conflict.phase in ("compel", "declare")
-        and conflict.ptr == 0
-        and not conflict.compelled
-        and conflict.compel_pending is None
-        and all(d is None for d in conflict.decl)
-    )
+    """Before anything of the exchange is decided: the GM's compels (when anyone may be compelled) and every
+    declaration still to come. (After the GM's "pass" the exchange has begun: one state, one encoding.)"""
+    if conflict.ptr != 0 or conflict.compelled or conflict.compel_pending is not None:
+        return False
+    if any(d is not None for d in conflict.decl):
+        return False
+    if conflict.phase == "compel":
+        return True
+    return conflict.phase == "declare" and not conflict.compel_choices()
 
 
 def name_free_label(conflict: State) -> Hashable:
