@@ -95,8 +95,9 @@ class PresjaModel:
 
     @staticmethod
     def _identity(conflict: PresjaState) -> Hashable:
-        """What must match for another state of the conflict to be encoded by this model."""
-        return (tuple(f.id for f in conflict.fighters), tuple(conflict.order), repr(sorted(conflict.rule_values.items())))
+        """What must match for another state to be encoded by this model: the conflict's fixed numbers (shared by
+        all its states, and kept alive by the model's own state), the order of action, the rule options."""
+        return (id(conflict.fighters), conflict.static_key, tuple(conflict.order), repr(conflict.rule_values))
 
     def encode(self, state: State) -> Compact | None:
         if not isinstance(state, PresjaState) or state.is_terminal() or not at_exchange_start(state):
@@ -178,4 +179,15 @@ def exact_model(state: State, policies: Mapping[str, Policy]) -> PresjaModel | s
             return f"the presja model mirrors the heuristic policy on every seat; {seat} plays another"
     if state.is_terminal() or not at_exchange_start(state) or any(state.fate):
         return None
-    return PresjaModel(state)
+    identity = PresjaModel._identity(state)
+    model = _MODELS.get(identity)
+    if model is None:
+        if len(_MODELS) >= 8:
+            _MODELS.clear()
+        model = _MODELS[identity] = PresjaModel(state)
+    return model
+
+
+_MODELS: dict[Hashable, PresjaModel] = {}
+"""Models by the conflict they were built for: asked again ("who wins from here", every step at the table), a model
+answers from the exchanges it has already worked out."""
