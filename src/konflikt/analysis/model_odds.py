@@ -141,11 +141,11 @@ def _solve(
     source: Mapping[tuple[Hashable, int], object] = total if exact else floats
     distribution: dict[Hashable, object] = {}
     lengths: dict[int, object] = {}
-    for (label, n), p in source.items():
-        if not p:
+    for (label, n), share in source.items():
+        if not share:
             continue
-        distribution[label] = distribution.get(label, 0) + p  # type: ignore[operator]
-        lengths[n] = lengths.get(n, 0) + p  # type: ignore[operator]
+        distribution[label] = distribution.get(label, 0) + share  # type: ignore[operator]
+        lengths[n] = lengths.get(n, 0) + share  # type: ignore[operator]
     return ConflictOdds(
         distribution,  # type: ignore[arg-type]
         states,

@@ -18,8 +18,9 @@ def _rows(dist: Mapping[Hashable, Fraction], name: Mapping[Hashable, str] | None
     return sorted(rows, key=lambda kv: -kv[1])
 
 
-def _mark(mark: tuple[Hashable, ...]) -> str:
+def _mark(mark: Hashable) -> str:
     """A mark without its participant, as the fate words write it: ``moderate 'Skręcenie kostki'``."""
+    assert isinstance(mark, tuple)
     if len(mark) == 3:
         return f"{mark[1]} '{mark[2]}'"
     return " ".join(str(x) for x in mark[1:])
@@ -50,7 +51,9 @@ def whole_conflict_answer(
     for p in scenario.participants():
         distributions[f"{p.name}: fate"] = _rows(odds.fates(p.id))
         if odds.marks is not None:
-            named = {m: q for m, q in odds.marks.items() if isinstance(m, tuple) and m and m[0] == p.id}
+            named: dict[Hashable, Fraction] = {
+                m: q for m, q in odds.marks.items() if isinstance(m, tuple) and m and m[0] == p.id
+            }
             if named:
                 distributions[f"{p.name}: consequences (each, by name)"] = _rows(named, {m: _mark(m) for m in named})
     probabilities: dict[str, Fraction] = {}

@@ -20,7 +20,7 @@ State API and asks again.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from fractions import Fraction
+from typing import cast
 
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import GM, State
@@ -128,26 +128,28 @@ class PresjaModel:
         return found
 
     def successors(self, compact: Hashable) -> tuple[int, list[tuple[Hashable, int]]]:
-        duel, e = compact  # type: ignore[misc]
+        duel, e = cast(Compact, compact)
         e += 1
         return DELTA_TOTAL, [((after, e), w) for after, w in self._exchange(duel)]
 
     def marks(self, before: Hashable, after: Hashable) -> list[Hashable]:
         """The consequences taken in the exchange from ``before`` to ``after``, named as the State names them: the
         sample name of the exchange (:meth:`PresjaState._absorb`)."""
-        (d0, e), (d1, _) = before, after  # type: ignore[misc]
+        d0, e = cast(Compact, before)
+        d1 = cast(Compact, after)[0]
         if d0[2] == d1[2] and d0[3] == d1[3]:
             return []
         out: list[Hashable] = []
+        was, now = (d0[2], d0[3]), (d1[2], d1[3])
         for i in (0, 1):
             for s in range(3):
-                if not d0[2 + i][s] and d1[2 + i][s]:
+                if not was[i][s] and now[i][s]:
                     names = self.samples[s]
                     out.append((self.rules.ids[i], SLOTS[s], names[(e - 1) % len(names)]))
         return out
 
     def end(self, compact: Hashable) -> Hashable | None:
-        duel, e = compact  # type: ignore[misc]
+        duel, e = cast(Compact, compact)
         f0, f1 = duel[8], duel[9]
         if not (f0 or f1) and e <= self.cap:
             return None
@@ -157,7 +159,7 @@ class PresjaModel:
             conflict: PresjaState = self.conflict.fork()  # type: ignore[assignment]
             for i, j in enumerate(self.rules.who):
                 conflict.fate[j] = (f0, f1)[i]
-                conflict.cons[j] = [1 if c else 0 for c in duel[2 + i]]
+                conflict.cons[j] = [1 if c else 0 for c in (duel[2], duel[3])[i]]
             conflict.ending = "won" if 0 in (f0, f1) else "all_out"
             if not (f0 or f1):
                 conflict.ending = "deadlock"
@@ -165,7 +167,7 @@ class PresjaModel:
         return found
 
     def length(self, compact: Hashable) -> int:
-        return int(compact[1]) - 1  # type: ignore[index]
+        return cast(Compact, compact)[1] - 1
 
 
 def exact_model(state: State, policies: Mapping[str, Policy]) -> PresjaModel | str | None:
