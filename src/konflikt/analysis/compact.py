@@ -53,6 +53,9 @@ class Chain:
     marks: dict[tuple[int, int], list[Hashable]]
     """What happens on an edge that the labels leave out (the model's optional ``marks(before, after)``): each
     mark's probability is summed over the edges that carry it (a mark happens at most once in a conflict)."""
+    layered: bool = False
+    """Every edge goes from one breadth-first level to the next (a round clock in the state): the ids' own order is
+    then a topological order, and no sort is needed."""
 
     @property
     def size(self) -> int:
@@ -69,12 +72,15 @@ def explore(model: ExactModel, starts: Sequence[Hashable], max_states: int) -> C
     chain = Chain([], [], [], {}, {}, {})
     states, dens, all_edges = chain.states, chain.den, chain.edges
     queue: deque[int] = deque()
+    level: list[int] = []
+    layered = True
     for s in starts:
         if s not in index:
             index[s] = len(states)
             states.append(s)
             dens.append(1)
             all_edges.append(())
+            level.append(0)
             queue.append(index[s])
     successors, end, length = model.successors, model.end, model.length
     marks = getattr(model, "marks", None)
@@ -93,9 +99,13 @@ def explore(model: ExactModel, starts: Sequence[Hashable], max_states: int) -> C
             if not ways:
                 raise KonfliktError(f"the exact model of this conflict has no way on from {s!r}, which has not ended")
             edges: list[tuple[int, int]] = []
+            below = level[u] + 1
             for t, w in ways:
                 v = index.get(t)
-                if v is None:
+                if v is not None:
+                    if layered and level[v] != below:
+                        layered = False
+                else:
                     v = index[t] = len(states)
                     if v >= max_states:
                         raise StateSpaceTooLarge(
@@ -104,6 +114,7 @@ def explore(model: ExactModel, starts: Sequence[Hashable], max_states: int) -> C
                     states.append(t)
                     dens.append(1)
                     all_edges.append(())
+                    level.append(below)
                     queue.append(v)
                 edges.append((v, w))
                 if marks is not None:
@@ -115,11 +126,14 @@ def explore(model: ExactModel, starts: Sequence[Hashable], max_states: int) -> C
     finally:
         if collecting:
             gc.enable()
+    chain.layered = layered
     return chain
 
 
 def topological(chain: Chain) -> list[int] | None:
     """Kahn's order of the states (each after all its predecessors), or ``None`` when the graph has a cycle."""
+    if chain.layered:
+        return list(range(chain.size))
     indegree = [0] * chain.size
     for edges in chain.edges:
         for v, _ in edges:

@@ -8,6 +8,7 @@ from all those starts at once, weighted by the bridge's probabilities.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Hashable, Mapping
 from fractions import Fraction
 
@@ -115,6 +116,7 @@ def _solve(
     states, edges, bound, has_lengths = 0, 0, 0.0, True
     for model, weighted in zip(models, starts, strict=True):
         chain = explore(model, [c for c, _ in weighted], max_states)
+        gc.freeze()  # the chain's millions of tuples stay: the collector need not scan them again
         ids = {s: i for i, s in enumerate(chain.states[: len(weighted)])}
         mass: dict[int, Fraction] = {}
         for c, w in weighted:
@@ -138,6 +140,7 @@ def _solve(
             has_lengths = has_lengths and solved_f.has_lengths
             continue
         has_lengths = has_lengths and solved.has_lengths
+    gc.unfreeze()
     source: Mapping[tuple[Hashable, int], object] = total if exact else floats
     distribution: dict[Hashable, object] = {}
     lengths: dict[int, object] = {}

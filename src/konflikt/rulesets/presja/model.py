@@ -135,15 +135,14 @@ class PresjaModel:
     def marks(self, before: Hashable, after: Hashable) -> list[Hashable]:
         """The consequences taken in the exchange from ``before`` to ``after``, named as the State names them: the
         sample name of the exchange (:meth:`PresjaState._absorb`)."""
-        d0, e = cast(Compact, before)
-        d1 = cast(Compact, after)[0]
-        if d0[2] == d1[2] and d0[3] == d1[3]:
+        was, now = before[0], after[0]  # type: ignore[index]
+        if was[2] == now[2] and was[3] == now[3]:  # the common case, first: no slot newly taken
             return []
+        e = before[1]  # type: ignore[index]
         out: list[Hashable] = []
-        was, now = (d0[2], d0[3]), (d1[2], d1[3])
         for i in (0, 1):
             for s in range(3):
-                if not was[i][s] and now[i][s]:
+                if not was[2 + i][s] and now[2 + i][s]:
                     names = self.samples[s]
                     out.append((self.rules.ids[i], SLOTS[s], names[(e - 1) % len(names)]))
         return out
