@@ -42,9 +42,9 @@ def test_from_step_answers_for_the_state_after_n_steps(cli: Callable[..., Any], 
     assert Fraction(data["probabilities"]["expected length (exchanges)"]) == odds.expected_length()
     named = data["distributions"]["Belzee: consequences (each, by name)"]
     assert odds.marks is not None
-    assert {k: Fraction(v) for k, v in named.items()} == {
-        f"{sev} '{name}'": p for (who, sev, name), p in odds.marks.items() if who == "belzee"  # type: ignore[misc]
-    }
+    marks: dict[Any, Fraction] = odds.marks
+    want_named = {f"{m[1]} '{m[2]}'": p for m, p in marks.items() if m[0] == "belzee"}
+    assert {k: Fraction(v) for k, v in named.items()} == want_named
 
 
 def test_from_step_is_refused_past_the_end_and_without_saved(cli: Callable[..., Any], tmp_path: Path) -> None:
