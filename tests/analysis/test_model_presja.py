@@ -23,7 +23,7 @@ from konflikt.core.conflict import new_state
 from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario, load_scenario, scenario_from_document
 from konflikt.core.state import State
-from konflikt.rulesets.presja.model import PresjaModel, exact_model, name_free_label
+from konflikt.rulesets.presja.model import SENTINEL, PresjaModel, exact_model, name_free_label
 from konflikt.rulesets.presja.state import PresjaState
 from konflikt.sim.engine import simulate
 from konflikt.sim.runner import seat_policies
@@ -100,6 +100,7 @@ def test_whole_conflict_odds_equal_the_state_api_solvers(cap: int) -> None:
     slow = conflict_odds(state, policies, label=name_free_label, use_model=False)
     assert fast.method == "model" and slow.method == "state"
     assert fast.distribution == slow.distribution
+    assert not any(SENTINEL in str(label) for label in fast.distribution)  # the names really are left out
     assert sum(fast.distribution.values()) == 1
     assert fast.lengths is not None and set(fast.lengths) <= set(range(1, cap + 1))
     assert sum(fast.lengths.values()) == 1
