@@ -107,7 +107,7 @@ def test_whole_conflict_odds_equal_the_state_api_solvers(cap: int) -> None:
 
 
 def test_odds_from_the_middle_of_an_exchange_bridge_through_the_state_api() -> None:
-    sc = duel({"max_exchanges": 4}, fate_points=3)
+    sc = duel({"max_exchanges": 3}, fate_points=3)
     policies = policies_of(sc)
     rng = np.random.default_rng(5)
     state = new_state(sc)
