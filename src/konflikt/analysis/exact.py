@@ -530,21 +530,36 @@ def outcome_label(state: State) -> Label:
 
 @dataclass
 class ConflictOdds:
-    """The exact distribution of a conflict's outcomes, and its marginals."""
+    """The exact distribution of a conflict's outcomes, and its marginals.
+
+    From a ruleset's compact model (``method`` ``model``) it also holds the distribution of the length in the
+    system's unit (``lengths``); in floats (``exact=False``) the probabilities are floats, each within
+    ``error_bound`` (relative) of the exact value.
+    """
 
     distribution: Value
     states: int
-    """Distinct states told apart: the graph's nodes and the chain states remembered."""
+    """Distinct states told apart: the graph's nodes and the chain states remembered (the model's states)."""
     nodes: int = 0
     """Nodes of the graph: branching states and ends (merged by label)."""
     moves: int = 0
     """Moves applied while exploring (chance outcomes, decisions, joint choices)."""
+    lengths: dict[int, Fraction] | None = None
+    """Probability of each length of the conflict in ``unit`` (the compact model only)."""
+    unit: str = "steps"
+    method: str = "state"
+    """``state``: the State-API solver; ``model``: the ruleset's compact model (see :mod:`.compact`)."""
+    error_bound: float = 0.0
+    """A bound on each probability's relative error: 0 for Fractions."""
+    marks: dict[Hashable, Fraction] | None = None
+    """What the labels leave out, each with its probability (the compact model's marks: presja's consequences by
+    name, as ``(participant, severity, name)``)."""
 
     def marginal(self, part: Callable[[Any], Hashable]) -> dict[Hashable, Fraction]:
         out: dict[Hashable, Fraction] = {}
         for label, p in self.distribution.items():
             key = part(label)
-            out[key] = out.get(key, Fraction(0)) + p
+            out[key] = out.get(key, 0 * p) + p
         return out
 
     def winners(self) -> dict[Hashable, Fraction]:
@@ -555,6 +570,12 @@ class ConflictOdds:
 
     def fates(self, participant: str) -> dict[Hashable, Fraction]:
         return self.marginal(lambda label: dict(label[2]).get(participant, "?"))
+
+    def expected_length(self) -> Fraction | None:
+        """The mean length in ``unit`` (``None`` where the lengths are not known)."""
+        if self.lengths is None:
+            return None
+        return sum((n * p for n, p in self.lengths.items()), 0 * next(iter(self.lengths.values())))
 
 
 class _Labels:
@@ -584,16 +605,27 @@ def conflict_odds(
     label: Callable[[State], Label] = outcome_label,
     compress: bool = True,
     use_clock: bool = True,
+    use_model: bool = True,
+    exact: bool = True,
 ) -> ConflictOdds:
     """Exact outcome distribution of the conflict from ``state`` on, under ``policies`` (seat → policy).
 
-    ``compress`` (chain compression) and ``use_clock`` (the round clock) change the speed, never the answer; the
-    tests solve small conflicts both ways.
+    Where the state's ruleset registers a compact model (``Ruleset.exact_model``) that covers the state and the
+    policies, it is solved (:mod:`.compact`; ``exact=False``: in floats with a stated error bound); otherwise the
+    State API is walked. ``use_model=False`` forces the State API (the oracle the models are tested against), as
+    does a ``label`` other than :func:`outcome_label`. ``compress`` (chain compression) and ``use_clock`` (the
+    round clock) change the State-API solver's speed, never the answer; the tests solve small conflicts both ways.
 
     Raises:
-        StateSpaceTooLarge: more than ``max_states`` graph nodes are reachable.
+        StateSpaceTooLarge: more than ``max_states`` states are reachable (graph nodes, or compact states).
         KonfliktError: a policy is not deterministic, or the conflict can loop forever.
     """
+    if use_model and label is outcome_label:
+        from konflikt.analysis.model_odds import model_odds
+
+        found = model_odds(state, policies, max_states, exact)
+        if found is not None:
+            return found
     labels = _Labels()
     if not use_clock or state.clock() is None:
         explorer = Explorer(policies, label, max_states, compress=compress)

@@ -18,6 +18,14 @@ def _rows(dist: Mapping[Hashable, Fraction], name: Mapping[Hashable, str] | None
     return sorted(rows, key=lambda kv: -kv[1])
 
 
+def _mark(mark: Hashable) -> str:
+    """A mark without its participant, as the fate words write it: ``moderate 'Skręcenie kostki'``."""
+    assert isinstance(mark, tuple)
+    if len(mark) == 3:
+        return f"{mark[1]} '{mark[2]}'"
+    return " ".join(str(x) for x in mark[1:])
+
+
 def whole_conflict_answer(
     scenario: Scenario,
     state: State,
@@ -50,13 +58,27 @@ def whole_conflict_answer(
     distributions: dict[str, list[tuple[str, Fraction]]] = {"ending": _rows(odds.endings())}
     for p in scenario.participants():
         distributions[f"{p.name}: fate"] = _rows(odds.fates(p.id))
+        if odds.marks is not None:
+            named: dict[Hashable, Fraction] = {
+                m: q for m, q in odds.marks.items() if isinstance(m, tuple) and m and m[0] == p.id
+            }
+            if named:
+                distributions[f"{p.name}: consequences (each, by name)"] = _rows(named, {m: _mark(m) for m in named})
+    probabilities: dict[str, Fraction] = {}
+    if odds.lengths is not None:
+        distributions[f"length ({odds.unit})"] = [(str(n), q) for n, q in odds.lengths.items()]
+        mean = odds.expected_length()
+        if mean is not None:
+            probabilities[f"expected length ({odds.unit})"] = mean
+    how = "a compact model of the rules" if odds.method == "model" else "the State API"
     return OddsAnswer(
         title or f"{scenario.title}: who wins (exact)",
         "winner",
         _rows(winners_dist, winners),
         distributions=distributions,
+        probabilities=probabilities,
         notes=[
-            f"exact over {odds.states:,} distinct states, policies: "
+            f"exact over {odds.states:,} distinct states ({how}), policies: "
             + ", ".join(f"{s}={p.name}" for s, p in sorted(policies.items()))
         ],
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import platform
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -68,11 +68,30 @@ def register(app: typer.Typer) -> None:
                 _rate(r["physical_limit_per_s"]),
             )
         out.print(t)
+        if data["exact_odds"]:
+            t = Table(title="exact whole-conflict odds (CPU seconds, one core)", title_justify="left")
+            for col in ("scenario", "target", "model, floats", "model, exact", "saved state", "State API", "states"):
+                t.add_column(col, justify="right" if col != "scenario" else "left")
+            for r in data["exact_odds"]:
+                target = "-" if r["target_s"] is None else f"≤ {r['target_s']:g} s"
+                cells = [_seconds(r.get(k)) for k in ("float", "exact", "saved", "state_api")]
+                states = r["exact"].get("states") or r.get("state_api", {}).get("states")
+                t.add_row(r["scenario"], target, *cells, "-" if states is None else f"{states:,}")
+            out.print(t)
         out.print(
             f"numpy raw random integers: {data['numpy_random_integers_per_s']:,.0f}/s; "
             f"peak memory {data['peak_memory_mb']:.0f} MB; {data['machine']}",
             highlight=False,
         )
+
+
+def _seconds(cell: dict[str, Any] | None) -> str:
+    """A cell of the exact-odds table: seconds, with the solver that answered; or why there is no answer."""
+    if cell is None:
+        return "-"
+    if cell["s"] is None:
+        return "too many states"
+    return f"{cell['s']:.2f} s" + ("" if cell.get("method") == "model" else " (State API)")
 
 
 def serve_bench(tables: int, seconds: float, as_json: bool) -> None:

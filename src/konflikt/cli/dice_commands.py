@@ -140,6 +140,9 @@ def register(app: typer.Typer) -> None:
         ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON: outcomes mapped to 'p/q' strings.")] = False,
         saved: Annotated[int | None, typer.Option(help="Odds from saved conflict ID as it stands now.")] = None,
+        from_step: Annotated[
+            int | None, typer.Option(min=0, help="With --saved: odds as the conflict stood after this many steps.")
+        ] = None,
         db: Annotated[Path | None, typer.Option(help="The save database for --saved.")] = None,
         option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Rule option name=value.")] = None,
         policy: Annotated[list[str] | None, typer.Option("--policy", "-p", help="Seat policy seat=name.")] = None,
@@ -153,7 +156,7 @@ def register(app: typer.Typer) -> None:
         """Exact odds: of dice (4dF), of a ruleset's question (presja exchange --attack 3 --defense 5), or of a
         whole conflict (a scenario, or --saved ID from the table)."""
         with time_limit(timeout, "exact odds"), working("computing exact odds"):
-            answer, extra = odds_of(list(ctx.args), target, saved, db, option, policy, max_states)
+            answer, extra = odds_of(list(ctx.args), target, saved, db, option, policy, max_states, from_step)
         print_answer(answer, as_json, extra, exact)
         plot_answer(answer, plot)
 
@@ -166,6 +169,7 @@ def odds_of(
     option: list[str] | None,
     policy: list[str] | None,
     max_states: int,
+    from_step: int | None = None,
 ) -> tuple[OddsAnswer, dict[str, Any]]:
     """The answer of ``konflikt odds`` and what JSON adds to it (computed inside the time limit)."""
     if saved is not None:
@@ -179,17 +183,22 @@ def odds_of(
         conflict = loaded.conflict
         names = dict(loaded.seats)
         names.update(seat_overrides(conflict.scenario, policy))
-        state = conflict.replay()
+        if from_step is not None and from_step > len(conflict.steps):
+            raise KonfliktError(f"--from-step {from_step}: saved conflict {saved} has {len(conflict.steps)} steps")
+        upto = len(conflict.steps) if from_step is None else from_step
+        state = conflict.replay(upto)
         if state.is_terminal():
-            raise KonfliktError(f"saved conflict {saved} is over: {state.outcome().summary}")
+            raise KonfliktError(f"saved conflict {saved} is over after {upto} steps: {state.outcome().summary}")
         answer = whole_conflict_answer(
             conflict.scenario,
             state,
             seat_policies(conflict.scenario, names),
             max_states,
-            f"{conflict.scenario.title}, after {len(conflict.steps)} steps: who wins (exact)",
+            f"{conflict.scenario.title}, after {upto} steps: who wins (exact)",
         )
-        return answer, {"saved": saved}
+        return answer, {"saved": saved, "from_step": upto}
+    if from_step is not None:
+        raise KonfliktError("--from-step goes with --saved ID")
     if target is None:
         raise KonfliktError("name what to compute: a dice expression, RULESET QUESTION, or a scenario")
     if target in ruleset_ids():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -36,6 +36,42 @@ class Policy(Protocol):
     name: str
 
     def choose(self, state: State, seat: str, rng: np.random.Generator) -> Action: ...
+
+
+class ExactModel(Protocol):
+    """A conflict as a Markov chain over compact states (tuples of small ints), for exact analysis.
+
+    Built by a ruleset's ``exact_model`` hook from the rules code itself (never a hand copy of the rules); solved by
+    ``konflikt.analysis.compact``. One step of the chain is one round of the system (an exchange, a round) under
+    the policies the model was built for.
+    """
+
+    unit: str
+    """What one step is, in the system's words (``exchanges``, ``rounds``): the unit of :meth:`length`."""
+
+    def encode(self, state: State) -> Hashable | None:
+        """The compact state of ``state``, or ``None`` where the model cannot start from it (mid-round)."""
+        ...
+
+    def successors(self, compact: Hashable) -> tuple[int, Sequence[tuple[Hashable, int]]]:
+        """One round on from a compact state that has not ended: a denominator and (next compact state, numerator)
+        pairs, merged (so each probability is numerator / denominator; integers keep the solver fast)."""
+        ...
+
+    def end(self, compact: Hashable) -> Hashable | None:
+        """The outcome label of an ended compact state (as ``analysis.exact.outcome_label`` writes it), else
+        ``None``."""
+        ...
+
+    def length(self, compact: Hashable) -> int:
+        """The rounds played when the conflict is at ``compact``, in :attr:`unit` (the outcome's length)."""
+        ...
+
+
+ModelFactory = Callable[[State, Mapping[str, Policy]], ExactModel | str | None]
+"""A ruleset's ``exact_model`` hook: a model for the conflict at ``state`` under ``policies``; a string saying why
+it never will be one (a policy or an option it does not mirror); ``None`` where ``state`` is between rounds' starts
+(the caller steps on through the State API and asks again)."""
 
 
 class RandomPolicy:
@@ -103,6 +139,10 @@ class Ruleset:
     fate_parts: Callable[[str, str], list[tuple[str, int]]] = fate_parts
     """Reads one participant's fate (``ConflictOutcome.participants``) and its name into (consequence, count)
     pairs, for the consequence marginals of ``konflikt sim``; the default cuts the words at ``;``, ``,`` and ``:``."""
+    exact_model: ModelFactory | None = None
+    """Optional compact model for exact whole-conflict odds (``rulesets/<id>/model.py``, see :class:`ExactModel`):
+    ``konflikt.analysis.exact.conflict_odds`` solves it where it covers the state and the policies, and walks the
+    State API otherwise."""
     cap_endings: tuple[str, ...] = ("deadlock",)
     """The endings that mean a cap stopped the conflict (a round limit), not the rules' own ending: a sweep cell
     where they exceed 1% says so."""

@@ -96,6 +96,59 @@ def conflict_rates(names: tuple[str, ...], budget: float) -> list[dict[str, Any]
     return rows
 
 
+EXACT_TARGETS = {
+    "presja/knife_fight": 2.0,
+    "fimbulfrost/robbers": 0.3,
+    "levald/duel": 10.0,
+    "pwge/duel": 10.0,
+}
+"""The issue's targets for exact whole-conflict odds, in CPU seconds on one core (floats where a model exists)."""
+
+
+def _cpu(call: Callable[[], Any]) -> tuple[Any, float]:
+    """``call()`` and its CPU time (the machine may be shared: wall time would measure the neighbours)."""
+    start = time.process_time()
+    result = call()
+    return result, time.process_time() - start
+
+
+def _exact_cell(call: Callable[[], Any]) -> dict[str, Any]:
+    from konflikt.analysis.exact import StateSpaceTooLarge
+
+    try:
+        odds, seconds = _cpu(call)
+    except StateSpaceTooLarge as exc:
+        return {"s": None, "states": None, "why": str(exc)}
+    return {"s": seconds, "states": odds.states, "method": odds.method, "bound": odds.error_bound}
+
+
+def exact_odds(names: tuple[str, ...], old: bool) -> list[dict[str, Any]]:
+    """Whole-conflict odds per scenario: the compact model in floats and exactly, from a state saved after the
+    opening and five exchanges' worth of steps, and (``old``) the State-API solver in the same run."""
+    from konflikt.analysis.exact import conflict_odds
+
+    rows = []
+    for name in names:
+        sc = load_scenario(name)
+        seats = {s: p for s, p in seat_policies(sc).items() if p is not None}
+        state = new_state(sc)
+        row: dict[str, Any] = {"scenario": name, "target_s": EXACT_TARGETS.get(name)}
+        row["float"] = _exact_cell(partial(conflict_odds, state, seats, exact=False))
+        row["exact"] = _exact_cell(partial(conflict_odds, state, seats))
+        saved = state.fork()
+        runner = Runner(seats, Generators.from_seed(1))
+        for _ in range(40):  # a conflict as the table leaves it, some way in
+            if saved.is_terminal():
+                break
+            runner.step(saved)
+        if not saved.is_terminal():
+            row["saved"] = _exact_cell(partial(conflict_odds, saved, seats, exact=False))
+        if old:
+            row["state_api"] = _exact_cell(partial(conflict_odds, state, seats, use_model=False))
+        rows.append(row)
+    return rows
+
+
 def numpy_rate(size: int = 10_000_000) -> float:
     rng = np.random.default_rng(0)
     return size / best_time(lambda: rng.integers(1, 7, size=size), 3)
@@ -105,7 +158,7 @@ def peak_memory_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def run_bench(quick: bool = False) -> dict[str, Any]:
+def run_bench(quick: bool = False, exact: bool = True) -> dict[str, Any]:
     budget = 0.5 if quick else 2.0
     raw = numpy_rate(2_000_000 if quick else 10_000_000)
     rates = conflict_rates(SCENARIOS, budget)
@@ -115,5 +168,6 @@ def run_bench(quick: bool = False) -> dict[str, Any]:
         "dice_questions": dice_questions(3 if quick else 7),
         "conflicts": rates,
         "numpy_random_integers_per_s": raw,
+        "exact_odds": exact_odds(SCENARIOS, old=not quick) if exact else [],
         "peak_memory_mb": peak_memory_mb(),
     }

@@ -11,6 +11,7 @@ from konflikt.core.ruleset import Ruleset, register
 from konflikt.rulesets.presja.aftermath import aftermath
 from konflikt.rulesets.presja.campaign import CAMPAIGN
 from konflikt.rulesets.presja.kernel import make_kernel
+from konflikt.rulesets.presja.model import exact_model
 from konflikt.rulesets.presja.models import Character, Setup
 from konflikt.rulesets.presja.odds import QUESTIONS
 from konflikt.rulesets.presja.options import OPTIONS
@@ -38,6 +39,7 @@ RULESET = register(
         policies={"heuristic": HeuristicPolicy},
         odds=QUESTIONS,
         kernel=make_kernel,
+        exact_model=exact_model,
         aftermath=aftermath,
         campaign=CAMPAIGN,
         length_unit="exchanges",

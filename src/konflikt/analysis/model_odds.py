@@ -1,0 +1,162 @@
+"""Whole-conflict odds through a ruleset's compact model, bridged from any state by the State API.
+
+A model starts where a round starts (see ``ExactModel.encode``). From any other state — the opening's decisions, a
+conflict saved in the middle of an exchange — the State API is walked (every chance outcome and policy choice, as
+the State-API solver does) until each branch reaches a state the model encodes, or ends; the model is then solved
+from all those starts at once, weighted by the bridge's probabilities.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Hashable, Mapping
+from fractions import Fraction
+
+from konflikt.analysis.compact import explore, solve_exact, solve_float
+from konflikt.analysis.exact import ConflictOdds, _apply, branches, outcome_label
+from konflikt.core.ruleset import ExactModel, Policy, get_ruleset
+from konflikt.core.state import State
+
+BRIDGE_MOVES = 20_000
+"""The most State-API moves from the asked state to the model's starts before the State-API solver takes over."""
+
+
+def model_odds(state: State, policies: Mapping[str, Policy], max_states: int, exact: bool) -> ConflictOdds | None:
+    """The odds from the ruleset's compact model, or ``None`` where it has none or it does not cover the case."""
+    ruleset = get_ruleset(state.ruleset)
+    factory = ruleset.exact_model
+    if factory is None:
+        return None
+    models: list[ExactModel] = []
+    starts: list[list[tuple[Hashable, Fraction]]] = []
+    ended: dict[tuple[Hashable, int], Fraction] = {}
+    held: dict[Hashable, Fraction] = {}
+    """Marks already true where the bridge reaches a model's start, or an end (see ``Chain.marks``)."""
+    finished: list[tuple[State, Fraction]] = []
+    stack: list[tuple[State, Fraction]] = [(state, Fraction(1))]
+    moves = 0
+    while stack:
+        s, w = stack.pop()
+        if s.is_terminal():
+            if not models and isinstance(factory(s, policies), str):
+                return None
+            finished.append((s, w))
+            continue
+        at = _encode(models, s)
+        if at is None:
+            made = factory(s, policies)
+            if isinstance(made, str):
+                return None
+            if made is not None:
+                compact = made.encode(s)
+                if compact is None:
+                    raise AssertionError(f"{type(made).__name__} was built from a state it does not encode")
+                models.append(made)
+                starts.append([])
+                at = (len(models) - 1, compact)
+        if at is not None:
+            starts[at[0]].append((at[1], w))
+            for mark in _held(models[at[0]], s):
+                held[mark] = held.get(mark, Fraction(0)) + w
+            continue
+        for p, move in branches(s, policies):
+            child = s.fork()
+            _apply(child, move)
+            stack.append((child, w * p))
+            moves += 1
+        if moves > BRIDGE_MOVES:
+            return None
+    for s, w in finished:  # ended on the bridge: labelled as the model labels its ends
+        model = models[0] if models else None
+        key = (_label(model, s), _length(s, ruleset.length_key))
+        ended[key] = ended.get(key, Fraction(0)) + w
+        for mark in _held(model, s):
+            held[mark] = held.get(mark, Fraction(0)) + w
+    return _solve(models, starts, ended, held, max_states, exact, ruleset.length_unit)
+
+
+def _encode(models: list[ExactModel], state: State) -> tuple[int, Hashable] | None:
+    for i, model in enumerate(models):
+        compact = model.encode(state)
+        if compact is not None:
+            return i, compact
+    return None
+
+
+def _label(model: ExactModel | None, state: State) -> Hashable:
+    """How the model labels an ended State (its optional ``label``), else :func:`outcome_label`."""
+    label = getattr(model, "label", None)
+    return label(state) if label is not None else outcome_label(state)
+
+
+def _held(model: ExactModel | None, state: State) -> list[Hashable]:
+    """The marks already true at ``state`` (the model's optional ``held``)."""
+    held = getattr(model, "held", None)
+    return list(held(state)) if held is not None else []
+
+
+def _length(state: State, key: str | None) -> int:
+    value = state.outcome().data.get(key) if key else None
+    return int(value) if isinstance(value, int) else 0
+
+
+def _solve(
+    models: list[ExactModel],
+    starts: list[list[tuple[Hashable, Fraction]]],
+    ended: dict[tuple[Hashable, int], Fraction],
+    held: dict[Hashable, Fraction],
+    max_states: int,
+    exact: bool,
+    unit: str,
+) -> ConflictOdds:
+    total: dict[tuple[Hashable, int], Fraction] = dict(ended)
+    floats: dict[tuple[Hashable, int], float] = {k: float(v) for k, v in ended.items()}
+    marks: dict[Hashable, Fraction] = dict(held)
+    marks_f: dict[Hashable, float] = {k: float(v) for k, v in held.items()}
+    states, edges, bound, has_lengths = 0, 0, 0.0, True
+    for model, weighted in zip(models, starts, strict=True):
+        chain = explore(model, [c for c, _ in weighted], max_states)
+        gc.freeze()  # the chain's millions of tuples stay: the collector need not scan them again
+        ids = {s: i for i, s in enumerate(chain.states[: len(weighted)])}
+        mass: dict[int, Fraction] = {}
+        for c, w in weighted:
+            mass[ids[c]] = mass.get(ids[c], Fraction(0)) + w
+        states += chain.size
+        edges += chain.edge_count
+        unit = model.unit
+        if exact:
+            solved = solve_exact(chain, list(mass.items()))
+            for k, p in solved.ends.items():
+                total[k] = total.get(k, Fraction(0)) + p
+            for m, p in solved.marks.items():
+                marks[m] = marks.get(m, Fraction(0)) + p
+        else:
+            solved_f = solve_float(chain, list(mass.items()))
+            for k, q in solved_f.ends.items():
+                floats[k] = floats.get(k, 0.0) + q
+            for m, q in solved_f.marks.items():
+                marks_f[m] = marks_f.get(m, 0.0) + q
+            bound = max(bound, solved_f.error_bound)
+            has_lengths = has_lengths and solved_f.has_lengths
+            continue
+        has_lengths = has_lengths and solved.has_lengths
+    gc.unfreeze()
+    source: Mapping[tuple[Hashable, int], object] = total if exact else floats
+    distribution: dict[Hashable, object] = {}
+    lengths: dict[int, object] = {}
+    for (label, n), share in source.items():
+        if not share:
+            continue
+        distribution[label] = distribution.get(label, 0) + share  # type: ignore[operator]
+        lengths[n] = lengths.get(n, 0) + share  # type: ignore[operator]
+    return ConflictOdds(
+        distribution,  # type: ignore[arg-type]
+        states,
+        states,
+        edges,
+        lengths=dict(sorted(lengths.items())) if has_lengths else None,  # type: ignore[arg-type]
+        unit=unit,
+        method="model",
+        marks=(marks if exact else marks_f) if any(getattr(m, "marks", None) for m in models) else None,  # type: ignore[arg-type]
+        error_bound=bound,
+    )

@@ -1,0 +1,55 @@
+"""``konflikt odds --saved ID --from-step N``: the odds of a saved conflict as it stood after N steps, exactly as the
+solver gives them for the replayed state; the designer's rows (consequences by name, length) in the JSON."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from konflikt.analysis.exact import conflict_odds
+from konflikt.core.conflict import Conflict
+from konflikt.sim.runner import seat_policies
+
+
+def saved_fight(cli: Callable[..., Any], tmp_path: Path, cap: int) -> tuple[Path, Path]:
+    saved = tmp_path / "fight.json"
+    args = ("run", "presja/knife_fight", "--seed", "2", "--option", f"max_exchanges={cap}", "--save", str(saved))
+    assert cli(*args).code == 0
+    db = tmp_path / "s.sqlite"
+    assert cli("import", str(saved), "--db", str(db)).code == 0
+    return saved, db
+
+
+def test_from_step_answers_for_the_state_after_n_steps(cli: Callable[..., Any], tmp_path: Path) -> None:
+    saved, db = saved_fight(cli, tmp_path, 6)
+    result = cli("odds", "--saved", "1", "--db", str(db), "--from-step", "9", "--json")
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert data["from_step"] == 9
+    conflict = Conflict.from_json(json.loads(saved.read_text()))
+    state = conflict.replay(9)
+    policies = {s: p for s, p in seat_policies(conflict.scenario).items() if p is not None}
+    odds = conflict_odds(state, policies)
+    names = {side.id: side.name for side in conflict.scenario.sides}
+    want = {" + ".join(names[s] for s in w) if w else "nobody": p for w, p in odds.winners().items()}  # type: ignore[union-attr]
+    assert {k: Fraction(v) for k, v in data["outcomes"].items()} == want
+    assert sum(want.values()) == 1
+    lengths = data["distributions"]["length (exchanges)"]
+    assert {int(k): Fraction(v) for k, v in lengths.items()} == odds.lengths
+    assert Fraction(data["probabilities"]["expected length (exchanges)"]) == odds.expected_length()
+    named = data["distributions"]["Belzee: consequences (each, by name)"]
+    assert odds.marks is not None
+    marks: dict[Any, Fraction] = odds.marks
+    want_named = {f"{m[1]} '{m[2]}'": p for m, p in marks.items() if m[0] == "belzee"}
+    assert {k: Fraction(v) for k, v in named.items()} == want_named
+
+
+def test_from_step_is_refused_past_the_end_and_without_saved(cli: Callable[..., Any], tmp_path: Path) -> None:
+    _, db = saved_fight(cli, tmp_path, 3)
+    past = cli("odds", "--saved", "1", "--db", str(db), "--from-step", "100000")
+    assert past.code == 2 and "--from-step 100000" in past.err
+    alone = cli("odds", "presja/knife_fight", "--from-step", "3")
+    assert alone.code == 2 and "--from-step goes with --saved" in alone.err
