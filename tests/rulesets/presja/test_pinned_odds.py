@@ -101,11 +101,22 @@ def test_the_kernel_agrees_with_the_pinned_odds_within_4_standard_errors() -> No
         assert_within_4se({**WINNERS, **swapped}, dict(tally.winners), n)
 
 
-@pytest.mark.slow
-def test_the_exact_solver_gives_the_pinned_fractions_and_a_million_kernel_conflicts_agree() -> None:
+def test_the_compact_model_gives_the_pinned_fractions() -> None:
+    """The fast path (presja's compact model of an exchange, a few seconds) against the reviewed Fractions: a wrong
+    model or a rule change that moves the knife fight fails here, in the normal suite."""
     sc = load_scenario("presja/knife_fight")
     policies = {seat: p for seat, p in seat_policies(sc).items() if p is not None}
     odds = conflict_odds(new_state(sc), policies)
+    assert odds.winners() == WINNERS
+    assert odds.endings() == ENDINGS
+
+
+@pytest.mark.slow
+def test_the_exact_solver_gives_the_pinned_fractions_and_a_million_kernel_conflicts_agree() -> None:
+    """The State-API solver (the oracle, no model: ~15 min under load) and a million kernel conflicts."""
+    sc = load_scenario("presja/knife_fight")
+    policies = {seat: p for seat, p in seat_policies(sc).items() if p is not None}
+    odds = conflict_odds(new_state(sc), policies, use_model=False)
     assert odds.winners() == WINNERS
     assert odds.endings() == ENDINGS
     n = 1_000_000
