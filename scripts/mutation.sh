@@ -3,6 +3,8 @@
 #
 #   scripts/mutation.sh [TARGET...]        TARGET: presja, levald, fimbulfrost, pwge or dice (default: all five)
 #   scripts/mutation.sh --background ...   the same, detached; logs and scores in .mutation/
+#   scripts/mutation.sh --again TARGET     rerun only the last run's survivors against the tests as they are now
+#   TARGET:MODULE (presja:rules, dice:expression) mutates one module only
 #
 # Each target runs in its own copy of the work tree (.mutation/TARGET/), mutating the ruleset's rules.py and
 # state.py (or dice/) and running only that target's own tests: goldens, harness and other rulesets' tests are left
@@ -13,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 PY=${PYTHON:-$ROOT/.venv/bin/python}
+AGAIN=0
 if [[ "${1:-}" == "--background" ]]; then
   shift
   mkdir -p .mutation
@@ -20,6 +23,7 @@ if [[ "${1:-}" == "--background" ]]; then
   echo "mutation testing runs in the background (pid $!): tail -f .mutation/run.log; scores in .mutation/scores.tsv"
   exit 0
 fi
+if [[ "${1:-}" == "--again" ]]; then AGAIN=1; shift; fi
 TARGETS=("$@")
 [[ ${#TARGETS[@]} -gt 0 ]] || TARGETS=(presja levald fimbulfrost pwge dice)
 "$PY" -c "import mutmut" 2>/dev/null || { echo "mutmut is not installed: $PY -m pip install mutmut"; exit 2; }
@@ -38,9 +42,19 @@ for spec in "${TARGETS[@]}"; do
   esac
   [[ -z "${MUTATION_TESTS:-}" ]] || tests=$MUTATION_TESTS
   work=.mutation/${spec/:/-}
-  rm -rf "$work" && mkdir -p "$work"
-  git ls-files -z | xargs -0 cp -a --parents -t "$work"/
-  cat >> "$work/pyproject.toml" <<TOML
+  names=()
+  if (( AGAIN )); then
+    # Only the survivors of the last run, against the tests as they are now (new tests get their stats collected;
+    # the code under mutation must not have changed, so the killed stay killed).
+    [[ -f "$work/results.txt" ]] || { echo "no earlier run of $spec in $work: run it without --again first"; exit 2; }
+    git ls-files -z tests | xargs -0 cp -a --parents -t "$work"/
+    mapfile -t names < <(sed -n 's/^ *\(.*\): survived$/\1/p' "$work/results.txt")
+    echo "== $spec: again, ${#names[@]} survivors"
+    [[ ${#names[@]} -gt 0 ]] || continue
+  else
+    rm -rf "$work" && mkdir -p "$work"
+    git ls-files -z | xargs -0 cp -a --parents -t "$work"/
+    cat >> "$work/pyproject.toml" <<TOML
 
 [tool.mutmut]
 source_paths = ["src"]
@@ -48,16 +62,10 @@ only_mutate = $paths
 pytest_add_cli_args_test_selection = $tests
 pytest_add_cli_args = ["-p", "no:xdist", "-p", "no:cacheprovider"]
 TOML
-  echo "== $target: mutating $paths against $tests"
-  (cd "$work" && "$PY" -m mutmut run --max-children "${MUTMUT_CHILDREN:-2}" > run.log 2>&1 || true)
+    echo "== $spec: mutating $paths against $tests"
+  fi
+  began=$(date +%s)
+  (cd "$work" && "$PY" -m mutmut run --max-children "${MUTMUT_CHILDREN:-2}" "${names[@]}" > run.log 2>&1 || true)
   (cd "$work" && "$PY" -m mutmut results --all true > results.txt 2>&1 || true)
-  "$PY" - "$work/results.txt" "$target" <<'PY'
-import collections, sys, time
-counts = collections.Counter(line.rsplit(":", 1)[1].strip() for line in open(sys.argv[1]) if ":" in line)
-ran = counts["killed"] + counts["survived"] + counts["timeout"] + counts["suspicious"]
-score = (counts["killed"] + counts["timeout"]) / ran if ran else 0.0
-print(f"{sys.argv[2]}: {score:.1%} killed ({dict(counts)})")
-with open(".mutation/scores.tsv", "a") as out:
-    out.write(f"{time.strftime('%Y-%m-%d')}\t{sys.argv[2]}\t{score:.4f}\t{dict(counts)}\n")
-PY
+  "$PY" scripts/mutation_score.py "$work/results.txt" "$spec" "$(( ($(date +%s) - began + 30) / 60 ))"
 done
