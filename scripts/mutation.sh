@@ -58,6 +58,7 @@ for spec in "${TARGETS[@]}"; do
 
 [tool.mutmut]
 source_paths = ["src"]
+also_copy = ["examples", "docs"]
 only_mutate = $paths
 pytest_add_cli_args_test_selection = $tests
 pytest_add_cli_args = ["-p", "no:xdist", "-p", "no:cacheprovider"]
