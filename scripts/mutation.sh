@@ -3,7 +3,7 @@
 #
 #   scripts/mutation.sh [TARGET...]        TARGET: presja, levald, fimbulfrost, pwge or dice (default: all five)
 #   scripts/mutation.sh --background ...   the same, detached; logs and scores in .mutation/
-#   scripts/mutation.sh --again TARGET     rerun only the last run's survivors against the tests as they are now
+#   scripts/mutation.sh --again TARGET     the last run's survivors against the target's new tests (test_mutants*.py)
 #   TARGET:MODULE (presja:rules, dice:expression) mutates one module only
 #
 # Each target runs in its own copy of the work tree (.mutation/TARGET/), mutating the ruleset's rules.py and
@@ -42,15 +42,26 @@ for spec in "${TARGETS[@]}"; do
   esac
   [[ -z "${MUTATION_TESTS:-}" ]] || tests=$MUTATION_TESTS
   work=.mutation/${spec/:/-}
-  names=()
   if (( AGAIN )); then
-    # Only the survivors of the last run, against the tests as they are now (new tests get their stats collected;
-    # the code under mutation must not have changed, so the killed stay killed).
+    # The last run's survivors against its target's new tests (test_mutants*.py), each mutant switched on in the
+    # mutants' copy as mutmut does (MUTANT_UNDER_TEST). The code under mutation must not have changed since, so the
+    # killed stay killed; a survivor that a new test fails becomes killed.
     [[ -f "$work/results.txt" ]] || { echo "no earlier run of $spec in $work: run it without --again first"; exit 2; }
-    git ls-files -z tests | xargs -0 cp -a --parents -t "$work"/
+    git ls-files -z tests | xargs -0 cp -a --parents -t "$work/mutants"/
+    if [[ "$target" == dice ]]; then glob=tests/dice; else glob=tests/rulesets/$target; fi
+    mapfile -t news < <(cd "$work/mutants" && ls "$glob"/test_mutants*.py 2>/dev/null)
     mapfile -t names < <(sed -n 's/^ *\(.*\): survived$/\1/p' "$work/results.txt")
-    echo "== $spec: again, ${#names[@]} survivors"
-    [[ ${#names[@]} -gt 0 ]] || continue
+    echo "== $spec: again, ${#names[@]} survivors against ${news[*]:-no new tests}"
+    began=$(date +%s)
+    for name in "${names[@]}"; do
+      [[ ${#news[@]} -gt 0 ]] || break
+      code=0
+      (cd "$work/mutants" && MUTANT_UNDER_TEST=$name PYTHONPATH=src "$PY" -m pytest -x -q -p no:randomly -p no:xdist \
+        -p no:cacheprovider "${news[@]}" > /dev/null 2>&1) || code=$?
+      if [[ $code == 1 ]]; then sed -i "s/^\( *$name\): survived$/\1: killed/" "$work/results.txt"; fi
+    done
+    "$PY" scripts/mutation_score.py "$work/results.txt" "$spec" "$(( ($(date +%s) - began + 30) / 60 ))"
+    continue
   else
     rm -rf "$work" && mkdir -p "$work"
     git ls-files -z | xargs -0 cp -a --parents -t "$work"/
@@ -66,7 +77,7 @@ TOML
     echo "== $spec: mutating $paths against $tests"
   fi
   began=$(date +%s)
-  (cd "$work" && "$PY" -m mutmut run --max-children "${MUTMUT_CHILDREN:-2}" "${names[@]}" > run.log 2>&1 || true)
+  (cd "$work" && "$PY" -m mutmut run --max-children "${MUTMUT_CHILDREN:-2}" > run.log 2>&1 || true)
   (cd "$work" && "$PY" -m mutmut results --all true > results.txt 2>&1 || true)
   "$PY" scripts/mutation_score.py "$work/results.txt" "$spec" "$(( ($(date +%s) - began + 30) / 60 ))"
 done
