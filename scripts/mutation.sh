@@ -44,22 +44,15 @@ for spec in "${TARGETS[@]}"; do
   work=.mutation/${spec/:/-}
   if (( AGAIN )); then
     # The last run's survivors against its target's new tests (test_mutants*.py), each mutant switched on in the
-    # mutants' copy as mutmut does (MUTANT_UNDER_TEST). The code under mutation must not have changed since, so the
-    # killed stay killed; a survivor that a new test fails becomes killed.
+    # mutants' copy as mutmut does (scripts/mutation_again.py). The code under mutation must not have changed since,
+    # so the killed stay killed; a survivor that a new test fails becomes killed.
     [[ -f "$work/results.txt" ]] || { echo "no earlier run of $spec in $work: run it without --again first"; exit 2; }
     git ls-files -z tests | xargs -0 cp -a --parents -t "$work/mutants"/
     if [[ "$target" == dice ]]; then glob=tests/dice; else glob=tests/rulesets/$target; fi
     mapfile -t news < <(cd "$work/mutants" && ls "$glob"/test_mutants*.py 2>/dev/null)
-    mapfile -t names < <(sed -n 's/^ *\(.*\): survived$/\1/p' "$work/results.txt")
-    echo "== $spec: again, ${#names[@]} survivors against ${news[*]:-no new tests}"
+    echo "== $spec: again, the survivors against ${news[*]:-no new tests}"
     began=$(date +%s)
-    for name in "${names[@]}"; do
-      [[ ${#news[@]} -gt 0 ]] || break
-      code=0
-      (cd "$work/mutants" && MUTANT_UNDER_TEST=$name PYTHONPATH=src "$PY" -m pytest -x -q -p no:randomly -p no:xdist \
-        -p no:cacheprovider "${news[@]}" > /dev/null 2>&1) || code=$?
-      if [[ $code == 1 ]]; then sed -i "s/^\( *$name\): survived$/\1: killed/" "$work/results.txt"; fi
-    done
+    [[ ${#news[@]} -eq 0 ]] || "$PY" scripts/mutation_again.py "$work" "${news[@]}"
     "$PY" scripts/mutation_score.py "$work/results.txt" "$spec" "$(( ($(date +%s) - began + 30) / 60 ))"
     continue
   else

@@ -38,8 +38,9 @@ def main(work: Path, tests: list[str]) -> None:
     survivors = re.findall(r"^ *(\S+): survived$", text, flags=re.MULTILINE)
     os.chdir(work / "mutants")
     sys.path.insert(0, str(Path("src").resolve()))
-    import konflikt  # noqa: F401  (imported once, before the forks)
     import pytest  # noqa: F401
+
+    import konflikt  # noqa: F401  (imported once, before the forks)
 
     for name in survivors:
         if run_one(name, tests) == 1:

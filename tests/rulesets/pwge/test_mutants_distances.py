@@ -58,7 +58,7 @@ def test_within_melee_one_step_farther_until_the_longest_weapon() -> None:
 
 
 def test_from_range_1_closer_is_the_longest_weapons_distance_whichever_it_is() -> None:
-    """"Så fort man går från avstånd 1 till 0 … kommer då in på det längsta vapnets optimala avstånd"."""
+    """ "Så fort man går från avstånd 1 till 0 … kommer då in på det längsta vapnets optimala avstånd"."""
     assert closer(5, SVARD) == SVARD
     assert closer(5, KROPP) == KROPP
     assert closer(6, SVARD) == 5
