@@ -2,10 +2,10 @@
 
     python scripts/mutation_again.py WORK_DIR TEST_FILE...
 
-Run from nowhere in particular: it works in ``WORK_DIR/mutants`` (mutmut's mutated copy). For each mutant marked
-``survived`` in ``WORK_DIR/results.txt`` it forks, switches the mutant on (``MUTANT_UNDER_TEST``, mutmut's own
-switch) and runs the test files with pytest; a failing test marks the mutant ``killed`` in ``results.txt``. One
-import of the package for all the mutants, one fresh process (fresh caches) per mutant.
+It works in ``WORK_DIR/mutants`` (mutmut's mutated copy). For each mutant marked ``survived`` (or ``no tests``)
+in ``WORK_DIR/results.txt`` it forks, switches the mutant on (``MUTANT_UNDER_TEST``, mutmut's own switch) and runs
+the test files with pytest; a failing test marks the mutant ``killed`` in ``results.txt``. One import of the
+package for all the mutants, one fresh process (fresh caches) per mutant.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def run_one(name: str, tests: list[str]) -> int:
 def main(work: Path, tests: list[str]) -> None:
     results = work / "results.txt"
     text = results.read_text(encoding="utf-8")
-    survivors = re.findall(r"^ *(\S+): survived$", text, flags=re.MULTILINE)
+    survivors = re.findall(r"^ *(\S+): (?:survived|no tests)$", text, flags=re.MULTILINE)
     os.chdir(work / "mutants")
     sys.path.insert(0, str(Path("src").resolve()))
     import pytest  # noqa: F401
@@ -44,7 +44,8 @@ def main(work: Path, tests: list[str]) -> None:
 
     for name in survivors:
         if run_one(name, tests) == 1:
-            text = re.sub(rf"^( *){re.escape(name)}: survived$", rf"\g<1>{name}: killed", text, flags=re.MULTILINE)
+            pattern = rf"^( *){re.escape(name)}: (?:survived|no tests)$"
+            text = re.sub(pattern, rf"\g<1>{name}: killed", text, flags=re.MULTILINE)
             print(f"killed: {name}")
         else:
             print(f"survives: {name}")

@@ -33,16 +33,19 @@ def main(results: Path, target: str, minutes: float) -> str:
         if sep and name:
             status[name] = verdict.strip()
     counts = collections.Counter(status.values())
-    equivalent = {n for n, s in status.items() if s == "survived" and n in equivalent_names()}
-    survivors = sorted(n for n, s in status.items() if s == "survived" and n not in equivalent)
+    # "no tests": no test of the target even calls the mutated function, a survivor by another name
+    alive = {n for n, s in status.items() if s in ("survived", "no tests")}
+    equivalent = {n for n in alive if n in equivalent_names()}
+    survivors = sorted(alive - equivalent)
     killed = counts["killed"] + counts["timeout"]
-    ran = killed + counts["survived"] + counts["suspicious"] + counts["segfault"]
+    ran = killed + len(alive) + counts["suspicious"] + counts["segfault"]
     raw = killed / ran if ran else 0.0
     real = killed / (ran - len(equivalent)) if ran > len(equivalent) else 0.0
-    others = {k: v for k, v in counts.items() if k not in ("killed", "survived", "timeout")}
+    others = {k: v for k, v in counts.items() if k not in ("killed", "survived", "timeout", "no tests")}
     line = (
-        f"{target}: {len(status)} mutants, {counts['killed']} killed, {counts['survived']} survived "
-        f"({len(equivalent)} equivalent), {counts['timeout']} timeout"
+        f"{target}: {len(status)} mutants, {counts['killed']} killed, {len(alive)} survived "
+        + (f"({counts['no tests']} of them reached by no test) " if counts["no tests"] else "")
+        + f"({len(equivalent)} equivalent), {counts['timeout']} timeout"
         + (f", other {dict(others)}" if others else "")
         + f"; score {raw:.1%} raw, {real:.1%} without the equivalent; {time.strftime('%Y-%m-%d')}, {minutes:.0f} min"
     )
