@@ -237,3 +237,18 @@ def test_a_roll_of_a_new_kind_is_typed_as_its_total_by_default() -> None:
     assert Coin().outcome_label(0) == "0"
     assert Coin().coerce(1) == 1
     assert str(Coin()) == "coin"
+
+
+def test_one_die_is_read_as_its_face_from_1_to_its_sides() -> None:
+    """``1T+2`` read as the die showed: 1 → 3 and 6 → 8 (the faces at both ends)."""
+    assert SumDice(1, 6, 2, "T").parse("1") == 3
+    assert SumDice(1, 6, 2, "T").parse("6") == 8
+
+
+def test_a_pool_needs_each_of_its_dice_and_no_more() -> None:
+    for pool, text in ((SuccessPool(3), ""), (SuccessPool(1), ""), (SuccessPool(0), "3")):
+        with pytest.raises(DiceError, match="cannot read"):
+            pool.parse(text)
+    six = "cannot read '1' as 6d6 pool: type each of the 6 dice (1–6), e.g. '3 5 6 1 4 2'"
+    with pytest.raises(DiceError, match=escape(six)):
+        SuccessPool(6).parse("1")
