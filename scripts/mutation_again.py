@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 
 
-def run_one(name: str, tests: list[str]) -> int:
-    """Exit code of pytest over ``tests`` with mutant ``name`` switched on, in a forked child."""
+def start_one(name: str, tests: list[str]) -> int:
+    """Fork a child that runs pytest over ``tests`` with mutant ``name`` switched on; returns its pid."""
     pid = os.fork()
     if pid == 0:  # the child: quiet, the mutant on, pytest, out
         os.environ["MUTANT_UNDER_TEST"] = name
@@ -28,11 +28,10 @@ def run_one(name: str, tests: list[str]) -> int:
 
         args = ["-x", "-q", "-p", "no:randomly", "-p", "no:xdist", "-p", "no:cacheprovider", *tests]
         os._exit(int(pytest.main(args)))
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status)
+    return pid
 
 
-def main(work: Path, tests: list[str]) -> None:
+def main(work: Path, tests: list[str], children: int) -> None:
     results = work / "results.txt"
     text = results.read_text(encoding="utf-8")
     survivors = re.findall(r"^ *(\S+): (?:survived|no tests)$", text, flags=re.MULTILINE)
@@ -42,15 +41,21 @@ def main(work: Path, tests: list[str]) -> None:
 
     import konflikt  # noqa: F401  (imported once, before the forks)
 
-    for name in survivors:
-        if run_one(name, tests) == 1:
+    running: dict[int, str] = {}
+    while survivors or running:
+        while survivors and len(running) < children:
+            name = survivors.pop(0)
+            running[start_one(name, tests)] = name
+        pid, status = os.wait()
+        name = running.pop(pid)
+        if os.waitstatus_to_exitcode(status) == 1:
             pattern = rf"^( *){re.escape(name)}: (?:survived|no tests)$"
             text = re.sub(pattern, rf"\g<1>{name}: killed", text, flags=re.MULTILINE)
-            print(f"killed: {name}")
+            results.write_text(text, encoding="utf-8")  # as it goes: an interrupted rerun keeps its kills
+            print(f"killed: {name}", flush=True)
         else:
-            print(f"survives: {name}")
-    results.write_text(text, encoding="utf-8")
+            print(f"survives: {name}", flush=True)
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]).resolve(), sys.argv[2:])
+    main(Path(sys.argv[1]).resolve(), sys.argv[2:], int(os.environ.get("MUTMUT_CHILDREN", "2")))
