@@ -162,6 +162,7 @@ def test_the_prompt_says_how_to_type_each_roll() -> None:
     assert Fudge(4).table_hint() == "4 faces (+ 0 -), e.g. '+ + 0 -', or the total"
     assert SumDice(2).table_hint() == "the 2 dice (1–6), e.g. '3 5'"
     assert SumDice(3, 10).table_hint() == "the 3 dice (1–10), e.g. '3 5 6'"
+    assert SumDice(4).table_hint() == "the 4 dice (1–6), e.g. '3 5 6 1'"
     assert SuccessPool(6).table_hint() == "each of the 6 dice, e.g. '3 5 6 1 4 2'"
     assert SuccessPool(0).table_hint() == "each of the 0 dice, e.g. '3'"
     assert Percentile().table_hint() == "the two digits as read, e.g. '47' ('00' is 100)"
