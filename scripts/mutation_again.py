@@ -1,0 +1,61 @@
+"""Rerun a mutation run's survivors against new tests, as mutmut runs a mutant (``scripts/mutation.sh --again``).
+
+    python scripts/mutation_again.py WORK_DIR TEST_FILE...
+
+It works in ``WORK_DIR/mutants`` (mutmut's mutated copy). For each mutant marked ``survived`` (or ``no tests``)
+in ``WORK_DIR/results.txt`` it forks, switches the mutant on (``MUTANT_UNDER_TEST``, mutmut's own switch) and runs
+the test files with pytest; a failing test marks the mutant ``killed`` in ``results.txt``. One import of the
+package for all the mutants, one fresh process (fresh caches) per mutant.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+
+def start_one(name: str, tests: list[str]) -> int:
+    """Fork a child that runs pytest over ``tests`` with mutant ``name`` switched on; returns its pid."""
+    pid = os.fork()
+    if pid == 0:  # the child: quiet, the mutant on, pytest, out
+        os.environ["MUTANT_UNDER_TEST"] = name
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        import pytest
+
+        args = ["-x", "-q", "-p", "no:randomly", "-p", "no:xdist", "-p", "no:cacheprovider", *tests]
+        os._exit(int(pytest.main(args)))
+    return pid
+
+
+def main(work: Path, tests: list[str], children: int) -> None:
+    results = work / "results.txt"
+    text = results.read_text(encoding="utf-8")
+    survivors = re.findall(r"^ *(\S+): (?:survived|no tests)$", text, flags=re.MULTILINE)
+    os.chdir(work / "mutants")
+    sys.path.insert(0, str(Path("src").resolve()))
+    import pytest  # noqa: F401
+
+    import konflikt  # noqa: F401  (imported once, before the forks)
+
+    running: dict[int, str] = {}
+    while survivors or running:
+        while survivors and len(running) < children:
+            name = survivors.pop(0)
+            running[start_one(name, tests)] = name
+        pid, status = os.wait()
+        name = running.pop(pid)
+        if os.waitstatus_to_exitcode(status) == 1:
+            pattern = rf"^( *){re.escape(name)}: (?:survived|no tests)$"
+            text = re.sub(pattern, rf"\g<1>{name}: killed", text, flags=re.MULTILINE)
+            results.write_text(text, encoding="utf-8")  # as it goes: an interrupted rerun keeps its kills
+            print(f"killed: {name}", flush=True)
+        else:
+            print(f"survives: {name}", flush=True)
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]).resolve(), sys.argv[2:], int(os.environ.get("MUTMUT_CHILDREN", "2")))
