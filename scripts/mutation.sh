@@ -9,7 +9,7 @@
 # Each target runs in its own copy of the work tree (.mutation/TARGET/), mutating the ruleset's rules.py and
 # state.py (or dice/) and running only that target's own tests: goldens, harness and other rulesets' tests are left
 # out, so a mutant counts as killed only when a test of that ruleset fails. The score is killed / (all mutants that
-# ran), printed per target and appended to .mutation/scores.tsv. Needs mutmut (pip install mutmut).
+# ran), printed per target and appended to .mutation/scores.tsv. Needs mutmut (pip install -e '.[mutation]').
 set -euo pipefail
 [[ "$(nice)" -ge 19 ]] || exec nice -n 19 "$0" "$@"   # a long run yields the machine to everyone else
 cd "$(dirname "$0")/.."
@@ -26,7 +26,7 @@ fi
 if [[ "${1:-}" == "--again" ]]; then AGAIN=1; shift; fi
 TARGETS=("$@")
 [[ ${#TARGETS[@]} -gt 0 ]] || TARGETS=(presja levald fimbulfrost pwge dice)
-"$PY" -c "import mutmut" 2>/dev/null || { echo "mutmut is not installed: $PY -m pip install mutmut"; exit 2; }
+"$PY" -c "import mutmut" 2>/dev/null || { echo "mutmut is not installed: $PY -m pip install -e '.[mutation]'"; exit 2; }
 mkdir -p .mutation
 for spec in "${TARGETS[@]}"; do
   target=${spec%%:*}; module=${spec#*:}; [[ "$module" != "$spec" ]] || module=""
