@@ -38,8 +38,18 @@ def register(app: typer.Typer) -> None:
             list[str] | None, typer.Option("--policy", "-p", help="Seat policy seat=name (e.g. belzee=human).")
         ] = None,
         db: DbOption = None,
+        odds: Annotated[
+            bool, typer.Option("--odds", help="After each exchange or round, who wins from here in one line.")
+        ] = False,
+        verbose: Annotated[
+            bool, typer.Option("--verbose", "-v", help="Every event in full and the whole table after each step.")
+        ] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the prompts and the outcome.")] = False,
     ) -> None:
-        """Run a conflict at the table: human seats are asked, dice rolled or typed in; saved after every step."""
+        """Run a conflict at the table: human seats are asked, dice rolled or typed in; saved after every step.
+
+        After each step only what changed is shown (`state` at a prompt shows everything); `odds` at any prompt
+        says who wins from here."""
         if dice not in ("", "auto", "table"):
             raise KonfliktError(f"--dice takes auto or table, not {dice!r}")
         console = plain_console()
@@ -82,10 +92,15 @@ def register(app: typer.Typer) -> None:
                 store.claim(conflict_id)
                 sources = []
                 console.print(f"conflict {conflict_id}, saved after every step in {store.path}", style="bold")
-            header(console, conflict.scenario, conflict.seed or 0)
             seats = seat_policies(conflict.scenario, names)
+            if not quiet:
+                header(console, conflict.scenario, conflict.seed or 0, names)
+            session = TableSession(
+                console, store, conflict_id, conflict, sources, seats, mode,
+                odds=odds, verbose=verbose, quiet=quiet, played_by=names,
+            )  # fmt: skip
             try:
-                TableSession(console, store, conflict_id, conflict, sources, seats, mode).run()
+                session.run()
             except KeyboardInterrupt:
                 hint = f"konflikt play --resume {conflict_id} --db {store.path}"
                 raise Stopped(f"stopped; every step so far is saved. Resume with: {hint}") from None

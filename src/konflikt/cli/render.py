@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -14,6 +14,7 @@ from rich.text import Text
 from konflikt.core.events import Event
 from konflikt.core.outcome import Aftermath
 from konflikt.core.ruleset import get_ruleset
+from konflikt.core.scenario import Scenario
 from konflikt.core.state import State
 from konflikt.dice.distribution import decimal_text, fraction_text
 
@@ -104,29 +105,61 @@ def percent(p: Fraction) -> str:
     return f"{value:.2f}%"
 
 
-def status_table(state: State, title: str | None = None) -> Table:
-    """Every track and pool: one column per participant (and the table's shared facts), one row per field."""
+def scenario_names(scenario: Scenario) -> dict[str, str]:
+    """Participant and side ids → the names people read (a status cell holding an id shows the name)."""
+    names = {side.id: side.name for side in scenario.sides}
+    names.update({p.id: p.name for p in scenario.participants()})
+    return names
+
+
+def status_table(
+    state: State,
+    title: str | None = None,
+    *,
+    since: Mapping[str, Mapping[str, str]] | None = None,
+    names: Mapping[str, str] | None = None,
+) -> Table | None:
+    """Every track and pool: one column per participant (and the table's shared facts), one row per field.
+
+    Args:
+        since: the status before a step: only the fields that changed are shown (``None`` when none did).
+        names: participant and side ids → names, for the column heads and for cells that hold an id.
+    """
     status = state.status()
+    names = names or {}
     fields: list[str] = []
     for cols in status.values():
         for c in cols:
             if c not in fields:
                 fields.append(c)
+    if since is not None:
+        fields = [f for f in fields if any(status[r].get(f) != since.get(r, {}).get(f) for r in status)]
+        if not fields:
+            return None
     table = Table(title=Text(title) if title else None, title_justify="left", show_lines=False)
     table.add_column("", style="bold")
     for row in status:
-        table.add_column(Text(row), overflow="fold")
+        table.add_column(Text(names.get(row, row)), overflow="fold")
     for f in fields:
-        table.add_row(Text(f), *(Text(str(status[row].get(f, ""))) for row in status))
+        cells = (str(status[row].get(f, "")) for row in status)
+        table.add_row(Text(f), *(Text(named(cell, names)) for cell in cells))
     return table
 
 
-def outcome_panel(state: State) -> Panel:
+def named(text: str, names: Mapping[str, str]) -> str:
+    """``text`` with each word that is a participant or side id replaced by its name (``attack massimo`` →
+    ``attack Massimo``); other words stay as they are."""
+    if text in names:
+        return names[text]
+    return " ".join(names.get(word, word) for word in text.split(" ")) if names else text
+
+
+def outcome_panel(state: State, names: Mapping[str, str] | None = None) -> Panel:
     """How the conflict ended, each participant's fate, and what carries into the next conflict (the aftermath)."""
     outcome = state.outcome()
     body = Text(outcome.summary, style="bold")
     for pid, fate in outcome.participants.items():
-        body.append(f"\n{pid}: {fate}")
+        body.append(f"\n{(names or {}).get(pid, pid)}: {fate}")
     aftermath = aftermath_of(state)
     if aftermath is not None and aftermath.lines:
         body.append("\nafter the conflict (what carries into the next one):", style="dim")
@@ -141,7 +174,11 @@ def aftermath_of(state: State) -> Aftermath | None:
     return ruleset.aftermath(state) if ruleset.aftermath is not None else None
 
 
-def print_events(console: Console, events: Sequence[Event]) -> None:
+def print_events(console: Console, events: Sequence[Event], compact: bool = False) -> None:
+    """The narrated events, each in full (wrapped), or with ``compact`` each on one line cut to the width."""
     for event in events:
         style = EVENT_STYLES.get(event.kind)
-        console.print(event.text, style=style, highlight=False, markup=False)
+        if compact:
+            console.print(Text(event.text, style=style or ""), no_wrap=True, overflow="ellipsis", highlight=False)
+        else:
+            console.print(event.text, style=style, highlight=False, markup=False)

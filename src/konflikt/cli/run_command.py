@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated
 
@@ -38,13 +38,15 @@ def ask_at_terminal(console: Console) -> Callable[[State, str], Action]:
     return decide
 
 
-def header(console: Console, scenario: Scenario, seed: int) -> None:
+def header(console: Console, scenario: Scenario, seed: int, played_by: Mapping[str, str] | None = None) -> None:
+    """The scenario's title, seed, description and sides, each participant with who plays it (human or a policy)."""
+    played_by = played_by or {}
     text = Text(scenario.title, style="bold")
     text.append(f" — {scenario.ruleset.name}\nseed {seed}")
     if scenario.description:
         text.append(f"\n{scenario.description}")
     for side in scenario.sides:
-        names = ", ".join(f"{p.name} ({p.policy})" for p in side.participants)
+        names = ", ".join(f"{p.name} ({played_by.get(p.id, p.policy)})" for p in side.participants)
         goal = f" — goal: {side.goal}" if side.goal else ""
         text.append("\nside ")
         text.append(side.name, style="bold")
