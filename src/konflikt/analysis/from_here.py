@@ -13,9 +13,12 @@ chooses between them.
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 from collections import Counter
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -35,6 +38,8 @@ BUDGET = 1.5
 """Seconds for one whole answer at a prompt (the issue asks for under 2 s, with the printing)."""
 EXACT_SHARE = 0.4
 """The part of the budget the exact solver may use before simulation takes over."""
+KERNEL_EXACT_SHARE = 0.25
+"""The same at the opening of a scenario a kernel plays: a kernel needs more of the time to start."""
 KERNEL_FIRST = 100
 KERNEL_CHUNK = 20_000
 KERNEL_MAX = 200_000
@@ -52,6 +57,38 @@ def percent(p: float) -> str:
 
 class _OutOfTime(KonfliktError):
     """The exact solver's share of the budget is spent (raised from inside a policy call)."""
+
+
+class _Expired(BaseException):
+    """The alarm rang: the work inside :func:`_alarm` is abandoned (a BaseException, so nothing swallows it)."""
+
+
+@contextmanager
+def _alarm(until: float) -> Iterator[None]:
+    """Interrupt the work inside at ``until`` (``time.monotonic()``) with :class:`_Expired`.
+
+    The solver and the runner may spend seconds without calling a policy (a chance node of a hundred outcomes,
+    each forked), so a check in the policies alone does not keep the budget. In the main thread a timer signal
+    does; elsewhere (a web worker thread) only the policies' checks do. Whatever is interrupted works on forks.
+    """
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+    armed = [True]
+
+    def ring(signum: int, frame: object) -> None:
+        if armed[0]:
+            raise _Expired
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
+    signal.setitimer(signal.ITIMER_REAL, max(until - time.monotonic(), 0.001))
+    try:
+        yield
+    finally:
+        armed[0] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 @dataclass(frozen=True)
@@ -170,20 +207,22 @@ def who_wins(
     if state.is_terminal():
         over: dict[Hashable, Fraction] = {state.outcome().winners: Fraction(1)}
         return FromHere(sides.rows(Counter(), 0, over), "exact", 0, 0.0, "the conflict is over")
-    deadline = start + budget * EXACT_SHARE
-    timed = {seat: _Timed(p, deadline) for seat, p in policies.items()}
+    opening = not state.steps() if at_opening is None else at_opening
+    covered = opening and scenario.ruleset.kernel is not None
+    share = budget * (KERNEL_EXACT_SHARE if covered else EXACT_SHARE)
+    timed = {seat: _Timed(p, start + share) for seat, p in policies.items()}
     try:
-        odds = conflict_odds(state, timed, DEFAULT_MAX_STATES)
-    except _OutOfTime:
-        why = f"the exact solver did not finish in {budget * EXACT_SHARE:.1f} s"
+        with _alarm(start + share):
+            odds = conflict_odds(state, timed, DEFAULT_MAX_STATES)
+    except (_OutOfTime, _Expired):
+        why = f"the exact solver did not finish in {share:.1f} s"
     except KonfliktError as exc:
         why = str(exc).split(";")[0]
     else:
         seconds = time.monotonic() - start
         return FromHere(sides.rows(Counter(), 0, odds.winners()), "exact", 0, seconds, f"{odds.states:,} states")
-    opening = not state.steps() if at_opening is None else at_opening
     end = start + budget
-    kernel = _kernel(scenario, state, policies) if opening else None
+    kernel = _kernel(scenario, state, policies, (end - time.monotonic()) / 2) if covered else None
     if kernel is not None:
         winners, n = _kernel_runs(kernel, end, seed)
         method = "kernel"
@@ -216,27 +255,75 @@ def choice_odds(
     return out
 
 
-def _kernel(scenario: Scenario, state: State, policies: Mapping[str, Policy]) -> Any:
+_KERNELS: dict[tuple[int, tuple[tuple[str, str], ...]], tuple[Scenario, Any]] = {}
+"""Kernels made for a scenario and its seats' policies, kept: making one can take a good part of the budget."""
+
+
+_KERNEL_LOCK = threading.Lock()
+
+
+def prepare(scenario: Scenario, state: State, policies: Mapping[str, Policy]) -> None:
+    """Make the kernel for this opening and run it once, in a background thread, while the table reads the first
+    prompt: making a kernel and its first run (tables built, numpy warmed) can take most of a second."""
+    if state.steps() or scenario.ruleset.kernel is None:
+        return
+
+    def warm() -> None:
+        try:
+            with _KERNEL_LOCK:
+                kernel = _made_kernel(scenario, state, policies)
+                if kernel is not None:
+                    kernel.run(KERNEL_FIRST, np.random.default_rng(0))
+        except Exception:
+            pass  # the question asked later makes the kernel again, and says what failed
+
+    threading.Thread(target=warm, name="konflikt-kernel-warm-up", daemon=True).start()
+
+
+def _kernel(scenario: Scenario, state: State, policies: Mapping[str, Policy], wait: float) -> Any:
+    """The ruleset's kernel for this scenario and these policies; ``None`` where it has none that fits, or when
+    :func:`prepare` is still making it after ``wait`` seconds (the reference runner answers then)."""
+    if not _KERNEL_LOCK.acquire(timeout=max(wait, 0.001)):
+        return None
+    try:
+        return _made_kernel(scenario, state, policies)
+    finally:
+        _KERNEL_LOCK.release()
+
+
+def _made_kernel(scenario: Scenario, state: State, policies: Mapping[str, Policy]) -> Any:
     factory = scenario.ruleset.kernel
     if factory is None:
         return None
-    made = factory(scenario, state.options, dict(policies))
-    return None if isinstance(made, str) else made
+    key = (id(scenario), tuple(sorted((seat, p.name) for seat, p in policies.items())))
+    found = _KERNELS.get(key)
+    if found is None or found[0] is not scenario:
+        made = factory(scenario, state.options, dict(policies))
+        _KERNELS.clear()  # one scenario at a time is played at a table
+        found = _KERNELS[key] = (scenario, None if isinstance(made, str) else made)
+    return found[1]
 
 
 def _kernel_runs(kernel: Any, end: float, seed: int) -> tuple[Counter[Hashable], int]:
+    """Chunks of conflicts played by the kernel until the time is up (a chunk under way then is dropped)."""
     rng = np.random.default_rng(seed)
-    winners: Counter[Hashable] = Counter()
-    n, chunk = 0, KERNEL_FIRST
-    while n < KERNEL_MAX and (n == 0 or time.monotonic() < end):
-        began = time.monotonic()
-        batch = kernel.run(chunk, rng)
-        winners.update(batch.winners.counts())
-        n += batch.n
-        # the next chunk sized to a quarter of the time left, so the last one ends near the budget
-        took = max(time.monotonic() - began, 1e-4)
-        chunk = int(min(KERNEL_CHUNK, max(KERNEL_FIRST, chunk * (end - time.monotonic()) / 4 / took)))
-    return winners, n
+    batches: list[Counter[Hashable]] = []
+    done, chunk = 0, KERNEL_FIRST
+    try:
+        with _alarm(end):
+            while done < KERNEL_MAX and time.monotonic() < end:
+                began = time.monotonic()
+                with _KERNEL_LOCK:
+                    batch = kernel.run(chunk, rng)
+                batches.append(batch.winners.counts())
+                done += chunk
+                # the next chunk sized to a quarter of the time left, so the last one ends near the budget
+                took = max(time.monotonic() - began, 1e-4)
+                chunk = int(min(KERNEL_CHUNK, max(KERNEL_FIRST, chunk * (end - time.monotonic()) / 4 / took)))
+    except _Expired:
+        pass
+    winners: Counter[Hashable] = sum(batches, Counter())
+    return winners, sum(winners.values())
 
 
 def _reference_runs(
@@ -246,17 +333,16 @@ def _reference_runs(
     runner = Runner(_Stopping(policies, end), Generators.from_seed(seed), trusted=True)
     opening = state.fork()
     opening.quiet = True
-    winners: Counter[Hashable] = Counter()
-    n = 0
-    while time.monotonic() < end:
-        played = opening.fork()
-        try:
-            runner.play(played)
-        except _OutOfTime:
-            break
-        winners[played.outcome().winners] += 1
-        n += 1
-    return winners, n
+    ends: list[Hashable] = []
+    try:
+        with _alarm(end):
+            while time.monotonic() < end:
+                played = opening.fork()
+                runner.play(played)
+                ends.append(played.outcome().winners)
+    except (_OutOfTime, _Expired):
+        pass
+    return Counter(ends), len(ends)
 
 
 class _Stopping(dict[str, Any]):

@@ -15,7 +15,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from konflikt.analysis.from_here import Chance, FromHere, choice_odds, percent, who_wins
+from konflikt.analysis.from_here import ENGINES, Chance, FromHere, choice_odds, percent, prepare, who_wins
 from konflikt.cli.prompts import list_choices, read_choice, seat_label
 from konflikt.cli.render import outcome_panel, print_events, probability_table, scenario_names, status_table
 from konflikt.core.actions import Action, ChanceOutcome
@@ -34,8 +34,8 @@ JOINT_SOURCE = "table-joint"
 """The second and later dice typed in one prompt (undone with the first)."""
 TABLE_ODDS_POLICY = "heuristic"
 """The policy that stands in for a human seat when the table asks who wins from here."""
-WHOLE_BUDGET = 0.8
-CHOICES_BUDGET = 0.9
+WHOLE_BUDGET = 1.2
+CHOICES_BUDGET = 0.8
 """Seconds for "who wins from here", then for the chance of each choice: the whole answer well under 2 s."""
 SUMMARY_BUDGET = 0.5
 """Seconds for the one-line summary of ``play --odds`` after each exchange or round."""
@@ -93,7 +93,7 @@ class TableSession:
         self.dice = dice
         self.gen = StepGenerators(conflict.seed)
         self.state = conflict.replay()
-        self.ask: Ask = ask or (lambda prompt, secret: console.input(prompt, password=secret))
+        self.ask: Ask = ask or (lambda prompt, secret: console.input(Text(prompt), password=secret))
         self.odds, self.verbose, self.quiet = odds, verbose, quiet
         self.played_by = dict(played_by or {})
         """Seat → who plays it (``human`` or a policy name), for the labels of the seats."""
@@ -106,6 +106,8 @@ class TableSession:
     def run(self) -> State:
         if not self.state.is_terminal() and not self.quiet:
             self.console.print(self.table("Now"))
+        if any(policy is None for policy in self.seats.values()):
+            prepare(self.conflict.scenario, self.state, self.stand_ins())  # for 'odds' at the first prompt
         try:
             while not self.state.is_terminal():
                 try:
@@ -349,11 +351,12 @@ class TableSession:
         return ""
 
     def print_chances(self, title: str, answer: FromHere, note: str = "") -> None:
-        how = "exact" if answer.exact else f"≈ estimated: {answer.n:,} conflicts played by the {answer.method} runner"
+        how = "exact" if answer.exact else f"≈ estimated: {answer.n:,} conflicts played by the {ENGINES[answer.method]}"
         why = f" ({answer.note})" if answer.note else ""
         self.console.print(f"{title}: {how}{why}{note}", style="bold", highlight=False, markup=False)
         if not answer.exact and not answer.n:
             self.console.print(f"  {answer.line()}", highlight=False, markup=False)
+            return
         for c in answer.chances:
             if answer.exact:
                 self.console.print(f"  {c.label}: {percent(c.p)}", highlight=False, markup=False)
