@@ -30,6 +30,12 @@ READING = 1.5
 """Seconds a game master reads the first prompt before typing (konflikt warms its kernel meanwhile)."""
 
 
+def overload() -> float:
+    """How many times more runnable work than cores the machine has now (1 on a quiet one): the 2 s promise is
+    for a machine konflikt has to itself, and a test must not fail because others are busy."""
+    return max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+
+
 def spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "LINES": "50"}
     env.pop("FORCE_COLOR", None)
@@ -64,7 +70,7 @@ def test_odds_at_the_first_prompt_then_ctrl_c(tmp_path: Path, scenario: str) -> 
     answer = child.after
     for p in loaded.participants():
         assert re.search(rf"{re.escape(p.name)}[^\n]*: (≈ )?\d+(\.\d)?%", answer), (p.name, answer)
-    assert took < ODDS_SECONDS, f"{took:.2f} s"
+    assert took < ODDS_SECONDS * overload(), f"{took:.2f} s"
     child.expect(r"if [^\n]* chooses:")  # then the chance of each choice
     child.expect(PROMPT)
     child.sendintr()
