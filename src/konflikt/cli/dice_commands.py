@@ -113,14 +113,17 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def roll(
         expression: Annotated[
-            str, typer.Argument(help="Dice: 4dF, 3d6, 2T+2, 6d6 pool, d100, 4d6kh3, 2d10+1d4-2, 4dF+2>=3, 6d6>=4.")
+            list[str],
+            typer.Argument(
+                metavar="EXPR", help="Dice: 4dF, 3d6, 2T+2, 6d6 pool, d100, 4d6kh3, 2d10+1d4-2, 4dF+2>=3, 6d6>=4."
+            ),
         ],
         seed: Annotated[int | None, typer.Option(help="Seed for a repeatable roll.")] = None,
         times: Annotated[int, typer.Option(min=1, max=10_000, help="How many rolls.")] = 1,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     ) -> None:
-        """Roll dice (seeded when asked)."""
-        dice = parse_dice(expression)
+        """Roll dice (seeded when asked). The words of an expression need no quotes: konflikt roll 6d6 pool."""
+        dice = parse_dice(" ".join(expression))
         rng = np.random.default_rng(check_seed(seed))
         results = [dice.sample(rng) for _ in range(times)]
         if as_json:
@@ -203,7 +206,7 @@ def odds_of(
             raise KonfliktError(f"unknown question {question_name!r} for {target} (known: {known})")
         answer = ruleset.odds[question_name].ask(params)
         return answer, {"ruleset": target, "params": params}
-    if rest:
+    if rest and ("/" in target or target.endswith(".toml")):
         raise KonfliktError(f"unexpected arguments after {target!r}: {' '.join(rest)}")
     if "/" in target or target.endswith(".toml"):
         scenario = load_scenario(target)
@@ -212,7 +215,7 @@ def odds_of(
         answer = whole_conflict_answer(scenario, new_state(scenario, overrides), seats, max_states)
         return answer, {"scenario": scenario.source}
     try:
-        dice = parse_dice(target)
+        dice = parse_dice(" ".join([target, *rest]))  # unquoted words of one expression: 6d6 pool
     except DiceError as exc:
         raise DiceError(
             f"{exc}; or name a ruleset ({', '.join(ruleset_ids())}) and a question, or a scenario"

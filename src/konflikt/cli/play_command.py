@@ -109,9 +109,19 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def saves(
-        db: DbOption = None, as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False
+        db: DbOption = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        delete: Annotated[int | None, typer.Option("--delete", metavar="ID", help="Delete saved conflict ID.")] = None,
     ) -> None:
-        """The saved conflicts (the database is only read: nothing is created)."""
+        """The saved conflicts (the database is only read: nothing is created); --delete ID removes one."""
+        if delete is not None:
+            store = Store.open(db)
+            try:
+                store.delete(delete)
+            finally:
+                store.close()
+            typer.echo(f"deleted conflict {delete}")
+            return
         try:
             store = Store.open(db, readonly=True)
         except NoDatabase as exc:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -34,7 +36,22 @@ def plain_console(**kwargs: Any) -> Console:
     """A Rich console that reads no markup: what konflikt prints comes from scenarios, characters, rules and users,
     and a track like ``[x1][1][2-3]`` or a name like ``Jan [the Bold]`` must print as written. Styles are given as
     ``style=`` or as :class:`rich.text.Text`, never as markup in the string."""
-    return Console(markup=False, **kwargs)
+    return PipeConsole(markup=False, **kwargs)
+
+
+class PipeConsole(Console):
+    """A console whose reader may stop early (``konflikt run … | head -1``): that is a success, exit code 0."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        quiet_stdout()
+        raise SystemExit(0)
+
+
+def quiet_stdout() -> None:
+    """Point stdout at the null device, so the interpreter's last flush does not fail on the closed pipe."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def bar(p: Fraction, peak: Fraction) -> str:

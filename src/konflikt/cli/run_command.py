@@ -14,7 +14,14 @@ from rich.text import Text
 
 from konflikt.cli.common import choose_seed, overrides_for, seat_overrides, write_output
 from konflikt.cli.prompts import list_choices, read_choice, seat_label
-from konflikt.cli.render import aftermath_of, outcome_panel, plain_console, print_events, status_table
+from konflikt.cli.render import (
+    aftermath_of,
+    outcome_panel,
+    plain_console,
+    print_events,
+    scenario_names,
+    status_table,
+)
 from konflikt.core.actions import Action
 from konflikt.core.conflict import Conflict, new_state
 from konflikt.core.scenario import Scenario, load_scenario
@@ -64,6 +71,7 @@ def register(app: typer.Typer) -> None:
         policy: Annotated[list[str] | None, typer.Option("--policy", "-p", help="Seat policy seat=name.")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the events and the outcome as JSON.")] = False,
         save: Annotated[Path | None, typer.Option(help="Write the whole conflict (replayable) as JSON.")] = None,
+        quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the outcome.")] = False,
     ) -> None:
         """Play a whole conflict and print the narrated log and the outcome."""
         scenario = load_scenario(scenario_name)
@@ -76,14 +84,15 @@ def register(app: typer.Typer) -> None:
         if humans and as_json:
             raise KonfliktError(f"--json plays without a terminal, but these seats are human: {', '.join(humans)}")
         runner = Runner(seats, Generators.from_seed(the_seed), decide=ask_at_terminal(console))
-        if not as_json:
-            header(console, scenario, the_seed)
+        narrated = not as_json and not quiet
+        if narrated:
+            header(console, scenario, the_seed, seat_overrides(scenario, policy))
             print_events(console, state.history())
         shown = len(state.history())
 
         def narrate(s: State) -> None:
             nonlocal shown
-            if as_json:
+            if not narrated:
                 return
             events = [e for e in s.history()[shown:] if e.visible(GM)]
             print_events(console, events)
@@ -106,5 +115,7 @@ def register(app: typer.Typer) -> None:
             }
             typer.echo(json.dumps(payload, ensure_ascii=False, indent=1))
             return
-        console.print(status_table(state, "After the conflict"))
-        console.print(outcome_panel(state), highlight=False)
+        names = scenario_names(scenario)
+        if narrated:
+            console.print(status_table(state, "After the conflict", names=names))
+        console.print(outcome_panel(state, names), highlight=False)
