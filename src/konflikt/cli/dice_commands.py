@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import numpy as np
 import typer
+from typer.core import TyperCommand
 
 from konflikt.analysis.exact import DEFAULT_MAX_STATES
 from konflikt.analysis.questions import whole_conflict_answer
@@ -132,7 +133,7 @@ def register(app: typer.Typer) -> None:
         for result in results:
             typer.echo(f"{dice.notation}: {dice.describe(result)}")
 
-    @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+    @app.command(cls=OddsCommand, context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
     def odds(
         ctx: typer.Context,
         target: Annotated[
@@ -159,6 +160,28 @@ def register(app: typer.Typer) -> None:
             answer, extra = odds_of(list(ctx.args), target, saved, db, option, policy, max_states)
         print_answer(answer, as_json, extra, exact)
         plot_answer(answer, plot)
+
+
+def questions_help() -> str:
+    """Every ruleset's odds questions with all their parameters (for ``konflikt odds --help``)."""
+    lines = ["Per-ruleset questions (konflikt odds RULESET QUESTION --param value):"]
+    for ruleset_id in ruleset_ids():
+        for name, question in get_ruleset(ruleset_id).odds.items():
+            params = " ".join(
+                f"--{p.name.replace('_', '-')} {'|'.join(p.choices) if p.choices else p.type.__name__.upper()}"
+                + ("" if p.required else f" (default {p.default})")
+                for p in question.params
+            )
+            lines.append(f"{ruleset_id} {name} {params}: {question.doc}")
+    return "\n\n".join(lines)
+
+
+class OddsCommand(TyperCommand):
+    """``odds``: its help ends with every ruleset's questions, read from the registry only when help is asked."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self.epilog = questions_help()
+        super().format_help(ctx, formatter)
 
 
 def odds_of(

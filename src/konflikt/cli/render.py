@@ -86,7 +86,7 @@ def probability_table(
     fractions = [fraction_text(p) for _, p in rows]
     show_exact = exact or all(len(t) <= SHORT_FRACTION for t in fractions)
     table = Table(title=Text(title), title_justify="left")
-    table.add_column(Text(label), justify="right", no_wrap=True, min_width=min(len(label), 12))
+    table.add_column(Text(label), justify="right", overflow="fold", min_width=min(len(label), 12))
     table.add_column("probability", justify="right", no_wrap=True, min_width=11)
     if show_exact:
         table.add_column("exact", justify="right", no_wrap=not exact, overflow="fold")
