@@ -54,6 +54,11 @@ def choice_words(state: State, seat: str, action: Action) -> list[str]:
     return words
 
 
+def head_words(state: State, seat: str, action: Action) -> list[str]:
+    """The words that name a choice: its text before the first colon (``atak na (attack) Massimo``), and its kind."""
+    return words_of(state.describe_action(seat, action).split(":")[0]) + words_of(action.kind)
+
+
 def read_choice(text: str, state: State, seat: str, legal: Sequence[Action]) -> Action:
     """A number from the list, the action's own text (``attack target=massimo``), or words of one choice.
 
@@ -75,6 +80,9 @@ def read_choice(text: str, state: State, seat: str, legal: Sequence[Action]) -> 
     typed = words_of(raw)
     if any(c.isalpha() for c in "".join(typed)):  # a number that is not on the list is never read as words
         fits = [i for i, action in enumerate(legal) if _fits(typed, choice_words(state, seat, action))]
+        if len(fits) > 1:  # a word that names a choice beats one that only appears in another's explanation
+            named = [i for i in fits if _fits(typed[:1], head_words(state, seat, legal[i]))]
+            fits = named or fits
         if len(fits) == 1:
             return legal[fits[0]]
         if len(fits) > 1:

@@ -40,7 +40,8 @@ CHOICES_BUDGET = 0.8
 SUMMARY_BUDGET = 0.5
 """Seconds for the one-line summary of ``play --odds`` after each exchange or round."""
 
-HELP = """commands at any prompt:
+HELP = """a choice: its number, or words of it as listed (atak, attack Massimo, avancera, lamna, angreb…)
+commands at any prompt:
   help        this list
   state       every track and pool now
   log         the narrated log so far

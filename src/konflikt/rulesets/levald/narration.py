@@ -428,6 +428,10 @@ class NarrationMixin(State):
             )
         return "roll"
 
+    def round_number(self) -> int | None:
+        """The runda (round) being played, as the status table shows it."""
+        return self.rounds + 1
+
     def roll_stakes(self) -> list[tuple[str, Fraction]]:
         """The pending d100 roll against its target: lyckat (success) and exceptionellt (exceptional); a damage roll
         gets the default at-least chances."""
