@@ -18,6 +18,7 @@ from rich.text import Text
 from konflikt.analysis.from_here import ENGINES, Chance, FromHere, choice_odds, percent, prepare, who_wins
 from konflikt.cli.prompts import list_choices, read_choice, seat_label
 from konflikt.cli.render import outcome_panel, print_events, probability_table, scenario_names, status_table
+from konflikt.cli.render import percent as render_percent
 from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.conflict import Conflict
 from konflikt.core.ruleset import Policy
@@ -235,6 +236,9 @@ class TableSession:
                 highlight=False,
                 markup=False,
             )
+            stakes = "; ".join(f"{label} {render_percent(p)}" for label, p in self.state.roll_stakes())
+            if stakes:
+                self.console.print(f"  chances: {stakes}", style="dim", highlight=False, markup=False)
         else:
             self.console.print("", highlight=False)
             for number, purpose in enumerate(purposes, 1):
