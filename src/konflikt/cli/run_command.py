@@ -13,7 +13,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from konflikt.cli.common import choose_seed, overrides_for, seat_overrides, write_output
-from konflikt.cli.prompts import list_choices, read_choice, seat_label
+from konflikt.cli.prompts import list_choices, read_choice
 from konflikt.cli.render import (
     aftermath_of,
     outcome_panel,
@@ -38,7 +38,7 @@ def ask_at_terminal(console: Console) -> Callable[[State, str], Action]:
         list_choices(console, state, seat, legal)
         while True:
             try:
-                text = console.input(Text(f"{seat_label(state, seat)} choose 1-{len(legal)} › "))
+                text = console.input(Text(f"{seat} choose 1-{len(legal)} › "))
                 return read_choice(text, state, seat, legal)
             except KonfliktError as exc:
                 console.print(str(exc), style="red", highlight=False, markup=False)

@@ -210,7 +210,7 @@ class TableSession:
             )
         list_choices(self.console, self.state, seat, legal, self.names)
         while True:
-            text = self.ask(f"{self.names.get(seat, seat)} choose 1-{len(legal)} › ", secret)
+            text = self.ask(f"{seat} choose 1-{len(legal)} › ", secret)  # the seat id: scripts read it
             if self.command(text):
                 continue
             try:
