@@ -66,7 +66,7 @@ def test_roll_is_repeatable_with_a_seed(cli: Callable[..., Result]) -> None:
         (("odds",), "name what to compute"),
         (("rules", "--bogus"), "no such option"),
         (("rules", "chess"), "unknown ruleset 'chess'"),
-        (("odds", "4dF", "extra"), "unexpected arguments"),
+        (("odds", "4dF", "extra"), "unexpected 'extra'"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(cli: Callable[..., Result], args: tuple[str, ...], fragment: str) -> None:

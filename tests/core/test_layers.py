@@ -23,6 +23,7 @@ LAYERS: tuple[tuple[str, int], ...] = (
     ("konflikt.store", 4),
     ("konflikt.reports", 5),
     ("konflikt.sim.bench", 5),
+    ("konflikt.analysis.from_here", 5),
     ("konflikt.cli", 6),
     ("konflikt.web", 6),
     ("konflikt.__main__", 6),

@@ -10,7 +10,6 @@ import typer
 from rich.table import Table
 
 from konflikt.cli.render import plain_console
-from konflikt.sim.bench import run_bench
 
 
 def _rate(value: float | None) -> str:
@@ -27,14 +26,27 @@ def register(app: typer.Typer) -> None:
         ] = False,
         tables: Annotated[int, typer.Option(help="--serve: tables of four pages each.")] = 50,
         seconds: Annotated[float, typer.Option(help="--serve: stop after this many seconds at most.")] = 20.0,
+        startup: Annotated[bool, typer.Option("--startup", help="Only the start-up times.")] = False,
     ) -> None:
         """Time exact dice questions against icepool and conflicts per second against the reference runner."""
+        from konflikt.cli.startup_bench import measure_startup, startup_table
+
+        if startup:
+            started = measure_startup(3 if quick else 5)
+            if as_json:
+                typer.echo(json.dumps({"startup": started}, indent=1))
+            else:
+                plain_console().print(startup_table(started))
+            return
         if serve:
             serve_bench(tables, seconds, as_json)
             return
         console = plain_console(stderr=as_json)
         with console.status("measuring…"):
+            from konflikt.sim.bench import run_bench
+
             data = run_bench(quick)
+            data["startup"] = measure_startup(3 if quick else 5)
         data["machine"] = f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}"
         if as_json:
             typer.echo(json.dumps(data, indent=1))
@@ -78,6 +90,7 @@ def register(app: typer.Typer) -> None:
                 states = r["exact"].get("states") or r.get("state_api", {}).get("states")
                 t.add_row(r["scenario"], target, *cells, "-" if states is None else f"{states:,}")
             out.print(t)
+        out.print(startup_table(data["startup"]))
         out.print(
             f"numpy raw random integers: {data['numpy_random_integers_per_s']:,.0f}/s; "
             f"peak memory {data['peak_memory_mb']:.0f} MB; {data['machine']}",

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import numpy as np
 import typer
+from typer.core import TyperCommand
 
 from konflikt.analysis.exact import DEFAULT_MAX_STATES
 from konflikt.analysis.questions import whole_conflict_answer
@@ -113,14 +114,17 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def roll(
         expression: Annotated[
-            str, typer.Argument(help="Dice: 4dF, 3d6, 2T+2, 6d6 pool, d100, 4d6kh3, 2d10+1d4-2, 4dF+2>=3, 6d6>=4.")
+            list[str],
+            typer.Argument(
+                metavar="EXPR", help="Dice: 4dF, 3d6, 2T+2, 6d6 pool, d100, 4d6kh3, 2d10+1d4-2, 4dF+2>=3, 6d6>=4."
+            ),
         ],
         seed: Annotated[int | None, typer.Option(help="Seed for a repeatable roll.")] = None,
         times: Annotated[int, typer.Option(min=1, max=10_000, help="How many rolls.")] = 1,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     ) -> None:
-        """Roll dice (seeded when asked)."""
-        dice = parse_dice(expression)
+        """Roll dice (seeded when asked). The words of an expression need no quotes: konflikt roll 6d6 pool."""
+        dice = parse_dice(" ".join(expression))
         rng = np.random.default_rng(check_seed(seed))
         results = [dice.sample(rng) for _ in range(times)]
         if as_json:
@@ -129,7 +133,7 @@ def register(app: typer.Typer) -> None:
         for result in results:
             typer.echo(f"{dice.notation}: {dice.describe(result)}")
 
-    @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+    @app.command(cls=OddsCommand, context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
     def odds(
         ctx: typer.Context,
         target: Annotated[
@@ -159,6 +163,28 @@ def register(app: typer.Typer) -> None:
             answer, extra = odds_of(list(ctx.args), target, saved, db, option, policy, max_states, from_step)
         print_answer(answer, as_json, extra, exact)
         plot_answer(answer, plot)
+
+
+def questions_help() -> str:
+    """Every ruleset's odds questions with all their parameters (for ``konflikt odds --help``)."""
+    lines = ["Per-ruleset questions (konflikt odds RULESET QUESTION --param value):"]
+    for ruleset_id in ruleset_ids():
+        for name, question in get_ruleset(ruleset_id).odds.items():
+            params = " ".join(
+                f"--{p.name.replace('_', '-')} {'|'.join(p.choices) if p.choices else p.type.__name__.upper()}"
+                + ("" if p.required else f" (default {p.default})")
+                for p in question.params
+            )
+            lines.append(f"{ruleset_id} {name} {params}: {question.doc}")
+    return "\n\n".join(lines)
+
+
+class OddsCommand(TyperCommand):
+    """``odds``: its help ends with every ruleset's questions, read from the registry only when help is asked."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self.epilog = questions_help()
+        super().format_help(ctx, formatter)
 
 
 def odds_of(
@@ -212,7 +238,7 @@ def odds_of(
             raise KonfliktError(f"unknown question {question_name!r} for {target} (known: {known})")
         answer = ruleset.odds[question_name].ask(params)
         return answer, {"ruleset": target, "params": params}
-    if rest:
+    if rest and ("/" in target or target.endswith(".toml")):
         raise KonfliktError(f"unexpected arguments after {target!r}: {' '.join(rest)}")
     if "/" in target or target.endswith(".toml"):
         scenario = load_scenario(target)
@@ -221,7 +247,7 @@ def odds_of(
         answer = whole_conflict_answer(scenario, new_state(scenario, overrides), seats, max_states)
         return answer, {"scenario": scenario.source}
     try:
-        dice = parse_dice(target)
+        dice = parse_dice(" ".join([target, *rest]))  # unquoted words of one expression: 6d6 pool
     except DiceError as exc:
         raise DiceError(
             f"{exc}; or name a ruleset ({', '.join(ruleset_ids())}) and a question, or a scenario"

@@ -43,11 +43,12 @@ def register(app: typer.Typer) -> None:
                 highlight=False,
             )
             table = Table(show_lines=False)
-            table.add_column("option", style="bold")
-            table.add_column("type")
-            table.add_column("default")
-            table.add_column("range")
-            table.add_column("what it does")
+            # every column folds a word too long for it: a name cut to "consequence_valu…" would be wrong to type
+            table.add_column("option", style="bold", overflow="fold")
+            table.add_column("type", overflow="fold")
+            table.add_column("default", overflow="fold")
+            table.add_column("range", overflow="fold")
+            table.add_column("what it does", overflow="fold")
             for option in r.options:
                 doc = Text(option.doc)
                 if option.source:
@@ -76,6 +77,8 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps(found, ensure_ascii=False, indent=2))
             return
         table = Table("scenario", "title")
+        for column in table.columns:
+            column.overflow = "fold"
         for item in found:
             table.add_row(item["name"], item["title"])
         plain_console().print(table)
@@ -93,7 +96,7 @@ def show_conformance(tables: list[ConformanceTable], as_json: bool) -> None:
         console.print(Text(counts, style="dim"))
         table = Table(show_lines=True)
         for column in ("#", "rule", "the text / English", "status", "where / tests"):
-            table.add_column(column)
+            table.add_column(column, overflow="fold")
         for number, row in enumerate(conformance.rule, 1):
             words = Text(f"“{row.quote}”\n" if row.quote else "", style="italic")
             words.append(row.gloss)

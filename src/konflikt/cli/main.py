@@ -10,16 +10,27 @@ import typer
 import typer.main
 from typer import _click
 
-from konflikt.cli.common import Stopped
+from konflikt.cli.quick import SUMMARY, answer
 from konflikt.errors import KonfliktError
 
 app = typer.Typer(
     name="konflikt",
-    help="Four tabletop conflict systems, executable: run, play, exact odds and balancing.",
+    help=SUMMARY,
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+@app.callback()
+def _top(
+    version: bool = typer.Option(False, "--version", help="Print the version and exit.", is_eager=True),
+) -> None:
+    if version:
+        from konflikt import __version__
+
+        typer.echo(f"konflikt {__version__}")
+        raise typer.Exit()
 
 
 _command: _click.Command | None = None
@@ -68,6 +79,10 @@ def fail(message: str, code: int = 2) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    if answer(sys.argv[1:] if argv is None else list(argv)):
+        return
+    from konflikt.cli.common import Stopped
+
     command = _register()
     try:
         code = command.main(args=argv, standalone_mode=False, prog_name="konflikt")
@@ -90,6 +105,9 @@ def main(argv: list[str] | None = None) -> None:
         where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
         fail(" ".join(message.split()) + where)
     except BrokenPipeError:
+        from konflikt.cli.render import quiet_stdout
+
+        quiet_stdout()
         raise SystemExit(0) from None
     except sqlite3.DatabaseError as exc:
         fail(f"the save database cannot be used: {exc}")

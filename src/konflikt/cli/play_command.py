@@ -44,8 +44,18 @@ def register(app: typer.Typer) -> None:
         campaign: Annotated[
             str | None, typer.Option(help="Take characters from this campaign's library; write them back.")
         ] = None,
+        odds: Annotated[
+            bool, typer.Option("--odds", help="After each exchange or round, who wins from here in one line.")
+        ] = False,
+        verbose: Annotated[
+            bool, typer.Option("--verbose", "-v", help="Every event in full and the whole table after each step.")
+        ] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the prompts and the outcome.")] = False,
     ) -> None:
-        """Run a conflict at the table: human seats are asked, dice rolled or typed in; saved after every step."""
+        """Run a conflict at the table: human seats are asked, dice rolled or typed in; saved after every step.
+
+        After each step only what changed is shown (`state` at a prompt shows everything); `odds` at any prompt
+        says who wins from here."""
         if dice not in ("", "auto", "table"):
             raise KonfliktError(f"--dice takes auto or table, not {dice!r}")
         console = plain_console()
@@ -92,10 +102,15 @@ def register(app: typer.Typer) -> None:
                 store.claim(conflict_id)
                 sources = []
                 console.print(f"conflict {conflict_id}, saved after every step in {store.path}", style="bold")
-            header(console, conflict.scenario, conflict.seed or 0)
             seats = seat_policies(conflict.scenario, names)
+            if not quiet:
+                header(console, conflict.scenario, conflict.seed or 0, names)
+            session = TableSession(
+                console, store, conflict_id, conflict, sources, seats, mode,
+                odds=odds, verbose=verbose, quiet=quiet, played_by=names,
+            )  # fmt: skip
             try:
-                TableSession(console, store, conflict_id, conflict, sources, seats, mode).run()
+                session.run()
                 if changes := library.conflict_changes(store.conn, conflict_id):
                     print_changes(console, library.campaign_of(store.conn, conflict_id) or "", conflict_id, changes)
             except KeyboardInterrupt:
@@ -106,9 +121,19 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def saves(
-        db: DbOption = None, as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False
+        db: DbOption = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        delete: Annotated[int | None, typer.Option("--delete", metavar="ID", help="Delete saved conflict ID.")] = None,
     ) -> None:
-        """The saved conflicts (the database is only read: nothing is created)."""
+        """The saved conflicts (the database is only read: nothing is created); --delete ID removes one."""
+        if delete is not None:
+            store = Store.open(db)
+            try:
+                store.delete(delete)
+            finally:
+                store.close()
+            typer.echo(f"deleted conflict {delete}")
+            return
         try:
             store = Store.open(db, readonly=True)
         except NoDatabase as exc:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+import sys
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -14,6 +16,7 @@ from rich.text import Text
 from konflikt.core.events import Event
 from konflikt.core.outcome import Aftermath
 from konflikt.core.ruleset import get_ruleset
+from konflikt.core.scenario import Scenario
 from konflikt.core.state import State
 from konflikt.dice.distribution import decimal_text, fraction_text
 
@@ -33,7 +36,22 @@ def plain_console(**kwargs: Any) -> Console:
     """A Rich console that reads no markup: what konflikt prints comes from scenarios, characters, rules and users,
     and a track like ``[x1][1][2-3]`` or a name like ``Jan [the Bold]`` must print as written. Styles are given as
     ``style=`` or as :class:`rich.text.Text`, never as markup in the string."""
-    return Console(markup=False, **kwargs)
+    return PipeConsole(markup=False, **kwargs)
+
+
+class PipeConsole(Console):
+    """A console whose reader may stop early (``konflikt run … | head -1``): that is a success, exit code 0."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        quiet_stdout()
+        raise SystemExit(0)
+
+
+def quiet_stdout() -> None:
+    """Point stdout at the null device, so the interpreter's last flush does not fail on the closed pipe."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def bar(p: Fraction, peak: Fraction) -> str:
@@ -68,7 +86,7 @@ def probability_table(
     fractions = [fraction_text(p) for _, p in rows]
     show_exact = exact or all(len(t) <= SHORT_FRACTION for t in fractions)
     table = Table(title=Text(title), title_justify="left")
-    table.add_column(Text(label), justify="right", no_wrap=True, min_width=min(len(label), 12))
+    table.add_column(Text(label), justify="right", overflow="fold", min_width=min(len(label), 12))
     table.add_column("probability", justify="right", no_wrap=True, min_width=11)
     if show_exact:
         table.add_column("exact", justify="right", no_wrap=not exact, overflow="fold")
@@ -104,29 +122,61 @@ def percent(p: Fraction) -> str:
     return f"{value:.2f}%"
 
 
-def status_table(state: State, title: str | None = None) -> Table:
-    """Every track and pool: one column per participant (and the table's shared facts), one row per field."""
+def scenario_names(scenario: Scenario) -> dict[str, str]:
+    """Participant and side ids → the names people read (a status cell holding an id shows the name)."""
+    names = {side.id: side.name for side in scenario.sides}
+    names.update({p.id: p.name for p in scenario.participants()})
+    return names
+
+
+def status_table(
+    state: State,
+    title: str | None = None,
+    *,
+    since: Mapping[str, Mapping[str, str]] | None = None,
+    names: Mapping[str, str] | None = None,
+) -> Table | None:
+    """Every track and pool: one column per participant (and the table's shared facts), one row per field.
+
+    Args:
+        since: the status before a step: only the fields that changed are shown (``None`` when none did).
+        names: participant and side ids → names, for the column heads and for cells that hold an id.
+    """
     status = state.status()
+    names = names or {}
     fields: list[str] = []
     for cols in status.values():
         for c in cols:
             if c not in fields:
                 fields.append(c)
+    if since is not None:
+        fields = [f for f in fields if any(status[r].get(f) != since.get(r, {}).get(f) for r in status)]
+        if not fields:
+            return None
     table = Table(title=Text(title) if title else None, title_justify="left", show_lines=False)
     table.add_column("", style="bold")
     for row in status:
-        table.add_column(Text(row), overflow="fold")
+        table.add_column(Text(names.get(row, row)), overflow="fold")
     for f in fields:
-        table.add_row(Text(f), *(Text(str(status[row].get(f, ""))) for row in status))
+        cells = (str(status[row].get(f, "")) for row in status)
+        table.add_row(Text(f), *(Text(named(cell, names)) for cell in cells))
     return table
 
 
-def outcome_panel(state: State) -> Panel:
+def named(text: str, names: Mapping[str, str]) -> str:
+    """``text`` with each word that is a participant or side id replaced by its name (``attack massimo`` →
+    ``attack Massimo``); other words stay as they are."""
+    if text in names:
+        return names[text]
+    return " ".join(names.get(word, word) for word in text.split(" ")) if names else text
+
+
+def outcome_panel(state: State, names: Mapping[str, str] | None = None) -> Panel:
     """How the conflict ended, each participant's fate, and what carries into the next conflict (the aftermath)."""
     outcome = state.outcome()
     body = Text(outcome.summary, style="bold")
     for pid, fate in outcome.participants.items():
-        body.append(f"\n{pid}: {fate}")
+        body.append(f"\n{(names or {}).get(pid, pid)}: {fate}")
     aftermath = aftermath_of(state)
     if aftermath is not None and aftermath.lines:
         body.append("\nafter the conflict (what carries into the next one):", style="dim")
@@ -141,7 +191,11 @@ def aftermath_of(state: State) -> Aftermath | None:
     return ruleset.aftermath(state) if ruleset.aftermath is not None else None
 
 
-def print_events(console: Console, events: Sequence[Event]) -> None:
+def print_events(console: Console, events: Sequence[Event], compact: bool = False) -> None:
+    """The narrated events, each in full (wrapped), or with ``compact`` each on one line cut to the width."""
     for event in events:
         style = EVENT_STYLES.get(event.kind)
-        console.print(event.text, style=style, highlight=False, markup=False)
+        if compact:
+            console.print(Text(event.text, style=style or ""), no_wrap=True, overflow="ellipsis", highlight=False)
+        else:
+            console.print(event.text, style=style, highlight=False, markup=False)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated
 
@@ -15,7 +15,14 @@ from rich.text import Text
 from konflikt.cli.campaign_command import keep_in_campaign, print_changes
 from konflikt.cli.common import choose_seed, overrides_for, seat_overrides, write_output
 from konflikt.cli.prompts import list_choices, read_choice
-from konflikt.cli.render import aftermath_of, outcome_panel, plain_console, print_events, status_table
+from konflikt.cli.render import (
+    aftermath_of,
+    outcome_panel,
+    plain_console,
+    print_events,
+    scenario_names,
+    status_table,
+)
 from konflikt.core.actions import Action
 from konflikt.core.conflict import Conflict, new_state
 from konflikt.core.scenario import Scenario, characters_from, load_scenario
@@ -33,20 +40,23 @@ def ask_at_terminal(console: Console) -> Callable[[State, str], Action]:
         list_choices(console, state, seat, legal)
         while True:
             try:
-                return read_choice(console.input(f"{seat} choose 1-{len(legal)} › "), state, seat, legal)
+                text = console.input(Text(f"{seat} choose 1-{len(legal)} › "))
+                return read_choice(text, state, seat, legal)
             except KonfliktError as exc:
                 console.print(str(exc), style="red", highlight=False, markup=False)
 
     return decide
 
 
-def header(console: Console, scenario: Scenario, seed: int) -> None:
+def header(console: Console, scenario: Scenario, seed: int, played_by: Mapping[str, str] | None = None) -> None:
+    """The scenario's title, seed, description and sides, each participant with who plays it (human or a policy)."""
+    played_by = played_by or {}
     text = Text(scenario.title, style="bold")
     text.append(f" — {scenario.ruleset.name}\nseed {seed}")
     if scenario.description:
         text.append(f"\n{scenario.description}")
     for side in scenario.sides:
-        names = ", ".join(f"{p.name} ({p.policy})" for p in side.participants)
+        names = ", ".join(f"{p.name} ({played_by.get(p.id, p.policy)})" for p in side.participants)
         goal = f" — goal: {side.goal}" if side.goal else ""
         text.append("\nside ")
         text.append(side.name, style="bold")
@@ -67,6 +77,7 @@ def register(app: typer.Typer) -> None:
             str | None, typer.Option(help="Take characters from this campaign's library; write them back.")
         ] = None,
         db: Annotated[Path | None, typer.Option("--db", help="The save database holding the campaign.")] = None,
+        quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the outcome.")] = False,
     ) -> None:
         """Play a whole conflict and print the narrated log and the outcome."""
         source = LibrarySource(db, campaign)
@@ -81,14 +92,15 @@ def register(app: typer.Typer) -> None:
         if humans and as_json:
             raise KonfliktError(f"--json plays without a terminal, but these seats are human: {', '.join(humans)}")
         runner = Runner(seats, Generators.from_seed(the_seed), decide=ask_at_terminal(console))
-        if not as_json:
-            header(console, scenario, the_seed)
+        narrated = not as_json and not quiet
+        if narrated:
+            header(console, scenario, the_seed, seat_overrides(scenario, policy))
             print_events(console, state.history())
         shown = len(state.history())
 
         def narrate(s: State) -> None:
             nonlocal shown
-            if as_json:
+            if not narrated:
                 return
             events = [e for e in s.history()[shown:] if e.visible(GM)]
             print_events(console, events)
@@ -98,9 +110,9 @@ def register(app: typer.Typer) -> None:
         outcome = state.outcome()
         cast = source.cast(scenario)
         if cast is not None:
-            names = {p.id: p.policy for p in scenario.participants()} | seat_overrides(scenario, policy)
+            seat_policy_names = {p.id: p.policy for p in scenario.participants()} | seat_overrides(scenario, policy)
             kept = Conflict.of(state, scenario, overrides, the_seed)
-            conflict_id, changes = keep_in_campaign(db, kept, cast, names)
+            conflict_id, changes = keep_in_campaign(db, kept, cast, seat_policy_names)
         if save is not None:
             write_output(save, json.dumps(Conflict.of(state, scenario, overrides, the_seed).to_json(), indent=1))
         if as_json:
@@ -118,7 +130,9 @@ def register(app: typer.Typer) -> None:
                 payload["campaign"] = {"name": cast.campaign, "conflict": conflict_id, "changes": dict(changes)}
             typer.echo(json.dumps(payload, ensure_ascii=False, indent=1))
             return
-        console.print(status_table(state, "After the conflict"))
-        console.print(outcome_panel(state), highlight=False)
+        names = scenario_names(scenario)
+        if narrated:
+            console.print(status_table(state, "After the conflict", names=names))
+        console.print(outcome_panel(state, names), highlight=False)
         if cast is not None:
             print_changes(console, cast.campaign, conflict_id, changes)

@@ -17,9 +17,6 @@ from konflikt.cli.render import plain_console
 from konflikt.core.batch import wilson
 from konflikt.core.scenario import load_scenario
 from konflikt.errors import KonfliktError
-from konflikt.sim.engine import simulate
-from konflikt.sim.header import run_header, write_text
-from konflikt.sim.summary import summarise, summary_csv
 
 FATE_ROWS = 12
 
@@ -97,6 +94,10 @@ def register(app: typer.Typer) -> None:
         fates: Annotated[bool, typer.Option("--fates", help="Also show whole fates (combinations).")] = False,
     ) -> None:
         """Play a scenario many times and report outcomes with 95% intervals, consequences, length and resources."""
+        from konflikt.sim.engine import simulate
+        from konflikt.sim.header import run_header, write_text
+        from konflikt.sim.summary import summarise, summary_csv
+
         if csv_path is not None and csv_path.is_dir():
             raise KonfliktError(f"--csv {csv_path}: that is a folder; name a file")
         scenario = load_scenario(scenario_name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -13,13 +13,17 @@ from rich.table import Table
 from rich.text import Text
 
 from konflikt.cli.render import plain_console
-from konflikt.sim.sweep import SweepSpec, base_scenario, cells, load_spec, outcome_columns, run_sweep, sweep_header
+
+if TYPE_CHECKING:  # the sweep machinery and matplotlib are imported when a sweep runs, not for --help
+    from konflikt.sim.sweep import SweepSpec
 
 MAX_HEATMAPS = 12
 
 
 def outcome_labels(rows: list[dict[str, Any]], names: dict[str, str], short: bool = False) -> dict[str, str]:
     """Each outcome column of the rows → words for a reader: ``win_snurres`` → ``Snurre's side wins``."""
+    from konflikt.sim.sweep import outcome_columns
+
     labels = {}
     for column in outcome_columns(rows):
         if column == "nobody":
@@ -93,6 +97,9 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
     ) -> None:
         """Simulate every cell of a grid over skills, weapons, characters and rule options."""
+        from konflikt.sim.plots import write_table
+        from konflikt.sim.sweep import base_scenario, cells, load_spec, run_sweep, sweep_header
+
         spec = load_spec(spec_path)
         total = len(cells(spec))
         console = plain_console(stderr=as_json)
@@ -106,8 +113,6 @@ def register(app: typer.Typer) -> None:
         header = sweep_header(spec, spec_path)
         _, scenario = base_scenario(spec, spec_path)
         names = {side.id: str(side.name) for side in scenario.sides}
-        from konflikt.sim.plots import write_table
-
         files = write_table(rows, folder, "cells", header) + plot_sweep(spec, rows, folder, names, header)
         if as_json:
             document = {"run": header, "rows": rows, "files": [str(f) for f in files]}

@@ -13,14 +13,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
+from rich.text import Text
 
-from konflikt.analysis.questions import whole_conflict_answer
+from konflikt.analysis.from_here import ENGINES, Chance, FromHere, choice_odds, percent, prepare, who_wins
 from konflikt.cli.prompts import list_choices, read_choice, seat_label
-from konflikt.cli.render import outcome_panel, print_events, probability_table, status_table
+from konflikt.cli.render import outcome_panel, print_events, probability_table, scenario_names, status_table
+from konflikt.cli.render import percent as render_percent
 from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.conflict import Conflict
 from konflikt.core.ruleset import Policy
-from konflikt.core.state import CHANCE, SIMULTANEOUS, State
+from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
 from konflikt.dice import Dice, Faces
 from konflikt.errors import KonfliktError
 from konflikt.sim.runner import StepGenerators
@@ -33,13 +35,20 @@ FORCED_SOURCE = "forced"
 JOINT_SOURCE = "table-joint"
 """The second and later dice typed in one prompt (undone with the first)."""
 TABLE_ODDS_POLICY = "heuristic"
-TABLE_ODDS_STATES = 30_000
+"""The policy that stands in for a human seat when the table asks who wins from here."""
+WHOLE_BUDGET = 1.2
+CHOICES_BUDGET = 0.8
+"""Seconds for "who wins from here", then for the chance of each choice: the whole answer well under 2 s."""
+SUMMARY_BUDGET = 0.5
+"""Seconds for the one-line summary of ``play --odds`` after each exchange or round."""
 
-HELP = """commands at any prompt:
+HELP = """a choice: its number, or words of it as listed (atak, attack Massimo, avancera, lamna, angreb…)
+commands at any prompt:
   help        this list
   state       every track and pool now
   log         the narrated log so far
-  odds        the exact odds of the pending roll
+  odds        who wins from here (exact, or ≈ estimated in about a second), the chance of each choice, and
+              at a roll the chances that matter for it
   undo [n]    take back the last n human inputs (decisions and table dice; default 1)
   save        confirm that everything is saved (it is, after every step)
   quit        stop here; resume later with konflikt play --resume ID"""
@@ -72,6 +81,11 @@ class TableSession:
         seats: Mapping[str, Policy | None],
         dice: str,
         ask: Ask | None = None,
+        *,
+        odds: bool = False,
+        verbose: bool = False,
+        quiet: bool = False,
+        played_by: Mapping[str, str] | None = None,
     ) -> None:
         if conflict.seed is None:
             raise KonfliktError("a played conflict needs a seed")
@@ -84,11 +98,21 @@ class TableSession:
         self.dice = dice
         self.gen = StepGenerators(conflict.seed)
         self.state = conflict.replay()
-        self.ask: Ask = ask or (lambda prompt, secret: console.input(prompt, password=secret))
+        self.ask: Ask = ask or (lambda prompt, secret: console.input(Text(prompt), password=secret))
+        self.odds, self.verbose, self.quiet = odds, verbose, quiet
+        self.played_by = dict(played_by or {})
+        """Seat → who plays it (``human`` or a policy name), for the labels of the seats."""
+        self.names = scenario_names(conflict.scenario)
+        self.asking: str | None = None
+        """The seat the table is asking now (its choices get their chances from ``odds``)."""
+        self.round = self.state.round_number()
 
     # ---- the loop -----------------------------------------------------------------------------------------------
     def run(self) -> State:
-        self.console.print(status_table(self.state, "Now"))
+        if not self.state.is_terminal() and not self.quiet:
+            self.console.print(self.table("Now"))
+        if any(policy is None for policy in self.seats.values()):
+            prepare(self.conflict.scenario, self.state, self.stand_ins())  # for 'odds' at the first prompt
         try:
             while not self.state.is_terminal():
                 try:
@@ -104,9 +128,15 @@ class TableSession:
             return self.state
         outcome = self.state.outcome()
         self.store.finish(self.id, outcome.summary)
-        self.console.print(status_table(self.state, "After the conflict"))
-        self.console.print(outcome_panel(self.state), highlight=False)
+        if not self.quiet:
+            self.console.print(self.table("After the conflict"))
+        self.console.print(outcome_panel(self.state, self.names), highlight=False)
         return self.state
+
+    def table(self, title: str | None = None, since: dict[str, dict[str, str]] | None = None) -> Any:
+        """The status table with names for ids (only the rows changed ``since``; ``""`` when none did)."""
+        table = status_table(self.state, title, since=since, names=self.names)
+        return table if table is not None else ""
 
     def step(self) -> None:
         state = self.state
@@ -129,6 +159,7 @@ class TableSession:
             action, source = self.decide(node, secret=False)
             state.apply_action(action)
             self.record(source, before)
+        self.summary(node)
 
     def record(self, source: str, before: dict[str, dict[str, str]]) -> None:
         steps = self.state.steps()
@@ -137,10 +168,28 @@ class TableSession:
         self.store.append(self.id, len(steps) - 1, steps[-1], source, ending)
         self.conflict.steps = steps
         self.sources.append(source)
+        if self.quiet:
+            return
         new = [e for e in self.state.history() if e.step == len(steps) - 1 and e.visible_to is None]
-        print_events(self.console, new)
-        if self.state.status() != before and not self.state.is_terminal():
-            self.console.print(status_table(self.state))
+        print_events(self.console, new, compact=not self.verbose)
+        if not self.state.is_terminal():
+            changed = status_table(self.state, since=None if self.verbose else before, names=self.names)
+            if changed is not None and self.state.status() != before:
+                self.console.print(changed)
+
+    def summary(self, node: str) -> None:
+        """``play --odds``: who wins from here, in one line, when an exchange or round has ended (after a roll
+        is resolved, in a system without rounds)."""
+        if not self.odds or self.state.is_terminal():
+            return
+        now = self.state.round_number()
+        ended = now != self.round if now is not None else node == CHANCE and not self.state.is_chance_node()
+        self.round = now
+        if ended:
+            answer = who_wins(
+                self.conflict.scenario, self.state, self.stand_ins(), SUMMARY_BUDGET, self.conflict.seed or 0
+            )
+            self.console.print(f"who wins from here: {answer.line()}", style="dim", highlight=False, markup=False)
 
     # ---- asking -------------------------------------------------------------------------------------------------
     def decide(self, seat: str, secret: bool) -> tuple[Action, str]:
@@ -151,18 +200,22 @@ class TableSession:
         if len(legal) == 1:
             only = self.state.describe_action(seat, legal[0])
             self.console.print(
-                f"{seat_label(self.state, seat)} must: {only} (the only choice)", highlight=False, markup=False
+                f"{seat_label(self.state, seat, self.names)} must: {only} (the only choice, taken)",
+                highlight=False,
+                markup=False,
             )
             return legal[0], FORCED_SOURCE
+        self.asking = seat
         if secret:
             self.console.print(
-                f"\n{seat_label(self.state, seat)}: a secret choice — the others look away; input is hidden.",
+                f"\n{seat_label(self.state, seat, self.names)}: a secret choice — the others look away; input is "
+                "hidden.",
                 style="bold yellow",
                 highlight=False,
             )
-        list_choices(self.console, self.state, seat, legal)
+        list_choices(self.console, self.state, seat, legal, self.names)
         while True:
-            text = self.ask(f"{seat} choose 1-{len(legal)} › ", secret)
+            text = self.ask(f"{seat} choose 1-{len(legal)} › ", secret)  # the seat id: scripts read it
             if self.command(text):
                 continue
             try:
@@ -176,6 +229,7 @@ class TableSession:
         once (``State.joint_roll_purposes``), one prompt takes them all, in order."""
         dice = self.state.pending_roll()
         assert dice is not None
+        self.asking = None
         if self.dice == "auto":
             return [dice.roll(self.gen.dice_for(self.state))], "auto"
         purposes = self.state.joint_roll_purposes()
@@ -187,6 +241,9 @@ class TableSession:
                 highlight=False,
                 markup=False,
             )
+            stakes = "; ".join(f"{label} {render_percent(p)}" for label, p in self.state.roll_stakes())
+            if stakes:
+                self.console.print(f"  chances: {stakes}", style="dim", highlight=False, markup=False)
         else:
             self.console.print("", highlight=False)
             for number, purpose in enumerate(purposes, 1):
@@ -238,7 +295,7 @@ class TableSession:
         if word == "help":
             self.console.print(HELP, highlight=False, markup=False)
         elif word == "state":
-            self.console.print(status_table(self.state, "Now"))
+            self.console.print(self.table("Now"))
         elif word == "log":
             print_events(self.console, [e for e in self.state.history() if e.visible_to is None])
         elif word == "odds":
@@ -261,29 +318,63 @@ class TableSession:
             return False
         return True
 
-    def show_odds(self) -> None:
-        """The pending roll's exact distribution, and who wins from here if every seat played the heuristic."""
-        dice: Dice | None = self.state.pending_roll() if self.state.is_chance_node() else None
-        if dice is None:
-            self.console.print("no roll is pending now")
-        else:
-            dist: dict[Any, Any] = dice.distribution()
-            rows = [(dice.outcome_label(k), p) for k, p in dist.items()]
-            self.console.print(probability_table(f"{self.state.roll_purpose()}: {dice.notation}", "result", rows))
-        scenario = self.conflict.scenario
-        stand_in = {
-            seat: policy if policy is not None else scenario.ruleset.policy(TABLE_ODDS_POLICY)
+    def stand_ins(self) -> dict[str, Policy]:
+        """Every seat's policy, the heuristic standing in for a human seat."""
+        ruleset = self.conflict.scenario.ruleset
+        return {
+            seat: policy if policy is not None else ruleset.policy(TABLE_ODDS_POLICY)
             for seat, policy in self.seats.items()
         }
-        try:
-            answer = whole_conflict_answer(
-                scenario, self.state, stand_in, TABLE_ODDS_STATES,
-                f"who wins from here (exact; human seats counted as playing '{TABLE_ODDS_POLICY}')",
-            )  # fmt: skip
-        except KonfliktError as exc:
-            self.console.print(f"whole-conflict odds: {exc}", style="dim", highlight=False, markup=False)
+
+    def show_odds(self) -> None:
+        """Who wins from here (exact when the solver finishes in time, else ≈ an estimate with its interval); at a
+        decision the chance of each choice; at a roll the chances that matter for it."""
+        state, scenario, seed = self.state, self.conflict.scenario, self.conflict.seed or 0
+        if state.is_chance_node():
+            rows = state.roll_stakes()
+            if rows:
+                self.console.print(probability_table(f"{state.roll_purpose()}", "this roll", rows))
+        humans = sorted(self.names.get(s, s) for s, p in self.seats.items() if p is None)
+        policies = self.stand_ins()
+        answer = who_wins(scenario, state, policies, WHOLE_BUDGET, seed)
+        stand_in = f"; {', '.join(humans)} counted as playing '{TABLE_ODDS_POLICY}'" if humans else ""
+        self.print_chances("who wins from here", answer, stand_in)
+        seat = self.asking
+        if seat is None or state.current_player() in (CHANCE, TERMINAL):
             return
-        self.console.print(probability_table(answer.title, answer.label, answer.outcomes))
+        if seat not in (state.waiting_for() if state.is_simultaneous_node() else [state.current_player()]):
+            return
+        self.console.print(f"if {self.names.get(seat, seat)} chooses:", style="bold", highlight=False)
+        side = self.side_of(seat)
+        for number, (action, chance) in enumerate(
+            choice_odds(scenario, state, seat, policies, CHOICES_BUDGET, seed), 1
+        ):
+            mine = next((c for c in chance.chances if side and c.label.startswith(side)), None)
+            shown = chance.line() if mine is None else _one(mine, chance)
+            line = Text(f"  {number:>2}. {shown} — ")
+            line.append(state.describe_action(seat, action), style="dim")
+            self.console.print(line, no_wrap=True, overflow="ellipsis", highlight=False)
+
+    def side_of(self, seat: str) -> str:
+        """The name of ``seat``'s side as :mod:`konflikt.analysis.from_here` labels it (empty for the GM)."""
+        for side in self.conflict.scenario.sides:
+            if any(p.id == seat for p in side.participants):
+                return side.name
+        return ""
+
+    def print_chances(self, title: str, answer: FromHere, note: str = "") -> None:
+        how = "exact" if answer.exact else f"≈ estimated: {answer.n:,} conflicts played by the {ENGINES[answer.method]}"
+        why = f" ({answer.note})" if answer.note else ""
+        self.console.print(f"{title}: {how}{why}{note}", style="bold", highlight=False, markup=False)
+        if not answer.exact and not answer.n:
+            self.console.print(f"  {answer.line()}", highlight=False, markup=False)
+            return
+        for c in answer.chances:
+            if answer.exact:
+                self.console.print(f"  {c.label}: {percent(c.p)}", highlight=False, markup=False)
+            else:
+                interval = f"(95%: {percent(c.low)}–{percent(c.high)})"
+                self.console.print(f"  {c.label}: ≈ {percent(c.p)} {interval}", highlight=False, markup=False)
 
     def undo(self, count: int) -> None:
         human = [i for i, source in enumerate(self.sources) if source in HUMAN_SOURCES]
@@ -297,4 +388,14 @@ class TableSession:
         self.conflict.steps = self.conflict.steps[:keep]
         self.state = self.conflict.replay()
         self.console.print(f"undone {count} human input{'s' if count > 1 else ''}: back to step {keep}", style="yellow")
-        self.console.print(status_table(self.state, "Now"))
+        self.round = self.state.round_number()
+        self.console.print(self.table("Now"))
+
+
+def _one(chance: Chance, answer: FromHere) -> str:
+    """One seat's chance after a choice: ``43%`` exact, or ``≈ 43% (38–48%), n=120``."""
+    if answer.exact:
+        return f"{percent(chance.p)} to win"
+    if not answer.n:
+        return "≈ no conflict finished in time"
+    return f"≈ {percent(chance.p)} to win ({percent(chance.low)}–{percent(chance.high)}, n={answer.n:,})"

@@ -22,6 +22,7 @@ from konflikt.core.copying import fork as fast_fork
 from konflikt.core.events import Event
 from konflikt.core.options import Options
 from konflikt.core.outcome import ConflictOutcome
+from konflikt.core.stakes import default_stakes
 from konflikt.dice import Dice
 from konflikt.errors import DiceError, IllegalActionError, InvalidActionError
 
@@ -69,6 +70,20 @@ class State(ABC):
     def roll_purpose(self) -> str:
         """At a chance node: whose roll and what for, in words ("Belzee's exchange roll")."""
         return "roll"
+
+    def roll_stakes(self) -> list[tuple[str, Fraction]]:
+        """At a chance node: the chances that matter for the pending roll, labelled in the system's words with
+        English ("sukces (success): d100 ≤ 70"), for a player who asks what this roll can do. The default gives the
+        at-least chances of a sum, or of a pool's successes (:mod:`konflikt.core.stakes`); a ruleset that knows the
+        roll's target overrides it."""
+        dice = self.pending_roll()
+        return default_stakes(dice) if dice is not None else []
+
+    def round_number(self) -> int | None:
+        """The number of the exchange or round being played, for front ends that report once a round (``play
+        --odds``); ``None`` when the system has no rounds. Default: the round of :meth:`clock`."""
+        clock = self.clock()
+        return None if clock is None else clock[0]
 
     def joint_roll_purposes(self) -> tuple[str, ...]:
         """At a chance node: the purposes of the rolls the table may roll at once from here, in the order they are

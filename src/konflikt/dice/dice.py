@@ -98,6 +98,11 @@ class Dice(ABC):
         return self.notation
 
 
+def example(count: int, faces: tuple[str, ...]) -> str:
+    """An example of ``count`` dice as typed at the table: exactly as many faces as dice (7 dice, 7 numbers)."""
+    return " ".join(faces[i % len(faces)] for i in range(max(count, 1)))
+
+
 def _ints(text: str) -> list[int]:
     parts = text.replace(",", " ").split()
     try:
@@ -162,7 +167,7 @@ class Fudge(Dice):
         return " ".join(FUDGE_SYMBOLS[f] for f in faces)
 
     def table_hint(self) -> str:
-        return f"{self.count} faces (+ 0 -), e.g. '+ + 0 -', or the total"
+        return f"{self.count} faces (+ 0 -), e.g. '{example(self.count, ('+', '+', '0', '-'))}', or the total"
 
     def describe(self, outcome: Any) -> str:
         return f"{int(outcome):+d}"
@@ -237,7 +242,8 @@ class SumDice(Dice):
         return sum(faces) + self.modifier
 
     def table_hint(self) -> str:
-        return f"the {self.count} dice (1–{self.sides}), e.g. '{' '.join(['3', '5', '6', '1'][: self.count])}'"
+        faces = tuple(str(min(f, self.sides)) for f in (3, 5, 6, 1, 4, 2))
+        return f"the {self.count} dice (1–{self.sides}), e.g. '{example(self.count, faces)}'"
 
 
 @cache
@@ -304,7 +310,7 @@ class SuccessPool(Dice):
         return f"{outcome[0]},{outcome[1]}"
 
     def table_hint(self) -> str:
-        return f"each of the {self.count} dice, e.g. '{' '.join(['3', '5', '6', '1', '4', '2'][: max(self.count, 1)])}'"
+        return f"each of the {self.count} dice, e.g. '{example(self.count, ('3', '5', '6', '1', '4', '2'))}'"
 
     def successes(self) -> dict[int, Fraction]:
         out: dict[int, Fraction] = {}

@@ -424,6 +424,21 @@ class Store:
             )
             library.undo_write_back(tx, conflict_id)
 
+    def delete(self, conflict_id: int) -> None:
+        """Remove a saved conflict and its steps (``konflikt saves --delete ID``).
+
+        Raises:
+            StoreError: there is no such conflict, or another live konflikt has it open.
+        """
+        if self.conn.execute("SELECT 1 FROM conflicts WHERE id = ?", (conflict_id,)).fetchone() is None:
+            raise StoreError(f"no saved conflict {conflict_id} in {self.path}")
+        self.claim(conflict_id)
+        with self.transaction() as tx:
+            tx.execute("DELETE FROM sessions WHERE conflict_id = ?", (conflict_id,))
+            tx.execute("DELETE FROM steps WHERE conflict_id = ?", (conflict_id,))
+            tx.execute("DELETE FROM conflicts WHERE id = ?", (conflict_id,))
+        self._claimed.discard(conflict_id)
+
     def finish(self, conflict_id: int, outcome: str) -> None:
         """Mark the conflict finished. A campaign's conflict whose last step was saved without its ending (by a
         front end that does not pass one to :meth:`append`) writes its characters back here, once."""

@@ -414,6 +414,10 @@ class FimbulfrostState(Narration):
             return success_pool(self.opp.kamp)
         return success_pool(self._dice_of(self.cursor))
 
+    def round_number(self) -> int | None:
+        """The runde (round) being played, for front ends that report once a round."""
+        return self.round
+
     def roll_purpose(self) -> str:
         if self.phase == P.R1_ANSWER:
             return f"{self.opp_name}'s Omdømme roll (reputation: frightening the heroes)"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from konflikt.core.actions import Action
@@ -426,6 +427,38 @@ class NarrationMixin(State):
                 f"{self.hit.effect}"
             )
         return "roll"
+
+    def round_number(self) -> int | None:
+        """The runda (round) being played, as the status table shows it."""
+        return self.rounds + 1
+
+    def roll_stakes(self) -> list[tuple[str, Fraction]]:
+        """The pending d100 roll against its target: lyckat (success) and exceptionellt (exceptional); a damage roll
+        gets the default at-least chances."""
+        target = self._pending_target()
+        if target is None:
+            return super().roll_stakes()
+        levels = [R.level(roll, target, self.options.exceptional) for roll in range(1, 101)]
+        success = Fraction(sum(1 for v in levels if v >= R.SUCCESS), 100)
+        rows = [(f"lyckat (success): d100 ≤ {target}", success)]
+        if self.options.exceptional != "off":
+            rows.append(("exceptionellt (exceptional success)", Fraction(sum(1 for v in levels if v > R.SUCCESS), 100)))
+        rows.append(("misslyckat (failure)", 1 - success))
+        return rows
+
+    def _pending_target(self) -> int | None:
+        """The target value of the pending d100 roll (as :meth:`roll_purpose` words it); ``None`` for damage."""
+        phase = self.phase
+        a, b = self.pairs[self.active]
+        if phase in ("move_roll", "init_roll"):
+            return self._stridsvana_target((a, b)[len(self.rolls)])
+        if phase in ("attack_roll", "free_roll"):
+            return self._attack_target(self.att)
+        if phase == "defence_roll":
+            return self._defence_target(self.dfn)
+        if phase == "counter_roll":
+            return self._attack_target(self.dfn)
+        return None
 
     def joint_roll_purposes(self) -> tuple[str, ...]:
         """The rolls the table may roll at once from here, in the order they are applied.

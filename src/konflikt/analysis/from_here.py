@@ -1,0 +1,362 @@
+"""Who wins from here, answered within a time budget: exact when the solver finishes in time, else estimated.
+
+At the table a player asks "what are my chances?" at any prompt and wants an answer in about a second. The exact
+solver (:func:`konflikt.analysis.exact.conflict_odds`) answers small conflicts exactly; it is tried first with part
+of the budget, and stopped when its time is up. Otherwise the conflict is played out many times from the current
+state: by the ruleset's vectorised kernel where it covers the state (a kernel plays from the scenario's opening
+only), else by the reference runner from forks of the state. An estimate carries its 95% (Wilson) interval and
+the number of conflicts played, and is labelled ``≈``.
+
+This module sits above both ``analysis`` and ``sim`` (layer 5, like ``sim.bench``): it is the one place that
+chooses between them.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections import Counter
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from konflikt.analysis.exact import DEFAULT_MAX_STATES, conflict_odds, policy_distribution
+from konflikt.core.actions import Action
+from konflikt.core.batch import wilson
+from konflikt.core.ruleset import Policy
+from konflikt.core.scenario import Scenario
+from konflikt.core.state import SIMULTANEOUS, State
+from konflikt.errors import KonfliktError
+from konflikt.sim.runner import Generators, Runner
+
+BUDGET = 1.5
+"""Seconds for one whole answer at a prompt (the issue asks for under 2 s, with the printing)."""
+EXACT_SHARE = 0.4
+"""The part of the budget the exact solver may use before simulation takes over."""
+KERNEL_EXACT_SHARE = 0.25
+"""The same at the opening of a scenario a kernel plays: a kernel needs more of the time to start."""
+KERNEL_FIRST = 100
+KERNEL_CHUNK = 20_000
+KERNEL_MAX = 200_000
+"""Conflicts a kernel plays at most for one answer (enough for intervals of ±0.2%)."""
+NOBODY = "nobody"
+ENGINES = {"exact": "exact", "kernel": "vectorised kernel", "reference": "reference runner"}
+
+
+def percent(p: float) -> str:
+    """A chance in whole percent, with a decimal near 0 and 1 where whole percent would say 0% or 100%."""
+    if 0 < p < 0.01 or 0.99 < p < 1:
+        return f"{p:.1%}"
+    return f"{p:.0%}"
+
+
+class _OutOfTime(KonfliktError):
+    """The exact solver's share of the budget is spent (raised from inside a policy call)."""
+
+
+class _Expired(BaseException):
+    """The alarm rang: the work inside :func:`_alarm` is abandoned (a BaseException, so nothing swallows it)."""
+
+
+@contextmanager
+def _alarm(until: float) -> Iterator[None]:
+    """Interrupt the work inside at ``until`` (``time.monotonic()``) with :class:`_Expired`.
+
+    The solver and the runner may spend seconds without calling a policy (a chance node of a hundred outcomes,
+    each forked), so a check in the policies alone does not keep the budget. In the main thread a timer signal
+    does; elsewhere (a web worker thread) only the policies' checks do. Whatever is interrupted works on forks.
+    """
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+    armed = [True]
+
+    def ring(signum: int, frame: object) -> None:
+        if armed[0]:
+            raise _Expired
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
+    signal.setitimer(signal.ITIMER_REAL, max(until - time.monotonic(), 0.001))
+    try:
+        yield
+    finally:
+        armed[0] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@dataclass(frozen=True)
+class Chance:
+    """One side's chance of winning: exact (``exact`` set, ``low == high == p``) or estimated with its interval."""
+
+    label: str
+    p: float
+    low: float
+    high: float
+    exact: Fraction | None = None
+
+
+@dataclass(frozen=True)
+class FromHere:
+    """Who wins from a state: a chance per side (and for nobody), and how it was found.
+
+    Attributes:
+        chances: per side, in the scenario's order, then ``nobody`` when it can happen.
+        method: ``exact``, ``kernel`` or ``reference`` (the reference runner).
+        n: conflicts played for an estimate (0 when exact).
+        seconds: the time it took.
+        note: why it is an estimate (what stopped the exact solver), or how many states the exact answer took.
+    """
+
+    chances: list[Chance]
+    method: str
+    n: int
+    seconds: float
+    note: str = ""
+
+    @property
+    def exact(self) -> bool:
+        return self.method == "exact"
+
+    def line(self) -> str:
+        """One line: ``exact: Belzee 43.2%, Massimo 56.8%`` or ``≈ Belzee 43% (38–48%), … — n=400``."""
+        if self.exact:
+            return "exact: " + ", ".join(f"{c.label} {percent(c.p)}" for c in self.chances)
+        if not self.n:
+            return f"≈ no conflict played to its end within {self.seconds:.1f} s ({self.method} runner)"
+        parts = ", ".join(f"{c.label} {percent(c.p)} ({percent(c.low)}–{percent(c.high)})" for c in self.chances)
+        return f"≈ {parts} — 95% intervals, n={self.n:,} ({ENGINES[self.method]})"
+
+
+@dataclass
+class _Sides:
+    """The scenario's sides by id, with the names a player reads."""
+
+    names: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, scenario: Scenario) -> _Sides:
+        names = {}
+        for side in scenario.sides:
+            people = ", ".join(p.name for p in side.participants)
+            names[side.id] = side.name if side.name == people else f"{side.name} ({people})"
+        return cls(names)
+
+    def rows(self, winners: Counter[Hashable], n: int, exact: Mapping[Hashable, Fraction] | None) -> list[Chance]:
+        """Per side: the conflicts (or the probability) where it is among the winners; then nobody."""
+        rows: list[Chance] = []
+        for side, name in [*self.names.items(), ((), NOBODY)]:
+            if exact is not None:
+                p = sum((q for w, q in exact.items() if _won(w, side)), Fraction(0))
+                if side == () and not p:
+                    continue
+                rows.append(Chance(name, float(p), float(p), float(p), p))
+            else:
+                k = sum(c for w, c in winners.items() if _won(w, side))
+                if side == () and not k:
+                    continue
+                low, high = wilson(k, n)
+                rows.append(Chance(name, k / n if n else 0.0, low, high))
+        return rows
+
+
+def _won(winners: Hashable, side: Hashable) -> bool:
+    assert isinstance(winners, tuple)
+    return winners == () if side == () else side in winners
+
+
+class _Timed:
+    """A policy that gives up when the exact solver's time is spent; chooses as the policy it wraps."""
+
+    def __init__(self, policy: Policy, deadline: float) -> None:
+        self.policy, self.deadline, self.name = policy, deadline, policy.name
+
+    def action_distribution(self, state: State, seat: str) -> list[tuple[Action, Fraction]]:
+        if time.monotonic() > self.deadline:
+            raise _OutOfTime("the exact solver's time was up")
+        return policy_distribution(self.policy, state, seat)
+
+    def choose(self, state: State, seat: str, rng: np.random.Generator) -> Action:
+        return self.policy.choose(state, seat, rng)
+
+
+def who_wins(
+    scenario: Scenario,
+    state: State,
+    policies: Mapping[str, Policy],
+    budget: float = BUDGET,
+    seed: int = 0,
+    at_opening: bool | None = None,
+) -> FromHere:
+    """Who wins the conflict from ``state`` on, every seat playing its policy, within about ``budget`` seconds.
+
+    Args:
+        policies: seat → policy for every seat (a front end stands a policy in for a human seat).
+        seed: the simulation's seed (the same question gets the same estimate).
+        at_opening: whether ``state`` is the scenario's opening (no step yet), where a kernel may play it;
+            ``None``: read it from ``state.steps()``.
+    """
+    start = time.monotonic()
+    sides = _Sides.of(scenario)
+    if state.is_terminal():
+        over: dict[Hashable, Fraction] = {state.outcome().winners: Fraction(1)}
+        return FromHere(sides.rows(Counter(), 0, over), "exact", 0, 0.0, "the conflict is over")
+    opening = not state.steps() if at_opening is None else at_opening
+    covered = opening and scenario.ruleset.kernel is not None
+    share = budget * (KERNEL_EXACT_SHARE if covered else EXACT_SHARE)
+    timed = {seat: _Timed(p, start + share) for seat, p in policies.items()}
+    try:
+        with _alarm(start + share):
+            odds = conflict_odds(state, timed, DEFAULT_MAX_STATES)
+    except (_OutOfTime, _Expired):
+        why = f"the exact solver did not finish in {share:.1f} s"
+    except KonfliktError as exc:
+        why = str(exc).split(";")[0]
+    else:
+        seconds = time.monotonic() - start
+        return FromHere(sides.rows(Counter(), 0, odds.winners()), "exact", 0, seconds, f"{odds.states:,} states")
+    end = start + budget
+    kernel = _kernel(scenario, state, policies, (end - time.monotonic()) / 2) if covered else None
+    if kernel is not None:
+        winners, n = _kernel_runs(kernel, end, seed)
+        method = "kernel"
+    else:
+        winners, n = _reference_runs(state, policies, end, seed)
+        method = "reference"
+    return FromHere(sides.rows(winners, n, None), method, n, time.monotonic() - start, why)
+
+
+def choice_odds(
+    scenario: Scenario,
+    state: State,
+    seat: str,
+    policies: Mapping[str, Policy],
+    budget: float = BUDGET,
+    seed: int = 0,
+) -> list[tuple[Action, FromHere]]:
+    """For each legal choice of ``seat`` now: who wins if it is taken (the budget shared out among them)."""
+    legal: Sequence[Action] = list(state.legal_actions(seat))
+    end = time.monotonic() + budget
+    out: list[tuple[Action, FromHere]] = []
+    for i, action in enumerate(legal):
+        after = state.fork()
+        if state.current_player() == SIMULTANEOUS:
+            after.apply_actions({seat: action})
+        else:
+            after.apply_action(action)
+        share = max(0.05, (end - time.monotonic()) / (len(legal) - i))
+        out.append((action, who_wins(scenario, after, policies, share, seed, at_opening=False)))
+    return out
+
+
+_KERNELS: dict[tuple[int, tuple[tuple[str, str], ...]], tuple[Scenario, Any]] = {}
+"""Kernels made for a scenario and its seats' policies, kept: making one can take a good part of the budget."""
+
+
+_KERNEL_LOCK = threading.Lock()
+
+
+def prepare(scenario: Scenario, state: State, policies: Mapping[str, Policy]) -> None:
+    """Make the kernel for this opening and run it once, in a background thread, while the table reads the first
+    prompt: making a kernel and its first run (tables built, numpy warmed) can take most of a second."""
+    if state.steps() or scenario.ruleset.kernel is None:
+        return
+
+    def warm() -> None:
+        try:
+            with _KERNEL_LOCK:
+                kernel = _made_kernel(scenario, state, policies)
+                if kernel is not None:
+                    kernel.run(KERNEL_FIRST, np.random.default_rng(0))
+        except Exception:
+            pass  # the question asked later makes the kernel again, and says what failed
+
+    threading.Thread(target=warm, name="konflikt-kernel-warm-up", daemon=True).start()
+
+
+def _kernel(scenario: Scenario, state: State, policies: Mapping[str, Policy], wait: float) -> Any:
+    """The ruleset's kernel for this scenario and these policies; ``None`` where it has none that fits, or when
+    :func:`prepare` is still making it after ``wait`` seconds (the reference runner answers then)."""
+    if not _KERNEL_LOCK.acquire(timeout=max(wait, 0.001)):
+        return None
+    try:
+        return _made_kernel(scenario, state, policies)
+    finally:
+        _KERNEL_LOCK.release()
+
+
+def _made_kernel(scenario: Scenario, state: State, policies: Mapping[str, Policy]) -> Any:
+    factory = scenario.ruleset.kernel
+    if factory is None:
+        return None
+    key = (id(scenario), tuple(sorted((seat, p.name) for seat, p in policies.items())))
+    found = _KERNELS.get(key)
+    if found is None or found[0] is not scenario:
+        made = factory(scenario, state.options, dict(policies))
+        _KERNELS.clear()  # one scenario at a time is played at a table
+        found = _KERNELS[key] = (scenario, None if isinstance(made, str) else made)
+    return found[1]
+
+
+def _kernel_runs(kernel: Any, end: float, seed: int) -> tuple[Counter[Hashable], int]:
+    """Chunks of conflicts played by the kernel until the time is up (a chunk under way then is dropped)."""
+    rng = np.random.default_rng(seed)
+    batches: list[Counter[Hashable]] = []
+    done, chunk = 0, KERNEL_FIRST
+    try:
+        with _alarm(end):
+            while done < KERNEL_MAX and time.monotonic() < end:
+                began = time.monotonic()
+                with _KERNEL_LOCK:
+                    batch = kernel.run(chunk, rng)
+                batches.append(batch.winners.counts())
+                done += chunk
+                # the next chunk sized to a quarter of the time left, so the last one ends near the budget
+                took = max(time.monotonic() - began, 1e-4)
+                chunk = int(min(KERNEL_CHUNK, max(KERNEL_FIRST, chunk * (end - time.monotonic()) / 4 / took)))
+    except _Expired:
+        pass
+    winners: Counter[Hashable] = sum(batches, Counter())
+    return winners, sum(winners.values())
+
+
+def _reference_runs(
+    state: State, policies: Mapping[str, Policy], end: float, seed: int
+) -> tuple[Counter[Hashable], int]:
+    """Play forks of ``state`` to their end until the time is up (a conflict under way when it is, is dropped)."""
+    runner = Runner(_Stopping(policies, end), Generators.from_seed(seed), trusted=True)
+    opening = state.fork()
+    opening.quiet = True
+    ends: list[Hashable] = []
+    try:
+        with _alarm(end):
+            while time.monotonic() < end:
+                played = opening.fork()
+                runner.play(played)
+                ends.append(played.outcome().winners)
+    except (_OutOfTime, _Expired):
+        pass
+    return Counter(ends), len(ends)
+
+
+class _Stopping(dict[str, Any]):
+    """Seat → policy, each stopping the conflict it plays when the time is up."""
+
+    def __init__(self, policies: Mapping[str, Policy], end: float) -> None:
+        super().__init__({seat: _Until(p, end) for seat, p in policies.items()})
+
+
+class _Until:
+    def __init__(self, policy: Policy, end: float) -> None:
+        self.policy, self.end, self.name = policy, end, policy.name
+
+    def choose(self, state: State, seat: str, rng: np.random.Generator) -> Action:
+        if time.monotonic() > self.end:
+            raise _OutOfTime("the simulation's time was up")
+        return self.policy.choose(state, seat, rng)

@@ -1,0 +1,201 @@
+"""The table assistant's answers: who wins from here, a roll's stakes, prompts that read words, a compact screen."""
+
+from __future__ import annotations
+
+import io
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from konflikt.analysis.exact import conflict_odds
+from konflikt.analysis.from_here import who_wins
+from konflikt.cli.prompts import read_choice
+from konflikt.cli.table import TableSession
+from konflikt.core.conflict import Conflict, new_state
+from konflikt.core.scenario import load_scenario
+from konflikt.core.state import State
+from konflikt.dice import parse_dice
+from konflikt.errors import InvalidActionError
+from konflikt.sim.runner import Generators, Runner, seat_policies
+from konflikt.store.db import Store
+
+
+def heuristic_seats(name: str) -> dict[str, object]:
+    scenario = load_scenario(name)
+    return {s: p or scenario.ruleset.policy("heuristic") for s, p in seat_policies(scenario).items()}
+
+
+def late_fimbulfrost() -> tuple[object, State, dict[str, object]]:
+    """The robbers' conflict a few steps from its end, where the exact solver finishes at once."""
+    scenario = load_scenario("fimbulfrost/robbers")
+    seats = heuristic_seats("fimbulfrost/robbers")
+    state = new_state(scenario)
+    runner = Runner(seats, Generators.from_seed(4))  # type: ignore[arg-type]
+    while True:
+        ahead = state.fork()
+        try:
+            conflict_odds(ahead, seats, 2_000)  # type: ignore[arg-type]
+        except Exception:
+            runner.step(state)
+            continue
+        return scenario, state, seats
+
+
+def test_who_wins_is_exact_when_the_solver_finishes_in_time() -> None:
+    scenario, state, seats = late_fimbulfrost()
+    exact = conflict_odds(state, seats).winners()  # type: ignore[arg-type]
+    answer = who_wins(scenario, state, seats, budget=30)  # type: ignore[arg-type]
+    assert answer.exact and answer.n == 0
+    heroes = next(c for c in answer.chances if "Budolf" in c.label)
+    assert heroes.exact == sum((p for w, p in exact.items() if "helte" in w), Fraction(0))  # type: ignore[operator]
+    assert answer.line().startswith("exact: ")
+
+
+def test_an_estimate_has_its_interval_and_n_and_agrees_with_the_exact_answer() -> None:
+    """Forced to estimate (no time for the solver), the 95% interval holds the exact chance (fixed seed)."""
+    scenario, state, seats = late_fimbulfrost()
+    exact = who_wins(scenario, state, seats, budget=30)  # type: ignore[arg-type]
+    import konflikt.analysis.from_here as from_here
+
+    share = from_here.EXACT_SHARE
+    from_here.EXACT_SHARE = 0.0
+    try:
+        estimate = who_wins(scenario, state, seats, budget=3.0, seed=7, at_opening=False)  # type: ignore[arg-type]
+    finally:
+        from_here.EXACT_SHARE = share
+    assert estimate.method == "reference" and estimate.n > 0
+    assert estimate.line().startswith("≈ ") and f"n={estimate.n:,}" in estimate.line()
+    for e, x in zip(estimate.chances, exact.chances, strict=False):
+        assert e.label == x.label
+        se = math.sqrt(max(x.p * (1 - x.p), 1e-9) / estimate.n)
+        assert abs(e.p - x.p) <= 4 * se + 1e-9
+        assert e.low <= e.p <= e.high
+
+
+def test_a_d100_roll_shows_success_and_exceptional_not_a_hundred_rows() -> None:
+    scenario = load_scenario("levald/duel")
+    state = new_state(scenario)
+    runner = Runner(seat_policies(scenario), Generators.from_seed(3))
+    while not state.is_chance_node():
+        runner.step(state)
+    rows = dict(state.roll_stakes())
+    assert len(rows) == 3
+    success = next(p for label, p in rows.items() if label.startswith("lyckat (success): d100 ≤ "))
+    target = int(next(label for label in rows if label.startswith("lyckat")).rsplit(" ", 1)[1])
+    assert success == Fraction(target, 100)
+    assert rows["misslyckat (failure)"] == 1 - success
+
+
+def test_a_pool_roll_shows_labelled_successes() -> None:
+    from konflikt.core.stakes import default_stakes
+
+    rows = dict(default_stakes(parse_dice("3d6 pool")))
+    assert rows["successes ≥ 1"] == 1 - Fraction(1, 8)
+    assert rows["successes ≥ 3"] == Fraction(1, 8)
+    assert rows["at least one 1"] == 1 - Fraction(5, 6) ** 3
+
+
+def test_the_example_matches_the_dice_count() -> None:
+    assert "'3 5 6 1 4 2 3'" in parse_dice("7d6 pool").table_hint()
+    assert "'+ + 0'" in parse_dice("3dF").table_hint()
+
+
+# ---- prompts ----------------------------------------------------------------------------------------------------
+def first_decision(name: str, seed: int = 2) -> tuple[State, str, list[object]]:
+    scenario = load_scenario(name)
+    state = new_state(scenario)
+    runner = Runner(seat_policies(scenario), Generators.from_seed(seed))
+    while True:
+        if not state.is_chance_node():
+            seat = state.waiting_for()[0] if state.is_simultaneous_node() else state.current_player()
+            legal = list(state.legal_actions(seat))
+            if len(legal) > 1:
+                return state, seat, legal
+        runner.step(state)
+
+
+@pytest.mark.parametrize("word", ["Avancera", "avancera", "advance", "ADVANCE"])
+def test_swedish_and_english_words_are_read(word: str) -> None:
+    state, seat, legal = first_decision("levald/duel")
+    assert str(read_choice(word, state, seat, legal)).startswith("advance")  # type: ignore[arg-type]
+
+
+def test_lamna_without_its_accent_is_read() -> None:
+    state, seat, legal = first_decision("levald/duel")
+    assert str(read_choice("lamna", state, seat, legal)).startswith("leave")  # type: ignore[arg-type]
+
+
+def test_a_close_word_is_suggested_once_with_its_number() -> None:
+    state, seat, legal = first_decision("levald/duel")
+    with pytest.raises(InvalidActionError) as caught:
+        read_choice("avanzera", state, seat, legal)  # type: ignore[arg-type]
+    message = str(caught.value)
+    assert "did you mean 'avancera' (1)" in message
+    assert message.count("is not a choice") == 1
+
+
+def test_a_word_of_several_choices_asks_for_the_number() -> None:
+    scenario = load_scenario("presja/knife_fight")
+    state = new_state(scenario)
+    runner = Runner(seat_policies(scenario), Generators.from_seed(1))
+    while "atak" not in " ".join(state.describe_action(state.current_player(), a) for a in state.legal_actions()):
+        runner.step(state)
+    seat = state.current_player()
+    legal = list(state.legal_actions(seat))
+    with pytest.raises(InvalidActionError, match=r"'atak' fits 3 choices \(1, 2, 3\)"):
+        read_choice("atak", state, seat, legal)
+    with pytest.raises(InvalidActionError, match=r"'attack' fits"):  # not "no participant None"
+        read_choice("attack", state, seat, legal)
+    assert str(read_choice("poddaj", state, seat, legal)) == "concede"
+
+
+# ---- the screen -------------------------------------------------------------------------------------------------
+def session(tmp_path: Path, name: str, answers: list[str], **kwargs: object) -> tuple[TableSession, io.StringIO]:
+    scenario = load_scenario(name)
+    store = Store.open(tmp_path / "s.sqlite")
+    conflict = Conflict(scenario, {}, 1)
+    cid = store.create(conflict)
+    out = io.StringIO()
+    console = Console(file=out, width=200, markup=False)
+    feed = iter(answers)
+    seats = seat_policies(scenario, {"belzee": "human"} if name.startswith("presja") else {})
+    table = TableSession(console, store, cid, conflict, [], seats, "auto", ask=lambda p, s: next(feed), **kwargs)  # type: ignore[arg-type]
+    return table, out
+
+
+def test_after_a_step_only_the_changed_rows_are_shown(tmp_path: Path) -> None:
+    table, out = session(tmp_path, "presja/knife_fight", ["2", "quit"])
+    table.run()
+    text = out.getvalue()
+    tables = text.count("┏")
+    assert tables >= 2 and text.count("│ tor ") < tables  # the whole table at the start, then what changed
+    assert "strona_belzee" not in text and "┃ belzee" not in text  # names, not ids
+    assert "┃ Belzee" in text
+
+
+def test_a_finished_conflict_prints_its_table_once(tmp_path: Path) -> None:
+    table, out = session(tmp_path, "fimbulfrost/robbers", [])
+    table.run()
+    assert out.getvalue().count("After the conflict") == 1
+    resumed, again = session(tmp_path / "again", "fimbulfrost/robbers", [])
+    resumed.state = table.state
+    resumed.run()
+    assert again.getvalue().count("After the conflict") == 1 and "Now" not in again.getvalue()
+
+
+def test_quiet_shows_the_outcome_only(tmp_path: Path) -> None:
+    table, out = session(tmp_path, "fimbulfrost/robbers", [], quiet=True)
+    table.run()
+    text = out.getvalue()
+    assert "outcome:" in text and "After the conflict" not in text and "Trin" not in text
+
+
+def test_play_odds_prints_one_line_after_each_round(tmp_path: Path) -> None:
+    table, out = session(tmp_path, "fimbulfrost/robbers", [], odds=True)
+    table.run()
+    lines = [line for line in out.getvalue().splitlines() if line.startswith("who wins from here: ")]
+    assert 1 <= len(lines) <= 3  # the robbers' conflict lasts two or three rounds
+    assert all("%" in line for line in lines)
