@@ -396,7 +396,6 @@ def test_huge_sim_runs_in_bounded_memory_and_stops_cleanly(monkeypatch: pytest.M
 def test_huge_sim_at_the_command_line(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
     """``konflikt sim pwge/duel -n 999999999999`` (1.6 GB after 30 s): the real command and engine, stopped by a
     Ctrl-C after the first chunk, reports the conflicts done so far and when it stopped."""
-    from konflikt.cli import sim_command
     from konflikt.sim import engine
 
     monkeypatch.setattr(engine, "REFERENCE_CHUNK", 20)
@@ -408,9 +407,10 @@ def test_huge_sim_at_the_command_line(cli: Cli, monkeypatch: pytest.MonkeyPatch)
             advance(count)
             raise KeyboardInterrupt
 
-        return engine.simulate(scenario, n, seed, overrides, policies, name, workers, stop)
+        return real_simulate(scenario, n, seed, overrides, policies, name, workers, stop)
 
-    monkeypatch.setattr(sim_command, "simulate", ctrl_c_after_the_first_chunk)
+    real_simulate = engine.simulate
+    monkeypatch.setattr(engine, "simulate", ctrl_c_after_the_first_chunk)
     result = cli("sim", "pwge/duel", "-n", "999999999999", "--engine", "reference", "--json")
     assert result.code == 0, result.err
     data = json.loads(result.out)

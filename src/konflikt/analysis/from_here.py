@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from konflikt.analysis.exact import DEFAULT_MAX_STATES, conflict_odds, policy_distribution
+from konflikt.analysis.model_odds import model_odds
 from konflikt.core.actions import Action
 from konflikt.core.batch import wilson
 from konflikt.core.ruleset import Policy
@@ -213,7 +214,11 @@ def who_wins(
     timed = {seat: _Timed(p, start + share) for seat, p in policies.items()}
     try:
         with _alarm(start + share):
-            odds = conflict_odds(state, timed, DEFAULT_MAX_STATES)
+            # a ruleset's compact model reads the policies themselves (it mirrors the heuristic), so it gets them
+            # unwrapped; the State-API solver gets them timed, since only their checks bound it off the main thread
+            odds = model_odds(state, policies, DEFAULT_MAX_STATES, exact=True) or conflict_odds(
+                state, timed, DEFAULT_MAX_STATES, use_model=False
+            )
     except (_OutOfTime, _Expired):
         why = f"the exact solver did not finish in {share:.1f} s"
     except KonfliktError as exc:

@@ -1,44 +1,45 @@
 """The GM's odds panel: who wins from here, asked on the console and answered away from the event loop.
 
-Everything the panel needs goes through :func:`who_wins_from_here`: the one place to swap in
-``konflikt.analysis.from_here`` (exact within a budget, else an estimate with a 95% interval) once it exists. Until
-then it is the exact solver with a small state budget, and "too large" beyond it. Human seats are played by the
-ruleset's heuristic policy in the calculation (a person's choices have no distribution); the panel says so.
+Everything the panel needs goes through :func:`who_wins_from_here`, which asks
+:func:`konflikt.analysis.from_here.who_wins` (the same answer as ``odds`` at a ``play`` prompt): exact when the solver
+finishes within the budget, else an estimate by simulation with its 95% interval and n. Human seats are played by
+the ruleset's heuristic policy in the calculation (a person's choices have no distribution); the panel says so.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 
-from konflikt.analysis.exact import StateSpaceTooLarge, conflict_odds
+from konflikt.analysis.from_here import who_wins
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import State
-from konflikt.errors import KonfliktError
 from konflikt.sim.runner import seat_policies
 
-MAX_STATES = 2_000
-"""The exact solver's budget on the console: a few seconds at most on a busy laptop."""
+BUDGET = 2.0
+"""Seconds for one answer on the console (the table issue's "under 2 seconds at any prompt")."""
 
 
 @dataclass(frozen=True)
 class FromHere:
-    """The panel's answer: each winning side's chance, or why there is none."""
+    """The panel's answer: each side's chance (with its 95% interval when estimated), or why there is none."""
 
-    rows: list[tuple[str, float]] = field(default_factory=list)
-    """(who wins, probability), most likely first."""
+    rows: list[tuple[str, float, float, float]] = field(default_factory=list)
+    """(who wins, probability, interval low, interval high), most likely first; low == high == p when exact."""
     method: str = "exact"
     note: str = ""
 
     def to_json(self) -> dict[str, object]:
         return {
-            "rows": [{"who": who, "percent": round(100 * p, 1)} for who, p in self.rows],
+            "rows": [
+                {"who": who, "percent": round(100 * p, 1), "low": round(100 * low, 1), "high": round(100 * high, 1)}
+                for who, p, low, high in self.rows
+            ],
             "method": self.method,
             "note": self.note,
         }
 
 
-def who_wins_from_here(scenario: Scenario, state: State, seats: dict[str, str]) -> FromHere:
+def who_wins_from_here(scenario: Scenario, state: State, seats: dict[str, str], budget: float = BUDGET) -> FromHere:
     """Who wins from ``state`` (a copy the caller will not touch again), with ``seats`` naming each seat's policy.
 
     Runs in a worker thread: it reads only its arguments.
@@ -48,20 +49,15 @@ def who_wins_from_here(scenario: Scenario, state: State, seats: dict[str, str]) 
     if any(name == "human" for name in names.values()):
         return FromHere(method="none", note="a human seat and no deterministic policy to stand in for it")
     policies = {s: p for s, p in seat_policies(scenario, names).items() if p is not None}
-    try:
-        odds = conflict_odds(state, policies, MAX_STATES)
-    except StateSpaceTooLarge:
-        return FromHere(method="too large", note=f"more than {MAX_STATES:,} states from here: ask again later")
-    except KonfliktError as exc:
-        return FromHere(method="none", note=" ".join(str(exc).split())[:200])
-    side_names = {side.id: side.name for side in scenario.sides}
-    rows: list[tuple[str, Fraction]] = []
-    for winners, p in odds.winners().items():
-        sides = winners if isinstance(winners, tuple) else (winners,)
-        rows.append((" + ".join(str(side_names.get(s, s)) for s in sides) if sides else "nobody", p))
-    rows.sort(key=lambda row: -row[1])
+    answer = who_wins(scenario, state, policies, budget, seed=0)
+    rows = sorted(((c.label, c.p, c.low, c.high) for c in answer.chances), key=lambda row: -row[1])
+    if answer.exact:
+        note = f"exact ({answer.note})"
+        method = "exact"
+    else:
+        note = answer.line() + (f"; {answer.note}" if answer.note else "")
+        method = "estimate"
     humans = sorted(seat for seat, name in seats.items() if name == "human")
-    note = f"exact over {odds.states:,} states"
     if humans:
         note += f"; {', '.join(humans)} played by the {stand_in} policy in the calculation"
-    return FromHere([(who, float(p)) for who, p in rows], "exact", note)
+    return FromHere(rows, method, note)
