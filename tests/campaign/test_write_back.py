@@ -239,3 +239,50 @@ def next_action(state: State, seats: Mapping[str, Policy | None], gen: StepGener
 def test_a_resumed_conflict_keeps_its_campaign(cli: Callable[..., Result], tmp_path: Path) -> None:
     result = cli("play", "--resume", "1", "--campaign", "x", "--db", str(tmp_path / "c.sqlite"))
     assert result.code == 2 and "a resumed conflict keeps the campaign it began in" in result.err
+
+
+def test_play_resume_undo_takes_back_past_the_end_and_gives_the_characters_back(
+    cli: Callable[..., Result], tmp_path: Path
+) -> None:
+    """``konflikt play --resume ID --undo N`` reaches past a finished conflict's end: the conflict is open again at
+    the first taken-back input and the campaign's characters are as they were before it (a mutation that undoes
+    only while the conflict is open leaves the written-back consequences in the library and fails here)."""
+    db = tmp_path / "c.sqlite"
+    add_heroes(cli, db)
+    before = documents(db)
+    source = LibrarySource(db, "default")
+    scenario = load_scenario("fimbulfrost/robbers", characters=source)
+    store = Store.open(db)
+    conflict_id = store.create(
+        Conflict(scenario, {}, ROBBERS_SEED), "auto", {"budolf": "human"}, cast=source.cast(scenario)
+    )
+    try:
+        loaded = store.load(conflict_id)
+        seats = seat_policies(loaded.conflict.scenario, dict(loaded.seats))
+        console = Console(file=io.StringIO(), width=200)
+        session = TableSession(
+            console, store, conflict_id, loaded.conflict, loaded.sources, seats, "auto", ask=lambda prompt, secret: "1"
+        )
+        assert session.run().is_terminal()
+        assert documents(db) != before
+    finally:
+        store.close()
+    env = {**os.environ, "NO_COLOR": "1"}
+    command = [sys.executable, "-m", "konflikt", "play", "--resume", str(conflict_id), "--undo", "1000"]
+    done = subprocess.run(
+        [*command, "--db", str(db)], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    assert "undone" in done.stdout and "back to step" in done.stdout
+    assert documents(db) == before
+    reopened = Store.open(db, readonly=True)
+    try:
+        assert not reopened.load(conflict_id).conflict.replay().is_terminal()
+    finally:
+        reopened.close()
+
+
+def test_undo_needs_a_resumed_conflict(cli: Callable[..., Result], tmp_path: Path) -> None:
+    result = cli("play", "fimbulfrost/robbers", "--undo", "1", "--db", str(tmp_path / "c.sqlite"))
+    assert result.code == 2 and "--undo goes with --resume ID" in result.err
+    assert not (tmp_path / "c.sqlite").exists()

@@ -8,6 +8,8 @@ exit code 0 when the reader of a pipe stops early.
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -107,3 +109,22 @@ def test_run_quiet_prints_the_outcome_only(cli: Callable[..., Result]) -> None:
     result = cli("run", "presja/knife_fight", "--seed", "1", "--quiet")
     assert result.code == 0
     assert "outcome: taken_out" in result.out and "Sekwencja" not in result.out and "seed 1" not in result.out
+
+
+def _colours(env_extra: dict[str, str]) -> set[str]:
+    """The colour codes (SGR 30–37, 38, 90–97) of a narrated conflict printed in colour (``FORCE_COLOR``)."""
+    env = {key: value for key, value in os.environ.items() if key != "NO_COLOR"} | {"FORCE_COLOR": "1", **env_extra}
+    done = subprocess.run(
+        [sys.executable, "-m", "konflikt", "run", "presja/knife_fight", "--seed", "1"],
+        capture_output=True, text=True, timeout=300, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    codes = set(re.findall(r"\x1b\[([0-9;]*)m", done.stdout))
+    return {p for code in codes for p in code.split(";") if p and (30 <= int(p) <= 38 or 90 <= int(p) <= 97)}
+
+
+def test_no_color_is_honoured() -> None:
+    """NO_COLOR (no-color.org): no colour at all, emphasis (bold) kept; the same run with colour forced has colours,
+    so the test fails if konflikt forced its own colours past NO_COLOR."""
+    assert _colours({})
+    assert _colours({"NO_COLOR": "1"}) == set()

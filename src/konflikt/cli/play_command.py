@@ -51,6 +51,17 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--verbose", "-v", help="Every event in full and the whole table after each step.")
         ] = False,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the prompts and the outcome.")] = False,
+        undo: Annotated[
+            int,
+            typer.Option(
+                "--undo",
+                min=0,
+                max=1_000_000,
+                metavar="N",
+                help="With --resume: first take back the last N human inputs, also after the conflict's end (a "
+                "campaign's characters are given back as they were before it).",
+            ),
+        ] = 0,
     ) -> None:
         """Run a conflict at the table: human seats are asked, dice rolled or typed in; saved after every step.
 
@@ -65,6 +76,8 @@ def register(app: typer.Typer) -> None:
             raise KonfliktError("--campaign goes with a SCENARIO: a resumed conflict keeps the campaign it began in")
         if resume is None and scenario_name is None:
             raise KonfliktError("name a SCENARIO to play, or --resume ID (see 'konflikt saves')")
+        if undo and resume is None:
+            raise KonfliktError("--undo goes with --resume ID: a new conflict has nothing to take back")
         fresh: Conflict | None = None
         source = LibrarySource(db, campaign)
         if scenario_name is not None:
@@ -110,6 +123,8 @@ def register(app: typer.Typer) -> None:
                 odds=odds, verbose=verbose, quiet=quiet, played_by=names,
             )  # fmt: skip
             try:
+                if undo:
+                    session.undo(undo)
                 session.run()
                 if changes := library.conflict_changes(store.conn, conflict_id):
                     print_changes(console, library.campaign_of(store.conn, conflict_id) or "", conflict_id, changes)
