@@ -79,6 +79,9 @@ def _alarm(until: float) -> Iterator[None]:
 
     def ring(signum: int, frame: object) -> None:
         if armed[0]:
+            # rung again soon: a signal that lands in a weakref callback or a __del__ is swallowed there
+            # ("unraisable"), and the work would run on past the budget
+            signal.setitimer(signal.ITIMER_REAL, 0.01)
             raise _Expired
 
     previous = signal.signal(signal.SIGALRM, ring)
