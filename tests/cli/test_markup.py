@@ -42,3 +42,16 @@ def test_rules_prints_source_words_with_brackets_as_written(cli: Callable[..., R
     result = cli("rules", "levald")
     assert result.code == 0, result.err
     assert "levald — Le våld" in result.out
+
+
+def test_play_saves_and_odds_print_names_and_titles_as_written(cli: Callable[..., Result], tmp_path: Path) -> None:
+    """The table (``play``), the list of saves and the exact odds of a scenario: each prints the bracketed name or
+    title as written (Rich markup would drop ``[the Bold]`` and fail on ``[/b]``)."""
+    scenario, db = str(bracketed_knife_fight(tmp_path)), str(tmp_path / "k.sqlite")
+    played = cli("play", scenario, "--seed", "1", "--db", db)
+    assert played.code == 0, played.err
+    assert NAME in played.out and "[x1]" in played.out.replace(NAME, "")
+    saves = cli("saves", "--db", db)
+    assert saves.code == 0 and "[/b] Bar" in saves.out, saves.err
+    odds = cli("odds", scenario)
+    assert odds.code == 0 and "Jan [the Bold]" in odds.out, odds.err
