@@ -559,3 +559,14 @@ def test_found_by_the_campaign(cli: Cli, saved_db: Path, tmp_path: Path, export:
     assert sha(saved_db) == before
     listed = cli("saves", "--db", str(saved_db), "--json")
     assert listed.code == 0 and json.loads(listed.out)[1]["title"] == "\ufffd\ufffd"
+
+
+def test_a_ladder_name_too_long_for_a_file_is_one_line(cli: Cli) -> None:
+    """Found by the fuzz campaign (option target): ``-o ladder=<300 digits>`` was "internal error: OSError: File
+    name too long"; a folder as the ladder is no such file, and the bundled ladder still plays."""
+    long_name = cli("run", "presja/knife_fight", "-q", "-o", "ladder=" + "9" * 300)
+    assert long_name.code == 2 and "cannot be read (File name too long)" in long_name.err
+    assert len(long_name.err.strip().splitlines()) == 1
+    folder = cli("run", "presja/knife_fight", "-q", "-o", "ladder=/tmp")
+    assert folder.code == 2 and "no such file" in folder.err
+    assert cli("run", "presja/knife_fight", "-q", "-o", "ladder=default").code == 0

@@ -83,12 +83,20 @@ def ladder(name: str = "default") -> dict[int, Level]:
         KonfliktError: no such ladder file, or one that is not a valid ladder.
     """
     path = Path(name) if name.endswith(".toml") else CONTENT / "ladders" / f"{name}.toml"
-    if not path.exists():
-        raise KonfliktError(f"ladder {name!r}: no such file {path}")
+    shown = name if len(name) <= 60 else name[:57] + "…"
     try:
-        levels = [Level.model_validate(row) for row in _read(path)["levels"]]
-    except (KeyError, TypeError, ValueError, tomllib.TOMLDecodeError) as exc:
-        raise KonfliktError(f"ladder {name!r}: not a valid ladder file ({exc})") from None
+        found = path.is_file()
+        rows = _read(path)["levels"] if found else []
+    except OSError as exc:  # a name too long for a file, no permission
+        raise KonfliktError(f"ladder {shown!r}: cannot be read ({exc.strerror or exc})") from None
+    except (KeyError, TypeError, ValueError) as exc:  # TOMLDecodeError and UnicodeDecodeError are ValueErrors
+        raise KonfliktError(f"ladder {shown!r}: not a valid ladder file ({exc})") from None
+    if not found:
+        raise KonfliktError(f"ladder {shown!r}: no such file (a bundled ladder's name, or a .toml file)")
+    try:
+        levels = [Level.model_validate(row) for row in rows]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise KonfliktError(f"ladder {shown!r}: not a valid ladder file ({exc})") from None
     return {lv.value: lv for lv in levels}
 
 
