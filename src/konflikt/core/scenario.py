@@ -192,16 +192,23 @@ def read_toml(path: Path) -> dict[str, Any]:
     """A TOML file that is a regular file of at most :data:`MAX_FILE_BYTES` (no devices, pipes or folders)."""
     data = read_regular_file(path)
     try:
-        doc = tomllib.loads(data.decode("utf-8"))
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise ScenarioError(f"{path}: not a UTF-8 text file") from None
+    return parse_toml(text, str(path))
+
+
+def parse_toml(text: str, source: str) -> dict[str, Any]:
+    """TOML text as a document, every way it can fail one line naming ``source`` (a file, or an upload)."""
+    try:
+        doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
+        raise ScenarioError(f"{source}: not valid TOML: {exc}") from None
     except RecursionError:
-        raise ScenarioError(f"{path}: nested too deeply to be a scenario") from None
+        raise ScenarioError(f"{source}: nested too deeply to be a scenario") from None
     except ValueError as exc:  # an integer of more than 4,300 digits
-        raise ScenarioError(f"{path}: a value konflikt cannot read ({exc})") from None
-    check_depth(doc, str(path))
+        raise ScenarioError(f"{source}: a value konflikt cannot read ({exc})") from None
+    check_depth(doc, source)
     return doc
 
 

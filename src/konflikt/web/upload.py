@@ -9,10 +9,9 @@ one of its own files.
 from __future__ import annotations
 
 import re
-import tomllib
 from typing import Any
 
-from konflikt.core.scenario import Scenario, check_depth, scenario_from_document
+from konflikt.core.scenario import Scenario, parse_toml, scenario_from_document
 from konflikt.errors import ScenarioError
 
 SOURCE = "uploaded scenario"
@@ -24,15 +23,7 @@ def uploaded_scenario(text: str) -> Scenario:
     text = text.replace("\r\n", "\n")
     if not text.strip():
         raise ScenarioError(f"{SOURCE}: empty; paste a scenario's TOML or choose its file")
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{SOURCE}: not valid TOML: {exc}") from None
-    except RecursionError:
-        raise ScenarioError(f"{SOURCE}: nested too deeply to be a scenario") from None
-    except ValueError as exc:
-        raise ScenarioError(f"{SOURCE}: a value konflikt cannot read ({exc})") from None
-    check_depth(doc, SOURCE)
+    doc = parse_toml(text, SOURCE)
     _only_bundled_characters(doc)
     return scenario_from_document(doc, SOURCE, base=None)
 
