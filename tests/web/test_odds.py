@@ -44,9 +44,10 @@ def test_near_the_end_the_panel_is_exact_and_names_the_sides_with_humans_played_
     scenario = load_scenario("levald/duel")
     seats = {p.id: "human" for p in scenario.participants()} | {GM: scenario.gm}
     states = states_of_a_duel(4)
-    exact = []  # walking back from the end: the earliest state still within the budget (cheap near the end)
-    for earlier in states[-2:-13:-1]:
-        answer = who_wins_from_here(scenario, earlier.fork(), seats)
+    exact = []  # walking back from the end: the earliest of a few states still within the budget (cheap near the end)
+    for earlier in states[-2:-6:-1]:
+        # a generous budget: what is tested is the panel's exact answer, not how fast a loaded machine finds it
+        answer = who_wins_from_here(scenario, earlier.fork(), seats, budget=10.0)
         if answer.method != "exact":
             break
         exact.append((earlier, answer))

@@ -30,12 +30,15 @@ from math import lcm
 from typing import Generic, TypeVar
 
 from konflikt.analysis.exact import StateSpaceTooLarge
+from konflikt.core.deadline import check_time
 from konflikt.core.ruleset import ExactModel
 from konflikt.errors import KonfliktError
 
 Label = Hashable
 P = TypeVar("P", Fraction, float)
 UNIT_ROUNDOFF = 2.0**-53
+CHECK_EVERY = 1023
+"""The time limit is checked at every state whose id is a multiple of 1,024 (a check costs about 0.1 µs)."""
 
 
 @dataclass
@@ -89,6 +92,8 @@ def explore(model: ExactModel, starts: Sequence[Hashable], max_states: int) -> C
     try:
         while queue:
             u = queue.popleft()
+            if not u & CHECK_EVERY:
+                check_time()
             s = states[u]
             label = end(s)
             if label is not None:
@@ -179,6 +184,8 @@ def solve_exact(chain: Chain, starts: Sequence[tuple[int, Fraction]]) -> Solved[
     marked: dict[Hashable, Fraction] = {}
     edges, ends, dens, marks = chain.edges, chain.ends, chain.den, chain.marks
     for u in order:
+        if not u & CHECK_EVERY:
+            check_time()
         n = num.pop(u, 0)
         if not n:
             continue
@@ -229,6 +236,8 @@ def solve_float(chain: Chain, starts: Sequence[tuple[int, Fraction]]) -> Solved[
     worst = 0
     edges, ends, dens, marks = chain.edges, chain.ends, chain.den, chain.marks
     for u in order:
+        if not u & CHECK_EVERY:
+            check_time()
         m = mass[u]
         if not m:
             continue

@@ -32,6 +32,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from konflikt.core.actions import Action, ChanceOutcome
+from konflikt.core.deadline import check_time
 from konflikt.core.ruleset import Policy, RandomPolicy
 from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
 from konflikt.errors import KonfliktError
@@ -329,6 +330,7 @@ class Explorer:
         g = self.graph
         clocked = self.clocked
         while self.frontier:
+            check_time()
             idx, state, ways = self.frontier.pop()
             before = _round(state) if clocked else None
             merged: dict[tuple[int, int], Fraction] = {}
@@ -433,6 +435,7 @@ def solve_graph(graph: Graph, outcome: Callable[[int], int], exit_of: Callable[[
         return [c for _, c, s in graph.edges[node] if exit_of(c, s) is None]
 
     for component in components(n, followed):
+        check_time()
         if len(component) == 1:
             node = component[0]
             if values[node] is not None:

@@ -13,22 +13,21 @@ chooses between them.
 
 from __future__ import annotations
 
-import signal
 import threading
 import time
 from collections import Counter
-from collections.abc import Hashable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from konflikt.analysis.exact import DEFAULT_MAX_STATES, conflict_odds, policy_distribution
+from konflikt.analysis.exact import DEFAULT_MAX_STATES, conflict_odds
 from konflikt.analysis.model_odds import model_odds
 from konflikt.core.actions import Action
 from konflikt.core.batch import wilson
+from konflikt.core.deadline import OutOfTime, deadline
 from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import SIMULTANEOUS, State
@@ -54,45 +53,6 @@ def percent(p: float) -> str:
     if 0 < p < 0.01 or 0.99 < p < 1:
         return f"{p:.1%}"
     return f"{p:.0%}"
-
-
-class _OutOfTime(KonfliktError):
-    """The exact solver's share of the budget is spent (raised from inside a policy call)."""
-
-
-class _Expired(BaseException):
-    """The alarm rang: the work inside :func:`_alarm` is abandoned (a BaseException, so nothing swallows it)."""
-
-
-@contextmanager
-def _alarm(until: float) -> Iterator[None]:
-    """Interrupt the work inside at ``until`` (``time.monotonic()``) with :class:`_Expired`.
-
-    The solver and the runner may spend seconds without calling a policy (a chance node of a hundred outcomes,
-    each forked), so a check in the policies alone does not keep the budget. In the main thread a timer signal
-    does; elsewhere (a web worker thread) only the policies' checks do. Whatever is interrupted works on forks.
-    """
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        yield
-        return
-    armed = [True]
-
-    def ring(signum: int, frame: object) -> None:
-        if armed[0]:
-            # rung again soon: a signal that lands in a weakref callback or a __del__ is swallowed there
-            # ("unraisable"), and the work would run on past the budget
-            signal.setitimer(signal.ITIMER_REAL, 0.01)
-            raise _Expired
-
-    previous = signal.signal(signal.SIGALRM, ring)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
-    signal.setitimer(signal.ITIMER_REAL, max(until - time.monotonic(), 0.001))
-    try:
-        yield
-    finally:
-        armed[0] = False
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 @dataclass(frozen=True)
@@ -175,21 +135,6 @@ def _won(winners: Hashable, side: Hashable) -> bool:
     return winners == () if side == () else side in winners
 
 
-class _Timed:
-    """A policy that gives up when the exact solver's time is spent; chooses as the policy it wraps."""
-
-    def __init__(self, policy: Policy, deadline: float) -> None:
-        self.policy, self.deadline, self.name = policy, deadline, policy.name
-
-    def action_distribution(self, state: State, seat: str) -> list[tuple[Action, Fraction]]:
-        if time.monotonic() > self.deadline:
-            raise _OutOfTime("the exact solver's time was up")
-        return policy_distribution(self.policy, state, seat)
-
-    def choose(self, state: State, seat: str, rng: np.random.Generator) -> Action:
-        return self.policy.choose(state, seat, rng)
-
-
 def who_wins(
     scenario: Scenario,
     state: State,
@@ -214,15 +159,12 @@ def who_wins(
     opening = not state.steps() if at_opening is None else at_opening
     covered = opening and scenario.ruleset.kernel is not None
     share = budget * (KERNEL_EXACT_SHARE if covered else EXACT_SHARE)
-    timed = {seat: _Timed(p, start + share) for seat, p in policies.items()}
     try:
-        with _alarm(start + share):
-            # a ruleset's compact model reads the policies themselves (it mirrors the heuristic), so it gets them
-            # unwrapped; the State-API solver gets them timed, since only their checks bound it off the main thread
+        with deadline(start + share):
             odds = model_odds(state, policies, DEFAULT_MAX_STATES, exact=True) or conflict_odds(
-                state, timed, DEFAULT_MAX_STATES, use_model=False
+                state, policies, DEFAULT_MAX_STATES, use_model=False
             )
-    except (_OutOfTime, _Expired):
+    except OutOfTime:
         why = f"the exact solver did not finish in {share:.1f} s"
     except KonfliktError as exc:
         why = str(exc).split(";")[0]
@@ -317,19 +259,15 @@ def _kernel_runs(kernel: Any, end: float, seed: int) -> tuple[Counter[Hashable],
     rng = np.random.default_rng(seed)
     batches: list[Counter[Hashable]] = []
     done, chunk = 0, KERNEL_FIRST
-    try:
-        with _alarm(end):
-            while done < KERNEL_MAX and time.monotonic() < end:
-                began = time.monotonic()
-                with _KERNEL_LOCK:
-                    batch = kernel.run(chunk, rng)
-                batches.append(batch.winners.counts())
-                done += chunk
-                # the next chunk sized to a quarter of the time left, so the last one ends near the budget
-                took = max(time.monotonic() - began, 1e-4)
-                chunk = int(min(KERNEL_CHUNK, max(KERNEL_FIRST, chunk * (end - time.monotonic()) / 4 / took)))
-    except _Expired:
-        pass
+    while done < KERNEL_MAX and time.monotonic() < end:
+        began = time.monotonic()
+        with _KERNEL_LOCK:
+            batch = kernel.run(chunk, rng)
+        batches.append(batch.winners.counts())
+        done += chunk
+        # the next chunk sized to a quarter of the time left, so the last one ends near the budget
+        took = max(time.monotonic() - began, 1e-4)
+        chunk = int(min(KERNEL_CHUNK, max(KERNEL_FIRST, chunk * (end - time.monotonic()) / 4 / took)))
     winners: Counter[Hashable] = sum(batches, Counter())
     return winners, sum(winners.values())
 
@@ -338,33 +276,16 @@ def _reference_runs(
     state: State, policies: Mapping[str, Policy], end: float, seed: int
 ) -> tuple[Counter[Hashable], int]:
     """Play forks of ``state`` to their end until the time is up (a conflict under way when it is, is dropped)."""
-    runner = Runner(_Stopping(policies, end), Generators.from_seed(seed), trusted=True)
+    runner = Runner(dict(policies), Generators.from_seed(seed), trusted=True)
     opening = state.fork()
     opening.quiet = True
     ends: list[Hashable] = []
     try:
-        with _alarm(end):
+        with deadline(end):
             while time.monotonic() < end:
                 played = opening.fork()
                 runner.play(played)
                 ends.append(played.outcome().winners)
-    except (_OutOfTime, _Expired):
+    except OutOfTime:
         pass
     return Counter(ends), len(ends)
-
-
-class _Stopping(dict[str, Any]):
-    """Seat → policy, each stopping the conflict it plays when the time is up."""
-
-    def __init__(self, policies: Mapping[str, Policy], end: float) -> None:
-        super().__init__({seat: _Until(p, end) for seat, p in policies.items()})
-
-
-class _Until:
-    def __init__(self, policy: Policy, end: float) -> None:
-        self.policy, self.end, self.name = policy, end, policy.name
-
-    def choose(self, state: State, seat: str, rng: np.random.Generator) -> Action:
-        if time.monotonic() > self.end:
-            raise _OutOfTime("the simulation's time was up")
-        return self.policy.choose(state, seat, rng)

@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from konflikt.analysis.compact import explore, solve_exact, solve_float
 from konflikt.analysis.exact import ConflictOdds, _apply, branches, outcome_label
+from konflikt.core.deadline import check_time
 from konflikt.core.ruleset import ExactModel, Policy, get_ruleset
 from konflikt.core.state import State
 
@@ -36,6 +37,7 @@ def model_odds(state: State, policies: Mapping[str, Policy], max_states: int, ex
     stack: list[tuple[State, Fraction]] = [(state, Fraction(1))]
     moves = 0
     while stack:
+        check_time()
         s, w = stack.pop()
         if s.is_terminal():
             if not models and isinstance(factory(s, policies), str):

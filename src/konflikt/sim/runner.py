@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from konflikt.core.actions import Action, ChanceOutcome
+from konflikt.core.deadline import check_time
 from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, State
@@ -135,6 +136,7 @@ class Runner:
     def play(self, state: State, on_step: Callable[[State], None] | None = None, max_steps: int = MAX_STEPS) -> State:
         steps = 0
         while not state.is_terminal():
+            check_time()
             self.step(state)
             if on_step is not None:
                 on_step(state)
