@@ -105,6 +105,25 @@ def test_damaged_databases_are_refused_and_left_byte_identical(cli: Cli, saved_d
         assert sorted(p.name for p in tmp_path.glob(copy.name + "*")) == [copy.name]
 
 
+def test_a_schema_whose_key_was_damaged_is_refused_before_anything_is_written(cli: Cli, saved_db: Path) -> None:
+    """Found by the fuzz campaign (database target, seed 40000041831): one damaged byte in the schema text made
+    ``conflicts.id`` lose its PRIMARY KEY; the columns and pages passed every check, ``play`` stored a new conflict
+    and then failed on the first write that references it ("foreign key mismatch"), exit 2 with the file changed."""
+    conn = sqlite3.connect(saved_db)
+    conn.execute("PRAGMA writable_schema = ON")
+    conn.execute(
+        "UPDATE sqlite_master SET sql = replace(sql, 'id INTEGER PRIMARY KEY', 'id INTEGER PRIMARY$KEY') "
+        "WHERE name = 'conflicts'"
+    )
+    conn.commit()
+    conn.close()
+    before = sha(saved_db)
+    refused(cli("play", "fimbulfrost/robbers", "--policy", "budolf=human", "--seed", "3", "--db", str(saved_db)),
+            "damaged", "foreign key mismatch")  # fmt: skip
+    refused(cli("play", "fimbulfrost/robbers", "--seed", "3", "--db", str(saved_db)), "damaged")
+    assert sha(saved_db) == before
+
+
 def test_an_empty_sqlite_file_of_another_program_is_not_taken_over(cli: Cli, tmp_path: Path) -> None:
     db = tmp_path / "other.sqlite"
     conn = sqlite3.connect(db)

@@ -162,6 +162,9 @@ def _check_file(conn: sqlite3.Connection, path: Path) -> None:
             raise StoreError(f"{path}: not konflikt's schema (table {name}: {found}); left untouched")
     try:
         problems = [row[0] for row in conn.execute("PRAGMA quick_check(1)")]
+        # a damaged schema text can leave the columns and pages sound but a key gone ("id INTEGER PRIMARY$KEY"):
+        # the first write that cascades then fails, after earlier writes were committed; SQLite says so here
+        conn.execute("PRAGMA foreign_key_check").fetchall()
         if problems == ["ok"] and path.stat().st_size <= FULL_CHECK_BYTES:
             problems = [row[0] for row in conn.execute("PRAGMA integrity_check(1)")]
     except (sqlite3.DatabaseError, StoreError, UnicodeDecodeError) as exc:
