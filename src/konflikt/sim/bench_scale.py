@@ -120,8 +120,10 @@ def dask_scaling(quick: bool = False, workers: int = 2) -> dict[str, Any]:
 PEAK_RSS = """
 import json, resource, sys
 from konflikt.core.scenario import load_scenario
+from konflikt.sim import engine
 from konflikt.sim.engine import close_pool, simulate
-name, n, workers = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+name, n, workers, block = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+engine.KERNEL_CHUNK = block or engine.KERNEL_CHUNK
 result = simulate(load_scenario(name), n, 1, workers=workers)
 close_pool(wait=True)
 mb = lambda who: resource.getrusage(who).ru_maxrss / 1024
@@ -130,11 +132,11 @@ print(json.dumps({"n": result.tally.n, "s": result.seconds, "parent_mb": mb(reso
 """
 
 
-def peak_rss(name: str, n: int, workers: int = 1) -> dict[str, Any]:
-    """Peak resident memory of ``konflikt sim NAME -n N --workers W`` in a fresh process (and its busiest worker)."""
-    done = subprocess.run(
-        [sys.executable, "-c", PEAK_RSS, name, str(n), str(workers)], capture_output=True, text=True, check=True
-    )
+def peak_rss(name: str, n: int, workers: int = 1, block: int = 0) -> dict[str, Any]:
+    """Peak resident memory of ``konflikt sim NAME -n N --workers W`` in a fresh process (and its busiest worker);
+    ``block`` conflicts a kernel block instead of ``KERNEL_CHUNK`` (a test's many blocks from a small ``n``)."""
+    args = [sys.executable, "-c", PEAK_RSS, name, str(n), str(workers), str(block)]
+    done = subprocess.run(args, capture_output=True, text=True, check=True)
     return {"scenario": name, "workers": workers, **json.loads(done.stdout)}
 
 
