@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import signal
 import subprocess
 import sys
 import time
@@ -127,17 +128,26 @@ engine.KERNEL_CHUNK = block or engine.KERNEL_CHUNK
 result = simulate(load_scenario(name), n, 1, workers=workers)
 close_pool(wait=True)
 mb = lambda who: resource.getrusage(who).ru_maxrss / 1024
-print(json.dumps({"n": result.tally.n, "s": result.seconds, "parent_mb": mb(resource.RUSAGE_SELF),
+print(json.dumps({"n": result.tally.n, "s": result.seconds, "interrupted": result.interrupted,
+                  "parent_mb": mb(resource.RUSAGE_SELF),
                   "worker_mb": mb(resource.RUSAGE_CHILDREN) if workers > 1 else None}))
 """
 
 
-def peak_rss(name: str, n: int, workers: int = 1, block: int = 0) -> dict[str, Any]:
+def peak_rss(name: str, n: int, workers: int = 1, block: int = 0, stop_after: float | None = None) -> dict[str, Any]:
     """Peak resident memory of ``konflikt sim NAME -n N --workers W`` in a fresh process (and its busiest worker);
-    ``block`` conflicts a kernel block instead of ``KERNEL_CHUNK`` (a test's many blocks from a small ``n``)."""
+    ``block`` conflicts a kernel block instead of ``KERNEL_CHUNK`` (a test's many blocks from a small ``n``);
+    ``stop_after`` seconds, a Ctrl-C (the row then says how many conflicts were done)."""
     args = [sys.executable, "-c", PEAK_RSS, name, str(n), str(workers), str(block)]
-    done = subprocess.run(args, capture_output=True, text=True, check=True)
-    return {"scenario": name, "workers": workers, **json.loads(done.stdout)}
+    with subprocess.Popen(args, stdout=subprocess.PIPE, text=True) as process:
+        try:
+            out, _ = process.communicate(timeout=stop_after)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGINT)
+            out, _ = process.communicate()
+    if process.returncode:
+        raise RuntimeError(f"the peak-memory run of {name} -n {n} failed (exit {process.returncode})")
+    return {"scenario": name, "workers": workers, "asked": n, **json.loads(out)}
 
 
 MEMORY_SCENARIO = "fimbulfrost/robbers"
