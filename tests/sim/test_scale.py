@@ -111,3 +111,19 @@ def test_peak_memory_does_not_grow_with_n() -> None:
     large = peak_rss("fimbulfrost/robbers", 400_000, 1, block=10_000)
     assert (small["n"], large["n"]) == (20_000, 400_000)
     assert large["parent_mb"] - small["parent_mb"] < 5, (small, large)
+
+
+@pytest.mark.usefixtures("small_blocks")
+def test_a_huge_run_on_two_workers_holds_a_few_tasks_and_stops_cleanly() -> None:
+    """``-n 10**12`` on two workers: tasks are made as the workers take them (a list would never start), and a
+    Ctrl-C after the first merged task stops with its conflicts; the next run gets a fresh pool and is right."""
+    scenario = load_scenario("presja/skirmish")
+
+    def stop(done: int) -> None:
+        raise KeyboardInterrupt
+
+    result = simulate(scenario, 10**12, 1, workers=2, progress=stop)
+    assert result.interrupted and result.tally.n == 4
+    assert engine._POOL is None  # the interrupted pool was let go
+    again = simulate(scenario, 8, 5, workers=2)
+    assert again.tally.to_json() == simulate(scenario, 8, 5, workers=1).tally.to_json()
