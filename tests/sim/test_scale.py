@@ -127,3 +127,29 @@ def test_a_huge_run_on_two_workers_holds_a_few_tasks_and_stops_cleanly() -> None
     assert engine._POOL is None  # the interrupted pool was let go
     again = simulate(scenario, 8, 5, workers=2)
     assert again.tally.to_json() == simulate(scenario, 8, 5, workers=1).tally.to_json()
+
+
+def test_bench_prints_the_every_core_tables(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tables of ``konflikt bench`` from rows of the shape ``scale_bench`` returns (timings made up, the
+    memory row and coverage real): every section is printed, the refusal reasons in full."""
+    from konflikt.cli.bench_command import print_scale
+
+    monkeypatch.setenv("COLUMNS", "200")
+    load = [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+    data = {
+        "scaling": [{"scenario": "fimbulfrost/robbers", "n": 2_000_000, "one_worker_s": 2.0, "workers_s": 1.1,
+                     "workers": 2, "scaling": 1.82, "target": 1.8, "cpu_scaling": 1.9, "cpu_overhead": 0.03,
+                     "load_average": load, "cores": 2}],
+        "dask": {"sweep": "sweeps/levald_weapons.toml", "cells": 36, "n_per_cell": 3000, "workers": 2,
+                 "one_worker_s": 10.0, "workers_s": 5.4, "efficiency": 0.93, "cpu_efficiency": 0.97, "target": 0.9,
+                 "load_average": [load, load], "cores": 2},
+        "memory": [peak_rss("fimbulfrost/robbers", 20_000, 2, block=10_000)],
+        "coverage": coverage(),
+    }  # fmt: skip
+    print_scale(data)
+    out = capsys.readouterr().out
+    assert "1.82× (target 1.8×)" in out and "efficiency 93% (target 90%)" in out
+    assert "20,000" in out and "MB" in out
+    assert "sub-fights" in out and "presja/skirmish" in out
