@@ -127,7 +127,7 @@ def dask_scaling(quick: bool = False, workers: int = 2) -> dict[str, Any]:
 
 
 PEAK_RSS = """
-import json, resource, sys
+import json, multiprocessing, resource, sys
 from konflikt.core.scenario import load_scenario
 from konflikt.sim import engine
 from konflikt.sim.engine import close_pool, simulate
@@ -135,6 +135,8 @@ name, n, workers, block = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(s
 engine.KERNEL_CHUNK = block or engine.KERNEL_CHUNK
 result = simulate(load_scenario(name), n, 1, workers=workers)
 close_pool(wait=True)
+for worker in multiprocessing.active_children():  # after a Ctrl-C the pool is let go: wait for its processes
+    worker.join()
 mb = lambda who: resource.getrusage(who).ru_maxrss / 1024
 print(json.dumps({"n": result.tally.n, "s": result.seconds, "interrupted": result.interrupted,
                   "parent_mb": mb(resource.RUSAGE_SELF),
