@@ -39,9 +39,9 @@ def test_kernel_numbers_are_the_same_for_one_two_or_three_workers(name: str) -> 
 
 def test_tasks_depend_on_n_only_and_cover_every_block() -> None:
     plan = list(task_plan(10**8 + 3, 100_000, kernel=True))
-    assert plan[0] == (0, 10, 1_000_000) and plan[-1] == (1000, 1, 3)
+    assert plan[0] == (0, 4, 400_000) and plan[-1] == (1000, 1, 3)
     assert sum(count for _, _, count in plan) == 10**8 + 3
-    assert [first for first, _, _ in plan] == list(range(0, 1001, 10))
+    assert [first for first, _, _ in plan] == list(range(0, 1001, 4))
     assert list(task_plan(1500, 500, kernel=False)) == [(0, 1, 500), (1, 1, 500), (2, 1, 500)]
 
 

@@ -39,8 +39,9 @@ KERNEL_CHUNK = 100_000
 """Conflicts in a block of a kernel: its arrays stay a few MB whatever ``-n``."""
 TASKS_WANTED = 16
 """A kernel run is cut into about this many tasks (so two or more workers share it evenly)..."""
-MAX_BLOCKS_PER_TASK = 10
-"""...of at most this many blocks each (a task of a million conflicts: seconds, and a steady progress bar)."""
+MAX_BLOCKS_PER_TASK = 4
+"""...of at most this many blocks each: a fast kernel's task is a fraction of a second of merging-free play, a slow
+one's (pwge) about ten seconds, so the progress bar moves and a Ctrl-C loses little."""
 
 
 @dataclass
@@ -167,10 +168,17 @@ def worker_pool(workers: int) -> ProcessPoolExecutor:
     return _POOL
 
 
-def close_pool(wait: bool = False) -> None:
-    """Stop the worker processes (the next run with workers starts new ones); pending tasks are dropped."""
+def close_pool(wait: bool = False, kill: bool = False) -> None:
+    """Stop the worker processes (the next run with workers starts new ones); pending tasks are dropped.
+
+    ``kill``: end the tasks they are playing too (after a Ctrl-C nobody reads them, and a task of a slow kernel
+    would hold the program up to a minute before it exits).
+    """
     global _POOL, _POOL_WORKERS
     if _POOL is not None:
+        if kill:
+            for process in list(_POOL._processes.values()):  # the executor offers no public way to stop a task
+                process.terminate()
         _POOL.shutdown(wait=wait, cancel_futures=True)
     _POOL, _POOL_WORKERS = None, 0
 
@@ -255,7 +263,7 @@ def simulate(
                 for result in in_order(pool, tasks, size, 3 * workers):
                     merge(result)
             except BaseException:  # Ctrl-C, or a worker that died: the next run starts clean processes
-                close_pool()
+                close_pool(kill=True)
                 raise
     except KeyboardInterrupt:
         interrupted = True
