@@ -27,6 +27,9 @@ def register(app: typer.Typer) -> None:
         tables: Annotated[int, typer.Option(help="--serve: tables of four pages each.")] = 50,
         seconds: Annotated[float, typer.Option(help="--serve: stop after this many seconds at most.")] = 20.0,
         startup: Annotated[bool, typer.Option("--startup", help="Only the start-up times.")] = False,
+        memory: Annotated[
+            bool, typer.Option("--memory", help="Also peak memory at 10⁸ and 10⁹ conflicts (takes minutes).")
+        ] = False,
     ) -> None:
         """Time exact dice questions against icepool and conflicts per second against the reference runner."""
         from konflikt.cli.startup_bench import measure_startup, startup_table
@@ -47,6 +50,10 @@ def register(app: typer.Typer) -> None:
 
             data = run_bench(quick)
             data["startup"] = measure_startup(3 if quick else 5)
+        with console.status("measuring workers, Dask and memory…"):
+            from konflikt.sim.bench_scale import scale_bench
+
+            data.update(scale_bench(quick, memory))
         data["machine"] = f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}"
         if as_json:
             typer.echo(json.dumps(data, indent=1))
@@ -91,11 +98,54 @@ def register(app: typer.Typer) -> None:
                 t.add_row(r["scenario"], target, *cells, "-" if states is None else f"{states:,}")
             out.print(t)
         out.print(startup_table(data["startup"]))
+        print_scale(data)
         out.print(
             f"numpy raw random integers: {data['numpy_random_integers_per_s']:,.0f}/s; "
             f"peak memory {data['peak_memory_mb']:.0f} MB; {data['machine']}",
             highlight=False,
         )
+
+
+def print_scale(data: dict[str, Any]) -> None:
+    """The "every core" tables: workers and Dask against one process, peak memory against ``-n``, coverage."""
+    out = plain_console()
+    t = Table(title="sim --workers: one process against several (same seed, same numbers)", title_justify="left")
+    for col in ("scenario", "n", "1 worker", "workers", "scaling", "on idle cores", "CPU overhead", "load"):
+        t.add_column(col, justify="right" if col != "scenario" else "left")
+    for r in data["scaling"]:
+        t.add_row(
+            r["scenario"],
+            f"{r['n']:,}",
+            f"{r['one_worker_s']:.2f} s",
+            f"{r['workers_s']:.2f} s ({r['workers']})",
+            f"{r['scaling']:.2f}× (target {r['target']:g}×)",
+            "-" if r["cpu_scaling"] is None else f"{r['cpu_scaling']:.2f}×",
+            "-" if r["cpu_overhead"] is None else f"{r['cpu_overhead']:+.0%}",
+            f"{r['load_average'][0][0]:.1f} on {r['cores']} cores",
+        )
+    out.print(t)
+    d = data["dask"]
+    out.print(
+        f"sweep --engine dask, LocalCluster of {d['workers']}: {d['sweep']} ({d['cells']} cells × {d['n_per_cell']:,}) "
+        f"{d['one_worker_s']:.1f} s on 1 worker, {d['workers_s']:.1f} s on {d['workers']}: efficiency "
+        f"{d['efficiency']:.0%} (target {d['target']:.0%}), on idle cores "
+        + ("-" if d["cpu_efficiency"] is None else f"{d['cpu_efficiency']:.0%}")
+        + f"; load {d['load_average'][1][0][0]:.1f}",
+        highlight=False,
+    )
+    t = Table(title="peak memory against -n (a fresh process each)", title_justify="left")
+    for col in ("scenario", "n", "workers", "seconds", "parent", "busiest worker"):
+        t.add_column(col, justify="right" if col != "scenario" else "left")
+    for r in data["memory"]:
+        worker = "-" if r["worker_mb"] is None else f"{r['worker_mb']:.0f} MB"
+        t.add_row(r["scenario"], f"{r['n']:,}", str(r["workers"]), f"{r['s']:.1f}", f"{r['parent_mb']:.0f} MB", worker)
+    out.print(t)
+    t = Table(title="bundled scenarios: the engine sim uses", title_justify="left")
+    for col in ("scenario", "engine", "why the kernel refuses it"):
+        t.add_column(col)
+    for r in data["coverage"]:
+        t.add_row(r["scenario"], r["engine"], r["why"] or "")
+    out.print(t)
 
 
 def _seconds(cell: dict[str, Any] | None) -> str:

@@ -42,7 +42,7 @@ def print_summary(console: Console, data: dict[str, Any], fates: bool = False) -
     head = f"{data['n']:,} conflicts in {data['seconds']:.2f} s ({data['note']}), seed {data['seed']}"
     if data["interrupted"]:
         head += " — stopped early; these are the conflicts done so far"
-    console.print(head, highlight=False, markup=False)
+    console.print(head, highlight=False, markup=False, soft_wrap=True)  # one line, the reason for the engine in it
     console.print(interval_table("who wins", data["winners"]))
     console.print(interval_table("how it ended", data["endings"]))
     names = data["names"]

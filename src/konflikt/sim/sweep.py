@@ -12,7 +12,6 @@ import copy
 import itertools
 import re
 from collections.abc import Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from konflikt.core.batch import wilson
 from konflikt.core.scenario import Scenario, find_scenario, read_toml, scenario_from_document, validation_message
 from konflikt.errors import KonfliktError, ScenarioError
-from konflikt.sim.engine import simulate
+from konflikt.sim.engine import close_pool, simulate, worker_pool
 from konflikt.sim.header import digest, run_header
 
 Scalar = str | int | float | bool
@@ -203,13 +202,16 @@ def run_sweep(
                 if progress:
                     progress(1)
             return complete(rows)
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            rows = []
-            for row in pool.map(run_cell, jobs):
+        rows = []
+        try:
+            for row in worker_pool(workers).map(run_cell, jobs):  # the program's pool: started once
                 rows.append(row)
                 if progress:
                     progress(1)
-            return complete(rows)
+        except BaseException:  # Ctrl-C, or a worker that died: the next run starts clean processes
+            close_pool()
+            raise
+        return complete(rows)
     if engine == "dask":
         if not scheduler:
             raise KonfliktError("--engine dask needs --scheduler ADDRESS (e.g. tcp://10.0.0.5:8786)")
