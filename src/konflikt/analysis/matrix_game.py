@@ -141,7 +141,7 @@ def is_optimal(matrix: Sequence[Sequence[Number]], solution: MatrixSolution, tol
     x, y = [Fraction(p) for p in solution.row], [Fraction(p) for p in solution.column]
     if len(x) != len(a) or len(y) != len(a[0]) or any(p < -tol for p in (*x, *y)):
         return False
-    if abs(sum(x) - 1) > tol or abs(sum(y) - 1) > tol:
+    if abs(sum(x, Fraction(0)) - 1) > tol or abs(sum(y, Fraction(0)) - 1) > tol:
         return False
     earns = all(sum(x[i] * a[i][j] for i in range(len(a))) >= v - tol for j in range(len(a[0])))
     concedes = all(sum(a[i][j] * y[j] for j in range(len(a[0]))) <= v + tol for i in range(len(a)))
