@@ -122,6 +122,10 @@ class LevaldState(NarrationMixin):
         ids = tuple(f.id for f in self.fighters)
         return (*ids, GM) if self.gm_conditions else ids
 
+    def side_of(self, seat: str) -> str | None:
+        i = self.index.get(seat)
+        return None if i is None else self.fighters[i].side
+
     def current_player(self) -> str:
         phase = self.phase
         if phase == "move":
