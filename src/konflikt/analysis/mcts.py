@@ -52,6 +52,10 @@ UCT_C = 1.0
 [−1, 1], on our half as wide scale. Larger explores more."""
 MAX_ROLLOUT_STEPS = 20_000
 """A playout that has not ended after this many steps counts as nobody's win."""
+OVERRIDE_Z = 2.0
+"""The search leaves the heuristic's choice only for a choice whose mean result is better by this many standard
+errors of the difference: with a small budget the most visited choice is often noise, and a policy that overrides
+the heuristic on noise plays worse than the heuristic (seen on the robbers: 95% against 98.6% at 50 iterations)."""
 MATRIX_DENOMINATOR = 10_000
 """The root matrix's estimated entries are rounded to this denominator before the exact solver (noise is far larger)."""
 
@@ -254,12 +258,30 @@ class Search:
         return [(a, Fraction(p)) for a, p in zip(mine, solution.row, strict=True)]
 
     def decide(self) -> Action:
-        """The most visited choice; at a root secret choice, a draw from the mixed strategy of the matrix game."""
+        """At a root secret choice: a draw from the mixed strategy of the matrix game. Elsewhere the most visited
+        choice, where its mean beats the heuristic's choice by :data:`OVERRIDE_Z` standard errors; else the
+        heuristic's choice."""
         mix = self.mixed_strategy()
         if mix is not None:
             weights = np.array([float(p) for _, p in mix])
             return mix[int(self.rng.choice(len(mix), p=weights / weights.sum()))][0]
-        return self.choice_stats()[0][0]
+        best, n_best, mean_best = self.choice_stats()[0]
+        usual = self.rollout.choose(self.root_state, self.seat, self.rng)
+        stats = self.root.stats[0].get(usual)
+        if stats is None or usual == best:
+            return best
+        return best if better(mean_best, n_best, stats.mean(), stats.n) else usual
+
+
+def better(p: float, n: int, q: float, m: int) -> bool:
+    """Whether a win rate ``p`` of ``n`` tries beats ``q`` of ``m`` by :data:`OVERRIDE_Z` standard errors of the
+    difference (each variance at least that of one win or loss more, so that 0 of 3 is not certain)."""
+    if m == 0:
+        return True
+    if n == 0:
+        return False
+    var = max(p * (1 - p), 1 / (n + 2)) / n + max(q * (1 - q), 1 / (m + 2)) / m
+    return p - q > OVERRIDE_Z * math.sqrt(var)
 
 
 def default_rollout(state: State) -> Policy:

@@ -52,6 +52,9 @@ class LevaldState(NarrationMixin):
     """One Le våld fight in progress (two sides; sub-fights of one fighter against the enemies engaged with it)."""
 
     ruleset = "levald"
+    shared = ("fighters",)
+    """The fighters' fixed facts (frozen; they hold weapon rows and dice): shared by forks, which search makes by
+    the thousand, not copied."""
 
     def __init__(self, scenario: Scenario, options: Options) -> None:
         super().__init__(options)
