@@ -172,16 +172,16 @@ class Search:
                 break  # expanded one node: play the rest out
             node = child
         rewards = self._playout(state)
-        for visited, choice in path:
+        for visited, made in path:
             visited.n += 1
-            if choice is None:
+            if made is None:
                 continue
-            for k, action in enumerate(choice):
+            for k, action in enumerate(made):
                 stats = visited.stats[k][action]
                 stats.n += 1
                 stats.total += rewards.get(self.side(visited.seats[k]) or "", 0.0)
             if visited.kind == "joint":
-                cell = visited.joint.setdefault(choice, {"n": 0.0})
+                cell = visited.joint.setdefault(made, {"n": 0.0})
                 cell["n"] += 1
                 for side, r in rewards.items():
                     cell[side] = cell.get(side, 0.0) + r

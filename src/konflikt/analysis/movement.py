@@ -125,20 +125,19 @@ def continuation(
             except StateSpaceTooLarge:
                 pass
             else:
-                winners = odds.winners()
-                p = sum((q for w, q in winners.items() if side in w), Fraction(0))  # type: ignore[operator]
-                draw = winners.get((), Fraction(0))
-                return Cell(float(p), p, draw=float(draw))
+                chances = odds.winners()
+                won = sum((q for w, q in chances.items() if side in w), Fraction(0))  # type: ignore[operator]
+                return Cell(float(won), won, draw=float(chances.get((), Fraction(0))))
         rng = np.random.default_rng(seed)
         wins = nobody = 0
         for _ in range(playouts):
             state = after.fork()
             state.quiet = True
-            winners = play_out(state, policies, rng)
-            wins += side in winners
-            nobody += not winners
-        p = wins / playouts
-        return Cell(p, None, math.sqrt(p * (1 - p) / playouts), playouts, nobody / playouts)
+            ended = play_out(state, policies, rng)
+            wins += side in ended
+            nobody += not ended
+        rate = wins / playouts
+        return Cell(rate, None, math.sqrt(rate * (1 - rate) / playouts), playouts, nobody / playouts)
 
     return evaluate
 
