@@ -86,6 +86,12 @@ class RandomPolicy:
         return legal[int(rng.integers(len(legal)))]
 
 
+SEARCH_POLICIES: dict[str, str] = {"mcts": "konflikt.analysis.mcts"}
+"""Policies every ruleset has that search or solve the game (``konflikt.analysis``, above ``core``): name → the
+module that makes them, imported by name on first use (as the rulesets are), whose ``make_policy(name, argument)``
+returns the policy. A name may carry an argument after a colon, the module's to read (``mcts:2000``)."""
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """Everything the engine and the front ends need from one system.
@@ -151,6 +157,10 @@ class Ruleset:
     machinery that runs them lives in :mod:`konflikt.reports`, above simulation and analysis."""
 
     def policy(self, name: str) -> Policy:
+        base, colon, argument = name.partition(":")
+        if base in SEARCH_POLICIES and base not in self.policies:
+            maker: Callable[[str, str | None], Policy] = importlib.import_module(SEARCH_POLICIES[base]).make_policy
+            return maker(base, argument if colon else None)
         factories: dict[str, Callable[[], Policy]] = {"random": RandomPolicy, **self.policies}
         if name not in factories:
             raise KonfliktError(f"unknown policy {name!r} for {self.id} (known: {', '.join(sorted(factories))}, human)")
@@ -163,7 +173,7 @@ class Ruleset:
         return load_conformance(conformance_path(self.content_dir))
 
     def policy_names(self) -> list[str]:
-        return sorted({"random", *self.policies})
+        return sorted({"random", *self.policies, *SEARCH_POLICIES})
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -55,6 +55,11 @@ class State(ABC):
     def seats(self) -> tuple[str, ...]:
         """Every seat that may be asked for a decision (participants, and :data:`GM` if the rules ask the GM)."""
 
+    def side_of(self, seat: str) -> str | None:
+        """The id of the side ``seat`` fights for (a side of ``ConflictOutcome.winners``); ``None`` for the GM, or
+        where a ruleset does not say. Search asks it: a seat plays for its side's win."""
+        return None
+
     @abstractmethod
     def current_player(self) -> str:
         """A seat id, or :data:`CHANCE`, :data:`SIMULTANEOUS` or :data:`TERMINAL`."""
@@ -460,6 +465,18 @@ class State(ABC):
         Plain state classes are copied by :func:`konflikt.core.copying.fork`; others by :meth:`deep_fork`.
         """
         return fast_fork(self)
+
+    def seen_by(self, seat: str) -> State:
+        """A fork as ``seat`` knows it: the secret choices other seats have made and not yet revealed are taken back
+        (those seats choose again). What search plays from, so that it never reads another seat's hidden choice.
+
+        The default covers the secret simultaneous choices :meth:`apply_actions` keeps; a ruleset with other hidden
+        information (none yet) overrides it to forget that too.
+        """
+        seen = self.fork()
+        if seat != GM:
+            seen._secret = {other: action for other, action in self._secret.items() if other == seat}
+        return seen
 
     def deep_fork(self) -> State:
         """``fork`` by ``copy.deepcopy``: for state classes with custom copying or slots."""

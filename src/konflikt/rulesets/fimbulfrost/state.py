@@ -103,6 +103,9 @@ class FimbulfrostState(Narration):
     def seats(self) -> tuple[str, ...]:
         return (*self.hero_ids, self.opp_id)
 
+    def side_of(self, seat: str) -> str | None:
+        return self.opp_side if seat == self.opp_id else self.hero_side if seat in self.hero_ids else None
+
     def current_player(self) -> str:
         if self.asks:
             return self.hero_ids[self.asks[0][1]]

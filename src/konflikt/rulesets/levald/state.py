@@ -52,6 +52,9 @@ class LevaldState(NarrationMixin):
     """One Le våld fight in progress (two sides; sub-fights of one fighter against the enemies engaged with it)."""
 
     ruleset = "levald"
+    shared = ("fighters",)
+    """The fighters' fixed facts (frozen; they hold weapon rows and dice): shared by forks, which search makes by
+    the thousand, not copied."""
 
     def __init__(self, scenario: Scenario, options: Options) -> None:
         super().__init__(options)
@@ -121,6 +124,10 @@ class LevaldState(NarrationMixin):
     def seats(self) -> tuple[str, ...]:
         ids = tuple(f.id for f in self.fighters)
         return (*ids, GM) if self.gm_conditions else ids
+
+    def side_of(self, seat: str) -> str | None:
+        i = self.index.get(seat)
+        return None if i is None else self.fighters[i].side
 
     def current_player(self) -> str:
         phase = self.phase

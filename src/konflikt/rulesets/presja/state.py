@@ -203,6 +203,10 @@ class PresjaState(State):
     def seats(self) -> tuple[str, ...]:
         return (*(fi.id for fi in self.fighters), GM)
 
+    def side_of(self, seat: str) -> str | None:
+        i = self.index.get(seat)
+        return None if i is None else self.side_ids[self.fighters[i].side]
+
     def current_player(self) -> str:
         ph = self.phase
         if ph == "declare":

@@ -250,6 +250,10 @@ class PwgeState(State):
     def seats(self) -> tuple[str, ...]:
         return tuple(f.pid for f in self.people)
 
+    def side_of(self, seat: str) -> str | None:
+        i = self.index.get(seat)
+        return None if i is None else self.side_ids[self.people[i].side]
+
     def current_player(self) -> str:
         phase = self.phase
         if phase == "done":
