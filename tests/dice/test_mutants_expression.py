@@ -235,3 +235,61 @@ def test_dropping_the_highest_keeps_the_lowest() -> None:
     """
     keeps = {e: parse_expression(e).terms[0][1].keep for e in ("4d6dh1", "4d6dl1", "4d6k3", "4d6kl2")}  # type: ignore[union-attr]
     assert keeps == {"4d6dh1": ("l", 3), "4d6dl1": ("h", 3), "4d6k3": ("h", 3), "4d6kl2": ("l", 2)}
+
+
+def test_an_exploding_die_whose_faces_overlap_its_explosions_adds_both_ways() -> None:
+    """``1d{-1,0,1}!1``: −1 or 0 as rolled (⅓ each), or 1 and one more die: 0, 1 or 2 (1/9 each). A total of 0
+    comes both ways: ⅓ + 1/9 = 4/9.
+
+    Kills ``Group.one_die``: an explosion's total written over the same total of a lower face instead of added
+    to it.
+    """
+    assert parse_expression("1d{-1,0,1}!1").distribution() == {-1: F(3, 9), 0: F(4, 9), 1: F(1, 9), 2: F(1, 9)}
+
+
+def test_a_group_keeps_the_die_as_written_and_no_explosion_as_0() -> None:
+    """``Group.die`` is the die as written after ``d``; ``explode`` is 0 when the die never explodes.
+
+    Kills ``_Parser.die``: the die written ``None`` (sides and ``%``); ``_Parser.group``: ``die`` ``None`` and
+    ``explode = None`` for 0.
+    """
+    groups = {e: parse_expression(e).terms[0][1] for e in ("3d6", "2d%", "4dF", "1d{1,1,2}", "2d6!3")}
+    assert {e: (g.die, g.explode) for e, g in groups.items()} == {  # type: ignore[union-attr]
+        "3d6": ("6", 0),
+        "2d%": ("%", 0),
+        "4dF": ("F", 0),
+        "1d{1,1,2}": ("{1,1,2}", 0),
+        "2d6!3": ("6", 3),
+    }
+
+
+@pytest.mark.parametrize(
+    ("expr", "fragment"),
+    [
+        ("3d1", "dice need 2 to 1000 sides"),
+        ("3d1001", "dice need 2 to 1000 sides"),
+        ("201d6", "roll 1 to 200 dice at a time"),
+        ("2d6!0", "explode 1 to 20 times"),
+        ("2d6!21", "explode 1 to 20 times"),
+        ("2d{3,3}!", "a die with one face cannot explode"),
+        ("2d{1,x}", "expected a face, found 'x'"),
+    ],
+)
+def test_the_language_refuses_beyond_its_bounds_with_the_bounds(expr: str, fragment: str) -> None:
+    """Kills ``_Parser.die`` and ``_Parser.group``: each error raised without its words; ``_Parser.number``: the
+    same."""
+    with pytest.raises(DiceError, match=re.escape(f"cannot read dice expression {expr!r}: {fragment}")):
+        parse_expression(expr)
+
+
+def test_the_language_takes_its_bounds_themselves() -> None:
+    """2 sides and 1,000; 200 dice; an explosion depth of 1 and of 20: each allowed.
+
+    Kills ``_Parser.die``: ``3 <= sides``, ``2 < sides``, ``sides < MAX_FACES``; ``_Parser.group``:
+    ``count < MAX_DICE``, ``2 <= explode``, ``1 < explode``, ``explode < MAX_DEPTH``.
+    """
+    assert parse_expression("2d2").distribution() == {2: F(1, 4), 3: F(1, 2), 4: F(1, 4)}
+    assert parse_expression("1d1000+0").distribution()[1000] == F(1, 1000)
+    assert parse_expression("200d6").distribution()[1200] == F(1, 6**200)
+    assert parse_expression("1d{1,2}!1").distribution() == {1: F(1, 2), 3: F(1, 4), 4: F(1, 4)}
+    assert max(parse_expression("1d{1,2}!20").distribution()) == 2 * 21
