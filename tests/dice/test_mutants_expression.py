@@ -293,3 +293,11 @@ def test_the_language_takes_its_bounds_themselves() -> None:
     assert parse_expression("200d6").distribution()[1200] == F(1, 6**200)
     assert parse_expression("1d{1,2}!1").distribution() == {1: F(1, 2), 3: F(1, 4), 4: F(1, 4)}
     assert max(parse_expression("1d{1,2}!20").distribution()) == 2 * 21
+
+
+def test_listed_faces_take_a_sign() -> None:
+    """``1d{+2,-1,3}``: faces 2, −1 and 3, a third each (a ``+`` is read and changes nothing).
+
+    Kills ``_Parser.die``: the ``+`` not taken as a sign (``"XX+XX"``) and every sign read as ``-``.
+    """
+    assert parse_expression("1d{+2,-1,3}").distribution() == {-1: F(1, 3), 2: F(1, 3), 3: F(1, 3)}

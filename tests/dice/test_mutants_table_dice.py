@@ -41,11 +41,17 @@ def test_a_pool_that_succeeds_from_2_counts_its_1s_apart() -> None:
 def test_a_number_too_long_is_refused_with_the_expression_shown() -> None:
     """More than 18 digits: refused, the expression shown as typed, or its first 40 characters and ``…``.
 
-    Kills ``check_numbers``: ``shown = None`` and the shortening always (``… and False``).
+    Kills ``check_numbers``: ``shown = None``, the shortening always (``… and False``) or never (``… or True``),
+    ``< 40`` and ``<= 41`` for ``<= 40``, 41 characters kept, ``XX…XX`` for ``…``, the message ``None``.
     """
     short = "d" + "9" * 19
     with pytest.raises(DiceError, match=f"dice expression '{short}' has a number of 19 digits"):
         parse_dice(short)
+    forty = "2d6+" + "1" * 36
+    with pytest.raises(DiceError, match=escape(f"dice expression '{forty}' has a number of 36 digits")):
+        parse_dice(forty)
+    with pytest.raises(DiceError, match=escape(f"dice expression '{forty}…' has a number of 37 digits")):
+        parse_dice(forty + "1")
     long = "2d6+" + "1" * 50
     with pytest.raises(DiceError, match=escape(f"dice expression '{long[:40]}…' has a number of 50 digits")):
         parse_dice(long)
