@@ -33,7 +33,7 @@ for spec in "${TARGETS[@]}"; do
   case "$target" in
     dice)
       if [[ -n "$module" ]]; then paths="[\"src/konflikt/dice/$module.py\"]"; else paths='["src/konflikt/dice/*"]'; fi
-      tests='["tests/core/test_dice.py", "tests/core/test_dice_expression.py", "tests/cli/test_dice_cli.py", "tests/dice/"]' ;;
+      tests='["tests/core/test_dice.py", "tests/core/test_dice_expression.py", "tests/core/test_faces.py", "tests/cli/test_dice_cli.py", "tests/dice/"]' ;;
     presja|levald|fimbulfrost|pwge)
       if [[ -n "$module" ]]; then paths="[\"src/konflikt/rulesets/$target/$module.py\"]"
       else paths="[\"src/konflikt/rulesets/$target/rules.py\", \"src/konflikt/rulesets/$target/state.py\"]"; fi
