@@ -301,3 +301,12 @@ def test_listed_faces_take_a_sign() -> None:
     Kills ``_Parser.die``: the ``+`` not taken as a sign (``"XX+XX"``) and every sign read as ``-``.
     """
     assert parse_expression("1d{+2,-1,3}").distribution() == {-1: F(1, 3), 2: F(1, 3), 3: F(1, 3)}
+
+
+def test_a_list_given_for_a_sums_result_is_refused_as_no_possible_result() -> None:
+    """A JSON list where a total belongs (an edited save, a typed record) was a TypeError ("unhashable type"), a
+    traceback; it is no possible result of the sum, and a pool still takes its (successes, 1s) as a list."""
+    with pytest.raises(DiceError, match="not a possible result of 2d6"):
+        parse_expression("2d6").coerce([3, 4])
+    assert parse_expression("2d6").coerce(7) == 7
+    assert parse_expression("3d6>=5").coerce([1, 0]) == PoolRoll(1, 0)

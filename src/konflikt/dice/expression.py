@@ -247,7 +247,11 @@ class DiceExpression(Dice):
 
     def coerce(self, value: Any) -> Any:
         outcome = PoolRoll(*value) if self.pool and isinstance(value, list | tuple) else value
-        if outcome not in self.distribution():
+        try:
+            known = outcome in self.distribution()
+        except TypeError:  # unhashable (a JSON list for a sum): no possible result either
+            known = False
+        if not known:
             raise DiceError(f"{value!r} is not a possible result of {self.notation}")
         return outcome
 
