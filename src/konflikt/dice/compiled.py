@@ -40,4 +40,5 @@ def uniform(bits: Any, bound: int) -> int:
         product = np.uint64(next_uint32(bits)) * limit  # type: ignore[no-untyped-call]
         low = product & np.uint64(0xFFFFFFFF)
         if low >= limit or low >= (np.uint64(0x100000000) - limit) % limit:
-            return int(product >> np.uint64(32))
+            result: int = np.int64(product >> np.uint64(32))  # type: ignore[assignment]  # signed, as numba needs
+            return result

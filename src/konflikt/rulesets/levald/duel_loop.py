@@ -20,37 +20,50 @@ import numpy as np
 
 from konflikt.dice.compiled import compiled, uniform
 from konflikt.rulesets.levald.duel_rounds import (
+    ALLOW_LEAVE,
+    ATTACK,
+    CORNERED,
     DAMAGED,
     DAZE,
     DEAD,
+    DEADLY_KNOCKS_OUT,
+    DEFENCE,
     DIST,
+    EMPTY_SCRATCH,
     FATE,
     FIGHTING,
+    FREE_IGNORES_GARD,
     GARD,
+    GARD_DAMAGE_IS_DAMAGE,
+    GARD_MAX,
+    GROUND_REDECIDES,
+    HEURISTIC,
     HOLDER,
+    HOLDER_ROLL,
     IDX,
     KNOCKED_OUT,
     LEFT,
+    LENGTH,
+    LEVEL_CAP,
+    LIMITS,
+    MAX_ROUNDS,
     MOVED,
     REDECIDE,
     ROUNDS,
+    SHIELD,
+    STEP_SIZE,
+    STRIDSVANA,
+    T_COUNTER,
+    T_COUNTER_DAMAGE,
+    T_DAMAGE,
+    T_DEFENCE2,
+    TWO_DEFENCE,
     WOUNDS,
 )
 from konflikt.rulesets.levald.policies import LOSING_BADLY
+from konflikt.rulesets.levald.rules import ALLVARLIG, DODLIG, KRITISK, LATT, NO_WOUND, SKRAMA
 
 Int = np.ndarray
-
-# rows of ``f``: one column per fighter
-LENGTH, STRIDSVANA, ATTACK, DEFENCE, GARD_MAX, CORNERED, SHIELD, HEURISTIC, LEVEL_CAP, LIMITS = range(10)
-F_ROWS = LIMITS + 4
-"""``f[LIMITS + k]``: the k-th wound threshold (Lätt, Allvarlig, Kritisk, Dödlig)."""
-# entries of ``rules``
-STEP_SIZE, HOLDER_ROLL, TWO_DEFENCE, ALLOW_LEAVE, FREE_IGNORES_GARD, EMPTY_SCRATCH = range(6)
-DEADLY_KNOCKS_OUT, GARD_DAMAGE_IS_DAMAGE, GROUND_REDECIDES, MAX_ROUNDS = range(6, 10)
-RULES = 10
-SKRAMA, LATT, ALLVARLIG, KRITISK, DODLIG, NO_WOUND = 0, 1, 2, 3, 4, -1
-# the dice traced per round besides the six d100 (see duel_rounds.TRACED)
-T_DEFENCE2, T_COUNTER, T_DAMAGE, T_COUNTER_DAMAGE = range(4)
 
 
 @compiled

@@ -36,6 +36,18 @@ ROWS = WOUNDS + 2 * BOXES
 """Rows of the state matrix: GARD, DAZE and FATE take two rows (one per fighter), WOUNDS ten (fighter × box:
 Skråma, Lätt, Allvarlig, Kritisk, Dödlig)."""
 
+# the compiled loop's arrays (built by kernel.loop_arrays): rows of ``f``, one column per fighter
+LENGTH, STRIDSVANA, ATTACK, DEFENCE, GARD_MAX, CORNERED, SHIELD, HEURISTIC, LEVEL_CAP, LIMITS = range(10)
+F_ROWS = LIMITS + 4
+"""``f[LIMITS + k]``: the k-th wound threshold (Lätt, Allvarlig, Kritisk, Dödlig)."""
+# entries of ``rules``
+STEP_SIZE, HOLDER_ROLL, TWO_DEFENCE, ALLOW_LEAVE, FREE_IGNORES_GARD, EMPTY_SCRATCH = range(6)
+DEADLY_KNOCKS_OUT, GARD_DAMAGE_IS_DAMAGE, GROUND_REDECIDES, MAX_ROUNDS = range(6, 10)
+RULES = 10
+# the dice traced per round besides the six d100 (see duel_rounds.TRACED)
+T_DEFENCE2, T_COUNTER, T_DAMAGE, T_COUNTER_DAMAGE = range(4)
+
+
 ROLL_EFFECT = np.array([0, *(effect(r) for r in range(1, 101))], dtype=np.int64)
 """Effekt of each d100 reading (index 1–100; 100 = 00 → 0)."""
 TARGET_MAX = 500

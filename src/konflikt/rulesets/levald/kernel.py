@@ -31,6 +31,7 @@ from konflikt.core.ruleset import Policy, RandomPolicy
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import GM
 from konflikt.dice import SumDice
+from konflikt.rulesets.levald import duel_rounds as L
 from konflikt.rulesets.levald import rules as R
 from konflikt.rulesets.levald.duel_rounds import (
     DAZE,
@@ -223,8 +224,6 @@ def loop_arrays(duel: Duel) -> tuple[Int, ...]:
     """The duel's fixed numbers as the compiled loop takes them: the start vector, ``f`` (a column per fighter),
     the distance scale, the options, the quality and effect tables, Gard counts, the damage dice and their tables,
     and the heuristic defender's counter table."""
-    from konflikt.rulesets.levald import duel_loop as L
-
     dist, gard, daze, wounds = duel.start
     start = np.zeros(ROWS, dtype=np.int64)
     start[DIST], start[HOLDER], start[REDECIDE] = dist, -1, MOVED
