@@ -83,18 +83,18 @@ measured in the same run (a ratio holds on a loaded machine where a rate does no
 
 _FIRST_CALL = """
 import sys, time
-started = time.perf_counter()
+started = time.process_time()
 import numpy as np
 from konflikt.core.scenario import load_scenario
 from konflikt.sim.engine import choose_engine
 _, kernel, _ = choose_engine(load_scenario(sys.argv[1]), {}, {}, "auto")
 kernel.run(1000, np.random.default_rng(0))
-print(time.perf_counter() - started)
+print(time.process_time() - started)
 """
 
 
 def first_calls(name: str) -> tuple[float, float]:
-    """Seconds to a kernel's first 1,000 conflicts in a fresh process (imports, tables, compilation), with an empty
+    """CPU seconds to a kernel's first 1,000 conflicts in a fresh process (imports, tables, compilation), with an empty
     compiled-code cache and then with the cache the first process left: what a user waits once, and every time."""
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
