@@ -109,6 +109,10 @@ class Table:
         self.cells[where] = values  # after the loop: id_of may have grown the array
 
 
+BLOCK = 8
+"""Exchanges whose dice are drawn at once for every conflict still going (most knife fights end within eight)."""
+
+
 class PresjaKernel:
     """Plays ``n`` one-against-one fights at once (see the module docstring)."""
 
@@ -151,15 +155,25 @@ class PresjaKernel:
         deadlock = np.zeros(n, bool)  # still fighting after max_exchanges
         self.trace = np.zeros((n, self.max_exchanges), np.int32) if trace else None
         names_of = np.stack(self.names)
-        resume = np.array([0, 1, tab.start, 0, self.carried, -1], np.int64)
-        while True:
-            missing = play(
-                rng, tab.cells, DELTA_OF_PAIR, names_of, tab.start, self.carried, n, resume,
-                out_row, out_acc, out_names, deadlock, np.zeros((0, 0), np.int32) if self.trace is None else self.trace,
-            )  # fmt: skip
-            if missing < 0:
+        saved = np.empty((4, n), np.int64)
+        saved[:] = np.array([tab.start, 0, self.carried, 1], np.int64)[:, None]
+        blocked, missing, going = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
+        trace_arg = np.zeros((0, 0), np.int32) if self.trace is None else self.trace
+        todo = np.arange(n, dtype=np.int64)
+        for first in range(1, self.max_exchanges + 1, BLOCK):
+            if not len(todo):
                 break
-            tab.fill(np.array([missing], np.int64))
+            faces = rng.integers(0, 6561, size=(len(todo), BLOCK), dtype=np.int64)  # both 4dF: first × 81 + second
+            pending, still = todo, []
+            while len(pending):
+                stopped, count = play(
+                    tab.cells, DELTA_OF_PAIR, names_of, pending, faces, first, saved,
+                    out_row, out_acc, out_names, deadlock, trace_arg, blocked, missing, going,
+                )  # fmt: skip
+                still.append(going[:count].copy())
+                tab.fill(missing[:stopped])
+                pending, faces = pending[blocked[:stopped]], faces[blocked[:stopped]]
+            todo = np.sort(np.concatenate(still))  # in conflict order: the next block's dice follow the seed only
         return self._batch(out_row // DELTAS, out_acc, out_names, deadlock)
 
     def _batch(self, final: I64, acc: I64, names: I64, deadlock: npt.NDArray[np.bool_]) -> Batch:

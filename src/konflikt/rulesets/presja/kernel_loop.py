@@ -1,66 +1,72 @@
 """The presja kernel's conflicts one at a time: a compiled loop over the exchange table.
 
-A conflict is its row in :class:`~.kernel.Table` (its state); an exchange is one draw of both 4dF at once (a
-uniform index into the 81 × 81 equally likely faces), one look-up of the cell (state, 4dF − 4dF), and the cell's
-next state, steps and newly taken consequences. A cell the table has not computed yet (0) stops the loop: it returns
-the cell, :meth:`~.kernel.PresjaKernel.run` has the rules compute it in Python, and the loop resumes the same
-conflict with the same faces. numba compiles the module on first use and caches it (:mod:`konflikt.dice.compiled`).
+A conflict is its row in :class:`~.kernel.Table` (its state); an exchange is one look-up of the cell (state,
+4dF − 4dF) and the cell's next state, steps and newly taken consequences. Both 4dF are one uniform index into the
+81 × 81 equally likely faces, drawn by numpy for a block of K exchanges of every conflict still going (so the dice
+of a conflict depend on the seed only, never on which cells the table held already). A conflict that meets a cell
+the table has not computed yet (0) stops there and the loop goes on with the others;
+:meth:`~.kernel.PresjaKernel.run` then has the rules compute every cell met so in Python, and the loop resumes
+those conflicts with the same faces. numba compiles the module on first use and caches it
+(:mod:`konflikt.dice.compiled`).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from konflikt.dice.compiled import compiled, uniform
+from konflikt.dice.compiled import compiled
 
 Int = np.ndarray
 NEXT_MASK = (1 << 28) - 1
 ACC_SHIFT, ACC_MASK = 28, (1 << 17) - 1
 NEW_SHIFT = 45
 ENDED = 1 << 51
-# the resume vector: the conflict, its exchange, its state row, steps, name codes, and faces drawn (−1: none)
-J, EXCHANGE, ROW, ACC, NAMES, FACES = range(6)
+# rows of ``saved``: where each conflict stands (its state row, steps, name codes, next exchange)
+ROW, ACC, NAMES, EXCHANGE = range(4)
 
 
 @compiled
 def play(
-    rng: Any,
     cells: Int,
     delta_of_pair: Int,
     names_of: Int,
-    start: int,
-    carried: int,
-    n: int,
-    resume: Int,
+    todo: Int,
+    faces: Int,
+    first: int,
+    saved: Int,
     out_row: Int,
     out_acc: Int,
     out_names: Int,
     deadlock: Int,
     trace: Int,
-) -> int:
-    """Play conflicts ``resume[J]`` … ``n − 1`` (the first from where ``resume`` says); −1 when all are done, else the
-    cell to compute (``resume`` then holds the conflict to go on with, and the faces already drawn)."""
-    bits = rng.bit_generator
+    blocked: Int,
+    missing: Int,
+    going: Int,
+) -> tuple[int, int]:
+    """Play the conflicts ``todo`` from where ``saved`` says, through exchange ``first + K − 1`` at most, with
+    ``faces[t, e − first]`` the dice of ``todo[t]``'s exchange e (K = ``faces.shape[1]``). A conflict that ends, or
+    reaches the last exchange (a deadlock), is written out; one still going is listed in ``going``; one that meets a
+    cell the table has not computed stops there (``saved`` keeps where) and its position t is listed in ``blocked``
+    with the cell in ``missing``. Returns (blocked, going) counts."""
     max_exchanges = names_of.shape[0] - 1
+    last = min(first + faces.shape[1] - 1, max_exchanges)
     keep = trace.shape[0] > 0
-    j = resume[J]
-    row, acc, names, e, faces = resume[ROW], resume[ACC], resume[NAMES], resume[EXCHANGE], resume[FACES]
-    while j < n:
-        ended = False
-        while e <= max_exchanges:
-            if faces < 0:
-                faces = uniform(bits, 6561)  # both 4dF: first × 81 + second
-            cell = row + delta_of_pair[faces]
+    stopped = still = 0
+    for t in range(todo.size):
+        j = todo[t]
+        row, acc, names, e = saved[ROW, j], saved[ACC, j], saved[NAMES, j], saved[EXCHANGE, j]
+        ended = blocked_here = False
+        while e <= last:
+            f = faces[t, e - first]
+            cell = row + delta_of_pair[f]
             packed = cells[cell]
             if packed == 0:
-                resume[J], resume[EXCHANGE], resume[ROW], resume[ACC] = j, e, row, acc
-                resume[NAMES], resume[FACES] = names, faces
-                return cell
+                blocked[stopped], missing[stopped] = t, cell
+                stopped += 1
+                blocked_here = True
+                break
             if keep:
-                trace[j, e - 1] = faces
-            faces = -1
+                trace[j, e - 1] = f
             row = packed & NEXT_MASK
             acc += (packed >> ACC_SHIFT) & ACC_MASK
             names += names_of[e, (packed >> NEW_SHIFT) & 63]
@@ -68,8 +74,12 @@ def play(
             if packed >= ENDED:
                 ended = True
                 break
-        out_row[j], out_acc[j], out_names[j], deadlock[j] = row, acc, names, not ended
-        j += 1
-        row, acc, names, e = start, 0, carried, 1
-    resume[J] = n
-    return -1
+        saved[ROW, j], saved[ACC, j], saved[NAMES, j], saved[EXCHANGE, j] = row, acc, names, e
+        if blocked_here:
+            continue
+        if ended or e > max_exchanges:
+            out_row[j], out_acc[j], out_names[j], deadlock[j] = row, acc, names, not ended
+        else:
+            going[still] = j
+            still += 1
+    return stopped, still

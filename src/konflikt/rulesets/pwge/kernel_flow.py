@@ -253,14 +253,15 @@ class Conflicts:
 
     def note_dry(self, idx: Int, wet: Int | None = None) -> None:
         """:meth:`PwgeState.note_dry_sides`: the sides newly dry in this step form the next group."""
-        wet = self.wet(idx) if wet is None else wet
-        rank = self.dry_rank[idx]
-        newly = ~wet & (rank == NONE)
-        some = newly.any(axis=1)
-        if not some.any():  # the usual case: nobody ran dry in this step
+        dry = ~(self.wet(idx) if wet is None else wet)
+        some = dry.any(axis=1)  # the usual case: every side can still spend
+        if not some.any():
             return
+        idx, dry = idx[some], dry[some]
+        rank = self.dry_rank[idx]
+        newly = dry & (rank == NONE)
         self.dry_rank[idx] = np.where(newly, self.dry_groups[idx, None], rank)
-        self.dry_groups[idx[some]] += 1
+        self.dry_groups[idx[newly.any(axis=1)]] += 1
 
     def check(self, idx: Int) -> Int:
         """:func:`endings.check`: a goal; else, once some side is dry, all but one dry (pools exhausted: the one
