@@ -1,6 +1,6 @@
-"""The numpy duel kernel against the State: decision by decision exactly, and outcome frequencies statistically.
+"""The compiled duel kernel against the State: decision by decision exactly, and outcome frequencies statistically.
 
-The exact tests put the kernel's arrays and a ``LevaldState`` in the same situation and ask both what the
+The exact tests put one duel of the kernel's loop and a ``LevaldState`` in the same situation and ask both what the
 heuristic does (movement, attack or regain, defend or counter, gain ground). The statistical tests play the same
 duel with the kernel (many) and the reference runner (fewer) and require every winner, ending and frequent fate
 frequency, the mean length and every resource mean to agree within 4 standard errors (two-sample, pooled under
@@ -24,8 +24,9 @@ from konflikt.core.conflict import new_state
 from konflikt.core.scenario import Scenario, load_scenario, scenario_from_document
 from konflikt.core.state import State
 from konflikt.dice import SumDice
+from konflikt.rulesets.levald import duel_loop as L
 from konflikt.rulesets.levald import rules as R
-from konflikt.rulesets.levald.duel_rounds import DAZE, DIST, GARD, HOLDER, Round, fate_label, quality
+from konflikt.rulesets.levald.duel_rounds import DAZE, DIST, GARD, HOLDER, fate_label, quality
 from konflikt.rulesets.levald.kernel import DuelKernel, dice_table, make_kernel
 from konflikt.rulesets.levald.policies import HeuristicPolicy
 from konflikt.rulesets.levald.scenarios import duel_document
@@ -59,13 +60,16 @@ def duel(a: str, b: str, **kwargs: Any) -> Scenario:
     return scenario_from_document(duel_document(a, b, **kwargs), f"duel:{a}-{b}")
 
 
-def columns(kernel: DuelKernel, rows: Mapping[int, list[int]]) -> Round:
-    """A kernel round whose duels (columns) are set to the given rows of the state matrix."""
-    n = len(next(iter(rows.values())))
-    arrays = Round(kernel.duel, n, np.random.default_rng(0))
-    for row, values in rows.items():
-        arrays.state[row] = values
-    return arrays
+def vector(kernel: DuelKernel, pos: int, holder: int, daze: tuple[int, int], gard: tuple[int, int]) -> np.ndarray:
+    """One duel of the kernel's loop (its state vector) in the given situation."""
+    s = kernel.arrays[0].copy()
+    s[DIST], s[HOLDER] = pos, holder
+    s[DAZE : DAZE + 2], s[GARD : GARD + 2] = daze, gard
+    return s
+
+
+BITS = np.random.default_rng(0).bit_generator
+"""The loop's dice (the heuristic's choices draw none)."""
 
 
 # ---- the same situation, the same decision ------------------------------------------------------------------------
@@ -97,21 +101,16 @@ def test_movement_wishes_are_the_heuristics(a: str, b: str) -> None:
     base = new_state(scenario)
     assert isinstance(base, LevaldState)
     grid = situations(base)
-    arrays = columns(
-        kernel_for(scenario),
-        {
-            DIST: [s[0] for s in grid],
-            HOLDER: [s[1] for s in grid],
-            DAZE: [s[2] for s in grid],
-            DAZE + 1: [s[3] for s in grid],
-        },
-    )
-    wish, leaving = arrays.wishes(np.where(arrays.daze > 0, -10 * ((arrays.daze - 1) // 5), 0))
-    for col, (pos, holder, da, db, ga, gb) in enumerate(grid):
+    kernel = kernel_for(scenario)
+    _, f, scale, rules = kernel.arrays[:4]
+    for pos, holder, da, db, ga, gb in grid:
+        s = vector(kernel, pos, holder, (da, db), (ga, gb))
+        pen = np.array([L.daze_penalty(da), L.daze_penalty(db)])
         state = situated(base, pos, holder, (da, db), (ga, gb))
         for me, seat in enumerate(("a", "b")):
             action = H.choose(state, seat, RNG)
-            assert (R.WISH[action.kind], action.kind == "leave") == (wish[me, col], leaving[me, col]), (seat, grid[col])
+            got = L.wish(BITS, s, f, scale, rules, me, pen)
+            assert (R.WISH[action.kind], action.kind == "leave") == got, (seat, pos, holder, da, db, ga, gb)
 
 
 @pytest.mark.parametrize(("a", "b"), [("Svärd", "Sköld"), ("Spjut", "Trästav")])
@@ -121,26 +120,19 @@ def test_attack_regain_and_counter_choices_are_the_heuristics(a: str, b: str) ->
     assert isinstance(base, LevaldState)
     grid = [g for g in situations(base) if g[0] == 0 and g[1] == -1]  # at Kropp everyone may counter
     kernel = kernel_for(scenario)
+    _, f = kernel.arrays[:2]
+    table = kernel.arrays[-1]
     for att in (0, 1):
-        arrays = columns(
-            kernel,
-            {
-                DAZE: [s[2] for s in grid],
-                DAZE + 1: [s[3] for s in grid],
-                GARD: [s[4] for s in grid],
-                GARD + 1: [s[5] for s in grid],
-            },
-        )
-        atts = np.full(len(grid), att)
-        target = kernel.duel.attack[atts] + np.where(arrays.daze[att] > 0, -10 * ((arrays.daze[att] - 1) // 5), 0)
-        regain = arrays.regain_wish(atts, target)
-        counter = arrays.counter_wish(atts, 1 - atts)
-        for col, (pos, holder, da, db, ga, gb) in enumerate(grid):
+        for pos, holder, da, db, ga, gb in grid:
+            s = vector(kernel, pos, holder, (da, db), (ga, gb))
+            target = f[L.ATTACK, att] + L.daze_penalty((da, db)[att])
             state = situated(base, pos, holder, (da, db), (ga, gb))
             state.att, state.dfn, state.phase = att, 1 - att, "attacker"
-            assert (H.choose(state, ("a", "b")[att], RNG).kind == "regain") == regain[col], grid[col]
+            regain = L.regain_wish(s, f, att, target)
+            assert (H.choose(state, ("a", "b")[att], RNG).kind == "regain") == regain, (att, da, db, ga, gb)
             state.phase = "defender"
-            assert (H.choose(state, ("a", "b")[1 - att], RNG).kind == "counter") == counter[col], grid[col]
+            counter = L.counter_wish(s, f, table, att, 1 - att)
+            assert (H.choose(state, ("a", "b")[1 - att], RNG).kind == "counter") == counter, (att, da, db, ga, gb)
 
 
 @pytest.mark.parametrize("cornered", [[], ["a"], ["b"]])
@@ -150,16 +142,15 @@ def test_gain_ground_is_the_heuristics(a: str, b: str, cornered: list[str]) -> N
     scenario = scenario_from_document(doc, "test.toml")
     base = state_of(doc)
     kernel = kernel_for(scenario)
-    positions = list(range(len(base.scale)))
+    _, f, scale, rules = kernel.arrays[:4]
     for att in (0, 1):
-        arrays = columns(kernel, {DIST: positions})
-        atts = np.full(len(positions), att)
-        arrays.ground(np.ones(len(positions), dtype=bool), atts, 1 - atts)
-        for col, pos in enumerate(positions):
+        for pos in range(len(base.scale)):
+            s = vector(kernel, pos, att, (0, 0), (12, 12))
+            L.gain_ground(BITS, s, f, scale, rules, att)
             state = situated(base, pos, att, (0, 0), (12, 12))
             state.att, state.dfn, state.phase = att, 1 - att, "ground"
             step = int(H.choose(state, ("a", "b")[att], RNG)["step"])
-            assert arrays.dist[col] == R.move(pos, step, len(base.scale) - 1), (att, pos)
+            assert s[DIST] == R.move(pos, step, len(base.scale) - 1), (att, pos)
 
 
 def test_quality_table_is_rules_quality() -> None:

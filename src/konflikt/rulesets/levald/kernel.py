@@ -1,15 +1,16 @@
-"""A numpy kernel for Le våld duels: many one-against-one fights at once, round by round, for balancing.
+"""A compiled kernel for Le våld duels: many one-against-one fights, round by round, for balancing.
 
-It mirrors :class:`~konflikt.rulesets.levald.state.LevaldState` step for step — movement wishes and the Stridsvana
-contest, leaving and the gratisanfall (free attack), the initiative table and its holder, attack / regain, defend /
-counter, Gard and the wound thresholds, Omtöckning (daze), gain ground — with the ``heuristic`` or the ``random``
-policy in each seat. The arrays and the round live in :mod:`konflikt.rulesets.levald.duel_rounds`; this module
-checks what it can play and builds the fixed numbers of the duel (:class:`Duel`), among them the heuristic
-defender's counter-or-defend choice as a table computed with the heuristic's own expressions (so the same floats).
+It mirrors :class:`~konflikt.rulesets.levald.state.LevaldState` step for step, one duel at a time in a loop that
+numba compiles (:mod:`konflikt.rulesets.levald.duel_loop`) — movement wishes and the Stridsvana contest, leaving
+and the gratisanfall (free attack), the initiative table and its holder, attack / regain, defend / counter, Gard
+and the wound thresholds, Omtöckning (daze), gain ground — with the ``heuristic`` or the ``random`` policy in each
+seat. This module checks what it can play and builds the fixed numbers of the duel (:class:`Duel`, and the loop's
+arrays), among them the heuristic defender's counter-or-defend choice as a table computed with the heuristic's own
+expressions (so the same floats).
 
-Dice follow the same distributions as the reference runner (not the same streams): d100 as ``integers(1, 101)``,
-damage dice as a uniform index into the table of every face combination, so the sums are exact. The labels are the
-State's: winners as side-id tuples, its ending words, and its fate words with every number in them.
+Dice follow the same distributions as the reference runner (not the same streams): d100 exactly uniform from 32
+random bits, damage dice as a uniform index into the table of every face combination, so the sums are exact. The
+labels are the State's: winners as side-id tuples, its ending words, and its fate words with every number in them.
 
 The kernel refuses (returns a reason) what it does not mirror: more than one fighter a side, a policy other than
 ``heuristic`` or ``random``, a GM seat that could change the conditions, or a rule option outside
@@ -30,8 +31,24 @@ from konflikt.core.ruleset import Policy, RandomPolicy
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import GM
 from konflikt.dice import SumDice
+from konflikt.rulesets.levald import duel_rounds as L
 from konflikt.rulesets.levald import rules as R
-from konflikt.rulesets.levald.duel_rounds import Duel, Int, Round, roll_quality
+from konflikt.rulesets.levald.duel_rounds import (
+    DAZE,
+    DIST,
+    GARD,
+    HOLDER,
+    MOVED,
+    QUALITY,
+    REDECIDE,
+    ROLL_EFFECT,
+    ROWS,
+    WOUNDS,
+    Duel,
+    Int,
+    results,
+    roll_quality,
+)
 from konflikt.rulesets.levald.options import OPTIONS
 from konflikt.rulesets.levald.policies import COUNTER_MARGIN, HeuristicPolicy
 
@@ -175,18 +192,74 @@ def counter_table(state: Any, cap: Int) -> Int:
 
 
 class DuelKernel:
-    """Plays ``n`` duels at once; ``run`` returns the same labels as the reference runner."""
+    """Plays ``n`` duels, one after another in a compiled loop (:mod:`.duel_loop`); ``run`` returns the same labels
+    as the reference runner."""
 
     def __init__(self, duel: Duel) -> None:
         self.duel = duel
+        self.arrays = loop_arrays(duel)
+
+    def _play(self, n: int, rng: np.random.Generator, rounds: int) -> tuple[Batch, Int, Int]:
+        from konflikt.rulesets.levald.duel_loop import play
+
+        out = np.zeros((ROWS, n), dtype=np.int64)
+        trace_d100 = np.full((rounds, 6, n if rounds else 0), -1, dtype=np.int64)
+        trace_other = np.full((4, rounds, n if rounds else 0), -1, dtype=np.int64)
+        loop: Any = play  # compiled: numba checks the argument types
+        loop(rng, n, *self.arrays, out, trace_d100, trace_other)
+        return results(self.duel, out), trace_d100, trace_other
 
     def run(self, n: int, rng: np.random.Generator) -> Batch:
-        return Round(self.duel, n, rng).play()
+        return self._play(n, rng, 0)[0]
 
     def run_traced(self, n: int, rng: np.random.Generator) -> tuple[Batch, dict[str, Int]]:
         """``run``, and every die each duel drew, round by round (``trace[key][round, ..., duel]``; −1: none), so
         that a test can replay a duel's very dice through the State and compare the labels."""
-        playing = Round(self.duel, n, rng, trace=True)
-        batch = playing.play()
-        assert playing.trace is not None
-        return batch, {key: np.stack(rows) for key, rows in playing.trace.items()}
+        batch, d100, other = self._play(n, rng, int(self.duel.options.max_rounds))
+        names = ("defence2", "counter", "damage", "counter_damage")
+        return batch, {"d100": d100, **{name: other[k] for k, name in enumerate(names)}}
+
+
+def loop_arrays(duel: Duel) -> tuple[Int, ...]:
+    """The duel's fixed numbers as the compiled loop takes them: the start vector, ``f`` (a column per fighter),
+    the distance scale, the options, the quality and effect tables, Gard counts, the damage dice and their tables,
+    and the heuristic defender's counter table."""
+    dist, gard, daze, wounds = duel.start
+    start = np.zeros(ROWS, dtype=np.int64)
+    start[DIST], start[HOLDER], start[REDECIDE] = dist, -1, MOVED
+    start[GARD : GARD + 2], start[DAZE : DAZE + 2] = gard, daze
+    start[WOUNDS : WOUNDS + 2 * len(R.WOUNDS)] = [w for ws in wounds for w in ws]
+    f = np.zeros((L.F_ROWS, 2), dtype=np.int64)
+    f[L.LENGTH], f[L.STRIDSVANA], f[L.ATTACK], f[L.DEFENCE] = duel.length, duel.stridsvana, duel.attack, duel.defence
+    f[L.GARD_MAX], f[L.CORNERED], f[L.SHIELD] = duel.gard_max, duel.cornered, duel.shield
+    f[L.HEURISTIC], f[L.LEVEL_CAP] = duel.heuristic, duel.level_cap
+    f[L.LIMITS : L.LIMITS + 4] = np.asarray(duel.limits).T
+    o = duel.options
+    rules = np.zeros(L.RULES, dtype=np.int64)
+    rules[L.STEP_SIZE], rules[L.HOLDER_ROLL] = o.step_size, o.holder_damaged == "roll"
+    rules[L.TWO_DEFENCE], rules[L.ALLOW_LEAVE] = o.two_defence_rolls, o.allow_leave
+    rules[L.FREE_IGNORES_GARD], rules[L.EMPTY_SCRATCH] = o.free_attack_ignores_gard, o.empty_gard_scratch
+    rules[L.DEADLY_KNOCKS_OUT], rules[L.GARD_DAMAGE_IS_DAMAGE] = (
+        o.deadly_wound == "knocked_out",
+        o.gard_damage_is_damage,
+    )
+    rules[L.GROUND_REDECIDES], rules[L.MAX_ROUNDS] = o.gain_ground_changes_initiative, o.max_rounds
+    width = max(1, *(table.size for _, table in duel.dice if table is not None))
+    dice = np.zeros((len(duel.dice), 4), dtype=np.int64)
+    tables = np.zeros((len(duel.dice), width), dtype=np.int64)
+    for k, (d, table) in enumerate(duel.dice):
+        dice[k] = d.count, d.sides, d.modifier, 0 if table is None else table.size
+        if table is not None:
+            tables[k, : table.size] = table
+    return (
+        start,
+        f,
+        np.asarray(duel.scale, dtype=np.int64),
+        rules,
+        QUALITY.astype(np.int64),
+        ROLL_EFFECT,
+        np.asarray(duel.counts, dtype=np.int64),
+        dice,
+        tables,
+        duel.counter_table,
+    )

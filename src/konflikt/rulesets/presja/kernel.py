@@ -1,12 +1,12 @@
-"""The vectorised kernel of `presja`: one-against-one fights with the heuristic on every seat, in numpy.
+"""The vectorised kernel of `presja`: one-against-one fights with the heuristic on every seat, table-driven.
 
 Each conflict is an integer: the id of its :data:`~.kernel_exchange.Duel` state (tracks, consequences, fate
 points, fates). An exchange is one table look-up by (state, 4dF − 4dF): the next state, the steps the exchange took
 (declarations, rolls, invocations and answers, absorbed hits) and the consequence slots newly taken. The table is
 filled lazily — the first time a (state, dice) pair occurs anywhere, :class:`ExchangeRules` computes it in Python
-from the real policy and track functions — and kept for the process, so the hot loop is a handful of numpy
-operations per exchange over the conflicts still running. Labels are written by the State's own outcome code
-(:mod:`.kernel_labels`).
+from the real policy and track functions — and kept for the process. The hot loop plays one conflict at a time in
+compiled code (:mod:`.kernel_loop`, numba): one 32-bit draw and one look-up per exchange. Labels are written by the
+State's own outcome code (:mod:`.kernel_labels`).
 
 Mirrored: every rule option (surprise, the GM's and the positional advantages, weapon aspects, compels and the
 invocations for the order included: the heuristic passes on both, so the opening's steps are played once on the
@@ -61,6 +61,7 @@ class Table:
         self.cells: I64 = np.zeros(cap * DELTAS, np.int64)
         self._facts: list[tuple[int, ...]] = []
         self._facts_array: I64 = np.zeros((8, 0), np.int64)
+        self._numbers: npt.NDArray[np.float64] = np.zeros((6, 0), np.float64)
         self.start = self.id_of(start) * DELTAS
 
     @property
@@ -68,7 +69,14 @@ class Table:
         """Per state: fate₀, fate₁, fate points ₀ ₁, boxes marked ₀ ₁, consequences ₀ ₁ (rows)."""
         if self._facts_array.shape[1] != len(self._facts):
             self._facts_array = np.asarray(self._facts, np.int64).T.copy()
+            self._numbers = self._facts_array[2:].astype(np.float64)
         return self._facts_array
+
+    @property
+    def numbers(self) -> npt.NDArray[np.float64]:
+        """:attr:`facts` from the fate points on, as floats (the batch's resources: one gather, no conversion)."""
+        self.facts  # noqa: B018 - brings both up to date
+        return self._numbers
 
     def id_of(self, s: Duel) -> int:
         found = self.ids.get(s)
@@ -99,6 +107,10 @@ class Table:
             where.append(cell)
             values.append(nxt * DELTAS | acc << ACC_SHIFT | new << NEW_SHIFT | (ENDED if after[8] or after[9] else 0))
         self.cells[where] = values  # after the loop: id_of may have grown the array
+
+
+BLOCK = 8
+"""Exchanges whose dice are drawn at once for every conflict still going (most knife fights end within eight)."""
 
 
 class PresjaKernel:
@@ -134,42 +146,39 @@ class PresjaKernel:
         return out
 
     def run(self, n: int, rng: np.random.Generator, trace: bool = False) -> Batch:
+        """Play ``n`` conflicts in the compiled loop (:mod:`.kernel_loop`), computing the table's missing cells as
+        the loop meets them."""
+        from konflikt.rulesets.presja.kernel_loop import play
+
         tab = self.table
-        cur = np.full(n, tab.start, np.int64)
-        live = np.arange(n, dtype=np.int64)
-        acc = np.zeros(n, np.int64)
-        names = np.full(n, self.carried, np.int64)
         out_row, out_acc, out_names = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
+        deadlock = np.zeros(n, bool)  # still fighting after max_exchanges
         self.trace = np.zeros((n, self.max_exchanges), np.int32) if trace else None
-        for e in range(1, self.max_exchanges + 1):
-            faces = rng.integers(0, 6561, size=len(live), dtype=np.int32)
-            if self.trace is not None:
-                self.trace[live, e - 1] = faces
-            cells = cur + DELTA_OF_PAIR[faces]
-            packed = tab.cells[cells]
-            if not packed.all():
-                tab.fill(cells[packed == 0])
-                packed = tab.cells[cells]
-            cur = packed & NEXT_MASK
-            acc += (packed >> ACC_SHIFT) & ACC_MASK
-            names += self.names[e][(packed >> NEW_SHIFT) & 63]
-            running = packed < ENDED
-            still = int(np.count_nonzero(running))
-            if still * 4 < len(live) * 3 or e == self.max_exchanges:  # compact when a quarter has ended
-                done = ~running
-                where = live[done]
-                out_row[where], out_acc[where], out_names[where] = cur[done], acc[done], names[done]
-                live, cur, acc, names = live[running], cur[running], acc[running], names[running]
-                if not still:
-                    break
-        # still fighting after max_exchanges: a deadlock
-        out_row[live], out_acc[live], out_names[live] = cur, acc, names
-        deadlock = np.zeros(n, bool)
-        deadlock[live] = True
+        names_of = np.stack(self.names)
+        saved = np.empty((4, n), np.int64)
+        saved[:] = np.array([tab.start, 0, self.carried, 1], np.int64)[:, None]
+        blocked, missing, going = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
+        trace_arg = np.zeros((0, 0), np.int32) if self.trace is None else self.trace
+        todo = np.arange(n, dtype=np.int64)
+        for first in range(1, self.max_exchanges + 1, BLOCK):
+            if not len(todo):
+                break
+            faces = rng.integers(0, 6561, size=(len(todo), BLOCK), dtype=np.int64)  # both 4dF: first × 81 + second
+            pending, still = todo, []
+            while len(pending):
+                stopped, count = play(
+                    tab.cells, DELTA_OF_PAIR, names_of, pending, faces, first, saved,
+                    out_row, out_acc, out_names, deadlock, trace_arg, blocked, missing, going,
+                )  # fmt: skip
+                still.append(going[:count].copy())
+                tab.fill(missing[:stopped])
+                pending, faces = pending[blocked[:stopped]], faces[blocked[:stopped]]
+            todo = np.sort(np.concatenate(still))  # in conflict order: the next block's dice follow the seed only
         return self._batch(out_row // DELTAS, out_acc, out_names, deadlock)
 
     def _batch(self, final: I64, acc: I64, names: I64, deadlock: npt.NDArray[np.bool_]) -> Batch:
-        facts = self.table.facts[:, final]
+        facts = self.table.facts[:2, final]
+        numbers = self.table.numbers[:, final]
         ending_codes = deadlock * 9 + facts[0] * 3 + facts[1]
         present, inverse = _present(ending_codes, 18)
         pairs = [self.labels.ending(c) for c in present]
@@ -184,9 +193,9 @@ class PresjaKernel:
         resources: dict[str, npt.NDArray[np.float64]] = {"exchanges": (acc >> STEP_BITS).astype(np.float64)}
         for k, fi in enumerate(self.opening.fighters):
             i = self.rules.who.index(k)
-            resources[f"{fi.id}.fate_points"] = facts[2 + i].astype(np.float64)
-            resources[f"{fi.id}.boxes_marked"] = facts[4 + i].astype(np.float64)
-            resources[f"{fi.id}.consequences"] = facts[6 + i].astype(np.float64)
+            resources[f"{fi.id}.fate_points"] = numbers[i]
+            resources[f"{fi.id}.boxes_marked"] = numbers[2 + i]
+            resources[f"{fi.id}.consequences"] = numbers[4 + i]
         return Batch(winners, endings, fates, length, resources)
 
 

@@ -244,20 +244,24 @@ class Conflicts:
         self.winner[idx] = winner
         self.phase[idx] = Phase.DONE
 
-    def wet(self, idx: Int, side: int) -> Int:
-        """Whether a side has a standing member who can still spend."""
-        members = np.flatnonzero(self.t.side == side)
-        result: Int = (~self.out[idx][:, members] & (self.tok[idx][:, members] > 0)).any(axis=1)
+    def wet(self, idx: Int) -> Int:
+        """Per conflict at ``idx`` and side: whether the side has a standing member who can still spend."""
+        result = np.zeros((len(idx), self.t.sides), dtype=bool)
+        for p in range(self.t.people):
+            result[:, self.t.side[p]] |= self.can(idx, p)
         return result
 
-    def note_dry(self, idx: Int) -> None:
+    def note_dry(self, idx: Int, wet: Int | None = None) -> None:
         """:meth:`PwgeState.note_dry_sides`: the sides newly dry in this step form the next group."""
-        wet = np.stack([self.wet(idx, s) for s in range(self.t.sides)], axis=1)
-        newly = ~wet & (self.dry_rank[idx] == NONE)
-        some = newly.any(axis=1)
-        rank = np.where(newly, self.dry_groups[idx, None], self.dry_rank[idx])
-        self.dry_rank[idx] = rank
-        self.dry_groups[idx[some]] += 1
+        dry = ~(self.wet(idx) if wet is None else wet)
+        some = dry.any(axis=1)  # the usual case: every side can still spend
+        if not some.any():
+            return
+        idx, dry = idx[some], dry[some]
+        rank = self.dry_rank[idx]
+        newly = dry & (rank == NONE)
+        self.dry_rank[idx] = np.where(newly, self.dry_groups[idx, None], rank)
+        self.dry_groups[idx[newly.any(axis=1)]] += 1
 
     def check(self, idx: Int) -> Int:
         """:func:`endings.check`: a goal; else, once some side is dry, all but one dry (pools exhausted: the one
@@ -266,8 +270,8 @@ class Conflicts:
         side = self.goal(self, idx)
         won = side >= 0
         self.finish(idx[won], GOAL, side[won])
-        self.note_dry(idx)
-        wet = np.stack([self.wet(idx, s) for s in range(self.t.sides)], axis=1)
+        wet = self.wet(idx)
+        self.note_dry(idx, wet)
         count = wet.sum(axis=1)
         rank = self.dry_rank[idx]
         last = self.dry_groups[idx] - 1
