@@ -124,6 +124,18 @@ class PresjaGame:
                 return action
         raise KonfliktError(f"no legal declaration of {seat} matches {choice!r}")
 
+    def describe_state(self, compact: Hashable) -> str:
+        """Both duellists' tracks, consequences and fate points, in the system's words."""
+        duel = cast(Duel, compact)
+        parts = []
+        for i, name in enumerate(self.rules.ids):
+            track = self.rules.track[i]
+            boxes = "".join("[x]" if duel[i] >> k & 1 else "[ ]" for k in range(len(track)))
+            cons = [slot for slot, c in zip(("mild", "moderate", "severe"), duel[2 + i], strict=True) if c]
+            held = f", konsekwencje (consequences) {'+'.join(cons)}" if cons else ""
+            parts.append(f"{name} tor (track) {boxes}{held}, Punkty Losu (fate points) {duel[4 + i]}")
+        return " · ".join(parts)
+
     def describe(self, choice: Hashable) -> str:
         decl = cast(Decl, choice)
         if decl.kind == "concede":
