@@ -23,6 +23,7 @@ response to the others' policies); a node where two sides choose in secret is a 
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -47,9 +48,12 @@ DEFAULT_MAX_STATES = 2_000_000
 class TooLargeToSolve(KonfliktError):
     """More states than the limit: optimal play is out of reach here (``seen`` is how many were met)."""
 
-    def __init__(self, seen: int, limit: int) -> None:
+    def __init__(self, seen: int, limit: int, seconds: float | None = None) -> None:
         self.seen, self.limit = seen, limit
-        super().__init__(f"optimal play is out of reach: more than {limit:,} states (gave up after {seen:,})")
+        why = f"more than {limit:,} states" if seconds is None else f"more than {seconds:g} s of search"
+        super().__init__(
+            f"optimal play is out of reach: {why} (estimate: more than {seen:,} states over the State API)"
+        )
 
 
 def zero_sum(sides: int) -> bool:
@@ -111,8 +115,10 @@ class Solution:
 class Expectimax:
     """The search (see the module): :meth:`value` of a state, :meth:`q_values` of a decision's choices."""
 
-    def __init__(self, game: Game, max_states: int = DEFAULT_MAX_STATES) -> None:
+    def __init__(self, game: Game, max_states: int = DEFAULT_MAX_STATES, max_seconds: float | None = None) -> None:
         self.game = game
+        self.max_seconds = max_seconds
+        self._deadline: float | None = None
         self.solution = Solution(game)
         self.max_states = max_states
         self._open: set[Hashable] = set()
@@ -125,10 +131,13 @@ class Expectimax:
         """Each side's win probability from ``state`` on, under the game's play (``state`` is not changed)."""
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 200_000))
+        if self.max_seconds is not None:
+            self._deadline = time.monotonic() + self.max_seconds
         try:
             return self._value(state)
         finally:
             sys.setrecursionlimit(limit)
+            self._deadline = None
 
     def _value(self, state: State) -> Vec:
         key = state.key()
@@ -143,6 +152,8 @@ class Expectimax:
             )
         if len(memo) >= self.max_states:
             raise TooLargeToSolve(len(memo), self.max_states)
+        if self._deadline is not None and len(memo) % 64 == 0 and time.monotonic() > self._deadline:
+            raise TooLargeToSolve(len(memo), self.max_states, self.max_seconds)
         self._open.add(key)
         try:
             v, err = self._compute(state, key)

@@ -155,12 +155,14 @@ def fixed_policies(scenario: Scenario, state: State) -> dict[str, Policy]:
 class Solver:
     """Optimal play for one scenario under one set of rule options (see the module)."""
 
-    def __init__(self, scenario: Scenario, opening: State, max_states: int = STATE_LIMIT) -> None:
+    def __init__(
+        self, scenario: Scenario, opening: State, max_states: int = STATE_LIMIT, max_seconds: float | None = None
+    ) -> None:
         self.scenario, self.opening = scenario, opening
         self.sides = tuple(s.id for s in scenario.sides)
         self.side_of = seat_sides(scenario)
         self.policies = fixed_policies(scenario, opening)
-        self.max_states = max_states
+        self.max_states, self.max_seconds = max_states, max_seconds
         self.game: RoundGame | None = None
         self.explored: om.Explored | None = None
         self.root: tuple[int, int] | None = None
@@ -224,7 +226,9 @@ class Solver:
         key = (*sorted(opt.items()), ("exact", int(exact)))
         found = self._searches.get(key)
         if found is None:
-            found = self._searches[key] = Expectimax(Game(self.sides, opt, self.policies, exact), self.max_states)
+            found = self._searches[key] = Expectimax(
+                Game(self.sides, opt, self.policies, exact), self.max_states, self.max_seconds
+            )
         return found
 
     def values(self, sides: Sequence[int], exact: bool = False) -> tuple[Any, ...]:
@@ -327,7 +331,8 @@ class Solver:
                     top = max(scores, key=lambda c: scores[c])
                     gap = scores[top] - scores[chosen]
                     if gap > 1e-9:
-                        where = f"{ex.game.unit} {self.root[1] - rounds + 1}: {_describe_state(game, ex.states[u])}"
+                        name = getattr(game, "round_name", game.unit)
+                        where = f"{name} {self.root[1] - rounds + 1}: {_describe_state(game, ex.states[u])}"
                         out.append(
                             Loss(self.sides[side], seat, where, game.describe(chosen), game.describe(top), gap, p)
                         )
@@ -432,9 +437,11 @@ def _state_words(state: State) -> str:
     return "; ".join(parts)[:200]
 
 
-def solver_for(scenario: Scenario, state: State, max_states: int = STATE_LIMIT) -> Solver:
+def solver_for(
+    scenario: Scenario, state: State, max_states: int = STATE_LIMIT, max_seconds: float | None = None
+) -> Solver:
     """A :class:`Solver`; ``state`` is the opening under the rule options asked for."""
-    return Solver(scenario, state, max_states)
+    return Solver(scenario, state, max_states, max_seconds)
 
 
 def out_of_reach(scenario: Scenario, exc: TooLargeToSolve | KonfliktError) -> str:

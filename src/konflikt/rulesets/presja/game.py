@@ -44,6 +44,7 @@ class PresjaGame:
     """The knife fight's declarations as a game (see the module)."""
 
     unit = "exchanges"
+    round_name = "sekwencja walki (exchange)"
     scope = (
         "optimised: each exchange's declaration (atak/obrona/ruch (attack/defend/move) with a taktyka (tactic), or "
         "poddanie się (concede)); played by the heuristic on both sides: invocations and Punkty Losu (fate points), "
