@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from konflikt.analysis.exact import policy_distribution
+from konflikt.analysis.exact import Move, _apply, policy_distribution
 from konflikt.core.actions import Action
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
@@ -164,16 +164,16 @@ class Expectimax:
             self.solution.errors[key] = err
         return v
 
-    def _child(self, state: State, move: Callable[[State], None]) -> tuple[Vec, float]:
+    def _child(self, state: State, move: Move) -> tuple[Vec, float]:
         """The value of the state after ``move``: certain moves of the fixed seats (and one-outcome rolls) are
         applied in place first (they are no choice of anyone's), and an end is read off without a memo entry."""
         child = state.fork()
-        move(child)
+        _apply(child, move)
         for _ in range(10_000):
             node = child.current_player()
             if node == TERMINAL:
                 return self.game.terminal(child), 0.0
-            if node == CHANCE or node == SIMULTANEOUS or self.game.optimises(child, node) is not None:
+            if node in (CHANCE, SIMULTANEOUS) or self.game.optimises(child, node) is not None:
                 break
             spread = policy_distribution(self.game.policies[node], child, node)
             if len(spread) != 1:
@@ -207,7 +207,7 @@ class Expectimax:
             parts = []
             for outcome, p in state.chance_outcomes():
                 if p:
-                    v, err = self._child(state, lambda c, o=outcome: c.apply_action(o, checked=False))
+                    v, err = self._child(state, (0, outcome))
                     parts.append((p, v, err))
             return self._mix(parts)
         if node == SIMULTANEOUS:
@@ -216,7 +216,7 @@ class Expectimax:
         if side is None:
             parts = []
             for a, p in policy_distribution(self.game.policies[node], state, node):
-                v, err = self._child(state, lambda c, a=a: c.apply_action(a, checked=False))
+                v, err = self._child(state, (2, a))
                 parts.append((p, v, err))
             return self._mix(parts)
         q = self._q(state, node)
@@ -227,7 +227,7 @@ class Expectimax:
     def _q(self, state: State, seat: str) -> list[tuple[Action, Vec, float]]:
         out = []
         for a in state.legal_actions(seat):
-            v, err = self._child(state, lambda c, a=a: c.apply_action(a, checked=False))
+            v, err = self._child(state, (2, a))
             out.append((a, v, err))
         return out
 
@@ -281,8 +281,11 @@ class Expectimax:
                 p = Fraction(1)
                 for _, w in combo:
                     p *= w
-                joint = {**dict(zip(mine, choice, strict=True)), **{s: a for s, (a, _) in zip(others, combo, strict=True)}}
-                v, err = self._child(state, lambda c, j=joint: c.apply_actions(j, checked=False))
+                joint = {
+                    **dict(zip(mine, choice, strict=True)),
+                    **{s: a for s, (a, _) in zip(others, combo, strict=True)},
+                }
+                v, err = self._child(state, (1, joint))
                 parts.append((p, v, err))
             v, err = self._mix(parts)
             results.append((choice, v, err))

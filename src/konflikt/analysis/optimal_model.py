@@ -16,7 +16,7 @@ heuristic's choice: a value within ``TIE`` of the best counts as the best.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -57,14 +57,24 @@ class Explored:
     weight: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
     """Each leaf's successors (state ids) and probabilities (padded with weight 0)."""
     deadlock: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    horizon: set[int] = field(default_factory=set)
+    """States met at the exploring horizon, not expanded (in ``ended`` with their deadlock)."""
 
     @property
     def depth(self) -> int:
         return len(self.game.turns)
 
 
-def explore(game: RoundGame, start: Hashable, sides: Sequence[str], max_states: int = DEFAULT_MAX_STATES) -> Explored:
-    """Every compact state reachable from ``start`` under any choices, with its choice tree."""
+def explore(
+    game: RoundGame,
+    start: Hashable,
+    sides: Sequence[str],
+    max_states: int = DEFAULT_MAX_STATES,
+    horizon: int | None = None,
+) -> Explored:
+    """Every compact state reachable from ``start`` under any choices within ``horizon`` rounds, with its choice
+    tree (a state first met at the horizon is not expanded: from the start it is only ever met with no round
+    left, where the cap ends the conflict)."""
     ex = Explored(game, tuple(sides))
     depth = ex.depth
     parent: list[list[int]] = [[] for _ in range(depth + 1)]
@@ -75,10 +85,13 @@ def explore(game: RoundGame, start: Hashable, sides: Sequence[str], max_states: 
     node: list[dict[tuple[int, tuple[Hashable, ...]], int]] = [{} for _ in range(depth + 1)]
     leaves: list[tuple[list[int], list[float]]] = []
 
-    def add(c: Hashable) -> int:
+    depth_of: list[int] = []
+
+    def add(c: Hashable, at: int = 0) -> int:
         found = ex.index.get(c)
         if found is None:
             found = ex.index[c] = len(ex.states)
+            depth_of.append(at)
             if found >= max_states:
                 raise KonfliktError(f"optimal play is out of reach: more than {max_states:,} compact states")
             ex.states.append(c)
@@ -93,6 +106,10 @@ def explore(game: RoundGame, start: Hashable, sides: Sequence[str], max_states: 
         label = game.end(c)
         if label is not None:
             ex.ended[u] = _wins(label, ex.sides)
+            continue
+        if horizon is not None and depth_of[u] >= horizon:
+            ex.ended[u] = _wins(game.deadlock(c), ex.sides)
+            ex.horizon.add(u)
             continue
         ex.live.append(u)
         level_nodes: list[tuple[int, tuple[Hashable, ...]]] = [(len(parent[0]), ())]
@@ -124,7 +141,7 @@ def explore(game: RoundGame, start: Hashable, sides: Sequence[str], max_states: 
             level_nodes = below
         for _, made in level_nodes:
             den, ways = game.resolve(c, made)
-            leaves.append(([add(t) for t, _ in ways], [w / den for _, w in ways]))
+            leaves.append(([add(t, depth_of[u] + 1) for t, _ in ways], [w / den for _, w in ways]))
     width = max((len(ids) for ids, _ in leaves), default=1)
     ex.succ = np.zeros((len(leaves), width), dtype=np.int64)
     ex.weight = np.zeros((len(leaves), width))
@@ -148,8 +165,8 @@ def _wins(label: Hashable, sides: Sequence[str]) -> np.ndarray:
 
 def _score(values: np.ndarray, side: int) -> np.ndarray:
     if values.shape[1] == 2:
-        return values[:, side] - values[:, 1 - side]
-    return values[:, side]
+        return np.asarray(values[:, side] - values[:, 1 - side])
+    return np.asarray(values[:, side])
 
 
 @dataclass
@@ -164,12 +181,13 @@ class GameSolution:
     error_bound: float
 
     def value(self, u: int, rounds: int) -> np.ndarray:
-        return self.values[min(rounds, len(self.values) - 1)][u]
+        return np.asarray(self.values[min(rounds, len(self.values) - 1)][u])
 
 
-def solve(ex: Explored, optimising: Mapping[str, int], rounds: int) -> GameSolution:
-    """Backward induction over ``rounds`` rounds: each seat of ``optimising`` maximises its side's score, the
-    others choose as their heuristic."""
+def solve(ex: Explored, optimising: Mapping[str, int], rounds: int, uniform: Collection[str] = ()) -> GameSolution:
+    """Backward induction over ``rounds`` rounds: each seat of ``optimising`` maximises its side's score, a seat of
+    ``uniform`` chooses uniformly at random among its choices (the ``random`` baseline), the others choose as their
+    heuristic."""
     n, sides = len(ex.states), len(ex.sides)
     current = ex.deadlock.copy()
     fixed = np.zeros((n, sides))
@@ -192,6 +210,10 @@ def solve(ex: Explored, optimising: Mapping[str, int], rounds: int) -> GameSolut
             seat = ex.game.turns[level]
             side = optimising.get(seat)
             pick = ex.policy[level]
+            if seat in uniform:
+                chosen[level] = pick
+                child = np.add.reduceat(child, ex.start[level], axis=0) / ex.count[level][:, None]
+                continue
             if side is not None:
                 pick = _best(_score(child, side), ex.start[level], ex.count[level], pick)
             chosen[level] = pick

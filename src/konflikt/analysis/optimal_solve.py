@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -156,7 +156,12 @@ class Solver:
     """Optimal play for one scenario under one set of rule options (see the module)."""
 
     def __init__(
-        self, scenario: Scenario, opening: State, max_states: int = STATE_LIMIT, max_seconds: float | None = None
+        self,
+        scenario: Scenario,
+        opening: State,
+        max_states: int = STATE_LIMIT,
+        max_seconds: float | None = None,
+        explore: bool = True,
     ) -> None:
         self.scenario, self.opening = scenario, opening
         self.sides = tuple(s.id for s in scenario.sides)
@@ -169,10 +174,57 @@ class Solver:
         self._solutions: dict[tuple[tuple[str, int], ...], om.GameSolution] = {}
         self._searches: dict[tuple[tuple[str, int], ...], Expectimax] = {}
         self.seconds = 0.0
-        self._prepare()
+        self._start: tuple[Hashable, int, tuple[Hashable, ...]] | None = None
+        self._prepare(explore)
+
+    def explore(self) -> None:
+        """Explore the round game now (a solver made with ``explore=False`` whose cache did not fit)."""
+        if self.game is not None and self.explored is None and self._start is not None:
+            began = time.process_time()
+            self.explored = om.explore(self.game, self._start[0], self.sides, horizon=self._start[1])
+            self.root = (self.explored.index[self._start[0]], self._start[1])
+            self.seconds += time.process_time() - began
 
     # ---- which machinery ---------------------------------------------------------------------------------------
-    def _prepare(self) -> None:
+    def cache_payload(self) -> dict[str, Any]:
+        """What the optimal policy needs again: the game's equilibrium (or the State-API search's memo)."""
+        everyone = list(range(len(self.sides)))
+        if self.explored is not None:
+            sol = self.game_solution(everyone)
+            explored = replace(self.explored, game=None)  # type: ignore[arg-type]
+            return {
+                "explored": explored,
+                "root": self.root,
+                "values": sol.values,
+                "picks": sol.picks,
+                "bound": sol.error_bound,
+            }
+        search = self.search(everyone)
+        search.value(self.opening)
+        return {"memo": replace(search.solution, game=None)}  # type: ignore[arg-type]
+
+    def restore(self, payload: dict[str, Any]) -> bool:
+        """Take a cached solution back (see :meth:`cache_payload`); ``False`` where it does not fit."""
+        everyone = list(range(len(self.sides)))
+        try:
+            if self.game is not None and "explored" in payload:
+                explored = replace(payload["explored"], game=self.game)
+                self.explored, self.root = explored, payload["root"]
+                opt = self.optimising(everyone)
+                self._solutions[tuple(sorted(opt.items()))] = om.GameSolution(
+                    explored, opt, payload["values"], payload["picks"], payload["bound"]
+                )
+                return True
+            if self.game is None and "memo" in payload:
+                search = self.search(everyone)
+                memo = payload["memo"]
+                search.solution = replace(memo, game=search.game)
+                return True
+        except Exception:  # a cache of another shape: solve again
+            return False
+        return False
+
+    def _prepare(self, explore: bool = True) -> None:
         factory = self.scenario.ruleset.round_game
         if factory is None:
             return
@@ -187,8 +239,11 @@ class Solver:
                     return
                 began = time.process_time()
                 self.game = made
-                self.explored = om.explore(made, where[0], self.sides)
-                self.root = (0, where[1])
+                if not explore:
+                    self._start = where
+                    return
+                self.explored = om.explore(made, where[0], self.sides, horizon=where[1])
+                self.root = (self.explored.index[where[0]], where[1])
                 self.seconds += time.process_time() - began
                 return
             ways = branches(state, self.policies)
@@ -231,11 +286,21 @@ class Solver:
             )
         return found
 
-    def values(self, sides: Sequence[int], exact: bool = False) -> tuple[Any, ...]:
-        """Each side's win probability from the opening when the seats of ``sides`` optimise."""
+    def values(self, sides: Sequence[int], exact: bool = False, uniform: Sequence[int] = ()) -> tuple[Any, ...]:
+        """Each side's win probability from the opening when the seats of ``sides`` optimise (and those of
+        ``uniform`` choose at random: in a round game among its choices only, the rest heuristic)."""
         if self.explored is not None and self.root is not None:
-            sol = self.game_solution(sides)
+            if uniform:
+                seats = [seat for seat, k in self.side_of.items() if k in uniform]
+                sol = om.solve(self.explored, self.optimising(sides), self.root[1], seats)
+            else:
+                sol = self.game_solution(sides)
             return tuple(float(x) for x in sol.value(*self.root))
+        if uniform:
+            random = self.scenario.ruleset.policy("random")
+            policies = {**self.policies, **{s: random for s, k in self.side_of.items() if k in uniform}}
+            search = Expectimax(Game(self.sides, self.optimising(sides), policies, exact), self.max_states)
+            return search.value(self.opening)
         search = self.search(sides, exact)
         began = time.process_time()
         try:
@@ -447,6 +512,26 @@ def solver_for(
 def out_of_reach(scenario: Scenario, exc: TooLargeToSolve | KonfliktError) -> str:
     name = scenario.title
     return f"optimal play for {name!r} is out of reach: {exc}"
+
+
+def advice(scenario: Scenario, state: State, seat: str) -> tuple[list[tuple[Action, float]] | None, str]:
+    """``advise`` at a prompt: each legal choice of ``seat`` with its side's win probability when both sides play
+    optimally after it, best first; or ``None`` and why not (out of reach, or a decision the game leaves to the
+    heuristic)."""
+    from konflikt.analysis.optimal_policy import solver_for as solved
+
+    side = seat_sides(scenario).get(seat)
+    if side is None:
+        return None, "the GM's decisions are not optimised"
+    try:
+        solver = solved(scenario, state)
+        rows = solver.advise(state, seat)
+    except KonfliktError as exc:
+        return None, str(exc).split(";")[0]
+    if rows is None:
+        return None, f"this decision is played by the heuristic in the solved game ({solver.scope})"
+    mine = solver.sides[side]
+    return [(a, v[mine]) for a, v in rows], ""
 
 
 __all__ = ["Loss", "SideRow", "SolveReport", "Solver", "objective", "out_of_reach", "solver_for"]

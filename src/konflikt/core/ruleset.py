@@ -129,6 +129,19 @@ it never will be one (a policy or an option it does not mirror); ``None`` where 
 (the caller steps on through the State API and asks again)."""
 
 
+SEARCH_POLICIES: dict[str, str] = {
+    "optimal": "konflikt.analysis.optimal_policy:OptimalPolicy",
+}
+"""Policies every ruleset has that search the game itself (they live above the rulesets, in ``analysis``): name →
+``module:class``, imported when first asked for, as the rulesets are. Such a policy may define ``bind(scenario,
+names)``; ``sim.runner.seat_policies`` calls it with the scenario it plays."""
+
+
+def _search_policy(name: str) -> Callable[[], Policy]:
+    module, _, cls = SEARCH_POLICIES[name].partition(":")
+    return getattr(importlib.import_module(module), cls)  # type: ignore[no-any-return]
+
+
 class RandomPolicy:
     """Uniformly random among the legal actions: the baseline every ruleset has."""
 
@@ -210,8 +223,12 @@ class Ruleset:
 
     def policy(self, name: str) -> Policy:
         factories: dict[str, Callable[[], Policy]] = {"random": RandomPolicy, **self.policies}
+        if name in SEARCH_POLICIES and name not in factories:
+            return _search_policy(name)()
         if name not in factories:
-            raise KonfliktError(f"unknown policy {name!r} for {self.id} (known: {', '.join(sorted(factories))}, human)")
+            raise KonfliktError(
+                f"unknown policy {name!r} for {self.id} (known: {', '.join(self.policy_names())}, human)"
+            )
         return factories[name]()
 
     def conformance(self) -> ConformanceTable:
@@ -221,7 +238,7 @@ class Ruleset:
         return load_conformance(conformance_path(self.content_dir))
 
     def policy_names(self) -> list[str]:
-        return sorted({"random", *self.policies})
+        return sorted({"random", *self.policies, *SEARCH_POLICIES})
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -15,7 +15,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import cast
 
 from konflikt.core.actions import Action
-from konflikt.core.ruleset import Policy
+from konflikt.core.ruleset import Policy, RoundGame
 from konflikt.core.state import GM, State
 from konflikt.errors import KonfliktError
 from konflikt.rulesets.presja.kernel_exchange import Decl, Duel, duel_of
@@ -54,14 +54,17 @@ class PresjaGame:
     def __init__(self, model: PresjaModel) -> None:
         self.model = model
         self.rules = model.rules
-        self.turns = self.rules.ids
+        self.turns: tuple[str, ...] = self.rules.ids
         self.cap = model.cap
         self._choices: dict[tuple[int, tuple[int, int], int, bool], tuple[Decl, ...]] = {}
 
     def start(self, state: State) -> tuple[Hashable, int, Made] | None:
         if not isinstance(state, PresjaState) or state.is_terminal() or any(state.fate):
             return None
-        if PresjaModel._identity(state)[1:] != cast(tuple[Hashable, ...], self.model._static)[1:]:
+        if (
+            cast(tuple[Hashable, ...], PresjaModel._identity(state))[1:]
+            != cast(tuple[Hashable, ...], self.model._static)[1:]
+        ):
             return None  # another conflict (the same fixed numbers in another State object are the same game)
         a, b = self.rules.who
         duel = duel_of(state, a, b)
@@ -69,7 +72,10 @@ class PresjaGame:
         if at_exchange_start(state):
             return duel, left, ()
         if state.phase == "declare" and not state.compelled and state.compel_pending is None:
+            # after the GM's "pass" on compels: the same exchange start as far as the declarations go
             first = state.decl[a]
+            if state.ptr == 0 and first is None and state.decl[b] is None:
+                return duel, left, ()
             if state.ptr == 1 and first is not None and state.decl[b] is None:
                 return duel, left, (Decl(first.kind, first.tactic, first.zone),)
         return None
@@ -131,8 +137,10 @@ class PresjaGame:
         parts = []
         for i, name in enumerate(self.rules.ids):
             track = self.rules.track[i]
-            boxes = "".join("[x]" if duel[i] >> k & 1 else "[ ]" for k in range(len(track)))
-            cons = [slot for slot, c in zip(("mild", "moderate", "severe"), duel[2 + i], strict=True) if c]
+            marked = cast(int, duel[i])
+            boxes = "".join("[x]" if marked >> k & 1 else "[ ]" for k in range(len(track)))
+            taken = cast(tuple[int, int, int], duel[2 + i])
+            cons = [slot for slot, c in zip(("mild", "moderate", "severe"), taken, strict=True) if c]
             held = f", konsekwencje (consequences) {'+'.join(cons)}" if cons else ""
             parts.append(f"{name} tor (track) {boxes}{held}, Punkty Losu (fate points) {duel[4 + i]}")
         return " · ".join(parts)
@@ -148,7 +156,7 @@ class PresjaGame:
         return f"{KIND_WORDS.get(decl.kind, decl.kind)}{where}, {TACTIC_WORDS.get(decl.tactic, decl.tactic)}"
 
 
-def round_game(state: State, policies: Mapping[str, Policy]) -> PresjaGame | str | None:
+def round_game(state: State, policies: Mapping[str, Policy]) -> RoundGame | str | None:
     """The :class:`PresjaGame` of the duel at ``state``: why not (a string); ``None`` between exchanges' starts.
 
     The game's compact rules are the exact-odds model's (one against one, the GM's heuristic), so it is made from
