@@ -23,8 +23,9 @@ from konflikt.sim.runner import Generators, Runner, seat_policies
 from tests.analysis.test_exact import toy
 
 RANDOM = {"ada": RandomPolicy(), "bo": RandomPolicy(), GM: RandomPolicy()}
-SHORT = {"max_exchanges": 3}
-"""A knife fight of at most three exchanges: the same game, small enough for a test."""
+SHORT = {"max_exchanges": 6}
+"""A knife fight of at most six exchanges: the same game, small enough for a test (in three, nearly every fight is
+still going at the cap)."""
 
 
 @pytest.fixture(autouse=True)
@@ -58,9 +59,10 @@ def brute_best_response(state: State) -> Fraction:
 
 
 def test_toy_best_response_equals_brute_force() -> None:
-    """No draws within the cap's reach matter here: ada's score (win − loss) and her win probability agree only
-    when the deadlock is impossible, so the toy is played with no cap and points small enough to end."""
-    state = toy((2, 1), max_rounds=4)
+    """Ada's best response to bo's random stance, against plain recursion over the whole tree. The search
+    maximises win − loss and the brute force the win alone: on this toy both pick the same stances (striking is
+    what wins, and guarding only delays), so the values agree exactly."""
+    state = toy((1, 1), max_rounds=2)
     search = Expectimax(Game(("north", "south"), {"ada": 0}, RANDOM))
     value = search.value(state)
     plain = conflict_odds(state, RANDOM).winners()
@@ -77,10 +79,20 @@ def test_toy_both_sides_in_secret_is_a_matrix_game_not_expectimax() -> None:
 
 
 def knife(**options: Any) -> tuple[Any, State]:
-    scenario = load_scenario("presja/knife_fight")
+    scenario = _knife_scenario()
     state = new_state(scenario, {**SHORT, **options})
     state.quiet = True
     return scenario, state
+
+
+_SCENARIO: list[Any] = []
+
+
+def _knife_scenario() -> Any:
+    """One scenario object for the file: the presja model and the solver's memo are kept per scenario object."""
+    if not _SCENARIO:
+        _SCENARIO.append(load_scenario("presja/knife_fight"))
+    return _SCENARIO[0]
 
 
 def test_knife_fight_heuristic_value_is_the_exact_odds() -> None:
@@ -91,8 +103,9 @@ def test_knife_fight_heuristic_value_is_the_exact_odds() -> None:
     values = solver.values([])
     odds = conflict_odds(state, {s: p for s, p in seat_policies(scenario).items() if p is not None}).winners()
     bound = solver.error_bound() + 1e-15
-    assert abs(values[0] - float(odds[("strona_belzee",)])) <= bound
+    assert abs(values[0] - float(odds.get(("strona_belzee",), 0))) <= bound
     assert abs(values[1] - float(odds[("strona_massimo",)])) <= bound
+    assert values[1] > 0.05
 
 
 def test_optimal_at_least_heuristic_and_random_on_the_knife_fight() -> None:
@@ -104,7 +117,9 @@ def test_optimal_at_least_heuristic_and_random_on_the_knife_fight() -> None:
         random = solver.values([], uniform=[k])
         assert best[k] >= heuristic[k] - 1e-12
         assert best[k] >= random[k] - 1e-12
-        assert best[k] > random[k] + 0.01  # random declarations (conceding a seventh of the time) lose clearly
+    # Massimo, the better knife fighter, loses clearly with random declarations (conceding a seventh of the time);
+    # in six exchanges Belzee seldom wins either way
+    assert solver.values([1])[1] > solver.values([], uniform=[1])[1] + 0.01
     both = solver.values([0, 1])
     # each side's equilibrium value lies between what it gets against a best-responding foe and its own best reply
     assert solver.values([1])[0] - 1e-12 <= both[0] <= solver.values([0])[0] + 1e-12
@@ -115,7 +130,7 @@ def test_optimal_policy_in_simulation_agrees_with_solve_within_4_se() -> None:
     value = Solver(scenario, state).values([0, 1])
     names = {"belzee": "optimal", "massimo": "optimal"}
     policies = seat_policies(scenario, names)
-    n = 400
+    n = 300
     wins = 0
     gen = Generators.from_seed(7)
     for _ in range(n):
