@@ -95,3 +95,35 @@ def test_the_pressure_track_shows_its_marked_boxes(tmp_path: Path) -> None:
     child.expect(r"tor[^\n]*\[x\d")
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+def test_advise_lists_each_declaration_with_its_optimal_win_chance(tmp_path: Path) -> None:
+    """``advise`` at Belzee's declaration: every choice with a win chance under optimal play after it, best first;
+    at a decision the solved game leaves to the heuristic (the opening's initiative), the ≈ estimate, labelled."""
+    env_cache = tmp_path / "cache"
+    os.environ["KONFLIKT_CACHE"] = str(env_cache)
+    try:
+        child = play(tmp_path, "presja/knife_fight", "--option", "max_exchanges=3")
+        child.timeout = 600
+        for _ in range(6):
+            child.expect(PROMPT)
+            child.sendline("advise")
+            found = child.expect(
+                [r"advice for Belzee: win chance if both sides play optimally", r"advice for Belzee: ≈"]
+            )
+            if found == 0:
+                break
+            child.expect(PROMPT)
+            child.sendline("1")
+        else:
+            raise AssertionError("never asked for a declaration")
+        child.expect(PROMPT)
+        listed = [float(x) for x in re.findall(r"^\s+\d+\. (\d+(?:\.\d)?)% — ", child.before, re.MULTILINE)]
+        assert len(listed) == 7  # attack and defend with three tactics each, and concede
+        assert listed == sorted(listed, reverse=True)
+        assert "poddaj" in child.before or "concede" in child.before
+        child.sendintr()
+        child.expect(pexpect.EOF)
+        child.close()
+    finally:
+        os.environ.pop("KONFLIKT_CACHE", None)

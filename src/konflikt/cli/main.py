@@ -51,10 +51,20 @@ def _register() -> _click.Command:
         run_command,
         serve_command,
         sim_command,
+        solve_command,
         sweep_command,
     )
 
-    commands = (run_command, play_command, sim_command, sweep_command, report_command, dice_commands, bench_command)
+    commands = (
+        run_command,
+        play_command,
+        sim_command,
+        solve_command,
+        sweep_command,
+        report_command,
+        dice_commands,
+        bench_command,
+    )
     for module in (*commands, serve_command, info_commands):
         module.register(app)
     from konflikt.cli import campaign_command, chars_command

@@ -49,6 +49,8 @@ commands at any prompt:
   log         the narrated log so far
   odds        who wins from here (exact, or ≈ estimated in about a second), the chance of each choice, and
               at a roll the chances that matter for it
+  advise      each choice with its win chance when both sides play optimally after it, best first
+              (solved once per scenario and kept on disk; where that is out of reach, the ≈ estimate)
   undo [n]    take back the last n human inputs (decisions and table dice; default 1)
   save        confirm that everything is saved (it is, after every step)
   quit        stop here; resume later with konflikt play --resume ID"""
@@ -300,6 +302,8 @@ class TableSession:
             print_events(self.console, [e for e in self.state.history() if e.visible_to is None])
         elif word == "odds":
             self.show_odds()
+        elif word == "advise":
+            self.show_advice()
         elif word == "save":
             self.console.print(f"conflict {self.id} is saved in {self.store.path} ({len(self.sources)} steps)")
         elif word == "quit":
@@ -350,6 +354,49 @@ class TableSession:
             choice_odds(scenario, state, seat, policies, CHOICES_BUDGET, seed), 1
         ):
             mine = next((c for c in chance.chances if side and c.label.startswith(side)), None)
+            shown = chance.line() if mine is None else _one(mine, chance)
+            line = Text(f"  {number:>2}. {shown} — ")
+            line.append(state.describe_action(seat, action), style="dim")
+            self.console.print(line, no_wrap=True, overflow="ellipsis", highlight=False)
+
+    def show_advice(self) -> None:
+        """Each legal choice with its side's win chance under optimal continuation, best first; where optimal play
+        is out of reach (or this is no decision the solved game optimises), the from-here estimate, labelled."""
+        from konflikt.analysis.optimal_solve import advice
+
+        state, scenario, seat = self.state, self.conflict.scenario, self.asking
+        if seat is None or state.current_player() in (CHANCE, TERMINAL):
+            self.console.print("advise: no decision now (a roll, or the end)", highlight=False, markup=False)
+            return
+        name = self.names.get(seat, seat)
+        rows, why = advice(scenario, state, seat)
+        if rows is not None:
+            self.console.print(
+                f"advice for {name}: win chance if both sides play optimally after the choice, best first",
+                style="bold",
+                highlight=False,
+                markup=False,
+            )
+            for number, (action, p) in enumerate(rows, 1):
+                line = Text(f"  {number:>2}. {percent(p)} — ")
+                line.append(state.describe_action(seat, action), style="dim")
+                self.console.print(line, no_wrap=True, overflow="ellipsis", highlight=False)
+            return
+        self.console.print(
+            f"advice for {name}: ≈ from here with the heuristic playing on (not optimal play: {why})",
+            style="bold",
+            highlight=False,
+            markup=False,
+        )
+        side = self.side_of(seat)
+        policies = self.stand_ins()
+        answers = choice_odds(scenario, state, seat, policies, CHOICES_BUDGET, self.conflict.seed or 0)
+        ranked = []
+        for action, chance in answers:
+            mine = next((c for c in chance.chances if side and c.label.startswith(side)), None)
+            ranked.append((-(mine.p if mine else 0.0), action, mine, chance))
+        ranked.sort(key=lambda row: row[0])
+        for number, (_, action, mine, chance) in enumerate(ranked, 1):
             shown = chance.line() if mine is None else _one(mine, chance)
             line = Text(f"  {number:>2}. {shown} — ")
             line.append(state.describe_action(seat, action), style="dim")

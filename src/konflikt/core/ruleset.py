@@ -68,10 +68,78 @@ class ExactModel(Protocol):
         ...
 
 
+class RoundGame(Protocol):
+    """A conflict as a game over compact states, for optimal play (``konflikt.analysis.optimal_model``).
+
+    Each round the seats of :attr:`turns` choose in turn (each seeing the choices before it), then the round is
+    resolved by the rules code over the dice; a compact state holds no round number (the solver carries it, up to
+    :attr:`cap`). The choices a game exposes are the decisions it optimises (presja: the declarations); whatever
+    else the rules ask is played by the heuristic inside :meth:`resolve`, and the game says so in :attr:`scope`.
+    """
+
+    unit: str
+    """What one round is, in the system's words (``exchanges``)."""
+    turns: tuple[str, ...]
+    """The seats that choose each round, in order."""
+    scope: str
+    """Which decisions are optimised and which are left to the heuristic, in words."""
+
+    def start(self, state: State) -> tuple[Hashable, int, tuple[Hashable, ...]] | None:
+        """Where ``state`` stands: (compact state, rounds left including this one, the choices made this round so
+        far), or ``None`` where it is not at one of the game's decisions or round starts."""
+        ...
+
+    def choices(self, compact: Hashable, made: tuple[Hashable, ...]) -> Sequence[Hashable]:
+        """The choices of ``turns[len(made)]`` after ``made``; empty when the round is decided (a concession)."""
+        ...
+
+    def policy_choice(self, compact: Hashable, made: tuple[Hashable, ...]) -> Hashable:
+        """What the seat's heuristic chooses there."""
+        ...
+
+    def resolve(self, compact: Hashable, made: tuple[Hashable, ...]) -> tuple[int, Sequence[tuple[Hashable, int]]]:
+        """The round's end once everyone has chosen: a denominator and (next compact state, numerator) pairs."""
+        ...
+
+    def end(self, compact: Hashable) -> Hashable | None:
+        """The outcome label of an ended compact state (``outcome_label``'s shape: ending, winners, fates)."""
+        ...
+
+    def deadlock(self, compact: Hashable) -> Hashable:
+        """The outcome label when the round cap ends the conflict at ``compact``."""
+        ...
+
+    def action(self, state: State, seat: str, choice: Hashable) -> Action:
+        """The State's legal action that is ``choice``."""
+        ...
+
+    def describe(self, choice: Hashable) -> str:
+        """A choice in the system's words, with English."""
+        ...
+
+
+GameFactory = Callable[[State, Mapping[str, Policy]], RoundGame | str | None]
+"""A ruleset's ``round_game`` hook: the game of the conflict at ``state`` with ``policies`` for the seats it does not
+optimise (the GM); a string saying why not; ``None`` where ``state`` is not at a round's start."""
+
+
 ModelFactory = Callable[[State, Mapping[str, Policy]], ExactModel | str | None]
 """A ruleset's ``exact_model`` hook: a model for the conflict at ``state`` under ``policies``; a string saying why
 it never will be one (a policy or an option it does not mirror); ``None`` where ``state`` is between rounds' starts
 (the caller steps on through the State API and asks again)."""
+
+
+SEARCH_POLICIES: dict[str, str] = {
+    "optimal": "konflikt.analysis.optimal_policy:OptimalPolicy",
+}
+"""Policies every ruleset has that search the game itself (they live above the rulesets, in ``analysis``): name →
+``module:class``, imported when first asked for, as the rulesets are. Such a policy may define ``bind(scenario,
+names)``; ``sim.runner.seat_policies`` calls it with the scenario it plays."""
+
+
+def _search_policy(name: str) -> Callable[[], Policy]:
+    module, _, cls = SEARCH_POLICIES[name].partition(":")
+    return getattr(importlib.import_module(module), cls)  # type: ignore[no-any-return]
 
 
 class RandomPolicy:
@@ -149,6 +217,9 @@ class Ruleset:
     """Optional compact model for exact whole-conflict odds (``rulesets/<id>/model.py``, see :class:`ExactModel`):
     ``konflikt.analysis.exact.conflict_odds`` solves it where it covers the state and the policies, and walks the
     State API otherwise."""
+    round_game: GameFactory | None = None
+    """Optional decision-exposing compact game for optimal play (see :class:`RoundGame`); without it optimal play
+    walks the State API (``konflikt.analysis.optimal``)."""
     cap_endings: tuple[str, ...] = ("deadlock",)
     """The endings that mean a cap stopped the conflict (a round limit), not the rules' own ending: a sweep cell
     where they exceed 1% says so."""
@@ -162,8 +233,12 @@ class Ruleset:
             maker: Callable[[str, str | None], Policy] = importlib.import_module(SEARCH_POLICIES[base]).make_policy
             return maker(base, argument if colon else None)
         factories: dict[str, Callable[[], Policy]] = {"random": RandomPolicy, **self.policies}
+        if name in SEARCH_POLICIES and name not in factories:
+            return _search_policy(name)()
         if name not in factories:
-            raise KonfliktError(f"unknown policy {name!r} for {self.id} (known: {', '.join(sorted(factories))}, human)")
+            raise KonfliktError(
+                f"unknown policy {name!r} for {self.id} (known: {', '.join(self.policy_names())}, human)"
+            )
         return factories[name]()
 
     def conformance(self) -> ConformanceTable:

@@ -68,7 +68,12 @@ def seat_policies(scenario: Scenario, overrides: Mapping[str, str] | None = None
     names = {p.id: p.policy for p in scenario.participants()}
     names[GM] = scenario.gm
     names.update(overrides or {})
-    return {seat: None if name == "human" else scenario.ruleset.policy(name) for seat, name in names.items()}
+    out = {seat: None if name == "human" else scenario.ruleset.policy(name) for seat, name in names.items()}
+    for policy in out.values():
+        bind = getattr(policy, "bind", None)
+        if bind is not None:  # a policy that searches the game needs the scenario (core.ruleset.SEARCH_POLICIES)
+            bind(scenario, names)
+    return out
 
 
 class Runner:

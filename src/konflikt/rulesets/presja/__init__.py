@@ -10,6 +10,7 @@ from pathlib import Path
 from konflikt.core.ruleset import Ruleset, register
 from konflikt.rulesets.presja.aftermath import aftermath
 from konflikt.rulesets.presja.campaign import CAMPAIGN
+from konflikt.rulesets.presja.game import round_game
 from konflikt.rulesets.presja.kernel import make_kernel
 from konflikt.rulesets.presja.model import exact_model
 from konflikt.rulesets.presja.models import Character, Setup
@@ -40,6 +41,7 @@ RULESET = register(
         odds=QUESTIONS,
         kernel=make_kernel,
         exact_model=exact_model,
+        round_game=round_game,
         aftermath=aftermath,
         campaign=CAMPAIGN,
         length_unit="exchanges",

@@ -183,9 +183,13 @@ class ExchangeRules:
     # ---- the exchange ------------------------------------------------------------------------------------------
     def exchange(self, s: Duel, delta: int) -> Step:
         """The exchange from state ``s`` when the first participant's 4dF minus the second's is ``delta``."""
+        first, second = self.declare(s[0], s[2], s[1], s[3], s[10], (s[13], s[14]))
+        return self.exchange_declared(s, delta, first, second)
+
+    def exchange_declared(self, s: Duel, delta: int, first: Decl, second: Decl | None) -> Step:
+        """The exchange from ``s`` with these declarations (whoever made them: the heuristic, or optimal play)."""
         m0, m1, c0, c1, fp0, fp1, n0, n1, f0, f1, early, t0, t1, z0, z1 = s
         later = min(early + 1, 3) if self.timed else 0
-        first, second = self.declare(m0, c0, m1, c1, early, (z0, z1))
         compel = 1 if self.compels and (any(c0) or any(c1)) else 0  # the GM heuristic's "pass", when asked
         if second is None or second.kind == "concede":
             if second is None:

@@ -1,0 +1,92 @@
+"""``konflikt solve SCENARIO``: each side's win probability under optimal play beside the heuristic's, the gap, and
+the decisions where the heuristic gives most away (``konflikt.analysis.optimal_solve``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from konflikt.cli.common import overrides_for
+from konflikt.cli.render import plain_console
+from konflikt.errors import KonfliktError
+
+SEARCH_SECONDS = 60.0
+"""How long the State-API search may run before ``solve`` says the scenario is out of reach."""
+
+
+def _pp(x: float) -> str:
+    return f"{100 * x:+.1f} pp"
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def solve(
+        scenario_name: Annotated[str, typer.Argument(metavar="SCENARIO", help="A scenario file, or RULESET/NAME.")],
+        json_out: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+        exact: Annotated[
+            bool, typer.Option("--exact", help="Fractions where the State API answers (the round game is in floats).")
+        ] = False,
+        option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Rule option name=value.")] = None,
+        seconds: Annotated[
+            float, typer.Option("--seconds", min=1, max=86_400, help="Search time before giving up (State API).")
+        ] = SEARCH_SECONDS,
+    ) -> None:
+        """Optimal play: each side's win chance with both optimal, its best response to the other's heuristic,
+        the heuristic's own, the gap, and the decisions where the heuristic gives most away."""
+        from konflikt.analysis.optimal import TooLargeToSolve
+        from konflikt.analysis.optimal_solve import solver_for
+        from konflikt.core.conflict import new_state
+        from konflikt.core.scenario import load_scenario
+
+        scenario = load_scenario(scenario_name)
+        overrides = overrides_for(scenario, option)
+        state = new_state(scenario, overrides)
+        state.quiet = True
+        try:
+            report = solver_for(scenario, state, max_seconds=seconds).report(exact)
+        except TooLargeToSolve as exc:
+            raise KonfliktError(f"cannot solve {scenario_name}: {exc}; use 'konflikt sim' or the mcts policy") from None
+        except KonfliktError as exc:
+            raise KonfliktError(f"cannot solve {scenario_name}: {exc}") from None
+        console = plain_console()
+        if json_out:
+            console.print_json(json.dumps(report.to_json(), ensure_ascii=False))
+            return
+        console.print(f"{report.title}: optimal play ({report.method})", style="bold", highlight=False)
+        console.print(report.scope, highlight=False)
+        console.print(f"objective: {report.objective}", highlight=False)
+        table = Table(title="win probability")
+        for col in ("side", "heuristic (both)", "best response vs heuristic", "gap", "both optimal"):
+            table.add_column(col, justify="left" if col == "side" else "right")
+        for row in report.rows:
+            table.add_row(
+                row.name,
+                f"{row.heuristic:.2%}",
+                f"{row.best_response:.2%}",
+                _pp(row.gap),
+                f"{row.optimal:.2%}",
+            )
+        console.print(table)
+        for row in report.rows:
+            for what, value in row.exact.items():
+                console.print(f"  {row.name} {what}: {value}", highlight=False)
+        nobody = report.nobody
+        if max(nobody.values(), default=0) > 0:
+            console.print(
+                f"nobody wins: {nobody['heuristic']:.3%} (heuristic), {nobody['optimal']:.3%} (both optimal)",
+                highlight=False,
+            )
+        bound = "exact (Fractions)" if report.error_bound == 0 and exact else f"error ≤ {report.error_bound:.1e}"
+        console.print(f"{report.states:,} states, {report.seconds:.1f} s CPU; {bound}", highlight=False)
+        if report.losses:
+            console.print("where the heuristic gives most away (against the other side's heuristic):", style="bold")
+            for x in report.losses:
+                console.print(
+                    f"  {x.seat} at {x.where}: the heuristic chooses {x.heuristic}; better {x.optimal} "
+                    f"(+{100 * x.loss:.1f} pp of win − loss there; met with p={x.reach:.2f})",
+                    highlight=False,
+                    markup=False,
+                )
