@@ -84,3 +84,10 @@ class OptimalPolicy:
             ruleset = self.scenario.ruleset
             self._fallback = ruleset.policy("heuristic" if "heuristic" in ruleset.policies else "random")
         return self._fallback
+
+
+def make_policy(name: str, argument: str | None) -> Policy:
+    """``optimal``: the registry's maker (``core.ruleset.SEARCH_POLICIES``); it takes no argument."""
+    if argument is not None:
+        raise KonfliktError(f"policy {name}:{argument}: optimal takes nothing after a colon (write {name})")
+    return OptimalPolicy()

@@ -129,19 +129,6 @@ it never will be one (a policy or an option it does not mirror); ``None`` where 
 (the caller steps on through the State API and asks again)."""
 
 
-SEARCH_POLICIES: dict[str, str] = {
-    "optimal": "konflikt.analysis.optimal_policy:OptimalPolicy",
-}
-"""Policies every ruleset has that search the game itself (they live above the rulesets, in ``analysis``): name →
-``module:class``, imported when first asked for, as the rulesets are. Such a policy may define ``bind(scenario,
-names)``; ``sim.runner.seat_policies`` calls it with the scenario it plays."""
-
-
-def _search_policy(name: str) -> Callable[[], Policy]:
-    module, _, cls = SEARCH_POLICIES[name].partition(":")
-    return getattr(importlib.import_module(module), cls)  # type: ignore[no-any-return]
-
-
 class RandomPolicy:
     """Uniformly random among the legal actions: the baseline every ruleset has."""
 
@@ -154,10 +141,11 @@ class RandomPolicy:
         return legal[int(rng.integers(len(legal)))]
 
 
-SEARCH_POLICIES: dict[str, str] = {"mcts": "konflikt.analysis.mcts"}
+SEARCH_POLICIES: dict[str, str] = {"mcts": "konflikt.analysis.mcts", "optimal": "konflikt.analysis.optimal_policy"}
 """Policies every ruleset has that search or solve the game (``konflikt.analysis``, above ``core``): name → the
 module that makes them, imported by name on first use (as the rulesets are), whose ``make_policy(name, argument)``
-returns the policy. A name may carry an argument after a colon, the module's to read (``mcts:2000``)."""
+returns the policy. A name may carry an argument after a colon, the module's to read (``mcts:2000``). Such a policy
+may define ``bind(scenario, names)``; ``sim.runner.seat_policies`` calls it with the scenario it plays."""
 
 
 @dataclass(frozen=True)
@@ -233,8 +221,6 @@ class Ruleset:
             maker: Callable[[str, str | None], Policy] = importlib.import_module(SEARCH_POLICIES[base]).make_policy
             return maker(base, argument if colon else None)
         factories: dict[str, Callable[[], Policy]] = {"random": RandomPolicy, **self.policies}
-        if name in SEARCH_POLICIES and name not in factories:
-            return _search_policy(name)()
         if name not in factories:
             raise KonfliktError(
                 f"unknown policy {name!r} for {self.id} (known: {', '.join(self.policy_names())}, human)"
