@@ -107,8 +107,8 @@ class WebTable:
                 faces = None
                 source = self.sources[idx] if idx < len(self.sources) else "imported"
                 if source == "auto":
-                    outcome, drawn = roll_faces(dice, gen.dice_for(state))
-                    faces = drawn if outcome == dice.coerce(step.outcome) else None
+                    outcome, _, shown = roll_faces(dice, gen.dice_for(state))
+                    faces = shown if outcome == dice.coerce(step.outcome) else None
                 rolls.append(Roll(idx, state.roll_purpose(), dice.notation, faces, dice.describe(step.outcome), source))
             state.apply_step(step)
         self.state = state
@@ -278,11 +278,10 @@ class WebTable:
         dice = self.state.pending_roll()
         assert dice is not None
         purpose = self.state.roll_purpose()
-        outcome, faces = roll_faces(dice, self.gen.dice_for(self.state))
-        fell = None if faces is None else dice.read_faces(" ".join(faces))[1]
+        outcome, fell, shown = roll_faces(dice, self.gen.dice_for(self.state))
         self.state.apply_action(outcome, faces=fell)
         step = len(self.state.steps()) - 1
-        self.rolls.append(Roll(step, purpose, dice.notation, faces, dice.describe(outcome), source))
+        self.rolls.append(Roll(step, purpose, dice.notation, shown, dice.describe(outcome), source))
         self.record(source)
 
     def advance(self) -> None:
