@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from jinja2 import Environment, PackageLoader, select_autoescape
+import orjson
 from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.requests import HTTPConnection, Request
@@ -37,7 +37,7 @@ from konflikt.core.state import GM
 from konflikt.errors import KonfliktError, StoreError
 from konflikt.web.links import Links
 from konflikt.web.odds import FromHere, who_wins_from_here
-from konflikt.web.qr import qr_svg
+from konflikt.web.pages import Pages
 from konflikt.web.table import Refused, Sent, WebTable
 from konflikt.web.upload import uploaded_scenario
 from konflikt.web.writer import StoreThread
@@ -95,10 +95,7 @@ class Hub:
         self.links: Links | None = None
         self.tables: dict[int, WebTable] = {}
         self.conns: dict[int, set[Conn]] = {}
-        self.jinja = Environment(
-            loader=PackageLoader("konflikt.web", "templates"), autoescape=select_autoescape(default=True)
-        )
-        self.jinja.filters["qr"] = qr_svg
+        self.pages = Pages()
         self.loading = asyncio.Lock()
 
     def open(self) -> None:
@@ -170,7 +167,7 @@ class Hub:
 
     # ---- frames -----------------------------------------------------------------------------------------------
     def render(self, name: str, **context: Any) -> str:
-        return self.jinja.get_template(name).render(**context)
+        return self.pages.render(name, **context)
 
     def panel(self, table: WebTable, seat: str, base: str) -> tuple[dict[str, Any], Markup]:
         """A seat's panel and its HTML, built once per step and seat (call it holding the table's lock)."""
@@ -197,6 +194,20 @@ class Hub:
         panel, html = self.panel(table, seat, base)
         events, reset = table.events_for(seat, sent)
         return {"type": "frame", **panel, "html": str(html), "events": events, "reset": reset}
+
+    def frame_text(self, table: WebTable, seat: str, sent: Sent, base: str, ack: str) -> str:
+        """:meth:`frame` as the socket sends it, with the ``ack``: the seat's part serialized once per step (the
+        same bytes for every page of that seat), then what this connection has not yet received."""
+        odds = table.odds_seq if seat == GM else 0
+        body: bytes = table.cached(("frame", seat, base, odds), lambda: self._frame_body(table, seat, base))
+        events, reset = table.events_for(seat, sent)
+        tail = orjson.dumps({"events": events, "reset": reset, "ack": ack})
+        return (body + b"," + tail[1:]).decode()
+
+    def _frame_body(self, table: WebTable, seat: str, base: str) -> bytes:
+        """The JSON of a seat's frame without its events, open at the end (``{...`` without the ``}``)."""
+        panel, html = self.panel(table, seat, base)
+        return orjson.dumps({"type": "frame", **panel, "html": str(html)})[:-1]
 
     async def ask_odds(self, table: WebTable, seat: str) -> None:
         """The GM asks who wins from here: worked out in a thread on a copy, shown when it is ready."""
@@ -483,8 +494,10 @@ def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
                 if item.get("type") == "frame":
                     async with table.lock:
                         conn.frame_due = False
-                        item = hub.frame(table, seat, conn.sent, base) | {"ack": conn.ack}
-                await ws.send_text(json.dumps(item, ensure_ascii=False))
+                        text = hub.frame_text(table, seat, conn.sent, base, conn.ack)
+                else:
+                    text = orjson.dumps(item).decode()
+                await ws.send_text(text)
 
         task = asyncio.create_task(writer())
         first = True

@@ -219,11 +219,11 @@ class WebTable:
         legal = self.choices(seat)
         if not isinstance(choice, int) or isinstance(choice, bool) or not 0 <= choice < len(legal):
             raise Refused(f"choice {str(choice)[:20]} is not on {seat}'s list: a number from 0 to {len(legal) - 1}")
-        action = legal[choice]
+        action = legal[choice]  # one of the legal actions of this very state: applied without asking again
         if self.state.is_simultaneous_node():
-            self.state.apply_actions({seat: action})
+            self.state.apply_actions({seat: action}, checked=False)
         else:
-            self.state.apply_action(action)
+            self.state.apply_action(action, checked=False)
         self.record("human")
 
     def correct(self, message: Mapping[str, Any]) -> None:
@@ -279,7 +279,7 @@ class WebTable:
         assert dice is not None
         purpose = self.state.roll_purpose()
         outcome, fell, shown = roll_faces(dice, self.gen.dice_for(self.state))
-        self.state.apply_action(outcome, faces=fell)
+        self.state.apply_action(outcome, checked=False, faces=fell)  # the dice's own roll: possible by construction
         step = len(self.state.steps()) - 1
         self.rolls.append(Roll(step, purpose, dice.notation, shown, dice.describe(outcome), source))
         self.record(source)
