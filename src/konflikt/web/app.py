@@ -1,12 +1,14 @@
 """The ASGI app: the GM console, one page per seat, a JSON API and a WebSocket per page.
 
 Every request names a table and a token; the token decides the seat, and the seat decides what the page receives
-(``WebTable.panel``/``events_for``) and what it may do (``WebTable.handle``). Engine calls are synchronous and run on
-the event loop under the table's lock, so two messages never interleave inside a step; the store's writes run in
-its own thread (:mod:`konflikt.web.writer`), and the lock is held until they have committed, so no page ever sees a
-step that is not on the disk while other tables go on. Each connection has one writer task that builds its frame
-when it sends it: a burst of steps becomes one up-to-date frame, in order. The parts of a frame every page of a step
-shares are built once per step (``WebTable.cached``).
+(``WebTable.panel``/``events_for``) and what it may do (``WebTable.handle``). An input is applied under the table's
+lock in the engine's own thread (one for the server: engine calls never run two at a time), so two messages never
+interleave inside a step and a policy that thinks long holds up only its own table; the store's writes run in their
+own thread (:mod:`konflikt.web.writer`), and the lock is held until they have committed, so no page ever sees a step
+that is not on the disk while other tables go on. Each connection has one writer task that builds its frame when it
+sends it: a burst of steps becomes one up-to-date frame, in order. The parts of a frame every page of a step shares
+are built once per step (``WebTable.cached``), and each seat's frame is serialized once per step
+(``Hub.frame_text``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import json
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -96,9 +99,12 @@ class Hub:
         self.tables: dict[int, WebTable] = {}
         self.conns: dict[int, set[Conn]] = {}
         self.pages = Pages()
+        self.engine: ThreadPoolExecutor | None = None
+        """Where inputs are applied: one thread, so engine calls of different tables never run at once."""
         self.loading = asyncio.Lock()
 
     def open(self) -> None:
+        self.engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="konflikt-engine")
         self.writer = StoreThread(self.db)
         self.links = Links.beside(self.writer.start())
         if self.admin is not None and self.links.admin != self.admin:
@@ -108,6 +114,8 @@ class Hub:
     def close(self) -> None:
         if self.writer is not None:
             self.writer.stop()
+        if self.engine is not None:
+            self.engine.shutdown(wait=True)
 
     @property
     def store(self) -> StoreThread:
@@ -180,6 +188,12 @@ class Hub:
         token = self.links.tables.get(table.id, {})
         if seat == GM:
             panel["odds"] = table.odds_now()
+            corrections = panel["corrections"]
+            panel["correction_options"] = table.kept(
+                "corrections",
+                tuple(tuple(c.values()) for c in corrections),
+                lambda: Markup(self.render("corrections.html", corrections=corrections)),
+            )
         panel["post"] = f"/t/{table.id}/{token.get(seat, '')}"
         if seat == GM:
             panel["links"] = [
@@ -241,7 +255,9 @@ class Hub:
             return
         async with table.lock:
             try:
-                table.handle(seat, message)
+                # in the engine's thread: a policy that thinks long (a Presja heuristic on a crowded track can)
+                # holds up only this table, while the event loop goes on serving the others
+                await asyncio.get_running_loop().run_in_executor(self.engine, table.handle, seat, message)
             finally:
                 try:
                     await self.store.write(table.take_writes())

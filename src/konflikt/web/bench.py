@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable
@@ -176,13 +177,26 @@ def start_server(db: Path, port: int) -> tuple[subprocess.Popen[str], str]:
     raise KonfliktError("bench --serve: the server did not start")
 
 
+class _Keep(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+_NO_REDIRECT = urllib.request.build_opener(_Keep)
+
+
 def open_table(console: str, scenario: str, humans: list[str], seed: int) -> dict[str, str]:
     """Create one table through the console form; seat → page URL for every seat."""
     form = {"scenario": scenario, "dice": "auto", "seed": str(seed)} | {f"policy:{h}": "human" for h in humans}
     data = urllib.parse.urlencode(form).encode()
-    with urllib.request.urlopen(urllib.request.Request(console + "/new", data=data)) as response:
-        gm_url = response.geturl()
-    api = gm_url.replace("/t/", "/api/t/", 1)
+    try:  # the answer is a redirect to the GM's page: its address is enough (the page itself draws QR codes)
+        _NO_REDIRECT.open(urllib.request.Request(console + "/new", data=data)).close()
+        raise KonfliktError("bench --serve: the console did not open a table")
+    except urllib.error.HTTPError as answer:
+        if answer.code != 303:
+            raise KonfliktError(f"bench --serve: the console answered {answer.code}") from None
+        location = answer.headers["location"]
+    api = urllib.parse.urljoin(console, location).replace("/t/", "/api/t/", 1)
     with urllib.request.urlopen(api) as response:
         frame = orjson.loads(response.read())
     from konflikt.core.scenario import load_scenario

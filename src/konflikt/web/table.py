@@ -73,6 +73,7 @@ class WebTable:
     odds_seq: int = 0
     _cache_version: tuple[str, int, bool] = ("", -1, False)
     _cache: dict[Any, Any] = field(default_factory=dict)
+    _kept: dict[str, tuple[Any, Any]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, loaded: Loaded) -> WebTable:
@@ -393,6 +394,15 @@ class WebTable:
         if key not in self._cache:
             self._cache[key] = make()
         value: T = self._cache[key]
+        return value
+
+    def kept(self, name: str, key: Any, make: Callable[[], T]) -> T:
+        """``make()`` again only when ``key`` changes: a part of a page that outlives a step (the GM's list of
+        values to correct changes only when one of them does)."""
+        held = self._kept.get(name)
+        if held is None or held[0] != key:
+            held = self._kept[name] = (key, make())
+        value: T = held[1]
         return value
 
     def odds_now(self) -> dict[str, Any] | None:
