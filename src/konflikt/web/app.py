@@ -199,10 +199,19 @@ class Hub:
             panel["links"] = [
                 {"label": table.label(s), "url": f"{base}/t/{table.id}/{token[s]}"} for s in table.seats() if s in token
             ]
-        shared = table.cached("shared.html", lambda: self.render("shared.html", p=panel))
+        shared = table.cached("shared.html", lambda: self._shared_html(table, panel))
         mine = f'<div class="who-row"><h3>{escape(panel["label"])}</h3>'
         shared = shared.replace(mine, mine.replace("who-row", "who-row me"), 1)
         return panel, Markup(self.render("panel.html", p=panel) + shared)  # both rendered with autoescape
+
+    def _shared_html(self, table: WebTable, panel: dict[str, Any]) -> str:
+        """The dice and the *Everyone* card, rendered again only when the dice or a value shown in it changes (many
+        steps change neither: a secret choice, a declaration, whose turn it is)."""
+        return table.kept(
+            "shared.html",
+            orjson.dumps([panel["rolls"], panel["status"]]),
+            lambda: self.render("shared.html", p=panel),
+        )
 
     def frame(self, table: WebTable, seat: str, sent: Sent, base: str) -> dict[str, Any]:
         panel, html = self.panel(table, seat, base)
