@@ -186,10 +186,11 @@ class Hub:
         assert self.links is not None
         panel = table.panel(seat)
         token = self.links.tables.get(table.id, {})
+        options = Markup()
         if seat == GM:
             panel["odds"] = table.odds_now()
             corrections = panel["corrections"]
-            panel["correction_options"] = table.kept(
+            options = table.kept(
                 "corrections",
                 tuple(tuple(c.values()) for c in corrections),
                 lambda: Markup(self.render("corrections.html", corrections=corrections)),
@@ -202,7 +203,8 @@ class Hub:
         shared = table.cached("shared.html", lambda: self._shared_html(table, panel))
         mine = f'<div class="who-row"><h3>{escape(panel["label"])}</h3>'
         shared = shared.replace(mine, mine.replace("who-row", "who-row me"), 1)
-        return panel, Markup(self.render("panel.html", p=panel) + shared)  # both rendered with autoescape
+        html = self.render("panel.html", p=panel, correction_options=options)
+        return panel, Markup(html + shared)  # both rendered with autoescape
 
     def _shared_html(self, table: WebTable, panel: dict[str, Any]) -> str:
         """The dice and the *Everyone* card, rendered again only when the dice or a value shown in it changes (many
