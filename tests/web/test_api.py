@@ -155,7 +155,7 @@ def hedda_frames(tmp_path: Path, snurre_choice: int) -> tuple[list[str], list[di
             after = hedda.sync()
             assert after[-1]["step"] > 2
         normal = [
-            re.sub(r'"epoch": "\w+"', "", text).replace(tokens["hedda"], "TOKEN").replace(f"/t/{cid}/", "/t/N/")
+            re.sub(r'"epoch": ?"\w+"', "", text).replace(tokens["hedda"], "TOKEN").replace(f"/t/{cid}/", "/t/N/")
             for text in hedda.raw
             if json.loads(text)["type"] == "frame"
         ]
@@ -170,7 +170,7 @@ def test_a_player_never_receives_another_seats_secret_choice_or_gm_only_events(t
     assert advance[:reveal] == retreat[:reveal]
     assert "Snurre Avancera (advance)" in advance[reveal] and "Snurre Retirera (retreat)" in retreat[reveal]
     for text in advance[:reveal]:
-        assert "snurre chose" not in text and '"gm_secrets": {}' in text and "links" not in text
+        assert "snurre chose" not in text and re.search(r"\"gm_secrets\": ?{}", text) and "links" not in text
     # the GM, and only the GM, sees the choice before the reveal
     gm = [f for f in frames_a if f.get("gm")]
     assert gm[-1]["gm_secrets"] == {"Snurre (snurre)": "Avancera (advance)"}

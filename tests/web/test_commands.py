@@ -12,17 +12,36 @@ from tests.web.helpers import ADMIN, new_table, serving
 
 
 def test_bench_serve_reports_latency_percentiles_and_stops_by_itself(cli: Callable[..., Result]) -> None:
-    result = cli("bench", "--serve", "--tables", "2", "--seconds", "4", "--json")
+    result = cli("bench", "--serve", "--tables", "2", "--seconds", "4", "--scenario", "presja/skirmish", "--json")
     assert result.code == 0, result.err
     data = json.loads(result.out)
-    assert data["tables"] == 2 and data["pages"] == 8 and data["seconds"] <= 6
-    assert data["steps"] > 0 and data["refused"] == 0
-    assert 0 < data["p50_ms"] <= data["p95_ms"] <= data["p99_ms"] <= data["max_ms"]
+    [run] = data["runs"]
+    # skirmish has five participants: three play on their pages, the GM's page is the fourth
+    assert run["scenario"] == "presja/skirmish" and run["tables"] == 2 and run["pages"] == 8
+    assert run["seconds"] <= 6 and run["steps"] > 0 and run["refused"] == 0
+    assert 0 < run["p50_ms"] <= run["p95_ms"] <= run["p99_ms"] <= run["max_ms"]
+    assert run["server_cpu_ms_per_step"] > 0 and run["server_peak_rss_mb"] > 0
+    assert len(run["load_average_before"]) == len(run["load_average"]) == 3 and "cores" in data["machine"]
+
+
+def test_bench_serve_restarts_a_finished_conflict_and_fills_seats_with_watchers(cli: Callable[..., Result]) -> None:
+    """A duel has two players: with five pages a table, two more watch on the GM's link; a finished duel is undone
+    to its start by the GM's page and played again, so the load stays steady for the whole run."""
+    result = cli(
+        "bench", "--serve", "--tables", "1", "--seats", "5", "--seconds", "6", "--scenario", "levald/duel", "--json"
+    )
+    assert result.code == 0, result.err
+    [run] = json.loads(result.out)["runs"]
+    assert run["pages"] == 5 and run["refused"] == 0 and run["steps"] > 0 and run["finished"] >= 1
 
 
 def test_bench_serve_refuses_a_silly_size(cli: Callable[..., Result]) -> None:
     result = cli("bench", "--serve", "--tables", "0")
     assert result.code == 2 and result.err == "konflikt: error: --tables 0: from 1 to 500\n"
+    result = cli("bench", "--serve", "--seats", "1")
+    assert result.code == 2 and "--seats 1: from 2 to 8" in result.err
+    result = cli("bench", "--serve", "--scenario", "levald/nope")
+    assert result.code == 2 and result.err.count("\n") == 1 and "not a bundled scenario" in result.err
 
 
 def test_serve_refuses_bad_options_in_one_line(cli: Callable[..., Result]) -> None:

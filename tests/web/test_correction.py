@@ -114,3 +114,19 @@ def test_play_resume_replays_a_correction_made_at_the_browser_table(tmp_path: Pa
     corrections = [s for s in exported["steps"] if s["node"] == CORRECTION]
     assert [c["action"]["reason"] for c in corrections] == ["a wound from before"]
     assert Conflict.from_json(exported).replay().is_terminal()
+
+
+def test_the_gm_page_s_list_of_values_shows_a_corrected_value_at_once(tmp_path: Path) -> None:
+    """The list is rendered again only when a value changes (``WebTable.kept``): a correction must change it."""
+    with serving(tmp_path / "k.sqlite") as (client, _):
+        cid, tokens = new_table(client, "levald/duel", ("snurre", "hedda"))
+        before = frame(client, cid, tokens[GM])
+        row = next(c for c in before["corrections"] if c["target"] == "hedda|Gard")
+        target = row["lo"] if row["now"] != row["lo"] else row["hi"]
+        shown = f'<option value="hedda|Gard">{row["label"]} (now {{}}; {row["lo"]}–{row["hi"]})</option>'
+        assert shown.format(row["now"]) in before["html"]
+        message = {"type": "correct", "target": "hedda|Gard", "value": target, "reason": "misread"}
+        assert post(client, cid, tokens[GM], message)[0] == 200
+        after = frame(client, cid, tokens[GM])
+        assert shown.format(target) in after["html"] and shown.format(row["now"]) not in after["html"]
+        assert "<option" not in frame(client, cid, tokens["hedda"])["html"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import platform
 from typing import Annotated, Any
 
@@ -10,6 +11,7 @@ import typer
 from rich.table import Table
 
 from konflikt.cli.render import plain_console
+from konflikt.errors import KonfliktError
 
 
 def _rate(value: float | None) -> str:
@@ -24,8 +26,13 @@ def register(app: typer.Typer) -> None:
         serve: Annotated[
             bool, typer.Option("--serve", help="Load-test 'konflikt serve' on 127.0.0.1 with simulated pages.")
         ] = False,
-        tables: Annotated[int, typer.Option(help="--serve: tables of four pages each.")] = 50,
-        seconds: Annotated[float, typer.Option(help="--serve: stop after this many seconds at most.")] = 20.0,
+        tables: Annotated[int, typer.Option(help="--serve: tables played at once.")] = 50,
+        seats: Annotated[int, typer.Option(help="--serve: pages a table (the GM's and the players').")] = 4,
+        seconds: Annotated[float, typer.Option(help="--serve: seconds of play for each scenario.")] = 20.0,
+        scenario: Annotated[
+            list[str] | None,
+            typer.Option(help="--serve: a bundled scenario (repeat for several); one of each ruleset by default."),
+        ] = None,
         startup: Annotated[bool, typer.Option("--startup", help="Only the start-up times.")] = False,
         memory: Annotated[
             bool, typer.Option("--memory", help="Also peak memory at 10⁸ and 10⁹ conflicts (takes minutes).")
@@ -42,7 +49,7 @@ def register(app: typer.Typer) -> None:
                 plain_console().print(startup_table(started))
             return
         if serve:
-            serve_bench(tables, seconds, as_json)
+            serve_bench(tables, seats, seconds, scenario or [], as_json)
             return
         console = plain_console(stderr=as_json)
         with console.status("measuring…"):
@@ -174,39 +181,59 @@ def _seconds(cell: dict[str, Any] | None) -> str:
     return f"{cell['s']:.2f} s" + ("" if cell.get("method") == "model" else " (State API)")
 
 
-def serve_bench(tables: int, seconds: float, as_json: bool) -> None:
-    """``bench --serve``: step latency of the browser table under simulated players, in a table or as JSON."""
-    from konflikt.web.bench import run_serve_bench
+def serve_bench(tables: int, seats: int, seconds: float, scenarios: list[str], as_json: bool) -> None:
+    """``bench --serve``: step latency of the browser table under simulated players, one row a scenario."""
+    from konflikt.core.scenario import bundled_examples
+    from konflikt.web.bench import SCENARIOS, check_sizes, run_serve_bench
 
-    with plain_console(stderr=True).status(f"{tables} tables × 4 pages on 127.0.0.1 for at most {seconds:g} s…"):
-        data = run_serve_bench(tables, seconds).to_json()
-    data["machine"] = f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}"
+    check_sizes(tables, seats, seconds)
+    names = scenarios or list(SCENARIOS)
+    for name in names:
+        if not (bundled_examples() / f"{name}.toml").is_file() or name.startswith("sweeps/"):
+            raise KonfliktError(f"--scenario {name[:60]!r}: not a bundled scenario (e.g. {SCENARIOS[0]})")
+    runs = []
+    status = plain_console(stderr=True)
+    for name in names:
+        with status.status(f"{name}: {tables} tables × {seats} pages on 127.0.0.1 for {seconds:g} s…"):
+            runs.append(run_serve_bench(tables, seconds, scenario=name, seats=seats).to_json())
+    data: dict[str, Any] = {
+        "machine": f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
+        f"{os.cpu_count()} cores",
+        "runs": runs,
+    }
     if as_json:
         typer.echo(json.dumps(data, indent=1))
         return
-    t = Table(
-        title=f"konflikt serve: step latency, choice sent → last page of the table updated ({data['scenario']})",
-        title_justify="left",
-    )
-    for col in ("tables", "pages", "steps", "p50", "p95", "p99", "max", "server memory", "finished", "refused"):
-        t.add_column(col, justify="right")
-    rss = data["server_peak_rss_mb"]
-    t.add_row(
-        str(data["tables"]),
-        str(data["pages"]),
-        str(data["steps"]),
-        *(f"{data[k]:.1f} ms" if data[k] is not None else "-" for k in ("p50_ms", "p95_ms", "p99_ms", "max_ms")),
-        "-" if rss is None else f"{rss:.0f} MB",
-        f"{data['finished']}/{data['tables']}",
-        str(data["refused"]),
-    )
+    t = Table(title="konflikt serve: step latency, choice sent → last page of the table updated", title_justify="left")
+    t.add_column("")
+    for run in runs:  # one column a scenario, headed by its ruleset (the scenarios are named below)
+        t.add_column(run["scenario"].split("/")[0], justify="right")
+    rows: list[tuple[str, Any]] = [
+        ("tables × pages", lambda r: f"{r['tables']} × {r['pages'] // r['tables']}"),
+        ("choices sent", lambda r: f"{r['steps']:,}"),
+        *(
+            (f"{q} latency", lambda r, k=f"{q}_ms": "-" if r[k] is None else f"{r[k]:,.1f} ms")
+            for q in ("p50", "p95", "p99")
+        ),
+        (
+            "server CPU a step",
+            lambda r: "-" if r["server_cpu_ms_per_step"] is None else f"{r['server_cpu_ms_per_step']:.2f} ms",
+        ),
+        (
+            "server memory (peak)",
+            lambda r: "-" if r["server_peak_rss_mb"] is None else f"{r['server_peak_rss_mb']:.0f} MB",
+        ),
+        ("conflicts finished", lambda r: str(r["finished"])),
+        ("load before → after", lambda r: f"{r['load_average_before'][0]:.1f} → {r['load_average'][0]:.1f}"),
+    ]
+    for label, cell in rows:
+        t.add_row(label, *(cell(run) for run in runs))
     out = plain_console()
     out.print(t)
-    cpu = data["server_cpu_ms_per_step"]
-    load = ", ".join(f"{x:.1f}" for x in data["load_average"])
+    refused = sum(run["refused"] for run in runs)
     out.print(
-        f"{data['seconds']:.1f} s on {data['machine']}; server CPU "
-        + ("-" if cpu is None else f"{cpu:.1f} ms a step")
-        + f"; load average {load}",
+        f"{', '.join(run['scenario'] for run in runs)}; {seconds:g} s each on {data['machine']}; load average "
+        "(1 minute) before and after each run: the machine's, not konflikt's"
+        + (f"; {refused} messages refused" if refused else ""),
         highlight=False,
     )

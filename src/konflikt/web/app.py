@@ -1,12 +1,14 @@
 """The ASGI app: the GM console, one page per seat, a JSON API and a WebSocket per page.
 
 Every request names a table and a token; the token decides the seat, and the seat decides what the page receives
-(``WebTable.panel``/``events_for``) and what it may do (``WebTable.handle``). Engine calls are synchronous and run on
-the event loop under the table's lock, so two messages never interleave inside a step; the store's writes run in
-its own thread (:mod:`konflikt.web.writer`), and the lock is held until they have committed, so no page ever sees a
-step that is not on the disk while other tables go on. Each connection has one writer task that builds its frame
-when it sends it: a burst of steps becomes one up-to-date frame, in order. The parts of a frame every page of a step
-shares are built once per step (``WebTable.cached``).
+(``WebTable.panel``/``events_for``) and what it may do (``WebTable.handle``). An input is applied under the table's
+lock in the engine's own thread (one for the server: engine calls never run two at a time), so two messages never
+interleave inside a step and a policy that thinks long holds up only its own table; the store's writes run in their
+own thread (:mod:`konflikt.web.writer`), and the lock is held until they have committed, so no page ever sees a step
+that is not on the disk while other tables go on. Each connection has one writer task that builds its frame when it
+sends it: a burst of steps becomes one up-to-date frame, in order. The parts of a frame every page of a step shares
+are built once per step (``WebTable.cached``), and each seat's frame is serialized once per step
+(``Hub.frame_text``).
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ import json
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from jinja2 import Environment, PackageLoader, select_autoescape
+import orjson
 from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.requests import HTTPConnection, Request
@@ -37,7 +40,7 @@ from konflikt.core.state import GM
 from konflikt.errors import KonfliktError, StoreError
 from konflikt.web.links import Links
 from konflikt.web.odds import FromHere, who_wins_from_here
-from konflikt.web.qr import qr_svg
+from konflikt.web.pages import Pages
 from konflikt.web.table import Refused, Sent, WebTable
 from konflikt.web.upload import uploaded_scenario
 from konflikt.web.writer import StoreThread
@@ -95,13 +98,13 @@ class Hub:
         self.links: Links | None = None
         self.tables: dict[int, WebTable] = {}
         self.conns: dict[int, set[Conn]] = {}
-        self.jinja = Environment(
-            loader=PackageLoader("konflikt.web", "templates"), autoescape=select_autoescape(default=True)
-        )
-        self.jinja.filters["qr"] = qr_svg
+        self.pages = Pages()
+        self.engine: ThreadPoolExecutor | None = None
+        """Where inputs are applied: one thread, so engine calls of different tables never run at once."""
         self.loading = asyncio.Lock()
 
     def open(self) -> None:
+        self.engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="konflikt-engine")
         self.writer = StoreThread(self.db)
         self.links = Links.beside(self.writer.start())
         if self.admin is not None and self.links.admin != self.admin:
@@ -111,6 +114,8 @@ class Hub:
     def close(self) -> None:
         if self.writer is not None:
             self.writer.stop()
+        if self.engine is not None:
+            self.engine.shutdown(wait=True)
 
     @property
     def store(self) -> StoreThread:
@@ -170,7 +175,7 @@ class Hub:
 
     # ---- frames -----------------------------------------------------------------------------------------------
     def render(self, name: str, **context: Any) -> str:
-        return self.jinja.get_template(name).render(**context)
+        return self.pages.render(name, **context)
 
     def panel(self, table: WebTable, seat: str, base: str) -> tuple[dict[str, Any], Markup]:
         """A seat's panel and its HTML, built once per step and seat (call it holding the table's lock)."""
@@ -181,22 +186,53 @@ class Hub:
         assert self.links is not None
         panel = table.panel(seat)
         token = self.links.tables.get(table.id, {})
+        options = Markup()
         if seat == GM:
             panel["odds"] = table.odds_now()
+            corrections = panel["corrections"]
+            options = table.kept(
+                "corrections",
+                tuple(tuple(c.values()) for c in corrections),
+                lambda: Markup(self.render("corrections.html", corrections=corrections)),
+            )
         panel["post"] = f"/t/{table.id}/{token.get(seat, '')}"
         if seat == GM:
             panel["links"] = [
                 {"label": table.label(s), "url": f"{base}/t/{table.id}/{token[s]}"} for s in table.seats() if s in token
             ]
-        shared = table.cached("shared.html", lambda: self.render("shared.html", p=panel))
+        shared = table.cached("shared.html", lambda: self._shared_html(table, panel))
         mine = f'<div class="who-row"><h3>{escape(panel["label"])}</h3>'
         shared = shared.replace(mine, mine.replace("who-row", "who-row me"), 1)
-        return panel, Markup(self.render("panel.html", p=panel) + shared)  # both rendered with autoescape
+        html = self.render("panel.html", p=panel, correction_options=options)
+        return panel, Markup(html + shared)  # both rendered with autoescape
+
+    def _shared_html(self, table: WebTable, panel: dict[str, Any]) -> str:
+        """The dice and the *Everyone* card, rendered again only when the dice or a value shown in it changes (many
+        steps change neither: a secret choice, a declaration, whose turn it is)."""
+        return table.kept(
+            "shared.html",
+            orjson.dumps([panel["rolls"], panel["status"]]),
+            lambda: self.render("shared.html", p=panel),
+        )
 
     def frame(self, table: WebTable, seat: str, sent: Sent, base: str) -> dict[str, Any]:
         panel, html = self.panel(table, seat, base)
         events, reset = table.events_for(seat, sent)
         return {"type": "frame", **panel, "html": str(html), "events": events, "reset": reset}
+
+    def frame_text(self, table: WebTable, seat: str, sent: Sent, base: str, ack: str) -> str:
+        """:meth:`frame` as the socket sends it, with the ``ack``: the seat's part serialized once per step (the
+        same bytes for every page of that seat), then what this connection has not yet received."""
+        odds = table.odds_seq if seat == GM else 0
+        body: bytes = table.cached(("frame", seat, base, odds), lambda: self._frame_body(table, seat, base))
+        events, reset = table.events_for(seat, sent)
+        tail = orjson.dumps({"events": events, "reset": reset, "ack": ack})
+        return (body + b"," + tail[1:]).decode()
+
+    def _frame_body(self, table: WebTable, seat: str, base: str) -> bytes:
+        """The JSON of a seat's frame without its events, open at the end (``{...`` without the ``}``)."""
+        panel, html = self.panel(table, seat, base)
+        return orjson.dumps({"type": "frame", **panel, "html": str(html)})[:-1]
 
     async def ask_odds(self, table: WebTable, seat: str) -> None:
         """The GM asks who wins from here: worked out in a thread on a copy, shown when it is ready."""
@@ -230,7 +266,9 @@ class Hub:
             return
         async with table.lock:
             try:
-                table.handle(seat, message)
+                # in the engine's thread: a policy that thinks long (a Presja heuristic on a crowded track can)
+                # holds up only this table, while the event loop goes on serving the others
+                await asyncio.get_running_loop().run_in_executor(self.engine, table.handle, seat, message)
             finally:
                 try:
                     await self.store.write(table.take_writes())
@@ -483,8 +521,10 @@ def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
                 if item.get("type") == "frame":
                     async with table.lock:
                         conn.frame_due = False
-                        item = hub.frame(table, seat, conn.sent, base) | {"ack": conn.ack}
-                await ws.send_text(json.dumps(item, ensure_ascii=False))
+                        text = hub.frame_text(table, seat, conn.sent, base, conn.ack)
+                else:
+                    text = orjson.dumps(item).decode()
+                await ws.send_text(text)
 
         task = asyncio.create_task(writer())
         first = True

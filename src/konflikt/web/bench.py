@@ -1,17 +1,22 @@
 """``konflikt bench --serve``: many tables of simulated players against a real ``konflikt serve`` on loopback.
 
 The server runs in its own process (as at a real table), on 127.0.0.1 only, over a fresh database in a temporary
-folder. Each table is Le våld's one-against-two with every participant a human page and the GM's page watching:
-four WebSocket clients per table. A player whose page offers choices waits a moment (:data:`THINK`), picks one at random
-and sends it. A step's latency is the time from sending a choice until the last page of that table has a frame
-showing it. The run stops by itself: when every conflict has ended, or at the time limit.
+folder; the simulated pages run in this process, so the two compete for the cores only as a server and its
+players' phones would on one machine. Each table has ``seats`` pages: the GM's and one per human participant (the
+scenario's first ``seats - 1`` participants; more pages than participants watch on the GM's link). A player whose
+page offers choices waits a moment (:data:`THINK`), picks one at random and sends it. A step's latency is the time
+from sending a choice until the last page of that table has a frame showing it. The load stays steady: when a
+conflict ends, the GM's page undoes it back to the start (one message) and the table plays again. The run stops
+by itself at the time limit.
+
+The simulated pages are kept cheap (no compression, frames read with ``orjson``): a page that spends more time
+reading its frames than the server spends writing them measures itself, not the server.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import re
 import socket
@@ -19,38 +24,63 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import orjson
 
+from konflikt.core.state import GM
 from konflikt.errors import KonfliktError
 
-SCENARIO = "levald/one_against_two"
+SCENARIOS = ("levald/one_against_two", "presja/skirmish", "fimbulfrost/dragon", "pwge/shootout")
+"""One scenario of each ruleset with at least three participants: four pages a table (three players and the GM)."""
 THINK = (0.25, 0.75)
 """Seconds a simulated player waits before pressing a button (uniform): a quick thumb on a phone."""
+RESTART = 1000
+"""The GM's undo count that takes a finished conflict back to its start (undo stops at the first human input)."""
 
 
-Sent = dict[tuple[int, int, str], float]
-"""(table, step, seat) → when that seat sent its choice at that step."""
+Sent = dict[tuple[int, str, int, str], float]
+"""(table, epoch, step, seat) → when that seat sent its choice at that step of that run of the conflict."""
 
 
 @dataclass
 class Page:
-    """One simulated page: what it has seen (step → first time seen)."""
+    """One simulated page: what it has seen ((epoch, step) → first time seen)."""
 
     table: int
     seat: str
     url: str
-    seen: dict[int, float] = field(default_factory=dict)
-    ended: bool = False
+    gm: bool = False
+    seen: dict[tuple[str, int], float] = field(default_factory=dict)
+    ended: set[str] = field(default_factory=set)
+    """The epochs (runs of the conflict) this page saw end."""
+
+
+@dataclass
+class Start:
+    """Every page connects and has its first frame before the clock starts: the handshakes are not the steps."""
+
+    pending: int
+    connected: asyncio.Event = field(default_factory=asyncio.Event)
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    stop: float = 0.0
+
+    def arrived(self) -> None:
+        self.pending -= 1
+        if self.pending == 0:
+            self.connected.set()
 
 
 @dataclass
 class ServeBench:
+    scenario: str
     tables: int
     pages: int
     steps: int
@@ -65,21 +95,23 @@ class ServeBench:
     """CPU time the simulated pages used (this process): they share the machine with the server."""
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
     """The machine's load average when the run ended (1, 5, 15 minutes)."""
+    load_before: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """The load average when the run began: the neighbours' share, before the bench added its own."""
 
     def percentile(self, q: float) -> float:
         return float(np.percentile(self.latencies_ms, q)) if self.latencies_ms else float("nan")
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "scenario": SCENARIO,
+            "scenario": self.scenario,
             "tables": self.tables,
             "pages": self.pages,
             "steps": self.steps,
             "finished": self.finished,
             "seconds": round(self.seconds, 2),
-            "p50_ms": round(self.percentile(50), 2),
-            "p95_ms": round(self.percentile(95), 2),
-            "p99_ms": round(self.percentile(99), 2),
+            "p50_ms": _ms(self.percentile(50)),
+            "p95_ms": _ms(self.percentile(95)),
+            "p99_ms": _ms(self.percentile(99)),
             "max_ms": round(max(self.latencies_ms), 2) if self.latencies_ms else None,
             "server_peak_rss_mb": self.server_rss_mb,
             "server_cpu_s": None if self.server_cpu_s is None else round(self.server_cpu_s, 2),
@@ -88,8 +120,13 @@ class ServeBench:
             ),
             "client_cpu_s": None if self.client_cpu_s is None else round(self.client_cpu_s, 2),
             "refused": self.refused,
+            "load_average_before": [round(x, 2) for x in self.load_before],
             "load_average": [round(x, 2) for x in self.load],
         }
+
+
+def _ms(value: float) -> float | None:
+    return None if np.isnan(value) else round(value, 2)
 
 
 def free_port() -> int:
@@ -140,23 +177,46 @@ def start_server(db: Path, port: int) -> tuple[subprocess.Popen[str], str]:
     raise KonfliktError("bench --serve: the server did not start")
 
 
-def open_table(console: str, humans: list[str], seed: int) -> list[tuple[str, str]]:
-    """Create one table through the console form; the (seat label, page URL) of every page."""
-    form = {"scenario": SCENARIO, "dice": "auto", "seed": str(seed)} | {f"policy:{h}": "human" for h in humans}
+class _Keep(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+_NO_REDIRECT = urllib.request.build_opener(_Keep)
+
+
+def open_table(console: str, scenario: str, humans: list[str], seed: int) -> dict[str, str]:
+    """Create one table through the console form; seat → page URL for every seat."""
+    form = {"scenario": scenario, "dice": "auto", "seed": str(seed)} | {f"policy:{h}": "human" for h in humans}
     data = urllib.parse.urlencode(form).encode()
-    with urllib.request.urlopen(urllib.request.Request(console + "/new", data=data)) as response:
-        gm_url = response.geturl()
-    api = gm_url.replace("/t/", "/api/t/", 1)
+    try:  # the answer is a redirect to the GM's page: its address is enough (the page itself draws QR codes)
+        _NO_REDIRECT.open(urllib.request.Request(console + "/new", data=data)).close()
+        raise KonfliktError("bench --serve: the console did not open a table")
+    except urllib.error.HTTPError as answer:
+        if answer.code != 303:
+            raise KonfliktError(f"bench --serve: the console answered {answer.code}") from None
+        location = answer.headers["location"]
+    api = urllib.parse.urljoin(console, location).replace("/t/", "/api/t/", 1)
     with urllib.request.urlopen(api) as response:
-        frame = json.load(response)
-    return [(link["label"], link["url"]) for link in frame["links"]]
+        frame = orjson.loads(response.read())
+    from konflikt.core.scenario import load_scenario
+
+    seats = [p.id for p in load_scenario(scenario).participants()] + [GM]
+    return {seat: link["url"] for seat, link in zip(seats, frame["links"], strict=True)}
 
 
-async def run_page(page: Page, rng: np.random.Generator, sent: Sent, stop: float) -> int:
-    """Play one page until its conflict ends or time is up; returns how many of its messages were refused.
+def table_pages(table: int, urls: dict[str, str], humans: list[str], seats: int) -> list[Page]:
+    """The pages of one table: every human participant's, the GM's, and watchers on the GM's link up to ``seats``."""
+    pages = [Page(table, h, urls[h]) for h in humans] + [Page(table, GM, urls[GM], gm=True)]
+    pages += [Page(table, f"watcher {i}", urls[GM]) for i in range(seats - len(pages))]
+    return pages
+
+
+async def run_page(page: Page, rng: np.random.Generator, sent: Sent, start: Start) -> int:
+    """Play one page until time is up; returns how many of its messages were refused.
 
     A reader task stamps every frame the moment it arrives, while the player thinks: a page's arrival times never
-    include its own player's thinking (they did before: the frames waited while the player slept).
+    include its own player's thinking. The GM's page starts a finished conflict over (undo to the start).
     """
     import websockets
 
@@ -165,48 +225,58 @@ async def run_page(page: Page, rng: np.random.Generator, sent: Sent, stop: float
     fresh = asyncio.Event()
     me = {"sent": 0, "waiting": False, "refused": 0}
 
-    async with websockets.connect(ws_url, max_size=2**24, open_timeout=60) as ws:
+    async with websockets.connect(ws_url, max_size=2**24, open_timeout=60, compression=None) as ws:
 
         async def reader() -> None:
             async for raw in ws:
                 now = time.perf_counter()
-                frame = json.loads(raw)
+                frame = orjson.loads(raw)
                 if frame.get("ack") == str(me["sent"]):
-                    me["waiting"] = False  # the server has handled our last choice: frames from now on know of it
+                    me["waiting"] = False  # the server has handled our last message: frames from now on know of it
                 if frame.get("type") == "error":
                     me["refused"] += 1
                     continue
                 if frame.get("type") != "frame":
                     continue
-                page.seen.setdefault(int(frame["step"]), now)
+                page.seen.setdefault((frame["epoch"], int(frame["step"])), now)
+                if frame["terminal"]:
+                    page.ended.add(frame["epoch"])
                 latest.clear()
                 latest.update(frame)
                 fresh.set()
-                if frame["terminal"]:
-                    page.ended = True
-                    return
+
+        async def send(message: dict[str, Any]) -> None:
+            me["sent"] += 1
+            me["waiting"] = True
+            await ws.send(orjson.dumps(message | {"id": str(me["sent"])}).decode())
 
         task = asyncio.create_task(reader())
-        await ws.send(json.dumps({"type": "hello"}))
+        await ws.send('{"type": "hello"}')
+        await fresh.wait()  # the first frame: connected
+        start.arrived()
+        await start.go.wait()
         try:
-            while time.perf_counter() < stop and not page.ended:
+            while time.perf_counter() < start.stop:
                 try:
-                    await asyncio.wait_for(fresh.wait(), timeout=max(0.01, stop - time.perf_counter()))
+                    await asyncio.wait_for(fresh.wait(), timeout=max(0.01, start.stop - time.perf_counter()))
                 except TimeoutError:
                     break
                 fresh.clear()
-                if task.done() or not latest.get("choices") or me["waiting"]:
+                if task.done() or me["waiting"]:
+                    continue
+                if latest.get("terminal"):
+                    if page.gm:
+                        await send({"type": "undo", "count": RESTART})
+                    continue
+                if not latest.get("choices"):
                     continue
                 await asyncio.sleep(float(rng.uniform(*THINK)))
                 frame = dict(latest)  # act on the newest frame: others may have moved while we thought
-                if page.ended or not frame.get("choices") or me["waiting"]:
+                if frame.get("terminal") or not frame.get("choices") or me["waiting"]:
                     continue
                 step = int(frame["step"])
-                choice = int(rng.integers(len(frame["choices"])))
-                me["sent"] += 1
-                me["waiting"] = True
-                sent[(page.table, step, page.seat)] = time.perf_counter()
-                await ws.send(json.dumps({"type": "act", "step": step, "choice": choice, "id": str(me["sent"])}))
+                sent[(page.table, frame["epoch"], step, page.seat)] = time.perf_counter()
+                await send({"type": "act", "step": step, "choice": int(rng.integers(len(frame["choices"])))})
         finally:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -215,15 +285,15 @@ async def run_page(page: Page, rng: np.random.Generator, sent: Sent, stop: float
 
 
 def latencies(pages: list[Page], sent: Sent) -> list[float]:
-    """Per step sent: until the last page of its table saw a later step (ms)."""
+    """Per choice sent: until the last page of its table saw a later step of the same run (ms)."""
     by_table: dict[int, list[Page]] = {}
     for page in pages:
         by_table.setdefault(page.table, []).append(page)
     out = []
-    for (table, step, _), t0 in sent.items():
+    for (table, epoch, step, _), t0 in sent.items():
         arrivals = []
         for page in by_table[table]:
-            later = [t for s, t in page.seen.items() if s > step and t >= t0]
+            later = [t for (e, s), t in page.seen.items() if e == epoch and s > step and t >= t0]
             if not later:
                 break
             arrivals.append(min(later))
@@ -232,34 +302,64 @@ def latencies(pages: list[Page], sent: Sent) -> list[float]:
     return out
 
 
-async def drive(tables: list[list[tuple[str, str]]], seconds: float, seed: int) -> tuple[list[Page], Sent, int]:
-    stop = time.perf_counter() + seconds
-    pages = [Page(i, label, url) for i, links in enumerate(tables) for label, url in links]
+async def drive(
+    pages: list[Page], seconds: float, seed: int, started: Callable[[], None] = lambda: None
+) -> tuple[Sent, int]:
+    """Connect every page, call ``started`` (the clocks), then play for ``seconds``."""
     sent: Sent = {}
+    start = Start(len(pages))
     seeds = np.random.SeedSequence(seed).spawn(len(pages))
-    results = await asyncio.gather(
-        *(run_page(p, np.random.default_rng(s), sent, stop) for p, s in zip(pages, seeds, strict=True))
-    )
-    return pages, sent, sum(results)
+    tasks = [
+        asyncio.create_task(run_page(p, np.random.default_rng(s), sent, start))
+        for p, s in zip(pages, seeds, strict=True)
+    ]
+    try:
+        await asyncio.wait_for(start.connected.wait(), timeout=120)
+    except TimeoutError:
+        for task in tasks:
+            task.cancel()
+        raise KonfliktError("bench --serve: the pages could not all connect within 2 minutes") from None
+    started()
+    start.stop = time.perf_counter() + seconds
+    start.go.set()
+    results = await asyncio.gather(*tasks)
+    return sent, sum(results)
 
 
-def run_serve_bench(tables: int = 50, seconds: float = 20.0, seed: int = 1) -> ServeBench:
-    """Serve ``tables`` tables of four pages each on loopback for at most ``seconds``; measure step latency."""
+def check_sizes(tables: int, seats: int, seconds: float) -> None:
     if not 1 <= tables <= 500:
         raise KonfliktError(f"--tables {tables}: from 1 to 500")
+    if not 2 <= seats <= 8:
+        raise KonfliktError(f"--seats {seats}: from 2 to 8 pages a table (the GM's and the players')")
     if not 1 <= seconds <= 600:
         raise KonfliktError(f"--seconds {seconds}: from 1 to 600")
+
+
+def run_serve_bench(
+    tables: int = 50, seconds: float = 20.0, seed: int = 1, scenario: str = SCENARIOS[0], seats: int = 4
+) -> ServeBench:
+    """Serve ``tables`` tables of ``seats`` pages each on loopback for ``seconds``; measure step latency."""
+    check_sizes(tables, seats, seconds)
     from konflikt.core.scenario import load_scenario
 
-    humans = [p.id for p in load_scenario(SCENARIO).participants()]
+    humans = [p.id for p in load_scenario(scenario).participants()][: seats - 1]
     with tempfile.TemporaryDirectory(prefix="konflikt-bench-") as folder:
         proc, console = start_server(Path(folder) / "bench.sqlite", free_port())
         try:
-            links = [open_table(console, humans, seed + i) for i in range(tables)]
-            cpu_before, mine_before = cpu_seconds(proc.pid), time.process_time()
-            began = time.perf_counter()
-            pages, sent, refused = asyncio.run(drive(links, seconds, seed))
-            took = time.perf_counter() - began
+            pages = [
+                page
+                for i in range(tables)
+                for page in table_pages(i, open_table(console, scenario, humans, seed + i), humans, seats)
+            ]
+            clocks: dict[str, Any] = {}
+
+            def started() -> None:
+                clocks.update(load=os.getloadavg(), cpu=cpu_seconds(proc.pid), mine=time.process_time())
+                clocks["began"] = time.perf_counter()
+
+            sent, refused = asyncio.run(drive(pages, seconds, seed, started))
+            took = time.perf_counter() - clocks["began"]
+            load_before, cpu_before, mine_before = clocks["load"], clocks["cpu"], clocks["mine"]
             cpu_after, mine_after = cpu_seconds(proc.pid), time.process_time()
             rss = peak_rss_mb(proc.pid)
         finally:
@@ -268,8 +368,9 @@ def run_serve_bench(tables: int = 50, seconds: float = 20.0, seed: int = 1) -> S
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 proc.kill()
-    finished = len({p.table for p in pages if p.ended})
+    finished = sum(len(p.ended) for p in pages if p.gm)
     return ServeBench(
+        scenario,
         tables,
         len(pages),
         len(sent),
@@ -281,4 +382,5 @@ def run_serve_bench(tables: int = 50, seconds: float = 20.0, seed: int = 1) -> S
         None if cpu_before is None or cpu_after is None else cpu_after - cpu_before,
         mine_after - mine_before,
         os.getloadavg(),
+        load_before,
     )

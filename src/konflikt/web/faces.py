@@ -1,8 +1,9 @@
-"""Server-rolled dice with their faces, read back through the dice's own table reader.
+"""Server-rolled dice with their faces: the one dice path of ``konflikt play`` and ``sim`` (:meth:`Dice.roll`).
 
 A chance outcome is a sufficient statistic (a 4dF total, a pool's successes and 1s), so the engine's sampler never
-produces faces. To show the dice on the players' screens the web table draws the faces and reads them exactly as a
-GM's typed dice are read (:meth:`Dice.parse`), so the outcome is one the rules accept by construction.
+produces faces; :meth:`Dice.roll` draws them with exactly the numbers :meth:`Dice.sample` draws and derives the
+outcome from them. The web table rolls through it too, so a seed gives the same dice in the browser, at the
+terminal and in a simulation (it once drew Fudge dice one by one, and its rolls differed from ``play``'s).
 """
 
 from __future__ import annotations
@@ -13,9 +14,7 @@ import numpy as np
 
 from konflikt.core.actions import ChanceOutcome
 from konflikt.dice import Dice
-from konflikt.dice.dice import Fudge, Percentile, SuccessPool, SumDice
-
-FUDGE_SYMBOL = {-1: "-", 0: "0", 1: "+"}
+from konflikt.dice.dice import Faces, Percentile
 
 
 @dataclass(frozen=True)
@@ -40,18 +39,16 @@ class Roll:
         }
 
 
-def roll_faces(dice: Dice, rng: np.random.Generator) -> tuple[ChanceOutcome, tuple[str, ...] | None]:
-    """Roll ``dice`` face by face; ``None`` faces for a kind of dice this module does not know (sampled instead)."""
-    if isinstance(dice, Fudge):
-        faces = tuple(FUDGE_SYMBOL[int(f)] for f in rng.integers(-1, 2, size=dice.count))
-    elif isinstance(dice, SumDice):
-        faces = tuple(str(int(f)) for f in rng.integers(1, dice.sides + 1, size=dice.count))
-    elif isinstance(dice, SuccessPool):
-        faces = tuple(str(int(f)) for f in rng.integers(1, 7, size=dice.count))
-    elif isinstance(dice, Percentile):
-        faces = tuple(str(int(f)) for f in rng.integers(0, 10, size=2))
-    else:
-        outcome: ChanceOutcome = dice.sample(rng)
-        return outcome, None
-    read: ChanceOutcome = dice.parse(" ".join(faces))
-    return read, faces
+def roll_faces(dice: Dice, rng: np.random.Generator) -> tuple[ChanceOutcome, Faces | None, tuple[str, ...] | None]:
+    """Roll ``dice`` as ``play`` does: the outcome, the faces for the step record, and the faces as shown.
+
+    A d100 has no faces in the record (it is read as one number); the page shows its two d10 as read from the
+    outcome (47 → 4 7, 100 → 0 0). Dice that show no faces at all are shown as ``None``.
+    """
+    outcome, faces = dice.roll(rng)
+    if faces is not None:
+        return outcome, faces, tuple(dice.faces_text(faces).split())
+    if isinstance(dice, Percentile):
+        value = int(outcome)
+        return outcome, None, tuple("00" if value == 100 else f"{value:02d}")
+    return outcome, None, None

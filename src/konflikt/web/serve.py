@@ -56,4 +56,13 @@ def run(host: str, port: int, db: Path | None) -> None:
     for line in banner(host, port, db):
         sys.stdout.write(line + "\n")
     sys.stdout.flush()
-    uvicorn.run(create_app(db), host=host, port=port, log_level="warning", ws_max_size=MAX_MESSAGE * 4, ws="websockets")
+    # no per-message compression: on a LAN it costs the server (and every phone) more than it saves on the wire
+    uvicorn.run(
+        create_app(db),
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=MAX_MESSAGE * 4,
+        ws="websockets",
+        ws_per_message_deflate=False,
+    )

@@ -73,6 +73,7 @@ class WebTable:
     odds_seq: int = 0
     _cache_version: tuple[str, int, bool] = ("", -1, False)
     _cache: dict[Any, Any] = field(default_factory=dict)
+    _kept: dict[str, tuple[Any, Any]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, loaded: Loaded) -> WebTable:
@@ -107,8 +108,8 @@ class WebTable:
                 faces = None
                 source = self.sources[idx] if idx < len(self.sources) else "imported"
                 if source == "auto":
-                    outcome, drawn = roll_faces(dice, gen.dice_for(state))
-                    faces = drawn if outcome == dice.coerce(step.outcome) else None
+                    outcome, _, shown = roll_faces(dice, gen.dice_for(state))
+                    faces = shown if outcome == dice.coerce(step.outcome) else None
                 rolls.append(Roll(idx, state.roll_purpose(), dice.notation, faces, dice.describe(step.outcome), source))
             state.apply_step(step)
         self.state = state
@@ -219,11 +220,11 @@ class WebTable:
         legal = self.choices(seat)
         if not isinstance(choice, int) or isinstance(choice, bool) or not 0 <= choice < len(legal):
             raise Refused(f"choice {str(choice)[:20]} is not on {seat}'s list: a number from 0 to {len(legal) - 1}")
-        action = legal[choice]
+        action = legal[choice]  # one of the legal actions of this very state: applied without asking again
         if self.state.is_simultaneous_node():
-            self.state.apply_actions({seat: action})
+            self.state.apply_actions({seat: action}, checked=False)
         else:
-            self.state.apply_action(action)
+            self.state.apply_action(action, checked=False)
         self.record("human")
 
     def correct(self, message: Mapping[str, Any]) -> None:
@@ -278,11 +279,10 @@ class WebTable:
         dice = self.state.pending_roll()
         assert dice is not None
         purpose = self.state.roll_purpose()
-        outcome, faces = roll_faces(dice, self.gen.dice_for(self.state))
-        fell = None if faces is None else dice.read_faces(" ".join(faces))[1]
-        self.state.apply_action(outcome, faces=fell)
+        outcome, fell, shown = roll_faces(dice, self.gen.dice_for(self.state))
+        self.state.apply_action(outcome, checked=False, faces=fell)  # the dice's own roll: possible by construction
         step = len(self.state.steps()) - 1
-        self.rolls.append(Roll(step, purpose, dice.notation, faces, dice.describe(outcome), source))
+        self.rolls.append(Roll(step, purpose, dice.notation, shown, dice.describe(outcome), source))
         self.record(source)
 
     def advance(self) -> None:
@@ -394,6 +394,15 @@ class WebTable:
         if key not in self._cache:
             self._cache[key] = make()
         value: T = self._cache[key]
+        return value
+
+    def kept(self, name: str, key: Any, make: Callable[[], T]) -> T:
+        """``make()`` again only when ``key`` changes: a part of a page that outlives a step (the GM's list of
+        values to correct changes only when one of them does)."""
+        held = self._kept.get(name)
+        if held is None or held[0] != key:
+            held = self._kept[name] = (key, make())
+        value: T = held[1]
         return value
 
     def odds_now(self) -> dict[str, Any] | None:
