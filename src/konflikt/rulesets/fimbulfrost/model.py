@@ -39,7 +39,7 @@ from konflikt.rulesets.fimbulfrost.kernel import (
     round1_splits,
     take_hits,
 )
-from konflikt.rulesets.fimbulfrost.models import Character
+from konflikt.rulesets.fimbulfrost.models import Character, Entry
 from konflikt.rulesets.fimbulfrost.options import OPTIONS
 from konflikt.rulesets.fimbulfrost.policies import HeuristicPolicy
 from konflikt.rulesets.fimbulfrost.rules import (
@@ -122,6 +122,12 @@ class FimbulfrostModel:
             tuple[tuple[bool, ...], int, tuple[tuple[int, ...], ...]], tuple[list[int], tuple[tuple[int, ...], ...]]
         ] = {}
         self._steps: dict[Start, tuple[int, list[tuple[Hashable, int]]]] = {}
+        self._entries: dict[str, Entry] = {}
+        """Every entry by id, as ``Catalogue.entry`` finds it (the first list that has it), looked up once."""
+        for listed in conflict.catalogue.lists.values():
+            for e in listed.entries:
+                self._entries.setdefault(e.id, e)
+        self._marks: dict[tuple[str, str], Hashable] = {}
         self._opp_seq = {r: tuple(e.id for e in opponent_purchases(conflict.catalogue, self.opp.nederlagsliste, r))
                          for r in (1, 2, 3)}  # fmt: skip
 
@@ -187,8 +193,11 @@ class FimbulfrostModel:
         return out + [self._mark(state.opp_id, e) for e in state.opp_taken]
 
     def _mark(self, pid: str, entry_id: str) -> Hashable:
-        entry = self.conflict.catalogue.entry(entry_id)
-        return (pid, "konsekvens", f"{entry.da} ({entry.en})")
+        found = self._marks.get((pid, entry_id))
+        if found is None:
+            entry = self._entries[entry_id]
+            found = self._marks[pid, entry_id] = (pid, "konsekvens", f"{entry.da} ({entry.en})")
+        return found
 
     def length(self, compact: Hashable) -> int:
         c = cast(tuple[int, ...], compact)
@@ -384,10 +393,9 @@ class FimbulfrostModel:
         if count <= 0:
             return
         bought = self._batch(i, round_no, taken[i], pools[i])[:count]
-        catalogue = self.conflict.catalogue
         emptied = list(pools[i])
         for entry_id in bought:
-            entry = catalogue.entry(entry_id)
+            entry = self._entries[entry_id]
             if entry.loses is not None:
                 emptied[POOLS.index(entry.loses)] = 0
             if entry.death:
