@@ -26,7 +26,6 @@ from itertools import product
 from math import lcm
 from typing import Any, cast
 
-from konflikt.analysis.exact import outcome_label
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import State
 from konflikt.rulesets.fimbulfrost import phases as P
@@ -160,7 +159,8 @@ class FimbulfrostModel:
         end = cast(End, compact)
         found = self._labels.get(end)
         if found is None:
-            found = self._labels[end] = outcome_label(self._ended(end))
+            outcome = self._ended(end).outcome()  # as analysis.exact.outcome_label writes it (a layer above)
+            found = self._labels[end] = (outcome.ending, outcome.winners, tuple(sorted(outcome.participants.items())))
         return found
 
     def _ended(self, end: End) -> FimbulfrostState:
