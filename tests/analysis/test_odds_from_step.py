@@ -11,6 +11,7 @@ from typing import Any
 
 from konflikt.analysis.exact import conflict_odds
 from konflikt.core.conflict import Conflict
+from konflikt.rulesets.presja.model import BOX
 from konflikt.sim.runner import seat_policies
 
 
@@ -43,8 +44,11 @@ def test_from_step_answers_for_the_state_after_n_steps(cli: Callable[..., Any], 
     named = data["distributions"]["Belzee: consequences (each, by name)"]
     assert odds.marks is not None
     marks: dict[Any, Fraction] = odds.marks
-    want_named = {f"{m[1]} '{m[2]}'": p for m, p in marks.items() if m[0] == "belzee"}
+    want_named = {f"{m[1]} '{m[2]}'": p for m, p in marks.items() if m[0] == "belzee" and m[1] != BOX}
     assert {k: Fraction(v) for k, v in named.items()} == want_named
+    boxes = data["distributions"]["Belzee: track boxes marked (each)"]
+    want_boxes = {f"{m[1]} '{m[2]}'": p for m, p in marks.items() if m[0] == "belzee" and m[1] == BOX}
+    assert want_boxes and {k: Fraction(v) for k, v in boxes.items()} == want_boxes
 
 
 def test_from_step_is_refused_past_the_end_and_without_saved(cli: Callable[..., Any], tmp_path: Path) -> None:

@@ -18,6 +18,11 @@ def _rows(dist: Mapping[Hashable, Fraction], name: Mapping[Hashable, str] | None
     return sorted(rows, key=lambda kv: -kv[1])
 
 
+BOX = "pole"
+"""The kind of a mark that is a box of a track (presja's Tor Presji, ``rulesets/presja/model.py``): each
+participant's boxes are a distribution of their own."""
+
+
 def _mark(mark: Hashable) -> str:
     """A mark without its participant, as the fate words write it: ``moderate 'Skręcenie kostki'``."""
     assert isinstance(mark, tuple)
@@ -62,8 +67,12 @@ def whole_conflict_answer(
             named: dict[Hashable, Fraction] = {
                 m: q for m, q in odds.marks.items() if isinstance(m, tuple) and m and m[0] == p.id
             }
+            boxes = {m: q for m, q in named.items() if m[1] == BOX}  # type: ignore[index]
+            named = {m: q for m, q in named.items() if m not in boxes}
             if named:
                 distributions[f"{p.name}: consequences (each, by name)"] = _rows(named, {m: _mark(m) for m in named})
+            if boxes:
+                distributions[f"{p.name}: track boxes marked (each)"] = _rows(boxes, {m: _mark(m) for m in boxes})
     probabilities: dict[str, Fraction] = {}
     if odds.lengths is not None:
         distributions[f"length ({odds.unit})"] = [(str(n), q) for n, q in odds.lengths.items()]

@@ -11,7 +11,7 @@ import numpy as np
 import typer
 from typer.core import TyperCommand
 
-from konflikt.analysis.exact import DEFAULT_MAX_STATES
+from konflikt.analysis.exact import DEFAULT_MAX_STATES, StateSpaceTooLarge
 from konflikt.analysis.questions import whole_conflict_answer
 from konflikt.cli.common import overrides_for, seat_overrides, time_limit, working
 from konflikt.cli.render import LONG_FRACTION, plain_console, probability_table
@@ -243,8 +243,15 @@ def odds_of(
     if "/" in target or target.endswith(".toml"):
         scenario = load_scenario(target)
         overrides = overrides_for(scenario, option)
-        seats = seat_policies(scenario, seat_overrides(scenario, policy))
-        answer = whole_conflict_answer(scenario, new_state(scenario, overrides), seats, max_states)
+        chosen = seat_overrides(scenario, policy)
+        seats = seat_policies(scenario, chosen)
+        try:
+            answer = whole_conflict_answer(scenario, new_state(scenario, overrides), seats, max_states)
+        except StateSpaceTooLarge as exc:  # out of exact reach: say so, and estimate
+            from konflikt.cli.odds_estimate import estimated_answer
+
+            answer, extra = estimated_answer(scenario, overrides, chosen, exc)
+            return answer, {"scenario": scenario.source, **extra}
         return answer, {"scenario": scenario.source}
     try:
         dice = parse_dice(" ".join([target, *rest]))  # unquoted words of one expression: 6d6 pool

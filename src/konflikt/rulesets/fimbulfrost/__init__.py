@@ -10,6 +10,7 @@ from konflikt.core.ruleset import Ruleset, register
 from konflikt.rulesets.fimbulfrost.campaign import CAMPAIGN
 from konflikt.rulesets.fimbulfrost.carry import aftermath
 from konflikt.rulesets.fimbulfrost.kernel import make_kernel
+from konflikt.rulesets.fimbulfrost.model import exact_model
 from konflikt.rulesets.fimbulfrost.models import Character, Setup
 from konflikt.rulesets.fimbulfrost.odds import QUESTIONS
 from konflikt.rulesets.fimbulfrost.options import OPTIONS
@@ -40,6 +41,7 @@ RULESET = register(
         reports=REPORTS,
         content_dir=Path(__file__).parent / "content",
         kernel=make_kernel,
+        exact_model=exact_model,
         aftermath=aftermath,
         campaign=CAMPAIGN,
         length_unit="rounds",

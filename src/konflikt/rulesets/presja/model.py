@@ -30,10 +30,12 @@ from konflikt.rulesets.presja.models import consequence_names
 from konflikt.rulesets.presja.policies import HeuristicPolicy
 from konflikt.rulesets.presja.state import PresjaState
 from konflikt.rulesets.presja.static import _FACES4
-from konflikt.rulesets.presja.track import SLOTS
+from konflikt.rulesets.presja.track import SLOTS, box_label
 
 Compact = tuple[Duel, int]
 SENTINEL = "\x00"
+BOX = "pole"
+"""The kind of a track box's mark (``pole``: a box of the Tor Presji)."""
 
 
 def _delta_odds() -> tuple[list[tuple[int, int]], int]:
@@ -73,9 +75,17 @@ def name_free_label(conflict: State) -> Hashable:
 
 
 def held(conflict: PresjaState, j: int) -> list[Hashable]:
-    """The marks of the consequences participant ``j`` holds: (id, severity, name)."""
+    """The marks of the consequences participant ``j`` holds, (id, severity, name), and of the boxes of his Tor
+    Presji marked, (id, ``pole``, box)."""
     fi = conflict.fighters[j]
-    return [(fi.id, SLOTS[s], conflict.cons_names[j][s]) for s in range(3) if conflict.cons[j][s]]
+    taken = [(fi.id, SLOTS[s], conflict.cons_names[j][s]) for s in range(3) if conflict.cons[j][s]]
+    return taken + [box_mark(fi.id, fi.track, k) for k in range(len(fi.track)) if conflict.marked[j] >> k & 1]
+
+
+def box_mark(pid: str, track: tuple[tuple[int, int], ...], k: int) -> Hashable:
+    """Box ``k`` of a Tor Presji (pressure track) marked, as a mark: rules only ever mark a box during a conflict,
+    so each happens at most once."""
+    return (pid, BOX, f"{k + 1}: [{box_label(track[k])}]")
 
 
 class PresjaModel:
@@ -88,6 +98,7 @@ class PresjaModel:
         self.rules = ExchangeRules(conflict)
         self.cap = int(conflict.rule_values["max_exchanges"])
         self.samples = tuple(consequence_names()[slot] for slot in SLOTS)
+        self.tracks = tuple(conflict.fighters[j].track for j in self.rules.who)
         self._steps: dict[Duel, list[tuple[Duel, int]]] = {}
         self._taken: dict[tuple[Duel, Duel], list[tuple[int, int]]] = {}
         self._ends: dict[tuple[int, int, tuple[int, ...], tuple[int, ...]], Hashable] = {}
@@ -136,10 +147,15 @@ class PresjaModel:
         """The consequences taken in the exchange from ``before`` to ``after``, named as the State names them: the
         sample name of the exchange (:meth:`PresjaState._absorb`)."""
         was, now = before[0], after[0]  # type: ignore[index]
-        if was[2] == now[2] and was[3] == now[3]:  # the common case, first: no slot newly taken
-            return []
-        e = before[1]  # type: ignore[index]
         out: list[Hashable] = []
+        for i in (0, 1):
+            if was[i] != now[i]:
+                track = self.tracks[i]
+                new = now[i] & ~was[i]
+                out += [box_mark(self.rules.ids[i], track, k) for k in range(len(track)) if new >> k & 1]
+        if was[2] == now[2] and was[3] == now[3]:  # the common case, first: no slot newly taken
+            return out
+        e = before[1]  # type: ignore[index]
         for i in (0, 1):
             for s in range(3):
                 if not was[2 + i][s] and now[2 + i][s]:
