@@ -133,8 +133,6 @@ SCENARIOS: dict[str, Callable[[], Scenario]] = {
 }
 FAST = {
     "duel": (0, 2),
-    "random_hedda": (1, 1),
-    "shield_cornered_and_options": (2, 1),
     "unprepared_gm_random_snurre": (3, 1),
 }
 """Per scenario: the seed and how many random states the suite checks (each costs some ten thousand State moves)."""
