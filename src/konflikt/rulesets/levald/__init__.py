@@ -11,6 +11,7 @@ from pathlib import Path
 from konflikt.core.ruleset import Ruleset, register
 from konflikt.rulesets.levald.campaign import CAMPAIGN
 from konflikt.rulesets.levald.kernel import make_kernel
+from konflikt.rulesets.levald.model import exact_model
 from konflikt.rulesets.levald.models import Character, Setup
 from konflikt.rulesets.levald.odds import QUESTIONS
 from konflikt.rulesets.levald.options import OPTIONS
@@ -43,6 +44,7 @@ RULESET = register(
         reports=REPORTS,
         content_dir=Path(__file__).parent / "content",
         kernel=make_kernel,
+        exact_model=exact_model,
         aftermath=aftermath,
         campaign=CAMPAIGN,
         length_unit="rounds",

@@ -52,9 +52,8 @@ class LevaldState(NarrationMixin):
     """One Le våld fight in progress (two sides; sub-fights of one fighter against the enemies engaged with it)."""
 
     ruleset = "levald"
-    shared = ("fighters",)
-    """The fighters' fixed facts (frozen; they hold weapon rows and dice): shared by forks, which search makes by
-    the thousand, not copied."""
+    shared = ("fighters", "characters", "index", "sides", "side_names", "pairs", "pair_of", "scale", "scale_index")
+    """Fixed for the whole fight: copies share them (a Fighter holds weapon models that deep-copy slowly)."""
 
     def __init__(self, scenario: Scenario, options: Options) -> None:
         super().__init__(options)
