@@ -21,6 +21,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("export", "A saved conflict as JSON, to move it to another machine (the database is only read)."),
     ("import", "Add a conflict exported with 'konflikt export' (or saved by 'konflikt run --save') to the saves."),
     ("sim", "Play a scenario many times and report outcomes with 95% intervals, consequences, length and..."),
+    ("solve", "Optimal play: each side's win chance with both optimal, its best response to the other's..."),
     ("sweep", "Simulate every cell of a grid over skills, weapons, characters and rule options."),
     ("roll", "Roll dice (seeded when asked)."),
     ("odds", "Exact odds: of dice (4dF), of a ruleset's question (presja exchange --attack 3 --defense 5), or..."),
