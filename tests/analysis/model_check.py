@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
+from math import sqrt
 from typing import Any
 
 import numpy as np
@@ -97,3 +98,12 @@ def model_round(model: Any, compact: Hashable) -> dict[Outcome, Fraction]:
         key: Outcome = ("end", label, marks) if label is not None else ("state", t, marks)
         out[key] = out.get(key, Fraction(0)) + Fraction(w, den)
     return out
+
+
+def assert_within_4_se(exact: Mapping[Any, Fraction] | Mapping[Any, float], counts: Mapping[Any, int], n: int) -> None:
+    """Each label's share of ``n`` simulated conflicts lies within 4 standard errors (at least 1/n) of its exact
+    probability; a label only one side has counts as 0 on the other."""
+    for label in set(exact) | set(counts):
+        p = float(exact.get(label, 0))
+        se = max(sqrt(p * (1 - p) / n), 1 / n)
+        assert abs(counts.get(label, 0) / n - p) <= 4 * se, (label, counts.get(label, 0) / n, p)

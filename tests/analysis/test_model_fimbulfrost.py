@@ -27,7 +27,7 @@ from konflikt.rulesets.fimbulfrost.model import FimbulfrostModel, exact_model
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
 from konflikt.sim.engine import simulate
 from konflikt.sim.runner import seat_policies
-from tests.analysis.model_check import model_round, state_api_round, step
+from tests.analysis.model_check import assert_within_4_se, model_round, state_api_round, step
 from tests.rulesets.fimbulfrost.helpers import hero, scenario
 
 
@@ -191,9 +191,7 @@ def test_the_robbers_agree_with_the_vectorised_kernel_within_4_standard_errors()
 
     def check(exact: Mapping[Any, float], counts: Mapping[Any, int]) -> None:
         assert set(counts) <= set(exact)  # the kernel meets nothing the model calls impossible
-        for label, p in exact.items():
-            se = max(sqrt(p * (1 - p) / n), 1 / n)
-            assert abs(counts.get(label, 0) / n - p) <= 4 * se, (label, counts.get(label, 0) / n, p)
+        assert_within_4_se(exact, counts, n)
 
     check(odds.winners(), tally.winners)  # type: ignore[arg-type]
     check(odds.endings(), tally.endings)  # type: ignore[arg-type]

@@ -14,7 +14,6 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
-from math import sqrt
 from typing import Any
 
 import numpy as np
@@ -29,7 +28,7 @@ from konflikt.rulesets.levald.model import LevaldModel, exact_model, roll_classe
 from konflikt.rulesets.levald.state import LevaldState
 from konflikt.sim.engine import simulate
 from konflikt.sim.runner import seat_policies
-from tests.analysis.model_check import Outcome, model_round, reachable, step
+from tests.analysis.model_check import Outcome, assert_within_4_se, model_round, reachable, step
 
 ROLLS_READ = frozenset({"move_roll", "init_roll", "defence_roll"})
 """Phases at which the State still reads the d100 readings it holds (the first of a contest; the attack roll)."""
@@ -234,10 +233,7 @@ def test_a_short_duel_agrees_with_the_vectorised_kernel_within_4_standard_errors
     tally = simulate(sc, n, 11, engine="vectorised").tally
 
     def check(exact: Mapping[Any, Fraction], counts: Mapping[Any, int]) -> None:
-        for label in set(exact) | set(counts):
-            p = float(exact.get(label, 0))
-            se = max(sqrt(p * (1 - p) / n), 1 / n)
-            assert abs(counts.get(label, 0) / n - p) <= 4 * se, (label, counts.get(label, 0) / n, p)
+        assert_within_4_se(exact, counts, n)
 
     check(odds.winners(), tally.winners)
     check(odds.endings(), tally.endings)

@@ -27,7 +27,7 @@ from konflikt.rulesets.presja.model import BOX, SENTINEL, PresjaModel, exact_mod
 from konflikt.rulesets.presja.state import PresjaState
 from konflikt.sim.engine import simulate
 from konflikt.sim.runner import seat_policies
-from tests.analysis.model_check import model_round, reachable, state_api_round, step
+from tests.analysis.model_check import assert_within_4_se, model_round, reachable, state_api_round, step
 
 
 def policies_of(sc: Scenario) -> dict[str, Policy]:
@@ -160,10 +160,7 @@ def test_the_knife_fight_agrees_with_the_vectorised_kernel_within_4_standard_err
     tally = simulate(sc, n, 7, engine="vectorised").tally
 
     def check(exact: Mapping[Any, Fraction], counts: Mapping[Any, int]) -> None:
-        for label in set(exact) | set(counts):
-            p = float(exact.get(label, 0))
-            se = max(sqrt(p * (1 - p) / n), 1 / n)
-            assert abs(counts.get(label, 0) / n - p) <= 4 * se, (label, counts.get(label, 0) / n, p)
+        assert_within_4_se(exact, counts, n)
 
     check(odds.winners(), tally.winners)
     check(odds.endings(), tally.endings)
