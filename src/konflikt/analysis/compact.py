@@ -69,8 +69,9 @@ class Chain:
         return sum(len(e) for e in self.edges)
 
 
-def explore(model: ExactModel, starts: Sequence[Hashable], max_states: int) -> Chain:
-    """Every compact state reachable from ``starts``, breadth-first (ids in the order first met)."""
+def explore(model: ExactModel, starts: Sequence[Hashable], max_states: int, depth: int | None = None) -> Chain:
+    """Every compact state reachable from ``starts``, breadth-first (ids in the order first met); with ``depth``,
+    only those within ``depth`` steps, and the states first met at that depth are left without successors."""
     index: dict[Hashable, int] = {}
     chain = Chain([], [], [], {}, {}, {})
     states, dens, all_edges = chain.states, chain.den, chain.edges
@@ -99,6 +100,8 @@ def explore(model: ExactModel, starts: Sequence[Hashable], max_states: int) -> C
             if label is not None:
                 chain.ends[u] = label
                 chain.lengths[u] = length(s)
+                continue
+            if depth is not None and level[u] >= depth:
                 continue
             den, ways = successors(s)
             if not ways:

@@ -11,9 +11,11 @@ from __future__ import annotations
 import gc
 from collections.abc import Hashable, Mapping
 from fractions import Fraction
+from typing import cast
 
-from konflikt.analysis.compact import explore, solve_exact, solve_float
+from konflikt.analysis.compact import Solved, explore, solve_exact, solve_float
 from konflikt.analysis.exact import ConflictOdds, _apply, branches, outcome_label
+from konflikt.analysis.horizon import has_horizon, solve_horizon
 from konflikt.core.deadline import check_time
 from konflikt.core.ruleset import ExactModel, Policy, get_ruleset
 from konflikt.core.state import State
@@ -117,6 +119,21 @@ def _solve(
     marks_f: dict[Hashable, float] = {k: float(v) for k, v in held.items()}
     states, edges, bound, has_lengths = 0, 0, 0.0, True
     for model, weighted in zip(models, starts, strict=True):
+        unit = model.unit
+        if has_horizon(model):  # the clock only caps the rounds: the clockless chain, stepped to the cap
+            chain, by_rounds = solve_horizon(model, weighted, max_states, exact)
+            gc.freeze()
+            states += chain.size
+            edges += chain.edge_count
+            if exact:
+                solved = cast(Solved[Fraction], by_rounds)
+                for k, p in solved.ends.items():
+                    total[k] = total.get(k, Fraction(0)) + p
+            else:
+                for k, q in by_rounds.ends.items():
+                    floats[k] = floats.get(k, 0.0) + float(q)
+                bound = max(bound, by_rounds.error_bound)
+            continue
         chain = explore(model, [c for c, _ in weighted], max_states)
         gc.freeze()  # the chain's millions of tuples stay: the collector need not scan them again
         ids = {s: i for i, s in enumerate(chain.states[: len(weighted)])}
@@ -125,7 +142,6 @@ def _solve(
             mass[ids[c]] = mass.get(ids[c], Fraction(0)) + w
         states += chain.size
         edges += chain.edge_count
-        unit = model.unit
         if exact:
             solved = solve_exact(chain, list(mass.items()))
             for k, p in solved.ends.items():

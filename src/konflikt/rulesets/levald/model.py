@@ -124,6 +124,8 @@ class LevaldModel:
         self._fighters_seen = state.fighters
         self._memo: dict[Hashable, Any] = {}
         self._ends: dict[Compact, Hashable] = {}
+        self._grounds: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+        """Gaining ground per (attacker, distance): (distance after, the flag to set, count over CHOICE)."""
 
     # ---- which states it encodes ------------------------------------------------------------------------------------
     @staticmethod
@@ -174,9 +176,48 @@ class LevaldModel:
         return (outcome.ending, outcome.winners, tuple(sorted(outcome.participants.items())))
 
     def successors(self, compact: Hashable) -> tuple[int, list[tuple[Hashable, int]]]:
+        """One round with the clock: the rounds move on, and at ``max_rounds`` a fight still going ends (its
+        tracks that no label reads cleared, as at an end)."""
         c = cast(Compact, compact)
+        rounds = c[ROUNDS] + 1
+        capped = rounds >= self.max_rounds
+        out: dict[Compact, int] = {}
+        for t, n in self._round(c).items():
+            if capped and not (t[FATE] or t[FATE + 1]):
+                t = _cleared(t)
+            key = (rounds, *t[1:])
+            out[key] = out.get(key, 0) + n
+        return self._reduced(out)
+
+    # ---- the clockless chain (``analysis.horizon``) ------------------------------------------------------------------
+    @property
+    def cap(self) -> int:
+        """The rounds after which a fight still going ends as a deadlock (the option ``max_rounds``)."""
+        return self.max_rounds
+
+    def clock(self, compact: Hashable) -> tuple[Hashable, int]:
+        """A compact state without its round clock, and the rounds played: no rule or policy reads the clock but
+        ``max_rounds``, so the clockless chain is the same chain, with loops, under a finite horizon."""
+        c = cast(Compact, compact)
+        return (0, *c[1:]), c[ROUNDS]
+
+    def step(self, clockless: Hashable) -> tuple[int, list[tuple[Hashable, int]]]:
+        """One round of a clockless state: :meth:`successors` without the clock (ends by fate only)."""
+        return self._reduced(self._round(cast(Compact, clockless)))
+
+    def at_cap(self, clockless: Hashable) -> Hashable:
+        """The outcome of a fight still going when the rounds run out: the State's deadlock at ``max_rounds``."""
+        label = self.end(_cleared((self.max_rounds, *cast(Compact, clockless)[1:])))
+        assert label is not None
+        return label
+
+    def _round(self, c: Compact) -> dict[Compact, int]:
+        """The next round starts (the clock left as it is) with counts over :attr:`total`."""
         out: dict[Compact, int] = {}
         self._movement(list(c), self.total, out)
+        return out
+
+    def _reduced(self, out: dict[Compact, int]) -> tuple[int, list[tuple[Hashable, int]]]:
         common = reduce(gcd, out.values(), self.total)
         return self.total // common, [(t, n // common) for t, n in out.items()]
 
@@ -292,19 +333,29 @@ class LevaldModel:
         if not succeeded or s[FATE] != 0 or s[FATE + 1] != 0:
             self._end_round(s, n, out)
             return
-        for step, count in self._ground_choice(s, att):
-            t = s.copy()
-            t[DIST] = R.move(s[DIST], step, self.last)
-            if t[DIST] != s[DIST] and self.options.gain_ground_changes_initiative:
-                t[REDECIDE] |= MOVED
-            self._end_round(t, n * count // CHOICE, out)
+        here = s[DIST]
+        moves = self._grounds.get((att, here))
+        if moves is None:
+            redecides = MOVED if self.options.gain_ground_changes_initiative else 0
+            moves = [
+                (there, redecides if there != here else 0, count)
+                for there, count in ((R.move(here, step, self.last), k) for step, k in self._ground_choice(s, att))
+            ]
+            self._grounds[att, here] = moves
+        for there, redecide, count in moves:
+            if there == here:
+                key = tuple(s)  # both standing: nothing to clear
+            else:
+                t = s.copy()
+                t[DIST] = there
+                t[REDECIDE] |= redecide
+                key = tuple(t)
+            out[key] = out.get(key, 0) + n * count // CHOICE
 
     def _end_round(self, s: list[int], n: int, out: dict[Compact, int]) -> None:
-        t = s.copy()
-        t[ROUNDS] += 1
-        if t[FATE] or t[FATE + 1] or t[ROUNDS] >= self.max_rounds:
-            t[DIST] = t[HOLDER] = t[REDECIDE] = t[GARD] = t[GARD + 1] = 0  # an end: what its label does not read
-        key = tuple(t)
+        """The round's end (the clock is moved on by :meth:`successors`); an end by fate keeps only what its label
+        reads."""
+        key = _cleared(tuple(s)) if s[FATE] or s[FATE + 1] else tuple(s)
         out[key] = out.get(key, 0) + n
 
     # ---- hits ------------------------------------------------------------------------------------------------------
@@ -497,6 +548,11 @@ class LevaldModel:
             return [(int(a["step"]), k) for a, k in self._decide(att, x)]
 
         return self._memoised(("ground", att, s[DIST]), make)
+
+
+def _cleared(c: Compact) -> Compact:
+    """An ended compact state: the distance, initiative and Gard zeroed, since no end label reads them."""
+    return (c[ROUNDS], 0, 0, 0, 0, 0, *c[DAZE:])
 
 
 def at_round_start(state: LevaldState) -> bool:
