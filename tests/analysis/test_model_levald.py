@@ -322,9 +322,9 @@ def test_the_clockless_solve_equals_the_clocked_chains_fraction_for_fraction() -
 
 def test_two_rounds_from_spjut_pinned() -> None:
     """Reviewed once against the State API walked to every end (``state_api_odds``: 953 outcome labels, some 200 s
-    of CPU): equal, label for label. Hedda's
-    spear reaches at Spjut and Snurre's sword does not, so Hedda attacks first and wins far more often; nobody can
-    win in one round (the first test), so most of two rounds ends undecided."""
+    of CPU): equal, label for label. Hedda's spear reaches at Spjut and Snurre's sword does not, so Hedda attacks
+    first and wins far more often; nobody can win in one round (the first test), so most of two rounds ends
+    undecided."""
     sc = duel({"max_rounds": 2}, {"distance": "Spjut"})
     odds = conflict_odds(new_state(sc), policies_of(sc))
     assert odds.winners() == {
