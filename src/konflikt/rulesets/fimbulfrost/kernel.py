@@ -529,7 +529,7 @@ class FimbulfrostKernel:
         t = self.t
         out = np.empty((4, n), np.int64)  # winners, ending, length, the opponent's fate (kernel_loop's rows)
         fates = np.empty((t.n, n), np.int64)
-        numbers = np.empty((len(NUMBERS), n), np.float64)
+        numbers = np.empty((len(NUMBERS), n), np.int32)  # small counts: less memory traffic than floats
         rows = np.zeros((5 * t.n + 2, n) if trace is not None else (0, 0), np.int64)
         loop: Any = play  # its arguments: the tables, then the outputs
         loop(rng, *self._tables, out, fates, numbers, rows)
