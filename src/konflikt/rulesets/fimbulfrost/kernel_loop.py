@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numba
 import numpy as np
 
 from konflikt.dice.compiled import compiled, successes, uniform
@@ -161,7 +160,7 @@ def play(
                tc_steps, hero, hero_width, opp, pools, empty_at_start, out, fates, numbers, j)  # fmt: skip
 
 
-@numba.njit(cache=True, inline="always")
+@compiled
 def settle(
     stage: int,
     os1: int,
