@@ -202,13 +202,19 @@ def test_the_kernels_dice_replayed_through_the_state_give_the_same_knife_fights(
         replay(sc, kernel, batch, k, {})
 
 
+RUNS = {"carried consequences, a stubborn foe": 600}
+"""Duels replayed more often than 200 times: the stubborn foe ends otherwise than taken out in about 1 % of them, so
+that 200 may all end alike (about one seed in nine)."""
+
+
 @pytest.mark.parametrize("name", list(DUELS))
 def test_the_kernels_dice_replayed_through_the_state_give_the_same_duels(name: str) -> None:
     a, b, options = DUELS[name]
     sc = duel_scenario(a, b, options)
     kernel = kernel_for(sc)
-    batch = kernel.run(200, np.random.default_rng(7), trace=True)
-    for k in range(200):
+    n = RUNS.get(name, 200)
+    batch = kernel.run(n, np.random.default_rng(7), trace=True)
+    for k in range(n):
         replay(sc, kernel, batch, k, {})
     assert len(set(batch.endings.codes.tolist())) >= 2 or name.startswith("a tie")
 

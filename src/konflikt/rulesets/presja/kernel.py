@@ -156,7 +156,7 @@ class PresjaKernel:
         numbers = np.empty((7, n), np.int32)  # small counts: a quarter of the memory traffic of floats
         self.trace = np.zeros((n, self.max_exchanges), np.int32) if trace else None
         trace_arg = np.zeros((0, 0), np.int32) if self.trace is None else self.trace
-        at = np.zeros(7, np.int64)  # where to resume: nowhere yet
+        at = np.zeros(8, np.int64)  # where to resume: nowhere yet
         words = _words(rng, n * WORDS_PER_CONFLICT)
         while True:
             missing = play(
@@ -190,8 +190,8 @@ class PresjaKernel:
         return Batch(winners, endings, fates, length, resources)
 
 
-WORDS_PER_CONFLICT = 12
-"""32-bit words drawn ahead per conflict still to play (a knife fight takes about 10 exchanges, one word each; the
+WORDS_PER_CONFLICT = 7
+"""32-bit words drawn ahead per conflict still to play (a knife fight takes about 10 exchanges, two a word; the
 buffer is refilled when it runs out, so this only sets how often)."""
 
 
