@@ -1,13 +1,16 @@
-"""``konflikt.dice.compiled.uniform``: the compiled kernels' dice are exactly uniform and follow the seed."""
+"""``konflikt.dice.compiled``: the compiled kernels' dice are exactly uniform (or exactly binomial) and follow the
+seed."""
 
 from __future__ import annotations
 
 import math
+from math import comb
 
 import numpy as np
 import pytest
 
-from konflikt.dice.compiled import compiled, uniform
+from konflikt.dice.compiled import compiled, successes, uniform, uniform_at
+from konflikt.rulesets.fimbulfrost.kernel_loop import ones, ones_table
 
 
 @compiled
@@ -54,3 +57,79 @@ def test_the_same_seed_gives_the_same_dice_and_the_generator_moves_on() -> None:
     assert first.tolist() == _draws(np.random.default_rng(3), 50, 100).tolist()
     assert first.tolist() != _draws(rng, 50, 100).tolist()
     assert first.min() >= 0 and first.max() < 100
+
+
+@compiled
+def _draws_at(words: np.ndarray, n: int, bound: int) -> np.ndarray:
+    out = np.full(n, -1, dtype=np.int64)
+    pos = 0
+    for k in range(n):
+        value, pos = uniform_at(words, pos, bound)
+        if value < 0:
+            break
+        out[k] = value
+    return out
+
+
+def test_a_buffer_of_words_gives_the_dice_the_bit_generator_gives() -> None:
+    # the presja kernel reads 32-bit words from a buffer (two from each 64-bit draw, low half first): the very values
+    # uniform() draws from the same generator; a buffer that runs out says so and gives no value
+    words = np.random.default_rng(4).bit_generator.random_raw(500).view(np.uint32)
+    assert _draws_at(words, 1000, 6561).tolist() == _draws(np.random.default_rng(4), 1000, 6561).tolist()
+    short = _draws_at(words[:10], 20, 6561)
+    assert short[:10].tolist() == _draws(np.random.default_rng(4), 10, 6561).tolist() and (short[10:] == -1).all()
+
+
+@compiled
+def _successes(rng: np.random.Generator, n: int, dice: int) -> np.ndarray:
+    bits = rng.bit_generator
+    reservoir = np.zeros(2, np.uint64)
+    out = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        out[k] = successes(bits, reservoir, dice + k % 2)  # rolls of two sizes share the 64-bit draws
+    return out
+
+
+@compiled
+def _ones(rng: np.random.Generator, n: int, others: int, at: np.ndarray) -> np.ndarray:
+    bits = rng.bit_generator
+    out = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        out[k] = ones(bits, others, at)
+    return out
+
+
+def _within_4_se(counts: np.ndarray, exact: list[float]) -> None:
+    """Every value expected at least 20 times within 4 standard errors, and so the rare ones taken together."""
+    n = int(counts.sum())
+    rare = [k for k, p in enumerate(exact) if n * p < 20]
+    cells = [([k], p) for k, p in enumerate(exact) if n * p >= 20] + [(rare, sum(exact[k] for k in rare))]
+    for ks, p in cells:
+        se = math.sqrt(n * p * (1 - p))
+        got = int(counts[ks].sum())
+        assert abs(got - n * p) <= 4 * se + 1e-9, (ks, got, n * p)
+
+
+@pytest.mark.parametrize("dice", [1, 3, 12, 63, 70])
+def test_successes_are_binomial_with_p_one_half(dice: int) -> None:
+    # 63 and 64 dice: one draw short of a word and a whole word; 70 and 71: more than a word
+    got = _successes(np.random.default_rng(9), 100_000, dice)
+    for size in (dice, dice + 1):
+        counts = np.bincount(got[size - dice :: 2], minlength=size + 1)
+        assert len(counts) == size + 1
+        _within_4_se(counts, [comb(size, k) / 2**size for k in range(size + 1)])
+
+
+def test_the_ones_table_counts_the_faces_with_at_most_r_ones() -> None:
+    at = ones_table()
+    assert at[0, 0] == 1 and at[1].tolist()[:2] == [2, 3]  # one die: 2 faces without a 1, 3 in all
+    assert at[3, 0] == 8 and at[3, 1] == 8 + 3 * 4 and at[3, 3] == 27
+    assert all(at[k, k] == 3**k for k in range(21)) and at[20, 20] < 2**32
+
+
+@pytest.mark.parametrize("others", [1, 3, 20, 27])
+def test_the_ones_among_dice_that_did_not_succeed_are_binomial_with_p_one_third(others: int) -> None:
+    # 27 dice: a group of 20 and one of 7, each one draw
+    counts = np.bincount(_ones(np.random.default_rng(11), 100_000, others, ones_table()), minlength=others + 1)
+    assert len(counts) == others + 1
+    _within_4_se(counts, [comb(others, k) * 2 ** (others - k) / 3**others for k in range(others + 1)])

@@ -96,14 +96,16 @@ def register(app: typer.Typer) -> None:
                 "-" if r.get("target_ratio") is None else f"≥ {_share(r['target_ratio'])}",
                 "-"
                 if r.get("first_call_s") is None
-                else f"{r['first_call_s']:.1f} s, {r['first_call_cached_s']:.1f} s",
+                else f"{r['first_call_s']:.1f} s, {r['first_call_cached_s']:.1f} s"
+                + ("" if r.get("warmup_s") is None else f"; warm-up {r['warmup_s']:.1f} s"),
                 f"{r['dice_per_conflict']:.1f}",
                 _rate(r["physical_limit_per_s"]),
             )
         out.print(t)
         out.print(
             "÷ numpy raw: conflicts per second over numpy's raw random integers per second in this run; "
-            "first call: a fresh process's first 1,000 conflicts, with an empty compiled-code cache and then cached",
+            "first call: a fresh process's first 1,000 conflicts, with an empty compiled-code cache and then cached; "
+            "warm-up: this process's first 101,000 (tables filled), timed apart from the rate",
             highlight=False,
         )
         if data["exact_odds"]:

@@ -18,7 +18,10 @@ from typing import Any, TypeVar, cast
 
 import numba
 import numpy as np
-from numba.np.random.generator_core import next_uint32
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba.core import types
+from numba.extending import intrinsic
+from numba.np.random.generator_core import next_uint32, next_uint64
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -42,3 +45,61 @@ def uniform(bits: Any, bound: int) -> int:
         if low >= limit or low >= (np.uint64(0x100000000) - limit) % limit:
             result: int = np.int64(product >> np.uint64(32))  # type: ignore[assignment]  # signed, as numba needs
             return result
+
+
+@compiled
+def uniform_at(words: Any, pos: int, bound: int) -> tuple[int, int]:
+    """:func:`uniform` from a buffer of 32-bit words instead of the bit generator: (the value, the next position),
+    or (−1, ``pos``) when the buffer runs out before a value is accepted — refill it with the words from ``pos`` on
+    kept in front, and the same call gives the value the longer buffer would have.
+
+    For a loop that returns to Python often (to compute a missing table cell): a numpy ``Generator`` argument
+    costs numba some 50 µs a call to unbox, an array almost nothing."""
+    limit = np.uint64(bound)
+    k = pos
+    while k < words.size:
+        product = np.uint64(words[k]) * limit
+        k += 1
+        low = product & np.uint64(0xFFFFFFFF)
+        if low >= limit or low >= (np.uint64(0x100000000) - limit) % limit:
+            return np.int64(product >> np.uint64(32)), k  # type: ignore[return-value]
+    return -1, pos
+
+
+@intrinsic
+def _popcount(typingctx: Any, word: Any) -> Any:
+    """The set bits of a 64-bit integer, by the processor's own instruction (LLVM's ``ctpop``)."""
+    if not isinstance(word, types.Integer) or getattr(word, "bitwidth", 0) != 64:
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        ctpop = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
+        return builder.call(ctpop, [args[0]])
+
+    return types.int64(word), codegen
+
+
+popcount = cast(Callable[[Any], int], _popcount)
+
+
+@compiled
+def successes(bits: Any, reservoir: Any, dice: int) -> int:
+    """How many of ``dice`` dice succeed, each with p = 1/2: the set bits of ``dice`` uniform random bits.
+
+    The bits come from ``reservoir`` (uint64: [a word, how many of its bits are unused]), refilled from the bit
+    generator ``bits`` when it holds too few (its rest is dropped): several rolls share one 64-bit draw."""
+    total = 0
+    left = dice
+    while left > 0:
+        take = np.uint64(min(left, 64))
+        if reservoir[1] < take:
+            reservoir[0], reservoir[1] = next_uint64(bits), np.uint64(64)  # type: ignore[no-untyped-call]
+        word = reservoir[0]
+        if take == np.uint64(64):
+            total += popcount(word)
+            reservoir[0], reservoir[1] = np.uint64(0), np.uint64(0)
+        else:
+            total += popcount(word & ((np.uint64(1) << take) - np.uint64(1)))
+            reservoir[0], reservoir[1] = word >> take, reservoir[1] - take
+        left -= 64
+    return total

@@ -16,17 +16,18 @@ and the policy use (``split_round1``, ``split_hits``, ``absorb``, ``dice_needed`
   cost nothing (a pool already empty) left out, so (fate before buying, round, empty pools, count, count of a
   second batch) gives the fate's words, deaths, death marks and lost pools.
 
-Per conflict the kernel then only draws dice, adds, compares and looks up. The draws are exact: a pool's successes
-(4–6, p = 1/2 a die) are the set bits of uniform random bits, and the 1s among the other dice (p = 1/3 each) are the
-zero digits of a uniform number in base 3. The streams differ from the reference runner's; the distribution does not.
-``length`` is the number of steps (decisions and rolls) as the reference runner counts it, since the outcome has no
-``rounds``.
+Per conflict the kernel then only draws dice, adds, compares and looks up, one conflict at a time in compiled code
+(:mod:`.kernel_loop`, numba), rolling only the dice the conflict gets to. The draws are exact: a pool's successes
+(4–6, p = 1/2 a die) are the set bits of uniform random bits, and the 1s among the other dice (p = 1/3 each) one
+uniform draw below 3ᵏ read against a table. The streams differ from the reference runner's; the distribution does
+not. ``length`` is the number of steps (decisions and rolls) as the reference runner counts it, since the outcome
+has no ``rounds``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
 from typing import Any
@@ -43,7 +44,6 @@ from konflikt.rulesets.fimbulfrost.narrate import FATES
 from konflikt.rulesets.fimbulfrost.options import OPTIONS
 from konflikt.rulesets.fimbulfrost.policies import CONFIDENCE, HeuristicPolicy, split_hits, split_round1
 from konflikt.rulesets.fimbulfrost.rules import (
-    OTHER_FACES,
     P_SUCCESS,
     POOL_OPTION,
     Round3Option,
@@ -72,27 +72,12 @@ ROUND3_LOSS = ("every", "each")
 
 MAX_TABLE = 1 << 20
 """The largest round-2 table (heroes' Omdømme outcomes × answer × Kamp) the kernel builds before it refuses."""
-BLOCK = 1 << 14
-"""Conflicts played together: small enough that the working arrays stay in the processor's cache."""
 POOL_NAMES = ("rustning", "grej", "vaaben")
 STAGES = ("won_1", "out_1", "won_2", "out_2", "won_3", "lost_3")
 """How a conflict ends: opponent defeated in round 1, every hero out in round 1, ..., round 3 lost."""
-STAGE_ROUND = np.array([1, 1, 2, 2, 3, 3], dtype=np.int64)
-STAGE_ENDING = np.array([0, 1, 0, 1, 0, 2], dtype=np.int64)
 ENDINGS = ["opponent_defeated", "heroes_out", "heroes_lost"]
 if Fraction(1, 2) != P_SUCCESS:  # pragma: no cover - the draws below read successes as random bits
     raise ImportError("the fimbulfrost kernel draws successes as random bits: it needs P_SUCCESS = 1/2")
-DIGITS = 8
-"""Base-OTHER_FACES (3) digits per uniform draw for the 1s (3**8 = 6561)."""
-ONES = np.array(
-    [
-        [sum((u // OTHER_FACES**k) % OTHER_FACES == 0 for k in range(f)) for u in range(OTHER_FACES**DIGITS)]
-        for f in range(DIGITS + 1)
-    ],
-    dtype=np.int16,
-)
-"""ONES[f, u]: the 1s among f non-success dice when u is uniform in [0, 3**8): zero digits among the lowest f."""
-MASKS = np.array([(1 << w) - 1 for w in range(65)], dtype=np.uint64)
 
 
 # ---- the scalar mirror: what the heuristic does, from which the tables are built ---------------------------------
@@ -290,6 +275,7 @@ class Tables:
     kamp: int
     per: int
     radix1: list[int]
+    d1: list[int]
     t1_os: Arr
     t1_steps: Arr
     ta_steps: Arr
@@ -313,8 +299,6 @@ class Tables:
     pools: Arr
     every_pays: bool
     empty_at_start: list[int]
-    fields: dict[str, list[tuple[int, int, int, int]]] = field(default_factory=dict)
-    words: int = 0
 
 
 def _hero_tables(catalogue: Catalogue, hero: Character, opp: Character, options: Options) -> HeroTables:
@@ -408,9 +392,7 @@ def compile_scenario(scenario: Scenario, options: Options) -> Tables | str:
     tabs |= {"heroes": hero_tabs, "opp_width": opp_width, "opp_label": opp_label, "opp_bought": opp_bought}
     tabs["opp_labels"] = list(opp_labels)
     tabs["pools"] = np.array([[getattr(h, p) for p in POOL_NAMES] for h in heroes], dtype=np.int64)
-    tables = Tables(**tabs)
-    _layout(tables, d1, [int(tables.tc_dice[i].max()) for i in range(n)])
-    return tables
+    return Tables(**tabs, d1=d1)
 
 
 def _fight_tables(
@@ -482,23 +464,6 @@ def _round3_tables(heroes: Sequence[Character], status: int) -> dict[str, Arr]:
     return out
 
 
-def _layout(tables: Tables, d1: Sequence[int], d3: Sequence[int]) -> None:
-    """Pack every roll's dice into 64-bit words (first fit, widest first): one random word serves several rolls."""
-    wanted: list[tuple[str, int]] = [(f"r1_{i}", d) for i, d in enumerate(d1)] + [("h1", tables.answer)]
-    wanted += [(f"r2_{i}", 3) for i in range(tables.n)] + [("h2", tables.kamp)]
-    wanted += [(f"r3_{i}", d) for i, d in enumerate(d3)]
-    pieces = [(name, start, min(64, width - start)) for name, width in wanted for start in range(0, max(width, 1), 64)]
-    free: list[int] = []
-    fields: dict[str, list[tuple[int, int, int, int]]] = {name: [] for name, _ in wanted}
-    for name, start, width in sorted(pieces, key=lambda p: -p[2]):
-        word = next((w for w, room in enumerate(free) if room >= width), len(free))
-        if word == len(free):
-            free.append(64)
-        fields[name].append((word, 64 - free[word], width, start))
-        free[word] -= width
-    tables.fields, tables.words = fields, max(1, len(free))
-
-
 def _policy_name(policy: Policy | None) -> str:
     return "heuristic" if isinstance(policy, HeuristicPolicy) else getattr(policy, "name", "human")
 
@@ -532,6 +497,7 @@ class FimbulfrostKernel:
 
     def __init__(self, tables: Tables, hero_ids: list[str], opp_id: str, hero_side: str, opp_side: str) -> None:
         self.t = tables
+        self._tables = loop_tables(tables)
         self.hero_ids, self.opp_id = hero_ids, opp_id
         self.winner_labels: list[Hashable] = [(hero_side,), (opp_side,)]
 
@@ -558,123 +524,65 @@ class FimbulfrostKernel:
         return batch, {k: np.concatenate(v, axis=-1) for k, v in trace.items()}
 
     def _play(self, n: int, rng: np.random.Generator, trace: dict[str, list[Arr]] | None) -> Batch:
-        t = self.t
-        codes = {k: np.empty(n, dtype=np.int64) for k in ("winners", "endings", "length", "opp")}
-        fates = np.empty((t.n, n), dtype=np.int64)
-        names = ("round", "opponent_status", "consequences", "opponent_consequences", "dead", "out")
-        resources = {k: np.empty(n, dtype=np.float64) for k in (*names, "death_marked", "dice_spent")}
-        for start in range(0, n, BLOCK):
-            m = min(BLOCK, n - start)
-            out = self._block(m, rng, trace)
-            window = slice(start, start + m)
-            for k in codes:
-                codes[k][window] = out[k]
-            fates[:, window] = out["fates"]
-            for k in resources:
-                resources[k][window] = out[k]
-        fate_codes = {hid: Coded(fates[i], self.t.heroes[i].labels) for i, hid in enumerate(self.hero_ids)}
-        fate_codes[self.opp_id] = Coded(codes["opp"], t.opp_labels)
-        return Batch(
-            Coded(codes["winners"], self.winner_labels),
-            Coded(codes["endings"], list(ENDINGS)),
-            fate_codes,
-            codes["length"],
-            resources,
-        )
+        from konflikt.rulesets.fimbulfrost.kernel_loop import play
 
-    def _count(self, raw: Arr, name: str, dice: Arr | None = None) -> Arr:
-        """Successes of one roll: the set bits of its field (only the first ``dice`` bits when the count varies)."""
-        total: Arr | None = None
-        for word, offset, width, start in self.t.fields[name]:
-            bits = raw[word] >> np.uint64(offset) if offset else raw[word]
-            mask = MASKS[width] if dice is None else MASKS[np.clip(dice - start, 0, width)]
-            got = np.bitwise_count(bits & mask).astype(np.int64)
-            total = got if total is None else total + got
-        return total if total is not None else np.zeros(raw.shape[1], dtype=np.int64)
-
-    def _block(self, m: int, rng: np.random.Generator, trace: dict[str, list[Arr]] | None) -> dict[str, Arr]:
         t = self.t
-        raw = rng.bit_generator.random_raw((t.words, m))
-        # runde 1: the heroes' Omdømme rolls, the splits, and the opponent's answer
-        s1 = [self._count(raw, f"r1_{i}") for i in range(t.n)]
-        k1 = sum((s * r for s, r in zip(s1, t.radix1, strict=True)), np.zeros(m, dtype=np.int64))
-        h1 = self._count(raw, "h1")
-        a = k1 * (t.answer + 1) + h1
-        os1 = t.t1_os[k1]
-        m1 = t.ta_mask[a]
-        # runde 2: three dice a standing hero, then the Kamp roll
-        s2 = [self._count(raw, f"r2_{i}") * ((m1 >> i) & 1) for i in range(t.n)]
-        u2 = rng.integers(0, OTHER_FACES**DIGITS, size=(t.n, m))
-        o2 = [ONES[3 - s2[i], u2[i]] * ((m1 >> i) & 1) for i in range(t.n)]
-        os2 = os1 - sum(s2, np.zeros(m, dtype=np.int64))
-        h2 = self._count(raw, "h2")
-        b = a * (t.kamp + 1) + h2
-        # runde 3: the gathered dice, the last roll
-        c = t.tb_mask[b] * (t.status + 1) + np.clip(os2, 0, t.status)
-        d3 = [t.tc_dice[i][c] for i in range(t.n)]
-        s3 = [self._count(raw, f"r3_{i}", d3[i]) for i in range(t.n)]
-        groups = max(1, -(-max(int(d.max()) for d in d3) // DIGITS)) if t.n else 1
-        u3 = rng.integers(0, OTHER_FACES**DIGITS, size=(t.n, groups, m))
-        o3 = [
-            sum(
-                (ONES[np.clip(d3[i] - s3[i] - DIGITS * g, 0, DIGITS), u3[i, g]] for g in range(groups)),
-                np.zeros(m, np.int64),
-            )
-            for i in range(t.n)
-        ]
-        os3 = os2 - sum(s3, np.zeros(m, dtype=np.int64))
-        stage = np.where(
-            os1 <= 0,
-            0,
-            np.where(t.ta_out[a], 1, np.where(os2 <= 0, 2, np.where(t.tb_out[b], 3, np.where(os3 <= 0, 4, 5)))),
-        )
+        out = np.empty((4, n), np.int64)  # winners, ending, length, the opponent's fate (kernel_loop's rows)
+        fates = np.empty((t.n, n), np.int64)
+        numbers = np.empty((len(NUMBERS), n), np.int32)  # small counts: less memory traffic than floats
+        rows = np.zeros((5 * t.n + 2, n) if trace is not None else (0, 0), np.int64)
+        loop: Any = play  # its arguments: the tables, then the outputs
+        loop(rng, *self._tables, out, fates, numbers, rows)
         if trace is not None:
-            for k, v in (("s1", s1), ("h1", h1), ("s2", s2), ("o2", o2), ("h2", h2), ("s3", s3), ("o3", o3)):
-                trace.setdefault(k, []).append(np.array(v))
-        return self._settle(stage, os1, os2, os3, a, b, c, k1, o2, o3)
-
-    def _settle(
-        self, stage: Arr, os1: Arr, os2: Arr, os3: Arr, a: Arr, b: Arr, c: Arr, k1: Arr, o2: list[Arr], o3: list[Arr]
-    ) -> dict[str, Arr]:
-        """Who buys what, the labels, the steps taken and the numbers of the outcome."""
-        t = self.t
-        won = (stage & 1) == 0
-        final = np.where(stage <= 1, os1, np.where(stage <= 3, os2, os3))
-        lost3 = -(-final // t.per)
-        to_buy = np.where(stage == 5, lost3, 0)
-        opp_key = np.where(won, STAGE_ROUND[stage] * t.opp_width + np.minimum(-(final // t.per), t.opp_width - 1), 0)
-        end_round = np.array([0, 0, 2, 0, 3, 3], dtype=np.int64)[stage]
-        out: dict[str, Arr] = {"winners": (~won).astype(np.int64), "endings": STAGE_ENDING[stage]}
-        out["round"], out["opponent_status"] = STAGE_ROUND[stage], final
-        steps = t.t1_steps[k1] + (stage >= 1) * t.ta_steps[a] + (stage >= 2) * t.ta_r2[a] + (stage >= 3) * t.tb_steps[b]
-        steps = steps + (stage >= 4) * t.tc_steps[c]
-        fates = np.empty((t.n, len(stage)), dtype=np.int64)
-        totals = {k: np.zeros(len(stage), dtype=np.int64) for k in ("bought", "dead", "gone", "marked", "spent")}
-        for i, h in enumerate(t.heroes):
-            earlier = np.where(stage >= 3, t.tb_key[i][b], t.ta_key[i][a])
-            count = np.where(stage == 2, o2[i], np.where(stage == 4, o3[i], to_buy))
-            empty = np.where(stage >= 4, t.tc_empty[i][c], t.empty_at_start[i])
-            first = ((end_round * 8 + empty) * h.width + np.minimum(count, h.width - 1)) * h.width
-            # a hero out before a lost round 3 buys for it too (round3_loss = every), unless he is dead
-            pays_again = (stage == 5) & t.every_pays & (h.dead[np.maximum(earlier, 0)] == 0)
-            second = np.where(pays_again, np.minimum(to_buy, h.width - 1), 0)
-            key = np.where(earlier >= 0, earlier + second, first)
-            fates[i] = h.label[key]
-            for k in ("bought", "dead", "gone", "marked"):
-                totals[k] += getattr(h, k)[key]
-            lost = h.lost[key]
-            for p in range(3):
-                if t.pools[i, p]:
-                    spent = np.where(stage >= 4, t.tc_spent[i, p][c], 0)
-                    totals["spent"] += np.where((lost >> p) & 1, t.pools[i, p], spent)
-        opp_bought = t.opp_bought[opp_key]
-        out["length"] = steps + totals["bought"] + opp_bought
-        out["fates"], out["opp"] = fates, t.opp_label[opp_key]
-        out["consequences"], out["opponent_consequences"] = totals["bought"], opp_bought
-        out["dead"], out["out"], out["death_marked"], out["dice_spent"] = (
-            totals["dead"],
-            totals["gone"],
-            totals["marked"],
-            totals["spent"],
+            k = t.n
+            for name, part in (("s1", rows[:k]), ("h1", rows[k]), ("s2", rows[k + 1 : 2 * k + 1]),
+                               ("o2", rows[2 * k + 1 : 3 * k + 1]), ("h2", rows[3 * k + 1]),
+                               ("s3", rows[3 * k + 2 : 4 * k + 2]), ("o3", rows[4 * k + 2 :])):  # fmt: skip
+                trace.setdefault(name, []).append(part)
+        fate_codes = {hid: Coded(fates[i], t.heroes[i].labels) for i, hid in enumerate(self.hero_ids)}
+        fate_codes[self.opp_id] = Coded(out[3], t.opp_labels)
+        return Batch(
+            Coded(out[0], self.winner_labels),
+            Coded(out[1], list(ENDINGS)),
+            fate_codes,
+            out[2],
+            dict(zip(NUMBERS, numbers, strict=True)),
         )
-        return out
+
+
+NUMBERS = ("round", "opponent_status", "consequences", "opponent_consequences", "dead", "out", "death_marked",
+           "dice_spent")  # fmt: skip
+"""The outcome numbers of a batch, in the order of ``kernel_loop``'s rows."""
+
+
+def loop_tables(t: Tables) -> tuple[Arr, ...]:
+    """The tables as the compiled loop reads them (``kernel_loop.play``'s arguments before the outputs)."""
+    from konflikt.rulesets.fimbulfrost.kernel_loop import ones_table
+
+    size = max(len(h.label) for h in t.heroes)
+    hero = np.zeros((t.n, size, 8), np.int64)  # a key's six numbers in one cache line
+    for i, h in enumerate(t.heroes):
+        for column, name in enumerate(("label", "bought", "dead", "marked", "gone", "lost")):
+            hero[i, : len(h.label), column] = getattr(h, name)
+    consts = np.array([t.n, t.status, t.answer, t.kamp, t.per, t.opp_width, int(t.every_pays)], np.int64)
+    i64 = np.int64
+    return (
+        consts,
+        np.array(t.d1, i64),
+        np.array(t.radix1, i64),
+        np.stack([t.t1_os, t.t1_steps]).astype(i64),
+        np.stack([t.ta_steps, t.ta_out, t.ta_mask, t.ta_r2]).astype(i64),
+        t.ta_key.astype(i64),
+        np.stack([t.tb_steps, t.tb_out, t.tb_mask]).astype(i64),
+        t.tb_key.astype(i64),
+        t.tc_dice.astype(i64),
+        t.tc_spent.astype(i64),
+        t.tc_empty.astype(i64),
+        t.tc_steps.astype(i64),
+        hero,
+        np.array([h.width for h in t.heroes], i64),
+        np.stack([t.opp_label, t.opp_bought]).astype(i64),
+        t.pools.astype(i64),
+        np.array(t.empty_at_start, i64),
+        ones_table(),
+    )

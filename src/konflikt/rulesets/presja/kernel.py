@@ -35,7 +35,7 @@ from konflikt.rulesets.presja.static import _FACES4
 
 I64 = npt.NDArray[np.int64]
 FACES = np.asarray(_FACES4, dtype=np.int64)
-DELTA_OF_PAIR = (FACES[:, None] - FACES[None, :] + 8).reshape(-1)
+DELTA_OF_PAIR = (FACES[:, None] - FACES[None, :] + 8).reshape(-1).astype(np.int8)
 """For each of the 81 × 81 equally likely faces of both rolls (first × 81 + second): 4dF − 4dF + 8."""
 
 # A table cell packs the exchange's result into one int64 (0 = not computed yet):
@@ -49,8 +49,8 @@ STEP_BITS = 16
 class Table:
     """The lazily filled exchange table over the states met so far (grows as new states appear).
 
-    A state whose conflict is over has a row of cells that lead back to itself with nothing added, so a conflict
-    that has ended may stay in the running arrays until the next compaction.
+    A state whose conflict is over has a row of cells that lead back to itself with nothing added (a conflict that
+    has ended is never looked up again, but every cell of an ended row is known).
     """
 
     def __init__(self, rules: ExchangeRules, start: Duel) -> None:
@@ -59,24 +59,11 @@ class Table:
         self.states: list[Duel] = []
         cap = 1024
         self.cells: I64 = np.zeros(cap * DELTAS, np.int64)
-        self._facts: list[tuple[int, ...]] = []
-        self._facts_array: I64 = np.zeros((8, 0), np.int64)
-        self._numbers: npt.NDArray[np.float64] = np.zeros((6, 0), np.float64)
+        self.facts: I64 = np.zeros((cap, 8), np.int64)
+        """Per state (a row, one cache line): fate₀, fate₁, fate points ₀ ₁, boxes marked ₀ ₁, consequences ₀ ₁."""
         self.start = self.id_of(start) * DELTAS
-
-    @property
-    def facts(self) -> I64:
-        """Per state: fate₀, fate₁, fate points ₀ ₁, boxes marked ₀ ₁, consequences ₀ ₁ (rows)."""
-        if self._facts_array.shape[1] != len(self._facts):
-            self._facts_array = np.asarray(self._facts, np.int64).T.copy()
-            self._numbers = self._facts_array[2:].astype(np.float64)
-        return self._facts_array
-
-    @property
-    def numbers(self) -> npt.NDArray[np.float64]:
-        """:attr:`facts` from the fate points on, as floats (the batch's resources: one gather, no conversion)."""
-        self.facts  # noqa: B018 - brings both up to date
-        return self._numbers
+        self.complete_to = 0
+        """The states before this one have every cell computed (:meth:`complete`)."""
 
     def id_of(self, s: Duel) -> int:
         found = self.ids.get(s)
@@ -84,33 +71,44 @@ class Table:
             return found
         k = self.ids[s] = len(self.states)
         self.states.append(s)
-        if (k + 1) * DELTAS > len(self.cells):
+        if k == len(self.facts):  # double both
             self.cells = np.concatenate([self.cells, np.zeros(len(self.cells), np.int64)])
+            self.facts = np.concatenate([self.facts, np.zeros_like(self.facts)])
         c0, c1 = s[2], s[3]
         boxes = (s[0].bit_count(), s[1].bit_count())
-        self._facts.append((s[8], s[9], s[4], s[5], *boxes, 3 - c0.count(0), 3 - c1.count(0)))
+        self.facts[k] = (s[8], s[9], s[4], s[5], *boxes, 3 - c0.count(0), 3 - c1.count(0))
         if s[8] or s[9]:  # over: the row leads back to itself
             self.cells[k * DELTAS : (k + 1) * DELTAS] = k * DELTAS | ENDED
         return k
 
-    def fill(self, cells: I64) -> None:
-        """Compute the missing (state, dice) cells in Python, once each."""
-        where: list[int] = []
-        values: list[int] = []
-        exchange, states, id_of = self.rules.exchange, self.states, self.id_of
-        for cell in set(cells.tolist()):
-            sid, delta = divmod(cell, DELTAS)
-            after, steps, new = exchange(states[sid], delta - 8)
-            nxt = id_of(after)
-            assert 0 < steps < 1 << STEP_BITS and nxt * DELTAS <= NEXT_MASK
-            acc = steps + (1 << STEP_BITS)
-            where.append(cell)
-            values.append(nxt * DELTAS | acc << ACC_SHIFT | new << NEW_SHIFT | (ENDED if after[8] or after[9] else 0))
-        self.cells[where] = values  # after the loop: id_of may have grown the array
+    def complete(self, max_states: int) -> bool:
+        """Compute every cell of every state reachable from those met so far, breadth first, while there are at most
+        ``max_states`` states: whether the table is now complete (else it stays lazily filled beyond)."""
+        sid = self.complete_to
+        while sid < len(self.states) and len(self.states) <= max_states:
+            row = sid * DELTAS
+            for cell in np.flatnonzero(self.cells[row : row + DELTAS] == 0).tolist():
+                self.fill(row + cell)
+            sid += 1
+        self.complete_to = sid
+        return sid == len(self.states)
+
+    def fill(self, cell: int) -> None:
+        """Compute a missing (state, dice) cell in Python, once."""
+        sid, delta = divmod(cell, DELTAS)
+        after, steps, new = self.rules.exchange(self.states[sid], delta - 8)
+        nxt = self.id_of(after)
+        assert 0 < steps < 1 << STEP_BITS and nxt * DELTAS <= NEXT_MASK
+        acc = steps + (1 << STEP_BITS)
+        self.cells[cell] = nxt * DELTAS | acc << ACC_SHIFT | new << NEW_SHIFT | (ENDED if after[8] or after[9] else 0)
 
 
-BLOCK = 8
-"""Exchanges whose dice are drawn at once for every conflict still going (most knife fights end within eight)."""
+COMPLETE_AT = 10_000
+"""A run of this many conflicts first completes the table (:meth:`Table.complete`): it would meet most cells anyway
+(100,000 knife fights meet 20,000 of its 38,000), and the loop then never stops for a missing one — the rare states
+of the long tail are met for years. The results do not depend on it: the dice follow the seed only."""
+MAX_STATES = 50_000
+"""Beyond this many states a table stays lazily filled (memory, and the time to fill it: ~0.2 ms a state)."""
 
 
 class PresjaKernel:
@@ -130,7 +128,8 @@ class PresjaKernel:
             for s in range(3)
         )
         """The name codes of consequences brought into the conflict (participant i in bits 16 i ...)."""
-        self.names = [self._names(e) for e in range(self.max_exchanges + 1)]
+        self.names = np.stack([self._names(e) for e in range(self.max_exchanges + 1)])
+        """Per exchange and mask of newly taken slots: what their names add to the name codes."""
         self.trace: npt.NDArray[np.int32] | None = None
         """With ``run(..., trace=True)``: per conflict and exchange the faces of both rolls (first × 81 + second)."""
 
@@ -146,57 +145,59 @@ class PresjaKernel:
         return out
 
     def run(self, n: int, rng: np.random.Generator, trace: bool = False) -> Batch:
-        """Play ``n`` conflicts in the compiled loop (:mod:`.kernel_loop`), computing the table's missing cells as
-        the loop meets them."""
-        from konflikt.rulesets.presja.kernel_loop import play
+        """Play ``n`` conflicts in the compiled loop (:mod:`.kernel_loop`), computing each cell the table lacks
+        when the loop first meets it."""
+        from konflikt.rulesets.presja.kernel_loop import CONFLICT, REFILL, WORD, play
 
         tab = self.table
-        out_row, out_acc, out_names = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
-        deadlock = np.zeros(n, bool)  # still fighting after max_exchanges
+        if n >= COMPLETE_AT:
+            tab.complete(MAX_STATES)
+        ending, codes, length = np.empty(n, np.int64), np.empty((2, n), np.int64), np.empty(n, np.int64)
+        numbers = np.empty((7, n), np.int32)  # small counts: a quarter of the memory traffic of floats
         self.trace = np.zeros((n, self.max_exchanges), np.int32) if trace else None
-        names_of = np.stack(self.names)
-        saved = np.empty((4, n), np.int64)
-        saved[:] = np.array([tab.start, 0, self.carried, 1], np.int64)[:, None]
-        blocked, missing, going = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
         trace_arg = np.zeros((0, 0), np.int32) if self.trace is None else self.trace
-        todo = np.arange(n, dtype=np.int64)
-        for first in range(1, self.max_exchanges + 1, BLOCK):
-            if not len(todo):
-                break
-            faces = rng.integers(0, 6561, size=(len(todo), BLOCK), dtype=np.int64)  # both 4dF: first × 81 + second
-            pending, still = todo, []
-            while len(pending):
-                stopped, count = play(
-                    tab.cells, DELTA_OF_PAIR, names_of, pending, faces, first, saved,
-                    out_row, out_acc, out_names, deadlock, trace_arg, blocked, missing, going,
-                )  # fmt: skip
-                still.append(going[:count].copy())
-                tab.fill(missing[:stopped])
-                pending, faces = pending[blocked[:stopped]], faces[blocked[:stopped]]
-            todo = np.sort(np.concatenate(still))  # in conflict order: the next block's dice follow the seed only
-        return self._batch(out_row // DELTAS, out_acc, out_names, deadlock)
+        at = np.zeros(8, np.int64)  # where to resume: nowhere yet
+        words = _words(rng, n * WORDS_PER_CONFLICT)
+        while True:
+            missing = play(
+                words, tab.cells, DELTA_OF_PAIR, self.names, tab.facts, tab.start, self.carried, self.opening_steps,
+                at, ending, codes, length, numbers, trace_arg,
+            )  # fmt: skip
+            if missing == REFILL:  # the words not yet used first, then fresh ones
+                fresh = _words(rng, max(n - at[CONFLICT], 1) * WORDS_PER_CONFLICT)
+                words = np.concatenate([words[at[WORD] :], fresh])
+                at[WORD] = 0
+            elif missing >= 0:
+                tab.fill(missing)
+            else:
+                return self._batch(ending, codes, length, numbers)
 
-    def _batch(self, final: I64, acc: I64, names: I64, deadlock: npt.NDArray[np.bool_]) -> Batch:
-        facts = self.table.facts[:2, final]
-        numbers = self.table.numbers[:, final]
-        ending_codes = deadlock * 9 + facts[0] * 3 + facts[1]
-        present, inverse = _present(ending_codes, 18)
+    def _batch(self, ending: I64, codes: I64, length: I64, numbers: npt.NDArray[np.int32]) -> Batch:
+        present, inverse = _present(ending, 18)
         pairs = [self.labels.ending(c) for c in present]
         endings, winners = _coded(inverse, [p[0] for p in pairs]), _coded(inverse, [p[1] for p in pairs])
         per: list[Coded] = []
         for i in (0, 1):
-            codes = facts[i] + 3 * ((names >> (16 * i)) & 0xFFFF)
-            present, inverse = _present(codes, 3 * SLOT_MULT[3])
+            present, inverse = _present(codes[i], 3 * SLOT_MULT[3])
             per.append(Coded(inverse, [self.labels.fate(i, c) for c in present]))
         fates = {fi.id: per[self.rules.who.index(k)] for k, fi in enumerate(self.opening.fighters)}
-        length = (acc & ((1 << STEP_BITS) - 1)) + self.opening_steps
-        resources: dict[str, npt.NDArray[np.float64]] = {"exchanges": (acc >> STEP_BITS).astype(np.float64)}
+        resources: dict[str, npt.NDArray[np.int32]] = {"exchanges": numbers[0]}
         for k, fi in enumerate(self.opening.fighters):
             i = self.rules.who.index(k)
-            resources[f"{fi.id}.fate_points"] = numbers[i]
-            resources[f"{fi.id}.boxes_marked"] = numbers[2 + i]
-            resources[f"{fi.id}.consequences"] = numbers[4 + i]
+            resources[f"{fi.id}.fate_points"] = numbers[1 + i]
+            resources[f"{fi.id}.boxes_marked"] = numbers[3 + i]
+            resources[f"{fi.id}.consequences"] = numbers[5 + i]
         return Batch(winners, endings, fates, length, resources)
+
+
+WORDS_PER_CONFLICT = 7
+"""32-bit words drawn ahead per conflict still to play (a knife fight takes about 10 exchanges, two a word; the
+buffer is refilled when it runs out, so this only sets how often)."""
+
+
+def _words(rng: np.random.Generator, count: int) -> npt.NDArray[np.uint32]:
+    """The next ``count`` 32-bit words of ``rng``'s bit generator (two from each 64-bit draw, low half first)."""
+    return rng.bit_generator.random_raw(-(-count // 2)).view(np.uint32)
 
 
 def _present(codes: I64, size: int) -> tuple[list[int], I64]:
