@@ -181,7 +181,9 @@ def _absorbable_by_listing(
     cons_less: bool,
 ) -> frozenset[int]:
     """What ``absorbable`` answered before it was made fast: every pressure for which a way is listed."""
-    top = sum(track[i][1] for i in free_boxes(track, marked)) + sum(v for v, f in zip(values, cons_free) if f)
+    top = sum(track[i][1] for i in free_boxes(track, marked)) + sum(
+        v for v, f in zip(values, cons_free, strict=True) if f
+    )
     return frozenset(
         p for p in range(1, top + 1) if absorb_options(track, marked, cons_free, values, p, box_less, cons_less)
     )
