@@ -183,28 +183,54 @@ class Hub:
         return table.cached(("panel", seat, base, odds), lambda: self._panel(table, seat, base))
 
     def _panel(self, table: WebTable, seat: str, base: str) -> tuple[dict[str, Any], Markup]:
+        """Rendered in parts: what changes at every step (whose turn, the buttons) each time; the GM's tools, the
+        seat's sheet and the shared cards only when something in them changes (:meth:`WebTable.kept`)."""
         assert self.links is not None
         panel = table.panel(seat)
         token = self.links.tables.get(table.id, {})
-        options = Markup()
+        panel["post"] = f"/t/{table.id}/{token.get(seat, '')}"
+        gm_tools = Markup()
         if seat == GM:
             panel["odds"] = table.odds_now()
-            corrections = panel["corrections"]
-            options = table.kept(
-                "corrections",
-                tuple(tuple(c.values()) for c in corrections),
-                lambda: Markup(self.render("corrections.html", corrections=corrections)),
+            panel["links"] = table.kept(
+                ("links", base),
+                tuple(token.items()),
+                lambda: [
+                    {"label": table.label(s), "url": f"{base}/t/{table.id}/{token[s]}"}
+                    for s in table.seats()
+                    if s in token
+                ],
             )
-        panel["post"] = f"/t/{table.id}/{token.get(seat, '')}"
-        if seat == GM:
-            panel["links"] = [
-                {"label": table.label(s), "url": f"{base}/t/{table.id}/{token[s]}"} for s in table.seats() if s in token
-            ]
+            gm_tools = self._gm_tools(table, panel)
+        sheet = table.kept(
+            ("sheet", seat),
+            orjson.dumps(panel["sheet"]),
+            lambda: Markup(self.render("sheet.html", p=panel)),
+        )
         shared = table.cached("shared.html", lambda: self._shared_html(table, panel))
         mine = f'<div class="who-row"><h3>{escape(panel["label"])}</h3>'
         shared = shared.replace(mine, mine.replace("who-row", "who-row me"), 1)
-        html = self.render("panel.html", p=panel, correction_options=options)
-        return panel, Markup(html + shared)  # both rendered with autoescape
+        html = self.render("panel.html", p=panel, gm_tools=gm_tools, sheet=sheet)
+        return panel, Markup(html + shared)  # every part rendered with autoescape
+
+    def _gm_tools(self, table: WebTable, panel: dict[str, Any]) -> Markup:
+        """The GM's card of tools (undo, pause, the odds, corrections, the seats): no step number in it, so it is
+        rendered again only when the pause, the odds, the end or a correctable value changes."""
+        corrections = panel["corrections"]
+        key = (
+            panel["post"],
+            panel["paused"],
+            panel["terminal"],
+            orjson.dumps(panel["odds"]),
+            tuple(tuple(c.values()) for c in corrections),
+            tuple(panel["policies"].items()),
+        )
+
+        def render() -> Markup:
+            options = Markup(self.render("corrections.html", corrections=corrections))
+            return Markup(self.render("gm_tools.html", p=panel, correction_options=options))
+
+        return table.kept("gm_tools", key, render)
 
     def _shared_html(self, table: WebTable, panel: dict[str, Any]) -> str:
         """The dice and the *Everyone* card, rendered again only when the dice or a value shown in it changes (many
