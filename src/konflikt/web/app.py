@@ -214,23 +214,21 @@ class Hub:
         return panel, Markup(html + shared)  # every part rendered with autoescape
 
     def _gm_tools(self, table: WebTable, panel: dict[str, Any]) -> Markup:
-        """The GM's card of tools (undo, pause, the odds, corrections, the seats): no step number in it, so it is
-        rendered again only when the pause, the odds, the end or a correctable value changes."""
-        corrections = panel["corrections"]
-        key = (
-            panel["post"],
-            panel["paused"],
-            panel["terminal"],
-            orjson.dumps(panel["odds"]),
-            tuple(tuple(c.values()) for c in corrections),
-            tuple(panel["policies"].items()),
+        """The GM's cards of tools: the table's (undo, pause, the odds, the seats), rendered again only when the
+        pause, the odds or the end changes; the correction form only when a correctable value does (in PWGE the
+        action pools, at most steps). Neither holds the step number."""
+        post, corrections = panel["post"], panel["corrections"]
+        tools = table.kept(
+            "gm_tools",
+            (post, panel["paused"], panel["terminal"], orjson.dumps(panel["odds"]), tuple(panel["policies"].items())),
+            lambda: Markup(self.render("gm_tools.html", p=panel)),
         )
-
-        def render() -> Markup:
-            options = Markup(self.render("corrections.html", corrections=corrections))
-            return Markup(self.render("gm_tools.html", p=panel, correction_options=options))
-
-        return table.kept("gm_tools", key, render)
+        form = table.kept(
+            "corrections",
+            (post, tuple(tuple(c.values()) for c in corrections)),
+            lambda: Markup(self.render("corrections.html", post=post, corrections=corrections)),
+        )
+        return tools + form
 
     def _shared_html(self, table: WebTable, panel: dict[str, Any]) -> str:
         """The dice and the *Everyone* card, rendered again only when the dice or a value shown in it changes (many

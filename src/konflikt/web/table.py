@@ -455,13 +455,13 @@ class WebTable:
     def panel(self, seat: str) -> dict[str, Any]:
         """Everything a seat's page shows apart from the log: the shared part, and what ``view(seat)`` adds.
 
-        Secret choices are read through ``view(seat)`` (only at a simultaneous node, where there are any): the
-        seat's own, or every one for the GM.
+        Secret choices are read as ``view(seat)`` shows them (``State.secret_choices``, only at a simultaneous
+        node, where there are any): the seat's own, or every one for the GM.
         """
         state = self.state
         shared = self.cached("shared", self.shared)
         deciding = self.cached("deciding", self.deciding)
-        secret: dict[str, str] = state.view(seat).get("secret_choices", {}) if state.is_simultaneous_node() else {}
+        secret = state.secret_choices(seat) if state.is_simultaneous_node() else {}
         chosen = [{"seat": s, "label": self.label(s)} for s in secret if s != seat]
         mine = None
         if seat != GM and secret.get(seat) not in (None, "hidden"):
