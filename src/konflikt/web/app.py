@@ -52,6 +52,8 @@ BURST = 20.0
 """Messages per second a connection may send on average, and in a burst."""
 UPLOAD_MAX = 64 * 1024
 """Bytes: the largest scenario the console takes (the bundled ones are under 4 KB)."""
+IN_THE_HTML = frozenset(("status", "rolls", "sheet", "corrections", "links", "policies", "odds", "post"))
+"""A panel's fields that a socket's frames leave to the HTML (see :meth:`Hub._frame_body`)."""
 FIELDS = ("type", "step", "choice", "seat", "text", "count", "target", "value", "reason")
 
 STATIC = Path(__file__).parent / "static"
@@ -254,9 +256,16 @@ class Hub:
         return (body + b"," + tail[1:]).decode()
 
     def _frame_body(self, table: WebTable, seat: str, base: str) -> bytes:
-        """The JSON of a seat's frame without its events, open at the end (``{...`` without the ``}``)."""
+        """The JSON of a seat's frame without its events, open at the end (``{...`` without the ``}``).
+
+        A socket's frame carries the page's HTML and the seat's own fields (whose turn, its choices, the secret
+        choices it may see); the parts that are already in the HTML and are the same for every seat or change
+        seldom (:data:`IN_THE_HTML`: the whole table's values, the dice, the GM's lists) are left out, a third of
+        the bytes every page receives at every step. ``/api/t/…`` still answers with all of it.
+        """
         panel, html = self.panel(table, seat, base)
-        return orjson.dumps({"type": "frame", **panel, "html": str(html)})[:-1]
+        live = {key: value for key, value in panel.items() if key not in IN_THE_HTML}
+        return orjson.dumps({"type": "frame", **live, "html": html})[:-1]
 
     async def ask_odds(self, table: WebTable, seat: str) -> None:
         """The GM asks who wins from here: worked out in a thread on a copy, shown when it is ready."""
