@@ -41,22 +41,11 @@ def serve(port: int, db: Path, out: str) -> None:
                 profiles[name] = cProfile.Profile(time.thread_time)
             return profiles[name]
 
-    def tracer(frame: Any, event: str, arg: Any) -> None:  # starts the thread's profiler on its first call
-        if on.is_set():
-            prof = profiler()
-            assert prof is not None
-            threading.setprofile(None)
-            sys.setprofile(None)
-            prof.enable()
-
     def start(*_: Any) -> None:
         on.set()
-        threading.setprofile(tracer)  # threads started from now on
         prof = profiler()
         assert prof is not None
-        prof.enable()  # the event loop's thread (signals arrive there)
-        for thread in threading.enumerate():  # threads already running: wrap their next work item
-            pass
+        prof.enable()  # the event loop's thread (signals arrive there); the others in their work items below
 
     def stop(*_: Any) -> None:
         on.clear()
@@ -102,9 +91,16 @@ def serve(port: int, db: Path, out: str) -> None:
     signal.signal(signal.SIGUSR1, start)
     signal.signal(signal.SIGUSR2, stop)
     app = create_app(db)
-    print("GM console: ", flush=True)  # replaced below by the real link
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=MAX_MESSAGE * 4,
-                ws="websockets", ws_per_message_deflate=False)
+    print("serving", flush=True)  # the parent reads the console link from the links file
+    uvicorn.run(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws_max_size=MAX_MESSAGE * 4,
+        ws="websockets",
+        ws_per_message_deflate=False,
+    )
 
 
 def main() -> None:
@@ -129,13 +125,16 @@ def main() -> None:
     def start_server(db: Path, port: int) -> tuple[subprocess.Popen[str], str]:
         proc = subprocess.Popen(
             [sys.executable, __file__, "--server", str(port), str(db), "--out", args.out],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
         )
         procs.append(proc)
         assert proc.stdout is not None
         proc.stdout.readline()
         deadline = time.monotonic() + 30
         import socket
+
         while time.monotonic() < deadline:
             with socket.socket() as s:
                 if s.connect_ex(("127.0.0.1", port)) == 0:
@@ -166,7 +165,8 @@ def main() -> None:
     for prof in sorted(Path(args.out).parent.glob(Path(args.out).name + ".*.prof")):
         buf = io.StringIO()
         stats = pstats.Stats(str(prof), stream=buf)
-        print(f"==== {prof.name}: {stats.total_tt:.2f} s CPU, {stats.total_tt * 1000 / max(1, run['steps']):.2f} ms a step")
+        per_step = stats.total_tt * 1000 / max(1, run["steps"])
+        print(f"==== {prof.name}: {stats.total_tt:.2f} s CPU, {per_step:.2f} ms a step")
         stats.sort_stats("cumulative").print_stats(args.top)
         print("\n".join(buf.getvalue().splitlines()[6:]))
 
