@@ -292,3 +292,35 @@ def test_the_gm_page_shows_each_join_link_as_an_inline_qr_code_and_a_player_page
         )
         assert "<svg" not in client.get(f"/t/{cid}/{tokens['hedda']}").text
         assert 'src="http' not in gm and 'href="http' not in gm.replace('href="http://testserver/', "")
+
+
+def test_a_socket_frame_leaves_to_its_html_what_is_in_it_and_the_gm_tools_are_rendered_only_when_they_change(
+    tmp_path: Path,
+) -> None:
+    with serving(tmp_path / "k.sqlite") as (client, hub):
+        cid, tokens = new_table(client, "levald/duel", DUEL)
+        rendered: list[str] = []
+        render = hub.pages.render
+
+        def counting(name: str, **context: object) -> str:
+            rendered.append(name)
+            return render(name, **context)
+
+        hub.pages.render = counting  # type: ignore[method-assign]
+        with socket(client, cid, tokens[GM]) as gm, socket(client, cid, tokens["hedda"]) as hedda:
+            first = hedda.sync()[-1]
+            gm.sync()
+            assert {"html", "choices", "step", "epoch"} <= first.keys()
+            assert not {"status", "rolls", "sheet", "corrections", "links", "policies"} & first.keys()
+            assert "Gard" in first["html"]  # the sheet and the whole table's values are in the page's HTML
+            assert {"status", "sheet", "policies"} <= frame(client, cid, tokens["hedda"]).keys()
+            tools = rendered.count("gm_tools.html")
+            for seat in DUEL:  # two secret choices: the GM's tools (undo, pause, odds, seats) do not change
+                code, _ = post(client, cid, tokens[seat], {"type": "act", "step": first["step"], "choice": 0})
+                assert code == 200
+            frames = gm.sync()
+            hedda.sync()
+            assert frames and frames[-1]["step"] > first["step"]
+            assert 'id="undo"' in frames[-1]["html"] and 'id="correct"' in frames[-1]["html"]
+            assert rendered.count("gm_tools.html") == tools
+            assert rendered.count("panel.html") > 0

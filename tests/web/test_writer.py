@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -98,3 +100,59 @@ def test_a_store_that_cannot_be_opened_is_refused_when_the_thread_starts(tmp_pat
     folder.mkdir()
     with pytest.raises(Exception, match="is a folder"):
         StoreThread(folder).start()
+
+
+KILLED_MID_GAME = """
+import os, sys, asyncio
+from pathlib import Path
+from konflikt.core.actions import Action, Step
+from konflikt.core.conflict import Conflict
+from konflikt.core.scenario import load_scenario
+from konflikt.web.writer import Append, StoreThread
+
+writer = StoreThread(Path(sys.argv[1]))
+writer.start()
+
+async def run() -> None:
+    cid = await writer.call(lambda store: store.create(Conflict(load_scenario("levald/duel"), {}, 1)))
+    for i in range(5):
+        await writer.write([Append(cid, i, [Step("snurre", action=Action.of("move", n=i))], ["human"])])
+
+asyncio.run(run())
+os._exit(0)  # killed: no clean stop, the -wal file is left as it was
+"""
+
+
+def test_steps_committed_by_a_server_process_killed_without_stopping_are_all_read_back(tmp_path: Path) -> None:
+    """The server writes ahead (WAL, synchronous NORMAL) while it serves: a killed process has lost no committed
+    step, a read-only command reads them, and the next writer folds the ``-wal`` back into the file."""
+    db = tmp_path / "k.sqlite"
+    subprocess.run([sys.executable, "-c", KILLED_MID_GAME, str(db)], check=True, timeout=60)
+    assert {p.name for p in tmp_path.iterdir()} == {"k.sqlite", "k.sqlite-wal", "k.sqlite-shm"}
+    assert [idx for idx, _, _ in rows(db, 1)] == list(range(5))
+    store = Store.open(db)
+    try:
+        assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    finally:
+        store.close()
+    assert [p.name for p in tmp_path.iterdir()] == ["k.sqlite"]
+    assert [idx for idx, _, _ in rows(db, 1)] == list(range(5))
+
+
+def test_a_stopped_server_leaves_the_file_with_the_rollback_journal_as_every_other_command_writes_it(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "k.sqlite"
+    writer = StoreThread(db)
+    writer.start()
+    try:
+        mode = asyncio.run(writer.call(lambda store: store.conn.execute("PRAGMA journal_mode").fetchone()[0]))
+        assert mode == "wal"
+    finally:
+        writer.stop()
+    assert [p.name for p in tmp_path.iterdir()] == ["k.sqlite"]
+    store = Store.open(db, readonly=True)
+    try:
+        assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    finally:
+        store.close()

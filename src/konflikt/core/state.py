@@ -422,12 +422,17 @@ class State(ABC):
         data["current"] = node
         if node == SIMULTANEOUS:
             data["choosing"] = list(self.simultaneous_seats())
-            data["secret_choices"] = {
-                other: (str(action) if other == seat or seat == GM else "hidden")
-                for other, action in self._secret.items()
-            }
+            data["secret_choices"] = self.secret_choices(seat)
         data["events"] = [e.text for e in self._events if e.visible(seat)]
         return data
+
+    def secret_choices(self, seat: str) -> dict[str, str]:
+        """The secret choices made so far at this node as ``seat`` may see them: its own (every one for the GM),
+        the others only as ``"hidden"``. The part of :meth:`view` a table page needs at every step, without the
+        rest (the whole log's visible events, the ruleset's view)."""
+        return {
+            other: (str(action) if other == seat or seat == GM else "hidden") for other, action in self._secret.items()
+        }
 
     def outcome(self) -> ConflictOutcome:
         if not self.is_terminal():

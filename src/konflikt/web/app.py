@@ -52,6 +52,8 @@ BURST = 20.0
 """Messages per second a connection may send on average, and in a burst."""
 UPLOAD_MAX = 64 * 1024
 """Bytes: the largest scenario the console takes (the bundled ones are under 4 KB)."""
+IN_THE_HTML = frozenset(("status", "rolls", "sheet", "corrections", "links", "policies", "odds", "post"))
+"""A panel's fields that a socket's frames leave to the HTML (see :meth:`Hub._frame_body`)."""
 FIELDS = ("type", "step", "choice", "seat", "text", "count", "target", "value", "reason")
 
 STATIC = Path(__file__).parent / "static"
@@ -183,28 +185,52 @@ class Hub:
         return table.cached(("panel", seat, base, odds), lambda: self._panel(table, seat, base))
 
     def _panel(self, table: WebTable, seat: str, base: str) -> tuple[dict[str, Any], Markup]:
+        """Rendered in parts: what changes at every step (whose turn, the buttons) each time; the GM's tools, the
+        seat's sheet and the shared cards only when something in them changes (:meth:`WebTable.kept`)."""
         assert self.links is not None
         panel = table.panel(seat)
         token = self.links.tables.get(table.id, {})
-        options = Markup()
+        panel["post"] = f"/t/{table.id}/{token.get(seat, '')}"
+        gm_tools = Markup()
         if seat == GM:
             panel["odds"] = table.odds_now()
-            corrections = panel["corrections"]
-            options = table.kept(
-                "corrections",
-                tuple(tuple(c.values()) for c in corrections),
-                lambda: Markup(self.render("corrections.html", corrections=corrections)),
+            panel["links"] = table.kept(
+                ("links", base),
+                tuple(token.items()),
+                lambda: [
+                    {"label": table.label(s), "url": f"{base}/t/{table.id}/{token[s]}"}
+                    for s in table.seats()
+                    if s in token
+                ],
             )
-        panel["post"] = f"/t/{table.id}/{token.get(seat, '')}"
-        if seat == GM:
-            panel["links"] = [
-                {"label": table.label(s), "url": f"{base}/t/{table.id}/{token[s]}"} for s in table.seats() if s in token
-            ]
+            gm_tools = self._gm_tools(table, panel)
+        sheet = table.kept(
+            ("sheet", seat),
+            orjson.dumps(panel["sheet"]),
+            lambda: Markup(self.render("sheet.html", p=panel)),
+        )
         shared = table.cached("shared.html", lambda: self._shared_html(table, panel))
         mine = f'<div class="who-row"><h3>{escape(panel["label"])}</h3>'
         shared = shared.replace(mine, mine.replace("who-row", "who-row me"), 1)
-        html = self.render("panel.html", p=panel, correction_options=options)
-        return panel, Markup(html + shared)  # both rendered with autoescape
+        html = self.render("panel.html", p=panel, gm_tools=gm_tools, sheet=sheet)
+        return panel, Markup(html + shared)  # every part rendered with autoescape
+
+    def _gm_tools(self, table: WebTable, panel: dict[str, Any]) -> Markup:
+        """The GM's cards of tools: the table's (undo, pause, the odds, the seats), rendered again only when the
+        pause, the odds or the end changes; the correction form only when a correctable value does (in PWGE the
+        action pools, at most steps). Neither holds the step number."""
+        post, corrections = panel["post"], panel["corrections"]
+        tools = table.kept(
+            "gm_tools",
+            (post, panel["paused"], panel["terminal"], orjson.dumps(panel["odds"]), tuple(panel["policies"].items())),
+            lambda: Markup(self.render("gm_tools.html", p=panel)),
+        )
+        form = table.kept(
+            "corrections",
+            (post, tuple(tuple(c.values()) for c in corrections)),
+            lambda: Markup(self.render("corrections.html", post=post, corrections=corrections)),
+        )
+        return tools + form
 
     def _shared_html(self, table: WebTable, panel: dict[str, Any]) -> str:
         """The dice and the *Everyone* card, rendered again only when the dice or a value shown in it changes (many
@@ -230,9 +256,16 @@ class Hub:
         return (body + b"," + tail[1:]).decode()
 
     def _frame_body(self, table: WebTable, seat: str, base: str) -> bytes:
-        """The JSON of a seat's frame without its events, open at the end (``{...`` without the ``}``)."""
+        """The JSON of a seat's frame without its events, open at the end (``{...`` without the ``}``).
+
+        A socket's frame carries the page's HTML and the seat's own fields (whose turn, its choices, the secret
+        choices it may see); the parts that are already in the HTML and are the same for every seat or change
+        seldom (:data:`IN_THE_HTML`: the whole table's values, the dice, the GM's lists) are left out, a third of
+        the bytes every page receives at every step. ``/api/t/…`` still answers with all of it.
+        """
         panel, html = self.panel(table, seat, base)
-        return orjson.dumps({"type": "frame", **panel, "html": str(html)})[:-1]
+        live = {key: value for key, value in panel.items() if key not in IN_THE_HTML}
+        return orjson.dumps({"type": "frame", **live, "html": html})[:-1]
 
     async def ask_odds(self, table: WebTable, seat: str) -> None:
         """The GM asks who wins from here: worked out in a thread on a copy, shown when it is ready."""

@@ -73,7 +73,8 @@ class WebTable:
     odds_seq: int = 0
     _cache_version: tuple[str, int, bool] = ("", -1, False)
     _cache: dict[Any, Any] = field(default_factory=dict)
-    _kept: dict[str, tuple[Any, Any]] = field(default_factory=dict)
+    _kept: dict[Any, tuple[Any, Any]] = field(default_factory=dict)
+    _labels: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def load(cls, loaded: Loaded) -> WebTable:
@@ -126,6 +127,13 @@ class WebTable:
         return seat in self.policies and self.policies[seat] is None
 
     def label(self, seat: str) -> str:
+        """A seat as the pages name it (kept: every frame names several seats)."""
+        known = self._labels.get(seat)
+        if known is None:
+            known = self._labels[seat] = self._label(seat)
+        return known
+
+    def _label(self, seat: str) -> str:
         if seat == GM:
             return GM_LABEL
         try:
@@ -148,6 +156,13 @@ class WebTable:
         if seat not in self.deciding():
             return []
         return list(self.state.legal_actions(seat))
+
+    def buttons(self, seat: str) -> list[dict[str, Any]]:
+        """``seat``'s choices as its page's buttons, described once per step (for its page and the GM's)."""
+        return self.cached(
+            ("buttons", seat),
+            lambda: [_choice(i, self.state.describe_action(seat, a)) for i, a in enumerate(self.choices(seat))],
+        )
 
     def asked_since(self) -> int:
         """The step at which the current question was first asked.
@@ -396,7 +411,7 @@ class WebTable:
         value: T = self._cache[key]
         return value
 
-    def kept(self, name: str, key: Any, make: Callable[[], T]) -> T:
+    def kept(self, name: Any, key: Any, make: Callable[[], T]) -> T:
         """``make()`` again only when ``key`` changes: a part of a page that outlives a step (the GM's list of
         values to correct changes only when one of them does)."""
         held = self._kept.get(name)
@@ -440,29 +455,25 @@ class WebTable:
     def panel(self, seat: str) -> dict[str, Any]:
         """Everything a seat's page shows apart from the log: the shared part, and what ``view(seat)`` adds.
 
-        Secret choices are read through ``view(seat)`` (only at a simultaneous node, where there are any): the
-        seat's own, or every one for the GM.
+        Secret choices are read as ``view(seat)`` shows them (``State.secret_choices``, only at a simultaneous
+        node, where there are any): the seat's own, or every one for the GM.
         """
         state = self.state
         shared = self.cached("shared", self.shared)
-        secret: dict[str, str] = state.view(seat).get("secret_choices", {}) if state.is_simultaneous_node() else {}
+        deciding = self.cached("deciding", self.deciding)
+        secret = state.secret_choices(seat) if state.is_simultaneous_node() else {}
         chosen = [{"seat": s, "label": self.label(s)} for s in secret if s != seat]
         mine = None
         if seat != GM and secret.get(seat) not in (None, "hidden"):
             mine = state.describe_action(seat, Action.parse(secret[seat]))
-        choices = [_choice(i, state.describe_action(seat, a)) for i, a in enumerate(self.choices(seat))]
+        choices = self.buttons(seat) if seat in deciding else []
         gm_choices: list[dict[str, Any]] = []
         if seat == GM:
-            for other in self.deciding():
-                if other != GM:
-                    legal = self.choices(other)
-                    gm_choices.append(
-                        {
-                            "seat": other,
-                            "label": self.label(other),
-                            "choices": [_choice(i, state.describe_action(other, a)) for i, a in enumerate(legal)],
-                        }
-                    )
+            gm_choices = [
+                {"seat": other, "label": self.label(other), "choices": self.buttons(other)}
+                for other in deciding
+                if other != GM
+            ]
         pending = None
         if state.is_chance_node() and (self.dice == "table" or seat == GM):
             dice = state.pending_roll()

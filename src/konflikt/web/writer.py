@@ -1,24 +1,33 @@
 """The save database's own thread: every store call of the table server runs there, in the order it was asked.
 
-A commit waits for the disk (``synchronous = FULL``: an fsync, about 13 ms on the development machine). On the
-event loop that wait would stop every table; here it stops only this thread. Steps that queue up while a commit is
-on the disk are committed together, in one transaction (:meth:`Store.append_many`), so fifty busy tables share an
-fsync instead of waiting for fifty. Nobody hears of a step before the transaction holding it has committed (the
-caller awaits it), so a server killed at any moment has lost no step a page has seen.
+While the server runs, its connection writes ahead (``journal_mode = WAL`` with ``synchronous = NORMAL``): a
+commit appends to the ``-wal`` file and returns, with no wait for the disk (0.2 ms instead of 26 ms a commit on the
+development machine, where the rollback journal's fsyncs were the largest part of a step's latency). A committed
+step is in the operating system's hands at once, so a server *process* killed at any moment has lost nothing
+(the next open of the file, by the server or by ``konflikt play``, reads it back from the ``-wal``); the file stays
+whole through a power cut too, though the last steps before it may be lost. When the server stops, the file goes
+back to the rollback journal every other command uses (:data:`SERVING`), and the ``-wal`` is folded in.
+
+Steps that queue up while a commit is in progress are committed together, in one transaction
+(:meth:`Store.append_many`). Nobody hears of a step before the transaction holding it has committed (the caller
+awaits it), so a server killed at any moment has lost no step a page has seen.
 """
 
 from __future__ import annotations
 
 import asyncio
 import queue
+import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from konflikt.core.actions import Step
+from konflikt.errors import StoreError
 from konflikt.store.db import Store
 
 T = TypeVar("T")
@@ -33,6 +42,12 @@ class Append:
     steps: Sequence[Step]
     sources: Sequence[str]
 
+
+SERVING = ("PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL")
+"""The server's connection, while it serves (a ``Store`` opens with the rollback journal and ``FULL``)."""
+STOPPED = "PRAGMA journal_mode = DELETE"
+"""Back to the rollback journal when the server stops (refused while another program has the file open: then
+the next ``Store.open`` does it)."""
 
 Write = Append | Callable[[Store], None]
 """One write of a table: steps to append, or any other store call (truncate on undo, finish)."""
@@ -88,6 +103,13 @@ class StoreThread:
         except BaseException as exc:
             self._opened.set_exception(exc)
             return
+        try:
+            for pragma in SERVING:
+                store.conn.execute(pragma)
+        except sqlite3.Error as exc:
+            store.close()
+            self._opened.set_exception(StoreError(f"{store.path}: cannot be written ({exc})"))
+            return
         self._opened.set_result(store.path)
         try:
             job = self._jobs.get()
@@ -109,6 +131,8 @@ class StoreThread:
                         break
                     batch.append(job)
         finally:
+            with suppress(sqlite3.Error):
+                store.conn.execute(STOPPED)
             store.close()
 
     @staticmethod
