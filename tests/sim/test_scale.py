@@ -37,16 +37,23 @@ def test_kernel_numbers_are_the_same_for_one_two_or_three_workers(name: str) -> 
     assert simulate(scenario, n, 12, workers=2).tally.to_json() != one.tally.to_json()
 
 
-def test_tasks_depend_on_n_only_and_cover_every_block() -> None:
-    plan = list(task_plan(10**8 + 3, 100_000, kernel=True))
+def test_tasks_depend_on_n_only_cover_every_block_and_end_in_single_blocks() -> None:
+    plan = list(task_plan(10**8 + 3, 100_000, kernel=True))  # 1,001 blocks
     assert plan[0] == (0, 4, 400_000) and plan[-1] == (1000, 1, 3)
     assert sum(count for _, _, count in plan) == 10**8 + 3
-    assert [first for first, _, _ in plan] == list(range(0, 1001, 4))
+    firsts = [first for first, _, _ in plan]
+    assert firsts == sorted(firsts) and all(b - a == p[1] for a, b, p in zip(firsts, firsts[1:], plan, strict=False))
+    sizes = [blocks for _, blocks, _ in plan]
+    assert sizes == sorted(sizes, reverse=True)  # large tasks first, never a large one after a small one
+    assert sizes[-engine.TAPER :] == [1] * engine.TAPER  # the last blocks are a task each: an even finish
+    assert sizes.count(4) == (1001 - 49) // 4 + 1  # 4 blocks while more than 48 are left
+    assert [blocks for _, blocks, _ in task_plan(40 * 100_000, 100_000, kernel=True)] == [3] * 3 + [2] * 8 + [1] * 15
     assert list(task_plan(1500, 500, kernel=False)) == [(0, 1, 500), (1, 1, 500), (2, 1, 500)]
 
 
-def test_the_kernel_is_built_once_per_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The parent builds the kernel to choose the engine; the run plays with that one (it used to build it again)."""
+def test_the_kernel_is_built_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parent builds the kernel to choose the engine; the run plays with that one (it used to build it again),
+    and a second run of the same scenario in the same program reuses it."""
     base = load_scenario("presja/knife_fight")
     factory = base.ruleset.kernel
     assert factory is not None
@@ -60,6 +67,8 @@ def test_the_kernel_is_built_once_per_run(monkeypatch: pytest.MonkeyPatch) -> No
     result = simulate(scenario, 250_000, 3, workers=1)
     assert result.engine == "vectorised" and result.tally.n == 250_000
     assert len(built) == 1
+    again = simulate(scenario, 250_000, 3, workers=1)
+    assert len(built) == 1 and again.tally.to_json() == result.tally.to_json()
 
 
 @pytest.mark.parametrize(
