@@ -159,9 +159,12 @@ def print_scale(data: dict[str, Any]) -> None:
     """The "every core" tables: workers and Dask against one process, peak memory against ``-n``, coverage."""
     out = plain_console()
     t = Table(title="sim --workers: one process against several (same seed, same numbers)", title_justify="left")
-    for col in ("scenario", "n", "1 worker", "workers", "scaling", "on idle cores", "CPU overhead", "load"):
+    cols = ("scenario", "n", "1 worker", "workers", "scaling", "on idle cores", "CPU overhead", "tail", "start-up",
+            "load")  # fmt: skip
+    for col in cols:
         t.add_column(col, justify="right" if col != "scenario" else "left")
     for r in data["scaling"]:
+        start = r.get("startup") or {}
         t.add_row(
             r["scenario"],
             f"{r['n']:,}",
@@ -170,15 +173,30 @@ def print_scale(data: dict[str, Any]) -> None:
             f"{r['scaling']:.2f}× (target {r['target']:g}×)",
             "-" if r["cpu_scaling"] is None else f"{r['cpu_scaling']:.2f}×",
             "-" if r["cpu_overhead"] is None else f"{r['cpu_overhead']:+.0%}",
+            f"{r['timeline']['tail_s'] * 1000:.0f} ms" if r.get("timeline") else "-",
+            f"{start['kernel_s']:.2f} s + {start['pool_s']:.2f} s" if start else "-",
             f"{r['load_average'][0][0]:.1f} on {r['cores']} cores",
         )
     out.print(t)
+    out.print(
+        "tail: how long one worker idled while the other ended its last task; start-up (not in the times): the "
+        "kernel built and compiled + the pool started, once a program",
+        highlight=False,
+    )
     d = data["dask"]
+    start = d.get("startup") or {}
+    started = (
+        f"; start-up (not in the times) {start['cluster_s']:.1f} s cluster, {max(start['first_cell_s']):.1f} s a "
+        "worker's first cell"
+        if start
+        else ""
+    )
     out.print(
         f"sweep --engine dask, LocalCluster of {d['workers']}: {d['sweep']} ({d['cells']} cells × {d['n_per_cell']:,}) "
         f"{d['one_worker_s']:.1f} s on 1 worker, {d['workers_s']:.1f} s on {d['workers']}: efficiency "
         f"{d['efficiency']:.0%} (target {d['target']:.0%}), on idle cores "
         + ("-" if d["cpu_efficiency"] is None else f"{d['cpu_efficiency']:.0%}")
+        + started
         + f"; load {d['load_average'][1][0][0]:.1f}",
         highlight=False,
     )
