@@ -34,6 +34,9 @@ def test_kernel_numbers_are_the_same_for_one_two_or_three_workers(name: str) -> 
     for workers in (2, 3):
         many = simulate(scenario, n, 11, workers=workers)
         assert many.tally.to_json() == one.tally.to_json()  # float sums too: merged in the same order
+        # the bench's timeline: one (first start, last end) per process that played, after the run began
+        assert set(many.worker_span) == set(many.worker_cpu) and len(many.worker_span) <= workers
+        assert all(many.play_started <= first <= last for first, last in many.worker_span.values())
     assert simulate(scenario, n, 12, workers=2).tally.to_json() != one.tally.to_json()
 
 
