@@ -253,6 +253,7 @@ from konflikt.sim.engine import close_pool, simulate
 name, n, workers, block = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 engine.KERNEL_CHUNK = block or engine.KERNEL_CHUNK
 scenario = load_scenario(name)
+# set, not inherited: a shell starts a background job with Ctrl-C ignored, and the run would never stop
 signal.signal(signal.SIGINT, signal.default_int_handler)
 print("playing", flush=True)  # from here a Ctrl-C stops the run with the conflicts merged so far
 result = simulate(scenario, n, 1, workers=workers)
@@ -272,18 +273,27 @@ def peak_rss(name: str, n: int, workers: int = 1, block: int = 0, stop_after: fl
     ``block`` conflicts a kernel block instead of ``KERNEL_CHUNK`` (a test's many blocks from a small ``n``);
     ``stop_after`` seconds, a Ctrl-C (the row then says how many conflicts were done)."""
     args = [sys.executable, "-c", PEAK_RSS, name, str(n), str(workers), str(block)]
-    with subprocess.Popen(args, stdout=subprocess.PIPE, text=True) as process:
-        assert process.stdout is not None
-        process.stdout.readline()  # "playing": the time limit counts from the first conflict, not the imports
+    # a session of its own: the run and its workers can be ended together, whatever happens to this process
+    with subprocess.Popen(args, stdout=subprocess.PIPE, text=True, start_new_session=True) as process:
         try:
-            out, _ = process.communicate(timeout=stop_after)
-        except subprocess.TimeoutExpired:
-            process.send_signal(signal.SIGINT)
-            out, _ = process.communicate()
+            assert process.stdout is not None
+            process.stdout.readline()  # "playing": the time limit counts from the first conflict, not the imports
+            try:
+                out, _ = process.communicate(timeout=stop_after)
+            except subprocess.TimeoutExpired:
+                process.send_signal(signal.SIGINT)  # the run merges what it has and prints its row
+                out, _ = process.communicate(timeout=STOP_GRACE_S)
+        except BaseException:  # no answer to the Ctrl-C, or this bench itself stopped: end the run and its workers
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise
     if process.returncode:
         raise RuntimeError(f"the peak-memory run of {name} -n {n} failed (exit {process.returncode})")
     return {"scenario": name, "workers": workers, "asked": n, **json.loads(out)}
 
+
+STOP_GRACE_S = 120.0
+"""Seconds a stopped memory run has to merge, close its workers and print its row before it is killed."""
 
 MEMORY_SCENARIO = "fimbulfrost/robbers"
 """The fastest kernel: the most conflicts a minute, so the largest ``-n`` is reached soonest."""
