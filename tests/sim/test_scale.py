@@ -187,3 +187,19 @@ def test_bench_prints_the_every_core_tables(
     assert stopped["interrupted"] and stopped["n"] < 10**9 and stopped["n"] % 10_000 == 0
     assert f"{stopped['n']:,} of 1,000,000,000 (stopped)" in out
     assert "sub-fights" in out and "presja/skirmish" in out
+
+
+def test_bench_memory_alone_prints_its_rows(cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch) -> None:
+    """``konflikt bench --memory`` runs the memory rows and nothing else (sizes shrunk here: 10⁹ takes minutes)."""
+    from konflikt.sim import bench_scale
+
+    monkeypatch.setitem(bench_scale.MEMORY_SIZES, "memory", (20_000,))
+    result = cli("bench", "--memory", "--json")
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert set(data) == {"memory", "load_average", "cores", "machine"}
+    [row] = data["memory"]
+    assert row["n"] == row["asked"] == 20_000 and not row["interrupted"] and row["worker_mb"] > 0
+    monkeypatch.setenv("COLUMNS", "200")
+    table = cli("bench", "--memory")
+    assert table.code == 0 and "peak memory against -n" in table.out and "20,000" in table.out
