@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import signal
 from collections.abc import Callable
 from typing import Any
 
@@ -34,19 +35,29 @@ def test_kernel_numbers_are_the_same_for_one_two_or_three_workers(name: str) -> 
     for workers in (2, 3):
         many = simulate(scenario, n, 11, workers=workers)
         assert many.tally.to_json() == one.tally.to_json()  # float sums too: merged in the same order
+        # the bench's timeline: one (first start, last end) per process that played, after the run began
+        assert set(many.worker_span) == set(many.worker_cpu) and len(many.worker_span) <= workers
+        assert all(many.play_started <= first <= last for first, last in many.worker_span.values())
     assert simulate(scenario, n, 12, workers=2).tally.to_json() != one.tally.to_json()
 
 
-def test_tasks_depend_on_n_only_and_cover_every_block() -> None:
-    plan = list(task_plan(10**8 + 3, 100_000, kernel=True))
+def test_tasks_depend_on_n_only_cover_every_block_and_end_in_single_blocks() -> None:
+    plan = list(task_plan(10**8 + 3, 100_000, kernel=True))  # 1,001 blocks
     assert plan[0] == (0, 4, 400_000) and plan[-1] == (1000, 1, 3)
     assert sum(count for _, _, count in plan) == 10**8 + 3
-    assert [first for first, _, _ in plan] == list(range(0, 1001, 4))
+    firsts = [first for first, _, _ in plan]
+    assert firsts == sorted(firsts) and all(b - a == p[1] for a, b, p in zip(firsts, firsts[1:], plan, strict=False))
+    sizes = [blocks for _, blocks, _ in plan]
+    assert sizes == sorted(sizes, reverse=True)  # large tasks first, never a large one after a small one
+    assert sizes[-engine.TAPER :] == [1] * engine.TAPER  # the last blocks are a task each: an even finish
+    assert sizes.count(4) == (1001 - 49) // 4 + 1  # 4 blocks while more than 48 are left
+    assert [blocks for _, blocks, _ in task_plan(40 * 100_000, 100_000, kernel=True)] == [3] * 3 + [2] * 8 + [1] * 15
     assert list(task_plan(1500, 500, kernel=False)) == [(0, 1, 500), (1, 1, 500), (2, 1, 500)]
 
 
-def test_the_kernel_is_built_once_per_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The parent builds the kernel to choose the engine; the run plays with that one (it used to build it again)."""
+def test_the_kernel_is_built_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parent builds the kernel to choose the engine; the run plays with that one (it used to build it again),
+    and a second run of the same scenario in the same program reuses it."""
     base = load_scenario("presja/knife_fight")
     factory = base.ruleset.kernel
     assert factory is not None
@@ -60,6 +71,8 @@ def test_the_kernel_is_built_once_per_run(monkeypatch: pytest.MonkeyPatch) -> No
     result = simulate(scenario, 250_000, 3, workers=1)
     assert result.engine == "vectorised" and result.tally.n == 250_000
     assert len(built) == 1
+    again = simulate(scenario, 250_000, 3, workers=1)
+    assert len(built) == 1 and again.tally.to_json() == result.tally.to_json()
 
 
 @pytest.mark.parametrize(
@@ -106,9 +119,13 @@ def test_bench_lists_the_engine_of_every_bundled_scenario() -> None:
 
 
 def test_peak_memory_does_not_grow_with_n() -> None:
-    """Twenty times the conflicts (a fresh process each, blocks of 10,000): the same peak RSS within 5 MB."""
+    """Twenty times the conflicts (a fresh process each, blocks of 10,000): the same peak RSS within 5 MB; and the
+    run's own peak, not the process that started it (a bench that holds 300 MB used to read as a 345 MB run)."""
     small = peak_rss("fimbulfrost/robbers", 20_000, 1, block=10_000)
+    held = bytearray(300 * 2**20)
+    held[:: 2**12] = b"x" * len(held[:: 2**12])  # resident: every page touched
     large = peak_rss("fimbulfrost/robbers", 400_000, 1, block=10_000)
+    del held
     assert (small["n"], large["n"]) == (20_000, 400_000)
     assert large["parent_mb"] - small["parent_mb"] < 5, (small, large)
 
@@ -129,6 +146,16 @@ def test_a_huge_run_on_two_workers_holds_a_few_tasks_and_stops_cleanly() -> None
     assert again.tally.to_json() == simulate(scenario, 8, 5, workers=1).tally.to_json()
 
 
+def stopped_in_the_background() -> dict[str, Any]:
+    """A 10⁹ memory row stopped by its time limit, started as a shell starts a background job: with Ctrl-C ignored,
+    which the run inherits (it used to run on for hours)."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return peak_rss("fimbulfrost/robbers", 10**9, 2, block=10_000, stop_after=2.0)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def test_bench_prints_the_every_core_tables(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -141,15 +168,38 @@ def test_bench_prints_the_every_core_tables(
     data = {
         "scaling": [{"scenario": "fimbulfrost/robbers", "n": 2_000_000, "one_worker_s": 2.0, "workers_s": 1.1,
                      "workers": 2, "scaling": 1.82, "target": 1.8, "cpu_scaling": 1.9, "cpu_overhead": 0.03,
+                     "timeline": {"tail_s": 0.012}, "startup": {"kernel_s": 0.61, "pool_s": 0.07},
                      "load_average": load, "cores": 2}],
         "dask": {"sweep": "sweeps/levald_weapons.toml", "cells": 36, "n_per_cell": 3000, "workers": 2,
                  "one_worker_s": 10.0, "workers_s": 5.4, "efficiency": 0.93, "cpu_efficiency": 0.97, "target": 0.9,
+                 "startup": {"cluster_s": 1.5, "first_cell_s": [2.25, 2.5]},
                  "load_average": [load, load], "cores": 2},
-        "memory": [peak_rss("fimbulfrost/robbers", 20_000, 2, block=10_000)],
+        "memory": [peak_rss("fimbulfrost/robbers", 20_000, 2, block=10_000), stopped_in_the_background()],
         "coverage": coverage(),
     }  # fmt: skip
     print_scale(data)
     out = capsys.readouterr().out
     assert "1.82× (target 1.8×)" in out and "efficiency 93% (target 90%)" in out
+    flat = " ".join(out.split())  # the Dask line wraps
+    assert "12 ms" in out and "0.61 s + 0.07 s" in out and "1.5 s cluster, 2.5 s a worker's first cell" in flat
     assert "20,000" in out and "MB" in out
+    stopped = data["memory"][1]  # stopped by its time limit, as bench --memory's 10⁹ row may be
+    assert stopped["interrupted"] and stopped["n"] < 10**9 and stopped["n"] % 10_000 == 0
+    assert f"{stopped['n']:,} of 1,000,000,000 (stopped)" in out
     assert "sub-fights" in out and "presja/skirmish" in out
+
+
+def test_bench_memory_alone_prints_its_rows(cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch) -> None:
+    """``konflikt bench --memory`` runs the memory rows and nothing else (sizes shrunk here: 10⁹ takes minutes)."""
+    from konflikt.sim import bench_scale
+
+    monkeypatch.setitem(bench_scale.MEMORY_SIZES, "memory", (20_000,))
+    result = cli("bench", "--memory", "--json")
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert set(data) == {"memory", "load_average", "cores", "machine"}
+    [row] = data["memory"]
+    assert row["n"] == row["asked"] == 20_000 and not row["interrupted"] and row["worker_mb"] > 0
+    monkeypatch.setenv("COLUMNS", "200")
+    table = cli("bench", "--memory")
+    assert table.code == 0 and "peak memory against -n" in table.out and "20,000" in table.out

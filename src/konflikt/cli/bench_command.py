@@ -35,7 +35,8 @@ def register(app: typer.Typer) -> None:
         ] = None,
         startup: Annotated[bool, typer.Option("--startup", help="Only the start-up times.")] = False,
         memory: Annotated[
-            bool, typer.Option("--memory", help="Also peak memory at 10⁸ and 10⁹ conflicts (takes minutes).")
+            bool,
+            typer.Option("--memory", help="Only peak memory at 10⁶, 10⁸ and 10⁹ conflicts (minutes; stops itself)."),
         ] = False,
     ) -> None:
         """Time exact dice questions against icepool and conflicts per second against the reference runner."""
@@ -51,6 +52,9 @@ def register(app: typer.Typer) -> None:
         if serve:
             serve_bench(tables, seats, seconds, scenario or [], as_json)
             return
+        if memory:
+            memory_bench(as_json)
+            return
         console = plain_console(stderr=as_json)
         with console.status("measuring…"):
             from konflikt.sim.bench import run_bench
@@ -60,7 +64,7 @@ def register(app: typer.Typer) -> None:
         with console.status("measuring workers, Dask and memory…"):
             from konflikt.sim.bench_scale import scale_bench
 
-            data.update(scale_bench(quick, memory))
+            data.update(scale_bench(quick))
         data["machine"] = f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}"
         if as_json:
             typer.echo(json.dumps(data, indent=1))
@@ -127,13 +131,42 @@ def register(app: typer.Typer) -> None:
         )
 
 
+def memory_bench(as_json: bool) -> None:
+    """``bench --memory``: peak RSS of ``sim --workers 2`` at 10⁶, 10⁸ and 10⁹ conflicts, a fresh process each."""
+    from konflikt.sim.bench_scale import MEMORY_SIZES, memory_rows
+
+    with plain_console(stderr=True).status("peak memory at 10⁶, 10⁸ and 10⁹ conflicts (minutes)…"):
+        rows = memory_rows(MEMORY_SIZES["memory"])
+    machine = f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}"
+    data = {"memory": rows, "load_average": list(os.getloadavg()), "cores": os.cpu_count(), "machine": machine}
+    if as_json:
+        typer.echo(json.dumps(data, indent=1))
+    else:
+        plain_console().print(memory_table(rows))
+
+
+def memory_table(rows: list[dict[str, Any]]) -> Table:
+    """Peak memory against ``-n``: a row stopped by the time limit says how many of the conflicts asked it played."""
+    t = Table(title="peak memory against -n (a fresh process each)", title_justify="left")
+    for col in ("scenario", "n", "workers", "seconds", "parent", "busiest worker"):
+        t.add_column(col, justify="right" if col != "scenario" else "left")
+    for r in rows:
+        worker = "-" if r["worker_mb"] is None else f"{r['worker_mb']:.0f} MB"
+        n = f"{r['n']:,}" + (f" of {r['asked']:,} (stopped)" if r["interrupted"] else "")
+        t.add_row(r["scenario"], n, str(r["workers"]), f"{r['s']:.1f}", f"{r['parent_mb']:.0f} MB", worker)
+    return t
+
+
 def print_scale(data: dict[str, Any]) -> None:
     """The "every core" tables: workers and Dask against one process, peak memory against ``-n``, coverage."""
     out = plain_console()
     t = Table(title="sim --workers: one process against several (same seed, same numbers)", title_justify="left")
-    for col in ("scenario", "n", "1 worker", "workers", "scaling", "on idle cores", "CPU overhead", "load"):
+    cols = ("scenario", "n", "1 worker", "workers", "scaling", "on idle cores", "CPU overhead", "tail", "start-up",
+            "load")  # fmt: skip
+    for col in cols:
         t.add_column(col, justify="right" if col != "scenario" else "left")
     for r in data["scaling"]:
+        start = r.get("startup") or {}
         t.add_row(
             r["scenario"],
             f"{r['n']:,}",
@@ -142,25 +175,34 @@ def print_scale(data: dict[str, Any]) -> None:
             f"{r['scaling']:.2f}× (target {r['target']:g}×)",
             "-" if r["cpu_scaling"] is None else f"{r['cpu_scaling']:.2f}×",
             "-" if r["cpu_overhead"] is None else f"{r['cpu_overhead']:+.0%}",
+            f"{r['timeline']['tail_s'] * 1000:.0f} ms" if r.get("timeline") else "-",
+            f"{start['kernel_s']:.2f} s + {start['pool_s']:.2f} s" if start else "-",
             f"{r['load_average'][0][0]:.1f} on {r['cores']} cores",
         )
     out.print(t)
+    out.print(
+        "tail: how long one worker idled while the other ended its last task; start-up (not in the times): the "
+        "kernel built and compiled + the pool started, once a program",
+        highlight=False,
+    )
     d = data["dask"]
+    start = d.get("startup") or {}
+    started = (
+        f"; start-up (not in the times) {start['cluster_s']:.1f} s cluster, {max(start['first_cell_s']):.1f} s a "
+        "worker's first cell"
+        if start
+        else ""
+    )
     out.print(
         f"sweep --engine dask, LocalCluster of {d['workers']}: {d['sweep']} ({d['cells']} cells × {d['n_per_cell']:,}) "
         f"{d['one_worker_s']:.1f} s on 1 worker, {d['workers_s']:.1f} s on {d['workers']}: efficiency "
         f"{d['efficiency']:.0%} (target {d['target']:.0%}), on idle cores "
         + ("-" if d["cpu_efficiency"] is None else f"{d['cpu_efficiency']:.0%}")
+        + started
         + f"; load {d['load_average'][1][0][0]:.1f}",
         highlight=False,
     )
-    t = Table(title="peak memory against -n (a fresh process each)", title_justify="left")
-    for col in ("scenario", "n", "workers", "seconds", "parent", "busiest worker"):
-        t.add_column(col, justify="right" if col != "scenario" else "left")
-    for r in data["memory"]:
-        worker = "-" if r["worker_mb"] is None else f"{r['worker_mb']:.0f} MB"
-        t.add_row(r["scenario"], f"{r['n']:,}", str(r["workers"]), f"{r['s']:.1f}", f"{r['parent_mb']:.0f} MB", worker)
-    out.print(t)
+    out.print(memory_table(data["memory"]))
     t = Table(title="bundled scenarios: the engine sim uses", title_justify="left")
     for col in ("scenario", "engine", "why the kernel refuses it"):
         t.add_column(col)

@@ -4,9 +4,10 @@ Reproducibility: block ``i`` always holds the same conflicts and draws from ``Se
 blocks are grouped into tasks by ``n`` alone, a task merges its blocks in order, and tasks are merged in task order,
 so the numbers (floating-point sums included) depend on the seed and ``n`` only, never on the number of workers.
 
-Every core: the worker processes live as long as the program (one pool, reused by every ``simulate``), a worker
-builds a scenario's kernel once (a pool forked after the parent built it inherits it and builds nothing), and a
-task is many blocks, so the parent merges a few small tallies instead of one per block.
+Every core: the worker processes live as long as the program (one pool, reused by every ``simulate``), a process
+builds a run's kernel once (the parent keeps it for the next run of the same scenario, and a pool forked after the
+parent built it inherits it and builds nothing), and tasks are several blocks early in a run and single blocks at
+its end, so the parent merges few tallies and the workers finish within a block of each other.
 
 Constant memory: a task's result is a :class:`Tally` (counters, not a row per conflict); the parent keeps at most
 a few tasks submitted or finished-but-not-merged, and merges each as soon as the tasks before it are merged.
@@ -37,11 +38,13 @@ REFERENCE_CHUNK = 500
 """Conflicts in a block of the reference runner (a task is one block: it takes a second or so already)."""
 KERNEL_CHUNK = 100_000
 """Conflicts in a block of a kernel: its arrays stay a few MB whatever ``-n``."""
-TASKS_WANTED = 16
-"""A kernel run is cut into about this many tasks (so two or more workers share it evenly)..."""
+TAPER = 16
+"""A kernel task takes 1/TAPER of the blocks still to play (rounded up)...
+"""
 MAX_BLOCKS_PER_TASK = 4
-"""...of at most this many blocks each: a fast kernel's task is a fraction of a second of merging-free play, a slow
-one's (pwge) about ten seconds, so the progress bar moves and a Ctrl-C loses little."""
+"""...and at most this many: a fast kernel's task is a fraction of a second of merging-free play, a slow one's (pwge)
+about ten seconds, so the progress bar moves and a Ctrl-C loses little. The last TAPER blocks are a task each, so
+the workers' last tasks end within one block of each other (guided scheduling, decided by ``n`` alone)."""
 
 
 @dataclass
@@ -53,6 +56,13 @@ class SimResult:
     interrupted: bool
     worker_cpu: dict[int, float] = field(default_factory=dict)
     """CPU seconds per process that played conflicts (process id → seconds): how evenly the work was shared."""
+    prepare_s: float = 0.0
+    """Wall seconds before the first task: the scenario checked and the kernel built (0 when this process had it)."""
+    worker_span: dict[int, tuple[float, float]] = field(default_factory=dict)
+    """Per process, the wall clock (``time.time()``) when its first task started and its last one ended: the
+    start-up latency and how unevenly the workers finished (the tail), in constant memory whatever ``-n``."""
+    play_started: float = 0.0
+    """``time.time()`` when the first task was handed out (``seconds`` counts from before the preparation)."""
 
 
 def choose_engine(
@@ -77,12 +87,26 @@ def choose_engine(
 
 
 Payload = tuple[Mapping[str, Any], str, Mapping[str, object], Mapping[str, str], str]
-"""What a worker needs to rebuild the run: scenario document, its source, options, seat policies, engine."""
+"""What a worker needs to rebuild the run: scenario document, its source, options, seat policies, engine asked."""
 Task = tuple[str, Payload, int, int, int, int]
 """(payload key, payload, seed, first block, blocks, conflicts in the whole run)."""
 
-_CACHE: OrderedDict[str, tuple[Scenario, Any, Mapping[str, Any]]] = OrderedDict()
-"""Per process: payload key → (scenario, kernel or None, seats). Built once per process, a few kept."""
+
+@dataclass(frozen=True)
+class Prepared:
+    """A run made ready to play: the scenario, the kernel (None: the reference runner), the seats' policies, and
+    the engine used with the reason shown to the user."""
+
+    scenario: Scenario
+    kernel: Any
+    seats: Mapping[str, Any]
+    used: str
+    note: str
+
+
+_CACHE: OrderedDict[str, Prepared] = OrderedDict()
+"""Per process: payload key → the prepared run. Built once per process (or inherited by a forked worker), a few
+kept: a second ``simulate`` of the same scenario, options and policies builds no kernel."""
 CACHE_SIZE = 4
 
 
@@ -90,19 +114,36 @@ def payload_key(payload: Payload) -> str:
     return json.dumps(payload, sort_keys=True, default=str)
 
 
-def _prepared(key: str, payload: Payload) -> tuple[Scenario, Any, Mapping[str, Any]]:
-    """The scenario, kernel and seats of a payload: built on the first task of a process, then reused."""
+def _build(scenario: Scenario, overrides: Mapping[str, object], policies: Mapping[str, str], engine: str) -> Prepared:
+    used, kernel, note = choose_engine(scenario, overrides, policies, engine)
+    return Prepared(scenario, kernel, seat_policies(scenario, policies), used, note)
+
+
+def prepare(
+    scenario: Scenario, overrides: Mapping[str, object], policies: Mapping[str, str], engine: str
+) -> tuple[str, Payload, Prepared]:
+    """The run's key, payload and prepared engine: this process's earlier one for the same run (same document,
+    source, options, policies, engine asked and ruleset object), else built now and kept."""
+    payload: Payload = (scenario.document, scenario.source, dict(overrides), dict(policies), engine)
+    key = payload_key(payload)
+    entry = _CACHE.get(key)
+    if entry is None or entry.scenario.ruleset is not scenario.ruleset:
+        entry = _build(scenario, overrides, policies, engine)
+    _remember(key, entry)
+    return key, payload, entry
+
+
+def _prepared(key: str, payload: Payload) -> Prepared:
+    """A worker's prepared run: built on the first task of a process that did not inherit it, then reused."""
     if key in _CACHE:
         _CACHE.move_to_end(key)
         return _CACHE[key]
     document, source, overrides, policies, engine = payload
-    scenario = scenario_from_document(document, source)
-    _, kernel, _ = choose_engine(scenario, overrides, policies, engine)
-    _remember(key, (scenario, kernel, seat_policies(scenario, policies)))
+    _remember(key, _build(scenario_from_document(document, source), overrides, policies, engine))
     return _CACHE[key]
 
 
-def _remember(key: str, entry: tuple[Scenario, Any, Mapping[str, Any]]) -> None:
+def _remember(key: str, entry: Prepared) -> None:
     _CACHE[key] = entry
     _CACHE.move_to_end(key)
     while len(_CACHE) > CACHE_SIZE:
@@ -122,15 +163,18 @@ def _block(scenario: Scenario, kernel: Any, seats: Mapping[str, Any], overrides:
 
 
 def _task(task: Task, size: int) -> dict[str, Any]:
-    """Play a task's blocks in order into one tally; its plain-data form, with this process's CPU time."""
+    """Play a task's blocks in order into one tally; its plain-data form, with this process's CPU time and the
+    wall clock at its start and end (the bench's timeline)."""
     key, payload, seed, first, blocks, n = task
-    started = time.process_time()
-    scenario, kernel, seats = _prepared(key, payload)
+    started, wall = time.process_time(), time.time()
+    run = _prepared(key, payload)
     tally = Tally()
     for index in range(first, first + blocks):
         count = min(size, n - index * size)
-        _block(scenario, kernel, seats, payload[2], count, np.random.SeedSequence(seed, spawn_key=(index,)), tally)
-    return {"tally": tally.to_json(), "pid": os.getpid(), "cpu": time.process_time() - started}
+        seq = np.random.SeedSequence(seed, spawn_key=(index,))
+        _block(run.scenario, run.kernel, run.seats, payload[2], count, seq, tally)
+    return {"tally": tally.to_json(), "pid": os.getpid(), "cpu": time.process_time() - started,
+            "start": wall, "end": time.time()}  # fmt: skip
 
 
 def chunks(n: int, size: int) -> Iterator[tuple[int, int]]:
@@ -139,12 +183,18 @@ def chunks(n: int, size: int) -> Iterator[tuple[int, int]]:
 
 
 def task_plan(n: int, size: int, kernel: bool) -> Iterator[tuple[int, int, int]]:
-    """``(first block, blocks, conflicts)`` per task: decided by ``n`` (never the worker count), one at a time."""
+    """``(first block, blocks, conflicts)`` per task: decided by ``n`` (never the worker count), one at a time.
+
+    A kernel task is 1/TAPER of the blocks left, between 1 and MAX_BLOCKS_PER_TASK: large tasks while there is much
+    to do (few merges), single blocks at the end (whichever worker is free takes the next, so none waits long for
+    the other's last task). A reference block is a task already."""
     blocks = -(-n // size)
-    per = min(MAX_BLOCKS_PER_TASK, max(1, blocks // TASKS_WANTED)) if kernel else 1
-    for first in range(0, blocks, per):
-        last = min(blocks, first + per)
-        yield first, last - first, min(n, last * size) - first * size
+    first = 0
+    while first < blocks:
+        per = min(MAX_BLOCKS_PER_TASK, -(-(blocks - first) // TAPER)) if kernel else 1
+        last = first + per
+        yield first, per, min(n, last * size) - first * size
+        first = last
 
 
 _POOL: ProcessPoolExecutor | None = None
@@ -233,23 +283,26 @@ def simulate(
     humans = [s for s, p in seat_policies(scenario, policies).items() if p is None]
     if humans:
         raise KonfliktError(f"simulation needs a policy for every seat; human: {', '.join(humans)}")
+    started = time.perf_counter()
     new_state(scenario, overrides)
-    used, kernel, note = choose_engine(scenario, overrides, policies, engine)
-    size = KERNEL_CHUNK if kernel is not None else REFERENCE_CHUNK
-    payload: Payload = (scenario.document, scenario.source, overrides, policies,
-                        engine if used == "vectorised" else "reference")  # fmt: skip
-    key = payload_key(payload)
-    _remember(key, (scenario, kernel, seat_policies(scenario, policies)))  # built once: here, for every task
+    key, payload, run = prepare(scenario, overrides, policies, engine)  # built once: here, for every task
+    size = KERNEL_CHUNK if run.kernel is not None else REFERENCE_CHUNK
     # a generator, never a list: ``-n 10**12`` is 10**7 tasks, and only a few are in memory at a time
-    tasks = ((key, payload, seed, first, blocks, n) for first, blocks, _ in task_plan(n, size, kernel is not None))
+    plan = task_plan(n, size, run.kernel is not None)
+    tasks = ((key, payload, seed, first, blocks, n) for first, blocks, _ in plan)
     tally = Tally()
     cpu: dict[int, float] = {}
-    started = time.perf_counter()
+    span: dict[int, tuple[float, float]] = {}
+    prepared = time.perf_counter() - started
+    play_started = time.time()
     interrupted = False
 
     def merge(result: dict[str, Any]) -> None:
         tally.add_counts(result["tally"])
-        cpu[result["pid"]] = cpu.get(result["pid"], 0.0) + result["cpu"]
+        pid = result["pid"]
+        cpu[pid] = cpu.get(pid, 0.0) + result["cpu"]
+        first, last = span.get(pid, (result["start"], result["end"]))
+        span[pid] = (min(first, result["start"]), max(last, result["end"]))
         if progress:
             progress(int(result["tally"]["n"]))
 
@@ -267,4 +320,5 @@ def simulate(
                 raise
     except KeyboardInterrupt:
         interrupted = True
-    return SimResult(tally, used, note, time.perf_counter() - started, interrupted, cpu)
+    seconds = time.perf_counter() - started
+    return SimResult(tally, run.used, run.note, seconds, interrupted, cpu, prepared, span, play_started)

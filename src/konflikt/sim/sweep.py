@@ -105,6 +105,11 @@ def cell_job(spec: SweepSpec, base: Mapping[str, Any], source: str, cell: Mappin
     }  # fmt: skip
 
 
+def run_cell_of(cell: Mapping[str, Scalar], spec: SweepSpec, base: Mapping[str, Any], source: str) -> dict[str, Any]:
+    """One cell made on the worker from the base document (sent to every Dask worker once) and the cell's values."""
+    return run_cell(cell_job(spec, base, source, cell))
+
+
 def run_cell(job: Mapping[str, Any]) -> dict[str, Any]:
     """One cell: a whole simulation (top-level, so processes and Dask workers can run it)."""
     source = str(job["source"])
@@ -188,8 +193,10 @@ def run_sweep(
     workers: int = 1,
     scheduler: str | None = None,
     progress: Callable[[int], None] | None = None,
+    client: Any = None,
 ) -> list[dict[str, Any]]:
-    """Every cell's row, in grid order, on the local engine (processes) or on a Dask cluster."""
+    """Every cell's row, in grid order, on the local engine (processes) or on a Dask cluster (at ``scheduler``, or
+    through an open ``client``: the bench keeps one, so connecting is start-up, not the sweep)."""
     scenario_path, _ = base_scenario(spec, spec_path)
     base = read_toml(scenario_path)
     jobs = [cell_job(spec, base, str(scenario_path), c) for c in cells(spec)]
@@ -213,16 +220,14 @@ def run_sweep(
             raise
         return complete(rows)
     if engine == "dask":
-        if not scheduler:
-            raise KonfliktError("--engine dask needs --scheduler ADDRESS (e.g. tcp://10.0.0.5:8786)")
-        from distributed import Client
-
+        own = client is None
+        if own:
+            client = _connect(scheduler)
         try:
-            client = Client(scheduler, timeout="10s")  # type: ignore[no-untyped-call]
-        except OSError as exc:
-            raise KonfliktError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-        try:
-            futures = client.map(run_cell, jobs, pure=False)
+            # the base document goes to every worker once; a task carries only its cell's values
+            [shared] = client.scatter([base], broadcast=True)
+            futures = client.map(run_cell_of, [j["cell"] for j in jobs], spec=spec, base=shared,
+                                 source=str(scenario_path), pure=False)  # fmt: skip
             rows = []
             for future in futures:
                 rows.append(future.result())
@@ -230,5 +235,17 @@ def run_sweep(
                     progress(1)
             return complete(rows)
         finally:
-            client.close()  # type: ignore[no-untyped-call]
+            if own:
+                client.close()
     raise KonfliktError(f"--engine takes local or dask, not {engine!r}")
+
+
+def _connect(scheduler: str | None) -> Any:
+    if not scheduler:
+        raise KonfliktError("--engine dask needs --scheduler ADDRESS (e.g. tcp://10.0.0.5:8786)")
+    from distributed import Client
+
+    try:
+        return Client(scheduler, timeout="10s")  # type: ignore[no-untyped-call]
+    except OSError as exc:
+        raise KonfliktError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
