@@ -87,6 +87,9 @@ def explore(model: ExactModel, starts: Sequence[Hashable], max_states: int) -> C
             queue.append(index[s])
     successors, end, length = model.successors, model.end, model.length
     marks = getattr(model, "marks", None)
+    batch = getattr(model, "successors_batch", None)
+    stepped: dict[int, tuple[int, Sequence[tuple[Hashable, int]]]] = {}
+    """Successors worked out ahead, a level at a time, by a model that steps many states at once."""
     collecting = gc.isenabled()
     gc.disable()  # millions of small tuples, none of them cyclic: the collector would only rescan them
     try:
@@ -100,7 +103,13 @@ def explore(model: ExactModel, starts: Sequence[Hashable], max_states: int) -> C
                 chain.ends[u] = label
                 chain.lengths[u] = length(s)
                 continue
-            den, ways = successors(s)
+            if batch is None:
+                den, ways = successors(s)
+            else:
+                if u not in stepped:
+                    ahead = [v for v in (u, *queue) if end(states[v]) is None]
+                    stepped.update(zip(ahead, batch([states[v] for v in ahead]), strict=True))
+                den, ways = stepped.pop(u)
             if not ways:
                 raise KonfliktError(f"the exact model of this conflict has no way on from {s!r}, which has not ended")
             edges: list[tuple[int, int]] = []

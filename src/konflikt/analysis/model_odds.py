@@ -9,7 +9,7 @@ from all those starts at once, weighted by the bridge's probabilities.
 from __future__ import annotations
 
 import gc
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 
 from konflikt.analysis.compact import explore, solve_exact, solve_float
@@ -67,7 +67,14 @@ def model_odds(state: State, policies: Mapping[str, Policy], max_states: int, ex
             stack.append((child, w * p))
             moves += 1
         if moves > BRIDGE_MOVES:
-            return None
+            if not models or any(getattr(m, "held", None) for m in models):
+                return None
+            # many paths to few states (a topping war): walk again, each state once (merged by key); safe only
+            # where the model carries no marks, which could differ between paths to one key
+            stack, finished, models, starts = [], [], [], []
+            finished = _merged_bridge(state, policies, factory, models, starts)
+            if finished is None:
+                return None
     for s, w in finished:  # ended on the bridge: labelled as the model labels its ends
         model = models[0] if models else None
         key = (_label(model, s), _length(s, ruleset.length_key))
@@ -75,6 +82,66 @@ def model_odds(state: State, policies: Mapping[str, Policy], max_states: int, ex
         for mark in _held(model, s):
             held[mark] = held.get(mark, Fraction(0)) + w
     return _solve(models, starts, ended, held, max_states, exact, ruleset.length_unit)
+
+
+def _merged_bridge(
+    state: State,
+    policies: Mapping[str, Policy],
+    factory: Callable[[State, Mapping[str, Policy]], ExactModel | str | None],
+    models: list[ExactModel],
+    starts: list[list[tuple[Hashable, Fraction]]],
+) -> list[tuple[State, Fraction]] | None:
+    """The bridge with every State met once: the probability of reaching each model start or end from ``state``,
+    memoised by ``key()`` (the paths into one state share what follows it). Fills ``models`` and ``starts``;
+    returns the ends, or ``None`` where a model refuses a state on the way."""
+    memo: dict[Hashable, dict[tuple[int, Hashable], Fraction]] = {}
+    ends: dict[Hashable, State] = {}
+
+    def reach(s: State) -> dict[tuple[int, Hashable], Fraction] | None:
+        check_time()
+        if s.is_terminal():
+            key = s.key()
+            ends.setdefault(key, s)
+            return {(-1, key): Fraction(1)}
+        at = _encode(models, s)
+        if at is None:
+            made = factory(s, policies)
+            if isinstance(made, str):
+                return None
+            if made is not None:
+                compact = made.encode(s)
+                if compact is None:
+                    raise AssertionError(f"{type(made).__name__} was built from a state it does not encode")
+                models.append(made)
+                starts.append([])
+                at = (len(models) - 1, compact)
+        if at is not None:
+            return {at: Fraction(1)}
+        key = s.key()
+        found = memo.get(key)
+        if found is None:
+            found = {}
+            for p, move in branches(s, policies):
+                child = s.fork()
+                _apply(child, move)
+                below = reach(child)
+                if below is None:
+                    return None
+                for where, q in below.items():
+                    found[where] = found.get(where, Fraction(0)) + p * q
+            memo[key] = found
+        return found
+
+    reached = reach(state)
+    if reached is None:
+        return None
+    finished: list[tuple[State, Fraction]] = []
+    for (i, where), w in reached.items():
+        if i < 0:
+            finished.append((ends[where], w))
+        else:
+            starts[i].append((where, w))
+    return finished
 
 
 def _encode(models: list[ExactModel], state: State) -> tuple[int, Hashable] | None:
