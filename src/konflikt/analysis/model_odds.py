@@ -33,9 +33,16 @@ def model_odds(state: State, policies: Mapping[str, Policy], max_states: int, ex
     ended: dict[tuple[Hashable, int], Fraction] = {}
     held: dict[Hashable, Fraction] = {}
     """Marks already true where the bridge reaches a model's start, or an end (see ``Chain.marks``)."""
-    finished: list[tuple[State, Fraction]] = []
-    stack: list[tuple[State, Fraction]] = [(state, Fraction(1))]
+    stack: list[tuple[State, Fraction]] = []
     moves = 0
+    try:
+        merged = _merged_bridge(state, policies, factory, models, starts)
+    except _Marked:
+        merged, models, starts = [], [], []
+        stack.append((state, Fraction(1)))
+    if merged is None:
+        return None
+    finished: list[tuple[State, Fraction]] = merged
     while stack:
         check_time()
         s, w = stack.pop()
@@ -67,14 +74,7 @@ def model_odds(state: State, policies: Mapping[str, Policy], max_states: int, ex
             stack.append((child, w * p))
             moves += 1
         if moves > BRIDGE_MOVES:
-            if not models or any(getattr(m, "held", None) for m in models):
-                return None
-            # many paths to few states (a topping war): walk again, each state once (merged by key); safe only
-            # where the model carries no marks, which could differ between paths to one key
-            stack, finished, models, starts = [], [], [], []
-            finished = _merged_bridge(state, policies, factory, models, starts)
-            if finished is None:
-                return None
+            return None
     for s, w in finished:  # ended on the bridge: labelled as the model labels its ends
         model = models[0] if models else None
         key = (_label(model, s), _length(s, ruleset.length_key))
@@ -82,6 +82,11 @@ def model_odds(state: State, policies: Mapping[str, Policy], max_states: int, ex
         for mark in _held(model, s):
             held[mark] = held.get(mark, Fraction(0)) + w
     return _solve(models, starts, ended, held, max_states, exact, ruleset.length_unit)
+
+
+class _Marked(Exception):
+    """The bridge met a model with marks: paths into one ``key()`` may hold different marks, so they are walked
+    one by one instead of merged."""
 
 
 def _merged_bridge(
@@ -92,14 +97,17 @@ def _merged_bridge(
     starts: list[list[tuple[Hashable, Fraction]]],
 ) -> list[tuple[State, Fraction]] | None:
     """The bridge with every State met once: the probability of reaching each model start or end from ``state``,
-    memoised by ``key()`` (the paths into one state share what follows it). Fills ``models`` and ``starts``;
-    returns the ends, or ``None`` where a model refuses a state on the way."""
+    memoised by ``key()`` (the paths into one state share what follows it: a topping war meets few states by many
+    paths). Fills ``models`` and ``starts``; returns the ends, or ``None`` where a model refuses a state on the way;
+    raises :class:`_Marked` at a model with marks (whose marks could differ between paths into one key)."""
     memo: dict[Hashable, dict[tuple[int, Hashable], Fraction]] = {}
     ends: dict[Hashable, State] = {}
 
     def reach(s: State) -> dict[tuple[int, Hashable], Fraction] | None:
         check_time()
         if s.is_terminal():
+            if not models and isinstance(factory(s, policies), str):
+                return None
             key = s.key()
             ends.setdefault(key, s)
             return {(-1, key): Fraction(1)}
@@ -112,6 +120,8 @@ def _merged_bridge(
                 compact = made.encode(s)
                 if compact is None:
                     raise AssertionError(f"{type(made).__name__} was built from a state it does not encode")
+                if getattr(made, "held", None) is not None:
+                    raise _Marked
                 models.append(made)
                 starts.append([])
                 at = (len(models) - 1, compact)
