@@ -72,12 +72,17 @@ class Branches(Conflicts):
         result: np.ndarray = self.forced[idx]
         return result
 
-    def _split(self, idx: np.ndarray, outcomes: tuple[tuple[int, int], ...], dice: int) -> np.ndarray:
-        """Copy each row at ``idx`` once per outcome of the dice (the copies go to the end), each weighted by its
-        count of 6^``dice``; return the rows that now roll."""
-        n, k, m = len(self.phase), len(outcomes), len(idx)
-        self.take(np.concatenate([np.arange(n), np.tile(idx, k - 1)]))
-        rolling = np.concatenate([idx, np.arange(n, n + (k - 1) * m)])
+    def _split(self, phase: int, outcomes: tuple[tuple[int, int], ...], dice: int) -> np.ndarray:
+        """Merge the rows in the same situation, then copy each row in ``phase`` once per outcome of the dice (the
+        copies go to the end), each weighted by its count of 6^``dice``; return the rows that now roll."""
+        k = len(outcomes)
+        keep, num, pow6 = self._merged()
+        rolls = np.flatnonzero(self.phase[keep] == phase)
+        m, n = len(rolls), len(keep)
+        self.take(np.concatenate([keep, np.tile(keep[rolls], k - 1)]))
+        self.num = np.concatenate([num, np.tile(num[rolls], k - 1)])
+        self.pow6 = np.concatenate([pow6, np.tile(pow6[rolls], k - 1)])
+        rolling = np.concatenate([rolls, np.arange(n, n + (k - 1) * m)])
         self.forced[rolling] = np.repeat(np.array([v for v, _ in outcomes]), m)
         counts = np.repeat(np.array([c for _, c in outcomes], dtype=object), m)
         self.num[rolling] = self.num[rolling] * counts
@@ -85,15 +90,15 @@ class Branches(Conflicts):
         return rolling
 
     def on_contest_roll(self, idx: np.ndarray) -> None:
-        self.settle()  # merge before multiplying: the handlers of a sweep each find their rows afresh
-        super().on_contest_roll(self._split(np.flatnonzero(self.phase == Phase.CROLL), TWO_D6, 2))
+        # the handlers of a sweep each find their rows afresh, so rows may be merged and copied here
+        super().on_contest_roll(self._split(Phase.CROLL, TWO_D6, 2))
 
     def on_damage_roll(self, idx: np.ndarray) -> None:
-        self.settle()
-        super().on_damage_roll(self._split(np.flatnonzero(self.phase == Phase.DROLL), ONE_D6, 1))
+        super().on_damage_roll(self._split(Phase.DROLL, ONE_D6, 1))
 
-    def settle(self) -> None:
-        """Clear what no later step reads, then merge the rows in the same situation (weights added)."""
+    def _merged(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Clear what no later step reads, then find the rows in the same situation: one row of each (to keep),
+        and its summed weight (numerator, power of 6)."""
         phase = self.phase
         idle = ~np.isin(phase, CONTEST_PHASES)
         for name in CONTEST_FIELDS:
@@ -101,55 +106,57 @@ class Branches(Conflicts):
         idle = ~np.isin(phase, DAMAGE_PHASES)
         for name in DAMAGE_FIELDS:
             getattr(self, name)[idle] = 0
+        if self.max_tops == 0:
+            self.d_tops[:] = 0  # read only against a limit on tops
         n = len(phase)
-        columns = [self.origin.reshape(n, 1)]
+        columns = [self.origin]
         for name, value in vars(self).items():
             if isinstance(value, np.ndarray) and name not in WEIGHT_FIELDS and name != "surprisers":
-                columns.append(value.reshape(n, -1).astype(np.int64))
-        first, group = _groups(np.hstack(columns))
-        if len(first) == n:
-            return
-        top = np.zeros(len(first), dtype=np.int64)
-        np.maximum.at(top, group, self.pow6)
-        scaled = self.num * POW6[top[group] - self.pow6]
-        order = np.argsort(group, kind="stable")
-        starts = np.flatnonzero(np.r_[True, np.diff(group[order]) != 0])
-        summed = np.add.reduceat(scaled[order], starts)
-        self.take(first)
-        self.num = np.empty(len(first), dtype=object)
-        self.num[:] = list(summed)
-        self.pow6 = top
+                flat = value.reshape(n, -1)
+                columns += [flat[:, k] for k in range(flat.shape[1])]
+        order, starts = _groups(columns, n)
+        if len(starts) == n:
+            return np.arange(n), self.num, self.pow6
+        power = self.pow6[order]
+        top = np.maximum.reduceat(power, starts)
+        sizes = np.diff(np.r_[starts, n])
+        scaled = self.num[order] * POW6[np.repeat(top, sizes) - power]
+        num = np.empty(len(starts), dtype=object)
+        num[:] = list(np.add.reduceat(scaled, starts))
+        return order[starts], num, top
 
 
-def _groups(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Equal rows of an integer matrix: the first row of each group and each row's group number.
+def _groups(columns: Sequence[np.ndarray], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Equal rows among ``n`` rows of integer columns: an order of the rows with equal ones together, and where
+    each group starts in it.
 
-    Each row is packed, column by column in mixed radix (each column's own range), into as few int64 words as hold
-    it, and the words sorted together: exact, and far faster than ``np.unique(axis=0)``'s sort of whole rows."""
-    n = len(rows)
-    low = rows.min(axis=0)
-    span = rows.max(axis=0) - low + 1
-    varying = np.flatnonzero(span > 1)
+    Each row is packed, column by column in mixed radix (each column's own range; constant columns left out), into
+    as few int64 words as hold it, and the words sorted together: exact, and far faster than sorting whole rows
+    (``np.unique(axis=0)``)."""
     words: list[np.ndarray] = []
-    word = np.zeros(n, dtype=np.int64)
+    word: np.ndarray | None = None
     room = 1
-    for j in varying.tolist():
-        size = int(span[j])
-        if room * size >= 1 << 62:
-            words.append(word)
+    for column in columns:
+        low, high = int(column.min()), int(column.max())
+        if low == high:
+            continue
+        size = high - low + 1
+        if word is None or room * size >= 1 << 62:
+            if word is not None:
+                words.append(word)
             word, room = np.zeros(n, dtype=np.int64), 1
-        word = word * size + (rows[:, j] - low[j])
+        word = word * size + (column.astype(np.int64) - low)
         room *= size
+    if word is None:
+        return np.arange(n), np.zeros(1, dtype=np.int64)
     words.append(word)
-    order = np.lexsort(words[::-1])
+    order = words[0].argsort(kind="stable") if len(words) == 1 else np.lexsort(words[::-1])
     new = np.zeros(n, dtype=bool)
     new[0] = True
     for w in words:
         ranked = w[order]
         new[1:] |= ranked[1:] != ranked[:-1]
-    group = np.empty(n, dtype=np.int64)
-    group[order] = np.cumsum(new) - 1
-    return order[new], group
+    return order, np.flatnonzero(new)
 
 
 Person = tuple[int, int, int, int, int]
@@ -270,8 +277,6 @@ class PwgeModel:
             if arrived.any():
                 self._harvest(rows, np.flatnonzero(arrived), found)
                 rows.take(np.flatnonzero(~arrived))
-            if len(rows.phase):
-                rows.settle()
         for c, ways in zip(compacts, found, strict=True):
             top = max(p for _, p in ways.values())
             nums = [(t, n * 6 ** (top - p)) for t, (n, p) in ways.items()]
