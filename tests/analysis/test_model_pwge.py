@@ -168,3 +168,23 @@ def test_the_model_refuses_what_it_does_not_mirror() -> None:
     sc = duel()
     policies = {s: p for s, p in seat_policies(sc, {"bo": "random"}).items() if p is not None}
     assert "heuristic" in str(exact_model(new_state(sc), policies))
+
+
+def test_asked_again_from_a_later_open_floor_the_explored_chain_answers_as_the_state_api() -> None:
+    """At the table "who wins from here" is asked after every step: the chain explored from the opening is reused,
+    and the answer from a state some way in is still the State-API solver's."""
+    sc = duel()
+    policies = policies_of(sc)
+    opening = new_state(sc)
+    model = model_at(opening, policies)
+    conflict_odds(opening, policies)
+    later = [
+        s
+        for s in reachable(opening, policies, model.encode, seed=4, count=8)
+        if model.encode(s) != model.encode(opening)
+    ]
+    assert later
+    for state in later[:3]:
+        again = conflict_odds(state, policies)
+        assert again.method == "model"
+        assert again.distribution == conflict_odds(state, policies, use_model=False).distribution

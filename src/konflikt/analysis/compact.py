@@ -24,7 +24,7 @@ from __future__ import annotations
 import gc
 from collections import deque
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
 from typing import Generic, TypeVar
@@ -56,6 +56,9 @@ class Chain:
     marks: dict[tuple[int, int], list[Hashable]]
     """What happens on an edge that the labels leave out (the model's optional ``marks(before, after)``): each
     mark's probability is summed over the edges that carry it (a mark happens at most once in a conflict)."""
+    marked_from: dict[int, list[tuple[int, list[Hashable]]]] = field(default_factory=dict)
+    """The same marks by the state they leave: (numerator, marks) per edge that carries any (the float push looks
+    them up once per state, not once per edge)."""
     layered: bool = False
     """Every edge goes from one breadth-first level to the next (a round clock in the state): the ids' own order is
     then a topological order, and no sort is needed."""
@@ -135,6 +138,7 @@ def explore(model: ExactModel, starts: Sequence[Hashable], max_states: int) -> C
                     made = marks(s, t)
                     if made:
                         chain.marks[u, v] = made
+                        chain.marked_from.setdefault(u, []).append((w, made))
             dens[u] = den
             all_edges[u] = edges
     finally:
@@ -243,7 +247,7 @@ def solve_float(chain: Chain, starts: Sequence[tuple[int, Fraction]]) -> Solved[
     marked: dict[Hashable, float] = {}
     marks_summed: dict[Hashable, int] = {}
     worst = 0
-    edges, ends, dens, marks = chain.edges, chain.ends, chain.den, chain.marks
+    edges, ends, dens, marks, marked_from = chain.edges, chain.ends, chain.den, chain.marks, chain.marked_from
     for u in order:
         if not u & CHECK_EVERY:
             check_time()
@@ -265,8 +269,8 @@ def solve_float(chain: Chain, starts: Sequence[tuple[int, Fraction]]) -> Solved[
             if k > depth[v]:
                 depth[v] = k
         if marks:
-            for v, w in edges[u]:
-                for mark in marks.get((u, v), ()):
+            for w, made in marked_from.get(u, ()):
+                for mark in made:
                     marked[mark] = marked.get(mark, 0.0) + share * w
                     marks_summed[mark] = marks_summed.get(mark, 0) + 1
             worst = max(worst, k)

@@ -12,7 +12,7 @@ import gc
 from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 
-from konflikt.analysis.compact import explore, solve_exact, solve_float
+from konflikt.analysis.compact import Chain, explore, solve_exact, solve_float
 from konflikt.analysis.exact import ConflictOdds, _apply, branches, outcome_label
 from konflikt.core.deadline import check_time
 from konflikt.core.ruleset import ExactModel, Policy, get_ruleset
@@ -154,6 +154,24 @@ def _merged_bridge(
     return finished
 
 
+_EXPLORED: dict[int, tuple[ExactModel, Chain, dict[Hashable, int]]] = {}
+"""The last chain explored, by its model: asked again from a state it holds ("who wins from here" after every step
+at the table, ``odds --saved --from-step``), the answer is only the push from there (the model's own cache keeps
+its steps, but walking tens of thousands of states again costs a second)."""
+
+
+def _explored(model: ExactModel, starts: list[Hashable], max_states: int) -> tuple[Chain, dict[Hashable, int]]:
+    """The chain from ``starts``: the one explored last for this model where it holds them all, else explored."""
+    found = _EXPLORED.get(id(model))
+    if found is not None and found[0] is model and all(c in found[2] for c in starts):
+        return found[1], found[2]
+    chain = explore(model, starts, max_states)
+    index = {s: i for i, s in enumerate(chain.states)}
+    _EXPLORED.clear()
+    _EXPLORED[id(model)] = (model, chain, index)
+    return chain, index
+
+
 def _encode(models: list[ExactModel], state: State) -> tuple[int, Hashable] | None:
     for i, model in enumerate(models):
         compact = model.encode(state)
@@ -194,9 +212,8 @@ def _solve(
     marks_f: dict[Hashable, float] = {k: float(v) for k, v in held.items()}
     states, edges, bound, has_lengths = 0, 0, 0.0, True
     for model, weighted in zip(models, starts, strict=True):
-        chain = explore(model, [c for c, _ in weighted], max_states)
+        chain, ids = _explored(model, [c for c, _ in weighted], max_states)
         gc.freeze()  # the chain's millions of tuples stay: the collector need not scan them again
-        ids = {s: i for i, s in enumerate(chain.states[: len(weighted)])}
         mass: dict[int, Fraction] = {}
         for c, w in weighted:
             mass[ids[c]] = mass.get(ids[c], Fraction(0)) + w
