@@ -207,12 +207,6 @@ class PwgeModel:
     def _person(state: PwgeState, p: int) -> Person:
         return (state.tokens[p], state.xp[p], state.body[p], state.wounds[p], int(state.out[p]))
 
-    def label(self, state: State) -> Hashable:
-        """The label of an ended State, as the model labels its ends (the State's own outcome words)."""
-        from konflikt.analysis.exact import outcome_label
-
-        return outcome_label(state)
-
     def end(self, compact: Hashable) -> Hashable | None:
         c = cast(tuple[int, ...], compact)
         if c[0] != END:
