@@ -30,6 +30,7 @@ from typing import cast
 
 import numpy as np
 
+from konflikt.core.deadline import check_time
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import State
 from konflikt.rulesets.pwge import endings
@@ -265,6 +266,7 @@ class PwgeModel:
         found: list[dict[Hashable, tuple[int, int]]] = [{} for _ in compacts]
         """Per open floor: each successor with its (numerator, power of 6)."""
         while len(rows.phase):
+            check_time()  # a batch runs for seconds: the table's time budget (core.deadline) is checked per sweep
             rows.sweep()
             phase = rows.phase
             arrived = (phase == Phase.OPEN) | (phase == Phase.DONE)
