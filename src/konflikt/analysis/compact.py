@@ -24,7 +24,7 @@ from __future__ import annotations
 import gc
 from collections import deque
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
 from typing import Generic, TypeVar
@@ -56,6 +56,9 @@ class Chain:
     marks: dict[tuple[int, int], list[Hashable]]
     """What happens on an edge that the labels leave out (the model's optional ``marks(before, after)``): each
     mark's probability is summed over the edges that carry it (a mark happens at most once in a conflict)."""
+    marked_from: dict[int, list[tuple[int, list[Hashable]]]] = field(default_factory=dict)
+    """The same marks by the state they leave: (numerator, marks) per edge that carries any (the float push looks
+    them up once per state, not once per edge)."""
     layered: bool = False
     """Every edge goes from one breadth-first level to the next (a round clock in the state): the ids' own order is
     then a topological order, and no sort is needed."""
@@ -88,6 +91,9 @@ def explore(model: ExactModel, starts: Sequence[Hashable], max_states: int, dept
             queue.append(index[s])
     successors, end, length = model.successors, model.end, model.length
     marks = getattr(model, "marks", None)
+    batch = getattr(model, "successors_batch", None)
+    stepped: dict[int, tuple[int, Sequence[tuple[Hashable, int]]]] = {}
+    """Successors worked out ahead, a level at a time, by a model that steps many states at once."""
     collecting = gc.isenabled()
     gc.disable()  # millions of small tuples, none of them cyclic: the collector would only rescan them
     try:
@@ -103,7 +109,13 @@ def explore(model: ExactModel, starts: Sequence[Hashable], max_states: int, dept
                 continue
             if depth is not None and level[u] >= depth:
                 continue
-            den, ways = successors(s)
+            if batch is None:
+                den, ways = successors(s)
+            else:
+                if u not in stepped:
+                    ahead = [v for v in (u, *queue) if end(states[v]) is None]
+                    stepped.update(zip(ahead, batch([states[v] for v in ahead]), strict=True))
+                den, ways = stepped.pop(u)
             if not ways:
                 raise KonfliktError(f"the exact model of this conflict has no way on from {s!r}, which has not ended")
             edges: list[tuple[int, int]] = []
@@ -129,6 +141,7 @@ def explore(model: ExactModel, starts: Sequence[Hashable], max_states: int, dept
                     made = marks(s, t)
                     if made:
                         chain.marks[u, v] = made
+                        chain.marked_from.setdefault(u, []).append((w, made))
             dens[u] = den
             all_edges[u] = edges
     finally:
@@ -237,7 +250,7 @@ def solve_float(chain: Chain, starts: Sequence[tuple[int, Fraction]]) -> Solved[
     marked: dict[Hashable, float] = {}
     marks_summed: dict[Hashable, int] = {}
     worst = 0
-    edges, ends, dens, marks = chain.edges, chain.ends, chain.den, chain.marks
+    edges, ends, dens, marks, marked_from = chain.edges, chain.ends, chain.den, chain.marks, chain.marked_from
     for u in order:
         if not u & CHECK_EVERY:
             check_time()
@@ -259,8 +272,8 @@ def solve_float(chain: Chain, starts: Sequence[tuple[int, Fraction]]) -> Solved[
             if k > depth[v]:
                 depth[v] = k
         if marks:
-            for v, w in edges[u]:
-                for mark in marks.get((u, v), ()):
+            for w, made in marked_from.get(u, ()):
+                for mark in made:
                     marked[mark] = marked.get(mark, 0.0) + share * w
                     marks_summed[mark] = marks_summed.get(mark, 0) + 1
             worst = max(worst, k)

@@ -9,11 +9,11 @@ from all those starts at once, weighted by the bridge's probabilities.
 from __future__ import annotations
 
 import gc
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 from typing import cast
 
-from konflikt.analysis.compact import Solved, explore, solve_exact, solve_float
+from konflikt.analysis.compact import Chain, Solved, explore, solve_exact, solve_float
 from konflikt.analysis.exact import ConflictOdds, _apply, branches, outcome_label
 from konflikt.analysis.horizon import has_horizon, solve_horizon
 from konflikt.core.deadline import check_time
@@ -35,9 +35,16 @@ def model_odds(state: State, policies: Mapping[str, Policy], max_states: int, ex
     ended: dict[tuple[Hashable, int], Fraction] = {}
     held: dict[Hashable, Fraction] = {}
     """Marks already true where the bridge reaches a model's start, or an end (see ``Chain.marks``)."""
-    finished: list[tuple[State, Fraction]] = []
-    stack: list[tuple[State, Fraction]] = [(state, Fraction(1))]
+    stack: list[tuple[State, Fraction]] = []
     moves = 0
+    try:
+        merged = _merged_bridge(state, policies, factory, models, starts)
+    except _Marked:
+        merged, models, starts = [], [], []
+        stack.append((state, Fraction(1)))
+    if merged is None:
+        return None
+    finished: list[tuple[State, Fraction]] = merged
     while stack:
         check_time()
         s, w = stack.pop()
@@ -77,6 +84,94 @@ def model_odds(state: State, policies: Mapping[str, Policy], max_states: int, ex
         for mark in _held(model, s):
             held[mark] = held.get(mark, Fraction(0)) + w
     return _solve(models, starts, ended, held, max_states, exact, ruleset.length_unit)
+
+
+class _Marked(Exception):
+    """The bridge met a model with marks: paths into one ``key()`` may hold different marks, so they are walked
+    one by one instead of merged."""
+
+
+def _merged_bridge(
+    state: State,
+    policies: Mapping[str, Policy],
+    factory: Callable[[State, Mapping[str, Policy]], ExactModel | str | None],
+    models: list[ExactModel],
+    starts: list[list[tuple[Hashable, Fraction]]],
+) -> list[tuple[State, Fraction]] | None:
+    """The bridge with every State met once: the probability of reaching each model start or end from ``state``,
+    memoised by ``key()`` (the paths into one state share what follows it: a topping war meets few states by many
+    paths). Fills ``models`` and ``starts``; returns the ends, or ``None`` where a model refuses a state on the way;
+    raises :class:`_Marked` at a model with marks (whose marks could differ between paths into one key)."""
+    memo: dict[Hashable, dict[tuple[int, Hashable], Fraction]] = {}
+    ends: dict[Hashable, State] = {}
+
+    def reach(s: State) -> dict[tuple[int, Hashable], Fraction] | None:
+        check_time()
+        if s.is_terminal():
+            if not models and isinstance(factory(s, policies), str):
+                return None
+            key = s.key()
+            ends.setdefault(key, s)
+            return {(-1, key): Fraction(1)}
+        at = _encode(models, s)
+        if at is None:
+            made = factory(s, policies)
+            if isinstance(made, str):
+                return None
+            if made is not None:
+                compact = made.encode(s)
+                if compact is None:
+                    raise AssertionError(f"{type(made).__name__} was built from a state it does not encode")
+                if getattr(made, "held", None) is not None:
+                    raise _Marked
+                models.append(made)
+                starts.append([])
+                at = (len(models) - 1, compact)
+        if at is not None:
+            return {at: Fraction(1)}
+        key = s.key()
+        found = memo.get(key)
+        if found is None:
+            found = {}
+            for p, move in branches(s, policies):
+                child = s.fork()
+                _apply(child, move)
+                below = reach(child)
+                if below is None:
+                    return None
+                for where, q in below.items():
+                    found[where] = found.get(where, Fraction(0)) + p * q
+            memo[key] = found
+        return found
+
+    reached = reach(state)
+    if reached is None:
+        return None
+    finished: list[tuple[State, Fraction]] = []
+    for (i, where), w in reached.items():
+        if i < 0:
+            finished.append((ends[where], w))
+        else:
+            starts[i].append((where, w))
+    return finished
+
+
+_EXPLORED: dict[int, tuple[ExactModel, Chain, dict[Hashable, int]]] = {}
+"""The last chain explored, by its model: asked again from a state it holds ("who wins from here" after every step
+at the table, ``odds --saved --from-step``), the answer is only the push from there (the model's own cache keeps
+its steps, but walking tens of thousands of states again costs a second)."""
+
+
+def _explored(model: ExactModel, starts: list[Hashable], max_states: int) -> tuple[Chain, dict[Hashable, int]]:
+    """The chain from ``starts``: the one explored last for this model where it holds them all, else explored."""
+    found = _EXPLORED.get(id(model))
+    if found is not None and found[0] is model and all(c in found[2] for c in starts):
+        return found[1], found[2]
+    chain = explore(model, starts, max_states)
+    index = {s: i for i, s in enumerate(chain.states)}
+    _EXPLORED.clear()
+    _EXPLORED[id(model)] = (model, chain, index)
+    return chain, index
 
 
 def _encode(models: list[ExactModel], state: State) -> tuple[int, Hashable] | None:
@@ -134,9 +229,8 @@ def _solve(
                     floats[k] = floats.get(k, 0.0) + float(q)
                 bound = max(bound, by_rounds.error_bound)
             continue
-        chain = explore(model, [c for c, _ in weighted], max_states)
+        chain, ids = _explored(model, [c for c, _ in weighted], max_states)
         gc.freeze()  # the chain's millions of tuples stay: the collector need not scan them again
-        ids = {s: i for i, s in enumerate(chain.states[: len(weighted)])}
         mass: dict[int, Fraction] = {}
         for c, w in weighted:
             mass[ids[c]] = mass.get(ids[c], Fraction(0)) + w

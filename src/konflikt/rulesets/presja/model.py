@@ -102,6 +102,8 @@ class PresjaModel:
         self._steps: dict[Duel, list[tuple[Duel, int]]] = {}
         self._taken: dict[tuple[Duel, Duel], list[tuple[int, int]]] = {}
         self._ends: dict[tuple[int, int, tuple[int, ...], tuple[int, ...]], Hashable] = {}
+        self._boxes: dict[tuple[int, int], tuple[Hashable, ...]] = {}
+        """The marks of the boxes newly marked, by (participant, bits of the new boxes)."""
         self._static = self._identity(conflict)
 
     @staticmethod
@@ -150,9 +152,13 @@ class PresjaModel:
         out: list[Hashable] = []
         for i in (0, 1):
             if was[i] != now[i]:
-                track = self.tracks[i]
                 new = now[i] & ~was[i]
-                out += [box_mark(self.rules.ids[i], track, k) for k in range(len(track)) if new >> k & 1]
+                boxes = self._boxes.get((i, new))
+                if boxes is None:
+                    track = self.tracks[i]
+                    boxes = tuple(box_mark(self.rules.ids[i], track, k) for k in range(len(track)) if new >> k & 1)
+                    self._boxes[i, new] = boxes
+                out += boxes
         if was[2] == now[2] and was[3] == now[3]:  # the common case, first: no slot newly taken
             return out
         e = before[1]  # type: ignore[index]

@@ -11,6 +11,7 @@ from pathlib import Path
 from konflikt.core.ruleset import Ruleset, register
 from konflikt.rulesets.pwge.campaign import CAMPAIGN
 from konflikt.rulesets.pwge.kernel import make_kernel
+from konflikt.rulesets.pwge.model import exact_model
 from konflikt.rulesets.pwge.models import Character, Setup
 from konflikt.rulesets.pwge.odds import QUESTIONS
 from konflikt.rulesets.pwge.options import OPTIONS
@@ -42,6 +43,7 @@ RULESET = register(
         odds=QUESTIONS,
         content_dir=Path(__file__).parent / "content",
         kernel=make_kernel,
+        exact_model=exact_model,
         aftermath=aftermath,
         campaign=CAMPAIGN,
         cap_endings=(),

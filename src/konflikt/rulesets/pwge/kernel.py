@@ -44,7 +44,20 @@ class PwgeKernel:
     """Plays ``n`` conflicts of one scenario at once; :meth:`run` returns the reference runner's labels."""
 
     def __init__(self, scenario: Scenario, options: Options) -> None:
-        self.opening = settled_opening(PwgeState(scenario, options))
+        self._setup(settled_opening(PwgeState(scenario, options)), options)
+
+    @classmethod
+    def of_state(cls, state: PwgeState) -> PwgeKernel:
+        """The kernel of the conflict ``state`` belongs to, its opening a copy of ``state`` (the exact-odds model
+        starts its rows from states met mid-conflict; the tables do not depend on the pools)."""
+        kernel = cls.__new__(cls)
+        opening = state.clone()
+        assert isinstance(opening, PwgeState)
+        kernel._setup(opening, state.options)
+        return kernel
+
+    def _setup(self, opening: PwgeState, options: Options) -> None:
+        self.opening = opening
         probe = self.opening.clone()
         assert isinstance(probe, PwgeState)
         self.probe = probe
@@ -53,7 +66,9 @@ class PwgeKernel:
         state = self.opening
         self.side_ids = state.side_ids
 
-    def _conflicts(self, n: int, rng: np.random.Generator, dice: Dice | None) -> Conflicts:
+    def _conflicts(
+        self, n: int, rng: np.random.Generator, dice: Dice | None, rows: type[Conflicts] = Conflicts
+    ) -> Conflicts:
         state, o, t = self.opening, self.options, self.tables
         goal: Goal
         if state.kind == "chase":
@@ -66,7 +81,7 @@ class PwgeKernel:
         dist = np.zeros((t.people, t.people), dtype=np.int64)
         for (i, j), code in state.dist.items():
             dist[i, j] = dist[j, i] = code
-        return Conflicts(
+        return rows(
             n,
             t,
             rng,

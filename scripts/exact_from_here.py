@@ -1,0 +1,55 @@
+"""CPU seconds of exact whole-conflict odds (floats) from a state some way into a bundled duel: asked cold (a fresh
+process: the model built and the chain explored from there) and asked again (the chain reused, as at the table).
+
+    .venv/bin/python scripts/exact_from_here.py presja/knife_fight 3 10 40
+    .venv/bin/python scripts/exact_from_here.py fimbulfrost/robbers 2 5
+    .venv/bin/python scripts/exact_from_here.py pwge/duel 6 30
+
+Each number of steps runs in its own process (so "cold" is cold); the state is the reference runner's, seed 1.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+
+def measure(name: str, steps: int) -> str:
+    from konflikt.analysis.exact import conflict_odds
+    from konflikt.core.conflict import new_state
+    from konflikt.core.scenario import load_scenario
+    from konflikt.sim.runner import Generators, Runner, seat_policies
+
+    sc = load_scenario(name)
+    seats = {s: p for s, p in seat_policies(sc).items() if p is not None}
+    state = new_state(sc)
+    runner = Runner(seats, Generators.from_seed(1))
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        runner.step(state)
+    if state.is_terminal():
+        return f"{name} after {steps} steps: already over"
+    started = time.process_time()
+    odds = conflict_odds(state, seats, exact=False)
+    cold = time.process_time() - started
+    started = time.process_time()
+    conflict_odds(state, seats, exact=False)
+    again = time.process_time() - started
+    how = f"{odds.method}, {odds.states:,} states"
+    return f"{name} after {steps} steps: cold {cold:.2f} s, asked again {again:.2f} s ({how})"
+
+
+def main(argv: list[str]) -> None:
+    if len(argv) >= 3 and argv[1] == "--one":
+        print(measure(argv[2], int(argv[3])), flush=True)
+        return
+    if len(argv) < 3:
+        raise SystemExit(__doc__)
+    for steps in argv[2:]:
+        subprocess.run([sys.executable, __file__, "--one", argv[1], steps], check=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
