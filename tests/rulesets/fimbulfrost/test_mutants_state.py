@@ -7,7 +7,7 @@ opening's words, the view a seat sees, the GM's correctable pools, an invariant'
 from __future__ import annotations
 
 from konflikt.rulesets.fimbulfrost.state import DEAD, OUT
-from tests.rulesets.fimbulfrost.helpers import act, start
+from tests.rulesets.fimbulfrost.helpers import act, roll, start
 
 
 def test_the_conflict_opens_with_the_three_rounds_and_the_opponents_status() -> None:
@@ -80,3 +80,57 @@ def test_the_key_tells_a_hero_who_has_taken_an_area_apart() -> None:
     assert state.areas == [0, 0] and state.key() == other.key()
     other.areas[0] = 1
     assert state.key() != other.key()
+
+
+def test_round3_options_are_said_with_the_dice_they_add() -> None:
+    """Runde 3: the armour pool, "Det skal være endnu vildere" (+1d6) and taking no more, each said once."""
+    from tests.rulesets.fimbulfrost.test_budolf_example import _to_round3
+
+    state = start()
+    _to_round3(state)
+    before = len(state.history())
+    act(state, "armour", dice=2)
+    act(state, "wilder", by="budolf")
+    act(state, "done")
+    act(state, "done")
+    said = [(e.kind, e.text, e.data["hero"], e.data["dice"]) for e in state.history()[before:]]
+    assert said == [
+        (
+            "armour",
+            "Budolf: Rustningspulje (armour pool): beskriver sin rustnings indvirkning på kampen "
+            "(the armour's part in the fight) → +2d6 (2d6 gathered)",
+            "budolf",
+            2,
+        ),
+        (
+            "wilder",
+            "Rudolf: 'Det skal være endnu vildere' (even wilder): Budolf re-tells the round-2 deeds, wilder → +1d6 "
+            "(1d6 gathered)",
+            "rudolf",
+            1,
+        ),
+        ("done", "Budolf takes no more options (2d6 gathered)", "budolf", 0),
+        ("done", "Rudolf takes no more options (1d6 gathered)", "rudolf", 0),
+    ]
+
+
+def test_each_roll_says_whose_it_is_and_what_for() -> None:
+    state = start()
+    act(state, "present", by="budolf")
+    act(state, "present", by="rudolf")
+    purposes = []
+    for successes in (0, 0, 0, None, 1, 1, 0):
+        if successes is None:  # round 2: both describe their deeds with stil, stunt and snak
+            act(state, "describe", stil=True, stunt=True, snak=True)
+            act(state, "describe", stil=True, stunt=True, snak=True)
+            continue
+        purposes.append(state.roll_purpose())
+        roll(state, successes)
+    assert purposes == [
+        "Budolf's Omdømme roll (presenting himself)",
+        "Rudolf's Omdømme roll (presenting himself)",
+        "Røverbanden's Omdømme roll (reputation: frightening the heroes)",
+        "Budolf's Stil, Stunt og Snak roll",
+        "Rudolf's Stil, Stunt og Snak roll",
+        "Røverbanden's Kamp roll (fight: striking back)",
+    ]

@@ -62,7 +62,8 @@ def test_an_action_and_a_response_are_recorded_as_declared() -> None:
     act(state, "respond", deed="attack", weapon="melee")
     assert state.ex.response == Deed("response", BO, ANN, "attack", "melee", "")
     act(state, "counter")
-    assert events(state)[-2][1] == "Ann spends 1 token (marker) on a mothandling (counter) against the response — 4 left"
+    said = "Ann spends 1 token (marker) on a mothandling (counter) against the response — 4 left"
+    assert events(state)[-2][1] == said
     state.apply_actions({"ann": Action.of("order"), "bo": Action.of("no_order")})
     assert "turordning (order): Ann's action happens first" in [t for _, t in events(state)]
 
@@ -73,7 +74,8 @@ def test_a_response_that_changes_distance_says_which_way() -> None:
     act(state, "no_counter")
     act(state, "respond", deed="distance", way="farther")
     assert state.ex is not None and state.ex.response == Deed("response", BO, ANN, "distance", "", "farther")
-    assert events(state)[-1][1].endswith("svarshandling (response) aimed at Ann — ändra avstånd (change distance): öka (farther)")
+    said = "svarshandling (response) aimed at Ann — ändra avstånd (change distance): öka (farther)"
+    assert events(state)[-1][1].endswith(said)
 
 
 def test_a_counter_is_paid_for_and_said() -> None:
@@ -109,6 +111,8 @@ def test_a_counter_and_a_response_may_be_paid_with_an_experience_die() -> None:
     state = _with_dice()
     act(state, "attack", target="bo", weapon="melee")
     act(state, "counter", pay="die")
+    spend = state.history()[-2]
+    assert (spend.kind, spend.data["tokens"], spend.data["experience_dice"]) == ("spend", 6, 1)
     act(state, "respond", deed="attack", weapon="melee", pay="die")
     assert (state.tokens[BO], state.xp[BO]) == (6, 0)
 
