@@ -5,13 +5,18 @@
 #   scripts/mutation.sh --background ...   the same, detached; logs and scores in .mutation/
 #   scripts/mutation.sh --again TARGET     the last run's survivors against the target's new tests (test_mutants*.py)
 #   TARGET:MODULE (presja:rules, dice:expression) mutates one module only
+#   MUTATION_SAMPLE=N [MUTATION_SEED=S] with TARGET:MODULE runs a seeded random sample of N of its mutants
+#   (scripts/mutation_sample.py); the score line then gives the sample's standard error
+#   MUTATION_TESTS='["tests/…", …]' other tests; MUTATION_NICE=N niceness (default 19); MUTMUT_CHILDREN (default 2)
 #
 # Each target runs in its own copy of the work tree (.mutation/TARGET/), mutating the ruleset's rules.py and
 # state.py (or dice/) and running only that target's own tests: goldens, harness and other rulesets' tests are left
 # out, so a mutant counts as killed only when a test of that ruleset fails. The score is killed / (all mutants that
 # ran), printed per target and appended to .mutation/scores.tsv. Needs mutmut (pip install -e '.[mutation]').
 set -euo pipefail
-[[ "$(nice)" -ge 19 ]] || exec nice -n 19 "$0" "$@"   # a long run yields the machine to everyone else
+# A long run yields the machine to everyone else (nice 19); MUTATION_NICE=N sets another niceness (0: as started).
+NICENESS=${MUTATION_NICE:-19}
+[[ "$(nice)" -ge "$NICENESS" ]] || exec nice -n "$(( NICENESS - $(nice) ))" "$0" "$@"
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 PY=${PYTHON:-$ROOT/.venv/bin/python}
@@ -47,7 +52,7 @@ for spec in "${TARGETS[@]}"; do
     # mutants' copy as mutmut does (scripts/mutation_again.py). The code under mutation must not have changed since,
     # so the killed stay killed; a survivor that a new test fails becomes killed.
     [[ -f "$work/results.txt" ]] || { echo "no earlier run of $spec in $work: run it without --again first"; exit 2; }
-    git ls-files -z tests | xargs -0 cp -a --parents -t "$work/mutants"/
+    git ls-files -z --cached --others --exclude-standard tests | xargs -0 cp -a --parents -t "$work/mutants"/
     if [[ "$target" == dice ]]; then glob=tests/dice; else glob=tests/rulesets/$target; fi
     mapfile -t news < <(cd "$work/mutants" && ls "$glob"/test_mutants*.py 2>/dev/null)
     echo "== $spec: again, the survivors against ${news[*]:-no new tests}"
@@ -69,8 +74,15 @@ pytest_add_cli_args = ["-p", "no:xdist", "-p", "no:cacheprovider"]
 TOML
     echo "== $spec: mutating $paths against $tests"
   fi
+  names=()
+  if [[ -n "${MUTATION_SAMPLE:-}" ]]; then
+    [[ -n "$module" ]] || { echo "MUTATION_SAMPLE needs TARGET:MODULE"; exit 2; }
+    source=$(echo "$paths" | tr -d '[]"')
+    mapfile -t names < <(cd "$work" && "$PY" "$ROOT/scripts/mutation_sample.py" "$source" "$MUTATION_SAMPLE" "${MUTATION_SEED:-1}")
+    echo "   a sample of ${#names[@]} mutants (seed ${MUTATION_SEED:-1})"
+  fi
   began=$(date +%s)
-  (cd "$work" && "$PY" -m mutmut run --max-children "${MUTMUT_CHILDREN:-2}" > run.log 2>&1 || true)
+  (cd "$work" && "$PY" -m mutmut run --max-children "${MUTMUT_CHILDREN:-2}" "${names[@]}" > run.log 2>&1 || true)
   (cd "$work" && "$PY" -m mutmut results --all true > results.txt 2>&1 || true)
   "$PY" scripts/mutation_score.py "$work/results.txt" "$spec" "$(( ($(date +%s) - began + 30) / 60 ))"
 done

@@ -11,6 +11,7 @@ and appends the line to ``.mutation/scores.tsv``.
 from __future__ import annotations
 
 import collections
+import math
 import sys
 import time
 from pathlib import Path
@@ -41,12 +42,18 @@ def main(results: Path, target: str, minutes: float) -> str:
     ran = killed + len(alive) + counts["suspicious"] + counts["segfault"]
     raw = killed / ran if ran else 0.0
     real = killed / (ran - len(equivalent)) if ran > len(equivalent) else 0.0
-    others = {k: v for k, v in counts.items() if k not in ("killed", "survived", "timeout", "no tests")}
+    others = {k: v for k, v in counts.items() if k not in ("killed", "survived", "timeout", "no tests", "not checked")}
+    sample = ""
+    if counts["not checked"] and ran:  # a sample (or a stopped run): the score's standard error as an estimate
+        correction = math.sqrt((len(status) - ran) / max(len(status) - 1, 1))  # finite population
+        se = math.sqrt(raw * (1 - raw) / ran) * correction
+        sample = f"; {ran} of {len(status)} run ({counts['not checked']} not), raw ± {se:.1%} (1 SE)"
     line = (
         f"{target}: {len(status)} mutants, {counts['killed']} killed, {len(alive)} survived "
         + (f"({counts['no tests']} of them reached by no test) " if counts["no tests"] else "")
         + f"({len(equivalent)} equivalent), {counts['timeout']} timeout"
         + (f", other {dict(others)}" if others else "")
+        + sample
         + f"; score {raw:.1%} raw, {real:.1%} without the equivalent; {time.strftime('%Y-%m-%d')}, {minutes:.0f} min"
     )
     (results.parent / "survivors.txt").write_text("".join(f"{n}\n" for n in survivors), encoding="utf-8")

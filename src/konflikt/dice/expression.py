@@ -67,11 +67,6 @@ class Group:
     explode: int = 0
     """Explode the highest face at most this many times per die (0: never)."""
 
-    def text(self) -> str:
-        keep = f"k{self.keep[0]}{self.keep[1]}" if self.keep else ""
-        explode = "" if not self.explode else "!" if self.explode == DEFAULT_DEPTH else f"!{self.explode}"
-        return f"{self.count}d{self.die}{keep}{explode}"
-
     def one_die(self) -> Counts:
         base = Counts.of_faces(self.faces)
         if not self.explode:
