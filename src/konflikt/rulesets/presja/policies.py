@@ -59,7 +59,8 @@ FAVOURITE_WEIGHT = 2.0
 for the side that expects to deal less than it takes (the underdog) and the other (the favourite). Learnt from
 optimal play (``konflikt solve presja/knife_fight``): the underdog gains by risk, the offensive tactic (a long fight
 is lost anyway), the favourite by safety, the defensive one. With both at 1 (before) the knife fight's heuristic
-left 11.6 pp (Belzee) and 7.0 pp (Massimo) to a best response; at 0.25 and 2 it leaves 1.8 and 2.3 (docs/rulesets/presja.md)."""
+left 11.6 pp (Belzee) and 7.0 pp (Massimo) to a best response; at 0.25 and 2 it leaves 1.8 and 2.3
+(docs/rulesets/presja.md)."""
 
 
 def _risk_weight(dealt: float, taken: float) -> float:
