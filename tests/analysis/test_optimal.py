@@ -11,7 +11,7 @@ import pytest
 
 from konflikt.analysis import optimal_cache
 from konflikt.analysis.exact import conflict_odds
-from konflikt.analysis.optimal import Expectimax, Game
+from konflikt.analysis.optimal import Expectimax, Game, score
 from konflikt.analysis.optimal_policy import _SOLVERS, solver_for
 from konflikt.analysis.optimal_solve import Solver
 from konflikt.core.conflict import new_state
@@ -105,24 +105,27 @@ def test_knife_fight_heuristic_value_is_the_exact_odds() -> None:
     bound = solver.error_bound() + 1e-15
     assert abs(values[0] - float(odds.get(("strona_belzee",), 0))) <= bound
     assert abs(values[1] - float(odds[("strona_massimo",)])) <= bound
-    assert values[1] > 0.05
+    # in six exchanges most fights are still going (the favourite's heuristic fights defensively since it learnt
+    # from optimal play), but not all
+    assert values[1] > 0.02
 
 
 def test_optimal_at_least_heuristic_and_random_on_the_knife_fight() -> None:
+    """In the solver's objective, win − loss (six exchanges end undecided often: a deadlock counts for neither, so
+    the win probability alone may fall where win − loss rises)."""
     scenario, state = knife()
     solver = Solver(scenario, state)
     heuristic = solver.values([])
     for k in (0, 1):
         best = solver.values([k])
         random = solver.values([], uniform=[k])
-        assert best[k] >= heuristic[k] - 1e-12
-        assert best[k] >= random[k] - 1e-12
-    # Massimo, the better knife fighter, loses clearly with random declarations (conceding a seventh of the time);
-    # in six exchanges Belzee seldom wins either way
-    assert solver.values([1])[1] > solver.values([], uniform=[1])[1] + 0.01
+        assert score(best, k) >= score(heuristic, k) - 1e-12
+        assert score(best, k) >= score(random, k) - 1e-12
+    # Massimo, the better knife fighter, loses clearly with random declarations (conceding a seventh of the time)
+    assert score(solver.values([1]), 1) > score(solver.values([], uniform=[1]), 1) + 0.01
     both = solver.values([0, 1])
     # each side's equilibrium value lies between what it gets against a best-responding foe and its own best reply
-    assert solver.values([1])[0] - 1e-12 <= both[0] <= solver.values([0])[0] + 1e-12
+    assert score(solver.values([1]), 0) - 1e-12 <= score(both, 0) <= score(solver.values([0]), 0) + 1e-12
 
 
 def test_optimal_policy_in_simulation_agrees_with_solve_within_4_se() -> None:

@@ -33,11 +33,12 @@ def registered() -> list[str]:
 
 
 def test_the_rulesets_register_their_reports() -> None:
-    assert registered() == ["fimbulfrost-opponents", "levald-weapons"]
+    assert registered() == ["fimbulfrost-choices", "fimbulfrost-opponents", "levald-weapons", "presja-choices"]
     assert [f.key for f in all_reports()] == registered()
     found = find_report("levald-weapons")
     assert (found.ruleset.id, found.report.name) == ("levald", "weapons")
-    with pytest.raises(KonfliktError, match=r"unknown report 'levald-nope' \(known: fimbulfrost-opponents, levald"):
+    known = r"\(known: fimbulfrost-choices, fimbulfrost-opponents, levald"
+    with pytest.raises(KonfliktError, match=r"unknown report 'levald-nope' " + known):
         find_report("levald-nope")
 
 
@@ -84,7 +85,11 @@ def test_levald_weapon_report_json(cli: Callable[..., Result], tmp_path: Path) -
         (("levald-weapons", "--skills", "sixty"), "--levels takes whole numbers separated by commas, not 'sixty'"),
         (("levald-weapons", "--levels", "0,60"), "--levels takes levels from 1 to 200, not '0,60'"),
         (("fimbulfrost-opponents", "--levels", "99"), "--levels takes levels from 1 to 30, not '99'"),
-        (("presja-knives",), "unknown report 'presja-knives' (known: fimbulfrost-opponents, levald-weapons)"),
+        (
+            ("presja-knives",),
+            "unknown report 'presja-knives' (known: fimbulfrost-choices, fimbulfrost-opponents, levald-weapons, "
+            "presja-choices)",
+        ),
     ],
 )
 def test_bad_input_is_one_line(cli: Callable[..., Result], tmp_path: Path, args: tuple[str, ...], message: str) -> None:

@@ -95,12 +95,29 @@ class SolveReport:
     seconds: float
     nobody: dict[str, float] = field(default_factory=dict)
 
+    @property
+    def zero_sum(self) -> bool:
+        """Whether one side's win is exactly the other's loss: two sides and nobody-wins never met (under both
+        plays solved); then maximising one's own win chance is minimising the other's."""
+        return len(self.rows) == 2 and max(self.nobody.values(), default=0.0) <= self.error_bound + 1e-12
+
+    def zero_sum_words(self) -> str:
+        if self.zero_sum:
+            return "zero-sum: yes, one side always wins (no draw, no deadlock), so P(win) + P(other wins) = 1"
+        if len(self.rows) != 2:
+            return f"zero-sum: no, {len(self.rows)} sides each play for their own win"
+        return (
+            "zero-sum in win − loss only: nobody wins with chance "
+            f"{self.nobody.get('heuristic', 0):.3%} (heuristic) / {self.nobody.get('optimal', 0):.3%} (optimal)"
+        )
+
     def to_json(self) -> dict[str, Any]:
         return {
             "scenario": self.title,
             "method": self.method,
             "scope": self.scope,
             "objective": self.objective,
+            "zero_sum": self.zero_sum,
             "error_bound": self.error_bound,
             "states": self.states,
             "seconds": round(self.seconds, 2),
@@ -380,6 +397,14 @@ class Solver:
         best = self.game_solution([side])
         plain = self.game_solution([])
         met = om.reach(plain, *self.root)
+        numbered = getattr(game, "round_name", game.unit) is not None
+        if not numbered:  # steps are decisions (fimbulfrost): a state is one situation whatever the steps left
+            first: dict[int, int] = {}
+            merged: dict[tuple[int, int], float] = {}
+            for (u, rounds), p in met.items():
+                at = (u, first.setdefault(u, rounds))
+                merged[at] = merged.get(at, 0.0) + p
+            met = merged
         out: list[Loss] = []
         for (u, rounds), p in met.items():
             if u in ex.ended or p < 1e-9:
@@ -396,8 +421,10 @@ class Solver:
                     top = max(scores, key=lambda c: scores[c])
                     gap = scores[top] - scores[chosen]
                     if gap > 1e-9:
-                        name = getattr(game, "round_name", game.unit)
-                        where = f"{name} {self.root[1] - rounds + 1}: {_describe_state(game, ex.states[u])}"
+                        where = _describe_state(game, ex.states[u])
+                        if numbered:
+                            name = getattr(game, "round_name", game.unit)
+                            where = f"{name} {self.root[1] - rounds + 1}: {where}"
                         out.append(
                             Loss(self.sides[side], seat, where, game.describe(chosen), game.describe(top), gap, p)
                         )

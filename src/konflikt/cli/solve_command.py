@@ -58,6 +58,7 @@ def register(app: typer.Typer) -> None:
         console.print(f"{report.title}: optimal play ({report.method})", style="bold", highlight=False)
         console.print(report.scope, highlight=False)
         console.print(f"objective: {report.objective}", highlight=False)
+        console.print(report.zero_sum_words(), highlight=False)
         table = Table(title="win probability")
         for col in ("side", "heuristic (both)", "best response vs heuristic", "gap", "both optimal"):
             table.add_column(col, justify="left" if col == "side" else "right")

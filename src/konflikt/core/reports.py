@@ -9,6 +9,8 @@ ruleset may import neither). Two kinds of report exist, one dataclass each:
 * :class:`RoundRobin`: every ordered pair of entrants (weapons, say) meets ``n`` times at each level, and a
   Bradley–Terry fit rates them (Le våld's weapons against the text's "Bra").
 * :class:`Ladder`: one side against a ladder of opponents (Fimbulfrost's heroes from the robber band to the dragon).
+* :class:`Choices`: "is there a dominant choice?" — each option's share under optimal play, and its alternatives'
+  cost.
 """
 
 from __future__ import annotations
@@ -100,6 +102,28 @@ class Ladder:
 
 
 @dataclass(frozen=True)
+class Choices:
+    """Is there a dominant choice? Under optimal play of both sides (a ruleset's round game), how often each option
+    of each kind of decision is chosen, and what the best option of another kind costs there.
+
+    Attributes:
+        scenarios: the bundled scenarios (``RULESET/NAME``) the report solves.
+        group: a round game's choice → (kind of decision, option), both in the system's words with English; ``None``
+            for a choice that is no decision (a pass).
+        concede: the option that is conceding (presja's ``poddanie się``), reported on its own: where it is right.
+        scenario_words: the scenarios and what "optimal" covers, for the report's caption.
+    """
+
+    scenarios: tuple[str, ...]
+    group: Callable[[Hashable], tuple[str, str] | None]
+    scenario_words: str
+    concede: str | None = None
+    levels: tuple[int, ...] = (1,)
+    """Unused (the command's ``--levels`` asks for one): the report solves its scenarios as they are."""
+    level_range: tuple[int, int] = (1, 100)
+
+
+@dataclass(frozen=True)
 class Report:
     """One balancing report of a ruleset, as ``konflikt report ID-NAME`` runs it.
 
@@ -114,7 +138,7 @@ class Report:
     name: str
     title: str
     summary: str
-    content: RoundRobin | Ladder
+    content: RoundRobin | Ladder | Choices
     n: int = 2000
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from konflikt.core.reports import Ladder, Report, RoundRobin
+from konflikt.core.reports import Choices, Ladder, Report, RoundRobin
 from konflikt.core.ruleset import Ruleset, all_rulesets, get_ruleset, ruleset_ids
 from konflikt.errors import KonfliktError
 
@@ -61,6 +61,12 @@ def run_report(
 
         data = ladder_report(found.ruleset, found.report, n, seed, out_dir, levels=chosen)
         print_report(data, console)
+        return data
+    if isinstance(content, Choices):
+        from konflikt.reports.choices import choices_report, print_choices
+
+        data = choices_report(found.report, out_dir)
+        print_choices(data, console)
         return data
     raise KonfliktError(f"report {found.key} has content of no known kind: {type(content).__name__}")
 

@@ -38,6 +38,7 @@ from konflikt.core.conflict import Conflict
 from konflikt.core.scenario import Scenario, bundled_examples, load_scenario
 from konflikt.core.state import GM
 from konflikt.errors import KonfliktError, StoreError
+from konflikt.web import advise
 from konflikt.web.links import Links
 from konflikt.web.odds import FromHere, who_wins_from_here
 from konflikt.web.pages import Pages
@@ -181,7 +182,7 @@ class Hub:
 
     def panel(self, table: WebTable, seat: str, base: str) -> tuple[dict[str, Any], Markup]:
         """A seat's panel and its HTML, built once per step and seat (call it holding the table's lock)."""
-        odds = table.odds_seq if seat == GM else 0
+        odds = (table.odds_seq if seat == GM else 0, table.advice.seq)
         return table.cached(("panel", seat, base, odds), lambda: self._panel(table, seat, base))
 
     def _panel(self, table: WebTable, seat: str, base: str) -> tuple[dict[str, Any], Markup]:
@@ -191,6 +192,7 @@ class Hub:
         panel = table.panel(seat)
         token = self.links.tables.get(table.id, {})
         panel["post"] = f"/t/{table.id}/{token.get(seat, '')}"
+        panel["advice"] = advise.panel_part(table, seat)
         gm_tools = Markup()
         if seat == GM:
             panel["odds"] = table.odds_now()
@@ -249,7 +251,7 @@ class Hub:
     def frame_text(self, table: WebTable, seat: str, sent: Sent, base: str, ack: str) -> str:
         """:meth:`frame` as the socket sends it, with the ``ack``: the seat's part serialized once per step (the
         same bytes for every page of that seat), then what this connection has not yet received."""
-        odds = table.odds_seq if seat == GM else 0
+        odds = (table.odds_seq if seat == GM else 0, table.advice.seq)
         body: bytes = table.cached(("frame", seat, base, odds), lambda: self._frame_body(table, seat, base))
         events, reset = table.events_for(seat, sent)
         tail = orjson.dumps({"events": events, "reset": reset, "ack": ack})
@@ -296,6 +298,9 @@ class Hub:
         """Handle one input, commit what it caused, then wake the table's pages (in that order)."""
         if message.get("type") == "odds":
             await self.ask_odds(table, seat)
+            return
+        if message.get("type") in advise.KINDS:
+            await advise.handle(table, seat, message, lambda: self.changed(table.id))
             return
         async with table.lock:
             try:

@@ -24,6 +24,7 @@ from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL, State
 from konflikt.errors import KonfliktError
 from konflikt.sim.runner import StepGenerators, seat_policies
 from konflikt.store.db import Loaded
+from konflikt.web.advise import AdviceBox
 from konflikt.web.faces import Roll, roll_faces
 from konflikt.web.odds import FromHere
 from konflikt.web.writer import Append, Write
@@ -71,6 +72,8 @@ class WebTable:
     odds: tuple[tuple[str, int, bool], FromHere | None] | None = None
     """The GM's last "who wins from here": the version it was asked at, and the answer (``None`` while working)."""
     odds_seq: int = 0
+    advice: AdviceBox = field(default_factory=AdviceBox)
+    """The ``advise`` panel's answers and whether players see them (:mod:`konflikt.web.advise`)."""
     _cache_version: tuple[str, int, bool] = ("", -1, False)
     _cache: dict[Any, Any] = field(default_factory=dict)
     _kept: dict[Any, tuple[Any, Any]] = field(default_factory=dict)

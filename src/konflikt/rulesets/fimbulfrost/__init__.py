@@ -9,6 +9,7 @@ from pathlib import Path
 from konflikt.core.ruleset import Ruleset, register
 from konflikt.rulesets.fimbulfrost.campaign import CAMPAIGN
 from konflikt.rulesets.fimbulfrost.carry import aftermath
+from konflikt.rulesets.fimbulfrost.game import round_game
 from konflikt.rulesets.fimbulfrost.kernel import make_kernel
 from konflikt.rulesets.fimbulfrost.model import exact_model
 from konflikt.rulesets.fimbulfrost.models import Character, Setup
@@ -42,6 +43,7 @@ RULESET = register(
         content_dir=Path(__file__).parent / "content",
         kernel=make_kernel,
         exact_model=exact_model,
+        round_game=round_game,
         aftermath=aftermath,
         campaign=CAMPAIGN,
         length_unit="rounds",

@@ -15,7 +15,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from konflikt.core.reports import Ladder, Report, Rung
+from konflikt.core.reports import Choices, Ladder, Report, Rung
 from konflikt.core.scenario import Scenario, read_toml
 from konflikt.core.state import GM
 from konflikt.rulesets.fimbulfrost.kernel import make_kernel
@@ -106,3 +106,52 @@ OPPONENTS = Report(
 
 REPORTS = {OPPONENTS.name: OPPONENTS}
 """The balancing reports of Fimbulfrost (``Ruleset.reports``)."""
+
+
+def choice_group(choice: Hashable) -> tuple[str, str] | None:
+    """A decision of the fimbulfrost round game (an action) as (kind of decision, option), for the choices report."""
+    from konflikt.core.actions import Action
+
+    if not isinstance(choice, Action) or choice.kind == "pass":
+        return None
+    kind = choice.kind
+    if kind == "present":
+        return "præsentation (presenting)", f"af (by) {choice['by']}"
+    if kind == "split":
+        morale = any(k.startswith("morale_") and v for k, v in choice.args)
+        return "fordeling (round-1 split)", "morale to a friend" if morale else "all on the opponent's Status"
+    if kind == "hit":
+        hit = sum(1 for _, v in choice.args if v)
+        return "modstanderens fordeling (the opponent's split)", "on one hero" if hit <= 1 else "spread"
+    if kind == "describe":
+        areas = sum(1 for _, v in choice.args if v)
+        return "Stil, Stunt og Snak (round-2 areas)", f"{areas} area(s)"
+    words = {
+        "armour": "Rustningspulje (armour dice)",
+        "gear": "Grejpulje (gear dice)",
+        "weapon": "våbenpulje (weapon dice)",
+        "wilder": "endnu vildere (even wilder)",
+        "maneuver": "manøvre (maneuver)",
+        "borrowed_time": "lånt tid (borrowed time)",
+        "answer": "svar (an answer)",
+        "done": "færdig (done: spend no more)",
+    }
+    dice = choice.get("dice")
+    return "Ressourcer (spend)", words.get(kind, kind) + (f" {dice}" if dice is not None else "")
+
+
+REPORTS["choices"] = Report(
+    name="choices",
+    title="is there a dominant choice? each decision under optimal play of both sides, and what the rest costs",
+    summary=(
+        "Solves the text's example (the robbers) with both sides optimal and counts, for each kind of decision "
+        "(presenting, the round-1 split, the opponent's split, the round-2 areas, spending in round 3), how often "
+        "each option is chosen and what the best other option would cost there."
+    ),
+    content=Choices(
+        scenarios=("fimbulfrost/robbers",),
+        group=choice_group,
+        scenario_words="Budolf and Rudolf against the robber band, both sides optimal (the lists' choices heuristic)",
+    ),
+    n=1,
+)

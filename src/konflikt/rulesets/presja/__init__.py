@@ -17,6 +17,7 @@ from konflikt.rulesets.presja.models import Character, Setup
 from konflikt.rulesets.presja.odds import QUESTIONS
 from konflikt.rulesets.presja.options import OPTIONS
 from konflikt.rulesets.presja.policies import HeuristicPolicy
+from konflikt.rulesets.presja.reports import REPORTS
 from konflikt.rulesets.presja.state import PresjaState
 
 RULESET = register(
@@ -42,6 +43,7 @@ RULESET = register(
         kernel=make_kernel,
         exact_model=exact_model,
         round_game=round_game,
+        reports=REPORTS,
         aftermath=aftermath,
         campaign=CAMPAIGN,
         length_unit="exchanges",

@@ -1,0 +1,203 @@
+""" "Is there a dominant choice?" (:class:`konflikt.core.reports.Choices`): each kind of decision under optimal play.
+
+For each scenario the report solves the game with both sides optimal (:class:`konflikt.analysis.optimal_solve.Solver`
+over the ruleset's round game) and walks the equilibrium's play: every decision met, weighted by the chance of
+meeting it, counts for the option chosen. Beside each option's share stands what choosing otherwise costs where the
+equilibrium picks it: the best choice of another option, in percentage points of the deciding side's win − loss
+(the solver's objective; with no draw that is twice the win chance). An option chosen nearly always, whose
+alternatives cost much, is dominant; an option never chosen is dominated.
+
+Where conceding is an option (:attr:`~konflikt.core.reports.Choices.concede`), the report says at which decisions it
+is as good as the best choice (costs nothing: the side cannot win either way) and what it costs elsewhere. The
+objective counts wins only: what conceding saves (consequences) is not in it, and the report says so.
+
+A scenario out of the solver's reach is named with the reason, not estimated (the search policy, ``mcts``, answers
+one decision at a time: ``advise`` at the table).
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Hashable
+from pathlib import Path
+from typing import Any
+
+from konflikt.analysis import optimal_model as om
+from konflikt.analysis.optimal import score
+from konflikt.core.conflict import new_state
+from konflikt.core.reports import Choices, Report
+from konflikt.core.scenario import load_scenario
+from konflikt.errors import KonfliktError
+
+CONCEDE_TIE = 1e-9
+"""Conceding is "right" where it costs no more than this (the solver's values are within 10⁻¹² of exact)."""
+TOP_STATES = 5
+
+
+def _option(content: Choices, choice: Hashable) -> str | None:
+    found = content.group(choice)
+    return None if found is None else found[1]
+
+
+def _solver(name: str) -> Any:
+    from konflikt.analysis.optimal_solve import Solver
+
+    scenario = load_scenario(name)
+    state = new_state(scenario, {})
+    state.quiet = True
+    return scenario, Solver(scenario, state)
+
+
+def scenario_choices(name: str, content: Choices) -> dict[str, Any]:
+    """One scenario's tally (see the module)."""
+    try:
+        scenario, solver = _solver(name)
+    except KonfliktError as exc:
+        return {"scenario": name, "method": "none", "note": str(exc)}
+    if solver.game is None or solver.explored is None or solver.root is None:
+        return {
+            "scenario": name,
+            "method": "none",
+            "note": "optimal play is out of reach here (no round game for this conflict): not reported",
+        }
+    game, ex = solver.game, solver.explored
+    everyone = list(range(len(solver.sides)))
+    sol = solver.game_solution(everyone)
+    met = om.reach(sol, *solver.root)
+    picked: dict[tuple[str, str], float] = {}
+    cost: dict[tuple[str, str], float] = {}
+    decisions: dict[str, float] = {}
+    concede: dict[str, Any] = {"right": 0.0, "open": 0.0, "cost": 0.0, "states": []}
+    for (u, rounds), p in met.items():
+        if u in ex.ended or p < 1e-12:
+            continue
+        k = ex.node[0][(u, ())]
+        made: tuple[Hashable, ...] = ()
+        for level, seat in enumerate(game.turns):
+            options = om.q_values(sol, u, rounds, made)
+            if not options:
+                break
+            k = int(sol.picks[rounds][level][k])
+            chosen = ex.choice[level + 1][k]
+            side = solver.side_of.get(seat)
+            mine = content.group(chosen)
+            if side is not None and mine is not None and len(options) > 1:
+                scores = {c: float(score(tuple(v), side)) for c, v in options}
+                kind, option = mine
+                others = [s for c, s in scores.items() if _option(content, c) not in (None, option)]
+                if others:
+                    decisions[kind] = decisions.get(kind, 0.0) + p
+                    picked[mine] = picked.get(mine, 0.0) + p
+                    cost[mine] = cost.get(mine, 0.0) + p * (scores[chosen] - max(others))
+                if content.concede is not None:
+                    gave = [
+                        s for c, s in scores.items() if (g := content.group(c)) is not None and g[1] == content.concede
+                    ]
+                    if gave:
+                        loss = max(scores.values()) - max(gave)
+                        concede["open"] += p
+                        if loss <= CONCEDE_TIE:
+                            concede["right"] += p
+                        if loss <= CONCEDE_TIE and p >= 1e-6:
+                            words = getattr(game, "describe_state", None)
+                            where = str(words(ex.states[u])) if words is not None else repr(ex.states[u])
+                            concede["states"].append({"seat": seat, "where": where, "reach": p})
+                        elif loss > CONCEDE_TIE:
+                            concede["cost"] += p * loss
+            if chosen is None:
+                break
+            made = (*made, chosen)
+    rows = []
+    for (kind, option), p in sorted(picked.items(), key=lambda item: (item[0][0], -item[1])):
+        rows.append(
+            {
+                "kind": kind,
+                "option": option,
+                "share": p / decisions[kind],
+                "alternative_cost_pp": 100 * cost[(kind, option)] / p,
+            }
+        )
+    out: dict[str, Any] = {
+        "scenario": name,
+        "title": scenario.title,
+        "method": "optimal",
+        "scope": solver.scope,
+        "rows": rows,
+        "decisions": decisions,
+    }
+    if content.concede is not None:
+        concede["states"] = sorted(concede["states"], key=lambda s: -s["reach"])[:TOP_STATES]
+        opened = concede["open"]
+        out["concede"] = {
+            "open": opened,
+            "right_share": concede["right"] / opened if opened else 0.0,
+            "cost_elsewhere_pp": 100 * concede["cost"] / (opened - concede["right"])
+            if opened > concede["right"]
+            else 0.0,
+            "states": concede["states"],
+            "note": "wins only: what conceding saves (consequences, the scene on one's own terms) is not counted",
+        }
+    return out
+
+
+def choices_report(report: Report, out_dir: Path | None) -> dict[str, Any]:
+    content = report.content
+    assert isinstance(content, Choices)
+    scenarios = [scenario_choices(name, content) for name in content.scenarios]
+    files: list[str] = []
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        path = out_dir / "choices.csv"
+        with path.open("w", newline="", encoding="utf-8") as fh:
+            writer = csv.writer(fh)
+            writer.writerow(["scenario", "kind", "option", "share", "alternative_cost_pp"])
+            for s in scenarios:
+                for row in s.get("rows", []):
+                    writer.writerow(
+                        [s["scenario"], row["kind"], row["option"], row["share"], row["alternative_cost_pp"]]
+                    )
+        files.append(str(path))
+    return {
+        "report": report.name,
+        "title": report.title,
+        "words": content.scenario_words,
+        "scenarios": scenarios,
+        "files": files,
+    }
+
+
+def print_choices(data: dict[str, Any], console: Any) -> None:
+    from rich.table import Table
+
+    for s in data["scenarios"]:
+        if s["method"] != "optimal":
+            console.print(f"{s['scenario']}: {s['note']}", highlight=False, markup=False)
+            continue
+        table = Table(title=f"{s['title']}: is there a dominant choice? (both sides optimal)")
+        for col in ("decision", "option", "chosen", "best alternative costs"):
+            table.add_column(col, justify="right" if col in ("chosen", "best alternative costs") else "left")
+        for row in s["rows"]:
+            table.add_row(row["kind"], row["option"], f"{row['share']:.1%}", f"{row['alternative_cost_pp']:.2f} pp")
+        console.print(table)
+        console.print(s["scope"], highlight=False, markup=False)
+        console.print(
+            "cost: percentage points of the deciding side's win − loss (the solver's objective) lost by the best "
+            "other option where this one is chosen",
+            highlight=False,
+            markup=False,
+        )
+        c = s.get("concede")
+        if c:
+            console.print(
+                f"conceding is right (costs nothing) at {c['right_share']:.1%} of the decisions where it is open; "
+                f"elsewhere it costs {c['cost_elsewhere_pp']:.1f} pp on average ({c['note']})",
+                highlight=False,
+                markup=False,
+            )
+            for st in c["states"]:
+                console.print(
+                    f"  {st['seat']} at {st['where']} (met with p={st['reach']:.3f})", highlight=False, markup=False
+                )
+
+
+__all__ = ["choices_report", "print_choices", "scenario_choices"]
