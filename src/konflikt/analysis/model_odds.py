@@ -35,16 +35,43 @@ def model_odds(state: State, policies: Mapping[str, Policy], max_states: int, ex
     ended: dict[tuple[Hashable, int], Fraction] = {}
     held: dict[Hashable, Fraction] = {}
     """Marks already true where the bridge reaches a model's start, or an end (see ``Chain.marks``)."""
+    try:
+        finished = _bridge(state, policies, factory, models, starts, held)
+    except _Refused:
+        return None
+    if finished is None:
+        return None
+    for s, w in finished:  # ended on the bridge: labelled as the model labels its ends
+        model = models[0] if models else None
+        key = (_label(model, s), _length(s, ruleset.length_key))
+        ended[key] = ended.get(key, Fraction(0)) + w
+        for mark in _held(model, s):
+            held[mark] = held.get(mark, Fraction(0)) + w
+    return _solve(models, starts, ended, held, max_states, exact, ruleset.length_unit)
+
+
+def _bridge(
+    state: State,
+    policies: Mapping[str, Policy],
+    factory: Factory,
+    models: list[ExactModel],
+    starts: list[list[tuple[Hashable, Fraction]]],
+    held: dict[Hashable, Fraction],
+) -> list[tuple[State, Fraction]] | None:
+    """The walk from ``state`` to the models' starts: merged by key where no model has marks, else path by path.
+    Returns the states that ended on the way, or ``None`` where the walk grew beyond :data:`BRIDGE_MOVES`."""
     stack: list[tuple[State, Fraction]] = []
-    moves = 0
     try:
         merged = _merged_bridge(state, policies, factory, models, starts)
     except _Marked:
-        merged, models, starts = [], [], []
+        models.clear()
+        starts.clear()
+        merged = []
         stack.append((state, Fraction(1)))
     if merged is None:
         return None
     finished: list[tuple[State, Fraction]] = merged
+    moves = 0
     while stack:
         check_time()
         s, w = stack.pop()
@@ -53,18 +80,7 @@ def model_odds(state: State, policies: Mapping[str, Policy], max_states: int, ex
                 return None
             finished.append((s, w))
             continue
-        at = _encode(models, s)
-        if at is None:
-            made = factory(s, policies)
-            if isinstance(made, str):
-                return None
-            if made is not None:
-                compact = made.encode(s)
-                if compact is None:
-                    raise AssertionError(f"{type(made).__name__} was built from a state it does not encode")
-                models.append(made)
-                starts.append([])
-                at = (len(models) - 1, compact)
+        at = _start_at(s, policies, factory, models, starts, marks_allowed=True)
         if at is not None:
             starts[at[0]].append((at[1], w))
             for mark in _held(models[at[0]], s):
@@ -77,13 +93,45 @@ def model_odds(state: State, policies: Mapping[str, Policy], max_states: int, ex
             moves += 1
         if moves > BRIDGE_MOVES:
             return None
-    for s, w in finished:  # ended on the bridge: labelled as the model labels its ends
-        model = models[0] if models else None
-        key = (_label(model, s), _length(s, ruleset.length_key))
-        ended[key] = ended.get(key, Fraction(0)) + w
-        for mark in _held(model, s):
-            held[mark] = held.get(mark, Fraction(0)) + w
-    return _solve(models, starts, ended, held, max_states, exact, ruleset.length_unit)
+    return finished
+
+
+Factory = Callable[[State, Mapping[str, Policy]], ExactModel | str | None]
+"""A ruleset's ``exact_model``: a model for a state, the reason it has none, or ``None`` (not at a model's start)."""
+
+
+class _Refused(Exception):
+    """A model refused a state on the bridge (its factory said why): no answer by the models."""
+
+
+def _start_at(
+    s: State,
+    policies: Mapping[str, Policy],
+    factory: Factory,
+    models: list[ExactModel],
+    starts: list[list[tuple[Hashable, Fraction]]],
+    *,
+    marks_allowed: bool,
+) -> tuple[int, Hashable] | None:
+    """Where ``s`` enters a model: a model already built, else one the factory builds now (added to ``models``
+    and ``starts``); ``None`` where ``s`` is no model's start. Raises :class:`_Refused` where the factory refuses,
+    and :class:`_Marked` at a model with marks unless ``marks_allowed``."""
+    at = _encode(models, s)
+    if at is not None:
+        return at
+    made = factory(s, policies)
+    if isinstance(made, str):
+        raise _Refused(made)
+    if made is None:
+        return None
+    compact = made.encode(s)
+    if compact is None:
+        raise AssertionError(f"{type(made).__name__} was built from a state it does not encode")
+    if not marks_allowed and getattr(made, "held", None) is not None:
+        raise _Marked
+    models.append(made)
+    starts.append([])
+    return len(models) - 1, compact
 
 
 class _Marked(Exception):
@@ -94,7 +142,7 @@ class _Marked(Exception):
 def _merged_bridge(
     state: State,
     policies: Mapping[str, Policy],
-    factory: Callable[[State, Mapping[str, Policy]], ExactModel | str | None],
+    factory: Factory,
     models: list[ExactModel],
     starts: list[list[tuple[Hashable, Fraction]]],
 ) -> list[tuple[State, Fraction]] | None:
@@ -113,20 +161,7 @@ def _merged_bridge(
             key = s.key()
             ends.setdefault(key, s)
             return {(-1, key): Fraction(1)}
-        at = _encode(models, s)
-        if at is None:
-            made = factory(s, policies)
-            if isinstance(made, str):
-                return None
-            if made is not None:
-                compact = made.encode(s)
-                if compact is None:
-                    raise AssertionError(f"{type(made).__name__} was built from a state it does not encode")
-                if getattr(made, "held", None) is not None:
-                    raise _Marked
-                models.append(made)
-                starts.append([])
-                at = (len(models) - 1, compact)
+        at = _start_at(s, policies, factory, models, starts, marks_allowed=False)
         if at is not None:
             return {at: Fraction(1)}
         key = s.key()

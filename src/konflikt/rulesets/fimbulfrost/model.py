@@ -26,6 +26,7 @@ from itertools import product
 from math import lcm
 from typing import Any, cast
 
+from konflikt.core.model_cache import ModelCache
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import State
 from konflikt.rulesets.fimbulfrost import phases as P
@@ -421,13 +422,8 @@ def exact_model(state: State, policies: Mapping[str, Policy]) -> FimbulfrostMode
     if state.is_terminal() or not at_round_start(state):
         return None
     identity = FimbulfrostModel._identity(state)
-    model = _MODELS.get(identity)
-    if model is None:
-        if len(_MODELS) >= 8:
-            _MODELS.clear()
-        model = _MODELS[identity] = FimbulfrostModel(state)
-    return model
+    return _MODELS.get(identity, lambda: FimbulfrostModel(state))
 
 
-_MODELS: dict[Hashable, FimbulfrostModel] = {}
+_MODELS: ModelCache[FimbulfrostModel] = ModelCache()
 """Models by the conflict they were built for: asked again, a model answers from the rounds it has worked out."""

@@ -50,6 +50,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from konflikt.core.model_cache import ModelCache
 from konflikt.core.ruleset import Policy, RandomPolicy
 from konflikt.core.state import GM, State
 from konflikt.dice import Dice, effect
@@ -597,14 +598,9 @@ def exact_model(state: State, policies: Mapping[str, Policy]) -> LevaldModel | s
     if not at_round_start(state):
         return None
     identity = (LevaldModel.identity(state), kinds)
-    model = _MODELS.get(identity)
-    if model is None:
-        if len(_MODELS) >= 8:
-            _MODELS.clear()
-        model = _MODELS[identity] = LevaldModel(state, cast(tuple[str, str], kinds))
-    return model
+    return _MODELS.get(identity, lambda: LevaldModel(state, cast(tuple[str, str], kinds)))
 
 
-_MODELS: dict[Hashable, LevaldModel] = {}
+_MODELS: ModelCache[LevaldModel] = ModelCache()
 """Models by the conflict and policies they were built for: asked again ("who wins from here"), a model answers
 from the rounds it has already worked out."""

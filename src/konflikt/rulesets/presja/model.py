@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from typing import cast
 
+from konflikt.core.model_cache import ModelCache
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import GM, State
 from konflikt.rulesets.presja import texts
@@ -203,14 +204,9 @@ def exact_model(state: State, policies: Mapping[str, Policy]) -> PresjaModel | s
     if state.is_terminal() or not at_exchange_start(state) or any(state.fate):
         return None
     identity = PresjaModel._identity(state)
-    model = _MODELS.get(identity)
-    if model is None:
-        if len(_MODELS) >= 8:
-            _MODELS.clear()
-        model = _MODELS[identity] = PresjaModel(state)
-    return model
+    return _MODELS.get(identity, lambda: PresjaModel(state))
 
 
-_MODELS: dict[Hashable, PresjaModel] = {}
+_MODELS: ModelCache[PresjaModel] = ModelCache()
 """Models by the conflict they were built for: asked again ("who wins from here", every step at the table), a model
 answers from the exchanges it has already worked out."""

@@ -31,6 +31,7 @@ from typing import cast
 import numpy as np
 
 from konflikt.core.deadline import check_time
+from konflikt.core.model_cache import ModelCache
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import State
 from konflikt.rulesets.pwge import endings
@@ -326,15 +327,10 @@ def exact_model(state: State, policies: Mapping[str, Policy]) -> PwgeModel | str
     if state.is_terminal() or state.phase != "open" or state.ex is not None:
         return None
     identity = PwgeModel._identity(state)
-    model = _MODELS.get(identity)
-    if model is None:
-        if len(_MODELS) >= 8:
-            _MODELS.clear()
-        model = _MODELS[identity] = PwgeModel(state)
-    return model
+    return _MODELS.get(identity, lambda: PwgeModel(state))
 
 
-_MODELS: dict[Hashable, PwgeModel] = {}
+_MODELS: ModelCache[PwgeModel] = ModelCache()
 """Models by the conflict they were built for: asked again, a model answers from the handlings it has worked out."""
 
 __all__ = ["PwgeModel", "exact_model"]
