@@ -242,6 +242,7 @@ def test_a_whole_conflict_of_every_ruleset_played_on_the_pages(
     gm.goto(server.console)
     gm.select_option("select[name=scenario]", scenario)
     gm.click("text=Choose the seats")
+    gm.wait_for_selector("select[name^='policy:']")  # the seats' page has loaded: locator.all() does not wait
     seats = [s.get_attribute("name")[len("policy:") :] for s in gm.locator("select[name^='policy:']").all()]
     for seat in seats:
         if seat != "@gm":
