@@ -26,7 +26,9 @@ from math import gcd, lcm
 from typing import Any
 
 from konflikt.analysis.compact import CHECK_EVERY, UNIT_ROUNDOFF, Chain, Label, Solved, explore
+from konflikt.analysis.exact import StateSpaceTooLarge
 from konflikt.core.deadline import check_time
+from konflikt.errors import KonfliktError
 
 
 class Clockless:
@@ -45,6 +47,31 @@ class Clockless:
     @staticmethod
     def length(compact: Hashable) -> int:
         return 0  # the clock is the solver's (the round it steps)
+
+
+def has_propagation(model: object) -> bool:
+    """Whether ``model`` pushes its float odds forward itself (``propagate(weighted, max_live)``: Le våld)."""
+    return hasattr(model, "propagate")
+
+
+def propagate_odds(
+    model: Any, weighted: Sequence[tuple[Hashable, Fraction]], max_states: int
+) -> tuple[int, Solved[float]]:
+    """Floats by the model's forward propagation: the most round starts alive in one round, and the probability
+    of every (label, length) within the model's stated relative bound (plus the mass it stopped with, absolute).
+
+    Raises:
+        StateSpaceTooLarge: more than ``max_states`` round starts alive after some round.
+    """
+    try:
+        pushed = model.propagate(weighted, max_states)
+    except KonfliktError as exc:
+        live = getattr(exc, "live", None)
+        if live is None:
+            raise
+        before = sum(getattr(exc, "per_round", [])[:-1])
+        raise StateSpaceTooLarge(before, int(live), max_states, why=f"by forward propagation: {exc}") from None
+    return int(pushed.peak), Solved(dict(pushed.ends), {}, float(pushed.error_bound) + float(pushed.leftover), "pushed")
 
 
 def has_horizon(model: object) -> bool:

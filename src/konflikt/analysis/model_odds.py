@@ -15,7 +15,7 @@ from typing import cast
 
 from konflikt.analysis.compact import Chain, Solved, explore, solve_exact, solve_float
 from konflikt.analysis.exact import ConflictOdds, _apply, branches, outcome_label
-from konflikt.analysis.horizon import has_horizon, solve_horizon
+from konflikt.analysis.horizon import has_horizon, has_propagation, propagate_odds, solve_horizon
 from konflikt.core.deadline import check_time
 from konflikt.core.ruleset import ExactModel, Policy, get_ruleset
 from konflikt.core.state import State
@@ -250,6 +250,17 @@ def _solve(
     states, edges, bound, has_lengths = 0, 0, 0.0, True
     for model, weighted in zip(models, starts, strict=True):
         unit = model.unit
+        if not exact and has_propagation(model):  # floats pushed forward by the model itself, round by round
+            peak, pushed = propagate_odds(model, weighted, max_states)
+            states += peak
+            for k, pushed_q in pushed.ends.items():
+                floats[k] = floats.get(k, 0.0) + pushed_q
+            bound = max(bound, pushed.error_bound)
+            continue
+        if exact and has_propagation(model):
+            # the float push first, as a quick refusal: the round starts alive after round r are distinct states
+            # the exact solver would explore too, so more than max_states of them means it would not finish
+            propagate_odds(model, weighted, max_states)
         if has_horizon(model):  # the clock only caps the rounds: the clockless chain, stepped to the cap
             chain, by_rounds = solve_horizon(model, weighted, max_states, exact)
             gc.freeze()

@@ -43,7 +43,8 @@ left to the State API, which says how many states it met when it gives up.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from fractions import Fraction
 from functools import reduce
 from math import gcd, lcm
 from typing import Any, cast
@@ -217,6 +218,13 @@ class LevaldModel:
     def step(self, clockless: Hashable) -> tuple[int, list[tuple[Hashable, int]]]:
         """One round of a clockless state: :meth:`successors` without the clock (ends by fate only)."""
         return self._reduced(self._round(cast(Compact, clockless)))
+
+    def propagate(self, weighted: Sequence[tuple[Hashable, Fraction]], max_live: int) -> Any:
+        """Floats by forward propagation (:mod:`.propagate`): the mass of the weighted starts pushed round by
+        round in numpy, the phases' branches from this model's tables (``analysis.horizon.propagate_odds``)."""
+        from konflikt.rulesets.levald.propagate import propagator
+
+        return propagator(self).run(weighted, max_live)
 
     def at_cap(self, clockless: Hashable) -> Hashable:
         """The outcome of a fight still going when the rounds run out: the State's deadlock at ``max_rounds``."""
