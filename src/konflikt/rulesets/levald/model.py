@@ -14,7 +14,10 @@ Omtöckning and the boxes), and a round with a counter-attack crosses two hits o
 round start three rounds in has about 4,000 distinct next round starts (measured over 300 of them). Without the
 clock, breadth-first from the opening: 41 states within one round, 957 within two, 24,186 within three (720 and
 17,240 with the wound boxes left out), and 400,068 once the first 1,382 are expanded; some 40 ms of walking each.
-The clock is not what makes it large (see :mod:`konflikt.analysis.horizon`, which drops it).
+The clock is not what makes it large (see :mod:`konflikt.analysis.horizon`, which drops it). Nor is walking one
+state at a time: pushing the distribution forward in numpy (:mod:`.propagate`, this model's float path) lists the
+round starts alive after each round, and they are 40, 882, 23,684 and about 2.5 million after four rounds (761,043
+with the wound boxes left out) with 69% of the mass still fighting; the push refuses there, within seconds.
 
 **The encoding.** A compact state is a flat tuple of small ints at the start of a round: the rounds played, the
 distance, the initiative holder and why it must be decided afresh, and per fighter Gard, Omtöckning, the five
