@@ -41,7 +41,8 @@ def budolf_knocked_out(options: dict[str, Any] | None = None, **budolf: Any) -> 
 
 
 def _knocked_out(hits: int, options: dict[str, Any] | None, **budolf: Any) -> FimbulfrostState:
-    heroes = [hero("budolf", character="builtin:budolf", status=1, **budolf), hero("rudolf", character="builtin:rudolf")]
+    budolf_at_1 = hero("budolf", character="builtin:budolf", status=1, **budolf)
+    heroes = [budolf_at_1, hero("rudolf", character="builtin:rudolf")]
     state = start(
         heroes=heroes, opponent=hero("roeverne", character="builtin:roeverbanden", omdomme=4), options=options
     )
@@ -262,7 +263,8 @@ def test_round2_total_is_said_and_the_gathered_dice_are_cleared() -> None:
     roll(state, 1)
     before = len(state.history())
     roll(state, 1)
-    assert said(state, before, "total")[0][1] == "Runde 2: the heroes' 2 succes(er) come off Røverbanden's Status: 4 → 2"
+    total = "Runde 2: the heroes' 2 succes(er) come off Røverbanden's Status: 4 → 2"
+    assert said(state, before, "total")[0][1] == total
     assert state.phase == P.R2_KAMP and state.dice == [0, 0]
 
 
