@@ -70,7 +70,7 @@ source_paths = ["src"]
 also_copy = ["examples", "docs"]
 only_mutate = $paths
 pytest_add_cli_args_test_selection = $tests
-pytest_add_cli_args = ["-p", "no:xdist", "-p", "no:cacheprovider"]
+pytest_add_cli_args = ["-p", "no:xdist", "-p", "no:cacheprovider", "-m", "not slow and not mutation_slow"]
 TOML
     echo "== $spec: mutating $paths against $tests"
   fi

@@ -106,6 +106,7 @@ def test_the_kernel_agrees_with_the_pinned_odds_within_4_standard_errors() -> No
         assert_within_4se({**WINNERS, **swapped}, dict(tally.winners), n)
 
 
+@pytest.mark.mutation_slow
 def test_the_compact_model_gives_the_pinned_fractions() -> None:
     """The fast path (presja's compact model of an exchange, a few seconds) against the reviewed Fractions: a wrong
     model or a rule change that moves the knife fight fails here, in the normal suite."""
