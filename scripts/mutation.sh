@@ -9,6 +9,13 @@
 #   (scripts/mutation_sample.py); the score line then gives the sample's standard error
 #   MUTATION_TESTS='["tests/…", …]' other tests; MUTATION_NICE=N niceness (default 19); MUTMUT_CHILDREN (default 2)
 #
+# Tests marked `slow` or `mutation_slow` are left out of every run (pytest -m 'not slow and not mutation_slow'):
+# mutmut runs, for each mutant, every selected test that reaches the mutated function, and a State's functions are
+# reached by nearly every test, so one whole simulation or exact-odds walk in the selection is paid by nearly every
+# mutant (presja: its kernel-against-reference tests, 100 s a pass, its compact model's pinned fractions, 15 s, the kernel against them, 8 s, and
+# its play-to-the-end simulations, 4 s; a mutant that makes a conflict longer then costs up to mutmut's timeout,
+# 30 times the selection). The score is then the score by the fast rule tests: a lower bound of the score by all.
+#
 # Each target runs in its own copy of the work tree (.mutation/TARGET/), mutating the ruleset's rules.py and
 # state.py (or dice/) and running only that target's own tests: goldens, harness and other rulesets' tests are left
 # out, so a mutant counts as killed only when a test of that ruleset fails. The score is killed / (all mutants that
