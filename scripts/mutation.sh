@@ -3,7 +3,8 @@
 #
 #   scripts/mutation.sh [TARGET...]        TARGET: presja, levald, fimbulfrost, pwge or dice (default: all five)
 #   scripts/mutation.sh --background ...   the same, detached; logs and scores in .mutation/
-#   scripts/mutation.sh --again TARGET     the last run's survivors against the target's new tests (test_mutants*.py)
+#   scripts/mutation.sh --again TARGET     the last run's survivors against the target's new tests (test_mutants*.py;
+#                                          MUTATION_AGAIN_ALL=1: all its test_*.py but the slow ones)
 #   TARGET:MODULE (presja:rules, dice:expression) mutates one module only
 #   MUTATION_SAMPLE=N [MUTATION_SEED=S] with TARGET:MODULE runs a seeded random sample of N of its mutants
 #   (scripts/mutation_sample.py); the score line then gives the sample's standard error
@@ -61,7 +62,10 @@ for spec in "${TARGETS[@]}"; do
     [[ -f "$work/results.txt" ]] || { echo "no earlier run of $spec in $work: run it without --again first"; exit 2; }
     git ls-files -z --cached --others --exclude-standard tests | xargs -0 cp -a --parents -t "$work/mutants"/
     if [[ "$target" == dice ]]; then glob=tests/dice; else glob=tests/rulesets/$target; fi
-    mapfile -t news < <(cd "$work/mutants" && ls "$glob"/test_mutants*.py 2>/dev/null)
+    # MUTATION_AGAIN_ALL=1: against all the target's test files (test_*.py, without the slow ones), e.g. after a
+    # conftest changed how the first run's tests ran
+    pattern=test_mutants; [[ -z "${MUTATION_AGAIN_ALL:-}" ]] || pattern=test_
+    mapfile -t news < <(cd "$work/mutants" && ls "$glob"/"$pattern"*.py 2>/dev/null)
     echo "== $spec: again, the survivors against ${news[*]:-no new tests}"
     began=$(date +%s)
     [[ ${#news[@]} -eq 0 ]] || "$PY" scripts/mutation_again.py "$work" "${news[@]}"
