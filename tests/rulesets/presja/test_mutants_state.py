@@ -170,6 +170,7 @@ def test_refusing_to_take_the_pressure_is_said_as_willing() -> None:
 
 def test_a_compel_may_be_refused_only_with_a_fate_point_to_pay() -> None:
     state = _exchange_of_the_text()
+    assert state.compel_pending is None  # nothing compelled yet this exchange
     act(state, "absorb", boxes="1:1", cons="mild")
     b = state.index["belzee"]
     state.fate_points[b] = 0
@@ -184,3 +185,57 @@ def test_after_the_conflict_a_rest_clears_the_mild_consequence_by_default() -> N
     act(state, "absorb", boxes="1:1", cons="mild")
     assert state.after_conflict()["belzee"].consequences.mild is None
     assert state.after_conflict(rested=False)["belzee"].consequences.mild is not None
+
+
+KNIFE = {"skill": 2, "weapon": "noz"}
+ZONES = {
+    "zones": [{"id": "x", "name": "X"}, {"id": "y", "name": "Y"}, {"id": "z", "name": "Z"}],
+    "adjacent": [["x", "y"], ["y", "z"]],
+}
+
+
+def test_a_move_keeps_its_tactic_and_only_the_mover_changes_zone() -> None:
+    """Moving takes the action and happens at the end of the exchange; the attacker who stood stays where he was."""
+    setup = {**ZONES, "positions": {"a": "x", "b": "x"}}
+    state = scenario([[fighter("a", **KNIFE, zmysly=1)], [fighter("b", **KNIFE)]], setup=setup)
+    act(state, "move", to="y", tactic="defensive")
+    a, b = state.index["a"], state.index["b"]
+    assert state.tactic(a) == "defensive"
+    act(state, "attack", target="a", tactic=None)
+    roll(state, "0 0 0 0")
+    roll(state, "0 0 0 0")
+    pass_invocations(state)
+    if state.phase == "absorb":
+        state.apply_action(state.legal_actions()[0])
+    assert [state.zone_ids[state.zone[k]] for k in (a, b)] == ["y", "x"]
+
+
+def test_a_reroll_says_the_dice_it_replaces() -> None:
+    state = scenario([[fighter("a", **KNIFE, zmysly=1, fate_points=2, aspects=["Zwinny"])], [fighter("b", **KNIFE)]])
+    act(state, "attack", target="b", tactic=None)
+    act(state, "attack", target="a", tactic=None)
+    roll(state, "+ + 0 0")
+    roll(state, "0 0 0 0")
+    act(state, "invoke", aspect="own:1", effect="reroll")
+    roll(state, "+ + + -")
+    reroll = next(e for e in state.history() if e.kind == "reroll")
+    assert (reroll.data["old"], reroll.data["dice"]) == (2, 2)
+    assert "rerolls) 4dF: +2 →" in reroll.text
+
+
+def test_the_attack_numbers_of_the_text() -> None:
+    """Belzee's attack: 3 against Massimo's Defence 5, no tactic, no advantage, no crowd, repelled."""
+    state = _exchange_of_the_text()
+    b, m = state.index["belzee"], state.index["massimo"]
+    assert state.attack_numbers(b, m) == (3, 5, 0, 0, (), 0, 0, 0)
+
+
+def test_numbers_count_an_ally_standing_in_the_targets_zone() -> None:
+    """Przewaga liczebna: a friend of the attacker still fighting in the target's zone counts, though he defends."""
+    state = scenario([[fighter("a1", **KNIFE, zmysly=3), fighter("a2", **KNIFE, zmysly=2)], [fighter("b", **KNIFE)]])
+    act(state, "attack", target="b", tactic=None)
+    act(state, "defend", tactic=None)
+    a1, a2, b = state.index["a1"], state.index["a2"], state.index["b"]
+    numbers_with_a2 = state.positional(a1, b)
+    state.fate[a2] = 1  # a2 out of the fight: he no longer counts
+    assert numbers_with_a2 != state.positional(a1, b)
