@@ -239,3 +239,13 @@ def test_numbers_count_an_ally_standing_in_the_targets_zone() -> None:
     numbers_with_a2 = state.positional(a1, b)
     state.fate[a2] = 1  # a2 out of the fight: he no longer counts
     assert numbers_with_a2 != state.positional(a1, b)
+
+
+def test_conceding_is_declared_aloud_before_the_roll() -> None:
+    state = knife_fight()
+    before = len(state.history())
+    act(state, "concede")
+    declared = state.history()[before]
+    assert (declared.kind, declared.data["declared"]) == ("declare", "concede")
+    assert declared.text == "Belzee deklaruje (declares): poddaje się (concedes) before the opponents roll"
+    assert state.decl[state.index["belzee"]].kind == "concede"  # type: ignore[union-attr]
