@@ -236,9 +236,9 @@ def test_numbers_count_an_ally_standing_in_the_targets_zone() -> None:
     act(state, "attack", target="b", tactic=None)
     act(state, "defend", tactic=None)
     a1, a2, b = state.index["a1"], state.index["a2"], state.index["b"]
-    numbers_with_a2 = state.positional(a1, b)
+    assert state.positional(a1, b) == (True, False, False)  # (numbers, flanking, surrounded)
     state.fate[a2] = 1  # a2 out of the fight: he no longer counts
-    assert numbers_with_a2 != state.positional(a1, b)
+    assert state.positional(a1, b) == (False, False, False)
 
 
 def test_conceding_is_declared_aloud_before_the_roll() -> None:
@@ -249,3 +249,23 @@ def test_conceding_is_declared_aloud_before_the_roll() -> None:
     assert (declared.kind, declared.data["declared"]) == ("declare", "concede")
     assert declared.text == "Belzee deklaruje (declares): poddaje się (concedes) before the opponents roll"
     assert state.decl[state.index["belzee"]].kind == "concede"  # type: ignore[union-attr]
+
+
+def test_after_an_invocation_everyone_may_answer_again() -> None:
+    """Invocations go round in the order of action until a whole round passes with nobody invoking."""
+    state = scenario(
+        [
+            [fighter("a", **KNIFE, zmysly=1, fate_points=2, aspects=["Zwinny (nimble)"])],
+            [fighter("b", **KNIFE, fate_points=1, aspects=["Silny (strong)"])],
+        ]
+    )
+    act(state, "attack", target="b", tactic=None)
+    act(state, "attack", target="a", tactic=None)
+    roll(state, "0 0 0 0")
+    roll(state, "0 0 0 0")
+    act(state, "invoke", aspect="own:1", effect="bonus")
+    asked = []
+    while state.phase == "invoke":
+        asked.append(state.current_player())
+        act(state, "pass")
+    assert asked == ["a", "b", "a", "b"]
