@@ -13,9 +13,11 @@
 # Tests marked `slow` or `mutation_slow` are left out of every run (pytest -m 'not slow and not mutation_slow'):
 # mutmut runs, for each mutant, every selected test that reaches the mutated function, and a State's functions are
 # reached by nearly every test, so one whole simulation or exact-odds walk in the selection is paid by nearly every
-# mutant (presja: its kernel-against-reference tests, 100 s a pass, its compact model's pinned fractions, 15 s, the kernel against them, 8 s, and
-# its play-to-the-end simulations, 4 s; a mutant that makes a conflict longer then costs up to mutmut's timeout,
-# 30 times the selection). The score is then the score by the fast rule tests: a lower bound of the score by all.
+# mutant (presja: its kernel-against-reference tests, 100 s a pass; its compact model's pinned fractions, 15 s, and
+# the kernel against them, 8 s; its play-to-the-end simulations, 4 s; a mutant that lengthens a conflict then costs
+# up to mutmut's timeout, 30 times the selection). The score is the score by the fast rule tests: a lower bound.
+# Module-level memos must be cleared before each test (tests/rulesets/presja/conftest.py): mutmut forks each mutant
+# after a pass over the tests, and a memo that pass filled hides every mutant of the code that fills it.
 #
 # Each target runs in its own copy of the work tree (.mutation/TARGET/), mutating the ruleset's rules.py and
 # state.py (or dice/) and running only that target's own tests: goldens, harness and other rulesets' tests are left
