@@ -3,11 +3,21 @@
 #
 #   scripts/mutation.sh [TARGET...]        TARGET: presja, levald, fimbulfrost, pwge or dice (default: all five)
 #   scripts/mutation.sh --background ...   the same, detached; logs and scores in .mutation/
-#   scripts/mutation.sh --again TARGET     the last run's survivors against the target's new tests (test_mutants*.py)
+#   scripts/mutation.sh --again TARGET     the last run's survivors against the target's new tests (test_mutants*.py;
+#                                          MUTATION_AGAIN_ALL=1: all its test_*.py but the slow ones)
 #   TARGET:MODULE (presja:rules, dice:expression) mutates one module only
 #   MUTATION_SAMPLE=N [MUTATION_SEED=S] with TARGET:MODULE runs a seeded random sample of N of its mutants
 #   (scripts/mutation_sample.py); the score line then gives the sample's standard error
 #   MUTATION_TESTS='["tests/…", …]' other tests; MUTATION_NICE=N niceness (default 19); MUTMUT_CHILDREN (default 2)
+#
+# Tests marked `slow` or `mutation_slow` are left out of every run (pytest -m 'not slow and not mutation_slow'):
+# mutmut runs, for each mutant, every selected test that reaches the mutated function, and a State's functions are
+# reached by nearly every test, so one whole simulation or exact-odds walk in the selection is paid by nearly every
+# mutant (presja: its kernel-against-reference tests, 100 s a pass; its compact model's pinned fractions, 15 s, and
+# the kernel against them, 8 s; its play-to-the-end simulations, 4 s; a mutant that lengthens a conflict then costs
+# up to mutmut's timeout, 30 times the selection). The score is the score by the fast rule tests: a lower bound.
+# Module-level memos must be cleared before each test (tests/rulesets/presja/conftest.py): mutmut forks each mutant
+# after a pass over the tests, and a memo that pass filled hides every mutant of the code that fills it.
 #
 # Each target runs in its own copy of the work tree (.mutation/TARGET/), mutating the ruleset's rules.py and
 # state.py (or dice/) and running only that target's own tests: goldens, harness and other rulesets' tests are left
@@ -54,7 +64,10 @@ for spec in "${TARGETS[@]}"; do
     [[ -f "$work/results.txt" ]] || { echo "no earlier run of $spec in $work: run it without --again first"; exit 2; }
     git ls-files -z --cached --others --exclude-standard tests | xargs -0 cp -a --parents -t "$work/mutants"/
     if [[ "$target" == dice ]]; then glob=tests/dice; else glob=tests/rulesets/$target; fi
-    mapfile -t news < <(cd "$work/mutants" && ls "$glob"/test_mutants*.py 2>/dev/null)
+    # MUTATION_AGAIN_ALL=1: against all the target's test files (test_*.py, without the slow ones), e.g. after a
+    # conftest changed how the first run's tests ran
+    pattern=test_mutants; [[ -z "${MUTATION_AGAIN_ALL:-}" ]] || pattern=test_
+    mapfile -t news < <(cd "$work/mutants" && ls "$glob"/"$pattern"*.py 2>/dev/null)
     echo "== $spec: again, the survivors against ${news[*]:-no new tests}"
     began=$(date +%s)
     [[ ${#news[@]} -eq 0 ]] || "$PY" scripts/mutation_again.py "$work" "${news[@]}"
@@ -70,7 +83,7 @@ source_paths = ["src"]
 also_copy = ["examples", "docs"]
 only_mutate = $paths
 pytest_add_cli_args_test_selection = $tests
-pytest_add_cli_args = ["-p", "no:xdist", "-p", "no:cacheprovider"]
+pytest_add_cli_args = ["-p", "no:xdist", "-p", "no:cacheprovider", "-m", "not slow and not mutation_slow"]
 TOML
     echo "== $spec: mutating $paths against $tests"
   fi

@@ -15,8 +15,12 @@ import contextlib
 import importlib
 import os
 import re
+import resource
 import sys
 from pathlib import Path
+
+AGAIN_CPU_SECONDS = int(os.environ.get("MUTATION_AGAIN_CPU", "300"))
+"""A rerun's CPU limit per mutant (``MUTATION_AGAIN_CPU``, seconds): one that loops stays a survivor."""
 
 
 def start_one(name: str, tests: list[str]) -> int:
@@ -29,7 +33,10 @@ def start_one(name: str, tests: list[str]) -> int:
         os.dup2(devnull, 2)
         import pytest
 
-        args = ["-x", "-q", "-p", "no:randomly", "-p", "no:xdist", "-p", "no:cacheprovider", *tests]
+        # a mutant that loops is ended by SIGXCPU and stays a survivor
+        resource.setrlimit(resource.RLIMIT_CPU, (AGAIN_CPU_SECONDS, AGAIN_CPU_SECONDS + 1))
+        marks = "not slow and not mutation_slow"  # as scripts/mutation.sh's first run
+        args = ["-x", "-q", "-p", "no:randomly", "-p", "no:xdist", "-p", "no:cacheprovider", "-m", marks, *tests]
         os._exit(int(pytest.main(args)))
     return pid
 

@@ -26,6 +26,7 @@ def test_skirmish_is_two_against_three_over_zones_with_every_advantage_on() -> N
     assert scenario.options["surprise"] is True and scenario.options["advantage_weapon_quality"] is True
 
 
+@pytest.mark.mutation_slow
 @pytest.mark.parametrize("name", ["presja/knife_fight", "presja/skirmish"])
 def test_examples_play_to_the_end_with_a_narrated_log(name: str) -> None:
     for seed in range(3):

@@ -28,6 +28,7 @@ def choose(state: Any) -> Any:
     return POLICY.choose(state, state.current_player(), NoRandom())  # type: ignore[arg-type]
 
 
+@pytest.mark.mutation_slow
 @pytest.mark.parametrize("name", ["presja/knife_fight", "presja/skirmish"])
 def test_heuristic_never_draws_and_plays_both_examples_to_the_end(name: str) -> None:
     rng = np.random.default_rng(5)

@@ -29,6 +29,9 @@ from konflikt.rulesets.presja.static import _FACES4
 from konflikt.sim.engine import choose_engine, simulate
 from konflikt.sim.runner import Generators, Runner, seat_policies
 
+# The kernel against reference runs: a minute or more a pass, which no mutation run affords.
+pytestmark = pytest.mark.mutation_slow
+
 N_KERNEL = 300_000
 N_REFERENCE = 4_000
 FREQUENT = 0.01

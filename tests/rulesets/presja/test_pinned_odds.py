@@ -93,6 +93,7 @@ def test_the_pinned_odds_are_whole_distributions_that_agree_with_each_other() ->
     assert WINNERS[("strona_massimo",)] > WINNERS[("strona_belzee",)] > WINNERS[()] > 0  # Sztylety +3 beats +2
 
 
+@pytest.mark.mutation_slow
 def test_the_kernel_agrees_with_the_pinned_odds_within_4_standard_errors() -> None:
     """The kernel is written apart from the exact solver: a rule both got wrong would pass, a solver or a kernel
     bug would not (a deliberate mutation, swapping Massimo's and Belzee's pinned odds, fails by more than 1,000 SE)."""
@@ -106,6 +107,7 @@ def test_the_kernel_agrees_with_the_pinned_odds_within_4_standard_errors() -> No
         assert_within_4se({**WINNERS, **swapped}, dict(tally.winners), n)
 
 
+@pytest.mark.mutation_slow
 def test_the_compact_model_gives_the_pinned_fractions() -> None:
     """The fast path (presja's compact model of an exchange, a few seconds) against the reviewed Fractions: a wrong
     model or a rule change that moves the knife fight fails here, in the normal suite."""
