@@ -397,3 +397,26 @@ def test_invariants_name_a_distance_off_the_scale() -> None:
     assert state.invariants() == []
     state.dist[0] = 9
     assert state.invariants() == ["pair 0: distance 9 off the scale"]
+
+
+def test_a_holder_who_gained_ground_and_was_then_damaged_keeps_both_reasons_for_the_table() -> None:
+    """The distance changed (the table decides afresh) and the holder was damaged in another pair: the table rules,
+    not the damaged holder's new roll, since the changed distance is a reason of its own."""
+    doc = document(
+        fighter("solo", "Spjut"), [fighter("x", "Kortsvärd"), fighter("y", "Spjut")], "Spjut", cornered=["x"]
+    )
+    state = state_of(doc)
+    move(state, solo="hold", x="hold", y="hold")
+    assert (state.att, state.dfn) == (0, 1)  # Spjut: solo optimal, x's Kortsvärd (Dolk) too far
+    act(state, "attack")
+    act(state, "defend")
+    roll(state, 29, 90, 3)
+    act(state, "ground", step=-1)  # x is cornered: solo steps in to Stång
+    roll(state, 90, 20)  # solo–y at Spjut: both optimal, y wins the roll
+    act(state, "attack")
+    act(state, "defend")
+    roll(state, 29, 90, 3)  # y damages solo, the holder of solo–x
+    act(state, "ground", step=0)
+    move(state, solo="hold", x="hold", y="hold")
+    assert state.scale[state.dist[0]] == "Stång"
+    assert state.phase == "attacker" and (state.att, state.dfn) == (0, 1)  # too close beats too far: no roll
