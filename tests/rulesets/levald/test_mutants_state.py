@@ -420,3 +420,11 @@ def test_a_holder_who_gained_ground_and_was_then_damaged_keeps_both_reasons_for_
     move(state, solo="hold", x="hold", y="hold")
     assert state.scale[state.dist[0]] == "Stång"
     assert state.phase == "attacker" and (state.att, state.dfn) == (0, 1)  # too close beats too far: no roll
+
+
+def test_a_fight_over_before_it_starts_has_no_sub_fight_and_still_a_key() -> None:
+    """A Kritisk box carried in ends the fight before round 1: nobody is the centre of a sub-fight."""
+    state = state_of(document(fighter("a"), fighter("b", wounds={"kritisk": 1}), "Fri"))
+    assert state.current_player() == TERMINAL and state.rounds == 1
+    assert state.view("a")["subfight"] == []
+    assert state.key() == state_of(document(fighter("a"), fighter("b", wounds={"kritisk": 1}), "Fri")).key()
