@@ -9,10 +9,11 @@ behaviour). The event lists were checked by hand against the text's round: movem
 from __future__ import annotations
 
 from konflikt.core.state import TERMINAL
+from konflikt.rulesets.levald.state import LevaldState
 from tests.rulesets.levald.helpers import act, document, fighter, move, roll, state_of
 
 
-def events(state, since: int = 0) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+def events(state: LevaldState, since: int = 0) -> list[tuple[str, str]]:
     return [(e.kind, e.text) for e in state.history()[since:]]
 
 
@@ -354,7 +355,8 @@ def test_bypass_dice_guarded_rolls_the_guarded_dice_but_compares_them_directly()
     act(state, "defend")
     roll(state, 11, 90)  # exceptional: Gard does not count
     assert state.hit is not None and (state.hit.dst, state.hit.gard_bypassed, state.hit.guarded_dice) == (1, True, True)
-    assert state.pending_roll() is not None and state.pending_roll().notation == "3T6"
+    dice = state.pending_roll()
+    assert dice is not None and dice.notation == "3T6"
     roll(state, 3)  # 2 + 3 = 5 compared directly: Skråma, Gard untouched
     assert state.gard == [12, 12] and state.wounds[1] == [1, 0, 0, 0, 0] and state.daze == [0, 1]
 
