@@ -359,6 +359,8 @@ def test_bypass_dice_guarded_rolls_the_guarded_dice_but_compares_them_directly()
     assert dice is not None and dice.notation == "3T6"
     roll(state, 3)  # 2 + 3 = 5 compared directly: Skråma, Gard untouched
     assert state.gard == [12, 12] and state.wounds[1] == [1, 0, 0, 0, 0] and state.daze == [0, 1]
+    damage = [text for kind, text in events(state) if kind == "damage"]
+    assert "Gard 12 does not count (exceptionell framgång (exceptional success) ignores Gard)" in damage[0]
 
 
 # ---- set-up, distances, bookkeeping --------------------------------------------------------------------------------
@@ -430,3 +432,34 @@ def test_a_fight_over_before_it_starts_has_no_sub_fight_and_still_a_key() -> Non
     assert state.current_player() == TERMINAL and state.rounds == 1
     assert state.view("a")["subfight"] == []
     assert state.key() == state_of(document(fighter("a"), fighter("b", wounds={"kritisk": 1}), "Fri")).key()
+
+
+def test_a_defended_attack_that_wins_says_so_and_gain_ground_records_its_step() -> None:
+    state = state_of(document(fighter("a"), fighter("b", "Spjut"), "Svärd"))
+    move(state, a="hold", b="hold")
+    act(state, "attack")
+    act(state, "defend")
+    since = len(state.history())
+    roll(state, 35, 90, 4)  # effect 8 beats a failed defence: 8 + 3T6 4 = 12 empties b's Gard 12: a Skråma
+    act(state, "ground", step=1)
+    assert events(state, since)[2] == ("attack", "A's attack wins (anfallsslaget vinner): higher quality")
+    ground = [e for e in state.history() if e.kind == "ground"]
+    assert [e.data for e in ground] == [{"step": 1, "distance": 4}]  # Svärd + 1 = Stång
+
+
+def test_with_several_pairs_each_distance_line_names_its_pair() -> None:
+    state = state_of(document(fighter("solo", "Spjut"), [fighter("x"), fighter("y")], "Stång"))
+    move(state, solo="advance", x="advance", y="advance")
+    assert [text for kind, text in events(state) if kind == "distance"] == [
+        "Solo–X: Avancera (advance): both wished the same → avståndet (distance) Stång → Svärd",
+        "Solo–Y: Avancera (advance): both wished the same → avståndet (distance) Stång → Svärd",
+    ]
+
+
+def test_the_summary_names_the_winner_and_every_fate() -> None:
+    state = state_of(document(fighter("a"), fighter("b", "Spjut"), "Svärd"))
+    move(state, a="leave", b="retreat")
+    roll(state, 95)
+    assert state.outcome().summary == (
+        "Right wins after 1 rounds: A har lämnat striden (left the fight), B står (standing)"
+    )
