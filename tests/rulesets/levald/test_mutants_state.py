@@ -463,3 +463,32 @@ def test_the_summary_names_the_winner_and_every_fate() -> None:
     assert state.outcome().summary == (
         "Right wins after 1 rounds: A har lämnat striden (left the fight), B står (standing)"
     )
+
+
+def test_a_dodlig_box_carried_in_leaves_the_fighter_utslagen_under_deadly_wound_knocked_out() -> None:
+    doc = document(fighter("a"), [fighter("b", wounds={"dodlig": 1}), fighter("c")], "Fri")
+    assert state_of(doc).fate == ["fighting", "dead", "fighting"]
+    assert state_of(doc, {"deadly_wound": "knocked_out"}).fate == ["fighting", "knocked_out", "fighting"]
+
+
+def test_both_retreating_from_spjut_reach_fri_and_the_distance_line_records_it() -> None:
+    state = state_of(document(fighter("a"), fighter("b"), "Spjut"))
+    move(state, a="retreat", b="retreat")
+    assert state.scale[state.dist[0]] == "Fri"
+    assert [e.data for e in state.history() if e.kind == "distance"] == [{"distance": 6, "change": 1}]
+    assert state.view("a")["pairs"][0]["initiative"] is None  # both too far: nobody holds the initiative
+
+
+def test_a_knocked_out_defenders_lost_counter_is_an_attack_line() -> None:
+    state = state_of(document(fighter("a"), fighter("b", gard_now=0, kraft=10, själ=0), "Svärd"))
+    move(state, a="hold", b="hold")
+    roll(state, 20, 90)
+    act(state, "attack")
+    act(state, "counter")
+    roll(state, 35, 10)
+    assert ("attack", "B is out: no counter-attack") in events(state)
+
+
+def test_side_of_a_seat_that_is_no_fighter_is_none() -> None:
+    state = state_of(document(fighter("a"), fighter("b"), "Svärd"))
+    assert (state.side_of("a"), state.side_of("b"), state.side_of("nobody")) == ("left", "right", None)
