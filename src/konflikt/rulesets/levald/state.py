@@ -143,7 +143,10 @@ class LevaldState(NarrationMixin):
         return self.fighters[self.att].id
 
     def subfight_fighters(self) -> tuple[int, ...]:
-        """The centre of the sub-fight, then its enemies in order."""
+        """The centre of the sub-fight, then its enemies in order; none before a sub-fight starts (a fight over from
+        the start, a fighter utslagen before it, never has one)."""
+        if self.centre < 0:
+            return ()
         enemies = [b if a == self.centre else a for a, b in (self.pairs[p] for p in self.subfight)]
         return (self.centre, *enemies)
 
