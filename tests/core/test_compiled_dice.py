@@ -83,19 +83,19 @@ def test_a_buffer_of_words_gives_the_dice_the_bit_generator_gives() -> None:
 @compiled
 def _successes(rng: np.random.Generator, n: int, dice: int) -> np.ndarray:
     bits = rng.bit_generator
-    reservoir = np.zeros(2, np.uint64)
+    word, left = np.uint64(0), 0
     out = np.empty(n, dtype=np.int64)
     for k in range(n):
-        out[k] = successes(bits, reservoir, dice + k % 2)  # rolls of two sizes share the 64-bit draws
+        out[k], word, left = successes(bits, word, left, dice + k % 2)  # rolls of two sizes share the 64-bit draws
     return out
 
 
 @compiled
-def _ones(rng: np.random.Generator, n: int, others: int, at: np.ndarray) -> np.ndarray:
+def _ones(rng: np.random.Generator, n: int, others: int) -> np.ndarray:
     bits = rng.bit_generator
     out = np.empty(n, dtype=np.int64)
     for k in range(n):
-        out[k] = ones(bits, others, at)
+        out[k] = ones(bits, others)
     return out
 
 
@@ -130,6 +130,6 @@ def test_the_ones_table_counts_the_faces_with_at_most_r_ones() -> None:
 @pytest.mark.parametrize("others", [1, 3, 20, 27])
 def test_the_ones_among_dice_that_did_not_succeed_are_binomial_with_p_one_third(others: int) -> None:
     # 27 dice: a group of 20 and one of 7, each one draw
-    counts = np.bincount(_ones(np.random.default_rng(11), 100_000, others, ones_table()), minlength=others + 1)
+    counts = np.bincount(_ones(np.random.default_rng(11), 100_000, others), minlength=others + 1)
     assert len(counts) == others + 1
     _within_4_se(counts, [comb(others, k) * 2 ** (others - k) / 3**others for k in range(others + 1)])

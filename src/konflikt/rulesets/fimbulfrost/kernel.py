@@ -557,8 +557,6 @@ NUMBERS = ("round", "opponent_status", "consequences", "opponent_consequences", 
 
 def loop_tables(t: Tables) -> tuple[Arr, ...]:
     """The tables as the compiled loop reads them (``kernel_loop.play``'s arguments before the outputs)."""
-    from konflikt.rulesets.fimbulfrost.kernel_loop import ones_table
-
     size = max(len(h.label) for h in t.heroes)
     hero = np.zeros((t.n, size, 8), np.int64)  # a key's six numbers in one cache line
     for i, h in enumerate(t.heroes):
@@ -584,5 +582,4 @@ def loop_tables(t: Tables) -> tuple[Arr, ...]:
         np.stack([t.opp_label, t.opp_bought]).astype(i64),
         t.pools.astype(i64),
         np.array(t.empty_at_start, i64),
-        ones_table(),
     )
