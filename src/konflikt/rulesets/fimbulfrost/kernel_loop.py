@@ -39,9 +39,11 @@ TB_STEPS, TB_OUT, TB_MASK = range(3)
 # columns of ``hero[i]`` (a row, one cache line, per consequence key); rows of ``opp`` (by the opponent's key)
 LABEL, BOUGHT, DEAD, MARKED, GONE, LOST = range(6)
 OPP_LABEL, OPP_BOUGHT = range(2)
-# rows of ``out`` and of ``numbers``
+# rows of ``out`` (int16, one allocation for the whole batch): the codes and the length, the numbers (as
+# kernel.NUMBERS), then each hero's fate code
 WINNERS, ENDING, LENGTH, OPP = range(4)
-ROUND, OPPONENT_STATUS, CONSEQUENCES, OPPONENT_CONSEQUENCES, DEAD_N, OUT_N, DEATH_MARKED, DICE_SPENT = range(8)
+ROUND, OPPONENT_STATUS, CONSEQUENCES, OPPONENT_CONSEQUENCES, DEAD_N, OUT_N, DEATH_MARKED, DICE_SPENT = range(4, 12)
+FATE = 12
 # how a conflict ends (kernel.STAGES): the opponent defeated in round 1, every hero out in round 1, ... round 3 lost
 WON_1, OUT_1, WON_2, OUT_2, WON_3, LOST_3 = range(6)
 
@@ -99,12 +101,10 @@ def play(
     pools: Int,
     empty_at_start: Int,
     out: Int,
-    fates: Int,
-    numbers: Int,
     trace: Int,
 ) -> None:
-    """Play ``out.shape[1]`` conflicts: per conflict its codes in ``out``, each hero's fate code in ``fates``, its
-    numbers in ``numbers``; with a ``trace`` (rows s1 per hero, h1, s2 and o2 per hero, h2, s3 and o3 per hero) every
+    """Play ``out.shape[1]`` conflicts: per conflict its codes, length, numbers and the heroes' fate codes in the
+    rows of ``out``; with a ``trace`` (rows s1 per hero, h1, s2 and o2 per hero, h2, s3 and o3 per hero) every
     roll's successes and 1s."""
     bits = rng.bit_generator
     word, left = np.uint64(0), 0  # the 64-bit draw the successes come from, and how many of its bits are unused
@@ -172,7 +172,7 @@ def play(
         final = os1 if stage <= OUT_1 else (os2 if stage <= OUT_2 else os3)
         to_buy = -(-final // per) if stage == LOST_3 else 0  # the heroes' consequences for a lost round 3
         opp_key = end_round * opp_width + min(-(final // per), opp_width - 1) if won else 0
-        buys_in = 0 if stage == WON_1 or stage == OUT_1 or stage == OUT_2 else end_round  # a standing hero's batch
+        buys_in = 0 if stage in (WON_1, OUT_1, OUT_2) else end_round  # a standing hero's batch
         steps = t1[T1_STEPS, k1]
         if stage >= OUT_1:
             steps += ta[TA_STEPS, a]
@@ -194,7 +194,7 @@ def play(
                 count = o2[i] if stage == WON_2 else (o3[i] if stage == WON_3 else to_buy)
                 empty = tc_empty[i, c] if stage >= WON_3 else empty_at_start[i]
                 key = ((buys_in * 8 + empty) * w + min(count, w - 1)) * w
-            fates[i, j] = hero[i, key, LABEL]
+            out[FATE + i, j] = hero[i, key, LABEL]
             bought += hero[i, key, BOUGHT]
             dead += hero[i, key, DEAD]
             gone += hero[i, key, GONE]
@@ -210,11 +210,11 @@ def play(
         out[ENDING, j] = 0 if won else (2 if stage == LOST_3 else 1)
         out[LENGTH, j] = steps + bought + opp_bought
         out[OPP, j] = opp[OPP_LABEL, opp_key]
-        numbers[ROUND, j] = end_round
-        numbers[OPPONENT_STATUS, j] = final
-        numbers[CONSEQUENCES, j] = bought
-        numbers[OPPONENT_CONSEQUENCES, j] = opp_bought
-        numbers[DEAD_N, j] = dead
-        numbers[OUT_N, j] = gone
-        numbers[DEATH_MARKED, j] = marked
-        numbers[DICE_SPENT, j] = spent
+        out[ROUND, j] = end_round
+        out[OPPONENT_STATUS, j] = final
+        out[CONSEQUENCES, j] = bought
+        out[OPPONENT_CONSEQUENCES, j] = opp_bought
+        out[DEAD_N, j] = dead
+        out[OUT_N, j] = gone
+        out[DEATH_MARKED, j] = marked
+        out[DICE_SPENT, j] = spent
