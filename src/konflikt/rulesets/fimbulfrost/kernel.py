@@ -561,7 +561,7 @@ NUMBERS = ("round", "opponent_status", "consequences", "opponent_consequences", 
 def loop_tables(t: Tables) -> tuple[Arr, ...]:
     """The tables as the compiled loop reads them (``kernel_loop.play``'s arguments before the outputs)."""
     size = max(len(h.label) for h in t.heroes)
-    hero = np.zeros((t.n, size, 8), np.int64)  # a key's six numbers in one cache line
+    hero = np.zeros((t.n, size, 8), np.int16)  # a key's six numbers in 16 bytes: the table in the caches
     for i, h in enumerate(t.heroes):
         for column, name in enumerate(("label", "bought", "dead", "marked", "gone", "lost")):
             hero[i, : len(h.label), column] = getattr(h, name)

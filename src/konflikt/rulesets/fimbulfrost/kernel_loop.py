@@ -8,8 +8,8 @@ only if the conflict gets there.
 
 The dice are exact and cheap: a roll's successes (4–6, p = 1/2 a die) are the set bits of as many random bits, taken
 from 64-bit draws that several rolls share (:func:`~konflikt.dice.compiled.successes`); the 1s among the other dice
-(p = 1/3 each) are one exactly uniform draw below 3ᵏ for up to 20 of them, read against the cumulative counts of
-outcomes with at most r ones (:func:`ones`). numba compiles the module on first use and caches it
+(p = 1/3 each) are one exactly uniform draw below 3ᵏ for up to 8 of them, its base-3 digits the faces, the 1s
+counted by a table (:func:`ones`). numba compiles the module on first use and caches it
 (:mod:`konflikt.dice.compiled`).
 
 The loop is one function on purpose: numba counts the references of every array a compiled function is handed (an
@@ -27,8 +27,9 @@ import numpy as np
 from konflikt.dice.compiled import compiled, successes, uniform
 
 Int = np.ndarray
-GROUP = 20
-"""The most non-success dice whose 1s one 32-bit draw decides (3²⁰ < 2³² < 3²¹)."""
+GROUP = 8
+"""The most non-success dice whose 1s one draw decides: a uniform u below 3ᵏ is their k faces as base-3 digits
+(3⁸ = 6,561 entries in :data:`NONZERO`, a table the processor's first cache holds)."""
 
 # ``consts``
 HEROES, STATUS, ANSWER, KAMP, PER, OPP_WIDTH, EVERY_PAYS = range(7)
@@ -36,7 +37,7 @@ HEROES, STATUS, ANSWER, KAMP, PER, OPP_WIDTH, EVERY_PAYS = range(7)
 T1_OS, T1_STEPS = range(2)
 TA_STEPS, TA_OUT, TA_MASK, TA_R2 = range(4)
 TB_STEPS, TB_OUT, TB_MASK = range(3)
-# columns of ``hero[i]`` (a row, one cache line, per consequence key); rows of ``opp`` (by the opponent's key)
+# columns of ``hero[i]`` (int16, a quarter of a cache line a consequence key); rows of ``opp`` (by the opponent's key)
 LABEL, BOUGHT, DEAD, MARKED, GONE, LOST = range(6)
 OPP_LABEL, OPP_BOUGHT = range(2)
 # rows of ``out`` (int16, one allocation for the whole batch): the codes and the length, the numbers (as
@@ -48,34 +49,28 @@ FATE = 12
 WON_1, OUT_1, WON_2, OUT_2, WON_3, LOST_3 = range(6)
 
 
-def ones_table() -> Int:
-    """``at[k, r]``: of the 3ᵏ equally likely faces of k non-success dice (a 1 and two others each), how many show
-    at most r ones — Σ_{t ≤ r} C(k, t) · 2^(k − t); ``at[k, k]`` = 3ᵏ."""
-    from math import comb
-
-    at = np.zeros((GROUP + 1, GROUP + 1), np.int64)
-    for k in range(GROUP + 1):
-        for r in range(GROUP + 1):
-            at[k, r] = sum(comb(k, t) * 2 ** (k - t) for t in range(min(r, k) + 1))
-    return at
+def nonzero_digits() -> Int:
+    """``NONZERO[u]``: how many of u's base-3 digits are not 0, for u below 3^GROUP. Read as k faces of dice that did
+    not succeed (digit 0 the 1, digits 1 and 2 the 2 and the 3), a uniform u below 3ᵏ shows k − ``NONZERO[u]`` ones."""
+    table = np.zeros(3**GROUP, np.uint8)
+    for u in range(1, 3**GROUP):
+        table[u] = table[u // 3] + (u % 3 != 0)
+    return table
 
 
-AT = ones_table()
-"""``ones_table()``, a constant of the compiled code (no argument, so no reference counting in the loop)."""
+NONZERO = nonzero_digits()
+"""A constant of the compiled code (not an argument: numba would count its references on every call)."""
+POWERS = np.array([3**k for k in range(GROUP + 1)], np.int64)
 
 
 @compiled
 def ones(bits: Any, others: int) -> int:
-    """The 1s among ``others`` dice that did not succeed (each a 1 with p = 1/3): per group of up to 20, one exactly
-    uniform u below 3ᵏ and the least r with u < ``AT[k, r]``."""
+    """The 1s among ``others`` dice that did not succeed (each a 1 with p = 1/3): per group of up to
+    :data:`GROUP`, one exactly uniform u below 3ᵏ (its k base-3 digits the faces) and k minus its nonzero digits."""
     total = 0
     while others > 0:
         k = min(others, GROUP)
-        u = uniform(bits, AT[k, k])
-        r = 0
-        while u >= AT[k, r]:
-            r += 1
-        total += r
+        total += k - NONZERO[uniform(bits, POWERS[k])]
         others -= k
     return total
 
@@ -170,8 +165,9 @@ def play(
         won = stage % 2 == 0
         end_round = (stage + 2) // 2  # the round it ended in
         final = os1 if stage <= OUT_1 else (os2 if stage <= OUT_2 else os3)
-        to_buy = -(-final // per) if stage == LOST_3 else 0  # the heroes' consequences for a lost round 3
-        opp_key = end_round * opp_width + min(-(final // per), opp_width - 1) if won else 0
+        # points below zero become consequences, one per ``per`` points (the default 1 spares a division)
+        to_buy = (final if per == 1 else -(-final // per)) if stage == LOST_3 else 0  # the heroes', round 3 lost
+        opp_key = end_round * opp_width + min(-final if per == 1 else -(final // per), opp_width - 1) if won else 0
         buys_in = 0 if stage in (WON_1, OUT_1, OUT_2) else end_round  # a standing hero's batch
         steps = t1[T1_STEPS, k1]
         if stage >= OUT_1:
