@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from konflikt.dice.compiled import compiled, successes, uniform, uniform_at
-from konflikt.rulesets.fimbulfrost.kernel_loop import ones, ones_table
+from konflikt.rulesets.fimbulfrost.kernel_loop import GROUP, NONZERO, ones
 
 
 @compiled
@@ -83,19 +83,19 @@ def test_a_buffer_of_words_gives_the_dice_the_bit_generator_gives() -> None:
 @compiled
 def _successes(rng: np.random.Generator, n: int, dice: int) -> np.ndarray:
     bits = rng.bit_generator
-    reservoir = np.zeros(2, np.uint64)
+    word, left = np.uint64(0), 0
     out = np.empty(n, dtype=np.int64)
     for k in range(n):
-        out[k] = successes(bits, reservoir, dice + k % 2)  # rolls of two sizes share the 64-bit draws
+        out[k], word, left = successes(bits, word, left, dice + k % 2)  # rolls of two sizes share the 64-bit draws
     return out
 
 
 @compiled
-def _ones(rng: np.random.Generator, n: int, others: int, at: np.ndarray) -> np.ndarray:
+def _ones(rng: np.random.Generator, n: int, others: int) -> np.ndarray:
     bits = rng.bit_generator
     out = np.empty(n, dtype=np.int64)
     for k in range(n):
-        out[k] = ones(bits, others, at)
+        out[k] = ones(bits, others)
     return out
 
 
@@ -120,16 +120,18 @@ def test_successes_are_binomial_with_p_one_half(dice: int) -> None:
         _within_4_se(counts, [comb(size, k) / 2**size for k in range(size + 1)])
 
 
-def test_the_ones_table_counts_the_faces_with_at_most_r_ones() -> None:
-    at = ones_table()
-    assert at[0, 0] == 1 and at[1].tolist()[:2] == [2, 3]  # one die: 2 faces without a 1, 3 in all
-    assert at[3, 0] == 8 and at[3, 1] == 8 + 3 * 4 and at[3, 3] == 27
-    assert all(at[k, k] == 3**k for k in range(21)) and at[20, 20] < 2**32
+def test_the_digit_table_gives_each_count_of_ones_as_often_as_the_faces_do() -> None:
+    # k dice that did not succeed, as the k base-3 digits of u < 3^k: exactly C(k, r) · 2^(k − r) of the 3^k values
+    # show r ones (digits 0), for every group size; and the table's own entries by hand
+    assert NONZERO[:10].tolist() == [0, 1, 1, 1, 2, 2, 1, 2, 2, 1]  # 0, 1, 2, 10, 11, 12, 20, 21, 22, 100 in base 3
+    for k in range(GROUP + 1):
+        counts = np.bincount(k - NONZERO[: 3**k].astype(np.int64), minlength=k + 1)
+        assert counts.tolist() == [comb(k, r) * 2 ** (k - r) for r in range(k + 1)]
 
 
 @pytest.mark.parametrize("others", [1, 3, 20, 27])
 def test_the_ones_among_dice_that_did_not_succeed_are_binomial_with_p_one_third(others: int) -> None:
-    # 27 dice: a group of 20 and one of 7, each one draw
-    counts = np.bincount(_ones(np.random.default_rng(11), 100_000, others, ones_table()), minlength=others + 1)
+    # 20 and 27 dice: groups of 8 and the rest, each one draw
+    counts = np.bincount(_ones(np.random.default_rng(11), 100_000, others), minlength=others + 1)
     assert len(counts) == others + 1
     _within_4_se(counts, [comb(others, k) * 2 ** (others - k) / 3**others for k in range(others + 1)])

@@ -96,9 +96,11 @@ class Tally:
         _count_into(self.length, batch.length)
         if batch.rounds is not None:
             _count_into(self.rounds, batch.rounds)
-        for name, arr in batch.resources.items():
+        for name, arr in batch.resources.items():  # squared as floats: a kernel's int16 row would overflow
             self.resource_sums[name] = self.resource_sums.get(name, 0.0) + float(np.sum(arr))
-            self.resource_squares[name] = self.resource_squares.get(name, 0.0) + float(np.sum(np.square(arr)))
+            self.resource_squares[name] = self.resource_squares.get(name, 0.0) + float(
+                np.sum(np.square(arr, dtype=np.float64))
+            )
 
     def add_counts(self, counts: Mapping[str, Any]) -> None:
         """Merge a tally sent back from a worker as plain data."""

@@ -83,23 +83,24 @@ popcount = cast(Callable[[Any], int], _popcount)
 
 
 @compiled
-def successes(bits: Any, reservoir: Any, dice: int) -> int:
+def successes(bits: Any, word: Any, left: int, dice: int) -> tuple[int, Any, int]:
     """How many of ``dice`` dice succeed, each with p = 1/2: the set bits of ``dice`` uniform random bits.
 
-    The bits come from ``reservoir`` (uint64: [a word, how many of its bits are unused]), refilled from the bit
-    generator ``bits`` when it holds too few (its rest is dropped): several rolls share one 64-bit draw."""
+    The bits come from ``word`` (uint64), of which ``left`` are unused; when it holds too few, the bit generator
+    ``bits`` gives a fresh one (the rest is dropped), so several rolls share one 64-bit draw. Returns (successes, the
+    word, its bits left): the caller keeps the two in local variables. Scalars, not a small array: numba counts the
+    references of every array a compiled function is given, an atomic add and subtract a call that cost a kernel
+    more than its dice."""
     total = 0
-    left = dice
-    while left > 0:
-        take = np.uint64(min(left, 64))
-        if reservoir[1] < take:
-            reservoir[0], reservoir[1] = next_uint64(bits), np.uint64(64)  # type: ignore[no-untyped-call]
-        word = reservoir[0]
-        if take == np.uint64(64):
+    while dice > 0:
+        take = min(dice, 64)
+        if left < take:
+            word, left = next_uint64(bits), 64  # type: ignore[no-untyped-call]
+        if take == 64:
             total += popcount(word)
-            reservoir[0], reservoir[1] = np.uint64(0), np.uint64(0)
+            word, left = np.uint64(0), 0
         else:
-            total += popcount(word & ((np.uint64(1) << take) - np.uint64(1)))
-            reservoir[0], reservoir[1] = word >> take, reservoir[1] - take
-        left -= 64
-    return total
+            total += popcount(word & ((np.uint64(1) << np.uint64(take)) - np.uint64(1)))
+            word, left = word >> np.uint64(take), left - take
+        dice -= 64
+    return total, word, left

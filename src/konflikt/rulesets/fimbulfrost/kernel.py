@@ -486,6 +486,8 @@ def make_kernel(scenario: Scenario, options: Options, seats: Mapping[str, Policy
     tables = compile_scenario(scenario, options)
     if isinstance(tables, str):
         return tables
+    if max(len(h.labels) for h in tables.heroes) > np.iinfo(np.int16).max:
+        return "too many fates for the kernel's int16 codes"
     parts = scenario.participants()
     heroes = [p for p in parts if p.data.role == "hero"]
     opp = next(p for p in parts if p.data.role == "opponent")
@@ -524,21 +526,22 @@ class FimbulfrostKernel:
         return batch, {k: np.concatenate(v, axis=-1) for k, v in trace.items()}
 
     def _play(self, n: int, rng: np.random.Generator, trace: dict[str, list[Arr]] | None) -> Batch:
-        from konflikt.rulesets.fimbulfrost.kernel_loop import play
+        from konflikt.rulesets.fimbulfrost.kernel_loop import FATE, play
 
         t = self.t
-        out = np.empty((4, n), np.int64)  # winners, ending, length, the opponent's fate (kernel_loop's rows)
-        fates = np.empty((t.n, n), np.int64)
-        numbers = np.empty((len(NUMBERS), n), np.int32)  # small counts: less memory traffic than floats
+        # every row int16 and in one array (codes, length, numbers, the heroes' fates: kernel_loop's rows): a fresh
+        # batch's memory costs page faults, and int64 rows cost 80 bytes a conflict where these take 28
+        out = np.empty((FATE + t.n, n), np.int16)
         rows = np.zeros((5 * t.n + 2, n) if trace is not None else (0, 0), np.int64)
         loop: Any = play  # its arguments: the tables, then the outputs
-        loop(rng, *self._tables, out, fates, numbers, rows)
+        loop(rng, *self._tables, out, rows)
         if trace is not None:
             k = t.n
             for name, part in (("s1", rows[:k]), ("h1", rows[k]), ("s2", rows[k + 1 : 2 * k + 1]),
                                ("o2", rows[2 * k + 1 : 3 * k + 1]), ("h2", rows[3 * k + 1]),
                                ("s3", rows[3 * k + 2 : 4 * k + 2]), ("o3", rows[4 * k + 2 :])):  # fmt: skip
                 trace.setdefault(name, []).append(part)
+        numbers, fates = out[FATE - len(NUMBERS) : FATE], out[FATE:]
         fate_codes = {hid: Coded(fates[i], t.heroes[i].labels) for i, hid in enumerate(self.hero_ids)}
         fate_codes[self.opp_id] = Coded(out[3], t.opp_labels)
         return Batch(
@@ -557,10 +560,8 @@ NUMBERS = ("round", "opponent_status", "consequences", "opponent_consequences", 
 
 def loop_tables(t: Tables) -> tuple[Arr, ...]:
     """The tables as the compiled loop reads them (``kernel_loop.play``'s arguments before the outputs)."""
-    from konflikt.rulesets.fimbulfrost.kernel_loop import ones_table
-
     size = max(len(h.label) for h in t.heroes)
-    hero = np.zeros((t.n, size, 8), np.int64)  # a key's six numbers in one cache line
+    hero = np.zeros((t.n, size, 8), np.int16)  # a key's six numbers in 16 bytes: the table in the caches
     for i, h in enumerate(t.heroes):
         for column, name in enumerate(("label", "bought", "dead", "marked", "gone", "lost")):
             hero[i, : len(h.label), column] = getattr(h, name)
@@ -584,5 +585,4 @@ def loop_tables(t: Tables) -> tuple[Arr, ...]:
         np.stack([t.opp_label, t.opp_bought]).astype(i64),
         t.pools.astype(i64),
         np.array(t.empty_at_start, i64),
-        ones_table(),
     )
