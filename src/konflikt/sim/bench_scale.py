@@ -48,8 +48,9 @@ def _timed_run(scenario: Scenario, n: int, workers: int) -> dict[str, Any]:
     result = simulate(scenario, n, 1, workers=workers)
     finished = time.time()
     parent = _cpu_self() - parent
+    blocks = -(-n // KERNEL_CHUNK)
     row: dict[str, Any] = {"s": result.seconds, "engine": result.engine, "n": result.tally.n,
-                           "prepare_s": result.prepare_s}  # fmt: skip
+                           "prepare_s": result.prepare_s, "faults_per_block": result.page_faults / blocks}  # fmt: skip
     if workers == 1:  # the one process prepared, played and merged: all of it is the critical path
         return {**row, "cpu": parent, "critical_cpu": parent}
     spans = list(result.worker_span.values())
@@ -102,6 +103,7 @@ def worker_scaling(quick: bool = False, workers: int = 2) -> list[dict[str, Any]
         "cpu_scaling": best_one["cpu"] / best_many["critical_cpu"] if best_many["critical_cpu"] else None,
         "cpu_overhead": best_many["cpu"] / best_one["cpu"] - 1 if best_one["cpu"] else None,
         "parent_cpu_s": best_many["parent_cpu"], "worker_cpu_s": best_many["worker_cpu"],
+        "page_faults_per_block": {"one": best_one["faults_per_block"], "workers": best_many["faults_per_block"]},
         "timeline": timeline, "startup": startup,
         "target": 1.8 if workers == 2 else None, "pool_start_s": startup["pool_s"],
         "load_average": [load_before, _load()], "cores": os.cpu_count(),

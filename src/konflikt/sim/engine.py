@@ -66,6 +66,8 @@ class SimResult:
     start-up latency and how unevenly the workers finished (the tail), in constant memory whatever ``-n``."""
     play_started: float = 0.0
     """``time.time()`` when the first task was handed out (``seconds`` counts from before the preparation)."""
+    page_faults: int = 0
+    """Minor page faults while the tasks played, over every process (the bench: a block's arrays reused, or not)."""
 
 
 def choose_engine(
@@ -200,12 +202,21 @@ def keep_freed_memory() -> bool:
     return _MEMORY_KEPT
 
 
+def _minor_faults() -> int:
+    """This process's minor page faults so far (0 where ``resource`` does not exist: Windows)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return 0
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
 def _task(task: Task, size: int) -> dict[str, Any]:
     """Play a task's blocks in order into one tally; its plain-data form, with this process's CPU time and the
     wall clock at its start and end (the bench's timeline)."""
     key, payload, seed, first, blocks, n = task
     keep_freed_memory()
-    started, wall = time.process_time(), time.time()
+    started, wall, faults = time.process_time(), time.time(), _minor_faults()
     run = _prepared(key, payload)
     tally = Tally()
     for index in range(first, first + blocks):
@@ -213,7 +224,7 @@ def _task(task: Task, size: int) -> dict[str, Any]:
         seq = np.random.SeedSequence(seed, spawn_key=(index,))
         _block(run.scenario, run.kernel, run.seats, payload[2], count, seq, tally)
     return {"tally": tally.to_json(), "pid": os.getpid(), "cpu": time.process_time() - started,
-            "start": wall, "end": time.time()}  # fmt: skip
+            "start": wall, "end": time.time(), "faults": _minor_faults() - faults}  # fmt: skip
 
 
 def chunks(n: int, size: int) -> Iterator[tuple[int, int]]:
@@ -332,12 +343,15 @@ def simulate(
     tally = Tally()
     cpu: dict[int, float] = {}
     span: dict[int, tuple[float, float]] = {}
+    faults = 0
     prepared = time.perf_counter() - started
     play_started = time.time()
     interrupted = False
 
     def merge(result: dict[str, Any]) -> None:
+        nonlocal faults
         tally.add_counts(result["tally"])
+        faults += result["faults"]
         pid = result["pid"]
         cpu[pid] = cpu.get(pid, 0.0) + result["cpu"]
         first, last = span.get(pid, (result["start"], result["end"]))
@@ -360,4 +374,4 @@ def simulate(
     except KeyboardInterrupt:
         interrupted = True
     seconds = time.perf_counter() - started
-    return SimResult(tally, run.used, run.note, seconds, interrupted, cpu, prepared, span, play_started)
+    return SimResult(tally, run.used, run.note, seconds, interrupted, cpu, prepared, span, play_started, faults)
