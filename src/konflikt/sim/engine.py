@@ -15,9 +15,12 @@ a few tasks submitted or finished-but-not-merged, and merges each as soon as the
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import json
 import os
 import signal
+import sys
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
@@ -63,6 +66,8 @@ class SimResult:
     start-up latency and how unevenly the workers finished (the tail), in constant memory whatever ``-n``."""
     play_started: float = 0.0
     """``time.time()`` when the first task was handed out (``seconds`` counts from before the preparation)."""
+    page_faults: int = 0
+    """Minor page faults while the tasks played, over every process (the bench: a block's arrays reused, or not)."""
 
 
 def choose_engine(
@@ -162,11 +167,56 @@ def _block(scenario: Scenario, kernel: Any, seats: Mapping[str, Any], overrides:
         tally.add(run_chunk(scenario, overrides, seats, n, seq))
 
 
+KEEP_FREED_BYTES = 64 << 20
+"""Freed memory glibc keeps for the next block instead of giving it back to the kernel (``M_TRIM_THRESHOLD``)..."""
+MMAP_FROM_BYTES = 32 << 20
+"""...and the size from which an array gets pages of its own (``M_MMAP_THRESHOLD``; glibc's largest) instead of the
+heap.
+
+A kernel block's arrays are several MB (fimbulfrost robbers at 100,000 conflicts: 8 MB of outputs, more in
+temporaries), all freed when the block is tallied. By default glibc gives such memory back to the kernel (an
+allocation above its moving mmap threshold is unmapped on free, a heap top above twice that is trimmed), so the
+next block's arrays are fresh pages: ~2,300 page faults a block, each a 4 KiB page the kernel zeroes, 15-25% of the
+block's CPU time in the kernel (``sys``) and memory traffic on top of the play's. With the two settings the freed
+blocks are reused: no faults after the first block, and nothing grows with ``-n`` (the heap keeps at most what one
+block used; ``tests/sim/test_scale.py`` compares peak RSS)."""
+_MEMORY_KEPT: bool | None = None
+"""Whether this process keeps freed memory (None: not asked yet)."""
+
+
+def keep_freed_memory() -> bool:
+    """Once per process that plays: tell glibc's allocator to keep freed blocks (see ``KEEP_FREED_BYTES``); False
+    where there is no glibc (macOS, musl, Windows), which then plays as before, slower by the page faults."""
+    global _MEMORY_KEPT
+    if _MEMORY_KEPT is not None:
+        return _MEMORY_KEPT
+    _MEMORY_KEPT = False
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        trim, mmap = -1, -3  # M_TRIM_THRESHOLD, M_MMAP_THRESHOLD (malloc.h)
+        _MEMORY_KEPT = bool(libc.mallopt(trim, KEEP_FREED_BYTES)) and bool(libc.mallopt(mmap, MMAP_FROM_BYTES))
+    except (OSError, AttributeError):  # no C library by that name, or one without mallopt
+        _MEMORY_KEPT = False
+    return _MEMORY_KEPT
+
+
+def _minor_faults() -> int:
+    """This process's minor page faults so far (0 where ``resource`` does not exist: Windows)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return 0
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
 def _task(task: Task, size: int) -> dict[str, Any]:
     """Play a task's blocks in order into one tally; its plain-data form, with this process's CPU time and the
     wall clock at its start and end (the bench's timeline)."""
     key, payload, seed, first, blocks, n = task
-    started, wall = time.process_time(), time.time()
+    keep_freed_memory()
+    started, wall, faults = time.process_time(), time.time(), _minor_faults()
     run = _prepared(key, payload)
     tally = Tally()
     for index in range(first, first + blocks):
@@ -174,7 +224,7 @@ def _task(task: Task, size: int) -> dict[str, Any]:
         seq = np.random.SeedSequence(seed, spawn_key=(index,))
         _block(run.scenario, run.kernel, run.seats, payload[2], count, seq, tally)
     return {"tally": tally.to_json(), "pid": os.getpid(), "cpu": time.process_time() - started,
-            "start": wall, "end": time.time()}  # fmt: skip
+            "start": wall, "end": time.time(), "faults": _minor_faults() - faults}  # fmt: skip
 
 
 def chunks(n: int, size: int) -> Iterator[tuple[int, int]]:
@@ -293,12 +343,15 @@ def simulate(
     tally = Tally()
     cpu: dict[int, float] = {}
     span: dict[int, tuple[float, float]] = {}
+    faults = 0
     prepared = time.perf_counter() - started
     play_started = time.time()
     interrupted = False
 
     def merge(result: dict[str, Any]) -> None:
+        nonlocal faults
         tally.add_counts(result["tally"])
+        faults += result["faults"]
         pid = result["pid"]
         cpu[pid] = cpu.get(pid, 0.0) + result["cpu"]
         first, last = span.get(pid, (result["start"], result["end"]))
@@ -321,4 +374,4 @@ def simulate(
     except KeyboardInterrupt:
         interrupted = True
     seconds = time.perf_counter() - started
-    return SimResult(tally, run.used, run.note, seconds, interrupted, cpu, prepared, span, play_started)
+    return SimResult(tally, run.used, run.note, seconds, interrupted, cpu, prepared, span, play_started, faults)
