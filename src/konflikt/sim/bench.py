@@ -23,7 +23,7 @@ from konflikt.analysis.dice_questions import QUESTIONS
 from konflikt.core.conflict import new_state
 from konflikt.core.scenario import load_scenario
 from konflikt.dice import Dice, Fudge, Percentile, SuccessPool, SumDice
-from konflikt.sim.engine import choose_engine
+from konflikt.sim.engine import choose_engine, keep_freed_memory
 from konflikt.sim.reference import run_chunk
 from konflikt.sim.runner import Generators, Runner, seat_policies
 
@@ -86,7 +86,7 @@ import sys, time
 started = time.process_time()
 import numpy as np
 from konflikt.core.scenario import load_scenario
-from konflikt.sim.engine import choose_engine
+from konflikt.sim.engine import choose_engine, keep_freed_memory
 _, kernel, _ = choose_engine(load_scenario(sys.argv[1]), {}, {}, "auto")
 kernel.run(1000, np.random.default_rng(0))
 print(time.process_time() - started)
@@ -209,6 +209,7 @@ def peak_memory_mb() -> float:
 
 
 def run_bench(quick: bool = False, exact: bool = True) -> dict[str, Any]:
+    keep_freed_memory()  # the allocator as `sim` sets it, so the kernel rows measure what `sim` plays
     budget = 0.5 if quick else 2.0
     raw = numpy_rate(2_000_000 if quick else 10_000_000)
     rates = conflict_rates(SCENARIOS, budget)
