@@ -38,14 +38,17 @@ from konflikt.rulesets.pwge import endings
 from konflikt.rulesets.pwge.kernel import PwgeKernel
 from konflikt.rulesets.pwge.kernel_flow import Phase
 from konflikt.rulesets.pwge.kernel_tables import NONE
-from konflikt.rulesets.pwge.model_rows import Branches, Memo
+from konflikt.rulesets.pwge.model_rows import POW6, Branches, Memo, _groups
 from konflikt.rulesets.pwge.policies import HeuristicPolicy
 from konflikt.rulesets.pwge.state import PwgeState
 
 END = -1
 """The first field of an ended compact state (an open floor's is the floor holder, 0 or 1)."""
-BATCH_ROWS = 400
+BATCH_ROWS = 5000
 """Open floors stepped together in one run of the kernel's sweeps."""
+UNENDED = [0, 1, 3, 4, 5, 7, 12]
+"""The columns of a harvested row (:meth:`PwgeModel._harvest`) that an end's compact state leaves out: the floor,
+passes, distance, points and experience dice."""
 
 
 Person = tuple[int, int, int, int, int]
@@ -176,6 +179,8 @@ class PwgeModel:
 
     @staticmethod
     def _harvest(rows: Branches, idx: np.ndarray, found: list[dict[Hashable, tuple[int, int]]]) -> None:
+        """The rows at ``idx`` have reached an open floor or an end: merged by (open floor they came from, compact
+        state), their weights added to ``found``."""
         done = rows.phase[idx] == Phase.DONE
         person = [rows.tok[idx], rows.xp[idx], rows.body[idx], rows.wnd[idx], rows.out[idx].astype(np.int64)]
         table = np.column_stack(
@@ -189,21 +194,29 @@ class PwgeModel:
                 rows.ending[idx],
                 rows.winner[idx],
             ]
-        ).tolist()
-        for k, row in enumerate(table):
-            if done[k]:
+        )
+        table[np.ix_(done, UNENDED)] = 0  # what an end's compact state leaves out
+        origin = rows.origin[idx]
+        order, starts = _groups([origin, done, *table.T], len(idx))
+        power = rows.pow6[idx][order]
+        top = np.maximum.reduceat(power, starts)
+        sizes = np.diff(np.r_[starts, len(idx)])
+        summed = np.add.reduceat(rows.num[idx][order] * POW6[np.repeat(top, sizes) - power], starts)
+        first = order[starts]
+        for row, ended, i, n, p in zip(
+            table[first].tolist(), done[first].tolist(), origin[first].tolist(), summed, top.tolist(), strict=True
+        ):
+            if ended:
                 compact: Hashable = (END, row[16], row[17], row[2], row[6], *row[8:12], *row[13:16])
             else:
                 compact = tuple(row[:16])
-            i = int(rows.origin[idx[k]])
-            n, p = int(rows.num[idx[k]]), int(rows.pow6[idx[k]])
             have = found[i].get(compact)
             if have is None:
-                found[i][compact] = (n, p)
+                found[i][compact] = (int(n), p)
             else:
                 m, q = have
-                top = max(p, q)
-                found[i][compact] = (n * 6 ** (top - p) + m * 6 ** (top - q), top)
+                top_ = max(p, q)
+                found[i][compact] = (int(n) * 6 ** (top_ - p) + m * 6 ** (top_ - q), top_)
 
 
 def exact_model(state: State, policies: Mapping[str, Policy]) -> PwgeModel | str | None:

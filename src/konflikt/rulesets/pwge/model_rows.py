@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from konflikt.rulesets.pwge.kernel_flow import Conflicts, Phase
+from konflikt.rulesets.pwge.kernel_flow import Conflicts, Phase, at
 
 TWO_D6: tuple[tuple[int, int], ...] = tuple((s, 6 - abs(s - 7)) for s in range(2, 13))
 """2T: each total with its count of the 36 faces."""
@@ -52,8 +52,9 @@ class Stage:
     name: str
     phase: Phase
     """Where its rows enter: its first roll is due."""
-    reads: tuple[str, ...]
-    """Every field whose value at the entry its handlers read (its own, set afresh at the entry, among them)."""
+    reads: tuple[str | tuple[str, str], ...]
+    """Every field whose value at the entry its handlers read (its own, set afresh at the entry, among them); a pair
+    ``(field, role)`` reads one person's value only, the one the role field names (the defender's body points)."""
     leaves: tuple[str, ...]
     """The fields it changes that the exit and what follows read."""
     exit: str
@@ -65,7 +66,9 @@ SPENDS = ("tok", "xp", "dry_rank", "dry_groups")
 CONTEST = Stage("contest", Phase.CROLL, CONTEST_FIELDS + PURSES, SPENDS, "contest_done")
 """A contest (opposed or difficulty roll, or the turordningsslag): 2T each, the one behind may top; it leaves who won
 (``contest_done``'s result) and the spends."""
-DAMAGE = Stage("skadeslag", Phase.DROLL, DAMAGE_FIELDS + PURSES + ("body",), ("d_roll", *SPENDS), "apply_damage")
+DAMAGE = Stage(
+    "skadeslag", Phase.DROLL, (*DAMAGE_FIELDS, *PURSES, ("body", "d_def")), ("d_roll", *SPENDS), "apply_damage"
+)
 """A skadeslag (damage roll): 1T with top, mot-toppa and mot-mot-toppa (the defender's body points decide whether a
 mot-toppa is worth it); it leaves the roll that stands and the spends, and ``apply_damage`` marks the damage."""
 STAGES = (CONTEST, DAMAGE)
@@ -139,7 +142,12 @@ class Branches(Conflicts):
         self.captured.append((self.origin[idx], values, self.num[idx], self.pow6[idx]))
         self.phase[idx] = Phase.DONE
 
-    def _flat(self, name: str, idx: np.ndarray) -> np.ndarray:
+    def _flat(self, name: str | tuple[str, str], idx: np.ndarray) -> np.ndarray:
+        """A field's values at ``idx``, one row each (a person's own with a role: see :attr:`Stage.reads`)."""
+        if isinstance(name, tuple):
+            field, role = name
+            own: np.ndarray = at(getattr(self, field), idx, getattr(self, role)[idx])
+            return own.reshape(len(idx), 1)
         column: np.ndarray = getattr(self, name)[idx].reshape(len(idx), -1).astype(np.int64)
         return column
 
@@ -152,8 +160,13 @@ class Branches(Conflicts):
         at, others = np.flatnonzero(entering), np.flatnonzero(~entering)
         rows = keep[at]
         reads = np.column_stack([self._flat(name, rows) for name in stage.reads])
-        unique, first, inverse = np.unique(reads, axis=0, return_index=True, return_inverse=True)
-        keys = [tuple(k) for k in unique.tolist()]
+        order, starts = _groups(list(reads.T), len(rows))
+        first = order[starts]
+        opens = np.zeros(len(rows), dtype=np.int64)
+        opens[starts] = 1
+        inverse = np.empty(len(rows), dtype=np.int64)
+        inverse[order] = np.cumsum(opens) - 1  # each row's situation, numbered as ``keys``
+        keys = [tuple(k) for k in reads[first].tolist()]
         table = self.memo.setdefault(stage.name, {})
         new = [j for j, k in enumerate(keys) if k not in table]
         if new:
@@ -162,7 +175,6 @@ class Branches(Conflicts):
         outcomes = [table[k] for k in keys]
         sizes = np.array([len(o.num) for o in outcomes])
         begins = np.cumsum(sizes) - sizes
-        inverse = inverse.reshape(-1)
         counts = sizes[inverse]
         total = int(counts.sum())
         pick = np.repeat(begins[inverse], counts) + np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
