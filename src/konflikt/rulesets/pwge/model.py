@@ -7,11 +7,12 @@ out) ×2)``. The handling between two open floors is played by the vectorised ke
 turordningsslag, every roll with its topping, the skadeslag's top / mot-toppa / mot-mot-toppa, token loss by wound
 level, the endings), whose choices are the heuristic's answers read from the real policy (:mod:`.kernel_tables`);
 no rule is restated here. What this module adds is the chance: every conflict row of the kernel is a *branch* with
-an exact weight, and each roll splits a row into its outcomes (2T's eleven totals, 1T's six faces) instead of
-drawing one. After every sweep of the kernel, rows in the same situation are merged (their weights added), with
-the fields of a roll already settled cleared first — the 2T rolls, tops and declines of a finished contest, the
-stages of a marked skadeslag — so a handling's inner chance collapses to one distribution per situation: the rolls
-of a contest only as far as who won it and what the topping cost, the skadeslag only as far as the damage marked.
+an exact weight (:mod:`.model_rows`). Each contest and each skadeslag is played once per situation it reads (the
+modifiers, the purses of the two, the defender's body points), every 2T or 1T roll splitting its rows into the
+outcomes instead of drawing one; every later row in that situation is split at once into the outcomes kept — who
+won the contest and what the topping cost, the damage roll that stands — and handed on to the kernel's own exit.
+Before each split the rows in the same situation merge (their weights added), with the fields of a finished
+contest or skadeslag cleared first.
 
 Every handling costs at least one token or experience die and a pass moves the floor on (two passes in a row end
 the duel), so the graph is acyclic; the actions played ride in the state, so the length's distribution comes with
