@@ -8,12 +8,14 @@ the opening and from the middle of an exchange; the odds within 4 standard error
 
 from __future__ import annotations
 
+import random
 from collections.abc import Hashable, Mapping
 from fractions import Fraction
 from typing import Any
 
 import pytest
 
+from konflikt.analysis.compact import explore
 from konflikt.analysis.exact import _apply, branches, conflict_odds, outcome_label
 from konflikt.core.conflict import new_state
 from konflikt.core.ruleset import Policy
@@ -188,3 +190,32 @@ def test_asked_again_from_a_later_open_floor_the_explored_chain_answers_as_the_s
         again = conflict_odds(state, policies)
         assert again.method == "model"
         assert again.distribution == conflict_odds(state, policies, use_model=False).distribution
+
+
+@pytest.mark.parametrize(
+    ("sc", "handlings"),
+    [
+        (duel(3, (1, 2)), 3),
+        (duel(3, (0, 2), max_tops_per_roll=1, skrama_from=2), 3),
+        (load_scenario("pwge/duel"), 1),
+    ],
+    ids=["small", "capped_tops", "bundled"],
+)
+def test_contests_and_skadeslag_played_once_per_situation_equal_the_rows_played_roll_by_roll(
+    sc: Scenario, handlings: int
+) -> None:
+    """The memo (each stage played apart once per situation, ``model_rows``) against every stage played in the rows
+    themselves: the same successors from every open floor met within a few handlings (the bundled duel's opening
+    has a turordningsslag, contests and skadeslag with topping wars), numerator for numerator."""
+    opening = new_state(sc)
+    memoised, in_place = PwgeModel(opening), PwgeModel(opening, memoise=False)
+    assert memoised.stages is not None and in_place.stages is None
+    met = explore(memoised, [memoised.encode(opening)], 100_000, depth=handlings).states
+    floors = [c for c in met if memoised.end(c) is None]
+    floors = [floors[0], *random.Random(1).sample(floors[1:], min(60, len(floors) - 1))]
+    assert len(floors) > 20
+    got = memoised.successors_batch(floors)
+    want = in_place.successors_batch(floors)
+    for c, (den, ways), (den2, ways2) in zip(floors, got, want, strict=True):
+        assert (den, sorted(ways)) == (den2, sorted(ways2)), c  # type: ignore[type-var]
+    assert memoised.stages["contest"] and memoised.stages["skadeslag"]

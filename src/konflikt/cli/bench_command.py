@@ -114,14 +114,22 @@ def register(app: typer.Typer) -> None:
         )
         if data["exact_odds"]:
             t = Table(title="exact whole-conflict odds (CPU seconds, one core)", title_justify="left")
-            for col in ("scenario", "target", "model, floats", "model, exact", "saved state", "State API", "states"):
+            columns = ("scenario", "target", "model, floats", "model, exact", "saved state", "State API", "states")
+            for col in (*columns, "vs sim"):
                 t.add_column(col, justify="right" if col != "scenario" else "left")
             for r in data["exact_odds"]:
                 target = "-" if r["target_s"] is None else f"≤ {r['target_s']:g} s"
                 cells = [_seconds(r.get(k)) for k in ("float", "exact", "saved", "state_api")]
                 states = r["exact"].get("states") or r.get("state_api", {}).get("states")
-                t.add_row(r["scenario"], target, *cells, "-" if states is None else f"{states:,}")
+                check = r.get("vs_sim")
+                versus = "-" if check is None else f"{check['worst_se']:.1f} SE of {check['n']:,}"
+                t.add_row(r["scenario"], target, *cells, "-" if states is None else f"{states:,}", versus)
             out.print(t)
+            out.print(
+                "vs sim: the worst winner or ending share of that many simulated conflicts, in standard errors of the "
+                "exact probability (issue 21: within 4)",
+                highlight=False,
+            )
         out.print(startup_table(data["startup"]))
         print_scale(data)
         out.print(

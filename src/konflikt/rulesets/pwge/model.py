@@ -7,11 +7,12 @@ out) ×2)``. The handling between two open floors is played by the vectorised ke
 turordningsslag, every roll with its topping, the skadeslag's top / mot-toppa / mot-mot-toppa, token loss by wound
 level, the endings), whose choices are the heuristic's answers read from the real policy (:mod:`.kernel_tables`);
 no rule is restated here. What this module adds is the chance: every conflict row of the kernel is a *branch* with
-an exact weight, and each roll splits a row into its outcomes (2T's eleven totals, 1T's six faces) instead of
-drawing one. After every sweep of the kernel, rows in the same situation are merged (their weights added), with
-the fields of a roll already settled cleared first — the 2T rolls, tops and declines of a finished contest, the
-stages of a marked skadeslag — so a handling's inner chance collapses to one distribution per situation: the rolls
-of a contest only as far as who won it and what the topping cost, the skadeslag only as far as the damage marked.
+an exact weight (:mod:`.model_rows`). Each contest and each skadeslag is played once per situation it reads (the
+modifiers, the purses of the two, the defender's body points), every 2T or 1T roll splitting its rows into the
+outcomes instead of drawing one; every later row in that situation is split at once into the outcomes kept — who
+won the contest and what the topping cost, the damage roll that stands — and handed on to the kernel's own exit.
+Before each split the rows in the same situation merge (their weights added), with the fields of a finished
+contest or skadeslag cleared first.
 
 Every handling costs at least one token or experience die and a pass moves the floor on (two passes in a row end
 the duel), so the graph is acyclic; the actions played ride in the state, so the length's distribution comes with
@@ -36,129 +37,19 @@ from konflikt.core.ruleset import Policy
 from konflikt.core.state import State
 from konflikt.rulesets.pwge import endings
 from konflikt.rulesets.pwge.kernel import PwgeKernel
-from konflikt.rulesets.pwge.kernel_flow import Conflicts, Phase
+from konflikt.rulesets.pwge.kernel_flow import Phase
 from konflikt.rulesets.pwge.kernel_tables import NONE
+from konflikt.rulesets.pwge.model_rows import POW6, Branches, Memo, _groups
 from konflikt.rulesets.pwge.policies import HeuristicPolicy
 from konflikt.rulesets.pwge.state import PwgeState
 
 END = -1
 """The first field of an ended compact state (an open floor's is the floor holder, 0 or 1)."""
-TWO_D6: tuple[tuple[int, int], ...] = tuple((s, 6 - abs(s - 7)) for s in range(2, 13))
-"""2T: each total with its count of the 36 faces."""
-ONE_D6: tuple[tuple[int, int], ...] = tuple((f, 1) for f in range(1, 7))
-"""1T: each face once of 6."""
-CONTEST_PHASES = (Phase.CROLL, Phase.CCHECK, Phase.CASK)
-DAMAGE_PHASES = (Phase.DROLL, Phase.DAUTO, Phase.DATT, Phase.DDEF, Phase.DCCT)
-CONTEST_FIELDS = ("c_order", "c_a", "c_b", "c_mod", "c_roll", "c_tops", "c_dec", "c_ask")
-"""Read only while a contest runs (``begin_contest`` sets them afresh): cleared outside one so that rows merge."""
-DAMAGE_FIELDS = ("d_att", "d_def", "d_mod", "d_arm", "d_roll", "d_stage", "d_tops", "d_ctops")
-"""Read only while a skadeslag runs (``contest_done`` sets them afresh)."""
-WEIGHT_FIELDS = ("num", "pow6", "origin", "forced", "ids", "steps")
-"""Not part of a row's situation: its weight (num / 6^pow6), which open floor it came from, the roll it is to
-make, and the kernel's conflict number and step count (the length here is in actions)."""
-POW6 = np.array([6**k for k in range(400)], dtype=object)
-BATCH_ROWS = 400
+BATCH_ROWS = 5000
 """Open floors stepped together in one run of the kernel's sweeps."""
-
-
-class Branches(Conflicts):
-    """The kernel's conflict rows as weighted branches: a roll splits each row into every outcome of the dice."""
-
-    num: np.ndarray
-    pow6: np.ndarray
-    origin: np.ndarray
-    forced: np.ndarray
-
-    def roll(self, idx: np.ndarray, count: int) -> np.ndarray:
-        """The total each row was split to (see :meth:`_split`)."""
-        result: np.ndarray = self.forced[idx]
-        return result
-
-    def _split(self, phase: int, outcomes: tuple[tuple[int, int], ...], dice: int) -> np.ndarray:
-        """Merge the rows in the same situation, then copy each row in ``phase`` once per outcome of the dice (the
-        copies go to the end), each weighted by its count of 6^``dice``; return the rows that now roll."""
-        k = len(outcomes)
-        keep, num, pow6 = self._merged()
-        rolls = np.flatnonzero(self.phase[keep] == phase)
-        m, n = len(rolls), len(keep)
-        self.take(np.concatenate([keep, np.tile(keep[rolls], k - 1)]))
-        self.num = np.concatenate([num, np.tile(num[rolls], k - 1)])
-        self.pow6 = np.concatenate([pow6, np.tile(pow6[rolls], k - 1)])
-        rolling = np.concatenate([rolls, np.arange(n, n + (k - 1) * m)])
-        self.forced[rolling] = np.repeat(np.array([v for v, _ in outcomes]), m)
-        counts = np.repeat(np.array([c for _, c in outcomes], dtype=object), m)
-        self.num[rolling] = self.num[rolling] * counts
-        self.pow6[rolling] += dice
-        return rolling
-
-    def on_contest_roll(self, idx: np.ndarray) -> None:
-        # the handlers of a sweep each find their rows afresh, so rows may be merged and copied here
-        super().on_contest_roll(self._split(Phase.CROLL, TWO_D6, 2))
-
-    def on_damage_roll(self, idx: np.ndarray) -> None:
-        super().on_damage_roll(self._split(Phase.DROLL, ONE_D6, 1))
-
-    def _merged(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Clear what no later step reads, then find the rows in the same situation: one row of each (to keep),
-        and its summed weight (numerator, power of 6)."""
-        phase = self.phase
-        idle = ~np.isin(phase, CONTEST_PHASES)
-        for name in CONTEST_FIELDS:
-            getattr(self, name)[idle] = 0
-        idle = ~np.isin(phase, DAMAGE_PHASES)
-        for name in DAMAGE_FIELDS:
-            getattr(self, name)[idle] = 0
-        if self.max_tops == 0:
-            self.d_tops[:] = 0  # read only against a limit on tops
-        n = len(phase)
-        columns = [self.origin]
-        for name, value in vars(self).items():
-            if isinstance(value, np.ndarray) and name not in WEIGHT_FIELDS and name != "surprisers":
-                flat = value.reshape(n, -1)
-                columns += [flat[:, k] for k in range(flat.shape[1])]
-        order, starts = _groups(columns, n)
-        if len(starts) == n:
-            return np.arange(n), self.num, self.pow6
-        power = self.pow6[order]
-        top = np.maximum.reduceat(power, starts)
-        sizes = np.diff(np.r_[starts, n])
-        scaled = self.num[order] * POW6[np.repeat(top, sizes) - power]
-        num = np.empty(len(starts), dtype=object)
-        num[:] = list(np.add.reduceat(scaled, starts))
-        return order[starts], num, top
-
-
-def _groups(columns: Sequence[np.ndarray], n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Equal rows among ``n`` rows of integer columns: an order of the rows with equal ones together, and where
-    each group starts in it.
-
-    Each row is packed, column by column in mixed radix (each column's own range; constant columns left out), into
-    as few int64 words as hold it, and the words sorted together: exact, and far faster than sorting whole rows
-    (``np.unique(axis=0)``)."""
-    words: list[np.ndarray] = []
-    word: np.ndarray | None = None
-    room = 1
-    for column in columns:
-        low, high = int(column.min()), int(column.max())
-        if low == high:
-            continue
-        size = high - low + 1
-        if word is None or room * size >= 1 << 62:
-            if word is not None:
-                words.append(word)
-            word, room = np.zeros(n, dtype=np.int64), 1
-        word = word * size + (column.astype(np.int64) - low)
-        room *= size
-    if word is None:
-        return np.arange(n), np.zeros(1, dtype=np.int64)
-    words.append(word)
-    order = words[0].argsort(kind="stable") if len(words) == 1 else np.lexsort(words[::-1])
-    new = np.zeros(n, dtype=bool)
-    new[0] = True
-    for w in words:
-        ranked = w[order]
-        new[1:] |= ranked[1:] != ranked[:-1]
-    return order, np.flatnonzero(new)
+UNENDED = [0, 1, 3, 4, 5, 7, 12]
+"""The columns of a harvested row (:meth:`PwgeModel._harvest`) that an end's compact state leaves out: the floor,
+passes, distance, points and experience dice."""
 
 
 Person = tuple[int, int, int, int, int]
@@ -170,7 +61,7 @@ class PwgeModel:
 
     unit = "actions"
 
-    def __init__(self, conflict: PwgeState) -> None:
+    def __init__(self, conflict: PwgeState, *, memoise: bool = True) -> None:
         probe = conflict.clone()
         assert isinstance(probe, PwgeState)
         probe.quiet = True
@@ -179,6 +70,9 @@ class PwgeModel:
         self.static = self._identity(conflict)
         self._labels: dict[Hashable, Hashable] = {}
         self._memo: dict[Hashable, tuple[int, list[tuple[Hashable, int]]]] = {}
+        self.stages: Memo | None = {} if memoise else None
+        """Each contest's and skadeslag's outcomes by the situation it reads (:mod:`.model_rows`); ``None``: every
+        one played roll by roll in the rows (the path the memo is tested equal to)."""
 
     @staticmethod
     def _identity(conflict: PwgeState) -> Hashable:
@@ -260,6 +154,7 @@ class PwgeModel:
         rows.pow6 = np.zeros(n, dtype=np.int64)
         rows.origin = np.arange(n)
         rows.forced = np.zeros(n, dtype=np.int64)
+        rows.memo = self.stages
         return rows
 
     def _step(self, compacts: Sequence[Hashable]) -> None:
@@ -285,6 +180,8 @@ class PwgeModel:
 
     @staticmethod
     def _harvest(rows: Branches, idx: np.ndarray, found: list[dict[Hashable, tuple[int, int]]]) -> None:
+        """The rows at ``idx`` have reached an open floor or an end: merged by (open floor they came from, compact
+        state), their weights added to ``found``."""
         done = rows.phase[idx] == Phase.DONE
         person = [rows.tok[idx], rows.xp[idx], rows.body[idx], rows.wnd[idx], rows.out[idx].astype(np.int64)]
         table = np.column_stack(
@@ -298,21 +195,29 @@ class PwgeModel:
                 rows.ending[idx],
                 rows.winner[idx],
             ]
-        ).tolist()
-        for k, row in enumerate(table):
-            if done[k]:
+        )
+        table[np.ix_(done, UNENDED)] = 0  # what an end's compact state leaves out
+        origin = rows.origin[idx]
+        order, starts = _groups([origin, done, *table.T], len(idx))
+        power = rows.pow6[idx][order]
+        top = np.maximum.reduceat(power, starts)
+        sizes = np.diff(np.r_[starts, len(idx)])
+        summed = np.add.reduceat(rows.num[idx][order] * POW6[np.repeat(top, sizes) - power], starts)
+        first = order[starts]
+        for row, ended, i, n, p in zip(
+            table[first].tolist(), done[first].tolist(), origin[first].tolist(), summed, top.tolist(), strict=True
+        ):
+            if ended:
                 compact: Hashable = (END, row[16], row[17], row[2], row[6], *row[8:12], *row[13:16])
             else:
                 compact = tuple(row[:16])
-            i = int(rows.origin[idx[k]])
-            n, p = int(rows.num[idx[k]]), int(rows.pow6[idx[k]])
             have = found[i].get(compact)
             if have is None:
-                found[i][compact] = (n, p)
+                found[i][compact] = (int(n), p)
             else:
                 m, q = have
-                top = max(p, q)
-                found[i][compact] = (n * 6 ** (top - p) + m * 6 ** (top - q), top)
+                top_ = max(p, q)
+                found[i][compact] = (int(n) * 6 ** (top_ - p) + m * 6 ** (top_ - q), top_)
 
 
 def exact_model(state: State, policies: Mapping[str, Policy]) -> PwgeModel | str | None:
