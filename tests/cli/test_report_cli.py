@@ -33,7 +33,14 @@ def registered() -> list[str]:
 
 
 def test_the_rulesets_register_their_reports() -> None:
-    assert registered() == ["fimbulfrost-choices", "fimbulfrost-opponents", "levald-weapons", "presja-choices"]
+    assert registered() == [
+        "fimbulfrost-choices",
+        "fimbulfrost-opponents",
+        "levald-choices",
+        "levald-weapons",
+        "presja-choices",
+        "pwge-choices",
+    ]
     assert [f.key for f in all_reports()] == registered()
     found = find_report("levald-weapons")
     assert (found.ruleset.id, found.report.name) == ("levald", "weapons")
@@ -87,8 +94,8 @@ def test_levald_weapon_report_json(cli: Callable[..., Result], tmp_path: Path) -
         (("fimbulfrost-opponents", "--levels", "99"), "--levels takes levels from 1 to 30, not '99'"),
         (
             ("presja-knives",),
-            "unknown report 'presja-knives' (known: fimbulfrost-choices, fimbulfrost-opponents, levald-weapons, "
-            "presja-choices)",
+            "unknown report 'presja-knives' (known: fimbulfrost-choices, fimbulfrost-opponents, levald-choices, "
+            "levald-weapons, presja-choices, pwge-choices)",
         ),
     ],
 )

@@ -86,10 +86,17 @@ def _command(found: Any) -> Any:
         ),
         out: Path = typer.Option(default_out, help="Folder for the CSV files and the plot."),  # noqa: B008
         as_json: bool = typer.Option(False, "--json", help="Print the numbers as JSON."),
+        strong: str | None = typer.Option(
+            None,
+            "--strong",
+            help="Round robins: each entrant against the baseline again with every seat on this policy (rollout:8, "
+            "mcts:50), beside the heuristic's standing.",
+        ),
+        strong_n: int = typer.Option(10, "--strong-n", min=1, help="Duels in each seat order under --strong."),
     ) -> None:
         chosen = parse_levels(levels, low, high)
         console = plain_console(file=io.StringIO()) if as_json else plain_console()
-        data = _reports().run_report(found, n, seed, chosen, out, console)
+        data = _reports().run_report(found, n, seed, chosen, out, console, strong, strong_n)
         if as_json:
             typer.echo(json.dumps(data, ensure_ascii=False, indent=1, default=str))
         else:

@@ -9,8 +9,8 @@ ruleset may import neither). Two kinds of report exist, one dataclass each:
 * :class:`RoundRobin`: every ordered pair of entrants (weapons, say) meets ``n`` times at each level, and a
   Bradley–Terry fit rates them (Le våld's weapons against the text's "Bra").
 * :class:`Ladder`: one side against a ladder of opponents (Fimbulfrost's heroes from the robber band to the dragon).
-* :class:`Choices`: "is there a dominant choice?" — each option's share under optimal play, and its alternatives'
-  cost.
+* :class:`Choices`: "is there a dominant choice?" — each option's share under optimal play (or, where that is out
+  of reach, one step of improvement by seeded playouts), and its alternatives' cost.
 """
 
 from __future__ import annotations
@@ -118,6 +118,14 @@ class Choices:
     group: Callable[[Hashable], tuple[str, str] | None]
     scenario_words: str
     concede: str | None = None
+    method: str = "optimal"
+    """``optimal``: the scenarios' round games solved exactly. ``rollout``: where optimal play is out of reach, one
+    step of policy improvement over the heuristic (:mod:`konflikt.analysis.rollout`): at each decision met in
+    ``Report.n`` conflicts of heuristic play, every option scored by :attr:`playouts` seeded playouts of the
+    heuristic; ``group`` then takes the State's action, and :attr:`decision` names the decision."""
+    decision: Callable[[Sequence[str]], str | None] | None = None
+    """For ``rollout``: the kind of decision, from the kinds of the legal actions (``None``: not reported)."""
+    playouts: int = 16
     levels: tuple[int, ...] = (1,)
     """Unused (the command's ``--levels`` asks for one): the report solves its scenarios as they are."""
     level_range: tuple[int, int] = (1, 100)

@@ -141,7 +141,11 @@ class RandomPolicy:
         return legal[int(rng.integers(len(legal)))]
 
 
-SEARCH_POLICIES: dict[str, str] = {"mcts": "konflikt.analysis.mcts", "optimal": "konflikt.analysis.optimal_policy"}
+SEARCH_POLICIES: dict[str, str] = {
+    "mcts": "konflikt.analysis.mcts",
+    "optimal": "konflikt.analysis.optimal_policy",
+    "rollout": "konflikt.analysis.rollout",
+}
 """Policies every ruleset has that search or solve the game (``konflikt.analysis``, above ``core``): name → the
 module that makes them, imported by name on first use (as the rulesets are), whose ``make_policy(name, argument)``
 returns the policy. A name may carry an argument after a colon, the module's to read (``mcts:2000``). Such a policy

@@ -47,15 +47,33 @@ def default_levels(report: Report) -> tuple[int, ...]:
 
 
 def run_report(
-    found: Found, n: int, seed: int, levels: list[int] | None, out_dir: Path | None, console: Any
+    found: Found,
+    n: int,
+    seed: int,
+    levels: list[int] | None,
+    out_dir: Path | None,
+    console: Any,
+    strong: str | None = None,
+    strong_n: int = 10,
 ) -> dict[str, Any]:
-    """Run a report: the round robin prints its table as it goes; the ladder's table is printed here."""
+    """Run a report: the round robin prints its table as it goes (and, with ``strong``, each entrant's standing
+    under that policy beside the heuristic's: :mod:`.strong`); the ladder's table is printed here."""
     content = found.report.content
     chosen = list(default_levels(found.report) if levels is None else levels)
+    if strong is not None and not isinstance(content, RoundRobin):
+        raise KonfliktError(f"--strong is for round-robin reports; {found.key} is not one")
     if isinstance(content, RoundRobin):
         from konflikt.reports.round_robin import round_robin_report
 
-        return round_robin_report(found.ruleset, found.report, n, seed, chosen, out_dir, console)
+        if strong is not None:
+            found.ruleset.policy(strong)  # a bad name: one line before any duel
+        data = round_robin_report(found.ruleset, found.report, n, seed, chosen, out_dir, console)
+        if strong is not None:
+            from konflikt.reports.strong import print_strong, strong_standing
+
+            data["strong"] = strong_standing(content, strong, strong_n, seed, chosen, data["by_level"])
+            print_strong(data, data["strong"], console)
+        return data
     if isinstance(content, Ladder):
         from konflikt.reports.ladder import ladder_report, print_report
 
@@ -65,7 +83,7 @@ def run_report(
     if isinstance(content, Choices):
         from konflikt.reports.choices import choices_report, print_choices
 
-        data = choices_report(found.report, out_dir)
+        data = choices_report(found.report, out_dir, n, seed)
         print_choices(data, console)
         return data
     raise KonfliktError(f"report {found.key} has content of no known kind: {type(content).__name__}")

@@ -18,20 +18,27 @@ one decision at a time: ``advise`` at the table).
 from __future__ import annotations
 
 import csv
+import math
+import time
 from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from konflikt.analysis import optimal_model as om
 from konflikt.analysis.optimal import score
 from konflikt.core.conflict import new_state
 from konflikt.core.reports import Choices, Report
 from konflikt.core.scenario import load_scenario
+from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL
 from konflikt.errors import KonfliktError
 
 CONCEDE_TIE = 1e-9
 """Conceding is "right" where it costs no more than this (the solver's values are within 10⁻¹² of exact)."""
 TOP_STATES = 5
+MAX_DECISIONS = 20_000
+"""Steps of one conflict of heuristic play walked by the rollout tally before it gives up on that conflict."""
 
 
 def _option(content: Choices, choice: Hashable) -> str | None:
@@ -140,10 +147,108 @@ def scenario_choices(name: str, content: Choices) -> dict[str, Any]:
     return out
 
 
-def choices_report(report: Report, out_dir: Path | None) -> dict[str, Any]:
+def rollout_choices(name: str, content: Choices, n: int, seed: int) -> dict[str, Any]:
+    """One scenario's tally by one step of policy improvement (see :mod:`konflikt.analysis.rollout`): ``n``
+    conflicts of heuristic play; at each decision of a seat with a side and more than one option, every option is
+    scored by ``content.playouts`` seeded playouts, the improved choice counted beside the heuristic's, and what the
+    best option of another kind costs where the improved choice is taken (with its paired standard error)."""
+    from konflikt.analysis.rollout import OVERRIDE_Z, heuristic_of, improved_choice, paired, score_choices
+
+    scenario = load_scenario(name)
+    picked: dict[tuple[str, str], list[float]] = {}  # improved picks, heuristic picks, cost sum, cost variance sum
+    decisions: dict[str, int] = {}
+    gain: dict[str, list[float]] = {}  # improved − heuristic: sum, variance sum
+    began = time.process_time()
+    for k in range(n):
+        rng = np.random.default_rng([seed, k])
+        state = new_state(scenario, {})
+        state.quiet = True
+        policy = heuristic_of(state)
+        for _ in range(MAX_DECISIONS):
+            node = state.current_player()
+            if node == TERMINAL:
+                break
+            if node == CHANCE:
+                roll = state.pending_roll()
+                assert roll is not None
+                state.apply_action(roll.sample(rng), checked=False)
+                continue
+            seats = state.waiting_for() if node == SIMULTANEOUS else (node,)
+            usual = {seat: policy.choose(state, seat, rng) for seat in seats}
+            for seat in seats:
+                legal = list(state.legal_actions(seat))
+                kind = content.decision([a.kind for a in legal]) if content.decision is not None else None
+                if kind is None or len(legal) < 2 or state.side_of(seat) is None:
+                    continue
+                scored = score_choices(state, seat, content.playouts, int(rng.integers(2**63)))
+                chosen = improved_choice(scored, usual[seat])
+                mine = next(s for s in scored if s.action == usual[seat])
+                option = _option(content, chosen.action)
+                others = [s for s in scored if _option(content, s.action) not in (None, option)]
+                if option is None or not others:
+                    continue
+                cost, se = paired(chosen, max(others, key=lambda s: s.mean))
+                decisions[kind] = decisions.get(kind, 0) + 1
+                row = picked.setdefault((kind, option), [0.0, 0.0, 0.0, 0.0])
+                row[0] += 1
+                row[2] += cost
+                row[3] += se * se
+                usual_option = _option(content, usual[seat])
+                if usual_option is not None:
+                    picked.setdefault((kind, usual_option), [0.0, 0.0, 0.0, 0.0])[1] += 1
+                up, up_se = paired(chosen, mine)
+                g = gain.setdefault(kind, [0.0, 0.0])
+                g[0] += up
+                g[1] += up_se * up_se
+            if node == SIMULTANEOUS:
+                state.apply_actions(usual, checked=False)
+            else:
+                state.apply_action(usual[node], checked=False)
+    rows = []
+    order = sorted(picked.items(), key=lambda item: (item[0][0], -item[1][0]))
+    for (kind, option), (chose, usual_n, cost, var) in order:
+        m = decisions[kind]
+        share = chose / m
+        rows.append(
+            {
+                "kind": kind,
+                "option": option,
+                "share": share,
+                "share_se": math.sqrt(share * (1 - share) / m),
+                "heuristic_share": usual_n / m,
+                "alternative_cost_pp": 100 * cost / chose if chose else None,
+                "alternative_cost_se_pp": 100 * math.sqrt(var) / chose if chose else None,
+            }
+        )
+    return {
+        "scenario": name,
+        "title": scenario.title,
+        "method": "rollout",
+        "scope": (
+            f"not optimal play: one step of policy improvement over the heuristic — at each decision met in {n} "
+            f"conflicts of heuristic play, every option scored by {content.playouts} seeded playouts of the heuristic "
+            f"(the same dice for every option), the heuristic's choice kept unless another wins more by "
+            f"{OVERRIDE_Z:g} paired standard errors"
+        ),
+        "rows": rows,
+        "decisions": decisions,
+        "gain_pp": {
+            kind: {"mean": 100 * g[0] / decisions[kind], "se": 100 * math.sqrt(g[1]) / decisions[kind]}
+            for kind, g in gain.items()
+        },
+        "conflicts": n,
+        "playouts": content.playouts,
+        "seconds": time.process_time() - began,
+    }
+
+
+def choices_report(report: Report, out_dir: Path | None, n: int = 1, seed: int = 1) -> dict[str, Any]:
     content = report.content
     assert isinstance(content, Choices)
-    scenarios = [scenario_choices(name, content) for name in content.scenarios]
+    if content.method == "rollout":
+        scenarios = [rollout_choices(name, content, n, seed) for name in content.scenarios]
+    else:
+        scenarios = [scenario_choices(name, content) for name in content.scenarios]
     files: list[str] = []
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -170,6 +275,9 @@ def print_choices(data: dict[str, Any], console: Any) -> None:
     from rich.table import Table
 
     for s in data["scenarios"]:
+        if s["method"] == "rollout":
+            _print_rollout(s, console)
+            continue
         if s["method"] != "optimal":
             console.print(f"{s['scenario']}: {s['note']}", highlight=False, markup=False)
             continue
@@ -200,4 +308,38 @@ def print_choices(data: dict[str, Any], console: Any) -> None:
                 )
 
 
-__all__ = ["choices_report", "print_choices", "scenario_choices"]
+def _print_rollout(s: dict[str, Any], console: Any) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"{s['title']}: is there a dominant choice? (one step of improvement, estimated)")
+    for col in ("decision", "option", "improved picks", "heuristic picks", "best alternative costs"):
+        table.add_column(col, justify="left" if col in ("decision", "option") else "right")
+    for row in s["rows"]:
+        cost = row["alternative_cost_pp"]
+        table.add_row(
+            row["kind"],
+            row["option"],
+            f"{row['share']:.1%} ± {row['share_se']:.1%}",
+            f"{row['heuristic_share']:.1%}",
+            "—" if cost is None else f"{cost:.1f} ± {row['alternative_cost_se_pp']:.1f} pp",
+        )
+    console.print(table)
+    console.print(s["scope"], highlight=False, markup=False)
+    console.print(
+        "cost: percentage points of the deciding side's win chance lost by the best option of another kind where "
+        "this one is picked (± one standard error, from the paired playouts); picks: share of the decisions met "
+        f"({', '.join(f'{k}: {v}' for k, v in s['decisions'].items())})",
+        highlight=False,
+        markup=False,
+    )
+    for kind, g in s["gain_pp"].items():
+        console.print(
+            f"{kind}: the improved choice wins {g['mean']:+.1f} ± {g['se']:.1f} pp more than the heuristic's, "
+            "on average",
+            highlight=False,
+            markup=False,
+        )
+    console.print(f"{s['seconds']:.0f} s of CPU", highlight=False, markup=False)
+
+
+__all__ = ["choices_report", "print_choices", "rollout_choices", "scenario_choices"]

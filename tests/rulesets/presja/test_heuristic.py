@@ -53,6 +53,21 @@ def test_concedes_when_being_taken_out_is_likely() -> None:
     assert str(choose(state)) == "concede", "any hit now takes a out"
 
 
+def test_does_not_concede_while_its_own_attack_could_still_take_the_foe_out() -> None:
+    """Learnt from optimal play (the knife fight's solve): who could still win this exchange fights on."""
+    state = duel({"skill": 0, "fate_points": 0}, {"skill": 4, "weapon": "miecz", "fate_points": 0})
+    a, b = state.index["a"], state.index["b"]
+    state.marked[a] = 0b11111
+    state.cons[a] = [2, 2, 1]
+    state.marked[b] = 0b11111
+    state.cons[b] = [2, 2, 2]
+    state._ver += 1
+    assert choose(state).kind == "attack", "any hit of a's now takes b out too"
+    state.cons[b] = [2, 2, 0]  # b's severe slot absorbs up to 6: a's +0 knife never deals more against skill 4
+    state._ver += 1
+    assert str(choose(state)) == "concede"
+
+
 def test_does_not_concede_a_fresh_fight_or_when_not_allowed() -> None:
     state = knife_fight()
     assert choose(state).kind == "attack"

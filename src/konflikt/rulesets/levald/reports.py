@@ -7,7 +7,10 @@ skill: two fighters identical but for their weapons (:func:`konflikt.rulesets.le
 
 from __future__ import annotations
 
-from konflikt.core.reports import Entrant, Report, RoundRobin
+from collections.abc import Hashable, Sequence
+
+from konflikt.core.actions import Action
+from konflikt.core.reports import Choices, Entrant, Report, RoundRobin
 from konflikt.rulesets.levald.models import bundled_weapons
 from konflikt.rulesets.levald.scenarios import duel_document
 
@@ -46,5 +49,66 @@ WEAPONS = Report(
     n=2000,
 )
 
-REPORTS = {WEAPONS.name: WEAPONS}
+MOVEMENT = frozenset({"advance", "hold", "retreat", "leave"})
+DECISIONS = (
+    (MOVEMENT, "Rörelse (movement, secret)"),
+    (frozenset({"attack", "regain"}), "Anfalla eller inte (attack or not)"),
+    (frozenset({"ground"}), "Vinna terräng (gain ground)"),
+    (frozenset({"defend", "counter"}), "Försvar (defence)"),
+)
+OPTIONS = {
+    "advance": "Avancera (advance)",
+    "hold": "Bibehålla (hold)",
+    "retreat": "Retirera (retreat)",
+    "leave": "Lämna (leave the fight)",
+    "attack": "Utföra ett anfall (attack)",
+    "regain": "Låta bli att anfalla (do not attack: both regain 1 Gard)",
+    "defend": "Försvara sig (defend)",
+    "counter": "Kontra (counter-attack)",
+}
+
+
+def decision(kinds: Sequence[str]) -> str | None:
+    """The kind of a decision, from the kinds of its legal actions (``None``: not one the report counts)."""
+    found = set(kinds)
+    for words, name in DECISIONS:
+        if found and found <= words:
+            return name
+    return None
+
+
+def option(action: Hashable) -> tuple[str, str] | None:
+    """An action as (its decision, its option), in the text's words with English."""
+    if not isinstance(action, Action):
+        return None
+    kind = decision([action.kind])
+    if kind is None:
+        return None
+    if action.kind == "ground":
+        follows = action.get("step", 0) == 0
+        return kind, "följer efter (follows)" if follows else "följer inte efter (does not follow, +1 step)"
+    return kind, OPTIONS.get(action.kind, action.kind)
+
+
+CHOICES = Report(
+    name="choices",
+    title="is there a dominant choice? the duel at the bridge, one step of improvement over the heuristic",
+    summary=(
+        "Where optimal play of a Le våld duel is out of reach, one step of policy improvement: at each decision met "
+        "in -n duels of heuristic play, every option (movement, attack or not, gaining ground, defence) is scored by "
+        "seeded playouts of the heuristic; how often the improved choice takes each option, beside the heuristic, "
+        "and what the best other option costs, with standard errors. Estimates, not optimal play."
+    ),
+    content=Choices(
+        scenarios=("levald/duel",),
+        group=option,
+        scenario_words="Snurre against Hedda at the bridge: one step of improvement over the heuristic (estimated)",
+        method="rollout",
+        decision=decision,
+        playouts=16,
+    ),
+    n=10,
+)
+
+REPORTS = {WEAPONS.name: WEAPONS, CHOICES.name: CHOICES}
 """The balancing reports of Le våld (``Ruleset.reports``)."""

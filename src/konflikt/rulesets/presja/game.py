@@ -99,9 +99,10 @@ class PresjaGame:
     def policy_choice(self, compact: Hashable, made: Made) -> Hashable:
         duel = cast(Duel, compact)
         zones = (duel[13], duel[14])
+        marked, cons = (duel[0], duel[1]), (duel[2], duel[3])
         if not made:
-            return self.rules._declares(0, duel[0], duel[2], None, duel[10], zones)
-        return self.rules._declares(1, duel[1], duel[3], cast(Decl, made[0]), duel[10], zones)
+            return self.rules._declares(0, marked, cons, None, duel[10], zones)
+        return self.rules._declares(1, marked, cons, cast(Decl, made[0]), duel[10], zones)
 
     def resolve(self, compact: Hashable, made: Made) -> tuple[int, Sequence[tuple[Hashable, int]]]:
         duel = cast(Duel, compact)

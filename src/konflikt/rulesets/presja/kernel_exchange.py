@@ -145,30 +145,37 @@ class ExchangeRules:
         key = (m0, c0, m1, c1, early, zones)
         found = self._decl.get(key)
         if found is None:
-            first = self._declares(0, m0, c0, None, early, zones)
-            second = None if first.kind == "concede" else self._declares(1, m1, c1, first, early, zones)
+            first = self._declares(0, (m0, m1), (c0, c1), None, early, zones)
+            second = None if first.kind == "concede" else self._declares(1, (m0, m1), (c0, c1), first, early, zones)
             found = self._decl[key] = (first, second)
         return found
 
     def _declares(
-        self, i: int, marked: int, cons: tuple[int, ...], other: Decl | None, early: int, zones: tuple[int, int]
+        self,
+        i: int,
+        marked: tuple[int, int],
+        cons: tuple[tuple[int, ...], tuple[int, ...]],
+        other: Decl | None,
+        early: int,
+        zones: tuple[int, int],
     ) -> Decl:
         """What the heuristic declares for participant ``i`` (0 first) — asked of the real policy.
 
-        In a duel the heuristic's declaration reads its own track and taken consequence slots and the other's
-        declaration (threat and tactic) and both zones, never the other's track nor anyone's fate points (see
+        In a duel the heuristic's declaration reads both tracks and which consequence slots are taken, the other's
+        declaration (threat and tactic) and both zones, never anyone's fate points (see
         ``HeuristicPolicy._declare_now``), so that is the memo's key; the kernel tests replay whole conflicts
         through the State to hold this to account.
         """
-        key = (i, marked, tuple(c > 0 for c in cons), other, early, zones)
+        key = (i, marked, tuple(c > 0 for c in cons[0]), tuple(c > 0 for c in cons[1]), other, early, zones)
         found = self._own.get(key)
         if found is not None:
             return found
         conflict = self._at(early)
         me, him = self.who[i], self.who[1 - i]
         conflict.zone[self.who[0]], conflict.zone[self.who[1]] = zones
-        conflict.marked[me] = marked
-        conflict.cons[me] = [1 if c else 0 for c in cons]
+        for k in (0, 1):
+            conflict.marked[self.who[k]] = marked[k]
+            conflict.cons[self.who[k]] = [1 if c else 0 for c in cons[k]]
         conflict.decl = [None] * len(conflict.fighters)
         if other is not None:
             conflict.decl[him] = Declaration(other.kind, me if other.kind == "attack" else -1, other.tactic, other.zone)

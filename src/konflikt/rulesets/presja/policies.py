@@ -1,7 +1,8 @@
 """The `heuristic` policy of `presja`, for every seat including the GM's.
 
 Deterministic given the state (it never draws from the generator), so exact analysis may memoise on ``key()``:
-- declarations: concede when being taken out this exchange is likely; otherwise attack the foe it expects to
+- declarations: concede when being taken out this exchange is likely and no attack of its own could take the foe
+  out this exchange (who could still win fights on, as optimal play does); otherwise attack the foe it expects to
   hurt most and pick the tactic with the best expected pressure dealt minus (weighted) pressure taken — weighted
   lightly for the underdog (risk pays) and heavily for the favourite (safety pays), as optimal play does; with no
   foe in reach, move towards the nearest one;
@@ -146,6 +147,9 @@ class HeuristicPolicy:
         ]
         can = _can_absorb(conflict, i)
         tactics = TACTICS if conflict.rule_values["tactics"] else ("none",)
+        targets = [
+            j for j in conflict.opponents(i) if act("attack", target=conflict.fighters[j].id, tactic=None) in legal
+        ]
         if act("concede") in legal and threats:
             # the alternative to conceding is fighting on as defensively as the rules allow
             guard = max(tactic_mods(t)[1] for t in tactics)
@@ -153,11 +157,8 @@ class HeuristicPolicy:
             for j in threats:
                 diff = conflict.level(j) + tactic_mods(conflict.tactic(j))[0] - conflict.level(i) - guard
                 alive *= survive(diff, conflict.fighters[j].damage, fi.absorption, can)
-            if 1.0 - alive >= CONCEDE_AT:
+            if 1.0 - alive >= CONCEDE_AT and not _can_take_out(conflict, i, targets, tactics):
                 return act("concede")
-        targets = [
-            j for j in conflict.opponents(i) if act("attack", target=conflict.fighters[j].id, tactic=None) in legal
-        ]
         hurt = (
             1.0
             + bin(conflict.marked[i]).count("1") / max(len(fi.track), 1)
@@ -280,6 +281,19 @@ def _least_harm(track: tuple[tuple[int, int], ...], options: tuple[Absorb, ...])
         return boxes + sum(CONSEQUENCE_HARM[s] for s in opt.cons), waste
 
     return min(options, key=harm)
+
+
+def _can_take_out(conflict: PresjaState, i: int, targets: list[int], tactics: tuple[str, ...]) -> bool:
+    """Whether one attack of ``i`` this exchange, with its most aggressive tactic, could take a foe out: some
+    pressure the foe could not absorb (no box nor free consequence covers it). A fighter who could still win this
+    exchange does not concede (learnt from optimal play, docs/rulesets/presja.md)."""
+    attack = max(tactic_mods(t)[0] for t in tactics)
+    fi = conflict.fighters[i]
+    for j in targets:
+        diff = conflict.level(i) + attack - conflict.level(j) - tactic_mods(conflict.tactic(j))[1]
+        if survive(diff, fi.damage, conflict.fighters[j].absorption, _can_absorb(conflict, j)) < 1.0:
+            return True
+    return False
 
 
 def _can_absorb(conflict: PresjaState, i: int) -> frozenset[int]:

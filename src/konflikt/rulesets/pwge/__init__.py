@@ -17,6 +17,7 @@ from konflikt.rulesets.pwge.odds import QUESTIONS
 from konflikt.rulesets.pwge.options import OPTIONS
 from konflikt.rulesets.pwge.persist import aftermath
 from konflikt.rulesets.pwge.policies import HeuristicPolicy
+from konflikt.rulesets.pwge.reports import REPORTS
 from konflikt.rulesets.pwge.state import PwgeState
 
 RULESET = register(
@@ -46,6 +47,7 @@ RULESET = register(
         exact_model=exact_model,
         aftermath=aftermath,
         campaign=CAMPAIGN,
+        reports=REPORTS,
         cap_endings=(),
         length_unit="actions",
         length_key="actions",
