@@ -151,3 +151,13 @@ class Report:
 
 
 __all__ = ["Entrant", "Ladder", "Report", "RoundRobin", "Rung"]
+
+
+def decision_named(kinds: Sequence[str], decisions: Sequence[tuple[frozenset[str], str]], least: int = 1) -> str | None:
+    """The name of the first of ``decisions`` (its action kinds, its name) whose kinds hold every kind offered, where
+    at least ``least`` are offered (``None``: not a decision the report counts). A choices report's ``decision``."""
+    found = set(kinds)
+    for words, name in decisions:
+        if len(found) >= least and found <= words:
+            return name
+    return None

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 
 from konflikt.core.actions import Action
-from konflikt.core.reports import Choices, Entrant, Report, RoundRobin
+from konflikt.core.reports import Choices, Entrant, Report, RoundRobin, decision_named
 from konflikt.rulesets.levald.models import bundled_weapons
 from konflikt.rulesets.levald.scenarios import duel_document
 
@@ -70,11 +70,7 @@ OPTIONS = {
 
 def decision(kinds: Sequence[str]) -> str | None:
     """The kind of a decision, from the kinds of its legal actions (``None``: not one the report counts)."""
-    found = set(kinds)
-    for words, name in DECISIONS:
-        if found and found <= words:
-            return name
-    return None
+    return decision_named(kinds, DECISIONS)
 
 
 def option(action: Hashable) -> tuple[str, str] | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 
 from konflikt.core.actions import Action
-from konflikt.core.reports import Choices, Report
+from konflikt.core.reports import Choices, Report, decision_named
 
 DECISIONS = (
     (frozenset({"attack", "distance", "other", "pass"}), "handling (action on the open floor)"),
@@ -50,11 +50,7 @@ DETAILS = {
 
 def decision(kinds: Sequence[str]) -> str | None:
     """The kind of a decision, from the kinds of its legal actions (``None``: not one the report counts)."""
-    found = set(kinds)
-    for words, name in DECISIONS:
-        if found and found <= words and len(found) > 1:
-            return name
-    return None
+    return decision_named(kinds, DECISIONS, least=2)
 
 
 def option(action: Hashable) -> tuple[str, str] | None:
