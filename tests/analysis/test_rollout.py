@@ -12,7 +12,8 @@ import pytest
 
 from konflikt.analysis.optimal import Expectimax, Game
 from konflikt.analysis.optimal_solve import fixed_policies
-from konflikt.analysis.rollout import RolloutPolicy, heuristic_of, improved_choice, make_policy, score_choices
+from konflikt.analysis.rollout import RolloutPolicy, improved_choice, make_policy, score_choices
+from konflikt.analysis.search_policy import heuristic_of
 from konflikt.core.actions import Action
 from konflikt.core.reports import Choices
 from konflikt.core.scenario import load_scenario

@@ -39,8 +39,9 @@ from fractions import Fraction
 import numpy as np
 
 from konflikt.analysis.matrix_game import solve_exact
+from konflikt.analysis.search_policy import budget_after_colon, heuristic_of, legal_and_seed
 from konflikt.core.actions import Action
-from konflikt.core.ruleset import Policy, RandomPolicy, get_ruleset
+from konflikt.core.ruleset import Policy
 from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
 from konflikt.errors import KonfliktError
 
@@ -121,7 +122,7 @@ class Search:
         self.root_state.quiet = True
         self.seat = seat
         self.rng = rng
-        self.rollout = rollout or default_rollout(state)
+        self.rollout = rollout or heuristic_of(state)
         self.root = _node_of(self.root_state)
         if seat not in self.root.seats or self.root.kind not in ("decision", "joint"):
             raise KonfliktError(f"{seat} has no decision to search now")
@@ -284,12 +285,6 @@ def better(p: float, n: int, q: float, m: int) -> bool:
     return p - q > OVERRIDE_Z * math.sqrt(var)
 
 
-def default_rollout(state: State) -> Policy:
-    """The ruleset's ``heuristic`` for every seat after the tree (random where a ruleset has none)."""
-    ruleset = get_ruleset(state.ruleset)
-    return ruleset.policy("heuristic") if "heuristic" in ruleset.policies else RandomPolicy()
-
-
 class MctsPolicy:
     """The ``mcts`` policy: a fresh search for every decision, ``iterations`` playouts, seeded from ``rng``."""
 
@@ -298,11 +293,8 @@ class MctsPolicy:
         self.name = name
 
     def choose(self, state: State, seat: str, rng: np.random.Generator) -> Action:
-        legal = state.legal_actions(seat)
-        if not legal:
-            raise KonfliktError(f"{seat} has no legal action to choose from")
-        seed = int(rng.integers(2**63))
-        rollout = default_rollout(state)
+        legal, seed = legal_and_seed(state, seat, rng)
+        rollout = heuristic_of(state)
         if state.side_of(seat) is None:
             return rollout.choose(state, seat, np.random.default_rng(seed))
         if len(legal) == 1:
@@ -314,10 +306,5 @@ def make_policy(name: str, argument: str | None) -> Policy:
     """``mcts`` or ``mcts:N`` (N iterations a decision): the registry's maker (``core.ruleset.SEARCH_POLICIES``)."""
     if argument is None:
         return MctsPolicy()
-    text = argument.strip()
-    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_ITERATIONS:
-        raise KonfliktError(
-            f"policy {name}:{argument}: the iterations after the colon must be a whole number from 1 to "
-            f"{MAX_ITERATIONS:,} (e.g. {name}:400)"
-        )
-    return MctsPolicy(int(text), f"{name}:{int(text)}")
+    iterations = budget_after_colon(name, argument, "iterations", MAX_ITERATIONS, 400)
+    return MctsPolicy(iterations, f"{name}:{iterations}")

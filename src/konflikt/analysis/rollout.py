@@ -25,8 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from konflikt.analysis.search_policy import budget_after_colon, heuristic_of, legal_and_seed
 from konflikt.core.actions import Action
-from konflikt.core.ruleset import Policy, RandomPolicy, get_ruleset
+from konflikt.core.ruleset import Policy
 from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
 from konflikt.errors import KonfliktError
 
@@ -37,12 +38,6 @@ OVERRIDE_Z = 2.0
 """Another choice replaces the heuristic's only when its mean is better by this many paired standard errors."""
 MAX_STEPS = 20_000
 """A playout that has not ended after this many steps counts as nobody's win."""
-
-
-def heuristic_of(state: State) -> Policy:
-    """The ruleset's ``heuristic`` (random where a ruleset has none): every seat's play after the choice."""
-    ruleset = get_ruleset(state.ruleset)
-    return ruleset.policy("heuristic") if "heuristic" in ruleset.policies else RandomPolicy()
 
 
 def playout(state: State, policy: Policy, rng: np.random.Generator) -> State:
@@ -135,10 +130,7 @@ class RolloutPolicy:
         self.name = name
 
     def choose(self, state: State, seat: str, rng: np.random.Generator) -> Action:
-        legal = state.legal_actions(seat)
-        if not legal:
-            raise KonfliktError(f"{seat} has no legal action to choose from")
-        seed = int(rng.integers(2**63))
+        legal, seed = legal_and_seed(state, seat, rng)
         heuristic = heuristic_of(state)
         usual = heuristic.choose(state, seat, np.random.default_rng(seed))
         if state.side_of(seat) is None or len(legal) == 1:
@@ -150,13 +142,8 @@ def make_policy(name: str, argument: str | None) -> Policy:
     """``rollout`` or ``rollout:N`` (N playouts a choice): the registry's maker (``core.ruleset.SEARCH_POLICIES``)."""
     if argument is None:
         return RolloutPolicy()
-    text = argument.strip()
-    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_PLAYOUTS:
-        raise KonfliktError(
-            f"policy {name}:{argument}: the playouts after the colon must be a whole number from 1 to "
-            f"{MAX_PLAYOUTS:,} (e.g. {name}:16)"
-        )
-    return RolloutPolicy(int(text), f"{name}:{int(text)}")
+    playouts = budget_after_colon(name, argument, "playouts", MAX_PLAYOUTS, 16)
+    return RolloutPolicy(playouts, f"{name}:{playouts}")
 
 
 __all__ = ["RolloutPolicy", "Scored", "improved_choice", "make_policy", "paired", "playout", "score_choices"]

@@ -152,7 +152,8 @@ def rollout_choices(name: str, content: Choices, n: int, seed: int) -> dict[str,
     conflicts of heuristic play; at each decision of a seat with a side and more than one option, every option is
     scored by ``content.playouts`` seeded playouts, the improved choice counted beside the heuristic's, and what the
     best option of another kind costs where the improved choice is taken (with its paired standard error)."""
-    from konflikt.analysis.rollout import OVERRIDE_Z, heuristic_of, improved_choice, paired, score_choices
+    from konflikt.analysis.rollout import OVERRIDE_Z, improved_choice, paired, score_choices
+    from konflikt.analysis.search_policy import heuristic_of
 
     scenario = load_scenario(name)
     picked: dict[tuple[str, str], list[float]] = {}  # improved picks, heuristic picks, cost sum, cost variance sum
