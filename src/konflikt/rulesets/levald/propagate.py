@@ -26,6 +26,17 @@ its Omtöckning and ticks its box on every row of the group alike. ``tests/analy
 checks every round against :meth:`.model.LevaldModel.step` on random states (to 1e-15) and whole short duels
 against the exact model's Fractions.
 
+**Why the rows cannot be lumped by what the rules read** (``tests/analysis/test_lumping_levald.py``). The wound
+boxes can: merged, two rows have the same successors, and each successor's boxes are its start's plus the same
+ticks, so the expected count of a box could be carried linearly beside the mass. But that saves little (below).
+Omtöckning cannot be lumped into its penalty: what the *next* hit does to the penalty depends on where in its band
+of five the Omtöckning stands (a Skråma takes 10 to 11, −10 to −20, but 6 only to 7), so a chain keyed by the
+penalty is not a Markov chain, and a row must hold Omtöckning exactly. Nor can the penalty be capped where a
+fighter's every target is ≤ 0 (no roll of his can succeed any more): the heuristic's leaving still compares the two
+penalties (``policies.LOSING_BADLY``: at −60 against −40 Snurre stays, at −90 he leaves). No rule or policy reads
+the rounds played but ``max_rounds`` (the State's deadlock at the cap), so the round is the push's iteration index
+and never a column.
+
 **Ends, the cap, and when to stop.** Rows that end (a fate other than fighting) leave the live set with their
 labels' parts (Omtöckning, wounds, fates; :func:`.model._cleared`), summed per (label, rounds played). At
 ``max_rounds`` the mass still fighting ends as the State's deadlock (``at_cap``). Before that, once the mass still
@@ -37,8 +48,15 @@ bundled duel from Fri in 0.7 s (the exact model over the clockless chain 1.0 s).
 of what the rules read — 40, 882, 23,684 and about 2.5 million after rounds 1–4 (40, 676, 17,019 and 761,043 with
 the wound boxes left out: lumping the boxes, which no rule reads, saves little; Gard × Omtöckning × the initiative
 are what multiply) — while 69% of the mass still fights after round 4, so the bundled duel to 10⁻¹² is out of reach
-of any method that lists the live rows. Its use there is a fast, honest refusal: beyond ``max_live`` rows it stops
-within the round (:class:`TooManyLive`, the live count of every round), and the exact solver asks it first.
+of any method that lists the live rows. The smallest chain that is still exact — the rows without the wound boxes
+(distance, holder, why to decide afresh, Gard ×2, Omtöckning ×2), the boxes carried linearly — is the 761,043 of
+round 4 and grows (breadth-first, the same 41, 676, 17,019 and 761,043 states within 1–4 rounds, Omtöckning up to
+60 and 52 already): any method that touches each reachable state's few hundred branches once does 10⁸–10⁹
+operations, and a forward push does them once a round for the dozens of rounds the mass takes to fall below 10⁻¹².
+Nor is the mass concentrated on a few rows: dropping the least likely rows summing to 10⁻¹¹ a round keeps 715,873
+of the 760,895 alive after round 4, and even 10⁻⁶ a round keeps 13,629 of 17,017 after round 3
+(``scripts/levald_propagation.py --drop``). Its use there is a fast, honest refusal: beyond ``max_live`` rows it
+stops within the round (:class:`TooManyLive`, the live count of every round), and the exact solver asks it first.
 
 **Rounding.** Every probability is a sum of products of non-negative floats: per round each row's mass takes one
 product and one rounded branch weight per phase (at most :data:`ROUNDINGS_PER_ROUND`), and the merges sum at most
