@@ -52,10 +52,10 @@ of any method that lists the live rows. The smallest chain that is still exact �
 (distance, holder, why to decide afresh, Gard ×2, Omtöckning ×2), the boxes carried linearly — is the 761,043 of
 round 4 and grows (breadth-first, the same 41, 676, 17,019 and 761,043 states within 1–4 rounds, and from 2%
 samples of the frontier at least 1,761,424 and 2,765,030 within 5 and 6, Omtöckning up to 67 and 62;
-``scripts/levald_propagation.py --reach``): any method that touches each reachable state's few hundred branches once does 10⁸–10⁹
-operations, and a forward push does them once a round for the dozens of rounds the mass takes to fall below 10⁻¹².
-Nor is the mass concentrated on a few rows: dropping the least likely rows summing to 10⁻¹¹ a round keeps 715,873
-of the 760,895 alive after round 4, and even 10⁻⁶ a round keeps 13,629 of 17,017 after round 3
+``scripts/levald_propagation.py --reach``): any method that touches each reachable state's few hundred branches
+once does 10⁸–10⁹ operations, and a forward push does them once a round for the dozens of rounds the mass takes to
+fall below 10⁻¹². Nor is the mass concentrated on a few rows: dropping the least likely rows summing to 10⁻¹¹ a
+round keeps 715,873 of the 760,895 alive after round 4, and even 10⁻⁶ a round keeps 13,629 of 17,017 after round 3
 (``scripts/levald_propagation.py --drop``). Its use there is a fast, honest refusal: beyond ``max_live`` rows it
 stops within the round (:class:`TooManyLive`, the live count of every round), and the exact solver asks it first.
 
