@@ -17,7 +17,10 @@ clock, breadth-first from the opening: 41 states within one round, 957 within tw
 The clock is not what makes it large (see :mod:`konflikt.analysis.horizon`, which drops it). Nor is walking one
 state at a time: pushing the distribution forward in numpy (:mod:`.propagate`, this model's float path) lists the
 round starts alive after each round, and they are 40, 882, 23,684 and about 2.5 million after four rounds (761,043
-with the wound boxes left out) with 69% of the mass still fighting; the push refuses there, within seconds.
+with the wound boxes left out) with 69% of the mass still fighting; the push refuses there, within seconds. Nor
+does a chain keyed by what the rules read finish it: the boxes lump, but Omtöckning must stay exact (not only its
+penalty), and that chain has at least 2.7 million states within six rounds (:mod:`.propagate`, "Why the rows cannot
+be lumped").
 
 **The encoding.** A compact state is a flat tuple of small ints at the start of a round: the rounds played, the
 distance, the initiative holder and why it must be decided afresh, and per fighter Gard, Omtöckning, the five
