@@ -112,6 +112,8 @@ class FimbulfrostModel:
     """A Fimbulfrost conflict at the start of a round, as a Markov chain over :data:`Start` and :data:`End`."""
 
     unit = "rounds"
+    held_in_key = True
+    """The consequences bought (the marks) are in ``key()``: the bridge may merge the paths into one State."""
 
     def __init__(self, conflict: FimbulfrostState) -> None:
         self.conflict = conflict
