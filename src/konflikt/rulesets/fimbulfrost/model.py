@@ -73,12 +73,12 @@ def _faces(dice: int) -> Roll:
 
 
 @cache
-def _successes(dice: int) -> tuple[tuple[int, int], ...]:
-    """The successes of ``dice`` with their counts over the 6^dice faces."""
+def _successes(dice: int) -> dict[int, int]:
+    """The successes of ``dice`` with their counts over the 6^dice faces (shared: read, never changed)."""
     out: dict[int, int] = {}
     for (s, _), w in _faces(dice).items():
         out[s] = out.get(s, 0) + w
-    return tuple(out.items())
+    return out
 
 
 def at_round_start(conflict: FimbulfrostState) -> int:
@@ -246,7 +246,7 @@ class FimbulfrostModel:
         answer = _successes(self.opp.omdomme)
         answered = 6**self.opp.omdomme
         out: list[tuple[Hashable, int]] = []
-        for combo in product(*(_successes(d) for d in dice)):
+        for combo in product(*(_successes(d).items() for d in dice)):
             w = 1
             for _, c in combo:
                 w *= c
@@ -254,7 +254,7 @@ class FimbulfrostModel:
             if os1 <= 0:
                 out.append((self._victory(1, os1, fate, pools, taken, (0,) * n), w * answered))
                 continue
-            for hits, c in answer:
+            for hits, c in answer.items():
                 out.append((self._answered(1, os1, hstatus, morale, fate, pools, taken, hits), w * c))
         return 6 ** sum(dice) * answered, out
 
@@ -268,7 +268,7 @@ class FimbulfrostModel:
             if os - total <= 0:
                 out.append((self._victory(2, os - total, fate, pools, taken, ones), w * answered))
                 continue
-            for hits, c in kamp:
+            for hits, c in kamp.items():
                 out.append((self._answered(2, os - total, hstatus, list(morale), fate, pools, taken, hits), w * c))
         return 6 ** (3 * len(standing)) * answered, out
 
