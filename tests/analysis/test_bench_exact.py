@@ -37,3 +37,16 @@ def test_a_saved_state_cell_over_its_time_limit_says_so() -> None:
     seats = {s: p for s, p in seat_policies(sc).items() if p is not None}
     cell = _exact_cell(partial(conflict_odds, new_state(sc), seats, exact=False), limit=0.0)
     assert cell["s"] is None and "not done within 0 s" in cell["why"]
+
+
+def test_the_bench_table_shows_each_saved_state_by_its_steps() -> None:
+    from konflikt.cli.bench_command import _seconds
+
+    cells = [
+        {"steps": 3, "s": 0.5, "states": 10, "method": "model"},
+        {"steps": 10, "s": None, "states": None, "why": "not done within 30 s (wall)"},
+        {"steps": 40, "s": 2.0, "states": 10, "method": "state"},
+    ]
+    assert _seconds(cells) == "3: 0.50 s, 10: over the limit, 40: 2.00 s (State API)"
+    assert _seconds({"s": None, "why": "too many states for exact odds"}) == "too many states"
+    assert _seconds([]) == "-"
