@@ -224,12 +224,10 @@ def odds_of(
                 f"{conflict.scenario.title}, after {upto} steps: who wins (exact)",
             )
         except StateSpaceTooLarge as exc:  # out of exact reach: say so, and estimate from the state as it stood
-            from konflikt.cli.odds_estimate import FROM_STATE_CONFLICTS, estimated_answer
+            from konflikt.cli.odds_estimate import estimated_answer
 
             title = f"{conflict.scenario.title}, after {upto} steps: who wins (≈ estimated)"
-            answer, extra = estimated_answer(
-                conflict.scenario, {}, names, exc, FROM_STATE_CONFLICTS, start=state, title=title
-            )
+            answer, extra = estimated_answer(conflict.scenario, {}, names, exc, start=state, title=title)
             return answer, {"saved": saved, "from_step": upto, **extra}
         return answer, {"saved": saved, "from_step": upto}
     if from_step is not None:

@@ -20,7 +20,7 @@ from konflikt.core.batch import Tally, wilson
 from konflikt.core.odds import OddsAnswer
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import State
-from konflikt.sim.engine import simulate
+from konflikt.sim.engine import choose_engine, simulate
 from konflikt.sim.reference import run_chunk
 from konflikt.sim.runner import seat_policies
 
@@ -28,7 +28,8 @@ ESTIMATE_CONFLICTS = 20_000
 """Conflicts played for an estimate: a 95% interval of at most ±0.7 percentage points, in a second or two on a
 kernel."""
 FROM_STATE_CONFLICTS = 2_000
-"""Conflicts played from a saved state (the reference runner, some hundreds a second): ±2.2 points (95%)."""
+"""Conflicts played on the reference runner (some hundreds a second; 20,000 skirmishes took over 5 CPU minutes):
+from a saved state, or from an opening no kernel plays: ±2.2 points (95%)."""
 
 
 def _rows(counts: Mapping[Any, int], n: int, names: Mapping[Hashable, str] | None = None) -> list[tuple[str, Fraction]]:
@@ -42,13 +43,16 @@ def estimated_answer(
     overrides: Mapping[str, object],
     policies: Mapping[str, str],
     too_large: StateSpaceTooLarge,
-    n: int = ESTIMATE_CONFLICTS,
+    n: int | None = None,
     seed: int = 0,
     start: State | None = None,
     title: str | None = None,
 ) -> tuple[OddsAnswer, dict[str, Any]]:
     """The estimated odds of ``scenario`` from its opening, or from ``start`` (a saved conflict some way in: the
     reference runner plays copies of it), and what JSON adds (``estimated``, ``n``, ``why``)."""
+    if n is None:  # as many as a second or two allows: the kernel's rate, or the reference runner's
+        kernel = start is None and choose_engine(scenario, overrides, policies, "auto")[0] == "vectorised"
+        n = ESTIMATE_CONFLICTS if kernel else FROM_STATE_CONFLICTS
     if start is None:
         result = simulate(scenario, n, seed, overrides, policies)
         tally, engine = result.tally, result.engine
