@@ -54,7 +54,7 @@ def test_too_large_with_no_kernel_estimates_from_fewer_conflicts_on_the_referenc
     cli: Callable[..., Result],
 ) -> None:
     """Without a kernel (a seat on the random policy) the estimate plays 2,000 conflicts on the reference runner,
-    not 20,000 (the skirmish's 20,000 took over 5 CPU minutes), and says so."""
+    not 20,000 (minutes for the skirmish), and says so."""
     result = cli("odds", "presja/knife_fight", "--policy", "belzee=random", "--max-states", "50", "--json")
     assert result.code == 0, result.out
     data = json.loads(result.out)
