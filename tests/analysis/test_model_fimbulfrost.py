@@ -201,3 +201,22 @@ def test_the_robbers_agree_with_the_vectorised_kernel_within_4_standard_errors()
     mean = sum(k * p for k, p in odds.lengths.items())
     sd = sqrt(sum(k * k * p for k, p in odds.lengths.items()) - mean * mean)
     assert abs(tally.resource_sums["round"] / n - mean) <= 4 * sd / sqrt(n)
+
+
+@pytest.mark.parametrize("steps", [1, 2, 3])
+def test_the_bridge_merges_paths_by_key_keeping_each_consequence(steps: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The consequences bought are in ``key()`` (``held_in_key``): from the middle of a round the bridge meets each
+    State once, and the marks come out as walking every path one by one gives them, Fraction for Fraction."""
+    sc = SCENARIOS["robbers"]()
+    policies = policies_of(sc)
+    rng = np.random.default_rng(steps)
+    state = new_state(sc)
+    for _ in range(steps):
+        step(state, policies, rng)
+    assert exact_model(state, policies) is None and not state.is_terminal()
+    merged = conflict_odds(state, policies)
+    monkeypatch.setattr(FimbulfrostModel, "held_in_key", False)
+    walked = conflict_odds(state, policies)
+    assert merged.method == walked.method == "model"
+    assert merged.distribution == walked.distribution
+    assert merged.states > 0 and merged.marks == walked.marks and merged.marks

@@ -48,3 +48,16 @@ def test_a_conflict_too_large_says_so_and_estimates_within_4_standard_errors_of_
         q = other.winners.get(side, 0) / n
         se = sqrt(max(p * (1 - p), 1 / n) / n * 2)  # two independent samples of n
         assert abs(p - q) <= 4 * se, (name, p, q)
+
+
+def test_too_large_with_no_kernel_estimates_from_fewer_conflicts_on_the_reference_runner(
+    cli: Callable[..., Result],
+) -> None:
+    """Without a kernel (a seat on the random policy) the estimate plays 2,000 conflicts on the reference runner,
+    not 20,000 (minutes for the skirmish), and says so."""
+    result = cli("odds", "presja/knife_fight", "--policy", "belzee=random", "--max-states", "50", "--json")
+    assert result.code == 0, result.out
+    data = json.loads(result.out)
+    assert data["estimated"] is True and data["n"] == 2_000 and data["engine"] == "reference"
+    assert "estimate: more than" in data["why"]
+    assert sum(Fraction(p) for p in data["outcomes"].values()) == 1

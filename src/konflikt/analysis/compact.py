@@ -36,6 +36,7 @@ from konflikt.errors import KonfliktError
 
 Label = Hashable
 P = TypeVar("P", Fraction, float)
+K = TypeVar("K", bound=Hashable)
 UNIT_ROUNDOFF = 2.0**-53
 CHECK_EVERY = 1023
 """The time limit is checked at every state whose id is a multiple of 1,024 (a check costs about 0.1 µs)."""
@@ -56,9 +57,10 @@ class Chain:
     marks: dict[tuple[int, int], list[Hashable]]
     """What happens on an edge that the labels leave out (the model's optional ``marks(before, after)``): each
     mark's probability is summed over the edges that carry it (a mark happens at most once in a conflict)."""
-    marked_from: dict[int, list[tuple[int, list[Hashable]]]] = field(default_factory=dict)
-    """The same marks by the state they leave: (numerator, marks) per edge that carries any (the float push looks
-    them up once per state, not once per edge)."""
+    marked_from: dict[int, dict[Hashable, int]] = field(default_factory=dict)
+    """The same marks by the state they leave: each mark with the sum of the numerators of the edges that carry it
+    (the pushes add a mark's share once per state, not once per edge: exactly, one addition of big integers per
+    state and mark instead of one Fraction per edge)."""
     layered: bool = False
     """Every edge goes from one breadth-first level to the next (a round clock in the state): the ids' own order is
     then a topological order, and no sort is needed."""
@@ -141,7 +143,9 @@ def explore(model: ExactModel, starts: Sequence[Hashable], max_states: int, dept
                     made = marks(s, t)
                     if made:
                         chain.marks[u, v] = made
-                        chain.marked_from.setdefault(u, []).append((w, made))
+                        summed = chain.marked_from.setdefault(u, {})
+                        for mark in made:
+                            summed[mark] = summed.get(mark, 0) + w
             dens[u] = den
             all_edges[u] = edges
     finally:
@@ -196,9 +200,11 @@ def solve_exact(chain: Chain, starts: Sequence[tuple[int, Fraction]]) -> Solved[
     dmass: dict[int, int] = {}
     for u, p in starts:
         _add(num, dmass, u, p.numerator, p.denominator)
-    out: dict[tuple[Label, int], Fraction] = {}
-    marked: dict[Hashable, Fraction] = {}
-    edges, ends, dens, marks = chain.edges, chain.ends, chain.den, chain.marks
+    end_num: dict[tuple[Label, int], int] = {}
+    end_den: dict[tuple[Label, int], int] = {}
+    mark_num: dict[Hashable, int] = {}
+    mark_den: dict[Hashable, int] = {}
+    edges, ends, dens, marked_from = chain.edges, chain.ends, chain.den, chain.marked_from
     for u in order:
         if not u & CHECK_EVERY:
             check_time()
@@ -207,19 +213,19 @@ def solve_exact(chain: Chain, starts: Sequence[tuple[int, Fraction]]) -> Solved[
             continue
         d = dmass.pop(u)
         if u in ends:
-            key = (ends[u], chain.lengths[u])
-            out[key] = out.get(key, Fraction(0)) + Fraction(n, d)
+            _add(end_num, end_den, (ends[u], chain.lengths[u]), n, d)
             continue
         dd = d * dens[u]
         for v, w in edges[u]:
             _add(num, dmass, v, n * w, dd)
-            if marks:
-                for mark in marks.get((u, v), ()):
-                    marked[mark] = marked.get(mark, Fraction(0)) + Fraction(n * w, dd)
+        for mark, w in marked_from.get(u, {}).items():
+            _add(mark_num, mark_den, mark, n * w, dd)
+    out = {key: Fraction(n, end_den[key]) for key, n in end_num.items()}
+    marked = {mark: Fraction(n, mark_den[mark]) for mark, n in mark_num.items()}
     return Solved(out, marked, 0.0, "forward")
 
 
-def _add(num: dict[int, int], den: dict[int, int], v: int, n: int, d: int) -> None:
+def _add(num: dict[K, int], den: dict[K, int], v: K, n: int, d: int) -> None:
     """num[v]/den[v] += n/d, keeping a common denominator (the lcm; no gcd of the numerators on the way)."""
     have = den.get(v)
     if have is None:
@@ -250,7 +256,7 @@ def solve_float(chain: Chain, starts: Sequence[tuple[int, Fraction]]) -> Solved[
     marked: dict[Hashable, float] = {}
     marks_summed: dict[Hashable, int] = {}
     worst = 0
-    edges, ends, dens, marks, marked_from = chain.edges, chain.ends, chain.den, chain.marks, chain.marked_from
+    edges, ends, dens, marked_from = chain.edges, chain.ends, chain.den, chain.marked_from
     for u in order:
         if not u & CHECK_EVERY:
             check_time()
@@ -271,11 +277,11 @@ def solve_float(chain: Chain, starts: Sequence[tuple[int, Fraction]]) -> Solved[
             arrivals[v] += 1
             if k > depth[v]:
                 depth[v] = k
-        if marks:
-            for w, made in marked_from.get(u, ()):
-                for mark in made:
-                    marked[mark] = marked.get(mark, 0.0) + share * w
-                    marks_summed[mark] = marks_summed.get(mark, 0) + 1
+        made = marked_from.get(u)
+        if made:
+            for mark, w in made.items():  # w: the numerators of the edges carrying it, summed exactly
+                marked[mark] = marked.get(mark, 0.0) + share * w
+                marks_summed[mark] = marks_summed.get(mark, 0) + 1
             worst = max(worst, k)
     worst += max([*summed.values(), *marks_summed.values(), 1]) - 1
     ku = worst * UNIT_ROUNDOFF

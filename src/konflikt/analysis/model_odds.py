@@ -62,7 +62,7 @@ def _bridge(
     Returns the states that ended on the way, or ``None`` where the walk grew beyond :data:`BRIDGE_MOVES`."""
     stack: list[tuple[State, Fraction]] = []
     try:
-        merged = _merged_bridge(state, policies, factory, models, starts)
+        merged = _merged_bridge(state, policies, factory, models, starts, held)
     except _Marked:
         models.clear()
         starts.clear()
@@ -127,7 +127,7 @@ def _start_at(
     compact = made.encode(s)
     if compact is None:
         raise AssertionError(f"{type(made).__name__} was built from a state it does not encode")
-    if not marks_allowed and getattr(made, "held", None) is not None:
+    if not marks_allowed and getattr(made, "held", None) is not None and not getattr(made, "held_in_key", False):
         raise _Marked
     models.append(made)
     starts.append([])
@@ -135,8 +135,8 @@ def _start_at(
 
 
 class _Marked(Exception):
-    """The bridge met a model with marks: paths into one ``key()`` may hold different marks, so they are walked
-    one by one instead of merged."""
+    """The bridge met a model with marks that ``key()`` leaves out (no ``held_in_key``): paths into one key may
+    hold different marks, so they are walked one by one instead of merged."""
 
 
 def _merged_bridge(
@@ -145,13 +145,17 @@ def _merged_bridge(
     factory: Factory,
     models: list[ExactModel],
     starts: list[list[tuple[Hashable, Fraction]]],
+    held: dict[Hashable, Fraction],
 ) -> list[tuple[State, Fraction]] | None:
     """The bridge with every State met once: the probability of reaching each model start or end from ``state``,
     memoised by ``key()`` (the paths into one state share what follows it: a topping war meets few states by many
-    paths). Fills ``models`` and ``starts``; returns the ends, or ``None`` where a model refuses a state on the way;
-    raises :class:`_Marked` at a model with marks (whose marks could differ between paths into one key)."""
+    paths). Fills ``models``, ``starts`` and ``held`` (the marks true at a start, read from the first State met
+    there: a model whose marks ``key()`` holds, ``held_in_key``, gives every path into it the same); returns the
+    ends, or ``None`` where a model refuses a state on the way; raises :class:`_Marked` at a model with marks that
+    could differ between paths into one key."""
     memo: dict[Hashable, dict[tuple[int, Hashable], Fraction]] = {}
     ends: dict[Hashable, State] = {}
+    arrived: dict[tuple[int, Hashable], State] = {}
 
     def reach(s: State) -> dict[tuple[int, Hashable], Fraction] | None:
         check_time()
@@ -163,6 +167,7 @@ def _merged_bridge(
             return {(-1, key): Fraction(1)}
         at = _start_at(s, policies, factory, models, starts, marks_allowed=False)
         if at is not None:
+            arrived.setdefault(at, s)
             return {at: Fraction(1)}
         key = s.key()
         found = memo.get(key)
@@ -188,6 +193,8 @@ def _merged_bridge(
             finished.append((ends[where], w))
         else:
             starts[i].append((where, w))
+            for mark in _held(models[i], arrived[i, where]):
+                held[mark] = held.get(mark, Fraction(0)) + w
     return finished
 
 
@@ -195,6 +202,13 @@ _EXPLORED: dict[int, tuple[ExactModel, Chain, dict[Hashable, int]]] = {}
 """The last chain explored, by its model: asked again from a state it holds ("who wins from here" after every step
 at the table, ``odds --saved --from-step``), the answer is only the push from there (the model's own cache keeps
 its steps, but walking tens of thousands of states again costs a second)."""
+
+
+def forget_explored() -> None:
+    """Drop the chain kept for "asked again" (:data:`_EXPLORED`). ``konflikt bench`` calls it before timing the
+    next scenario, so that freeing the last scenario's chain (a tenth of a second for the knife fight's) is not
+    counted in the next one's solve, as it is not in a fresh ``konflikt odds`` process."""
+    _EXPLORED.clear()
 
 
 def _explored(model: ExactModel, starts: list[Hashable], max_states: int) -> tuple[Chain, dict[Hashable, int]]:

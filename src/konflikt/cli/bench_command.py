@@ -114,12 +114,20 @@ def register(app: typer.Typer) -> None:
         )
         if data["exact_odds"]:
             t = Table(title="exact whole-conflict odds (CPU seconds, one core)", title_justify="left")
-            columns = ("scenario", "target", "model, floats", "model, exact", "saved state", "State API", "states")
+            columns = (
+                "scenario",
+                "target",
+                "model, floats",
+                "model, exact",
+                "saved, steps in: s (≤ 1 s)",
+                "State API",
+                "states",
+            )
             for col in (*columns, "vs sim"):
                 t.add_column(col, justify="right" if col != "scenario" else "left")
             for r in data["exact_odds"]:
                 target = "-" if r["target_s"] is None else f"≤ {r['target_s']:g} s"
-                cells = [_seconds(r.get(k)) for k in ("float", "exact", "saved", "state_api")]
+                cells = [_seconds(r.get(k)) for k in ("float", "exact", "saved_at", "state_api")]
                 states = r["exact"].get("states") or r.get("state_api", {}).get("states")
                 check = r.get("vs_sim")
                 versus = "-" if check is None else f"{check['worst_se']:.1f} SE of {check['n']:,}"
@@ -224,10 +232,14 @@ def _share(value: float | None) -> str:
     return "-" if not value else f"1/{1 / value:,.0f}"
 
 
-def _seconds(cell: dict[str, Any] | None) -> str:
+def _seconds(cell: dict[str, Any] | list[dict[str, Any]] | None) -> str:
     """A cell of the exact-odds table: seconds, with the solver that answered; or why there is no answer."""
     if cell is None:
         return "-"
+    if isinstance(cell, list):  # from saved states: steps in → seconds
+        return ", ".join(f"{c['steps']}: {_seconds(c)}" for c in cell) or "-"
+    if cell["s"] is None and "within" in cell.get("why", ""):
+        return "over the limit"
     if cell["s"] is None:
         return "too many states"
     return f"{cell['s']:.2f} s" + ("" if cell.get("method") == "model" else " (State API)")

@@ -215,13 +215,20 @@ def odds_of(
         state = conflict.replay(upto)
         if state.is_terminal():
             raise KonfliktError(f"saved conflict {saved} is over after {upto} steps: {state.outcome().summary}")
-        answer = whole_conflict_answer(
-            conflict.scenario,
-            state,
-            seat_policies(conflict.scenario, names),
-            max_states,
-            f"{conflict.scenario.title}, after {upto} steps: who wins (exact)",
-        )
+        try:
+            answer = whole_conflict_answer(
+                conflict.scenario,
+                state,
+                seat_policies(conflict.scenario, names),
+                max_states,
+                f"{conflict.scenario.title}, after {upto} steps: who wins (exact)",
+            )
+        except StateSpaceTooLarge as exc:  # out of exact reach: say so, and estimate from the state as it stood
+            from konflikt.cli.odds_estimate import estimated_answer
+
+            title = f"{conflict.scenario.title}, after {upto} steps: who wins (≈ estimated)"
+            answer, extra = estimated_answer(conflict.scenario, {}, names, exc, start=state, title=title)
+            return answer, {"saved": saved, "from_step": upto, **extra}
         return answer, {"saved": saved, "from_step": upto}
     if from_step is not None:
         raise KonfliktError("--from-step goes with --saved ID")

@@ -10,6 +10,7 @@ from konflikt.core.batch import Batch, Coded
 from konflikt.core.conflict import new_state
 from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
+from konflikt.core.state import State
 from konflikt.sim.runner import Generators, Runner
 
 
@@ -36,8 +37,10 @@ def run_chunk(
     seats: Mapping[str, Policy | None],
     n: int,
     seed: np.random.SeedSequence,
+    start: State | None = None,
 ) -> Batch:
-    """Play ``n`` conflicts with one pair of generator streams from ``seed``."""
+    """Play ``n`` conflicts with one pair of generator streams from ``seed``: from the opening, or each from a copy
+    of ``start`` (a conflict some way in: ``odds --saved`` out of exact reach)."""
     runner = Runner(seats, Generators.from_seed(seed), trusted=True)
     winners: list[Hashable] = []
     endings: list[str] = []
@@ -46,7 +49,7 @@ def run_chunk(
     key = scenario.ruleset.length_key
     rounds = np.empty(n, dtype=np.int64) if key is not None else None
     resources: dict[str, list[float]] = {}
-    opening = new_state(scenario, dict(overrides))
+    opening = new_state(scenario, dict(overrides)) if start is None else start.fork()
     opening.quiet = True  # nobody reads the narration of a simulated conflict
     for i in range(n):
         state = opening.fork()

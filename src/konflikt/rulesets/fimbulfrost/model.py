@@ -21,9 +21,9 @@ asks again.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from fractions import Fraction
+from functools import cache
 from itertools import product
-from math import lcm
+from math import gcd
 from typing import Any, cast
 
 from konflikt.core.model_cache import ModelCache
@@ -64,13 +64,17 @@ Roll = dict[tuple[int, int], int]
 ROUND3_LOSS = ("every", "each", "shared")
 
 
+@cache
 def _faces(dice: int) -> Roll:
-    """:func:`success_pool`'s distribution as counts over the 6^dice faces (integers keep the solver fast)."""
+    """:func:`success_pool`'s distribution as counts over the 6^dice faces (integers keep the solver fast); a pure
+    function of the dice, worked out once a process."""
     whole = 6**dice
     return {(r.successes, r.ones): int(p * whole) for r, p in success_pool(dice).distribution().items()}
 
 
+@cache
 def _successes(dice: int) -> dict[int, int]:
+    """The successes of ``dice`` with their counts over the 6^dice faces (shared: read, never changed)."""
     out: dict[int, int] = {}
     for (s, _), w in _faces(dice).items():
         out[s] = out.get(s, 0) + w
@@ -108,6 +112,8 @@ class FimbulfrostModel:
     """A Fimbulfrost conflict at the start of a round, as a Markov chain over :data:`Start` and :data:`End`."""
 
     unit = "rounds"
+    held_in_key = True
+    """The consequences bought (the marks) are in ``key()``: the bridge may merge the paths into one State."""
 
     def __init__(self, conflict: FimbulfrostState) -> None:
         self.conflict = conflict
@@ -122,12 +128,18 @@ class FimbulfrostModel:
             tuple[tuple[bool, ...], int, tuple[tuple[int, ...], ...]], tuple[list[int], tuple[tuple[int, ...], ...]]
         ] = {}
         self._steps: dict[Start, tuple[int, list[tuple[Hashable, int]]]] = {}
+        self._rolled: dict[
+            tuple[tuple[tuple[int, int, int], ...], int], tuple[tuple[int, tuple[int, ...], int], ...]
+        ] = {}
+        self._won: dict[tuple[int, int, tuple[int, ...], tuple[tuple[int, ...], ...], Taken, tuple[int, ...]], End] = {}
+        self._marked: dict[tuple[Taken, Taken, tuple[str, ...]], list[Hashable]] = {}
         self._entries: dict[str, Entry] = {}
         """Every entry by id, as ``Catalogue.entry`` finds it (the first list that has it), looked up once."""
         for listed in conflict.catalogue.lists.values():
             for e in listed.entries:
                 self._entries.setdefault(e.id, e)
         self._marks: dict[tuple[str, str], Hashable] = {}
+        self._scratch: FimbulfrostState | None = None
         self._opp_seq = {r: tuple(e.id for e in opponent_purchases(conflict.catalogue, self.opp.nederlagsliste, r))
                          for r in (1, 2, 3)}  # fmt: skip
 
@@ -165,9 +177,12 @@ class FimbulfrostModel:
         return found
 
     def _ended(self, end: End) -> FimbulfrostState:
-        """A copy of the conflict set to ``end``: the State writes the label."""
+        """A copy of the conflict set to ``end``: the State writes the label. One copy serves every end (each sets
+        all that the outcome reads), so a model copies the conflict once, not once per end."""
         _, result, round_no, fate, taken, opp_taken = end
-        s = cast(FimbulfrostState, self.conflict.fork())
+        s = self._scratch
+        if s is None:
+            s = self._scratch = cast(FimbulfrostState, self.conflict.fork())
         s.result, s.round, s.phase, s.asks = result, round_no, P.END, []
         s.fate, s.back = list(fate), [False] * self.n
         s.taken, s.opp_taken = [list(t) for t in taken], list(opp_taken)
@@ -176,15 +191,20 @@ class FimbulfrostModel:
     def marks(self, before: Hashable, after: Hashable) -> list[Hashable]:
         """The consequences bought on the way from ``before`` to ``after``, each as (participant, ``konsekvens``, its
         words as the fate writes them): each happens at most once in a conflict."""
-        was, now = cast(tuple[Any, ...], before), cast(tuple[Any, ...], after)
+        was: tuple[Any, ...] = before  # type: ignore[assignment]
+        now: tuple[Any, ...] = after  # type: ignore[assignment]
         taken_was = was[6] if was[0] else was[4]
         taken_now, opp_now = (now[6], ()) if now[0] else (now[4], now[5])
         if taken_was == taken_now and not opp_now:
             return []
-        out: list[Hashable] = []
-        for i, (a, b) in enumerate(zip(taken_was, taken_now, strict=True)):
-            out += [self._mark(self.conflict.hero_ids[i], e) for e in b if e not in a]
-        out += [self._mark(self.conflict.opp_id, e) for e in opp_now]
+        key = (taken_was, taken_now, opp_now)
+        out = self._marked.get(key)  # many edges buy the same: the lists are read, never changed
+        if out is None:
+            out = []
+            for i, (a, b) in enumerate(zip(taken_was, taken_now, strict=True)):
+                out += [self._mark(self.conflict.hero_ids[i], e) for e in b if e not in a]
+            out += [self._mark(self.conflict.opp_id, e) for e in opp_now]
+            self._marked[key] = out
         return out
 
     def held(self, state: State) -> list[Hashable]:
@@ -209,64 +229,61 @@ class FimbulfrostModel:
         start = cast(Start, compact)
         found = self._steps.get(start)
         if found is None:
-            weighted: dict[Hashable, Fraction] = {}
-            for t, p in (self._round1, self._round2, self._round3)[start[0] - 1](start):
-                weighted[t] = weighted.get(t, Fraction(0)) + p
-            den = lcm(*(p.denominator for p in weighted.values()))
-            found = self._steps[start] = (den, [(t, p.numerator * (den // p.denominator)) for t, p in weighted.items()])
+            whole, ways = (self._round1, self._round2, self._round3)[start[0] - 1](start)
+            weighted: dict[Hashable, int] = {}
+            for t, w in ways:
+                weighted[t] = weighted.get(t, 0) + w
+            g = gcd(whole, *weighted.values())  # the least common denominator of the reduced fractions
+            found = self._steps[start] = (whole // g, [(t, w // g) for t, w in weighted.items()])
         return found
 
-    def _round1(self, start: Start) -> list[tuple[Hashable, Fraction]]:
+    def _round1(self, start: Start) -> tuple[int, list[tuple[Hashable, int]]]:
+        """Round 1 from ``start``: the whole count of equally likely faces and each outcome's count of them."""
         _, os, hstatus, _, fate, pools, taken = start
         n, chars = self.n, self.conflict.chars
         by = presenters(n)
-        rolls = [_successes(presentation_dice(chars[i].omdomme, by[i] == i)) for i in range(n)]
-        whole = 6 ** sum(presentation_dice(chars[i].omdomme, by[i] == i) for i in range(n))
+        dice = [presentation_dice(chars[i].omdomme, by[i] == i) for i in range(n)]
         answer = _successes(self.opp.omdomme)
-        out: list[tuple[Hashable, Fraction]] = []
-        for combo in product(*(r.items() for r in rolls)):
+        answered = 6**self.opp.omdomme
+        out: list[tuple[Hashable, int]] = []
+        for combo in product(*(_successes(d).items() for d in dice)):
             w = 1
             for _, c in combo:
                 w *= c
             os1, morale, _ = round1_splits(hstatus, self.opp.omdomme, os, [s for s, _ in combo])
-            p = Fraction(w, whole)
             if os1 <= 0:
-                out.append((self._victory(1, os1, fate, pools, taken, [0] * n), p))
+                out.append((self._victory(1, os1, fate, pools, taken, (0,) * n), w * answered))
                 continue
             for hits, c in answer.items():
-                after = self._answered(1, os1, hstatus, morale, fate, pools, taken, hits)
-                out.append((after, p * c / 6**self.opp.omdomme))
-        return out
+                out.append((self._answered(1, os1, hstatus, morale, fate, pools, taken, hits), w * c))
+        return 6 ** sum(dice) * answered, out
 
-    def _round2(self, start: Start) -> list[tuple[Hashable, Fraction]]:
+    def _round2(self, start: Start) -> tuple[int, list[tuple[Hashable, int]]]:
         _, os, hstatus, morale, fate, pools, taken = start
         standing = [i for i in range(self.n) if fate[i] == STANDING]
         kamp = _successes(self.opp.kamp)
-        out: list[tuple[Hashable, Fraction]] = []
+        answered = 6**self.opp.kamp
+        out: list[tuple[Hashable, int]] = []
         for total, ones, w in self._rolls({i: 3 for i in standing}, os, pools, taken, 2):
-            p = Fraction(w, 6 ** (3 * len(standing)))
             if os - total <= 0:
-                out.append((self._victory(2, os - total, fate, pools, taken, ones), p))
+                out.append((self._victory(2, os - total, fate, pools, taken, ones), w * answered))
                 continue
             for hits, c in kamp.items():
-                after = self._answered(2, os - total, hstatus, list(morale), fate, pools, taken, hits)
-                out.append((after, p * c / 6**self.opp.kamp))
-        return out
+                out.append((self._answered(2, os - total, hstatus, list(morale), fate, pools, taken, hits), w * c))
+        return 6 ** (3 * len(standing)) * answered, out
 
-    def _round3(self, start: Start) -> list[tuple[Hashable, Fraction]]:
+    def _round3(self, start: Start) -> tuple[int, list[tuple[Hashable, int]]]:
         _, os, _, _, fate, pools, taken = start
         dice, after = self._gather(tuple(f == STANDING for f in fate), os, pools)
         rolled = {i: d for i, d in enumerate(dice) if d}
-        whole = 6 ** sum(rolled.values())
-        out: list[tuple[Hashable, Fraction]] = []
+        out: list[tuple[Hashable, int]] = []
         for total, ones, w in self._rolls(rolled, os, after, taken, 3):
-            p = Fraction(w, whole)
             left = os - total
             if left <= 0:
-                out.append((self._victory(3, left, fate, after, taken, ones), p))
+                out.append((self._victory(3, left, fate, after, taken, ones), w))
             else:
-                out.append((self._lost3(left, fate, after, taken), p))
-        return out
+                out.append((self._lost3(left, fate, after, taken), w))
+        return 6 ** sum(rolled.values()), out
 
     def _gather(
         self, standing: tuple[bool, ...], os: int, pools: tuple[tuple[int, ...], ...]
@@ -284,27 +301,31 @@ class FimbulfrostModel:
 
     def _rolls(
         self, dice: Mapping[int, int], os: int, pools: tuple[tuple[int, ...], ...], taken: Taken, round_no: int
-    ) -> list[tuple[int, list[int], int]]:
+    ) -> tuple[tuple[int, tuple[int, ...], int], ...]:
         """The heroes' rolls of ``dice`` each: (total successes, each hero's 1s, count of the faces), merged where
         nothing differs: the 1s count only when the total defeats the opponent, and no more of them than the hero's
-        list can pay for."""
-        merged: dict[tuple[int, tuple[int, ...]], int] = {(0, (0,) * self.n): 1}
-        for i, d in dice.items():
-            cap = len(self._batch(i, round_no, taken[i], pools[i]))
-            faces = _faces(d)
+        list can pay for. Memoised by what they read: the dice, the Status to beat and each list's room."""
+        caps = tuple((i, d, len(self._batch(i, round_no, taken[i], pools[i]))) for i, d in dice.items())
+        key = (caps, os)
+        found = self._rolled.get(key)
+        if found is not None:
+            return found
+        none = (0,) * self.n
+        merged: dict[tuple[int, tuple[int, ...]], int] = {(0, none): 1}
+        for i, d, cap in caps:
+            faces = [(s, min(o, cap), c) for (s, o), c in _faces(d).items()]
             nxt: dict[tuple[int, tuple[int, ...]], int] = {}
             for (total, ones), w in merged.items():
-                for (s, o), c in faces.items():
-                    k = list(ones)
-                    k[i] = min(o, cap)
-                    key = (total + s, tuple(k))
-                    nxt[key] = nxt.get(key, 0) + w * c
+                for s, o, c in faces:
+                    k = (total + s, (*ones[:i], o, *ones[i + 1 :]))
+                    nxt[k] = nxt.get(k, 0) + w * c
             merged = nxt
         out: dict[tuple[int, tuple[int, ...]], int] = {}
         for (total, ones), w in merged.items():
-            key = (total, ones) if total >= os else (total, (0,) * self.n)
-            out[key] = out.get(key, 0) + w
-        return [(total, list(ones), w) for (total, ones), w in out.items()]
+            k = (total, ones) if total >= os else (total, none)
+            out[k] = out.get(k, 0) + w
+        found = self._rolled[key] = tuple((total, ones, w) for (total, ones), w in out.items())
+        return found
 
     # ---- what follows a roll --------------------------------------------------------------------------------------
     def _answered(
@@ -340,15 +361,20 @@ class FimbulfrostModel:
         fate: tuple[int, ...],
         pools: tuple[tuple[int, ...], ...],
         taken: Taken,
-        ones: Sequence[int],
+        ones: tuple[int, ...],
     ) -> End:
-        """The opponent defeated: its consequences for the points below 0, then each hero's for his 1s."""
+        """The opponent defeated: its consequences for the points below 0, then each hero's for his 1s (memoised:
+        many rolls of a round defeat it the same way)."""
         count = consequence_count(points_below_zero(os), self.per)
-        opp_taken = tuple(sorted(self._opp_seq[round_no][:count]))
-        new_fate, new_pools, new_taken = list(fate), list(pools), list(taken)
-        for i in range(self.n):
-            self._buy(i, round_no, ones[i], new_fate, new_pools, new_taken)
-        return (0, VICTORY, round_no, tuple(new_fate), tuple(new_taken), opp_taken)
+        key = (round_no, count, fate, pools, taken, ones)
+        found = self._won.get(key)
+        if found is None:
+            opp_taken = tuple(sorted(self._opp_seq[round_no][:count]))
+            new_fate, new_pools, new_taken = list(fate), list(pools), list(taken)
+            for i in range(self.n):
+                self._buy(i, round_no, ones[i], new_fate, new_pools, new_taken)
+            found = self._won[key] = (0, VICTORY, round_no, tuple(new_fate), tuple(new_taken), opp_taken)
+        return found
 
     def _lost3(self, left: int, fate: tuple[int, ...], pools: tuple[tuple[int, ...], ...], taken: Taken) -> End:
         """Round 3 lost: the heroes buy consequences for the opponent's remaining Status (``round3_loss``)."""
