@@ -48,6 +48,9 @@ def spawn(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> pexp
         encoding="utf-8",
         timeout=60,
         dimensions=(50, 200),
+        # Ctrl-C must reach konflikt even when this suite runs as a shell's background job (started with SIGINT
+        # ignored, which a child inherits and Python then leaves ignored)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     return child
 
