@@ -2,13 +2,15 @@
 
 Each test starts konflikt in its own process on a pseudo-terminal, answers its prompts as a person types, and
 reads what the screen shows: ``odds`` at the first prompt says who wins within 2 s with a number for every seat; a
-track shows its marked boxes; Ctrl-C at a prompt ends with exit code 130 and the line that says how to resume.
+track shows its marked boxes; Ctrl-C at a prompt ends with exit code 130 and the line that says how to resume,
+whichever of konflikt's threads the signal reaches, while a kernel compiles in the background.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 import time
 from pathlib import Path
@@ -36,8 +38,8 @@ def overload() -> float:
     return max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
 
 
-def spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
-    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "LINES": "50"}
+def spawn(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> pexpect.spawn:
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "LINES": "50", **(env or {})}
     env.pop("FORCE_COLOR", None)
     child = pexpect.spawn(
         sys.executable,
@@ -46,13 +48,38 @@ def spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
         encoding="utf-8",
         timeout=60,
         dimensions=(50, 200),
+        # Ctrl-C must reach konflikt even when this suite runs as a shell's background job (started with SIGINT
+        # ignored, which a child inherits and Python then leaves ignored)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     return child
 
 
-def play(tmp_path: Path, scenario: str, *extra: str) -> pexpect.spawn:
+def play(tmp_path: Path, scenario: str, *extra: str, env: dict[str, str] | None = None) -> pexpect.spawn:
     seat = HUMAN_SEAT[scenario]
-    return spawn(tmp_path, "play", scenario, "--seed", "1", "--policy", f"{seat}=human", *extra)
+    return spawn(tmp_path, "play", scenario, "--seed", "1", "--policy", f"{seat}=human", *extra, env=env)
+
+
+def threads(pid: int) -> list[int]:
+    """The ids of a process's threads, its main thread (``pid``) first."""
+    return sorted((int(t) for t in os.listdir(f"/proc/{pid}/task")), key=lambda tid: tid != pid)
+
+
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux: every thread's ``children`` list)."""
+    found: list[int] = []
+    for tid in threads(pid):
+        with open(f"/proc/{pid}/task/{tid}/children") as f:
+            found += [int(word) for word in f.read().split()]
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rpartition(")")[2].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 @pytest.mark.parametrize("scenario", sorted(HUMAN_SEAT))
@@ -127,3 +154,45 @@ def test_advise_lists_each_declaration_with_its_optimal_win_chance(tmp_path: Pat
         child.close()
     finally:
         os.environ.pop("KONFLIKT_CACHE", None)
+
+
+COLD = "a numba cache with nothing in it, as in a fresh clone: the Le våld kernel's loop compiles (seconds)"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the threads from /proc (Linux)")
+def test_ctrl_c_is_answered_whichever_thread_takes_it_while_the_kernel_compiles(tmp_path: Path) -> None:
+    """The kernel of the first prompt's odds is compiling (:data:`COLD`) and the SIGINT reaches one of konflikt's
+    other threads, not the one waiting for the game master's line, as POSIX allows for a Ctrl-C. A wait in
+    Python's ``input()`` or ``getpass()`` is then never interrupted: nothing happened until Enter (the CI failure
+    of the test above, where the signal came a moment before that wait began). The table ends within seconds with
+    the resume line, and the compiling process ends with it."""
+    child = play(tmp_path, "levald/duel", env={"NUMBA_CACHE_DIR": str(tmp_path / "numba")})
+    child.expect(PROMPT)
+    waited = time.monotonic() + 15 * overload()
+    while not children(child.pid) and time.monotonic() < waited:
+        time.sleep(0.05)  # the warm-up finds the loop missing from the cache and starts compiling it elsewhere
+    compiling = children(child.pid)
+    others = threads(child.pid)[1:]
+    assert others, "konflikt has no thread besides the main one while its kernel warms up"
+    os.kill(others[0], signal.SIGINT)  # a process-directed SIGINT, taken by that thread
+    child.expect(r"Resume with: konflikt play --resume 1 --db ", timeout=10 * overload())
+    child.expect(pexpect.EOF, timeout=10 * overload())
+    child.close()
+    assert child.exitstatus == 130
+    assert compiling, "no process compiled the kernel while the table waited"
+    deadline = time.monotonic() + 5 * overload()
+    while any(alive(pid) for pid in compiling) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(alive(pid) for pid in compiling), "the kernel's compiling process outlived the table"
+
+
+def test_a_line_typed_before_the_secret_prompt_is_kept(tmp_path: Path) -> None:
+    """``odds`` typed while the table is still being drawn is answered at Hedda's secret prompt (``getpass``
+    flushed it away when it turned the echo off, and the table waited for a line already typed)."""
+    child = play(tmp_path, "levald/duel")
+    child.sendline("odds")
+    child.expect(r"a secret choice")
+    child.expect(r"who wins from here: ")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from konflikt.analysis.exact import DEFAULT_MAX_STATES, conflict_odds
+from konflikt.analysis.kernel_warm_up import WarmUp, payload_of
 from konflikt.analysis.model_odds import model_odds
 from konflikt.core.actions import Action
 from konflikt.core.batch import wilson
@@ -44,6 +45,8 @@ KERNEL_FIRST = 100
 KERNEL_CHUNK = 20_000
 KERNEL_MAX = 200_000
 """Conflicts a kernel plays at most for one answer (enough for intervals of ±0.2%)."""
+GROWTH = 4
+"""A kernel's next chunk of conflicts is at most this many times its last (see :func:`_kernel_runs`)."""
 NOBODY = "nobody"
 ENGINES = {"exact": "exact", "kernel": "vectorised kernel", "reference": "reference runner"}
 
@@ -157,7 +160,7 @@ def who_wins(
         over: dict[Hashable, Fraction] = {state.outcome().winners: Fraction(1)}
         return FromHere(sides.rows(Counter(), 0, over), "exact", 0, 0.0, "the conflict is over")
     opening = not state.steps() if at_opening is None else at_opening
-    covered = opening and scenario.ruleset.kernel is not None
+    covered = opening and scenario.ruleset.kernel is not None and not _compiling_elsewhere(scenario, policies)
     share = budget * (KERNEL_EXACT_SHARE if covered else EXACT_SHARE)
     try:
         with deadline(start + share):
@@ -207,32 +210,53 @@ def choice_odds(
 
 _KERNELS: dict[tuple[int, tuple[tuple[str, str], ...]], tuple[Scenario, Any]] = {}
 """Kernels made for a scenario and its seats' policies, kept: making one can take a good part of the budget."""
-
+_WARM_UPS: dict[tuple[int, tuple[tuple[str, str], ...]], WarmUp] = {}
+"""The warm-up :func:`prepare` started for a scenario and its seats' policies (one scenario at a time)."""
 
 _KERNEL_LOCK = threading.Lock()
 
 
+def _key(scenario: Scenario, policies: Mapping[str, Policy]) -> tuple[int, tuple[tuple[str, str], ...]]:
+    return id(scenario), tuple(sorted((seat, p.name) for seat, p in policies.items()))
+
+
 def prepare(scenario: Scenario, state: State, policies: Mapping[str, Policy]) -> None:
-    """Make the kernel for this opening and run it once, in a background thread, while the table reads the first
-    prompt: making a kernel and its first run (tables built, numpy warmed) can take most of a second."""
+    """Make the kernel for this opening and run it once, in the background, while the table reads the first
+    prompt: making a kernel and its first run (tables built, compiled code loaded) take most of a second, and
+    compiling it, where numba's cache does not have it yet, many (in a separate process:
+    :mod:`konflikt.analysis.kernel_warm_up`)."""
     if state.steps() or scenario.ruleset.kernel is None:
         return
 
-    def warm() -> None:
-        try:
-            with _KERNEL_LOCK:
-                kernel = _made_kernel(scenario, state, policies)
-                if kernel is not None:
-                    kernel.run(KERNEL_FIRST, np.random.default_rng(0))
-        except Exception:
-            pass  # the question asked later makes the kernel again, and says what failed
+    def make() -> Any:
+        with _KERNEL_LOCK:
+            return _made_kernel(scenario, state, policies)
 
-    threading.Thread(target=warm, name="konflikt-kernel-warm-up", daemon=True).start()
+    def play_once(kernel: Any) -> None:
+        with _KERNEL_LOCK:
+            kernel.run(KERNEL_FIRST, np.random.default_rng(0))
+
+    warm = WarmUp()
+    _WARM_UPS.clear()
+    _WARM_UPS[_key(scenario, policies)] = warm
+    warm.start(make, play_once, payload_of(scenario, state.options, policies))
+
+
+def _compiling_elsewhere(scenario: Scenario, policies: Mapping[str, Policy]) -> bool:
+    warm = _WARM_UPS.get(_key(scenario, policies))
+    return warm is not None and warm.elsewhere
 
 
 def _kernel(scenario: Scenario, state: State, policies: Mapping[str, Policy], wait: float) -> Any:
     """The ruleset's kernel for this scenario and these policies; ``None`` where it has none that fits, or when
-    :func:`prepare` is still making it after ``wait`` seconds (the reference runner answers then)."""
+    :func:`prepare`'s warm-up has not made it ready after ``wait`` seconds, or is compiling it in its own process
+    (the reference runner answers then, with all the time there is)."""
+    warm = _WARM_UPS.get(_key(scenario, policies))
+    if warm is not None:
+        if not warm.wait(wait):
+            return None
+        if not warm.failed:
+            return warm.kernel
     if not _KERNEL_LOCK.acquire(timeout=max(wait, 0.001)):
         return None
     try:
@@ -245,7 +269,7 @@ def _made_kernel(scenario: Scenario, state: State, policies: Mapping[str, Policy
     factory = scenario.ruleset.kernel
     if factory is None:
         return None
-    key = (id(scenario), tuple(sorted((seat, p.name) for seat, p in policies.items())))
+    key = _key(scenario, policies)
     found = _KERNELS.get(key)
     if found is None or found[0] is not scenario:
         made = factory(scenario, state.options, dict(policies))
@@ -255,7 +279,8 @@ def _made_kernel(scenario: Scenario, state: State, policies: Mapping[str, Policy
 
 
 def _kernel_runs(kernel: Any, end: float, seed: int) -> tuple[Counter[Hashable], int]:
-    """Chunks of conflicts played by the kernel until the time is up (a chunk under way then is dropped)."""
+    """Chunks of conflicts played by the kernel until the time is up (a chunk is not interrupted: each is sized to
+    end within the time left)."""
     rng = np.random.default_rng(seed)
     batches: list[Counter[Hashable]] = []
     done, chunk = 0, KERNEL_FIRST
@@ -265,9 +290,12 @@ def _kernel_runs(kernel: Any, end: float, seed: int) -> tuple[Counter[Hashable],
             batch = kernel.run(chunk, rng)
         batches.append(batch.winners.counts())
         done += chunk
-        # the next chunk sized to a quarter of the time left, so the last one ends near the budget
+        # the next chunk sized to a quarter of the time left, so the last one ends near the budget, and at most
+        # GROWTH times this one: a kernel that fills its tables as it meets new states (presja) plays its first
+        # hundred conflicts fast after the warm-up and the next thousands at a hundredth of that rate
         took = max(time.monotonic() - began, 1e-4)
-        chunk = int(min(KERNEL_CHUNK, max(KERNEL_FIRST, chunk * (end - time.monotonic()) / 4 / took)))
+        fits = chunk * (end - time.monotonic()) / 4 / took
+        chunk = int(min(KERNEL_CHUNK, GROWTH * chunk, max(KERNEL_FIRST, fits)))
     winners: Counter[Hashable] = sum(batches, Counter())
     return winners, sum(winners.values())
 

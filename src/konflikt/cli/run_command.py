@@ -14,6 +14,7 @@ from rich.text import Text
 
 from konflikt.cli.campaign_command import keep_in_campaign, print_changes
 from konflikt.cli.common import choose_seed, overrides_for, seat_overrides, write_output
+from konflikt.cli.line_input import ask_line
 from konflikt.cli.prompts import list_choices, read_choice
 from konflikt.cli.render import (
     aftermath_of,
@@ -40,7 +41,7 @@ def ask_at_terminal(console: Console) -> Callable[[State, str], Action]:
         list_choices(console, state, seat, legal)
         while True:
             try:
-                text = console.input(Text(f"{seat} choose 1-{len(legal)} › "))
+                text = ask_line(console, Text(f"{seat} choose 1-{len(legal)} › "))
                 return read_choice(text, state, seat, legal)
             except KonfliktError as exc:
                 console.print(str(exc), style="red", highlight=False, markup=False)

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.text import Text
 
 from konflikt.analysis.from_here import ENGINES, Chance, FromHere, choice_odds, percent, prepare, who_wins
+from konflikt.cli.line_input import ask_line
 from konflikt.cli.prompts import list_choices, read_choice, seat_label
 from konflikt.cli.render import outcome_panel, print_events, probability_table, scenario_names, status_table
 from konflikt.cli.render import percent as render_percent
@@ -100,7 +101,7 @@ class TableSession:
         self.dice = dice
         self.gen = StepGenerators(conflict.seed)
         self.state = conflict.replay()
-        self.ask: Ask = ask or (lambda prompt, secret: console.input(Text(prompt), password=secret))
+        self.ask: Ask = ask or (lambda prompt, secret: ask_line(console, Text(prompt), secret))
         self.odds, self.verbose, self.quiet = odds, verbose, quiet
         self.played_by = dict(played_by or {})
         """Seat → who plays it (``human`` or a policy name), for the labels of the seats."""
