@@ -156,7 +156,7 @@ class PwgeKernel:
 
         if dice is None:
             dice = Replay(np.zeros((0, 0), np.int64), np.zeros(0, np.int64))
-        out = np.empty((PERSON + 4 * self.tables.people, n), np.int64)
+        out = np.empty((PERSON + 4 * self.tables.people, n), np.int32)  # int32: fresh memory costs page faults
         loop: Any = play
         loop(rng, self.loop_tables(), dice, out)
         return self._batch(out)
@@ -168,7 +168,7 @@ class PwgeKernel:
         }
         ending, winner, steps, actions = out[:4]
         return Batch(
-            winners=Coded(winner + 1, winners),
+            winners=Coded(winner.astype(np.int64) + 1, winners),
             endings=Coded(ending, list(endings.ENDINGS)),
             fates=fates,
             length=steps,
@@ -177,11 +177,14 @@ class PwgeKernel:
         )
 
     def _fates(self, p: int, tok: np.ndarray, body: np.ndarray, wnd: np.ndarray, out: np.ndarray) -> Coded:
-        """Each distinct (tokens, body, worst wound, out) once through :func:`endings.fate` on the probe."""
+        """Each distinct (tokens, body, worst wound, out) once through :func:`endings.fate` on the probe (found by
+        marking the packed tallies in a table a few thousand long: a sort of the whole batch cost 2× more)."""
         low = int(body.min()) if len(body) else 0
         span = int(body.max()) - low + 1 if len(body) else 1
-        packed = ((tok * span + (body - low)) * 5 + wnd) * 2 + out
-        keys, codes = np.unique(packed, return_inverse=True)
+        packed = ((tok.astype(np.int64) * span + (body - low)) * 5 + wnd) * 2 + out
+        seen = np.zeros(int(packed.max()) + 1 if len(packed) else 1, dtype=bool)
+        seen[packed] = True
+        keys = np.flatnonzero(seen)
         probe = self.probe
         labels: list[Hashable] = []
         for key in keys.tolist():
@@ -193,8 +196,9 @@ class PwgeKernel:
             labels.append(endings.fate(probe, p))
         # different tallies may read the same (a social conflict names no wound level): one code per label
         unique = list(dict.fromkeys(labels))
-        merged = np.array([unique.index(label) for label in labels], dtype=np.int64)
-        return Coded(merged[np.asarray(codes, dtype=np.int64).reshape(-1)], unique)
+        code_of = np.zeros(len(seen), dtype=np.int64)
+        code_of[keys] = [unique.index(label) for label in labels]
+        return Coded(code_of[packed], unique)
 
     def _settled(self, n: int) -> Batch:
         """The opening state already ended (e.g. an empty pool): every conflict is that one."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple, TypeVar, cast
 
+import numba
 import numpy as np
 from numba.core import cgutils, types
 from numba.extending import intrinsic
@@ -39,8 +40,14 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def rule(func: F) -> F:
-    """A step of the rules: a compiled function (LLVM inlines the small ones into their callers)."""
+    """A step of the rules: a compiled function."""
     return compiled(func)
+
+
+def leaf(func: F) -> F:
+    """A look-up or a few lines the steps call again and again: compiled into each caller (numba inlines it before
+    LLVM sees it; a call, even without an atomic, cost more than the body)."""
+    return cast(F, numba.njit(cache=True, inline="always")(func))
 
 
 @intrinsic
@@ -99,7 +106,6 @@ TOK, XP, BODY, WND, OUT, PTS, DRY_RANK = range(X + 10, X + 10 + 7 * MAX_PEOPLE, 
 yet."""
 DIST = X + 10 + 7 * MAX_PEOPLE
 """Every pair's distance code, ``s[DIST + p * MAX_PEOPLE + q]``."""
-BLOCKS = DIST
 SIZE = DIST + MAX_PEOPLE * MAX_PEOPLE
 # ``t``, a scenario's tables (int64): these numbers, then where each table starts in ``t`` (its offset at its name)
 PEOPLE, SIDES, CODES, SKRAMA, SARAD, ALLVARLIGT, GOAL_KIND, SUCCESSES, FLEEING, ESCAPE = range(10)
@@ -127,88 +133,88 @@ class Replay(NamedTuple):
 
 
 # ---- the tables --------------------------------------------------------------------------------------------------
-@rule
+@leaf
 def per_person(t: Int, table: int, p: int) -> int:
     """``table[p]`` (side, roll, attribute, armour, the surprisers, the start's pools; token loss by wound level)."""
     value: int = t[t[table] + p]
     return value
 
 
-@rule
+@leaf
 def per_pair(t: Int, table: int, p: int, q: int) -> int:
     """``table[p, q]`` (foe, top damage, the start's distances)."""
     value: int = t[t[table] + p * t[PEOPLE] + q]
     return value
 
 
-@rule
+@leaf
 def weapon_at(t: Int, table: int, p: int, weapon: int, code: int) -> int:
     """``table[p, weapon, code]``: :meth:`PwgeState.attack_mods` (in reach, modifier, range band)."""
     value: int = t[t[table] + (p * 2 + weapon) * t[CODES] + code]
     return value
 
 
-@rule
+@leaf
 def press_mod(t: Int, p: int, code: int) -> int:
     value: int = t[t[PRESS_MOD] + p * t[CODES] + code]
     return value
 
 
-@rule
+@leaf
 def step_to(t: Int, p: int, q: int, way: int, code: int) -> int:
     """The code one step closer (way 0) or farther (1) from ``code``, ``NONE`` past the end."""
     value: int = t[t[STEP] + ((p * t[PEOPLE] + q) * 2 + way) * t[CODES] + code]
     return value
 
 
-@rule
+@leaf
 def damage_mod(t: Int, p: int, deed: int) -> int:
     value: int = t[t[DAMAGE_MOD] + p * 5 + deed]
     return value
 
 
-@rule
+@leaf
 def choice(t: Int, table: int, p: int, q: int, code: int, other: int) -> int:
     """``table[p, q, code, other]``: the heuristic's open table, frislag and response (``other``: can q spend)."""
     value: int = t[t[table] + ((p * t[PEOPLE] + q) * t[CODES] + code) * 2 + other]
     return value
 
 
-@rule
+@leaf
 def counters(t: Int, table: int, p: int, q: int, code: int, deed: int, other: int, rich: int) -> bool:
     """Whether p counters q's deed: ``table[p, q, code, deed, other, rich]``."""
     yes: bool = t[t[table] + ((((p * t[PEOPLE] + q) * t[CODES] + code) * 5 + deed) * 2 + other) * 2 + rich] != 0
     return yes
 
 
-@rule
+@leaf
 def dist(s: Int, p: int, q: int) -> int:
     value: int = s[DIST + p * MAX_PEOPLE + q]
     return value
 
 
 # ---- the pools ---------------------------------------------------------------------------------------------------
-@rule
+@leaf
 def can(s: Int, p: int) -> bool:
     """:meth:`PwgeState.can_spend`: standing with a token left."""
     able: bool = s[OUT + p] == 0 and s[TOK + p] > 0
     return able
 
 
-@rule
+@leaf
 def able(s: Int, p: int) -> int:
     """:func:`can` as a table index (0 or 1)."""
     return 1 if can(s, p) else 0
 
 
-@rule
+@leaf
 def purse(s: Int, p: int) -> int:
     """What the heuristic counts as its purse: tokens plus experience dice."""
     total: int = s[TOK + p] + s[XP + p]
     return total
 
 
-@rule
+@leaf
 def pay(s: Int, p: int) -> None:
     """One token, or as the heuristic chooses an erfarenhetstärning (experience die) instead, while a token remains
     and the pool is down to :data:`DIE_WHEN_TOKENS`."""
@@ -218,7 +224,7 @@ def pay(s: Int, p: int) -> None:
         s[TOK + p] -= 1
 
 
-@rule
+@leaf
 def note_dry(s: Int, t: Int) -> None:
     """:meth:`PwgeState.note_dry_sides`: the sides newly dry in this step form the next group."""
     newly = False
@@ -230,14 +236,14 @@ def note_dry(s: Int, t: Int) -> None:
         s[DRY_GROUPS] += 1
 
 
-@rule
+@leaf
 def spend(s: Int, t: Int, p: int) -> None:
     """A step's one spend, and the sides it leaves dry noted."""
     pay(s, p)
     note_dry(s, t)
 
 
-@rule
+@leaf
 def side_can_act(s: Int, t: Int, side: int) -> bool:
     """:func:`endings.side_can_act`: a member who can still spend."""
     for p in range(t[PEOPLE]):  # noqa: SIM110 - numba compiles a loop, not any() over a generator
@@ -246,14 +252,14 @@ def side_can_act(s: Int, t: Int, side: int) -> bool:
     return False
 
 
-@rule
+@leaf
 def top_allowed(t: Int, count: int) -> bool:
     """The option ``max_tops_per_roll`` (0: no limit)."""
     allowed: bool = t[MAX_TOPS_RULE] == 0 or count < t[MAX_TOPS_RULE]
     return allowed
 
 
-@rule
+@leaf
 def roll(bits: Any, dice: Replay, s: Int, count: int) -> int:
     """The sum of ``count`` d6 (2T: 2, 1T: 1): one exactly uniform draw, or the conflict's next recorded faces."""
     if dice.faces.shape[0]:
@@ -274,7 +280,7 @@ def roll(bits: Any, dice: Replay, s: Int, count: int) -> int:
 
 
 # ---- endings -----------------------------------------------------------------------------------------------------
-@rule
+@leaf
 def finish(s: Int, ending: int, winner: int) -> None:
     s[ENDING], s[WINNER], s[PHASE] = ending, winner, DONE
 
@@ -387,7 +393,7 @@ def next_surpriser(s: Int, t: Int) -> None:
         s[PHASE] = FREE
 
 
-@rule
+@leaf
 def declare(s: Int, a: int, j: int, kind: int, free: bool) -> None:
     """A handling (action) or frislag (free attack) from ``a`` at ``j``."""
     s[ACTOR], s[TARGET], s[AKIND], s[RKIND] = a, j, kind, NONE
@@ -461,7 +467,7 @@ def exchange(bits: Any, dice: Replay, s: Int, t: Int) -> None:
     end_exchange(s, t)
 
 
-@rule
+@leaf
 def counter(s: Int, t: Int, answers_response: bool) -> None:
     """A mothandling (counter): the target against the action, or the actor against the response; the table holds
     the heuristic's answer by distance, deed, whether the other can still spend, and a purse above 1."""
@@ -476,7 +482,7 @@ def counter(s: Int, t: Int, answers_response: bool) -> None:
         s[RCOUNT if answers_response else ACOUNT] = 1
 
 
-@rule
+@leaf
 def response(s: Int, t: Int) -> None:
     """A svarshandling (response), when the purse is above the reserve and one; in a physical conflict, against an
     uncountered closing, made at the distance the closing lands at."""
@@ -496,7 +502,7 @@ def response(s: Int, t: Int) -> None:
             s[R_AT] = reach
 
 
-@rule
+@leaf
 def order_bids(bits: Any, dice: Replay, s: Int, t: Int) -> None:
     """The secret turordning (order) bids: each bids when it can, its purse is above the reserve, not both move, and
     the other is near the end (body within a top damage roll, or 3 tokens or fewer); both bidding roll for it."""
@@ -517,13 +523,13 @@ def order_bids(bits: Any, dice: Replay, s: Int, t: Int) -> None:
         s[ORDER] = ACTION_FIRST if first else (RESPONSE_FIRST if second else SIM)
 
 
-@rule
+@leaf
 def bids(s: Int, t: Int, p: int, foe: int) -> bool:
     near_end = s[BODY + foe] <= per_pair(t, TOP_DAMAGE, p, foe) or s[TOK + foe] <= 3
     return can(s, p) and purse(s, p) > RESERVE and near_end
 
 
-@rule
+@leaf
 def end_exchange(s: Int, t: Int) -> None:
     """The endings, then the next frislag or the floor after the actor."""
     if check_endings(s, t):
@@ -573,12 +579,12 @@ def resolve_deed(bits: Any, dice: Replay, s: Int, t: Int, pos: int) -> None:
         deed_succeeds(bits, dice, s, t, da, dt, kind)
 
 
-@rule
+@leaf
 def set_pair(s: Int, p: int, q: int, code: int) -> None:
     s[DIST + p * MAX_PEOPLE + q] = s[DIST + q * MAX_PEOPLE + p] = code
 
 
-@rule
+@leaf
 def deed_succeeds(bits: Any, dice: Replay, s: Int, t: Int, da: int, dt: int, kind: int) -> None:
     """A won move steps (if it still can); a won press scores a move where moves score; else a hit: the skadeslag."""
     if kind in (CLOSER, FARTHER):
@@ -617,12 +623,12 @@ def contest(bits: Any, dice: Replay, s: Int, t: Int, ordering: bool, a: int, b: 
         top_or_accept(s, t, ordering, role, a if role == 0 else b)
 
 
-@rule
+@leaf
 def may_top(s: Int, t: Int, role: int, person: int) -> bool:
     return person >= 0 and not s[C_DEC + role] and can(s, person) and top_allowed(t, s[C_TOPS + role])
 
 
-@rule
+@leaf
 def top_or_accept(s: Int, t: Int, ordering: bool, role: int, me: int) -> None:
     """The one behind tops when 2T reaches what it needs at least 9 times in 36, it has topped fewer than
     :data:`MAX_TOPS` times, its own roll is not above 12, and its purse is above the reserve (and one more, unless
@@ -680,7 +686,7 @@ def skadeslag(bits: Any, dice: Replay, s: Int, t: Int, att: int, dfd: int, mod: 
             spend(s, t, att)  # mot-mot-toppa: the roll stands, the defender may answer again
 
 
-@rule
+@leaf
 def apply_damage(s: Int, t: Int, j: int, total: int, armour: int) -> None:
     """Points past the armour off the body; the wound level (skråma, lätt, sårad, allvarligt) costs its tokens and
     is kept if worse; at 0 body points the defender is out."""
@@ -707,7 +713,7 @@ def apply_damage(s: Int, t: Int, j: int, total: int, armour: int) -> None:
 @rule
 def start(s: Int, t: Int, j: int) -> None:
     """Conflict ``j`` where every conflict starts."""
-    s[:BLOCKS] = 0
+    s[:X] = 0
     s[PHASE], s[FLOOR], s[SP] = t[START_PHASE], t[START_FLOOR], t[START_SP]
     s[STEPS], s[ACTIONS], s[ID] = t[START_STEPS], t[START_ACTIONS], j
     s[ENDING] = s[WINNER] = NONE
