@@ -1,4 +1,4 @@
-"""A numpy kernel for PWGE: many conflicts of one scenario at once, for balancing.
+"""The PWGE kernel: many conflicts of one scenario, for balancing, played one at a time in a compiled loop.
 
 It mirrors :class:`~konflikt.rulesets.pwge.state.PwgeState` step for step with the ``heuristic`` policy in every
 seat — the open floor and passing, counter, response, counter to the response, the secret order bids and the
@@ -6,14 +6,19 @@ turordningsslag, every opposed or difficulty roll with its topping, the skadesla
 mot-mot-toppa, token loss by wound level, experience dice spent before tokens, and the three endings — for combat,
 chases, and diplomatic or social conflicts (with or without the optional damage rule), at any value of the rule
 options. The heuristic's choices that rest on exact odds (which deed to buy, whether to counter or respond) are
-asked of the real policy once per feature combination (:mod:`.kernel_tables`); the flow is
-:mod:`.kernel_flow`. Dice follow the same distributions as the reference runner (not the same streams).
+asked of the real policy once per feature combination (:mod:`.kernel_tables`); the rules' steps are
+:mod:`.kernel_loop` (numba, imported when the kernel first plays). Dice follow the same distributions as the
+reference runner (not the same streams); recorded faces replay the reference conflict by conflict.
+
+The exact-odds model (:mod:`.model`) plays the same tables through the array flow :mod:`.kernel_flow` instead,
+which splits every roll into its outcomes with exact weights: a loop draws one outcome, the model needs them all.
+:meth:`PwgeKernel._conflicts` builds its rows.
 
 Any number of sides and participants (each pair of foes has its own distance; the open table's choice among
 several foes is the heuristic's own value order), with or without a surprise (the surprisers' starting distances,
-the same in every conflict, are played once on the real state; their frislag, free attacks, are in the arrays).
+the same in every conflict, are played once on the real state; their frislag, free attacks, are in the loop).
 It refuses (returns a reason) any seat whose policy is not ``heuristic`` (the GM seat is never asked in PWGE, so
-its policy is free).
+its policy is free), and more than :data:`~.kernel_tables.MAX_PEOPLE` participants.
 """
 
 from __future__ import annotations

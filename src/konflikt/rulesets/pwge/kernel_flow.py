@@ -1,4 +1,10 @@
-"""PWGE conflicts as array operations: every conflict is a row, every decision node and roll a masked step.
+"""PWGE conflicts as array operations, the exact-odds model's engine: every conflict is a row, every decision node
+and roll a masked step.
+
+The model (:mod:`.model_rows`) makes each row a branch with an exact weight and splits it at every roll into all
+the roll's outcomes; simulation plays the same rules one conflict at a time in :mod:`.kernel_loop` (both read the
+heuristic's answers from :mod:`.kernel_tables`, and the loop's replays of the reference's dice and the model's
+fractions against the State API test each).
 
 Each conflict carries a phase code mirroring :class:`PwgeState`'s phases and sub-stages (the open floor, counter,
 response, counter to the response, order, the contest's rolls and its topping, the damage roll's top /
