@@ -26,6 +26,7 @@ from konflikt.core.scenario import Scenario, load_scenario, scenario_from_docume
 from konflikt.rulesets.pwge import RULESET
 from konflikt.rulesets.pwge.kernel import PwgeKernel, make_kernel
 from konflikt.rulesets.pwge.kernel_loop import Replay
+from konflikt.rulesets.pwge.kernel_tables import MAX_PEOPLE
 from konflikt.sim.engine import choose_engine
 from konflikt.sim.reference import run_chunk
 from konflikt.sim.runner import Generators, Runner, play_scenario, seat_policies
@@ -294,3 +295,14 @@ def test_kernel_replays_attributes_left_to_the_seats(name: str, games: int) -> N
         for participant in side["participants"]:
             participant.pop("attribute", None)
     replay(scenario_from_document(doc, scenario.source), {}, games)
+
+
+def test_the_kernel_refuses_more_participants_than_its_loop_holds() -> None:
+    scenario = load_scenario("pwge/duel")
+    doc = copy.deepcopy(dict(scenario.document))
+    extra = doc["sides"][1]["participants"][0]
+    doc["sides"][1]["participants"] = [
+        {**copy.deepcopy(extra), "id": f"zorak{k}", "name": f"Zorak {k}"} for k in range(MAX_PEOPLE)
+    ]
+    reason = _reason(scenario_from_document(doc, scenario.source))
+    assert f"at most {MAX_PEOPLE} participants" in reason and f"has {MAX_PEOPLE + 1})" in reason

@@ -34,7 +34,7 @@ from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import GM
 from konflikt.rulesets.pwge import endings
-from konflikt.rulesets.pwge.kernel_flow import Conflicts, Dice, Opening, Phase
+from konflikt.rulesets.pwge.kernel_flow import Conflicts, Opening, Phase
 from konflikt.rulesets.pwge.kernel_goals import Goal, chase_goal, points_goal, standing_goal
 from konflikt.rulesets.pwge.kernel_tables import MAX_PEOPLE, NONE, Tables, build_tables
 from konflikt.rulesets.pwge.policies import HeuristicPolicy
@@ -68,8 +68,11 @@ class PwgeKernel:
         self._loop: np.ndarray | None = None
 
     def _conflicts(
-        self, n: int, rng: np.random.Generator, dice: Dice | None, rows: type[Conflicts] = Conflicts
+        self, n: int, rng: np.random.Generator, dice: None = None, rows: type[Conflicts] = Conflicts
     ) -> Conflicts:
+        """``n`` rows of the array flow at the opening, for the exact-odds model (``rows``: its branch class; the
+        rows draw from ``rng`` where the class does not force the rolls). ``dice`` stays for the model's positional
+        call: recorded faces replay through :meth:`run` now."""
         state, o, t = self.opening, self.options, self.tables
         goal: Goal
         if state.kind == "chase":
@@ -103,7 +106,6 @@ class PwgeKernel:
             meets_closing=state.kind in PHYSICAL,
             dodge_keeps=bool(o.dodge_keeps_range_difficulty),
             max_tops=int(o.max_tops_per_roll),
-            dice=dice,
         )
 
     def loop_tables(self) -> np.ndarray:
