@@ -238,9 +238,11 @@ def note_dry(s: Int, t: Int) -> None:
 
 @leaf
 def spend(s: Int, t: Int, p: int) -> None:
-    """A step's one spend, and the sides it leaves dry noted."""
+    """A step's one spend, and the sides it leaves dry noted (only p's side can be, and only if p can no longer
+    spend: every earlier change was noted when it happened)."""
     pay(s, p)
-    note_dry(s, t)
+    if not can(s, p):
+        note_dry(s, t)
 
 
 @leaf
@@ -515,7 +517,8 @@ def order_bids(bits: Any, dice: Replay, s: Int, t: Int) -> None:
         pay(s, a)
     if second:
         pay(s, j)
-    note_dry(s, t)  # bids are secret: sides left dry by both ran dry together
+    if not (can(s, a) and can(s, j)):
+        note_dry(s, t)  # bids are secret: sides left dry by both ran dry together
     if first and second:
         won = contest(bits, dice, s, t, True, a, j, per_person(t, ATTRIBUTE, a), per_person(t, ATTRIBUTE, j))
         s[ORDER] = ACTION_FIRST if won == 0 else (RESPONSE_FIRST if won == 1 else SIM)
@@ -706,7 +709,8 @@ def apply_damage(s: Int, t: Int, j: int, total: int, armour: int) -> None:
     s[WND + j] = max(s[WND + j], level)
     if s[BODY + j] <= 0:
         s[OUT + j] = 1
-    note_dry(s, t)
+    if not can(s, j):
+        note_dry(s, t)
 
 
 # ---- the batch ---------------------------------------------------------------------------------------------------
