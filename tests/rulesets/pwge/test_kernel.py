@@ -1,9 +1,9 @@
-"""The numpy kernel against the reference runner: the same dice give the same conflict, and at scale the same odds.
+"""The compiled kernel against the reference runner: the same dice give the same conflict, and at scale the same odds.
 
-Two kinds of evidence. (1) Dice replay: reference conflicts are played with their dice recorded; the kernel plays
-them all at once, each conflict drawing its own recorded faces, and must end every one the same way — ending,
-winners, every fate word and the number of steps — which checks every rule and every heuristic choice on the path,
-and that conflicts in different phases do not disturb each other in the arrays. (2) Frequencies: at a fixed seed every
+Two kinds of evidence. (1) Dice replay: reference conflicts are played with their dice recorded; the kernel's loop
+plays them, each conflict drawing its own recorded faces, and must end every one the same way — ending, winners,
+every fate word and the number of steps — and use every face, which checks every rule and every heuristic choice on
+the path. (2) Frequencies: at a fixed seed every
 winner and ending frequency, and every frequent fate, lies within 4 standard errors (pooled two-sample) of the
 reference runner's, and so does the mean length. Last, the kernel refuses what it does not mirror (a seat without
 the heuristic), and ``konflikt sim`` then falls back to the reference runner.
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Hashable, Mapping
 from typing import Any, cast
 
@@ -25,6 +25,8 @@ from konflikt.core.conflict import new_state
 from konflikt.core.scenario import Scenario, load_scenario, scenario_from_document
 from konflikt.rulesets.pwge import RULESET
 from konflikt.rulesets.pwge.kernel import PwgeKernel, make_kernel
+from konflikt.rulesets.pwge.kernel_loop import Replay
+from konflikt.rulesets.pwge.kernel_tables import MAX_PEOPLE
 from konflikt.sim.engine import choose_engine
 from konflikt.sim.reference import run_chunk
 from konflikt.sim.runner import Generators, Runner, play_scenario, seat_policies
@@ -154,7 +156,7 @@ def replay(scenario: Scenario, overrides: dict[str, object], games: int) -> None
     conflict drawing its own recorded faces: every one must end exactly as in the reference."""
     seats = seat_policies(scenario)
     expected = []
-    faces: list[deque[int]] = []
+    faces: list[list[int]] = []
     for seed in range(games):
         gen = Generators.from_seed(seed)
         recorder = Recorder(gen.dice)
@@ -162,16 +164,16 @@ def replay(scenario: Scenario, overrides: dict[str, object], games: int) -> None
         Runner(seats, Generators(cast(np.random.Generator, recorder), gen.policy)).play(state)
         outcome = state.outcome()
         expected.append((outcome.ending, outcome.winners, outcome.participants, len(state.steps())))
-        faces.append(deque(recorder.faces))
+        faces.append(recorder.faces)
 
-    def dice(ids: np.ndarray, count: int) -> np.ndarray:
-        rows = [[faces[i].popleft() for _ in range(count)] for i in ids.tolist()]
-        return np.array(rows, dtype=np.int64).reshape(len(rows), count)
-
+    recorded = np.zeros((games, max(map(len, faces)) + 1), dtype=np.int64)  # 0 after each conflict's last face
+    for seed, row in enumerate(faces):
+        recorded[seed, : len(row)] = row
+    dice = Replay(recorded, np.zeros(games, dtype=np.int64))
     batch = kernel_of(scenario, overrides).run(games, np.random.default_rng(0), dice=dice)
     for seed, want in enumerate(expected):
         assert conflict(batch, seed) == want, f"seed {seed}"
-        assert not faces[seed], f"seed {seed}: the kernel rolled fewer dice than the reference"
+        assert dice.used[seed] == len(faces[seed]), f"seed {seed}: the kernel rolled fewer dice than the reference"
 
 
 def within(count_a: int, n_a: int, count_b: int, n_b: int) -> tuple[bool, str]:
@@ -293,3 +295,14 @@ def test_kernel_replays_attributes_left_to_the_seats(name: str, games: int) -> N
         for participant in side["participants"]:
             participant.pop("attribute", None)
     replay(scenario_from_document(doc, scenario.source), {}, games)
+
+
+def test_the_kernel_refuses_more_participants_than_its_loop_holds() -> None:
+    scenario = load_scenario("pwge/duel")
+    doc = copy.deepcopy(dict(scenario.document))
+    extra = doc["sides"][1]["participants"][0]
+    doc["sides"][1]["participants"] = [
+        {**copy.deepcopy(extra), "id": f"zorak{k}", "name": f"Zorak {k}"} for k in range(MAX_PEOPLE)
+    ]
+    reason = _reason(scenario_from_document(doc, scenario.source))
+    assert f"at most {MAX_PEOPLE} participants" in reason and f"has {MAX_PEOPLE + 1})" in reason

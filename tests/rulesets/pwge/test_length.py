@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import json
-from collections import deque
 from collections.abc import Callable
 from typing import cast
 
@@ -19,6 +18,7 @@ import pytest
 from konflikt.core.conflict import new_state
 from konflikt.core.scenario import Scenario, load_scenario, scenario_from_document
 from konflikt.rulesets.pwge import RULESET
+from konflikt.rulesets.pwge.kernel_loop import Replay
 from konflikt.rulesets.pwge.state import PwgeState
 from konflikt.sim.runner import Generators, Runner, seat_policies
 from tests.conftest import Result
@@ -75,7 +75,8 @@ def test_length_is_the_narrated_count_of_actions(name: str) -> None:
 def test_kernel_length_in_actions_matches_the_reference(name: str) -> None:
     """The same dice through the reference and the kernel: the kernel's ``rounds`` is each conflict's count."""
     scenario = surprise_duel() if name == "surprise" else load_scenario(f"pwge/{name}")
-    want, faces = [], []
+    want: list[int] = []
+    faces: list[list[int]] = []
     for seed in range(15):
         recorders: list[Recorder] = []
 
@@ -84,15 +85,16 @@ def test_kernel_length_in_actions_matches_the_reference(name: str) -> None:
             return into[-1]
 
         want.append(play(scenario, seed, record).actions)
-        faces.append(deque(recorders[0].faces))
+        faces.append(recorders[0].faces)
 
-    def dice(ids: np.ndarray, count: int) -> np.ndarray:
-        rows = [[faces[i].popleft() for _ in range(count)] for i in ids.tolist()]
-        return np.array(rows, dtype=np.int64).reshape(len(rows), count)
-
+    recorded = np.zeros((len(faces), max(map(len, faces)) + 1), dtype=np.int64)  # 0 after each conflict's last face
+    for seed, row in enumerate(faces):
+        recorded[seed, : len(row)] = row
+    dice = Replay(recorded, np.zeros(len(faces), dtype=np.int64))
     batch = kernel_of(scenario).run(len(want), np.random.default_rng(0), dice=dice)
     assert batch.rounds is not None
     assert batch.rounds.tolist() == want
+    assert dice.used.tolist() == [len(row) for row in faces]
 
 
 def test_sim_reports_length_in_actions(cli: Callable[..., Result]) -> None:

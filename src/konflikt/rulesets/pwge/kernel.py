@@ -1,4 +1,4 @@
-"""A numpy kernel for PWGE: many conflicts of one scenario at once, for balancing.
+"""The PWGE kernel: many conflicts of one scenario, for balancing, played one at a time in a compiled loop.
 
 It mirrors :class:`~konflikt.rulesets.pwge.state.PwgeState` step for step with the ``heuristic`` policy in every
 seat — the open floor and passing, counter, response, counter to the response, the secret order bids and the
@@ -6,19 +6,25 @@ turordningsslag, every opposed or difficulty roll with its topping, the skadesla
 mot-mot-toppa, token loss by wound level, experience dice spent before tokens, and the three endings — for combat,
 chases, and diplomatic or social conflicts (with or without the optional damage rule), at any value of the rule
 options. The heuristic's choices that rest on exact odds (which deed to buy, whether to counter or respond) are
-asked of the real policy once per feature combination (:mod:`.kernel_tables`); the flow is
-:mod:`.kernel_flow`. Dice follow the same distributions as the reference runner (not the same streams).
+asked of the real policy once per feature combination (:mod:`.kernel_tables`); the rules' steps are
+:mod:`.kernel_loop` (numba, imported when the kernel first plays). Dice follow the same distributions as the
+reference runner (not the same streams); recorded faces replay the reference conflict by conflict.
+
+The exact-odds model (:mod:`.model`) plays the same tables through the array flow :mod:`.kernel_flow` instead,
+which splits every roll into its outcomes with exact weights: a loop draws one outcome, the model needs them all.
+:meth:`PwgeKernel._conflicts` builds its rows.
 
 Any number of sides and participants (each pair of foes has its own distance; the open table's choice among
 several foes is the heuristic's own value order), with or without a surprise (the surprisers' starting distances,
-the same in every conflict, are played once on the real state; their frislag, free attacks, are in the arrays).
+the same in every conflict, are played once on the real state; their frislag, free attacks, are in the loop).
 It refuses (returns a reason) any seat whose policy is not ``heuristic`` (the GM seat is never asked in PWGE, so
-its policy is free).
+its policy is free), and more than :data:`~.kernel_tables.MAX_PEOPLE` participants.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -28,16 +34,11 @@ from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import GM
 from konflikt.rulesets.pwge import endings
-from konflikt.rulesets.pwge.kernel_flow import Conflicts, Dice, Opening, Phase
+from konflikt.rulesets.pwge.kernel_flow import Conflicts, Opening, Phase
 from konflikt.rulesets.pwge.kernel_goals import Goal, chase_goal, points_goal, standing_goal
-from konflikt.rulesets.pwge.kernel_tables import Tables, build_tables
+from konflikt.rulesets.pwge.kernel_tables import MAX_PEOPLE, NONE, Tables, build_tables
 from konflikt.rulesets.pwge.policies import HeuristicPolicy
 from konflikt.rulesets.pwge.state import PHYSICAL, PwgeState
-
-COMPACT = 0.2
-"""Finished conflicts leave the arrays once they are this share of the rest (copying every array costs)."""
-MAX_SWEEPS = 20_000
-"""A safety stop far beyond any real conflict (each sweep advances every unfinished conflict by at least one phase)."""
 
 
 class PwgeKernel:
@@ -63,12 +64,15 @@ class PwgeKernel:
         self.probe = probe
         self.options = options
         self.tables: Tables = build_tables(self.opening, options)
-        state = self.opening
-        self.side_ids = state.side_ids
+        self.side_ids = self.opening.side_ids
+        self._loop: np.ndarray | None = None
 
     def _conflicts(
-        self, n: int, rng: np.random.Generator, dice: Dice | None, rows: type[Conflicts] = Conflicts
+        self, n: int, rng: np.random.Generator, dice: None = None, rows: type[Conflicts] = Conflicts
     ) -> Conflicts:
+        """``n`` rows of the array flow at the opening, for the exact-odds model (``rows``: its branch class; the
+        rows draw from ``rng`` where the class does not force the rolls). ``dice`` stays for the model's positional
+        call: recorded faces replay through :meth:`run` now."""
         state, o, t = self.opening, self.options, self.tables
         goal: Goal
         if state.kind == "chase":
@@ -102,69 +106,92 @@ class PwgeKernel:
             meets_closing=state.kind in PHYSICAL,
             dodge_keeps=bool(o.dodge_keeps_range_difficulty),
             max_tops=int(o.max_tops_per_roll),
-            dice=dice,
         )
 
-    def run(self, n: int, rng: np.random.Generator, dice: Dice | None = None) -> Batch:
-        """Play ``n`` conflicts; labels exactly as :func:`endings.outcome` writes them.
+    def loop_tables(self) -> np.ndarray:
+        """The loop's ``t`` (:mod:`.kernel_loop`): the scenario's numbers, then every table of :class:`Tables` and
+        where every conflict starts, flattened, each at the offset its name holds (built once)."""
+        if self._loop is not None:
+            return self._loop
+        from konflikt.rulesets.pwge import kernel_loop as L
 
-        ``dice`` replaces ``rng`` as the source of d6 faces (tests replay the reference's recorded dice with it).
+        state, o, t = self.opening, self.options, self.tables
+        goal, successes, fleeing, escape, first_chaser = L.STANDING, 0, NONE, 0, NONE
+        if state.kind == "chase":
+            assert state.setup.fleeing is not None
+            goal, fleeing, escape = L.CHASE, state.side_ids.index(state.setup.fleeing), state.setup.escape_distance
+            first_chaser = min(s for s in range(t.sides) if s != fleeing)
+        elif not state.tracks_body():
+            goal, successes = L.POINTS, state.setup.goal_successes
+        dist = np.zeros((t.people, t.people), dtype=np.int64)
+        for (i, j), code in state.dist.items():
+            dist[i, j] = dist[j, i] = code
+        header = np.zeros(L.HEADER, np.int64)
+        numbers = {
+            L.PEOPLE: t.people, L.SIDES: t.sides, L.CODES: t.codes, L.SKRAMA: t.thresholds[0],
+            L.SARAD: t.thresholds[1], L.ALLVARLIGT: t.thresholds[2], L.GOAL_KIND: goal, L.SUCCESSES: successes,
+            L.FLEEING: fleeing, L.ESCAPE: escape, L.FIRST_CHASER: first_chaser,
+            L.SCORING_MOVES: not state.tracks_body(), L.MEETS_CLOSING: state.kind in PHYSICAL,
+            L.DODGE_KEEPS: bool(o.dodge_keeps_range_difficulty), L.MAX_TOPS_RULE: int(o.max_tops_per_roll),
+            L.SURPRISERS_N: len(state.surprisers),
+            L.START_PHASE: L.FREE if state.phase == "free_attack" else L.OPEN, L.START_FLOOR: state.floor,
+            L.START_SP: state.surpriser_turn, L.START_STEPS: len(state.steps()), L.START_ACTIONS: state.actions,
+        }  # fmt: skip
+        for k, v in numbers.items():
+            header[k] = int(v)
+        start = {"SURPRISERS": state.surprisers, "START_TOKENS": state.tokens, "START_XP": state.xp,
+                 "START_BODY": state.body, "START_DIST": dist}  # fmt: skip
+        parts = [header]
+        at = L.HEADER
+        for name in L.TABLES:
+            table = np.asarray(start[name] if name in start else getattr(t, name.lower()), dtype=np.int64).ravel()
+            header[getattr(L, name)] = at
+            parts.append(table)
+            at += len(table)
+        tables = self._loop = np.concatenate(parts)
+        return tables
+
+    def run(self, n: int, rng: np.random.Generator, dice: Any = None) -> Batch:
+        """Play ``n`` conflicts in the compiled loop; labels exactly as :func:`endings.outcome` writes them.
+
+        ``dice`` (a :class:`~.kernel_loop.Replay` of ``n`` rows) replaces ``rng`` as the source of d6 faces: the
+        tests replay the reference's recorded dice with it, conflict by conflict.
         """
         if self.opening.phase == "done":
             return self._settled(n)
-        rows = self._conflicts(n, rng, dice)
-        order = np.arange(n)
-        final: dict[str, np.ndarray] = {}
-        for _ in range(MAX_SWEEPS):
-            rows.sweep()
-            finished = rows.phase == Phase.DONE
-            done = int(np.count_nonzero(finished))
-            if done == len(order) or done >= COMPACT * len(order):
-                self._store(final, rows, order[finished], finished, n)
-                keep = np.flatnonzero(~finished)
-                rows.take(keep)
-                order = order[keep]
-            if not len(order):
-                break
-        else:
-            raise RuntimeError(f"pwge kernel: {len(order)} conflicts did not end within {MAX_SWEEPS} sweeps")
-        return self._batch(final)
+        from konflikt.rulesets.pwge.kernel_loop import PERSON, Replay, play
 
-    @staticmethod
-    def _store(final: dict[str, np.ndarray], rows: Conflicts, where: np.ndarray, mask: np.ndarray, n: int) -> None:
-        columns = {"ending": rows.ending, "winner": rows.winner, "steps": rows.steps, "actions": rows.actions}
-        for p in range(rows.t.people):
-            columns[f"tok{p}"] = rows.tok[:, p]
-            columns[f"body{p}"] = rows.body[:, p]
-            columns[f"wnd{p}"] = rows.wnd[:, p]
-            columns[f"out{p}"] = rows.out[:, p].astype(np.int64)
-        for name, column in columns.items():
-            final.setdefault(name, np.zeros(n, dtype=np.int64))[where] = column[mask]
+        if dice is None:
+            dice = Replay(np.zeros((0, 0), np.int64), np.zeros(0, np.int64))
+        out = np.empty((PERSON + 4 * self.tables.people, n), np.int32)  # int32: fresh memory costs page faults
+        loop: Any = play
+        loop(rng, self.loop_tables(), dice, out)
+        return self._batch(out)
 
-    def _batch(self, final: Mapping[str, np.ndarray]) -> Batch:
+    def _batch(self, out: np.ndarray) -> Batch:
         winners: list[Hashable] = [(), *((side,) for side in self.side_ids)]
         fates = {
-            self.opening.people[p].pid: self._fates(
-                p, final[f"tok{p}"], final[f"body{p}"], final[f"wnd{p}"], final[f"out{p}"]
-            )
-            for p in range(self.tables.people)
+            self.opening.people[p].pid: self._fates(p, *out[4 + 4 * p : 8 + 4 * p]) for p in range(self.tables.people)
         }
-        steps = final["steps"]
+        ending, winner, steps, actions = out[:4]
         return Batch(
-            winners=Coded(final["winner"] + 1, winners),
-            endings=Coded(final["ending"], list(endings.ENDINGS)),
+            winners=Coded(winner.astype(np.int64) + 1, winners),
+            endings=Coded(ending, list(endings.ENDINGS)),
             fates=fates,
-            length=steps.copy(),
+            length=steps,
             resources={"steps": steps.astype(np.float64)},
-            rounds=final["actions"].copy(),
+            rounds=actions,
         )
 
     def _fates(self, p: int, tok: np.ndarray, body: np.ndarray, wnd: np.ndarray, out: np.ndarray) -> Coded:
-        """Each distinct (tokens, body, worst wound, out) once through :func:`endings.fate` on the probe."""
+        """Each distinct (tokens, body, worst wound, out) once through :func:`endings.fate` on the probe (found by
+        marking the packed tallies in a table a few thousand long: a sort of the whole batch cost 2× more)."""
         low = int(body.min()) if len(body) else 0
         span = int(body.max()) - low + 1 if len(body) else 1
-        packed = ((tok * span + (body - low)) * 5 + wnd) * 2 + out
-        keys, codes = np.unique(packed, return_inverse=True)
+        packed = ((tok.astype(np.int64) * span + (body - low)) * 5 + wnd) * 2 + out
+        seen = np.zeros(int(packed.max()) + 1 if len(packed) else 1, dtype=bool)
+        seen[packed] = True
+        keys = np.flatnonzero(seen)
         probe = self.probe
         labels: list[Hashable] = []
         for key in keys.tolist():
@@ -176,8 +203,9 @@ class PwgeKernel:
             labels.append(endings.fate(probe, p))
         # different tallies may read the same (a social conflict names no wound level): one code per label
         unique = list(dict.fromkeys(labels))
-        merged = np.array([unique.index(label) for label in labels], dtype=np.int64)
-        return Coded(merged[np.asarray(codes, dtype=np.int64).reshape(-1)], unique)
+        code_of = np.zeros(len(seen), dtype=np.int64)
+        code_of[keys] = [unique.index(label) for label in labels]
+        return Coded(code_of[packed], unique)
 
     def _settled(self, n: int) -> Batch:
         """The opening state already ended (e.g. an empty pool): every conflict is that one."""
@@ -214,6 +242,9 @@ def make_kernel(scenario: Scenario, options: Options, seats: Mapping[str, Policy
         if seat != GM and not isinstance(policy, HeuristicPolicy):
             name = "human" if policy is None else getattr(policy, "name", type(policy).__name__)
             return f"the pwge kernel mirrors only the heuristic policy ({seat} plays {name})"
+    people = len(scenario.participants())
+    if people > MAX_PEOPLE:
+        return f"the pwge kernel plays at most {MAX_PEOPLE} participants (this conflict has {people})"
     return PwgeKernel(scenario, options)
 
 

@@ -1,4 +1,10 @@
-"""PWGE conflicts as array operations: every conflict is a row, every decision node and roll a masked step.
+"""PWGE conflicts as array operations, the exact-odds model's engine: every conflict is a row, every decision node
+and roll a masked step.
+
+The model (:mod:`.model_rows`) makes each row a branch with an exact weight and splits it at every roll into all
+the roll's outcomes; simulation plays the same rules one conflict at a time in :mod:`.kernel_loop` (both read the
+heuristic's answers from :mod:`.kernel_tables`, and the loop's replays of the reference's dice and the model's
+fractions against the State API test each).
 
 Each conflict carries a phase code mirroring :class:`PwgeState`'s phases and sub-stages (the open floor, counter,
 response, counter to the response, order, the contest's rolls and its topping, the damage roll's top /
@@ -20,8 +26,6 @@ from konflikt.rulesets.pwge.kernel_tables import CLOSER, FARTHER, NO_KEY, NONE, 
 from konflikt.rulesets.pwge.policies import DIE_WHEN_TOKENS, MAX_TOPS, RESERVE
 
 Int = np.ndarray
-Dice = Callable[[Int, int], Int]
-"""A dice source for tests: (original conflict numbers, dice per conflict) → the faces, one row per conflict."""
 
 
 class Phase(IntEnum):
@@ -127,7 +131,6 @@ class Conflicts:
         t: the scenario's tables.
         start: where every conflict starts.
         goal: the side that reached its goal, per conflict (``NONE``: nobody yet).
-        dice: where the d6 faces come from (default: ``rng``); a test hands each conflict recorded faces.
     """
 
     def __init__(
@@ -142,9 +145,8 @@ class Conflicts:
         meets_closing: bool,
         dodge_keeps: bool,
         max_tops: int,
-        dice: Dice | None = None,
     ) -> None:
-        self.t, self.rng, self.goal, self.dice = t, rng, goal, dice
+        self.t, self.rng, self.goal = t, rng, goal
         self.scoring_moves, self.dodge_keeps, self.max_tops = scoring_moves, dodge_keeps, max_tops
         self.meets_closing = meets_closing
         """Physical conflicts: a response to an uncountered closing is made where the closing lands."""
@@ -225,10 +227,7 @@ class Conflicts:
 
     def roll(self, idx: Int, count: int) -> Int:
         """The sum of ``count`` d6 for each conflict at ``idx`` (2T: 2, 1T: 1)."""
-        if self.dice is not None:
-            faces = self.dice(self.ids[idx], count)
-        else:
-            faces = self.rng.integers(1, 7, size=(len(idx), count))
+        faces = self.rng.integers(1, 7, size=(len(idx), count))
         total: Int = faces.sum(axis=1)
         return total
 

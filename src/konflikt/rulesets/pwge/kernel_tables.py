@@ -41,6 +41,8 @@ DEED_ARGS: tuple[tuple[str, str, str], ...] = (
     ("press", "", ""),
 )
 """(kind, weapon, way) of each deed code, as :class:`Deed` spells them."""
+MAX_PEOPLE = 32
+"""The most participants the compiled loop plays (its state has room for this many; :mod:`.kernel_loop`)."""
 NO_KEY = -(1 << 40)
 """The open-table key of a foe against whom no deed is possible."""
 
@@ -317,4 +319,16 @@ def _build(opening: PwgeState, options: Options) -> Tables:
     )
 
 
-__all__ = ["CLOSER", "FARTHER", "MELEE", "NONE", "NO_KEY", "PRESS", "RANGED", "Tables", "build_tables", "deed_code"]
+__all__ = [
+    "CLOSER",
+    "FARTHER",
+    "MAX_PEOPLE",
+    "MELEE",
+    "NONE",
+    "NO_KEY",
+    "PRESS",
+    "RANGED",
+    "Tables",
+    "build_tables",
+    "deed_code",
+]
