@@ -37,9 +37,10 @@ ROWS = WOUNDS + 2 * BOXES
 Skråma, Lätt, Allvarlig, Kritisk, Dödlig)."""
 
 # the compiled loop's arrays (built by kernel.loop_arrays): rows of ``f``, one column per fighter
-LENGTH, STRIDSVANA, ATTACK, DEFENCE, GARD_MAX, CORNERED, SHIELD, HEURISTIC, LEVEL_CAP, LIMITS = range(10)
+LENGTH, STRIDSVANA, ATTACK, DEFENCE, GARD_MAX, CORNERED, SHIELD, HEURISTIC, LEVEL_CAP, COUNTS, LIMITS = range(11)
 F_ROWS = LIMITS + 4
-"""``f[LIMITS + k]``: the k-th wound threshold (Lätt, Allvarlig, Kritisk, Dödlig)."""
+"""``f[COUNTS, src]``: whether the enemy's Gard counts against src's weapon (:attr:`Duel.counts`);
+``f[LIMITS + k]``: the k-th wound threshold (Lätt, Allvarlig, Kritisk, Dödlig)."""
 # entries of ``rules``
 STEP_SIZE, HOLDER_ROLL, TWO_DEFENCE, ALLOW_LEAVE, FREE_IGNORES_GARD, EMPTY_SCRATCH = range(6)
 DEADLY_KNOCKS_OUT, GARD_DAMAGE_IS_DAMAGE, GROUND_REDECIDES, MAX_ROUNDS = range(6, 10)

@@ -39,9 +39,7 @@ from konflikt.rulesets.levald.duel_rounds import (
     GARD,
     HOLDER,
     MOVED,
-    QUALITY,
     REDECIDE,
-    ROLL_EFFECT,
     ROWS,
     WOUNDS,
     Duel,
@@ -222,7 +220,7 @@ class DuelKernel:
 
 def loop_arrays(duel: Duel) -> tuple[Int, ...]:
     """The duel's fixed numbers as the compiled loop takes them: the start vector, ``f`` (a column per fighter),
-    the distance scale, the options, the quality and effect tables, Gard counts, the damage dice and their tables,
+    the distance scale, the options, the damage dice and their tables,
     and the heuristic defender's counter table."""
     dist, gard, daze, wounds = duel.start
     start = np.zeros(ROWS, dtype=np.int64)
@@ -233,6 +231,7 @@ def loop_arrays(duel: Duel) -> tuple[Int, ...]:
     f[L.LENGTH], f[L.STRIDSVANA], f[L.ATTACK], f[L.DEFENCE] = duel.length, duel.stridsvana, duel.attack, duel.defence
     f[L.GARD_MAX], f[L.CORNERED], f[L.SHIELD] = duel.gard_max, duel.cornered, duel.shield
     f[L.HEURISTIC], f[L.LEVEL_CAP] = duel.heuristic, duel.level_cap
+    f[L.COUNTS] = np.asarray(duel.counts)[[0, 1], [1, 0]]
     f[L.LIMITS : L.LIMITS + 4] = np.asarray(duel.limits).T
     o = duel.options
     rules = np.zeros(L.RULES, dtype=np.int64)
@@ -256,9 +255,6 @@ def loop_arrays(duel: Duel) -> tuple[Int, ...]:
         f,
         np.asarray(duel.scale, dtype=np.int64),
         rules,
-        QUALITY.astype(np.int64),
-        ROLL_EFFECT,
-        np.asarray(duel.counts, dtype=np.int64),
         dice,
         tables,
         duel.counter_table,
