@@ -33,7 +33,7 @@ TRACED = ("d100", "defence2", "counter", "damage", "counter_damage")
 defence), a second defence roll, the counter-attack roll, and the damage dice of the hit and of the counter."""
 
 BOXES = len(R.WOUNDS)
-DIST, HOLDER, REDECIDE, ROUNDS, IDX, GARD, DAZE, FATE, WOUNDS = 0, 1, 2, 3, 4, 5, 7, 9, 11
+DIST, HOLDER, REDECIDE, ROUNDS, GARD, DAZE, FATE, WOUNDS = 0, 1, 2, 3, 4, 6, 8, 10
 ROWS = WOUNDS + 2 * BOXES
 """Rows of the state matrix: GARD, DAZE and FATE take two rows (one per fighter), WOUNDS ten (fighter × box:
 Skråma, Lätt, Allvarlig, Kritisk, Dödlig)."""
