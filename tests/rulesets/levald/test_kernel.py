@@ -157,6 +157,24 @@ def test_quality_table_is_rules_quality() -> None:
         assert got.tolist() == [lvl * 100 + eff if lvl else 0 for lvl, eff in want], target
 
 
+def test_three_d100_from_one_draw_are_uniform_and_independent() -> None:
+    """Each of the three digits takes every face 1–100 (each within 4 SE of 1/100), and any two together are
+    uniform on the 100 × 100 pairs (χ² within 4 SD of its mean): no digit leaks into another."""
+    bits = np.random.default_rng(23).bit_generator
+    n = 12_000
+    rolls = np.array([L.three_d100(bits) for _ in range(n)])
+    assert rolls.min() == 1 and rolls.max() == 100
+    se = math.sqrt(0.01 * 0.99 / n)
+    for k in range(3):
+        shares = np.bincount(rolls[:, k], minlength=101)[1:] / n
+        assert np.abs(shares - 0.01).max() <= Z * se, k
+    cells, df = 100 * 100, 100 * 100 - 1
+    for a, b in ((0, 1), (1, 2), (0, 2)):
+        counts = np.bincount((rolls[:, a] - 1) * 100 + rolls[:, b] - 1, minlength=cells)
+        chi2 = float(((counts - n / cells) ** 2).sum() / (n / cells))
+        assert chi2 <= df + Z * math.sqrt(2 * df), (a, b, chi2)
+
+
 @pytest.mark.parametrize("notation", [(1, 6, 0), (3, 6, 0), (4, 6, 0), (2, 6, 2), (2, 10, -1)])
 def test_damage_dice_tables_are_the_dice(notation: tuple[int, int, int]) -> None:
     count, sides, modifier = notation
