@@ -8,8 +8,9 @@ seat. This module checks what it can play and builds the fixed numbers of the du
 arrays), among them the heuristic defender's counter-or-defend choice as a table computed with the heuristic's own
 expressions (so the same floats).
 
-Dice follow the same distributions as the reference runner (not the same streams): d100 exactly uniform from 32
-random bits, damage dice as a uniform index into the table of every face combination, so the sums are exact. The
+Dice follow the same distributions as the reference runner (not the same streams): d100 exactly uniform, a round's
+six from two draws below 100³ (the base-100 digits), damage dice as a uniform index into the table of every face
+combination, so the sums are exact. The
 labels are the State's: winners as side-id tuples, its ending words, and its fate words with every number in them.
 
 The kernel refuses (returns a reason) what it does not mirror: more than one fighter a side, a policy other than
