@@ -26,7 +26,7 @@ from konflikt.core.state import State
 from konflikt.dice import SumDice
 from konflikt.rulesets.levald import duel_loop as L
 from konflikt.rulesets.levald import rules as R
-from konflikt.rulesets.levald.duel_rounds import DAZE, DIST, GARD, HOLDER, fate_label, quality
+from konflikt.rulesets.levald.duel_rounds import fate_label, quality
 from konflikt.rulesets.levald.kernel import DuelKernel, dice_table, make_kernel
 from konflikt.rulesets.levald.policies import HeuristicPolicy
 from konflikt.rulesets.levald.scenarios import duel_document
@@ -58,14 +58,6 @@ def reason_for(scenario: Scenario, overrides: Mapping[str, Any] | None = None, *
 
 def duel(a: str, b: str, **kwargs: Any) -> Scenario:
     return scenario_from_document(duel_document(a, b, **kwargs), f"duel:{a}-{b}")
-
-
-def vector(kernel: DuelKernel, pos: int, holder: int, daze: tuple[int, int], gard: tuple[int, int]) -> np.ndarray:
-    """One duel of the kernel's loop (its state vector) in the given situation."""
-    s = kernel.arrays[0].copy()
-    s[DIST], s[HOLDER] = pos, holder
-    s[DAZE : DAZE + 2], s[GARD : GARD + 2] = daze, gard
-    return s
 
 
 BITS = np.random.default_rng(0).bit_generator
@@ -102,14 +94,14 @@ def test_movement_wishes_are_the_heuristics(a: str, b: str) -> None:
     assert isinstance(base, LevaldState)
     grid = situations(base)
     kernel = kernel_for(scenario)
-    _, f, scale, rules = kernel.arrays[:4]
+    _, f, scale, _ = kernel.arrays[:4]
     for pos, holder, da, db, ga, gb in grid:
-        s = vector(kernel, pos, holder, (da, db), (ga, gb))
-        pen = np.array([L.daze_penalty(da), L.daze_penalty(db)])
+        pen = (L.daze_penalty(da), L.daze_penalty(db))
         state = situated(base, pos, holder, (da, db), (ga, gb))
         for me, seat in enumerate(("a", "b")):
             action = H.choose(state, seat, RNG)
-            got = L.wish(BITS, s, f, scale, rules, me, pen)
+            mine, theirs = f[L.LENGTH, me], f[L.LENGTH, 1 - me]
+            got = L.wish(BITS, True, True, me, holder, scale[pos], mine, theirs, pen[me], pen[1 - me])
             assert (R.WISH[action.kind], action.kind == "leave") == got, (seat, pos, holder, da, db, ga, gb)
 
 
@@ -123,15 +115,18 @@ def test_attack_regain_and_counter_choices_are_the_heuristics(a: str, b: str) ->
     _, f = kernel.arrays[:2]
     table = kernel.arrays[-1]
     for att in (0, 1):
+        dfn = 1 - att
         for pos, holder, da, db, ga, gb in grid:
-            s = vector(kernel, pos, holder, (da, db), (ga, gb))
-            target = f[L.ATTACK, att] + L.daze_penalty((da, db)[att])
-            state = situated(base, pos, holder, (da, db), (ga, gb))
-            state.att, state.dfn, state.phase = att, 1 - att, "attacker"
-            regain = L.regain_wish(s, f, att, target)
+            daze, gard = (da, db), (ga, gb)
+            target = f[L.ATTACK, att] + L.daze_penalty(daze[att])
+            state = situated(base, pos, holder, daze, gard)
+            state.att, state.dfn, state.phase = att, dfn, "attacker"
+            regain = L.regain_wish(gard[att], f[L.GARD_MAX, att], target)
             assert (H.choose(state, ("a", "b")[att], RNG).kind == "regain") == regain, (att, da, db, ga, gb)
             state.phase = "defender"
-            counter = L.counter_wish(s, f, table, att, 1 - att)
+            levels = (L.level(daze[dfn], f[L.LEVEL_CAP, dfn]), L.level(daze[att], f[L.LEVEL_CAP, att]))
+            pays = table[dfn, levels[0], levels[1], int(gard[att] > 0), int(gard[dfn] > 0)]
+            counter = L.soaks(gard[dfn], f[L.GARD_MAX, dfn]) and pays
             assert (H.choose(state, ("a", "b")[1 - att], RNG).kind == "counter") == counter, (att, da, db, ga, gb)
 
 
@@ -142,15 +137,16 @@ def test_gain_ground_is_the_heuristics(a: str, b: str, cornered: list[str]) -> N
     scenario = scenario_from_document(doc, "test.toml")
     base = state_of(doc)
     kernel = kernel_for(scenario)
-    _, f, scale, rules = kernel.arrays[:4]
+    _, f, scale, _ = kernel.arrays[:4]
+    last = len(base.scale) - 1
     for att in (0, 1):
         for pos in range(len(base.scale)):
-            s = vector(kernel, pos, att, (0, 0), (12, 12))
-            L.gain_ground(BITS, s, f, scale, rules, att)
+            ground = L.followed(pos, f[L.CORNERED, 1 - att] != 0, last)
+            follows = L.gain_ground(BITS, True, scale[pos], scale[ground], f[L.LENGTH, att], f[L.LENGTH, 1 - att])
             state = situated(base, pos, att, (0, 0), (12, 12))
             state.att, state.dfn, state.phase = att, 1 - att, "ground"
             step = int(H.choose(state, ("a", "b")[att], RNG)["step"])
-            assert s[DIST] == R.move(pos, step, len(base.scale) - 1), (att, pos)
+            assert (ground if follows else pos) == R.move(pos, step, last), (att, pos)
 
 
 def test_quality_table_is_rules_quality() -> None:
@@ -159,6 +155,24 @@ def test_quality_table_is_rules_quality() -> None:
         got = quality(rolls, np.full(100, target))
         want = [R.quality(int(r), target) for r in rolls]
         assert got.tolist() == [lvl * 100 + eff if lvl else 0 for lvl, eff in want], target
+
+
+def test_three_d100_from_one_draw_are_uniform_and_independent() -> None:
+    """Each of the three digits takes every face 1–100 (each within 4 SE of 1/100), and any two together are
+    uniform on the 100 × 100 pairs (χ² within 4 SD of its mean): no digit leaks into another."""
+    bits = np.random.default_rng(23).bit_generator
+    n = 12_000
+    rolls = np.array([L.three_d100(bits) for _ in range(n)])
+    assert rolls.min() == 1 and rolls.max() == 100
+    se = math.sqrt(0.01 * 0.99 / n)
+    for k in range(3):
+        shares = np.bincount(rolls[:, k], minlength=101)[1:] / n
+        assert np.abs(shares - 0.01).max() <= Z * se, k
+    cells, df = 100 * 100, 100 * 100 - 1
+    for a, b in ((0, 1), (1, 2), (0, 2)):
+        counts = np.bincount((rolls[:, a] - 1) * 100 + rolls[:, b] - 1, minlength=cells)
+        chi2 = float(((counts - n / cells) ** 2).sum() / (n / cells))
+        assert chi2 <= df + Z * math.sqrt(2 * df), (a, b, chi2)
 
 
 @pytest.mark.parametrize("notation", [(1, 6, 0), (3, 6, 0), (4, 6, 0), (2, 6, 2), (2, 10, -1)])
@@ -315,7 +329,8 @@ def test_a_beasts_reach_and_a_bow_match_the_reference_runner() -> None:
     bow = {"name": "Båge", "skill": "Enhandsvapen", "defence_mod": -20, "ranged": True}
     bow |= {"damage_guarded": "2T6", "damage_open": "3T6", "length": "Spjut"}
     beast = document(fighter("a", claw, kraft=16), fighter("b", "Spjut"), "Fri")
-    compare(scenario_from_document(beast, "test.toml"), 600)
+    # 1,500 reference duels: the beast's rare wounds make its Omtöckning heavy-tailed (600 left a.daze 4 SE low)
+    compare(scenario_from_document(beast, "test.toml"), 1500)
     archer = document(fighter("a", bow), fighter("b", "Svärd"), "Fri", cornered=["a"])
     compare(scenario_from_document(archer, "test.toml"), 600)
 

@@ -10,7 +10,9 @@ numbers of the duel (weapons, targets, thresholds, the heuristic defender's tabl
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -31,15 +33,16 @@ TRACED = ("d100", "defence2", "counter", "damage", "counter_damage")
 defence), a second defence roll, the counter-attack roll, and the damage dice of the hit and of the counter."""
 
 BOXES = len(R.WOUNDS)
-DIST, HOLDER, REDECIDE, ROUNDS, IDX, GARD, DAZE, FATE, WOUNDS = 0, 1, 2, 3, 4, 5, 7, 9, 11
+DIST, HOLDER, REDECIDE, ROUNDS, GARD, DAZE, FATE, WOUNDS = 0, 1, 2, 3, 4, 6, 8, 10
 ROWS = WOUNDS + 2 * BOXES
 """Rows of the state matrix: GARD, DAZE and FATE take two rows (one per fighter), WOUNDS ten (fighter × box:
 Skråma, Lätt, Allvarlig, Kritisk, Dödlig)."""
 
 # the compiled loop's arrays (built by kernel.loop_arrays): rows of ``f``, one column per fighter
-LENGTH, STRIDSVANA, ATTACK, DEFENCE, GARD_MAX, CORNERED, SHIELD, HEURISTIC, LEVEL_CAP, LIMITS = range(10)
+LENGTH, STRIDSVANA, ATTACK, DEFENCE, GARD_MAX, CORNERED, SHIELD, HEURISTIC, LEVEL_CAP, COUNTS, LIMITS = range(11)
 F_ROWS = LIMITS + 4
-"""``f[LIMITS + k]``: the k-th wound threshold (Lätt, Allvarlig, Kritisk, Dödlig)."""
+"""``f[COUNTS, src]``: whether the enemy's Gard counts against src's weapon (:attr:`Duel.counts`);
+``f[LIMITS + k]``: the k-th wound threshold (Lätt, Allvarlig, Kritisk, Dödlig)."""
 # entries of ``rules``
 STEP_SIZE, HOLDER_ROLL, TWO_DEFENCE, ALLOW_LEAVE, FREE_IGNORES_GARD, EMPTY_SCRATCH = range(6)
 DEADLY_KNOCKS_OUT, GARD_DAMAGE_IS_DAMAGE, GROUND_REDECIDES, MAX_ROUNDS = range(6, 10)
@@ -77,8 +80,10 @@ def quality(roll: Int, target: Int) -> Int:
     return out
 
 
+@lru_cache(maxsize=1 << 16)
 def fate_label(fate: int, wounds: tuple[int, ...], daze: int) -> str:
-    """The participant's fate words exactly as ``LevaldState._fate_text`` writes them."""
+    """The participant's fate words exactly as ``LevaldState._fate_text`` writes them (kept: the same few hundred
+    recur in every chunk, and writing them was a third of a chunk's time)."""
     return fate_words(FATE_NAMES[fate], wounds, daze)
 
 
@@ -141,19 +146,27 @@ def results(duel: Duel, out: Int) -> Batch:
 
 
 def fate_codes(fate: Int, wounds: Int, daze: Int) -> Coded:
-    """The fate words per duel: a code per distinct (fate, wound boxes, Omtöckning), then its exact text."""
+    """The fate words per duel: a code per distinct (fate, wound boxes, Omtöckning), then its exact text.
+
+    Each duel's numbers become one key (mixed radix); the distinct keys are found by counting them in a table as
+    long as the key range is small (a few times the duels), else by sorting."""
     parts = [fate, *wounds, daze]
     sizes = [int(p.max()) + 1 if p.size else 1 for p in parts]
     key = np.zeros(fate.size, dtype=np.int64)
     for p, size in zip(parts, sizes, strict=True):
         key = key * size + p
-    unique, codes = np.unique(key, return_inverse=True)
-    labels: list[str] = []
-    for value in unique.tolist():
-        digits = []
-        for size in reversed(sizes):
-            digits.append(value % size)
-            value //= size
-        f, *boxes, dz = reversed(digits)
-        labels.append(fate_label(f, tuple(boxes), dz))
+    span = math.prod(sizes)
+    if span <= max(4 * fate.size, 1 << 16):
+        unique = np.flatnonzero(np.bincount(key, minlength=span))
+        index = np.zeros(span, dtype=np.int64)
+        index[unique] = np.arange(unique.size)
+        codes = index[key]
+    else:
+        unique, codes = np.unique(key, return_inverse=True)
+    digits, rest = [], unique
+    for size in reversed(sizes):
+        digits.append(rest % size)
+        rest = rest // size
+    f, *boxes, dz = (d.tolist() for d in reversed(digits))
+    labels = [fate_label(*row) for row in zip(f, zip(*boxes, strict=True), dz, strict=True)]
     return Coded(codes.astype(np.int64).ravel(), list(labels))

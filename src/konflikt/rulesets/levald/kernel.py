@@ -8,8 +8,9 @@ seat. This module checks what it can play and builds the fixed numbers of the du
 arrays), among them the heuristic defender's counter-or-defend choice as a table computed with the heuristic's own
 expressions (so the same floats).
 
-Dice follow the same distributions as the reference runner (not the same streams): d100 exactly uniform from 32
-random bits, damage dice as a uniform index into the table of every face combination, so the sums are exact. The
+Dice follow the same distributions as the reference runner (not the same streams): d100 exactly uniform, a round's
+six from two draws below 100³ (the base-100 digits), damage dice as a uniform index into the table of every face
+combination, so the sums are exact. The
 labels are the State's: winners as side-id tuples, its ending words, and its fate words with every number in them.
 
 The kernel refuses (returns a reason) what it does not mirror: more than one fighter a side, a policy other than
@@ -39,9 +40,7 @@ from konflikt.rulesets.levald.duel_rounds import (
     GARD,
     HOLDER,
     MOVED,
-    QUALITY,
     REDECIDE,
-    ROLL_EFFECT,
     ROWS,
     WOUNDS,
     Duel,
@@ -202,7 +201,7 @@ class DuelKernel:
     def _play(self, n: int, rng: np.random.Generator, rounds: int) -> tuple[Batch, Int, Int]:
         from konflikt.rulesets.levald.duel_loop import play
 
-        out = np.zeros((ROWS, n), dtype=np.int64)
+        out = np.empty((ROWS, n), dtype=np.int32)  # a finished duel's numbers: int32, half the fresh memory of int64
         trace_d100 = np.full((rounds, 6, n if rounds else 0), -1, dtype=np.int64)
         trace_other = np.full((4, rounds, n if rounds else 0), -1, dtype=np.int64)
         loop: Any = play  # compiled: numba checks the argument types
@@ -222,7 +221,7 @@ class DuelKernel:
 
 def loop_arrays(duel: Duel) -> tuple[Int, ...]:
     """The duel's fixed numbers as the compiled loop takes them: the start vector, ``f`` (a column per fighter),
-    the distance scale, the options, the quality and effect tables, Gard counts, the damage dice and their tables,
+    the distance scale, the options, the damage dice and their tables,
     and the heuristic defender's counter table."""
     dist, gard, daze, wounds = duel.start
     start = np.zeros(ROWS, dtype=np.int64)
@@ -233,6 +232,7 @@ def loop_arrays(duel: Duel) -> tuple[Int, ...]:
     f[L.LENGTH], f[L.STRIDSVANA], f[L.ATTACK], f[L.DEFENCE] = duel.length, duel.stridsvana, duel.attack, duel.defence
     f[L.GARD_MAX], f[L.CORNERED], f[L.SHIELD] = duel.gard_max, duel.cornered, duel.shield
     f[L.HEURISTIC], f[L.LEVEL_CAP] = duel.heuristic, duel.level_cap
+    f[L.COUNTS] = np.asarray(duel.counts)[[0, 1], [1, 0]]
     f[L.LIMITS : L.LIMITS + 4] = np.asarray(duel.limits).T
     o = duel.options
     rules = np.zeros(L.RULES, dtype=np.int64)
@@ -256,9 +256,6 @@ def loop_arrays(duel: Duel) -> tuple[Int, ...]:
         f,
         np.asarray(duel.scale, dtype=np.int64),
         rules,
-        QUALITY.astype(np.int64),
-        ROLL_EFFECT,
-        np.asarray(duel.counts, dtype=np.int64),
         dice,
         tables,
         duel.counter_table,
