@@ -404,18 +404,26 @@ def declare(s: Int, a: int, j: int, kind: int, free: bool) -> None:
     s[SNAP], s[ORDER] = dist(s, a, j), SIM
 
 
+@leaf
+def best_foe(s: Int, t: Int, table: int, i: int) -> tuple[int, int]:
+    """The foe still in the fight that ``i`` values most by the heuristic's ``table`` (open floor or frislag; ties:
+    the first), with its value; ``NO_KEY`` when there is none."""
+    best, target = NO_KEY, 0
+    for q in range(t[PEOPLE]):
+        if per_pair(t, FOE, i, q) and s[OUT + q] == 0:
+            key = choice(t, table, i, q, dist(s, i, q), able(s, q))
+            if key > best:
+                best, target = key, q
+    return best, target
+
+
 @rule
 def open_table(bits: Any, dice: Replay, s: Int, t: Int) -> None:
     """The floor's holder buys the heuristic's best handling against the foe it values most (ties: the first), or
     passes; as many passes in a row as people able to act: a deadlock."""
     s[STEPS] += 1
     i = s[FLOOR]
-    best, target = NO_KEY, 0
-    for q in range(t[PEOPLE]):
-        if per_pair(t, FOE, i, q) and s[OUT + q] == 0:
-            key = choice(t, OPEN_KEY, i, q, dist(s, i, q), able(s, q))
-            if key > best:
-                best, target = key, q
+    best, target = best_foe(s, t, OPEN_KEY, i)
     code, other = dist(s, i, target), able(s, target)
     if purse(s, i) > RESERVE and best > NO_KEY and choice(t, OPEN_WORTH, i, target, code, other):
         s[PASSES] = 0
@@ -438,12 +446,7 @@ def frislag(bits: Any, dice: Replay, s: Int, t: Int) -> None:
     """A surpriser's frislag (free attack): the heuristic's best reachable one (ties: the larger Action), or none."""
     s[STEPS] += 1
     i = per_person(t, SURPRISERS, s[SP])
-    best, target = NO_KEY, 0
-    for q in range(t[PEOPLE]):
-        if per_pair(t, FOE, i, q) and s[OUT + q] == 0:
-            key = choice(t, FREE_KEY, i, q, dist(s, i, q), able(s, q))
-            if key > best:
-                best, target = key, q
+    best, target = best_foe(s, t, FREE_KEY, i)
     if best == NO_KEY:
         next_surpriser(s, t)
         return
