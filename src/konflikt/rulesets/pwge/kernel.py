@@ -67,12 +67,10 @@ class PwgeKernel:
         self.side_ids = self.opening.side_ids
         self._loop: np.ndarray | None = None
 
-    def _conflicts(
-        self, n: int, rng: np.random.Generator, dice: None = None, rows: type[Conflicts] = Conflicts
-    ) -> Conflicts:
+    def _conflicts(self, n: int, rng: np.random.Generator, rows: type[Conflicts] = Conflicts) -> Conflicts:
         """``n`` rows of the array flow at the opening, for the exact-odds model (``rows``: its branch class; the
-        rows draw from ``rng`` where the class does not force the rolls). ``dice`` stays for the model's positional
-        call: recorded faces replay through :meth:`run` now."""
+        rows draw from ``rng`` where the class does not force the rolls). Recorded faces replay through
+        :meth:`run`."""
         state, o, t = self.opening, self.options, self.tables
         goal: Goal
         if state.kind == "chase":

@@ -138,7 +138,7 @@ class PwgeModel:
 
     def _rows(self, compacts: Sequence[Hashable]) -> Branches:
         n = len(compacts)
-        rows = cast(Branches, self.kernel._conflicts(n, np.random.default_rng(0), None, Branches))
+        rows = cast(Branches, self.kernel._conflicts(n, np.random.default_rng(0), Branches))
         starts = np.array(compacts, dtype=np.int64)
         rows.floor[:] = starts[:, 0]
         rows.passes[:] = starts[:, 1]
