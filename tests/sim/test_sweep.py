@@ -172,3 +172,23 @@ def test_local_sweep_on_two_workers_splits_the_last_cells_and_gives_the_same_row
                     + '\n[[axis]]\nname = "rudolf_status"\npath = "sides[0].participants[1].status"\nvalues = [3, 6]\n')
     spec = load_spec(path)
     assert run_sweep(spec, path, "local", workers=2) == run_sweep(spec, path, "local", workers=1)
+
+
+def test_a_worker_forked_with_other_block_sizes_plays_the_planners_blocks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The program's pool outlives a run: a worker forked while the blocks were smaller still plays the parts of a
+    later sweep in the blocks its planner has (the sizes travel with the task, as ``simulate``'s do)."""
+    from konflikt.sim import engine
+
+    engine.close_pool()
+    with monkeypatch.context() as patched:
+        patched.setattr(engine, "KERNEL_CHUNK", 1000)
+        list(engine.worker_pool(2).map(abs, range(4)))  # the workers exist, forked with 1,000 a block
+    path = tmp_path / "spec.toml"
+    path.write_text(SPEC.split("[[axis]]")[0].replace("n = 300", "n = 250000") + "[[axis]]" + SPEC.split("[[axis]]")[2])
+    spec = load_spec(path)
+    try:
+        assert run_sweep(spec, path, "local", workers=2) == run_sweep(spec, path, "local", workers=1)
+    finally:
+        engine.close_pool()

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from konflikt.core.batch import Tally, wilson
 from konflikt.core.scenario import Scenario, find_scenario, read_toml, scenario_from_document, validation_message
 from konflikt.errors import KonfliktError, ScenarioError
-from konflikt.sim.engine import close_pool, play_part, simulate, worker_pool
+from konflikt.sim.engine import block_sizes, close_pool, play_part, simulate, worker_pool
 from konflikt.sim.header import digest, run_header
 
 Scalar = str | int | float | bool
@@ -121,18 +121,24 @@ def sweep_plan(cell_count: int) -> list[tuple[int, int, int]]:
 
 
 def play_part_of(
-    cell: Mapping[str, Scalar], part: int, parts: int, spec: SweepSpec, base: Mapping[str, Any], source: str
+    cell: Mapping[str, Scalar],
+    part: int,
+    parts: int,
+    spec: SweepSpec,
+    base: Mapping[str, Any],
+    source: str,
+    sizes: tuple[int, int],
 ) -> dict[str, Any]:
     """One part of one cell, made on the worker from the base document (sent to every Dask worker once) and the
     cell's values: its tally, the engine it used and what its row needs of the scenario."""
-    return _play_part((cell_job(spec, base, source, cell), part, parts))
+    return _play_part((cell_job(spec, base, source, cell), part, parts, sizes))
 
 
-def _play_part(task: tuple[Mapping[str, Any], int, int]) -> dict[str, Any]:
-    job, part, parts = task  # the local pool's form: the cell's whole job in the task
+def _play_part(task: tuple[Mapping[str, Any], int, int, tuple[int, int]]) -> dict[str, Any]:
+    job, part, parts, sizes = task  # the local pool's form: the cell's whole job in the task
     scenario = _cell_scenario(job)
     tally, engine, _ = play_part(scenario, int(job["n"]), int(job["seed"]), job["overrides"], part, parts,
-                                 engine=str(job["engine"]))  # fmt: skip
+                                 engine=str(job["engine"]), sizes=sizes)  # fmt: skip
     return {"tally": tally.to_json(), "engine": engine, "facts": _facts(scenario)}
 
 
@@ -272,7 +278,7 @@ def run_sweep(
                 if progress:
                     progress(1)
             return complete(rows)
-        tasks = [(jobs[cell], part, parts) for cell, part, parts in sweep_plan(len(jobs))]
+        tasks = [(jobs[cell], part, parts, block_sizes()) for cell, part, parts in sweep_plan(len(jobs))]
         try:  # the program's pool, started once; map hands out the parts in order, each to the first free worker
             return complete(_rows_of_parts(jobs, worker_pool(workers).map(_play_part, tasks), progress))
         except BaseException:  # Ctrl-C, or a worker that died: the next run starts clean processes
@@ -286,9 +292,10 @@ def run_sweep(
             # the base document goes to every worker once; a task carries only its cell's values
             [shared] = client.scatter([base], broadcast=True)
             plan = sweep_plan(len(jobs))
+            where = {"workers": only_on} if only_on else {}
             futures = client.map(play_part_of, [jobs[c]["cell"] for c, _, _ in plan], [p for _, p, _ in plan],
                                  [k for _, _, k in plan], spec=spec, base=shared, source=str(scenario_path),
-                                 pure=False, **({"workers": only_on} if only_on else {}))  # fmt: skip
+                                 sizes=block_sizes(), pure=False, **where)  # fmt: skip
             return complete(_rows_of_parts(jobs, (future.result() for future in futures), progress))
         finally:
             if own:
