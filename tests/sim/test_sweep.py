@@ -165,11 +165,28 @@ def test_a_cell_played_in_parts_is_the_whole_run(
         assert merged.to_json() == whole.to_json(), parts
 
 
+KERNEL_SPEC = """
+scenario = "fimbulfrost/robbers"
+n = 250000
+seed = 4
+side = "helte"
+
+[[axis]]
+name = "budolf_status"
+path = "sides[0].participants[0].status"
+values = [3, 6]
+
+[[axis]]
+name = "rudolf_status"
+path = "sides[0].participants[1].status"
+values = [3, 6]
+"""
+"""Three kernel blocks a cell, so the last cells play in parts (no buy_back axis: the kernel does not mirror it)."""
+
+
 def test_local_sweep_on_two_workers_splits_the_last_cells_and_gives_the_same_rows(tmp_path: Path) -> None:
     path = tmp_path / "spec.toml"
-    # three kernel blocks a cell (buy_back left out: the kernel does not mirror it), so the last cells play in parts
-    path.write_text(SPEC.split("[[axis]]")[0].replace("n = 300", "n = 250000") + "[[axis]]" + SPEC.split("[[axis]]")[2]
-                    + '\n[[axis]]\nname = "rudolf_status"\npath = "sides[0].participants[1].status"\nvalues = [3, 6]\n')
+    path.write_text(KERNEL_SPEC)
     spec = load_spec(path)
     assert run_sweep(spec, path, "local", workers=2) == run_sweep(spec, path, "local", workers=1)
 
@@ -186,7 +203,7 @@ def test_a_worker_forked_with_other_block_sizes_plays_the_planners_blocks(
         patched.setattr(engine, "KERNEL_CHUNK", 1000)
         list(engine.worker_pool(2).map(abs, range(4)))  # the workers exist, forked with 1,000 a block
     path = tmp_path / "spec.toml"
-    path.write_text(SPEC.split("[[axis]]")[0].replace("n = 300", "n = 250000") + "[[axis]]" + SPEC.split("[[axis]]")[2])
+    path.write_text(KERNEL_SPEC)
     spec = load_spec(path)
     try:
         assert run_sweep(spec, path, "local", workers=2) == run_sweep(spec, path, "local", workers=1)
