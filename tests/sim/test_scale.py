@@ -185,18 +185,20 @@ def test_bench_prints_the_every_core_tables(
         "scaling": [{"scenario": "fimbulfrost/robbers", "n": 2_000_000, "one_worker_s": 2.0, "workers_s": 1.1,
                      "workers": 2, "scaling": 1.82, "target": 1.8, "cpu_scaling": 1.9, "cpu_overhead": 0.03,
                      "timeline": {"tail_s": 0.012}, "startup": {"kernel_s": 0.61, "pool_s": 0.07},
-                     "load_average": load, "cores": 2}],
+                     "load_average": load, "cores": 2, "pairs": [1.82, 2.01, 1.51]}],
         "dask": {"sweep": "sweeps/levald_weapons.toml", "cells": 36, "n_per_cell": 3000, "workers": 2,
                  "one_worker_s": 10.0, "workers_s": 5.4, "efficiency": 0.93, "cpu_efficiency": 0.97, "target": 0.9,
                  "startup": {"cluster_s": 1.5, "first_cell_s": [2.25, 2.5]},
-                 "load_average": [load, load], "cores": 2},
+                 "load_average": [load, load], "cores": 2, "pairs": [0.93, 0.88, 0.95]},
         "memory": [peak_rss("fimbulfrost/robbers", 20_000, 2, block=10_000), stopped_in_the_background()],
         "coverage": coverage(),
     }  # fmt: skip
     print_scale(data)
     out = capsys.readouterr().out
-    assert "1.82× (target 1.8×)" in out and "efficiency 93% (target 90%)" in out
+    assert "1.82× (target 1.8×)" in out
     flat = " ".join(out.split())  # the Dask line wraps
+    assert "interleaved pairs 1.82×, 2.01×, 1.51×; the row is the median pair" in flat
+    assert "efficiency 93% (target 90%; median of the pairs 93%, 88%, 95%)" in flat
     assert "12 ms" in out and "0.61 s + 0.07 s" in out and "1.5 s cluster, 2.5 s a worker's first cell" in flat
     assert "20,000" in out and "MB" in out
     stopped = data["memory"][1]  # stopped by its time limit, as bench --memory's 10⁹ row may be

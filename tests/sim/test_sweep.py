@@ -12,7 +12,7 @@ import pytest
 
 from konflikt.errors import KonfliktError, ScenarioError
 from konflikt.sim.header import read_csv_header
-from konflikt.sim.sweep import load_spec, run_sweep, set_path
+from konflikt.sim.sweep import load_spec, run_sweep, set_path, sweep_plan
 from tests.conftest import Result
 
 SPEC = """
@@ -131,3 +131,81 @@ def test_a_capped_knife_fight_shows_every_outcome_in_table_csv_and_plot(
     for words in ("nobody wins (draw / deadlock)", "Belzee wins", "Massimo wins", "max_exchanges=5", "seed 5"):
         assert words in plot
     assert (out / "cells.json").exists() and '"run"' in (out / "cells.json").read_text()
+
+
+def test_the_plan_splits_only_the_last_cells_and_covers_every_part() -> None:
+    plan = sweep_plan(36)
+    assert plan == sweep_plan(36)  # the grid alone decides it
+    parts = {cell: k for cell, _, k in plan}
+    assert [parts[c] for c in (0, 27, 31, 32, 33, 34, 35)] == [1, 1, 1, 2, 2, 4, 8]
+    for cell in range(36):
+        assert [p for c, p, _ in plan if c == cell] == list(range(parts[cell]))
+    assert [c for c, _, _ in plan] == sorted(c for c, _, _ in plan)  # grid order: rows merge as they land
+
+
+@pytest.mark.parametrize(("scenario", "n", "chunk"), [("fimbulfrost/robbers", 5_500, 1_000), ("presja/skirmish", 7, 2)])
+def test_a_cell_played_in_parts_is_the_whole_run(
+    scenario: str, n: int, chunk: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The parts of a run merged in order are the run: the same blocks, seeds and sums, however it is split (a kernel
+    and the reference runner, each with several blocks a part)."""
+    from konflikt.core.batch import Tally
+    from konflikt.core.scenario import load_scenario
+    from konflikt.sim import engine
+
+    monkeypatch.setattr(engine, "KERNEL_CHUNK", chunk)
+    monkeypatch.setattr(engine, "REFERENCE_CHUNK", chunk)
+    loaded = load_scenario(scenario)
+    whole = engine.simulate(loaded, n, 3).tally
+    for parts in (1, 2, 4, 8):
+        merged = Tally()
+        for part in range(parts):
+            tally, _, _ = engine.play_part(loaded, n, 3, {}, part, parts)
+            merged.add_counts(tally.to_json())
+        assert merged.to_json() == whole.to_json(), parts
+
+
+KERNEL_SPEC = """
+scenario = "fimbulfrost/robbers"
+n = 250000
+seed = 4
+side = "helte"
+
+[[axis]]
+name = "budolf_status"
+path = "sides[0].participants[0].status"
+values = [3, 6]
+
+[[axis]]
+name = "rudolf_status"
+path = "sides[0].participants[1].status"
+values = [3, 6]
+"""
+"""Three kernel blocks a cell, so the last cells play in parts (no buy_back axis: the kernel does not mirror it)."""
+
+
+def test_local_sweep_on_two_workers_splits_the_last_cells_and_gives_the_same_rows(tmp_path: Path) -> None:
+    path = tmp_path / "spec.toml"
+    path.write_text(KERNEL_SPEC)
+    spec = load_spec(path)
+    assert run_sweep(spec, path, "local", workers=2) == run_sweep(spec, path, "local", workers=1)
+
+
+def test_a_worker_forked_with_other_block_sizes_plays_the_planners_blocks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The program's pool outlives a run: a worker forked while the blocks were smaller still plays the parts of a
+    later sweep in the blocks its planner has (the sizes travel with the task, as ``simulate``'s do)."""
+    from konflikt.sim import engine
+
+    engine.close_pool()
+    with monkeypatch.context() as patched:
+        patched.setattr(engine, "KERNEL_CHUNK", 1000)
+        list(engine.worker_pool(2).map(abs, range(4)))  # the workers exist, forked with 1,000 a block
+    path = tmp_path / "spec.toml"
+    path.write_text(KERNEL_SPEC)
+    spec = load_spec(path)
+    try:
+        assert run_sweep(spec, path, "local", workers=2) == run_sweep(spec, path, "local", workers=1)
+    finally:
+        engine.close_pool()

@@ -201,6 +201,10 @@ def print_scale(data: dict[str, Any]) -> None:
         "kernel built and compiled + the pool started, once a program",
         highlight=False,
     )
+    for r in data["scaling"]:
+        if r.get("pairs"):
+            ratios = ", ".join(f"{ratio:.2f}×" for ratio in r["pairs"])
+            out.print(f"{r['scenario']}: interleaved pairs {ratios}; the row is the median pair", highlight=False)
     d = data["dask"]
     start = d.get("startup") or {}
     started = (
@@ -212,7 +216,9 @@ def print_scale(data: dict[str, Any]) -> None:
     out.print(
         f"sweep --engine dask, LocalCluster of {d['workers']}: {d['sweep']} ({d['cells']} cells × {d['n_per_cell']:,}) "
         f"{d['one_worker_s']:.1f} s on 1 worker, {d['workers_s']:.1f} s on {d['workers']}: efficiency "
-        f"{d['efficiency']:.0%} (target {d['target']:.0%}), on idle cores "
+        f"{d['efficiency']:.0%} (target {d['target']:.0%}"
+        + (f"; median of the pairs {', '.join(f'{e:.0%}' for e in d['pairs'])}" if d.get("pairs") else "")
+        + "), on idle cores "
         + ("-" if d["cpu_efficiency"] is None else f"{d['cpu_efficiency']:.0%}")
         + started
         + f"; load {d['load_average'][1][0][0]:.1f}",

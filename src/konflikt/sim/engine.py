@@ -227,6 +227,44 @@ def _task(task: Task, size: int) -> dict[str, Any]:
             "start": wall, "end": time.time(), "faults": _minor_faults() - faults}  # fmt: skip
 
 
+def block_sizes() -> tuple[int, int]:
+    """This process's block sizes (a kernel's, the reference runner's), for the parts it hands out."""
+    return KERNEL_CHUNK, REFERENCE_CHUNK
+
+
+def play_part(
+    scenario: Scenario,
+    n: int,
+    seed: int,
+    overrides: Mapping[str, object],
+    part: int,
+    parts: int,
+    policies: Mapping[str, str] | None = None,
+    engine: str = "auto",
+    sizes: tuple[int, int] | None = None,
+) -> tuple[Tally, str, str]:
+    """Part ``part`` of ``parts`` of ``simulate(scenario, n, seed, …)``: the blocks ``[⌊part·B/parts⌋,
+    ⌊(part+1)·B/parts⌋)`` of its ``B`` blocks, played in order into one tally, with the engine used and its note.
+
+    A sweep splits its last cells so (``sweep.sweep_plan``): the parts of a run merged in order hold exactly the
+    conflicts and the numbers of the whole run (the blocks and their seeds are the run's; the sums are of integers),
+    so a cell's row does not depend on how it was split. The block size is the engine's, known only once the run is
+    prepared here, which is why a part is a share of the blocks rather than a list of them; ``sizes`` (a kernel's
+    block, the reference runner's) come from whoever planned the parts, as ``simulate`` hands its size to its tasks,
+    so a worker forked in another setting plays the planner's blocks."""
+    _, _, run = prepare(scenario, overrides, dict(policies or {}), engine)
+    kernel_size, reference_size = sizes or (KERNEL_CHUNK, REFERENCE_CHUNK)
+    size = kernel_size if run.kernel is not None else reference_size
+    blocks = -(-n // size)
+    tally = Tally()
+    keep_freed_memory()
+    for index in range(part * blocks // parts, (part + 1) * blocks // parts):
+        count = min(size, n - index * size)
+        seq = np.random.SeedSequence(seed, spawn_key=(index,))
+        _block(run.scenario, run.kernel, run.seats, overrides, count, seq, tally)
+    return tally, run.used, run.note
+
+
 def chunks(n: int, size: int) -> Iterator[tuple[int, int]]:
     for index, start in enumerate(range(0, n, size)):
         yield index, min(size, n - start)

@@ -11,16 +11,16 @@ from __future__ import annotations
 import copy
 import itertools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from konflikt.core.batch import wilson
+from konflikt.core.batch import Tally, wilson
 from konflikt.core.scenario import Scenario, find_scenario, read_toml, scenario_from_document, validation_message
 from konflikt.errors import KonfliktError, ScenarioError
-from konflikt.sim.engine import close_pool, simulate, worker_pool
+from konflikt.sim.engine import block_sizes, close_pool, play_part, simulate, worker_pool
 from konflikt.sim.header import digest, run_header
 
 Scalar = str | int | float | bool
@@ -105,19 +105,67 @@ def cell_job(spec: SweepSpec, base: Mapping[str, Any], source: str, cell: Mappin
     }  # fmt: skip
 
 
-def run_cell_of(cell: Mapping[str, Scalar], spec: SweepSpec, base: Mapping[str, Any], source: str) -> dict[str, Any]:
-    """One cell made on the worker from the base document (sent to every Dask worker once) and the cell's values."""
-    return run_cell(cell_job(spec, base, source, cell))
+SPLIT = 8
+"""The last cell of a sweep is played as this many parts, the one before it as half as many, and so on: a cell is a
+task while much is left (few messages), its blocks are shared out at the end (guided scheduling, as a run's blocks
+are in ``engine.task_plan``), so the workers' last tasks end within a fraction of a cell of each other."""
+
+
+def sweep_plan(cell_count: int) -> list[tuple[int, int, int]]:
+    """``(cell, part, parts)`` per task, in grid order: decided by the grid alone, never the worker count."""
+    plan: list[tuple[int, int, int]] = []
+    for cell in range(cell_count):
+        parts = max(1, SPLIT // (cell_count - cell))
+        plan.extend((cell, part, parts) for part in range(parts))
+    return plan
+
+
+def play_part_of(
+    cell: Mapping[str, Scalar],
+    part: int,
+    parts: int,
+    spec: SweepSpec,
+    base: Mapping[str, Any],
+    source: str,
+    sizes: tuple[int, int],
+) -> dict[str, Any]:
+    """One part of one cell, made on the worker from the base document (sent to every Dask worker once) and the
+    cell's values: its tally, the engine it used and what its row needs of the scenario."""
+    return _play_part((cell_job(spec, base, source, cell), part, parts, sizes))
+
+
+def _play_part(task: tuple[Mapping[str, Any], int, int, tuple[int, int]]) -> dict[str, Any]:
+    job, part, parts, sizes = task  # the local pool's form: the cell's whole job in the task
+    scenario = _cell_scenario(job)
+    tally, engine, _ = play_part(scenario, int(job["n"]), int(job["seed"]), job["overrides"], part, parts,
+                                 engine=str(job["engine"]), sizes=sizes)  # fmt: skip
+    return {"tally": tally.to_json(), "engine": engine, "facts": _facts(scenario)}
+
+
+def _cell_scenario(job: Mapping[str, Any]) -> Scenario:
+    source = str(job["source"])
+    return scenario_from_document(job["document"], f"{source} {job['cell']}", base=Path(source).parent)
+
+
+def _facts(scenario: Scenario) -> dict[str, Any]:
+    """What a cell's row reads of its scenario besides the tally (so a row can be written where the parts meet)."""
+    ruleset = scenario.ruleset
+    return {"sides": [side.id for side in scenario.sides], "cap_endings": list(ruleset.cap_endings),
+            "length_unit": ruleset.length_unit}  # fmt: skip
 
 
 def run_cell(job: Mapping[str, Any]) -> dict[str, Any]:
     """One cell: a whole simulation (top-level, so processes and Dask workers can run it)."""
-    source = str(job["source"])
-    scenario = scenario_from_document(job["document"], f"{source} {job['cell']}", base=Path(source).parent)
+    scenario = _cell_scenario(job)
     result = simulate(scenario, int(job["n"]), int(job["seed"]), job["overrides"], engine=str(job["engine"]))
-    tally = result.tally
-    row: dict[str, Any] = {**job["cell"], "n": tally.n, "engine": result.engine}
-    winners = {(side.id,): 0 for side in scenario.sides}
+    return cell_row(job["cell"], result.tally, result.engine, _facts(scenario))
+
+
+def cell_row(cell: Mapping[str, Scalar], tally: Tally, engine: str, facts: Mapping[str, Any]) -> dict[str, Any]:
+    """A cell's row from its tally: each side's wins with 95% Wilson intervals, nobody, endings, the cap's share,
+    the mean length and resources."""
+    row: dict[str, Any] = {**cell, "n": tally.n, "engine": engine}
+    winners = {(side,): 0 for side in facts["sides"]}
     winners.update({w: c for w, c in tally.winners.items() if isinstance(w, tuple) and w})
     for key, wins in winners.items():
         low, high = wilson(wins, tally.n)
@@ -130,15 +178,33 @@ def run_cell(job: Mapping[str, Any]) -> dict[str, Any]:
     row["nobody_lo"], row["nobody_hi"] = wilson(nobody, tally.n)
     for ending, count in sorted(tally.endings.items()):
         row[f"end_{ending}"] = count / tally.n
-    capped = sum(tally.endings.get(e, 0) for e in scenario.ruleset.cap_endings) / tally.n
+    capped = sum(tally.endings.get(e, 0) for e in facts["cap_endings"]) / tally.n
     row["capped"] = capped
     row["note"] = f"cap decides {capped:.1%}" if capped > CAP_NOTE else ""
     rounds = tally.has_rounds()
     row["length_mean"] = tally.length_stats(rounds=rounds).get("mean", 0.0)
-    row["length_unit"] = scenario.ruleset.length_unit if rounds else "steps"
+    row["length_unit"] = facts["length_unit"] if rounds else "steps"
     for name, (mean, _) in tally.resource_means().items():
         row[f"mean_{name}"] = mean
     return row
+
+
+def _rows_of_parts(
+    jobs: list[dict[str, Any]], results: Iterator[dict[str, Any]], progress: Callable[[int], None] | None
+) -> list[dict[str, Any]]:
+    """Each cell's row from its parts, which arrive in plan order: merged in order, a row as its last part lands."""
+    rows: list[dict[str, Any]] = []
+    tally, engine, facts = Tally(), "", {}
+    for (cell, part, parts), result in zip(sweep_plan(len(jobs)), results, strict=True):
+        if part == 0:
+            tally = Tally()
+        tally.add_counts(result["tally"])
+        engine, facts = result["engine"], result["facts"]
+        if part == parts - 1:
+            rows.append(cell_row(jobs[cell]["cell"], tally, engine, facts))
+            if progress:
+                progress(1)
+    return rows
 
 
 CAP_NOTE = 0.01
@@ -194,9 +260,12 @@ def run_sweep(
     scheduler: str | None = None,
     progress: Callable[[int], None] | None = None,
     client: Any = None,
+    only_on: list[str] | None = None,
 ) -> list[dict[str, Any]]:
     """Every cell's row, in grid order, on the local engine (processes) or on a Dask cluster (at ``scheduler``, or
-    through an open ``client``: the bench keeps one, so connecting is start-up, not the sweep)."""
+    through an open ``client``: the bench keeps one, so connecting is start-up, not the sweep). ``only_on``: the
+    Dask workers' addresses the tasks may run on (the bench's one-worker runs, on the same cluster as its
+    two-worker runs, so the two are interleaved)."""
     scenario_path, _ = base_scenario(spec, spec_path)
     base = read_toml(scenario_path)
     jobs = [cell_job(spec, base, str(scenario_path), c) for c in cells(spec)]
@@ -209,16 +278,12 @@ def run_sweep(
                 if progress:
                     progress(1)
             return complete(rows)
-        rows = []
-        try:
-            for row in worker_pool(workers).map(run_cell, jobs):  # the program's pool: started once
-                rows.append(row)
-                if progress:
-                    progress(1)
+        tasks = [(jobs[cell], part, parts, block_sizes()) for cell, part, parts in sweep_plan(len(jobs))]
+        try:  # the program's pool, started once; map hands out the parts in order, each to the first free worker
+            return complete(_rows_of_parts(jobs, worker_pool(workers).map(_play_part, tasks), progress))
         except BaseException:  # Ctrl-C, or a worker that died: the next run starts clean processes
             close_pool()
             raise
-        return complete(rows)
     if engine == "dask":
         own = client is None
         if own:
@@ -226,14 +291,12 @@ def run_sweep(
         try:
             # the base document goes to every worker once; a task carries only its cell's values
             [shared] = client.scatter([base], broadcast=True)
-            futures = client.map(run_cell_of, [j["cell"] for j in jobs], spec=spec, base=shared,
-                                 source=str(scenario_path), pure=False)  # fmt: skip
-            rows = []
-            for future in futures:
-                rows.append(future.result())
-                if progress:
-                    progress(1)
-            return complete(rows)
+            plan = sweep_plan(len(jobs))
+            where = {"workers": only_on} if only_on else {}
+            futures = client.map(play_part_of, [jobs[c]["cell"] for c, _, _ in plan], [p for _, p, _ in plan],
+                                 [k for _, _, k in plan], spec=spec, base=shared, source=str(scenario_path),
+                                 sizes=block_sizes(), pure=False, **where)  # fmt: skip
+            return complete(_rows_of_parts(jobs, (future.result() for future in futures), progress))
         finally:
             if own:
                 client.close()
