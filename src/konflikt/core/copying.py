@@ -68,7 +68,7 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
         return value
     names = _slotted(kind)
     if names is not None:  # a record of the exchange (PWGE's contest, damage roll): field by field
-        twin = memo[id(value)] = kind.__new__(kind)
+        twin = memo[id(value)] = object.__new__(kind)
         for name in names:
             x = getattr(value, name)
             setattr(twin, name, x if type(x) in _ATOMS else _copy(x, memo))
@@ -87,7 +87,7 @@ def _slotted(kind: type) -> tuple[str, ...] | None:
     if kind in _SLOTTED:
         return _SLOTTED[kind]
     names: tuple[str, ...] | None = None
-    if dataclasses.is_dataclass(kind) and _plain_copy(kind):
+    if dataclasses.is_dataclass(kind) and _plain_copy(kind) and kind.__new__ is object.__new__:
         fields = tuple(f.name for f in dataclasses.fields(kind))
         slots = vars(kind).get("__slots__")
         if (
