@@ -19,8 +19,11 @@ the duel), so the graph is acyclic; the actions played ride in the state, so the
 the outcome. Many open floors are stepped at once (:meth:`PwgeModel.successors_batch`): the kernel's sweeps cost
 the same for one row or a thousand.
 
-Covered: one against one, the heuristic on both seats (the kernel's own condition), from any open floor; elsewhere
-(a frislag after a surprise, the middle of an exchange) the analysis steps on through the State API and asks again.
+Covered: one against one, the heuristic on both seats (the kernel's own condition), from any open floor. A State
+saved in the middle of a handling (its counter, response, order bids, contest or skadeslag) or at a frislag is
+loaded into one kernel row at its phase (:mod:`.model_entry`) and played on to the next open floors the same way
+(:meth:`PwgeModel.enter`); only what the rows cannot hold (a weapon switch or "any other handling" declared by a
+player, the choices before the first die) is walked through the State API, which asks again at each State.
 """
 
 from __future__ import annotations
@@ -73,7 +76,7 @@ class PwgeModel:
         self._labels: dict[Hashable, Hashable] = {}
         self._memo: dict[Hashable, tuple[int, list[tuple[Hashable, int]]]] = {}
         self._entered: dict[Hashable, list[tuple[Hashable, Fraction]]] = {}
-        """The rest of a handling by the ``key()`` of the State saved in it (:meth:`enter`)."""
+        """The rest of a handling by the ``key()`` and actions of the State saved in it (:meth:`enter`)."""
         self.stages: Memo | None = {} if memoise else None
         """Each contest's and skadeslag's outcomes by the situation it reads (:mod:`.model_rows`); ``None``: every
         one played roll by roll in the rows (the path the memo is tested equal to)."""
@@ -187,7 +190,7 @@ class PwgeModel:
         if self.why_not_entered(state) is not None:
             return None
         assert isinstance(state, PwgeState)
-        key = state.key()
+        key = (state.key(), state.actions)  # the actions played ride in the compact states, not in key()
         found = self._entered.get(key)
         if found is None:
             rows = self._rows([self._floor_of(state)])
