@@ -50,3 +50,31 @@ def test_fast_fork_equals_fork_and_is_independent(name: str) -> None:
         assert state.key() == before  # moving the copy leaves the original alone
         step(state, rng)
         checked += 1
+
+
+def test_pwge_exchange_records_are_copied_field_by_field_not_shared() -> None:
+    """PWGE's exchange, contest and damage roll are mutable ``slots`` dataclasses, copied field by field
+    (``core.copying._slotted``): each copy is a new record equal to the original, and topping in the copy
+    leaves the original's roll alone."""
+    rng = np.random.default_rng(3)
+    state = new_state(load_scenario("pwge/duel"))
+    seen: set[str] = set()
+    while len(seen) < 2:
+        if state.is_terminal():
+            state = new_state(load_scenario("pwge/duel"))
+        for name in ("ex", "contest", "dmg"):
+            record = getattr(state, name)
+            if record is None:
+                continue
+            copied = getattr(state.fork(), name)
+            assert copied is not record and type(copied) is type(record)
+            assert repr(copied) == repr(record)
+            if name != "ex":
+                seen.add(name)
+                before = repr(record)
+                if name == "contest":
+                    copied.declined, copied.a_tops = (9,), 9
+                else:
+                    copied.tops, copied.stage = 9, "cct"
+                assert repr(record) == before
+        step(state, rng)

@@ -128,13 +128,14 @@ def test_whole_duels_equal_the_state_api_solvers_from_the_opening_and_mid_exchan
     assert by_model.distribution == by_state.distribution
     assert sum(by_model.distribution.values()) == 1
     assert by_model.lengths is not None and by_model.unit == "actions"
-    # mid-exchange: Ann has attacked and Bo countered; the State API bridges to the next open floor
+    # mid-exchange: Ann has attacked and Bo countered; the model enters the handling there (test_model_pwge_entry)
     state = opening.fork()
     assert isinstance(state, PwgeState)
     while state.phase in ("open", "counter"):
         _, move = branches(state, policies)[0]
         _apply(state, move)
-    assert exact_model(state, policies) is None
+    made = exact_model(state, policies)
+    assert isinstance(made, PwgeModel) and made.encode(state) is None and made.enter(state) is not None
     mid_model = conflict_odds(state, policies)
     mid_state = conflict_odds(state, policies, use_model=False)
     assert mid_model.method == "model"

@@ -86,6 +86,11 @@ def _bridge(
             for mark in _held(models[at[0]], s):
                 held[mark] = held.get(mark, Fraction(0)) + w
             continue
+        entered = _entered(s, models)
+        if entered is not None:
+            for (i, compact), p in entered.items():
+                starts[i].append((compact, w * p))
+            continue
         for p, move in branches(s, policies):
             child = s.fork()
             _apply(child, move)
@@ -126,12 +131,31 @@ def _start_at(
         return None
     compact = made.encode(s)
     if compact is None:
-        raise AssertionError(f"{type(made).__name__} was built from a state it does not encode")
+        if getattr(made, "enter", None) is None:
+            raise AssertionError(f"{type(made).__name__} was built from a state it does not encode")
+        if made not in models:  # built to enter the round ``s`` is in (see ``_entered``)
+            models.append(made)
+            starts.append([])
+        return None
     if not marks_allowed and getattr(made, "held", None) is not None and not getattr(made, "held_in_key", False):
         raise _Marked
     models.append(made)
     starts.append([])
     return len(models) - 1, compact
+
+
+def _entered(s: State, models: list[ExactModel]) -> dict[tuple[int, Hashable], Fraction] | None:
+    """Where the rest of the round ``s`` is in leads, by a model that enters a round in the middle (its optional
+    ``enter``: the starts reached, each with its probability; ``None`` where it cannot load ``s``), instead of the
+    State API's walk. Only models without marks enter (the marks on the way would be the walk's)."""
+    for i, model in enumerate(models):
+        enter = getattr(model, "enter", None)
+        if enter is None or getattr(model, "held", None) is not None:
+            continue
+        found: list[tuple[Hashable, Fraction]] | None = enter(s)
+        if found is not None:
+            return {(i, compact): p for compact, p in found}
+    return None
 
 
 class _Marked(Exception):
@@ -169,6 +193,9 @@ def _merged_bridge(
         if at is not None:
             arrived.setdefault(at, s)
             return {at: Fraction(1)}
+        entered = _entered(s, models)
+        if entered is not None:
+            return entered
         key = s.key()
         found = memo.get(key)
         if found is None:
@@ -193,6 +220,8 @@ def _merged_bridge(
             finished.append((ends[where], w))
         else:
             starts[i].append((where, w))
+            if (i, where) not in arrived:  # entered mid-round (``_entered``): a model without marks
+                continue
             for mark in _held(models[i], arrived[i, where]):
                 held[mark] = held.get(mark, Fraction(0)) + w
     return finished

@@ -181,7 +181,9 @@ def _exact_cell(call: Callable[[], Any], limit: float | None = None) -> dict[str
 
 SAVED_STEPS = (3, 10, 40)
 """Steps into a conflict (the reference runner, seed 1) where the "from a saved state" cells ask again: early, in
-the middle, some way in (issue 21: within 1 s at the table)."""
+the middle, some way in (issue 21: within 1 s at the table). In ``pwge/duel`` 3 and 10 fall inside the first handling
+(the counter to the response, the first contest's topping war: where the model enters a handling in the middle) and
+40 in the second handling's skadeslag."""
 SAVED_LIMIT = 30.0
 """Wall seconds a "from a saved state" cell may take before it is reported as over the limit."""
 

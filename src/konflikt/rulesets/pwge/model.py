@@ -19,13 +19,17 @@ the duel), so the graph is acyclic; the actions played ride in the state, so the
 the outcome. Many open floors are stepped at once (:meth:`PwgeModel.successors_batch`): the kernel's sweeps cost
 the same for one row or a thousand.
 
-Covered: one against one, the heuristic on both seats (the kernel's own condition), from any open floor; elsewhere
-(a frislag after a surprise, the middle of an exchange) the analysis steps on through the State API and asks again.
+Covered: one against one, the heuristic on both seats (the kernel's own condition), from any open floor. A State
+saved in the middle of a handling (its counter, response, order bids, contest or skadeslag) or at a frislag is
+loaded into one kernel row at its phase (:mod:`.model_entry`) and played on to the next open floors the same way
+(:meth:`PwgeModel.enter`); only what the rows cannot hold (a weapon switch or "any other handling" declared by a
+player, the choices before the first die) is walked through the State API, which asks again at each State.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from fractions import Fraction
 from math import gcd
 from typing import cast
 
@@ -39,6 +43,7 @@ from konflikt.rulesets.pwge import endings
 from konflikt.rulesets.pwge.kernel import PwgeKernel
 from konflikt.rulesets.pwge.kernel_flow import Phase
 from konflikt.rulesets.pwge.kernel_tables import NONE
+from konflikt.rulesets.pwge.model_entry import LOADED_PHASES, load, why_not_loaded
 from konflikt.rulesets.pwge.model_rows import POW6, Branches, Memo, _groups
 from konflikt.rulesets.pwge.policies import HeuristicPolicy
 from konflikt.rulesets.pwge.state import PwgeState
@@ -70,6 +75,8 @@ class PwgeModel:
         self.static = self._identity(conflict)
         self._labels: dict[Hashable, Hashable] = {}
         self._memo: dict[Hashable, tuple[int, list[tuple[Hashable, int]]]] = {}
+        self._entered: dict[Hashable, list[tuple[Hashable, Fraction]]] = {}
+        """The rest of a handling by the ``key()`` and actions of the State saved in it (:meth:`enter`)."""
         self.stages: Memo | None = {} if memoise else None
         """Each contest's and skadeslag's outcomes by the situation it reads (:mod:`.model_rows`); ``None``: every
         one played roll by roll in the rows (the path the memo is tested equal to)."""
@@ -90,14 +97,7 @@ class PwgeModel:
             return None
         if self._identity(state) != self.static:
             return None
-        return (
-            state.floor,
-            state.passes,
-            state.actions,
-            state.pair(0, 1),
-            *state.points,
-            *(v for p in range(2) for v in self._person(state, p)),
-        )
+        return self._floor_of(state)
 
     @staticmethod
     def _person(state: PwgeState, p: int) -> Person:
@@ -158,9 +158,13 @@ class PwgeModel:
         return rows
 
     def _step(self, compacts: Sequence[Hashable]) -> None:
-        rows = self._rows(compacts)
-        found: list[dict[Hashable, tuple[int, int]]] = [{} for _ in compacts]
-        """Per open floor: each successor with its (numerator, power of 6)."""
+        for c, ways in zip(compacts, self._play(self._rows(compacts), len(compacts)), strict=True):
+            self._memo[c] = _merged(ways)
+
+    def _play(self, rows: Branches, count: int) -> list[dict[Hashable, tuple[int, int]]]:
+        """Sweep ``rows`` (``count`` origins) until every branch has reached an open floor or an end: per origin,
+        each compact state reached with its (numerator, power of 6)."""
+        found: list[dict[Hashable, tuple[int, int]]] = [{} for _ in range(count)]
         while len(rows.phase):
             check_time()  # a batch runs for seconds: the table's time budget (core.deadline) is checked per sweep
             rows.sweep()
@@ -169,14 +173,42 @@ class PwgeModel:
             if arrived.any():
                 self._harvest(rows, np.flatnonzero(arrived), found)
                 rows.take(np.flatnonzero(~arrived))
-        for c, ways in zip(compacts, found, strict=True):
-            top = max(p for _, p in ways.values())
-            nums = [(t, n * 6 ** (top - p)) for t, (n, p) in ways.items()]
-            den = 6**top
-            common = den
-            for _, n in nums:
-                common = gcd(common, n)
-            self._memo[c] = (den // common, [(t, n // common) for t, n in nums])
+        return found
+
+    def why_not_entered(self, state: State) -> str | None:
+        """Why :meth:`enter` cannot load ``state`` (``None``: it can)."""
+        if not isinstance(state, PwgeState) or self._identity(state) != self.static:
+            return "another conflict than the pwge model's"
+        if state.is_terminal():
+            return "the conflict has ended"
+        return why_not_loaded(state)
+
+    def enter(self, state: State) -> list[tuple[Hashable, Fraction]] | None:
+        """The rest of the handling ``state`` was saved in (:mod:`.model_entry`), played by the kernel's rows as a
+        handling from the open floor is: each open floor or end it reaches, with its probability. ``None`` where
+        ``state`` cannot be loaded (:meth:`why_not_entered`): the State API walks on from it instead."""
+        if self.why_not_entered(state) is not None:
+            return None
+        assert isinstance(state, PwgeState)
+        key = (state.key(), state.actions)  # the actions played ride in the compact states, not in key()
+        found = self._entered.get(key)
+        if found is None:
+            rows = self._rows([self._floor_of(state)])
+            load(rows, 0, state)
+            den, ways = _merged(self._play(rows, 1)[0])
+            found = self._entered[key] = [(c, Fraction(n, den)) for c, n in ways]
+        return found
+
+    def _floor_of(self, state: PwgeState) -> Hashable:
+        """A compact open floor with ``state``'s tallies: the row :meth:`enter` loads the rest of ``state`` over."""
+        return (
+            state.floor,
+            state.passes,
+            state.actions,
+            state.pair(0, 1),
+            *state.points,
+            *(v for p in range(2) for v in self._person(state, p)),
+        )
 
     @staticmethod
     def _harvest(rows: Branches, idx: np.ndarray, found: list[dict[Hashable, tuple[int, int]]]) -> None:
@@ -220,8 +252,19 @@ class PwgeModel:
                 found[i][compact] = (int(n) * 6 ** (top_ - p) + m * 6 ** (top_ - q), top_)
 
 
+def _merged(ways: dict[Hashable, tuple[int, int]]) -> tuple[int, list[tuple[Hashable, int]]]:
+    """Each successor's (numerator, power of 6) over one denominator, reduced."""
+    top = max(p for _, p in ways.values())
+    nums = [(t, n * 6 ** (top - p)) for t, (n, p) in ways.items()]
+    common = den = 6**top
+    for _, n in nums:
+        common = gcd(common, n)
+    return den // common, [(t, n // common) for t, n in nums]
+
+
 def exact_model(state: State, policies: Mapping[str, Policy]) -> PwgeModel | str | None:
-    """The :class:`PwgeModel` of the duel at ``state``; why not (a string); ``None`` away from the open floor."""
+    """The :class:`PwgeModel` of the duel at ``state``; why not (a string); ``None`` where it neither starts there
+    (the open floor) nor enters there (the middle of a handling it can load, :meth:`PwgeModel.enter`)."""
     if not isinstance(state, PwgeState):
         return "not a pwge conflict"
     if len(state.people) != 2 or len(state.side_ids) != 2:
@@ -229,7 +272,10 @@ def exact_model(state: State, policies: Mapping[str, Policy]) -> PwgeModel | str
     for seat in state.seats():
         if not isinstance(policies.get(seat), HeuristicPolicy):
             return f"the pwge model mirrors the heuristic policy on both seats; {seat} plays another"
-    if state.is_terminal() or state.phase != "open" or state.ex is not None:
+    if state.is_terminal():
+        return None
+    at_floor = state.phase == "open" and state.ex is None
+    if not at_floor and (state.phase not in LOADED_PHASES or why_not_loaded(state) is not None):
         return None
     identity = PwgeModel._identity(state)
     return _MODELS.get(identity, lambda: PwgeModel(state))
