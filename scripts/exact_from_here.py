@@ -1,11 +1,15 @@
-"""CPU seconds of exact whole-conflict odds (floats) from a state some way into a bundled duel: asked cold (a fresh
-process: the model built and the chain explored from there) and asked again (the chain reused, as at the table).
+"""CPU seconds of exact whole-conflict odds from a state some way into a bundled duel, as the table asks them: cold
+(a fresh process: the model built and the chain explored from there), asked again (the chain reused), and after
+the opening's chain (what the table's warm-up, ``analysis.from_here.warm_chain``, explores while the game master
+reads the first prompt). In floats (what the table asks since issue 21), or with ``--exact`` in Fractions (what it
+asked before).
 
     .venv/bin/python scripts/exact_from_here.py presja/knife_fight 3 10 40
-    .venv/bin/python scripts/exact_from_here.py fimbulfrost/robbers 2 5
+    .venv/bin/python scripts/exact_from_here.py --exact fimbulfrost/robbers 2 5
     .venv/bin/python scripts/exact_from_here.py pwge/duel 6 30
 
-Each number of steps runs in its own process (so "cold" is cold); the state is the reference runner's, seed 1.
+Each number of steps runs in its own process (so "cold" is cold), twice: once cold then again, once after the
+opening's chain; the state is the reference runner's, seed 1.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import sys
 import time
 
 
-def measure(name: str, steps: int) -> str:
+def measure(name: str, steps: int, exact: bool, warm: bool) -> str:
     from konflikt.analysis.exact import conflict_odds
     from konflikt.core.conflict import new_state
     from konflikt.core.scenario import load_scenario
@@ -31,24 +35,42 @@ def measure(name: str, steps: int) -> str:
         runner.step(state)
     if state.is_terminal():
         return f"{name} after {steps} steps: already over"
+    how = "exact" if exact else "floats"
+    if warm:
+        started = time.process_time()
+        conflict_odds(new_state(sc), seats, exact=False)  # the warm-up's question: always floats
+        opening = time.process_time() - started
+        started = time.process_time()
+        odds = conflict_odds(state, seats, exact=exact)
+        after = time.process_time() - started
+        return (
+            f"{name} after {steps} steps, {how}: after the opening's chain ({opening:.2f} s) {after:.2f} s "
+            f"({odds.method}, {odds.states:,} states)"
+        )
     started = time.process_time()
-    odds = conflict_odds(state, seats, exact=False)
+    odds = conflict_odds(state, seats, exact=exact)
     cold = time.process_time() - started
     started = time.process_time()
-    conflict_odds(state, seats, exact=False)
+    conflict_odds(state, seats, exact=exact)
     again = time.process_time() - started
-    how = f"{odds.method}, {odds.states:,} states"
-    return f"{name} after {steps} steps: cold {cold:.2f} s, asked again {again:.2f} s ({how})"
+    return (
+        f"{name} after {steps} steps, {how}: cold {cold:.2f} s, asked again {again:.2f} s "
+        f"({odds.method}, {odds.states:,} states)"
+    )
 
 
 def main(argv: list[str]) -> None:
-    if len(argv) >= 3 and argv[1] == "--one":
-        print(measure(argv[2], int(argv[3])), flush=True)
+    if len(argv) >= 6 and argv[1] == "--one":
+        print(measure(argv[2], int(argv[3]), argv[4] == "exact", argv[5] == "warm"), flush=True)
         return
-    if len(argv) < 3:
+    exact = "--exact" in argv
+    args = [a for a in argv[1:] if a != "--exact"]
+    if len(args) < 2:
         raise SystemExit(__doc__)
-    for steps in argv[2:]:
-        subprocess.run([sys.executable, __file__, "--one", argv[1], steps], check=True)
+    for steps in args[1:]:
+        for warm in ("cold", "warm"):
+            command = [sys.executable, __file__, "--one", args[0], steps, "exact" if exact else "floats", warm]
+            subprocess.run(command, check=True)
 
 
 if __name__ == "__main__":
