@@ -1,15 +1,18 @@
-"""CPU seconds of exact whole-conflict odds (floats) from a state some way into a bundled duel: asked cold (a fresh
-process: the model built and the chain explored from there) and asked again (the chain reused, as at the table).
+"""CPU seconds of exact whole-conflict odds from a state some way into a bundled duel, as the table asks them: cold
+(a fresh process: the model built and the chain explored from there), asked again (the chain reused), and after
+the opening's chain (what the table's warm-up, ``analysis.from_here.warm_chain``, explores while the game master
+reads the first prompt). In floats (what the table asks since issue 21), or with ``--exact`` in Fractions (what it
+asked before).
 
     .venv/bin/python scripts/exact_from_here.py presja/knife_fight 3 10 40
-    .venv/bin/python scripts/exact_from_here.py fimbulfrost/robbers 2 5
+    .venv/bin/python scripts/exact_from_here.py --exact fimbulfrost/robbers 2 5
     .venv/bin/python scripts/exact_from_here.py pwge/duel 6 30
     .venv/bin/python scripts/exact_from_here.py pwge/duel --every --seed 2
 
-Each number of steps runs in its own process (so "cold" is cold); the state is the reference runner's, seed 1
-(``--seed``). ``--every``: in one process, the odds from the opening first (the chain explored), then asked again
-from the state after every step of the conflict, in floats and exactly (the table's case: "who wins from here"
-after each step), each with the phase it was asked at.
+Each number of steps runs in its own process (so "cold" is cold), twice: once cold then again, once after the
+opening's chain; the state is the reference runner's, seed 1 (``--seed``). ``--every``: in one process, the odds
+from the opening first (the chain explored), then asked again from the state after every step of the conflict, in
+floats and exactly (the table's case: "who wins from here" after each step), each with the phase it was asked at.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import sys
 import time
 
 
-def measure(name: str, steps: int, seed: int = 1) -> str:
+def measure(name: str, steps: int, exact: bool, warm: bool, seed: int = 1) -> str:
     from konflikt.analysis.exact import conflict_odds
     from konflikt.core.conflict import new_state
     from konflikt.core.scenario import load_scenario
@@ -35,14 +38,28 @@ def measure(name: str, steps: int, seed: int = 1) -> str:
         runner.step(state)
     if state.is_terminal():
         return f"{name} after {steps} steps: already over"
+    how = "exact" if exact else "floats"
+    if warm:
+        started = time.process_time()
+        conflict_odds(new_state(sc), seats, exact=False)  # the warm-up's question: always floats
+        opening = time.process_time() - started
+        started = time.process_time()
+        odds = conflict_odds(state, seats, exact=exact)
+        after = time.process_time() - started
+        return (
+            f"{name} after {steps} steps, {how}: after the opening's chain ({opening:.2f} s) {after:.2f} s "
+            f"({odds.method}, {odds.states:,} states)"
+        )
     started = time.process_time()
-    odds = conflict_odds(state, seats, exact=False)
+    odds = conflict_odds(state, seats, exact=exact)
     cold = time.process_time() - started
     started = time.process_time()
-    conflict_odds(state, seats, exact=False)
+    conflict_odds(state, seats, exact=exact)
     again = time.process_time() - started
-    how = f"{odds.method}, {odds.states:,} states"
-    return f"{name} after {steps} steps: cold {cold:.2f} s, asked again {again:.2f} s ({how})"
+    return (
+        f"{name} after {steps} steps, {how}: cold {cold:.2f} s, asked again {again:.2f} s "
+        f"({odds.method}, {odds.states:,} states)"
+    )
 
 
 def every(name: str, seed: int) -> None:
@@ -83,16 +100,21 @@ def main(argv: list[str]) -> None:
         at = argv.index("--seed")
         seed = int(argv[at + 1])
         argv = argv[:at] + argv[at + 2 :]
-    if len(argv) >= 3 and argv[1] == "--one":
-        print(measure(argv[2], int(argv[3]), seed), flush=True)
+    if len(argv) >= 6 and argv[1] == "--one":
+        print(measure(argv[2], int(argv[3]), argv[4] == "exact", argv[5] == "warm", seed), flush=True)
         return
     if len(argv) == 3 and argv[2] == "--every":
         every(argv[1], seed)
         return
-    if len(argv) < 3:
+    exact = "--exact" in argv
+    args = [a for a in argv[1:] if a != "--exact"]
+    if len(args) < 2:
         raise SystemExit(__doc__)
-    for steps in argv[2:]:
-        subprocess.run([sys.executable, __file__, "--one", argv[1], steps, "--seed", str(seed)], check=True)
+    for steps in args[1:]:
+        for warm in ("cold", "warm"):
+            how = "exact" if exact else "floats"
+            command = [sys.executable, __file__, "--one", args[0], steps, how, warm, "--seed", str(seed)]
+            subprocess.run(command, check=True)
 
 
 if __name__ == "__main__":

@@ -152,11 +152,14 @@ def test_fimbulfrost_robbers_compressed_equals_plain() -> None:
 
 
 def test_the_skirmish_is_too_large_and_says_so_in_one_line() -> None:
+    """Within a limit of 2,000 the probe (500 states) is only three levels deep, too few to judge the growth: the
+    limit itself refuses, with the lower bound of the count."""
     sc = load_scenario("presja/skirmish")
     policies = {s: p for s, p in seat_policies(sc).items() if p is not None}
     with pytest.raises(StateSpaceTooLarge, match=r"estimate: more than [\d,]+\); use 'konflikt sim'") as err:
         conflict_odds(new_state(sc), policies, max_states=2_000)
     assert "\n" not in str(err.value)
+    assert f"with {err.value.frontier:,} still open" in str(err.value)
 
 
 def test_an_explorer_keeps_one_state_for_every_round_entry() -> None:

@@ -26,10 +26,10 @@ def saved_fight(cli: Callable[..., Any], tmp_path: Path, cap: int) -> tuple[Path
 
 def test_from_step_answers_for_the_state_after_n_steps(cli: Callable[..., Any], tmp_path: Path) -> None:
     saved, db = saved_fight(cli, tmp_path, 6)
-    result = cli("odds", "--saved", "1", "--db", str(db), "--from-step", "9", "--json")
+    result = cli("odds", "--saved", "1", "--db", str(db), "--from-step", "9", "--json", "--exact")
     assert result.code == 0, result.err
     data = json.loads(result.out)
-    assert data["from_step"] == 9
+    assert data["from_step"] == 9 and data["exact"] is True
     conflict = Conflict.from_json(json.loads(saved.read_text()))
     state = conflict.replay(9)
     policies = {s: p for s, p in seat_policies(conflict.scenario).items() if p is not None}
@@ -49,6 +49,11 @@ def test_from_step_answers_for_the_state_after_n_steps(cli: Callable[..., Any], 
     boxes = data["distributions"]["Belzee: track boxes marked (each)"]
     want_boxes = {f"{m[1]} '{m[2]}'": p for m, p in marks.items() if m[0] == "belzee" and m[1] == BOX}
     assert want_boxes and {k: Fraction(v) for k, v in boxes.items()} == want_boxes
+    floats = json.loads(cli("odds", "--saved", "1", "--db", str(db), "--from-step", "9", "--json").out)
+    assert floats["exact"] is False and floats["from_step"] == 9
+    bound = Fraction(floats["error_bound"])
+    for key, q in floats["outcomes"].items():  # the default: floats, each within the stated bound of the fraction
+        assert abs(Fraction(q) - want[key]) <= bound * want[key], key
 
 
 def test_from_step_is_refused_past_the_end_and_without_saved(cli: Callable[..., Any], tmp_path: Path) -> None:

@@ -133,7 +133,7 @@ def test_odds_from_step_of_a_saved_duel(cli: Callable[..., Any], tmp_path: Path)
     assert cli("import", str(saved), "--db", str(db)).code == 0
     conflict = Conflict.from_json(json.loads(saved.read_text()))
     upto = next(n for n in range(1, len(conflict.steps)) if conflict.replay(n).rounds == 1)  # type: ignore[attr-defined]
-    result = cli("odds", "--saved", "1", "--db", str(db), "--from-step", str(upto), "--json")
+    result = cli("odds", "--saved", "1", "--db", str(db), "--from-step", str(upto), "--json", "--exact")
     assert result.code == 0, result.err
     data = json.loads(result.out)
     policies = {s: p for s, p in seat_policies(conflict.scenario).items() if p is not None}

@@ -50,8 +50,12 @@ def test_who_wins_is_exact_when_the_solver_finishes_in_time() -> None:
     answer = who_wins(scenario, state, seats, budget=30)  # type: ignore[arg-type]
     assert answer.exact and answer.n == 0
     heroes = next(c for c in answer.chances if "Budolf" in c.label)
-    assert heroes.exact == sum((p for w, p in exact.items() if "helte" in w), Fraction(0))  # type: ignore[operator]
-    assert answer.line().startswith("exact: ")
+    want = sum((p for w, p in exact.items() if "helte" in w), Fraction(0))  # type: ignore[operator]
+    bound = conflict_odds(state, seats, exact=False).error_bound  # type: ignore[arg-type]
+    # asked in floats (the table shows percentages): within the model's stated bound and one rounding of the sum
+    assert heroes.exact is None and 0 < bound < 1e-9
+    assert abs(Fraction(heroes.p) - want) <= Fraction(bound + 1e-15) * want
+    assert answer.line().startswith("exact: ") and "floats within" in answer.note
 
 
 def test_an_estimate_has_its_interval_and_n_and_agrees_with_the_exact_answer() -> None:

@@ -1,5 +1,6 @@
-"""``konflikt odds SCENARIO --json``: exact where a compact model reaches (they sum to 1, with each consequence and
-the length), and beyond ``--max-states`` an estimate that says so and agrees with ``sim``."""
+"""``konflikt odds SCENARIO --json``: exact where a compact model reaches (with ``--exact`` the fractions sum to 1,
+with each consequence and the length), and beyond ``--max-states`` an estimate that says so and agrees with
+``sim``."""
 
 from __future__ import annotations
 
@@ -14,10 +15,10 @@ from tests.conftest import Result
 
 
 def test_the_robbers_json_is_exact_sums_to_1_and_has_the_marginals(cli: Callable[..., Result]) -> None:
-    result = cli("odds", "fimbulfrost/robbers", "--json")
+    result = cli("odds", "fimbulfrost/robbers", "--json", "--exact")
     assert result.code == 0, result.out
     data = json.loads(result.out)
-    assert "estimated" not in data
+    assert "estimated" not in data and data["exact"] is True
     assert sum(Fraction(p) for p in data["outcomes"].values()) == 1
     distributions = data["distributions"]
     for name in ("ending", "Budolf: fate", "Røverbanden: fate", "length (rounds)"):

@@ -22,6 +22,7 @@ the state than ``key()`` (or ``key_without_clock()``) records.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -50,6 +51,21 @@ OPEN_SHARE = 20
 that wide means a space far larger than the limit (the knife fight, 51,173 nodes, never has more than 148 open)."""
 MIN_OPEN = 1_000
 """The open states always allowed, however small the limit."""
+PROBE_SHARE = 20
+"""The walk begins breadth first, for one state in this many of the limit (the probe, :meth:`Explorer.judge`)..."""
+MIN_PROBE = 500
+"""...and at least this many (or the whole limit, where it is smaller)."""
+MIN_MET = 100
+"""Successors the probe's last half must meet before it judges: fewer say nothing of the space's size."""
+GROWING_LEVELS = 3
+"""The probe judges only a space whose breadth-first levels grew this many times in a row, up to its last complete
+level (the knife fight's levels fall every third: its declarations fan out, the rolls merge them again)."""
+GROWTH_MARGIN = 10
+"""The levels' growth, continued, refuses only where it passes this many times the limit as deep as a conflict goes
+(it overshoots where the growth slows: the toy duel's 803 states grow ×1.05 a level over levels 17–20, and at 4×
+a limit of 900 was refused)."""
+PLAYOUTS = 20
+"""Conflicts played down the probabilities from the root to learn how many levels deep a conflict goes."""
 CHAIN_LIMIT = 100_000
 """The most deterministic decisions in a row before the solver calls it a loop."""
 LIFTED_CAP = 1 << 62
@@ -60,18 +76,30 @@ class StateSpaceTooLarge(KonfliktError):
     """More states than the limit: exact analysis would not finish in reasonable time; use ``konflikt sim``.
 
     ``why`` says which bound was hit, if not the number of states: the work (moves applied), or the open states.
+    ``estimate`` (with ``estimated``, the words saying how it was found) replaces the lower bound ``explored +
+    frontier`` where the breadth-first probe refused (:meth:`Explorer.judge`).
     """
 
-    def __init__(self, explored: int, frontier: int, limit: int, why: str | None = None) -> None:
+    def __init__(
+        self,
+        explored: int,
+        frontier: int,
+        limit: int,
+        why: str | None = None,
+        *,
+        estimate: int | None = None,
+        estimated: str | None = None,
+    ) -> None:
         self.explored, self.frontier, self.limit = explored, frontier, limit
+        self.estimate = estimate
         where = (
             f"over {limit:,} explored with {frontier:,} still open"
             if why is None
             else f"{explored:,} explored and {frontier:,} still open, {why}"
         )
+        guess = estimated or f"estimate: more than {explored + frontier:,}"
         super().__init__(
-            f"too many states for exact odds: {where} "
-            f"(estimate: more than {explored + frontier:,}); use 'konflikt sim' for a Monte Carlo estimate"
+            f"too many states for exact odds: {where} ({guess}); use 'konflikt sim' for a Monte Carlo estimate"
         )
 
 
@@ -196,6 +224,7 @@ class Explorer:
         *,
         compress: bool = True,
         clocked: bool = False,
+        probe: bool = False,
     ) -> None:
         self.policies, self.label, self.max_states = policies, label, max_states
         self.compress, self.clocked = compress, clocked
@@ -215,7 +244,23 @@ class Explorer:
         self.ends: dict[Label, int] = {}
         self.entries: dict[int, State] = {}
         """Nodes where a round begins, each with a state that stands for it (clock only)."""
-        self.frontier: list[tuple[int, State, list[tuple[Fraction, Move]]]] = []
+        self.frontier: deque[tuple[int, State, list[tuple[Fraction, Move]]]] = deque()
+        self.breadth_first = probe
+        """Expand the oldest open state first (the probe: level by level), else the newest (depth first: few open)."""
+        self.probe_states = min(max_states, max(MIN_PROBE, max_states // PROBE_SHARE))
+        """Distinct states (as the limit counts them) the probe explores before :meth:`judge`."""
+        self.met = 0
+        self.again = 0
+        """In the probe's last half: the successors met (distinct per state expanded, not ends), and those already
+        known before their parent was expanded (capture–recapture, :meth:`judge`)."""
+        self.level_of: dict[int, int] = {}
+        """Open node → its breadth-first level (while breadth first)."""
+        self.levels: list[int] = []
+        """Branching nodes found at each breadth-first level (while breadth first)."""
+        self.level = -1
+        """The level of the node being expanded (the root's parent: −1)."""
+        self.root: State | None = None
+        """A copy of the root, for :meth:`depth`."""
 
     def _key(self, state: State) -> Hashable:
         return state.key_without_clock() if self.clocked else state.key()
@@ -243,6 +288,12 @@ class Explorer:
             return found
         idx = self.index[key] = self._new(key)
         self.frontier.append((idx, state, ways))
+        if self.breadth_first:
+            level = self.level + 1
+            self.level_of[idx] = level
+            if level == len(self.levels):
+                self.levels.append(0)
+            self.levels[level] += 1
         open_ = len(self.frontier)
         if open_ > self.widest:
             self.widest = open_
@@ -320,6 +371,7 @@ class Explorer:
     def add_root(self, state: State) -> tuple[int, int]:
         """Explore from ``state`` (not changed); return the root's node and its round step (the round ended)."""
         root = state.fork()
+        self.root = state.fork()
         idx, step, new = self._follow(root, _round(root) if self.clocked else None)
         if step and idx not in self.entries:
             self.entries[idx] = root.fork() if new else root
@@ -331,7 +383,19 @@ class Explorer:
         clocked = self.clocked
         while self.frontier:
             check_time()
-            idx, state, ways = self.frontier.pop()
+            if self.breadth_first:
+                if g.size + self.remembered >= self.probe_states:
+                    self.judge()
+                    self.breadth_first = False
+                    self.level_of.clear()
+                    self.max_open += len(self.frontier)  # the probe's level is wide; depth first adds few more
+                    self.widest = len(self.frontier)
+                    continue
+                idx, state, ways = self.frontier.popleft()
+                self.level = self.level_of.pop(idx)
+            else:
+                idx, state, ways = self.frontier.pop()
+            first_new = g.size
             before = _round(state) if clocked else None
             merged: dict[tuple[int, int], Fraction] = {}
             last = len(ways) - 1
@@ -354,6 +418,115 @@ class Explorer:
             den = lcm(*(p.denominator for p in merged.values()))
             g.den[idx] = den
             g.edges[idx] = [(p.numerator * (den // p.denominator), t, s) for (t, s), p in merged.items()]
+            if self.breadth_first and 2 * (g.size + self.remembered) >= self.probe_states:
+                for t, _ in merged:
+                    if t not in g.labels:
+                        self.met += 1
+                        self.again += t < first_new
+
+    def judge(self) -> None:
+        """The probe's verdict: raise :class:`StateSpaceTooLarge` where the states are estimated beyond the limit.
+
+        Only a space still growing is judged: its breadth-first levels grew :data:`GROWING_LEVELS` times in a row up
+        to the last complete one (a space whose levels fall again, as the knife fight's do every third level, is
+        walked to its end or its limit as before). Two estimates, either of which refuses:
+
+        * *capture–recapture*: if the space held N states and the probe has seen n, about a share n/N of the
+          successors it meets should be states it has seen, so N ≈ n ÷ (the share met again), over the successors
+          of the probe's last half (each state's distinct successors, ends aside; one is met *again* only if it
+          was known before that state was expanded: two rolls leading to one state say nothing of the space's
+          size). Low while the space still grows (the knife fight's State-API walk: about 12,000 from a probe of
+          5,000, 31,981 in truth); where nothing is met again (presja's skirmish: each level nine times the last)
+          it has no upper end.
+        * *the levels' growth, continued*: the last complete levels' mean growth a level, continued level by level
+          until the count passes :data:`GROWTH_MARGIN` times the limit, if a short conflict goes that deep (the
+          lower quartile of the distinct branching states on :data:`PLAYOUTS` conflicts played down the
+          probabilities from the root): the count where it passes the limit itself is the estimate, "more than"
+          it. High where the levels' growth slows before then.
+        """
+        levels = self.levels
+        last = self.level  # expanding this level, the probe has found every state of it
+        growing = last >= GROWING_LEVELS and all(
+            levels[j] > levels[j - 1] for j in range(last - GROWING_LEVELS + 1, last + 1)
+        )
+        if not growing or self.met < MIN_MET:
+            return
+        seen = self.graph.size + self.remembered
+        open_ = len(self.frontier)
+        probe = f"a breadth-first probe of {seen:,} states ({len(levels)} levels deep)"
+        if self.again == 0:
+            estimate: int | None = None
+            guess = (
+                f"estimated: far more, since {probe} met none of its last half's {self.met:,} successors again "
+                "(capture–recapture: no upper end)"
+            )
+        else:
+            estimate = round(seen * self.met / self.again)
+            guess = (
+                f"estimated: about {estimate:,} in all, since {probe} met {self.again / self.met:.0%} of its "
+                f"last half's {self.met:,} successors again (capture–recapture: seen ÷ share met again, low "
+                "while the space still grows)"
+            )
+        if estimate is not None and estimate <= self.max_states:
+            growth = (levels[last] / levels[last - GROWING_LEVELS]) ** (1 / GROWING_LEVELS)
+            further = self.depth() - last
+            per_node = seen / max(1, sum(levels))  # the states the limit counts per branching state
+            total, width, more = float(seen), levels[last] * per_node, 0
+            while total <= GROWTH_MARGIN * self.max_states and more < further:
+                more += 1
+                width *= growth
+                total += width
+            if total <= GROWTH_MARGIN * self.max_states:
+                return
+            passed = next(  # the estimate: the count where the growth passes the limit itself
+                i
+                for i in range(1, more + 1)
+                if seen + per_node * levels[last] * sum(growth**k for k in range(1, i + 1)) > self.max_states
+            )
+            more = passed
+            total = seen + per_node * levels[last] * sum(growth**k for k in range(1, passed + 1))
+            estimate = round(total)
+            guess = (
+                f"estimated: more than {estimate:,}, since {probe} grew ×{growth:.2f} a level over its last "
+                f"{GROWING_LEVELS} complete levels: at that rate {more} more levels pass the limit, {GROWTH_MARGIN}× "
+                f"it within the {further} levels further that a short conflict played from here goes (the levels' "
+                "growth, continued)"
+            )
+        raise StateSpaceTooLarge(
+            seen - open_,
+            open_,
+            self.max_states,
+            f"more than the limit of {self.max_states:,} by the probe",
+            estimate=estimate,
+            estimated=guess,
+        )
+
+    def depth(self) -> int:
+        """The lower quartile of the distinct branching states met on :data:`PLAYOUTS` conflicts played from the
+        root down the probabilities (seeded: the same question gets the same answer; a state met again on the way,
+        an exchange where nothing happened, is not a level deeper)."""
+        import random
+
+        assert self.root is not None
+        dice = random.Random(0)
+        depths: list[int] = []
+        for _ in range(PLAYOUTS):
+            state, met = self.root.fork(), set()
+            for _ in range(CHAIN_LIMIT):
+                check_time()
+                ways = branches(state, self.policies)
+                if not ways:
+                    break
+                chosen = 0
+                if len(ways) > 1:
+                    met.add(self._key(state))
+                    pick = dice.random() * float(sum(p for p, _ in ways))
+                    while chosen < len(ways) - 1 and pick >= float(ways[chosen][0]):
+                        pick -= float(ways[chosen][0])
+                        chosen += 1
+                _apply(state, ways[chosen][1])
+            depths.append(len(met))
+        return sorted(depths)[len(depths) // 4]
 
 
 def _round(state: State) -> int:
@@ -631,7 +804,7 @@ def conflict_odds(
             return found
     labels = _Labels()
     if not use_clock or state.clock() is None:
-        explorer = Explorer(policies, label, max_states, compress=compress)
+        explorer = Explorer(policies, label, max_states, compress=compress, probe=True)
         root, _ = explorer.add_root(state)
         g = explorer.graph
         values = solve_graph(g, lambda node: labels.id(g.labels[node]), lambda child, step: None)
@@ -651,7 +824,7 @@ def _clocked_odds(
     cap = _clock(state)[1]
     lifted = state.fork()
     lifted.set_clock_cap(LIFTED_CAP)
-    explorer = Explorer(policies, label, max_states, compress=compress, clocked=True)
+    explorer = Explorer(policies, label, max_states, compress=compress, clocked=True, probe=True)
     root, step = explorer.add_root(lifted)
     g = explorer.graph
     now = _round(state) + step

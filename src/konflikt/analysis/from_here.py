@@ -2,10 +2,14 @@
 
 At the table a player asks "what are my chances?" at any prompt and wants an answer in about a second. The exact
 solver (:func:`konflikt.analysis.exact.conflict_odds`) answers small conflicts exactly; it is tried first with part
-of the budget, and stopped when its time is up. Otherwise the conflict is played out many times from the current
-state: by the ruleset's vectorised kernel where it covers the state (a kernel plays from the scenario's opening
-only), else by the reference runner from forks of the state. An estimate carries its 95% (Wilson) interval and
-the number of conflicts played, and is labelled ``≈``.
+of the budget, and stopped when its time is up. It is asked in floats (the table shows percentages): a compact
+model's float push is within a relative 10⁻¹² or so of the Fractions and costs a fraction of the exact push; the
+State-API solver computes Fractions either way. While the game master reads the first prompt, :func:`prepare`
+explores the opening's compact chain in a background thread (the model keeps it, ``model_odds._EXPLORED``), so
+that every later question from a state that chain holds is only the push. Otherwise the conflict is played out
+many times from the current state: by the ruleset's vectorised kernel where it covers the state (a kernel plays
+from the scenario's opening only), else by the reference runner from forks of the state. An estimate carries its
+95% (Wilson) interval and the number of conflicts played, and is labelled ``≈``.
 
 This module sits above both ``analysis`` and ``sim`` (layer 5, like ``sim.bench``): it is the one place that
 chooses between them.
@@ -24,12 +28,13 @@ from typing import Any
 import numpy as np
 
 from konflikt.analysis.exact import DEFAULT_MAX_STATES, conflict_odds
+from konflikt.analysis.horizon import has_horizon, has_propagation
 from konflikt.analysis.kernel_warm_up import WarmUp, payload_of
 from konflikt.analysis.model_odds import model_odds
 from konflikt.core.actions import Action
 from konflikt.core.batch import wilson
 from konflikt.core.deadline import OutOfTime, deadline
-from konflikt.core.ruleset import Policy
+from konflikt.core.ruleset import Policy, get_ruleset
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import SIMULTANEOUS, State
 from konflikt.errors import KonfliktError
@@ -47,6 +52,9 @@ KERNEL_MAX = 200_000
 """Conflicts a kernel plays at most for one answer (enough for intervals of ±0.2%)."""
 GROWTH = 4
 """A kernel's next chunk of conflicts is at most this many times its last (see :func:`_kernel_runs`)."""
+CHAIN_WARM_SECONDS = 20.0
+"""The most wall seconds :func:`prepare`'s background exploration of the opening's chain may take (beyond it the
+chain is out of the table's reach anyway, and the thread would only slow the table down)."""
 NOBODY = "nobody"
 ENGINES = {"exact": "exact", "kernel": "vectorised kernel", "reference": "reference runner"}
 
@@ -67,6 +75,7 @@ class Chance:
     low: float
     high: float
     exact: Fraction | None = None
+    """The Fraction where the solver computed one (the State-API solver); ``None`` for floats and estimates."""
 
 
 @dataclass(frozen=True)
@@ -78,7 +87,8 @@ class FromHere:
         method: ``exact``, ``kernel`` or ``reference`` (the reference runner).
         n: conflicts played for an estimate (0 when exact).
         seconds: the time it took.
-        note: why it is an estimate (what stopped the exact solver), or how many states the exact answer took.
+        note: why it is an estimate (what stopped the exact solver), or how many states the exact answer took
+            (and the floats' relative error bound).
     """
 
     chances: list[Chance]
@@ -115,15 +125,18 @@ class _Sides:
             names[side.id] = side.name if side.name == people else f"{side.name} ({people})"
         return cls(names)
 
-    def rows(self, winners: Counter[Hashable], n: int, exact: Mapping[Hashable, Fraction] | None) -> list[Chance]:
-        """Per side: the conflicts (or the probability) where it is among the winners; then nobody."""
+    def rows(
+        self, winners: Counter[Hashable], n: int, exact: Mapping[Hashable, Fraction | float] | None
+    ) -> list[Chance]:
+        """Per side: the conflicts (or the probability, a Fraction or a float) where it is among the winners; then
+        nobody."""
         rows: list[Chance] = []
         for side, name in [*self.names.items(), ((), NOBODY)]:
             if exact is not None:
-                p = sum((q for w, q in exact.items() if _won(w, side)), Fraction(0))
+                p: Fraction | float = sum((q for w, q in exact.items() if _won(w, side)), Fraction(0))
                 if side == () and not p:
                     continue
-                rows.append(Chance(name, float(p), float(p), float(p), p))
+                rows.append(Chance(name, float(p), float(p), float(p), p if isinstance(p, Fraction) else None))
             else:
                 k = sum(c for w, c in winners.items() if _won(w, side))
                 if side == () and not k:
@@ -164,16 +177,22 @@ def who_wins(
     share = budget * (KERNEL_EXACT_SHARE if covered else EXACT_SHARE)
     try:
         with deadline(start + share):
-            odds = model_odds(state, policies, DEFAULT_MAX_STATES, exact=True) or conflict_odds(
-                state, policies, DEFAULT_MAX_STATES, use_model=False
-            )
+            if not _EXACT_LOCK.acquire(timeout=share):  # the warm-up is still exploring the opening's chain
+                raise OutOfTime("the opening's chain is still being explored")
+            try:
+                odds = model_odds(state, policies, DEFAULT_MAX_STATES, exact=False) or conflict_odds(
+                    state, policies, DEFAULT_MAX_STATES, use_model=False
+                )
+            finally:
+                _EXACT_LOCK.release()
     except OutOfTime:
         why = f"the exact solver did not finish in {share:.1f} s"
     except KonfliktError as exc:
         why = str(exc).split(";")[0]
     else:
         seconds = time.monotonic() - start
-        return FromHere(sides.rows(Counter(), 0, odds.winners()), "exact", 0, seconds, f"{odds.states:,} states")
+        how = f"{odds.states:,} states" + (f", floats within {odds.error_bound:.0e}" if odds.error_bound else "")
+        return FromHere(sides.rows(Counter(), 0, odds.winners()), "exact", 0, seconds, how)
     end = start + budget
     kernel = _kernel(scenario, state, policies, (end - time.monotonic()) / 2) if covered else None
     if kernel is not None:
@@ -214,6 +233,9 @@ _WARM_UPS: dict[tuple[int, tuple[tuple[str, str], ...]], WarmUp] = {}
 """The warm-up :func:`prepare` started for a scenario and its seats' policies (one scenario at a time)."""
 
 _KERNEL_LOCK = threading.Lock()
+_EXACT_LOCK = threading.Lock()
+"""Held while the exact solver runs (a question, or :func:`prepare`'s exploration of the opening's chain): a
+compact model and its kept chain are not shared between threads at once."""
 
 
 def _key(scenario: Scenario, policies: Mapping[str, Policy]) -> tuple[int, tuple[tuple[str, str], ...]]:
@@ -224,8 +246,13 @@ def prepare(scenario: Scenario, state: State, policies: Mapping[str, Policy]) ->
     """Make the kernel for this opening and run it once, in the background, while the table reads the first
     prompt: making a kernel and its first run (tables built, compiled code loaded) take most of a second, and
     compiling it, where numba's cache does not have it yet, many (in a separate process:
-    :mod:`konflikt.analysis.kernel_warm_up`)."""
-    if state.steps() or scenario.ruleset.kernel is None:
+    :mod:`konflikt.analysis.kernel_warm_up`). Where the ruleset has a compact model, the opening's chain is
+    explored meanwhile too (:func:`warm_chain`)."""
+    if state.steps():
+        return
+    if _keeps_chain(state, policies):
+        warm_chain(state, policies)
+    if scenario.ruleset.kernel is None:
         return
 
     def make() -> Any:
@@ -240,6 +267,45 @@ def prepare(scenario: Scenario, state: State, policies: Mapping[str, Policy]) ->
     _WARM_UPS.clear()
     _WARM_UPS[_key(scenario, policies)] = warm
     warm.start(make, play_once, payload_of(scenario, state.options, policies))
+
+
+def _keeps_chain(state: State, policies: Mapping[str, Policy]) -> bool:
+    """Whether a compact model answers from ``state`` by a chain it keeps for the next question: not where the
+    ruleset has none or refuses these seats (the State API answers: nothing to keep), nor where the model pushes its
+    floats itself or steps a clockless chain to the cap (levald: nothing kept either, and its refusal of the bundled
+    duel costs seconds and most of a gigabyte). ``None`` from the factory (the opening is no round's start: the
+    bridge leads to one) is given the benefit of the doubt."""
+    factory = get_ruleset(state.ruleset).exact_model
+    if factory is None:
+        return False
+    made = factory(state, policies)
+    if isinstance(made, str):
+        return False
+    return made is None or not (has_propagation(made) or has_horizon(made))
+
+
+def warm_chain(state: State, policies: Mapping[str, Policy]) -> threading.Thread:
+    """Solve the conflict from ``state`` in floats in a background thread, within :data:`CHAIN_WARM_SECONDS`: the
+    compact model keeps the chain it explored, so each later question from a state it holds (every step of the
+    conflict, at the table) is only the float push, a tenth of a second for the knife fight instead of two. A
+    question asked meanwhile waits for it within its share of the budget (:data:`_EXACT_LOCK`), else estimates.
+    Out of reach (too many states, out of time, no model covers it) the warm-up just ends."""
+    opening = state.fork()
+    started = threading.Event()
+
+    def explore() -> None:
+        with _EXACT_LOCK:
+            started.set()
+            try:
+                with deadline(time.monotonic() + CHAIN_WARM_SECONDS):
+                    model_odds(opening, policies, DEFAULT_MAX_STATES, exact=False)
+            except KonfliktError:
+                pass
+
+    thread = threading.Thread(target=explore, name="konflikt-chain-warm-up", daemon=True)
+    thread.start()
+    started.wait(1.0)  # holding the lock before a question can be asked
+    return thread
 
 
 def _compiling_elsewhere(scenario: Scenario, policies: Mapping[str, Policy]) -> bool:

@@ -2,20 +2,43 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 
-from konflikt.analysis.exact import DEFAULT_MAX_STATES, conflict_odds
-from konflikt.core.odds import OddsAnswer
+from konflikt.analysis.compact import UNIT_ROUNDOFF
+from konflikt.analysis.exact import DEFAULT_MAX_STATES, ConflictOdds, conflict_odds
+from konflikt.core.odds import OddsAnswer, Probability
 from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import State
 from konflikt.errors import KonfliktError
 
 
-def _rows(dist: Mapping[Hashable, Fraction], name: Mapping[Hashable, str] | None = None) -> list[tuple[str, Fraction]]:
+def _rows(
+    dist: Mapping[Hashable, Probability], name: Mapping[Hashable, str] | None = None
+) -> list[tuple[str, Probability]]:
     rows = [((name or {}).get(k, str(k)), p) for k, p in dist.items()]
     return sorted(rows, key=lambda kv: -kv[1])
+
+
+def gamma(k: int) -> float:
+    """γ_k = k·u / (1 − k·u): the relative error of a sum or product of k roundings of non-negative numbers."""
+    ku = k * UNIT_ROUNDOFF
+    return ku / (1 - ku)
+
+
+def shown_bound(odds: ConflictOdds) -> float:
+    """A relative bound for every number the answer shows when ``odds`` are floats: each probability of the
+    distribution is within ``odds.error_bound``; a shown number sums at most one term per (label, length) pair
+    (a marginal over the labels, the length over the labels, the mean length's products), and a sum of m
+    non-negative terms each within b is within b + γ_m·(1 + b)."""
+    terms = max(1, len(odds.distribution)) * max(1, len(odds.lengths or ())) + 1
+    b = odds.error_bound
+    return b + gamma(terms) * (1 + b)
+
+
+def _float_rows(rows: Sequence[tuple[str, Probability]]) -> list[tuple[str, Probability]]:
+    return [(k, float(p)) for k, p in rows]
 
 
 BOX = "pole"
@@ -37,11 +60,17 @@ def whole_conflict_answer(
     seats: Mapping[str, Policy | None],
     max_states: int = DEFAULT_MAX_STATES,
     title: str | None = None,
+    exact: bool = True,
 ) -> OddsAnswer:
     """Exact odds of every outcome of the conflict from ``state``, under the seats' policies.
 
     The winner rows name every side and "nobody", each once, also at probability 0: a side that cannot win is a
     finding, and the rows sum to 1 over all of them (a win shared by several sides is a row of its own).
+
+    With ``exact=False`` the solver computes in floats where it can (a compact model: the same answer within a
+    relative bound, faster) and the answer's ``error_bound`` says how close every number shown is. The State-API
+    solver has only Fractions: its answer is then those Fractions, each rounded to the nearest float (within
+    2⁻⁵³), and a note says so.
     """
     humans = sorted(s for s, p in seats.items() if p is None)
     if humans:
@@ -50,21 +79,22 @@ def whole_conflict_answer(
             f"{'is' if len(humans) == 1 else 'are'} human: add --policy SEAT=heuristic"
         )
     policies = {s: p for s, p in seats.items() if p is not None}
-    odds = conflict_odds(state, policies, max_states)
+    odds = conflict_odds(state, policies, max_states, exact=exact)
     side_names = {side.id: side.name for side in scenario.sides}
     found = odds.winners()
     # every side is a row, and so is "nobody": a side that cannot win shows 0, so the rows sum to 1 over all of them
-    every: dict[Hashable, Fraction] = {(side.id,): Fraction(0) for side in scenario.sides} | {(): Fraction(0)}
+    every: dict[Hashable, Probability] = {(side.id,): Fraction(0) for side in scenario.sides}
+    every[()] = Fraction(0)
     winners_dist = every | dict(found)
     winners: dict[Hashable, str] = {}
     for w in winners_dist:
         assert isinstance(w, tuple)
         winners[w] = " + ".join(str(side_names.get(s, s)) for s in w) if w else "nobody"
-    distributions: dict[str, list[tuple[str, Fraction]]] = {"ending": _rows(odds.endings())}
+    distributions: dict[str, list[tuple[str, Probability]]] = {"ending": _rows(odds.endings())}
     for p in scenario.participants():
         distributions[f"{p.name}: fate"] = _rows(odds.fates(p.id))
         if odds.marks is not None:
-            named: dict[Hashable, Fraction] = {
+            named: dict[Hashable, Probability] = {
                 m: q for m, q in odds.marks.items() if isinstance(m, tuple) and m and m[0] == p.id
             }
             boxes = {m: q for m, q in named.items() if m[1] == BOX}  # type: ignore[index]
@@ -73,21 +103,39 @@ def whole_conflict_answer(
                 distributions[f"{p.name}: consequences (each, by name)"] = _rows(named, {m: _mark(m) for m in named})
             if boxes:
                 distributions[f"{p.name}: track boxes marked (each)"] = _rows(boxes, {m: _mark(m) for m in boxes})
-    probabilities: dict[str, Fraction] = {}
+    probabilities: dict[str, Probability] = {}
     if odds.lengths is not None:
         distributions[f"length ({odds.unit})"] = [(str(n), q) for n, q in odds.lengths.items()]
         mean = odds.expected_length()
         if mean is not None:
             probabilities[f"expected length ({odds.unit})"] = mean
     how = "a compact model of the rules" if odds.method == "model" else "the State API"
+    seats_used = "policies: " + ", ".join(f"{s}={p.name}" for s, p in sorted(policies.items()))
+    outcomes = _rows(winners_dist, winners)
+    if exact:
+        return OddsAnswer(
+            title or f"{scenario.title}: who wins (exact)",
+            "winner",
+            outcomes,
+            distributions=distributions,
+            probabilities=probabilities,
+            notes=[f"exact fractions over {odds.states:,} distinct states ({how}), {seats_used}"],
+        )
+    if odds.method == "model":
+        bound = shown_bound(odds)
+        note = f"computed in floats over {odds.states:,} distinct states ({how}), {seats_used}"
+    else:  # the State-API solver has no float path: its Fractions, rounded once each
+        bound = UNIT_ROUNDOFF
+        note = (
+            f"solved in exact fractions over {odds.states:,} distinct states ({how}, which has no float path), "
+            f"{seats_used}; each shown as the nearest float (within 2^-53 relative)"
+        )
     return OddsAnswer(
-        title or f"{scenario.title}: who wins (exact)",
+        title or f"{scenario.title}: who wins",
         "winner",
-        _rows(winners_dist, winners),
-        distributions=distributions,
-        probabilities=probabilities,
-        notes=[
-            f"exact over {odds.states:,} distinct states ({how}), policies: "
-            + ", ".join(f"{s}={p.name}" for s, p in sorted(policies.items()))
-        ],
+        _float_rows(outcomes),
+        distributions={name: _float_rows(rows) for name, rows in distributions.items()},
+        probabilities={name: float(p) for name, p in probabilities.items()},
+        notes=[note],
+        error_bound=bound,
     )

@@ -14,7 +14,7 @@ from typer.core import TyperCommand
 from konflikt.analysis.exact import DEFAULT_MAX_STATES, StateSpaceTooLarge
 from konflikt.analysis.questions import whole_conflict_answer
 from konflikt.cli.common import overrides_for, seat_overrides, time_limit, working
-from konflikt.cli.render import LONG_FRACTION, plain_console, probability_table
+from konflikt.cli.render import LONG_FRACTION, plain_console, probability_table, probability_text
 from konflikt.core.conflict import new_state
 from konflikt.core.odds import OddsAnswer
 from konflikt.core.ruleset import get_ruleset, ruleset_ids
@@ -80,14 +80,29 @@ def print_answer(answer: OddsAnswer, as_json: bool, extra: dict[str, Any] | None
     console = plain_console()
     console.print(probability_table(answer.title, answer.label, answer.outcomes, exact, answer.cumulative))
     for name, p in answer.probabilities.items():
-        shown = f"{fraction_text(p)} ≈ {decimal_text(p)}" if exact and p.denominator != 1 else value_text(p)
+        if not isinstance(p, Fraction):
+            shown = probability_text(p)
+        elif exact and p.denominator != 1:
+            shown = f"{fraction_text(p)} ≈ {decimal_text(p)}"
+        else:
+            shown = value_text(p)
         console.print(f"{name}: {shown}", highlight=False, markup=False)
     for name, rows in answer.distributions.items():
         if len(rows) <= 40:
             console.print(probability_table(name, name, rows, exact))
     for note in answer.notes:
         console.print(note, style="dim", highlight=False, markup=False)
-    if not exact and any(len(fraction_text(p)) > LONG_FRACTION for _, p in answer.outcomes):
+    if answer.error_bound is not None:
+        console.print(
+            f"floats: every probability within a relative error of {answer.error_bound:.1e} of the exact value; "
+            "decimals rounded to 6 digits; the exact fractions with --exact",
+            style="dim",
+            highlight=False,
+            markup=False,
+        )
+    elif not exact and any(
+        len(fraction_text(p)) > LONG_FRACTION for _, p in answer.outcomes if isinstance(p, Fraction)
+    ):
         console.print("decimals rounded to 6 digits; the exact fractions with --exact or --json", style="dim")
 
 
@@ -142,7 +157,14 @@ def register(app: typer.Typer) -> None:
                 help="A dice expression; a ruleset id and a question; or a scenario (file or RULESET/NAME)."
             ),
         ] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print JSON: outcomes mapped to 'p/q' strings.")] = False,
+        as_json: Annotated[
+            bool,
+            typer.Option(
+                "--json",
+                help="Print JSON: outcomes mapped to 'p/q' strings (a whole conflict: JSON numbers, with "
+                "'error_bound', unless --exact).",
+            ),
+        ] = False,
         saved: Annotated[int | None, typer.Option(help="Odds from saved conflict ID as it stands now.")] = None,
         from_step: Annotated[
             int | None, typer.Option(min=0, help="With --saved: odds as the conflict stood after this many steps.")
@@ -151,16 +173,24 @@ def register(app: typer.Typer) -> None:
         option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Rule option name=value.")] = None,
         policy: Annotated[list[str] | None, typer.Option("--policy", "-p", help="Seat policy seat=name.")] = None,
         max_states: Annotated[int, typer.Option(min=1, help="Give up above this many states.")] = DEFAULT_MAX_STATES,
-        exact: Annotated[bool, typer.Option("--exact", help="Show every probability as an exact fraction.")] = False,
+        exact: Annotated[
+            bool,
+            typer.Option(
+                "--exact",
+                help="Show every probability as an exact fraction; a whole conflict is then solved in fractions "
+                "(the same answer, slower) instead of floats with a stated error bound.",
+            ),
+        ] = False,
         plot: Annotated[
             Path | None, typer.Option(help="Also draw the distribution (with at least / at most) to this PNG/SVG.")
         ] = None,
         timeout: Annotated[float | None, typer.Option(help="Give up after this many seconds.")] = None,
     ) -> None:
         """Exact odds: of dice (4dF), of a ruleset's question (presja exchange --attack 3 --defense 5), or of a
-        whole conflict (a scenario, or --saved ID from the table)."""
+        whole conflict (a scenario, or --saved ID from the table: in floats with a stated error bound, or in
+        fractions with --exact)."""
         with time_limit(timeout, "exact odds"), working("computing exact odds"):
-            answer, extra = odds_of(list(ctx.args), target, saved, db, option, policy, max_states, from_step)
+            answer, extra = odds_of(list(ctx.args), target, saved, db, option, policy, max_states, from_step, exact)
         print_answer(answer, as_json, extra, exact)
         plot_answer(answer, plot)
 
@@ -196,8 +226,10 @@ def odds_of(
     policy: list[str] | None,
     max_states: int,
     from_step: int | None = None,
+    exact: bool = False,
 ) -> tuple[OddsAnswer, dict[str, Any]]:
-    """The answer of ``konflikt odds`` and what JSON adds to it (computed inside the time limit)."""
+    """The answer of ``konflikt odds`` and what JSON adds to it (computed inside the time limit). A whole conflict
+    is solved in floats unless ``exact`` (then in Fractions); JSON says which (``exact``, ``error_bound``)."""
     if saved is not None:
         if target is not None:
             raise KonfliktError("give either a TARGET or --saved ID, not both")
@@ -221,7 +253,8 @@ def odds_of(
                 state,
                 seat_policies(conflict.scenario, names),
                 max_states,
-                f"{conflict.scenario.title}, after {upto} steps: who wins (exact)",
+                f"{conflict.scenario.title}, after {upto} steps: who wins" + (" (exact)" if exact else ""),
+                exact=exact,
             )
         except StateSpaceTooLarge as exc:  # out of exact reach: say so, and estimate from the state as it stood
             from konflikt.cli.odds_estimate import estimated_answer
@@ -229,7 +262,7 @@ def odds_of(
             title = f"{conflict.scenario.title}, after {upto} steps: who wins (≈ estimated)"
             answer, extra = estimated_answer(conflict.scenario, {}, names, exc, start=state, title=title)
             return answer, {"saved": saved, "from_step": upto, **extra}
-        return answer, {"saved": saved, "from_step": upto}
+        return answer, {"saved": saved, "from_step": upto, **_how_exact(answer)}
     if from_step is not None:
         raise KonfliktError("--from-step goes with --saved ID")
     if target is None:
@@ -253,13 +286,13 @@ def odds_of(
         chosen = seat_overrides(scenario, policy)
         seats = seat_policies(scenario, chosen)
         try:
-            answer = whole_conflict_answer(scenario, new_state(scenario, overrides), seats, max_states)
+            answer = whole_conflict_answer(scenario, new_state(scenario, overrides), seats, max_states, exact=exact)
         except StateSpaceTooLarge as exc:  # out of exact reach: say so, and estimate
             from konflikt.cli.odds_estimate import estimated_answer
 
             answer, extra = estimated_answer(scenario, overrides, chosen, exc)
             return answer, {"scenario": scenario.source, **extra}
-        return answer, {"scenario": scenario.source}
+        return answer, {"scenario": scenario.source, **_how_exact(answer)}
     try:
         dice = parse_dice(" ".join([target, *rest]))  # unquoted words of one expression: 6d6 pool
     except DiceError as exc:
@@ -267,6 +300,13 @@ def odds_of(
             f"{exc}; or name a ruleset ({', '.join(ruleset_ids())}) and a question, or a scenario"
         ) from None
     return dice_answer(dice), {"expression": dice.notation}
+
+
+def _how_exact(answer: OddsAnswer) -> dict[str, Any]:
+    """What JSON says of a whole conflict's numbers: exact fractions, or floats within a relative bound."""
+    if answer.error_bound is None:
+        return {"exact": True}
+    return {"exact": False, "error_bound": answer.error_bound}
 
 
 def plot_answer(answer: OddsAnswer, path: Path | None) -> None:

@@ -1,10 +1,11 @@
 """``konflikt odds SCENARIO`` where exact odds are out of reach: say so, with the states counted, and estimate.
 
 Exact whole-conflict odds give up above ``--max-states`` (a scenario without a compact model, or one too large for
-it: PWGE's duel and shootout, presja's skirmish). Rather than an error, the question is then answered as the table
-answers it when the exact solver is too slow: by playing the conflict many times (the ruleset's vectorised kernel
-where it covers the scenario, else the reference runner), each share a fraction of the conflicts played, labelled
-as an estimate with its sample size and the widest 95% interval.
+it: PWGE's shootout, presja's skirmish, Le våld's duel; the State-API solver's breadth-first probe refuses a space far
+beyond the limit within seconds, with its estimated size: ``analysis.exact.Explorer.judge``). Rather than an
+error, the question is then answered as the table answers it when the exact solver is too slow: by playing the
+conflict many times (the ruleset's vectorised kernel where it covers the scenario, else the reference runner), each
+share a fraction of the conflicts played, labelled as an estimate with its sample size and the widest 95% interval.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ ESTIMATE_CONFLICTS = 20_000
 kernel."""
 FROM_STATE_CONFLICTS = 2_000
 """Conflicts played on the reference runner (some hundreds a second: ``odds presja/skirmish`` took 328 CPU s with
-20,000, 148 s with 2,000): from a saved state, or from an opening no kernel plays: ±2.2 points (95%)."""
+20,000, 148 s with 2,000, most of it the exact solver's attempt before its probe refused quickly): from a saved
+state, or from an opening no kernel plays: ±2.2 points (95%)."""
 
 
 def _rows(counts: Mapping[Any, int], n: int, names: Mapping[Hashable, str] | None = None) -> list[tuple[str, Fraction]]:

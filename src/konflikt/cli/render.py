@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from konflikt.core.events import Event
+from konflikt.core.odds import Probability
 from konflikt.core.outcome import Aftermath
 from konflikt.core.ruleset import get_ruleset
 from konflikt.core.scenario import Scenario
@@ -54,7 +55,7 @@ def quiet_stdout() -> None:
     os.dup2(devnull, sys.stdout.fileno())
 
 
-def bar(p: Fraction, peak: Fraction) -> str:
+def bar(p: Probability, peak: Probability) -> str:
     if peak == 0:
         return ""
     cells = float(p / peak) * BAR_WIDTH
@@ -67,6 +68,12 @@ SHORT_FRACTION = 11
 """Fractions this short get their own column beside the decimals; longer ones only with ``--exact``."""
 
 
+def probability_text(p: Probability) -> str:
+    """A probability as a decimal of 6 significant digits, a Fraction or a float alike (a float by its exact
+    binary value, rounded as a Fraction's decimal is)."""
+    return decimal_text(p if isinstance(p, Fraction) else Fraction(p))
+
+
 def shown_fraction(p: Fraction) -> str:
     """The reduced fraction, or, when it is too long to read, its decimal (the exact value is in ``--json``)."""
     text = fraction_text(p)
@@ -76,15 +83,16 @@ def shown_fraction(p: Fraction) -> str:
 def probability_table(
     title: str,
     label: str,
-    rows: Sequence[tuple[str, Fraction]],
+    rows: Sequence[tuple[str, Probability]],
     exact: bool = False,
     cumulative: bool = False,
 ) -> Table:
     """One row per outcome: its probability as a decimal with enough digits to tell rows apart, the exact fraction
     when every one is short enough to read (always with ``exact``), and at-least / at-most columns when the
-    outcomes are ordered numbers (``cumulative``)."""
-    fractions = [fraction_text(p) for _, p in rows]
-    show_exact = exact or all(len(t) <= SHORT_FRACTION for t in fractions)
+    outcomes are ordered numbers (``cumulative``). Rows computed in floats have no fraction to show."""
+    fractions = [fraction_text(p) if isinstance(p, Fraction) else "" for _, p in rows]
+    floats = any(not isinstance(p, Fraction) for _, p in rows)
+    show_exact = not floats and (exact or all(len(t) <= SHORT_FRACTION for t in fractions))
     table = Table(title=Text(title), title_justify="left")
     table.add_column(Text(label), justify="right", overflow="fold", min_width=min(len(label), 12))
     table.add_column("probability", justify="right", no_wrap=True, min_width=11)
@@ -96,11 +104,11 @@ def probability_table(
     else:
         table.add_column("%", justify="right", no_wrap=True)
     table.add_column("", justify="left", style="green", no_wrap=True, overflow="crop", max_width=BAR_WIDTH)
-    peak = max((p for _, p in rows), default=Fraction(0))
-    total = sum((p for _, p in rows), Fraction(0))
-    below = Fraction(0)
+    peak: Probability = max((p for _, p in rows), default=Fraction(0))
+    total: Probability = sum((p for _, p in rows), Fraction(0))
+    below: Probability = Fraction(0)
     for (key, p), text in zip(rows, fractions, strict=True):
-        cells: list[Text | str] = [Text(key), decimal_text(p)]
+        cells: list[Text | str] = [Text(key), probability_text(p)]
         if show_exact:
             cells.append(text)
         if cumulative:
@@ -112,7 +120,7 @@ def probability_table(
     return table
 
 
-def percent(p: Fraction) -> str:
+def percent(p: Probability) -> str:
     """A percentage with two decimals, never rounded to a false certainty (``>99.99%``, ``<0.01%``)."""
     value = float(p) * 100
     if 0 < value < 0.005:

@@ -10,6 +10,15 @@ from typing import Any
 from konflikt.dice.distribution import fraction_text
 from konflikt.errors import KonfliktError
 
+Probability = Fraction | float
+"""A probability as answered: a Fraction where it is exact, a float where it was computed in floats (the answer's
+``error_bound`` then says how far from the exact value it may be)."""
+
+
+def json_number(p: Probability) -> str | float:
+    """A probability for JSON: an exact Fraction as its ``"p/q"`` string, a float as a JSON number."""
+    return fraction_text(p) if isinstance(p, Fraction) else float(p)
+
 
 @dataclass(frozen=True)
 class OddsParam:
@@ -51,28 +60,36 @@ class OddsAnswer:
         probabilities: named single probabilities ("attack wins").
         notes: lines of explanation.
         cumulative: the outcomes are numbers in increasing order, so "at least" and "at most" mean something.
+        error_bound: ``None`` where every probability is an exact Fraction; else they are floats, each within this
+            relative error of the exact value (whole conflicts computed in floats, ``konflikt odds SCENARIO``).
     """
 
     title: str
     label: str
-    outcomes: Sequence[tuple[str, Fraction]]
-    distributions: Mapping[str, Sequence[tuple[str, Fraction]]] = field(default_factory=dict)
-    probabilities: Mapping[str, Fraction] = field(default_factory=dict)
+    outcomes: Sequence[tuple[str, Probability]]
+    distributions: Mapping[str, Sequence[tuple[str, Probability]]] = field(default_factory=dict)
+    probabilities: Mapping[str, Probability] = field(default_factory=dict)
     notes: Sequence[str] = ()
     cumulative: bool = False
+    error_bound: float | None = None
 
-    def at_least(self) -> list[tuple[str, Fraction]]:
+    @property
+    def exact(self) -> bool:
+        """Every probability is an exact Fraction."""
+        return self.error_bound is None
+
+    def at_least(self) -> list[tuple[str, Probability]]:
         """P(outcome ≥ each row's outcome), in the rows' order."""
-        left = sum((p for _, p in self.outcomes), Fraction(0))
+        left: Probability = sum((p for _, p in self.outcomes), Fraction(0))
         out = []
         for key, p in self.outcomes:
             out.append((key, left))
             left -= p
         return out
 
-    def at_most(self) -> list[tuple[str, Fraction]]:
+    def at_most(self) -> list[tuple[str, Probability]]:
         """P(outcome ≤ each row's outcome), in the rows' order."""
-        seen = Fraction(0)
+        seen: Probability = Fraction(0)
         out = []
         for key, p in self.outcomes:
             seen += p
@@ -83,17 +100,17 @@ class OddsAnswer:
         data: dict[str, Any] = {
             "question": self.title,
             "label": self.label,
-            "outcomes": {k: fraction_text(p) for k, p in self.outcomes},
+            "outcomes": {k: json_number(p) for k, p in self.outcomes},
         }
         if self.cumulative:
-            data["at_least"] = {k: fraction_text(p) for k, p in self.at_least()}
-            data["at_most"] = {k: fraction_text(p) for k, p in self.at_most()}
+            data["at_least"] = {k: json_number(p) for k, p in self.at_least()}
+            data["at_most"] = {k: json_number(p) for k, p in self.at_most()}
         if self.distributions:
             data["distributions"] = {
-                name: {k: fraction_text(p) for k, p in rows} for name, rows in self.distributions.items()
+                name: {k: json_number(p) for k, p in rows} for name, rows in self.distributions.items()
             }
         if self.probabilities:
-            data["probabilities"] = {k: fraction_text(p) for k, p in self.probabilities.items()}
+            data["probabilities"] = {k: json_number(p) for k, p in self.probabilities.items()}
         return data
 
 
