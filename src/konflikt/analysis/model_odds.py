@@ -28,6 +28,9 @@ from konflikt.core.deadline import check_time
 from konflikt.core.ruleset import ExactModel, Policy, get_ruleset
 from konflikt.core.state import State
 
+BLOCK_SHARE = 20
+"""A model's block solve gets ``max_states // BLOCK_SHARE`` of its own states (a band state costs ~1 ms to walk, a
+compact state of the push far less): ``odds levald/duel`` is refused within its first band."""
 BRIDGE_MOVES = 20_000
 """The most State-API moves from the asked state to the model's starts before the State-API solver takes over."""
 
@@ -291,11 +294,15 @@ def _solve(
         if not exact and has_propagation(model):  # floats pushed forward by the model itself, round by round
             try:
                 peak, pushed = propagate_odds(model, weighted, max_states)
-            except StateSpaceTooLarge:
+            except StateSpaceTooLarge as refused:
                 if not has_blocks(model):
                     raise
-                # too many round starts alive for the push: the model's block solve without the clock
-                solved_b = blocks_odds(model, weighted, max_states)
+                # too many round starts alive for the push: the model's block solve without the clock, within a
+                # share of the budget in its own states (~1 ms of CPU each to walk); refused: the push's count
+                try:
+                    solved_b = blocks_odds(model, weighted, max_states // BLOCK_SHARE)
+                except StateSpaceTooLarge:
+                    raise refused from None
                 states += solved_b.states
                 for label, q in solved_b.ends.items():
                     by_label[label] = by_label.get(label, 0.0) + q

@@ -207,7 +207,7 @@ class Band:
         self.end_kind: dict[tuple[int, int, int, int, int], int] = {}
         self.prepared: Prepared | None = None
 
-    def add(self, codes: Rows, *, close: bool = True) -> None:
+    def add(self, codes: Rows, *, close: bool = True, limit: int | None = None) -> None:
         """Make ``codes`` states of the band with their tables, and (``close``) everything they reach within the
         band; without ``close`` only ``codes`` are walked (the tests' look at one round)."""
         self._met(codes)
@@ -220,6 +220,9 @@ class Band:
             self.prepared = None
             if not close:
                 return
+            met = sum(len(b.codes) for b in self.solver.bands.values())
+            if limit is not None and met > limit:
+                raise TooManyBandStates(met, limit, 0, 0)
 
     def _met(self, codes: Rows) -> None:
         new = np.unique(codes[self.at[codes] < 0])
@@ -430,6 +433,8 @@ class BlockSolver:
         self.grid = Grid(model)
         self.bands: dict[tuple[int, int], Band] = {}
         self._labels: dict[tuple[int, int, int, int, int], Hashable] = {}
+        self.limit: int | None = None
+        """The most band states a run may meet (its ``max_states``)."""
 
     def band(self, daze: tuple[int, int]) -> Band:
         key = (R.daze_penalty(daze[0]), R.daze_penalty(daze[1]))
@@ -453,6 +458,7 @@ class BlockSolver:
         Starts at different rounds played are refused (``ValueError``): the cap's bound and the deadlock's
         length read one count of rounds left (the bridge from a mid-round state meets one round)."""
         m = self.model
+        self.limit = max_states
         tally = Tally()
         pending: dict[tuple[int, int], Entering] = {}
         heap: list[tuple[int, tuple[int, int]]] = []
@@ -525,7 +531,7 @@ class BlockSolver:
         tally.blocks += 1
         band = self.band(daze)
         codes_met = [c for _, c, _ in entering.parts] + [c for c, _ in entering.moment]
-        band.add(np.concatenate(codes_met))
+        band.add(np.concatenate(codes_met), limit=self.limit)
         prep = band.prepare()
         n = len(prep.live)
         configs = np.unique(np.concatenate([c for c, _, _ in entering.parts] or [np.zeros(0, dtype=np.int64)]))
