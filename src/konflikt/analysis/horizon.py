@@ -74,6 +74,34 @@ def propagate_odds(
     return int(pushed.peak), Solved(dict(pushed.ends), {}, float(pushed.error_bound) + float(pushed.leftover), "pushed")
 
 
+def has_blocks(model: object) -> bool:
+    """Whether ``model`` solves its float odds without the clock itself (``solve_blocks(weighted, max_states)``:
+    Le våld, block by block of Omtöckning), giving each label's probability and the mean length, not the
+    length's distribution."""
+    return hasattr(model, "solve_blocks")
+
+
+def blocks_odds(model: Any, weighted: Sequence[tuple[Hashable, Fraction]], max_states: int) -> Any:
+    """The model's block solve (``ends`` by label, ``mean_length`` — E[length · 1] over the starts' mass —,
+    ``error_bound`` absolute, ``states``).
+
+    Raises:
+        StateSpaceTooLarge: more than ``max_states`` states met (the model's own count, its exception's
+            ``met``), or starts the model's solve does not take (a ``ValueError``: said so).
+    """
+    try:
+        return model.solve_blocks(weighted, max_states)
+    except ValueError as exc:
+        raise StateSpaceTooLarge(0, 0, max_states, why=f"the block solve: {exc}") from None
+    except KonfliktError as exc:
+        met = getattr(exc, "met", None)
+        if met is None:
+            raise
+        raise StateSpaceTooLarge(
+            int(met), int(getattr(exc, "pending", 0)), max_states, why=f"by blocks: {exc}"
+        ) from None
+
+
 def has_horizon(model: object) -> bool:
     """Whether ``model`` offers the clockless chain (``clock``, ``step``, ``at_cap``, ``cap``)."""
     return all(hasattr(model, name) for name in ("clock", "step", "at_cap", "cap"))

@@ -10,16 +10,27 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import cast
 
 from konflikt.analysis.compact import Chain, Solved, explore, solve_exact, solve_float
-from konflikt.analysis.exact import ConflictOdds, _apply, branches, outcome_label
-from konflikt.analysis.horizon import has_horizon, has_propagation, propagate_odds, solve_horizon
+from konflikt.analysis.exact import ConflictOdds, StateSpaceTooLarge, _apply, branches, outcome_label
+from konflikt.analysis.horizon import (
+    blocks_odds,
+    has_blocks,
+    has_horizon,
+    has_propagation,
+    propagate_odds,
+    solve_horizon,
+)
 from konflikt.core.deadline import check_time
 from konflikt.core.ruleset import ExactModel, Policy, get_ruleset
 from konflikt.core.state import State
 
+BLOCK_SHARE = 20
+"""A model's block solve gets ``max_states // BLOCK_SHARE`` of its own states (a band state costs ~1 ms to walk, a
+compact state of the push far less): ``odds levald/duel`` is refused within its first band."""
 BRIDGE_MOVES = 20_000
 """The most State-API moves from the asked state to the model's starts before the State-API solver takes over."""
 
@@ -277,6 +288,19 @@ def _length(state: State, key: str | None) -> int:
     return int(value) if isinstance(value, int) else 0
 
 
+@dataclass
+class MeanOdds(ConflictOdds):
+    """:class:`ConflictOdds` that may know the mean length without its distribution (a model's block solve:
+    Le våld's duel), ``lengths`` then ``None``."""
+
+    mean_length: float | None = None
+
+    def expected_length(self) -> Fraction | None:
+        if self.lengths is None and self.mean_length is not None:
+            return self.mean_length  # type: ignore[return-value]
+        return super().expected_length()
+
+
 def _solve(
     models: list[ExactModel],
     starts: list[list[tuple[Hashable, Fraction]]],
@@ -291,10 +315,30 @@ def _solve(
     marks: dict[Hashable, Fraction] = dict(held)
     marks_f: dict[Hashable, float] = {k: float(v) for k, v in held.items()}
     states, edges, bound, has_lengths = 0, 0, 0.0, True
+    by_label: dict[Hashable, float] = {}
+    """Floats by label alone (a model's block solve: no length per label), and their part of the mean length."""
+    mean_part = 0.0
     for model, weighted in zip(models, starts, strict=True):
         unit = model.unit
         if not exact and has_propagation(model):  # floats pushed forward by the model itself, round by round
-            peak, pushed = propagate_odds(model, weighted, max_states)
+            try:
+                peak, pushed = propagate_odds(model, weighted, max_states)
+            except StateSpaceTooLarge as refused:
+                if not has_blocks(model):
+                    raise
+                # too many round starts alive for the push: the model's block solve without the clock, within a
+                # share of the budget in its own states (~1 ms of CPU each to walk); refused: the push's count
+                try:
+                    solved_b = blocks_odds(model, weighted, max_states // BLOCK_SHARE)
+                except StateSpaceTooLarge:
+                    raise refused from None
+                states += solved_b.states
+                for label, q in solved_b.ends.items():
+                    by_label[label] = by_label.get(label, 0.0) + q
+                mean_part += solved_b.mean_length
+                bound += solved_b.error_bound
+                has_lengths = False
+                continue
             states += peak
             for k, pushed_q in pushed.ends.items():
                 floats[k] = floats.get(k, 0.0) + pushed_q
@@ -350,7 +394,11 @@ def _solve(
             continue
         distribution[label] = distribution.get(label, 0) + share  # type: ignore[operator]
         lengths[n] = lengths.get(n, 0) + share  # type: ignore[operator]
-    return ConflictOdds(
+    for label, q in by_label.items():
+        if q:
+            distribution[label] = float(distribution.get(label, 0)) + q  # type: ignore[arg-type]
+    mean = None if has_lengths else mean_part + sum(n * float(p) for (_, n), p in floats.items())
+    return MeanOdds(
         distribution,  # type: ignore[arg-type]
         states,
         states,
@@ -360,4 +408,5 @@ def _solve(
         method="model",
         marks=(marks if exact else marks_f) if any(getattr(m, "marks", None) for m in models) else None,  # type: ignore[arg-type]
         error_bound=bound,
+        mean_length=mean,
     )

@@ -232,6 +232,14 @@ class LevaldModel:
 
         return propagator(self).run(weighted, max_live)
 
+    def solve_blocks(self, weighted: Sequence[tuple[Hashable, Fraction]], max_states: int) -> Any:
+        """Floats without the clock, block by block of Omtöckning (:mod:`.blocks`): each label's probability,
+        the mean length, an absolute error bound (the round cap's share bounded, not computed). More than
+        ``max_states`` band states met raises :class:`.blocks.TooManyBandStates`."""
+        from konflikt.rulesets.levald.blocks import block_solver
+
+        return block_solver(self).run(weighted, max_states)
+
     def at_cap(self, clockless: Hashable) -> Hashable:
         """The outcome of a fight still going when the rounds run out: the State's deadlock at ``max_rounds``."""
         label = self.end(_cleared((self.max_rounds, *cast(Compact, clockless)[1:])))

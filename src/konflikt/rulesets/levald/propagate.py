@@ -252,7 +252,21 @@ class Propagator:
     # ---- one round ------------------------------------------------------------------------------------------------
     def round(self, s: Rows, p: Floats) -> tuple[Rows, Floats]:
         """One round of every live row: the next round starts and the ends (not yet merged)."""
+        rows, probs, (t, q, a, succeeded) = self.round_start(s, p)
+        if not len(t):
+            return rows, probs
+        t, q, a, succeeded = _merged_with(t, q, a, succeeded, self)
+        back, back_q = self.strike_back(t, q, a, succeeded)
+        return np.concatenate([rows, back]), np.concatenate([probs, back_q])
+
+    def round_start(self, s: Rows, p: Floats) -> tuple[Rows, Floats, tuple[Rows, Floats, Rows, Rows]]:
+        """A round up to a counter-attack's strike back: the rows that reached the round's end (next round starts
+        and ends, not merged), and the rows whose defender countered and still stands, with who attacked and
+        whether the attack succeeded (the strike back is :meth:`strike_back`: its target reads the Omtöckning the
+        first strike left, so :mod:`.blocks` keeps it a state of its own). Rows may carry trailing columns beyond
+        the compact layout (:mod:`.blocks`' parent index): every phase keeps them."""
         m = self.model
+        width = s.shape[1]
         done: list[tuple[Rows, Floats]] = []
         pens = self.pens(s[:, DAZE : DAZE + 2])
 
@@ -317,7 +331,7 @@ class Propagator:
             "choices",
             [att, s[:, DIST], -pens[:, 0], -pens[:, 1], s[:, GARD], s[:, GARD + 1]],
             np.column_stack([s, att]),
-            lambda r: _choice_table(m, r[:SIZE], r[SIZE]),
+            lambda r: _choice_table(m, r[:SIZE], r[-1]),
         )
         s, p, att = s[parent], p[parent] * w, att[parent]
         kind = fields[:, 0]
@@ -355,12 +369,28 @@ class Propagator:
             standing = t[np.arange(len(t)), FATE + 1 - a] == 0
             if (~standing).any():
                 grounds.append((t[~standing], q[~standing], a[~standing], succeeded[~standing]))
-            if standing.any():
-                t, q, a, succeeded = _merged_with(t[standing], q[standing], a[standing], succeeded[standing], self)
-                u, uq, back, _ = self._strike_rows("strike", t, q, 1 - a, False)
-                grounds.append((u, uq, a[back], succeeded[back]))
+            countered = (t[standing], q[standing], a[standing], succeeded[standing])
+        else:
+            none = np.zeros(0, dtype=np.int64)
+            countered = (np.zeros((0, width), dtype=np.int64), np.zeros(0), none, none)
+        self._gain_ground(grounds, done)
+        rows = np.concatenate([d[0] for d in done]) if done else np.zeros((0, width), dtype=np.int64)
+        probs = np.concatenate([d[1] for d in done]) if done else np.zeros(0)
+        return rows, probs, countered
 
-        # gaining ground: a successful attacker with both standing may move the distance
+    def strike_back(self, t: Rows, q: Floats, a: Rows, succeeded: Rows) -> tuple[Rows, Floats]:
+        """The countering defender's strike back on the attacker ``a``, then gaining ground (``succeeded``: the
+        first attack's success): the round's end rows, not merged."""
+        done: list[tuple[Rows, Floats]] = []
+        u, uq, back, _ = self._strike_rows("strike", t, q, 1 - a, False)
+        self._gain_ground([(u, uq, a[back], succeeded[back])], done)
+        rows = np.concatenate([d[0] for d in done]) if done else np.zeros((0, t.shape[1]), dtype=np.int64)
+        probs = np.concatenate([d[1] for d in done]) if done else np.zeros(0)
+        return rows, probs
+
+    def _gain_ground(self, grounds: list[tuple[Rows, Floats, Rows, Rows]], done: list[tuple[Rows, Floats]]) -> None:
+        """Vinna terräng: a successful attacker with both standing may move the distance (rows into ``done``)."""
+        m = self.model
         for t, q, a, succeeded in grounds:
             go = succeeded.astype(bool) & (t[:, FATE] == 0) & (t[:, FATE + 1] == 0)
             if (~go).any():
@@ -371,16 +401,13 @@ class Propagator:
                     "ground",
                     [ua, u[:, DIST]],
                     np.column_stack([u, ua]),
-                    lambda r: _ground_table(m, r[:SIZE], r[SIZE]),
+                    lambda r: _ground_table(m, r[:SIZE], r[-1]),
                 )
                 u, uq = u[parent].copy(), uq[parent] * w
                 changed = fields[:, 0] != u[:, DIST]
                 u[:, DIST] = fields[:, 0]
                 u[changed, REDECIDE] |= fields[changed, 1]
                 done.append((u, uq))
-        rows = np.concatenate([d[0] for d in done]) if done else np.zeros((0, SIZE), dtype=np.int64)
-        probs = np.concatenate([d[1] for d in done]) if done else np.zeros(0)
-        return rows, probs
 
     def _regained(self, s: Rows) -> Rows:
         """Both regain one Gard (``rules.regain_gard``)."""
@@ -523,9 +550,10 @@ def _add_end(
 
 def _merged_with(t: Rows, q: Floats, a: Rows, succeeded: Rows, prop: Propagator) -> tuple[Rows, Floats, Rows, Rows]:
     """Rows after the first strike of a counter merged (with who attacked and whether it succeeded as columns)."""
+    width = t.shape[1]
     wide = np.column_stack([t, a, succeeded.astype(np.int64)])
     rows, probs = prop._merge(wide, q)
-    return rows[:, :SIZE].copy(), probs, rows[:, SIZE].copy(), rows[:, SIZE + 1].copy()
+    return rows[:, :width].copy(), probs, rows[:, width].copy(), rows[:, width + 1].copy()
 
 
 def _codes(columns: Sequence[Rows]) -> Rows:

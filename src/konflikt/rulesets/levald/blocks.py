@@ -1,0 +1,630 @@
+"""Le våld duel odds block by block of Omtöckning: each reachable round start's branches touched once, not once a
+round.
+
+**Why blocks.** Omtöckning (daze) never falls within a duel, and every wound that does not end the duel raises it
+(``rules.daze_gained``: a Skråma 1, a Lätt the dice, ≥ 1, an Allvarlig dice + effect; a Kritisk or Dödlig takes
+the fighter out). So the clockless chain is acyclic across the blocks of (Omtöckning a, Omtöckning b), ordered by
+their sum, and inside a block no wound is taken: the wound boxes are constant there and the block's loops run over
+x = (distance, initiative holder, why to decide it afresh, Gard a, Gard b) alone — a few thousand states
+(``tests/analysis/test_blocks_levald.py`` asserts that every exit goes to a later block).
+
+**One table per pair of penalties.** What a round does to x, and the Omtöckning and the box it adds, reads
+Omtöckning only through its penalty (``rules.daze_penalty``: the targets, the heuristic's comparisons), never the
+boxes (``test_lumping_levald.py``). So a :class:`Band` — one (penalty a, penalty b) pair — holds one table for every
+block in those bands: from each state, the in-block successors (no wound: Gard moves, the distance, the
+initiative), the exits (a wound: the Omtöckning gained, the box ticked, the state after) and the ends (a fate:
+taken out, dead, left). The table is the compact model's own round (:class:`.propagate.Propagator`'s phases, the
+model's memoised tables: the rules' functions and the real heuristic on a real ``LevaldState``), asked for the
+band's states only as the solve meets them. A counter-attack's strike back is a state of its own (x, who attacked,
+whether the attack succeeded): its target reads the Omtöckning the first strike left, and a round then branches
+some sixty ways per strike instead of sixty times sixty.
+
+**The solve.** Mass enters a block as vectors over its band's states, one per wound-box configuration present.
+The visits v solve v (I − Q) = m, Q the band's in-block table over the states that can still leave it, by one
+sparse LU per band (``scipy.sparse.linalg.splu``, many right-hand sides at once, refactored only when the band
+meets new states); the exits v · R go to the later blocks (boxes ticked), the ends to their labels (the State's own
+words, :meth:`.model.LevaldModel.end`). States from which no exit can be reached (both fighters too dazed to succeed
+at anything, and neither leaving: a deadlock) are found by reverse reachability; mass reaching them plays on to the
+round cap and ends as the State's deadlock there (:meth:`.model.LevaldModel.at_cap`), its boxes and Omtöckning
+those of its block. The expected length is the visits to round starts summed (the rounds played), the deadlocked
+mass counted at the cap (its entry time from a first-moment pass over the same LUs).
+
+**What the cap changes, bounded.** The clockless chain is the duel without ``max_rounds``; a path that ends (or
+deadlocks) within the rounds left is the same path under the cap. The rest is bounded: P(T > L) ≤ E[z^T] z^−(L+1)
+for z > 1, T the rounds until the end or the deadlock, E[z^T] the same block solve with every round weighted by z
+(a band where (I − zQ)⁻¹ is not positive — a solve of the ones vector with an entry ≤ 0 — is where z times the
+spectral radius reaches 1: the mass entering such a band is counted into the bound whole).
+
+**Error bound** (absolute, on every probability): the residual of every solve (|m − v (I − Q)| carried through
+(I − Q)⁻¹ · 1, the expected steps left in the block; the residual's own rounding added), the float products'
+roundings, the mass of box configurations dropped below :data:`PRUNE`, and the cap's share above.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from konflikt.core.deadline import check_time
+from konflikt.errors import KonfliktError
+from konflikt.rulesets.levald import rules as R
+from konflikt.rulesets.levald.model import (
+    BOXES,
+    DAZE,
+    DIST,
+    FATE,
+    GARD,
+    HOLDER,
+    REDECIDE,
+    ROUNDS,
+    SIZE,
+    WOUNDS,
+    Compact,
+    LevaldModel,
+    _cleared,
+)
+from konflikt.rulesets.levald.propagate import Propagator, propagator
+
+PRUNE = 1e-17
+"""A box configuration entering a block with less mass than this is dropped, its mass added to the error bound."""
+Z = 1.3
+"""The weight per round of the cap's bound (E[z^T] z^−(L+1)): above 1, below 1 / the slowest band's radius."""
+BOX_BITS = 6
+"""Bits per wound box in a configuration's code (ten boxes: 60 bits of an int64)."""
+UNIT_ROUNDOFF = 2.0**-53
+
+Rows = np.ndarray[Any, np.dtype[np.int64]]
+Floats = np.ndarray[Any, np.dtype[np.float64]]
+
+
+class TooManyBandStates(KonfliktError):
+    """More band states met than asked for: the block solve would not finish in reasonable time."""
+
+    def __init__(self, met: int, limit: int, blocks: int, pending: int) -> None:
+        self.live, self.met, self.limit, self.blocks, self.pending = met, met, limit, blocks, pending
+        super().__init__(
+            f"{met:,} band states (round starts and strike backs per pair of Omtöckning penalties) met in "
+            f"{blocks:,} blocks of Omtöckning with {pending:,} still to solve, over {limit:,}"
+        )
+
+
+def tick_bit(fighter: int, box: int) -> int:
+    """What ticking ``box`` of ``fighter`` adds to a configuration's code."""
+    return 1 << (BOX_BITS * (fighter * BOXES + box))
+
+
+def boxes_of(config: int) -> tuple[int, ...]:
+    """The ten wound-box counts of a configuration's code (fighter a's five, then fighter b's)."""
+    mask = (1 << BOX_BITS) - 1
+    return tuple((config >> (BOX_BITS * i)) & mask for i in range(2 * BOXES))
+
+
+def config_of(boxes: Sequence[int]) -> int:
+    code = 0
+    for i, n in enumerate(boxes):
+        if not 0 <= n < (1 << BOX_BITS) - 1:
+            raise OverflowError(f"a wound box ticked {n} times: beyond the configuration code")
+        code |= n << (BOX_BITS * i)
+    return code
+
+
+class Grid:
+    """State codes of a band: a round start (kind 0) or a strike back pending (kind 1, who attacked, whether the
+    attack succeeded), over (distance, holder, why to decide afresh, Gard a, Gard b)."""
+
+    def __init__(self, model: LevaldModel) -> None:
+        self.dists = model.last + 1
+        self.gards = tuple(f.gard_max + 1 for f in model.fighters)
+        self.size = 8 * self.dists * 3 * 4 * self.gards[0] * self.gards[1]
+        """Codes run from 0 to ``size`` − 1."""
+
+    def code(self, kind: Rows, att: Rows, succ: Rows, rows: Rows) -> Rows:
+        c = (kind * 2 + att) * 2 + succ
+        c = c * self.dists + rows[:, DIST]
+        c = c * 3 + rows[:, HOLDER] + 1
+        c = c * 4 + rows[:, REDECIDE]
+        c = c * self.gards[0] + rows[:, GARD]
+        out: Rows = c * self.gards[1] + rows[:, GARD + 1]
+        return out
+
+    def decode(self, codes: Rows) -> tuple[Rows, Rows, Rows, Rows]:
+        """(kind, who attacked, succeeded, compact rows with Omtöckning, boxes and fates zero)."""
+        c = codes.copy()
+        rows = np.zeros((len(c), SIZE), dtype=np.int64)
+        rows[:, GARD + 1] = c % self.gards[1]
+        c //= self.gards[1]
+        rows[:, GARD] = c % self.gards[0]
+        c //= self.gards[0]
+        rows[:, REDECIDE] = c % 4
+        c //= 4
+        rows[:, HOLDER] = c % 3 - 1
+        c //= 3
+        rows[:, DIST] = c % self.dists
+        c //= self.dists
+        succ = c % 2
+        c //= 2
+        att = c % 2
+        kind = c // 2
+        return kind, att, succ, rows
+
+
+@dataclass
+class Prepared:
+    """A band's table over its live states, ready for the solves (rebuilt when the band meets new states)."""
+
+    live: Rows
+    """Band indices of the states that can still leave the band (the rest deadlock)."""
+    position: Rows
+    """Band index → position among the live states, −1 for a deadlocked one."""
+    lu: Any
+    lu_z: Any | None
+    """The LU of I − zQ, or ``None`` where it is not positive (z at or beyond the band's radius)."""
+    a: Any
+    """I − Q over the live states (CSR), for the residuals."""
+    steps: Floats
+    """(I − Q)⁻¹ · 1: the expected steps in the band from each live state (the residuals' weight)."""
+    start: Floats
+    """1.0 at a round start, 0.0 at a strike back pending (the rounds counted)."""
+    to_trap: Floats
+    """Per live state: the probability of a step into a deadlocked state."""
+    q_start: Any
+    """Q's rows of round starts only (the first-moment pass: a round is played on leaving a round start)."""
+    exits: Any
+    """live × exit kinds (CSR): the exits' probabilities."""
+    exit_da: Rows
+    exit_db: Rows
+    exit_tick: Rows
+    exit_code: Rows
+    groups: list[tuple[int, int, int, int, int]]
+    """The exit kinds by (Omtöckning a gained, b gained, box ticked or −1): their columns ``lo:hi``."""
+    ends: Any
+    """live × end kinds (CSR)."""
+    end_kinds: list[tuple[int, int, int, int, int]]
+    """(Omtöckning a gained, b gained, box ticked or −1, fate a, fate b) of each end kind."""
+
+
+class Band:
+    """One (penalty a, penalty b) pair: its states met so far, their transitions, and the LUs."""
+
+    def __init__(self, solver: BlockSolver, daze: tuple[int, int]) -> None:
+        self.solver = solver
+        self.daze = daze
+        """The Omtöckning the band's rows are walked at (any of the band: only the penalties are read)."""
+        self.at = np.full(solver.grid.size, -1, dtype=np.int64)
+        """State code → band index (−1: not met)."""
+        self.codes: list[int] = []
+        self.done = 0
+        """States whose transitions are in the lists below (the first ``done`` of ``codes``)."""
+        self.q: list[tuple[Rows, Rows, Floats]] = []
+        self.x: list[tuple[Rows, Rows, Rows, Rows, Rows, Floats]] = []
+        self.e: list[tuple[Rows, Rows, Floats]] = []
+        self.end_kind: dict[tuple[int, int, int, int, int], int] = {}
+        self.prepared: Prepared | None = None
+
+    def add(self, codes: Rows, *, close: bool = True, limit: int | None = None) -> None:
+        """Make ``codes`` states of the band with their tables, and (``close``) everything they reach within the
+        band; without ``close`` only ``codes`` are walked (the tests' look at one round)."""
+        self._met(codes)
+        while self.done < len(self.codes):
+            check_time()
+            batch = np.array(self.codes[self.done :], dtype=np.int64)
+            first = self.done
+            self.done = len(self.codes)
+            self._walk(batch, first)
+            self.prepared = None
+            if not close:
+                return
+            met = sum(len(b.codes) for b in self.solver.bands.values())
+            if limit is not None and met > limit:
+                raise TooManyBandStates(met, limit, 0, 0)
+
+    def _met(self, codes: Rows) -> None:
+        new = np.unique(codes[self.at[codes] < 0])
+        self.at[new] = np.arange(len(self.codes), len(self.codes) + len(new))
+        self.codes.extend(new.tolist())
+
+    def _walk(self, batch: Rows, first: int) -> None:
+        """One round (or strike back) of each state of ``batch`` (band indices from ``first``), classified."""
+        s = self.solver
+        kind, att, succ, rows = s.grid.decode(batch)
+        rows[:, DAZE], rows[:, DAZE + 1] = self.daze
+        parent = np.arange(first, first + len(batch), dtype=np.int64)
+        wide = np.column_stack([rows, parent])
+        outs: list[tuple[Rows, Floats, Rows, Rows, Rows]] = []
+        zero = np.zeros(0, dtype=np.int64)
+        starts = kind == 0
+        if starts.any():
+            t, q, (m, mq, ma, msucc) = s.push.round_start(wide[starts], np.ones(int(starts.sum())))
+            outs.append((t, q, np.zeros(len(t), dtype=np.int64), np.zeros(len(t), dtype=np.int64), zero[:0]))
+            outs.append((m, mq, np.ones(len(m), dtype=np.int64), ma, np.asarray(msucc, dtype=np.int64)))
+        if (~starts).any():
+            t, q = s.push.strike_back(wide[~starts], np.ones(int((~starts).sum())), att[~starts], succ[~starts])
+            outs.append((t, q, np.zeros(len(t), dtype=np.int64), np.zeros(len(t), dtype=np.int64), zero[:0]))
+        reached: list[Rows] = [zero]
+        for t, q, k, a, sc in outs:
+            if len(t):
+                reached.append(self._classify(t, q, k, a, sc if len(sc) else np.zeros(len(t), dtype=np.int64)))
+        self._met(np.concatenate(reached))
+
+    def _classify(self, t: Rows, q: Floats, kind: Rows, att: Rows, succ: Rows) -> Rows:
+        """Sort a walk's rows into in-block steps, exits and ends; returns the in-block states reached."""
+        parent = t[:, SIZE]
+        da, db = t[:, DAZE] - self.daze[0], t[:, DAZE + 1] - self.daze[1]
+        boxes = t[:, WOUNDS : WOUNDS + 2 * BOXES]
+        ticks = boxes.sum(axis=1)
+        assert int(ticks.max(initial=0)) <= 1, "one strike ticks one box at most"
+        tick = np.where(ticks > 0, boxes.argmax(axis=1), -1)
+        ended = (t[:, FATE] != 0) | (t[:, FATE + 1] != 0)
+        inside = ~ended & (da == 0) & (db == 0) & (tick < 0)
+        wounded = ~ended & ~inside
+        assert bool(((da[wounded] + db[wounded]) > 0).all()), "a wound that does not end the duel raises Omtöckning"
+        code = self.solver.grid.code(kind, att, succ, t)
+        self.q.append(_summed(parent[inside], code[inside], q[inside]))
+        if wounded.any():
+            keys = np.column_stack([parent[wounded], da[wounded], db[wounded], tick[wounded], code[wounded]])
+            uniq, inv = np.unique(keys, axis=0, return_inverse=True)
+            w: Floats = np.bincount(inv.ravel(), weights=q[wounded], minlength=len(uniq)).astype(np.float64)
+            u: Rows = uniq.astype(np.int64)
+            self.x.append((u[:, 0], u[:, 1], u[:, 2], u[:, 3], u[:, 4], w))
+        if ended.any():
+            ends = np.column_stack([da[ended], db[ended], tick[ended], t[ended, FATE], t[ended, FATE + 1]])
+            uniq, inv = np.unique(ends, axis=0, return_inverse=True)
+            ids = np.array([self._end_id(tuple(r)) for r in uniq.tolist()], dtype=np.int64)
+            self.e.append(_summed(parent[ended], ids[inv.ravel()], q[ended]))
+        reached: Rows = code[inside]
+        return reached
+
+    def _end_id(self, kind: tuple[int, ...]) -> int:
+        found = self.end_kind.get(kind)  # type: ignore[arg-type]
+        if found is None:
+            found = self.end_kind[kind] = len(self.end_kind)  # type: ignore[index]
+        return found
+
+    def prepare(self) -> Prepared:
+        """The band's matrices over its states, the deadlocked ones found, the LUs factored."""
+        if self.prepared is not None:
+            return self.prepared
+        import scipy.sparse as sp
+        from scipy.sparse.linalg import splu
+
+        n = len(self.codes)
+        assert self.done == n
+        qp, qc, qw = (np.concatenate([q[i] for q in self.q]) for i in range(3))
+        qcol = self.at[qc]
+        q = sp.csr_matrix((qw, (qp, qcol)), shape=(n, n))
+        leaves = np.zeros(n, dtype=bool)
+        for x in self.x:
+            leaves[x[0]] = True
+        for e in self.e:
+            leaves[e[0]] = True
+        live = _reaching(q, leaves)
+        position = np.full(n, -1, dtype=np.int64)
+        position[live] = np.arange(len(live))
+        q_live = q[live][:, live]
+        to_trap = np.asarray(q[live].sum(axis=1)).ravel() - np.asarray(q_live.sum(axis=1)).ravel()
+        eye = sp.identity(len(live), format="csr")
+        a = (eye - q_live).tocsr()
+        lu = splu(a.tocsc())
+        steps = lu.solve(np.ones(len(live)))
+        kinds = self.solver.grid.decode(np.array(self.codes, dtype=np.int64)[live])[0]
+        start = (kinds == 0).astype(np.float64)
+        q_start = sp.diags(start) @ q_live
+        lu_z = splu((eye - Z * q_start - (q_live - q_start)).tocsc())
+        if not bool((lu_z.solve(np.ones(len(live))) > 0).all()):
+            lu_z = None
+        xs = [np.concatenate([x[i] for x in self.x]) if self.x else np.zeros(0, dtype=np.int64) for i in range(5)]
+        xw = np.concatenate([x[5] for x in self.x]) if self.x else np.zeros(0)
+        assert bool(((xs[1] + xs[2]) > 0).all()), "every exit goes to a later block (Omtöckning only rises)"
+        keep = position[xs[0]] >= 0
+        kinds_x = np.column_stack([xs[1], xs[2], xs[3], xs[4]])[keep]
+        uniq, inv = np.unique(kinds_x, axis=0, return_inverse=True) if len(kinds_x) else (kinds_x, np.zeros(0, int))
+        exits = sp.csr_matrix((xw[keep], (position[xs[0][keep]], inv.ravel())), shape=(len(live), len(uniq)))
+        ep, ei, ew = (np.concatenate([e[i] for e in self.e]) if self.e else np.zeros(0) for i in range(3))
+        ep, ei = ep.astype(np.int64), ei.astype(np.int64)
+        keep = position[ep] >= 0
+        ends = sp.csr_matrix((ew[keep], (position[ep[keep]], ei[keep])), shape=(len(live), len(self.end_kind)))
+        end_kinds = sorted(self.end_kind, key=self.end_kind.__getitem__)
+        heads = np.flatnonzero(np.any(np.diff(uniq[:, :3], axis=0) != 0, axis=1)) + 1 if len(uniq) else uniq[:0, 0]
+        cuts = [0, *heads.tolist(), len(uniq)] if len(uniq) else [0]
+        groups = [(int(uniq[lo, 0]), int(uniq[lo, 1]), int(uniq[lo, 2]), lo, hi) for lo, hi in itertools.pairwise(cuts)]
+        self.prepared = Prepared(
+            live, position, lu, lu_z, a, steps, start, to_trap, q_start.tocsr(), exits,
+            uniq[:, 0], uniq[:, 1], uniq[:, 2], uniq[:, 3], groups, ends, end_kinds,
+        )  # fmt: skip
+        return self.prepared
+
+
+def _summed(parent: Rows, col: Rows, w: Floats) -> tuple[Rows, Rows, Floats]:
+    """Equal (parent, column) pairs as one, their probabilities summed."""
+    if not len(parent):
+        return parent, col, w
+    keys = np.column_stack([parent, col])
+    uniq, inv = np.unique(keys, axis=0, return_inverse=True)
+    summed: Floats = np.bincount(inv.ravel(), weights=w, minlength=len(uniq)).astype(np.float64)
+    u: Rows = uniq.astype(np.int64)
+    return u[:, 0], u[:, 1], summed
+
+
+def _reaching(q: Any, leaves: np.ndarray[Any, np.dtype[np.bool_]]) -> Rows:
+    """The states from which a state in ``leaves`` is reachable along Q (reverse breadth-first)."""
+    back = q.T.tocsr()
+    seen = leaves.copy()
+    frontier = np.flatnonzero(leaves)
+    while len(frontier):
+        nxt = np.unique(back.indices[np.concatenate([np.arange(back.indptr[i], back.indptr[i + 1]) for i in frontier])])
+        nxt = nxt[~seen[nxt]]
+        seen[nxt] = True
+        frontier = nxt
+    return np.flatnonzero(seen)
+
+
+@dataclass
+class Entering:
+    """Mass waiting to enter one block: parts of (configurations, state codes, configurations × states mass),
+    and config-free parts for the two passes."""
+
+    parts: list[tuple[Rows, Rows, Floats]] = field(default_factory=list)
+    moment: list[tuple[Rows, Floats]] = field(default_factory=list)
+    """(state codes, E[rounds played · 1{here}]) entering: the first-moment pass."""
+    zmass: list[tuple[Rows, Floats]] = field(default_factory=list)
+    """(state codes, E[z^rounds · 1{here}]) entering: the cap's bound."""
+
+
+@dataclass
+class Blocks:
+    """The duel's odds by blocks: probability per outcome label, and how they were found."""
+
+    ends: dict[Hashable, float]
+    mean_length: float
+    """Rounds played, times the starts' mass (E[length · 1]; the mean where the starts weigh 1): the capped duel's
+    (the deadlocked mass at the cap), the rest without the cap (its share bounded in :attr:`error_bound`)."""
+    error_bound: float
+    """Absolute, on every probability (see the module)."""
+    cap_bound: float
+    """The part of :attr:`error_bound` that the round cap may change (P(T > rounds left), bounded)."""
+    pruned: float
+    blocks: int
+    states: int
+    """Band states met (round starts and strike backs pending, per penalty pair)."""
+    deadlocked: float
+
+
+@dataclass
+class Tally:
+    """What the blocks add up to while they are solved."""
+
+    ends: dict[Hashable, float] = field(default_factory=dict)
+    found: list[tuple[Rows, Floats]] = field(default_factory=list)
+    """Ends met, as (Omtöckning a, b, configuration, fate a, fate b) rows and their probabilities."""
+    played: int = 0
+    rounds: float = 0.0
+    deadlocked: float = 0.0
+    moment_trapped: float = 0.0
+    residual: float = 0.0
+    pruned: float = 0.0
+    zsum: float = 0.0
+    z_lost: float = 0.0
+    blocks: int = 0
+    widest: int = 1
+
+    def end(self, daze: tuple[int, int], config: Rows, fates: Rows, p: Floats) -> None:
+        """Ends with the configurations ``config`` (fates per row, two columns) at Omtöckning ``daze``."""
+        keep = p > 0
+        if keep.any():
+            n = int(keep.sum())
+            rows = np.column_stack([np.full(n, daze[0]), np.full(n, daze[1]), config[keep], fates[keep]])
+            self.found.append((rows, p[keep]))
+            if not fates[keep].any():
+                self.deadlocked += float(p[keep].sum())
+
+
+class BlockSolver:
+    """The block solve of one :class:`~.model.LevaldModel` (kept on it: its bands' tables fill once)."""
+
+    def __init__(self, model: LevaldModel) -> None:
+        self.model = model
+        self.push: Propagator = propagator(model)
+        self.grid = Grid(model)
+        self.bands: dict[tuple[int, int], Band] = {}
+        self._labels: dict[tuple[int, int, int, int, int], Hashable] = {}
+        self.limit: int | None = None
+        """The most band states a run may meet (its ``max_states``)."""
+
+    def band(self, daze: tuple[int, int]) -> Band:
+        key = (R.daze_penalty(daze[0]), R.daze_penalty(daze[1]))
+        found = self.bands.get(key)
+        if found is None:
+            found = self.bands[key] = Band(self, daze)
+        return found
+
+    def label(self, daze: tuple[int, int], config: int, fates: tuple[int, int]) -> Hashable:
+        key = (daze[0], daze[1], config, *fates)
+        found = self._labels.get(key)
+        if found is None:
+            compact = (0, 0, 0, 0, 0, 0, *daze, *boxes_of(config), *fates)
+            found = self.model.at_cap(compact) if fates == (0, 0) else self.model.end(_cleared(compact))
+            self._labels[key] = found
+        return found
+
+    def run(self, starts: Sequence[tuple[Hashable, float | Fraction]], max_states: int | None = None) -> Blocks:
+        """The mass of the weighted compact ``starts`` (each at the start of a round) solved block by block.
+
+        Starts at different rounds played are refused (``ValueError``): the cap's bound and the deadlock's
+        length read one count of rounds left (the bridge from a mid-round state meets one round)."""
+        m = self.model
+        self.limit = max_states
+        tally = Tally()
+        pending: dict[tuple[int, int], Entering] = {}
+        heap: list[tuple[int, tuple[int, int]]] = []
+        played = {int(tuple(c)[ROUNDS]) for c, _ in starts}  # type: ignore[arg-type]
+        if len(played) > 1:
+            raise ValueError(f"starts at different rounds played ({sorted(played)}): the block solve takes one")
+        tally.played = played.pop() if played else 0
+        for c, w in starts:
+            compact: Compact = tuple(c)  # type: ignore[arg-type]
+            label = m.end(compact)
+            if label is not None:
+                tally.ends[label] = tally.ends.get(label, 0.0) + float(w)
+                continue
+            zero = np.zeros(1, dtype=np.int64)
+            code = self.grid.code(zero, zero, zero, np.array([compact], dtype=np.int64))
+            config = np.array([config_of(compact[WOUNDS : WOUNDS + 2 * BOXES])], dtype=np.int64)
+            entering = self._entering_block(pending, heap, (compact[DAZE], compact[DAZE + 1]))
+            entering.parts.append((config, code, np.array([[float(w)]])))
+            entering.moment.append((code, np.zeros(1)))
+            entering.zmass.append((code, np.array([float(w)])))
+        while heap:
+            check_time()
+            _, daze = heapq.heappop(heap)
+            waiting = pending.pop(daze, None)
+            if waiting is not None:
+                self._block(daze, waiting, tally, pending, heap)
+                met = sum(len(b.codes) for b in self.bands.values())
+                if max_states is not None and met > max_states:
+                    raise TooManyBandStates(met, max_states, tally.blocks, len(pending))
+        self._labelled(tally)
+        left = m.cap - tally.played
+        cap_bound = min(1.0, tally.zsum * Z ** -(left + 1) + tally.z_lost)
+        mass = sum(float(w) for _, w in starts)
+        mean = tally.played * mass + tally.rounds + left * tally.deadlocked - tally.moment_trapped
+        products = 4 * tally.widest * max(tally.blocks, 1) * UNIT_ROUNDOFF
+        bound = tally.residual + products + tally.pruned + cap_bound
+        states = sum(len(b.codes) for b in self.bands.values())
+        return Blocks(tally.ends, mean, bound, cap_bound, tally.pruned, tally.blocks, states, tally.deadlocked)
+
+    def _labelled(self, tally: Tally) -> None:
+        """The ends met, summed per (Omtöckning, boxes, fates) and labelled by the State's own words."""
+        if not tally.found:
+            return
+        rows = np.concatenate([r for r, _ in tally.found])
+        p = np.concatenate([q for _, q in tally.found])
+        uniq, inv = np.unique(rows, axis=0, return_inverse=True)
+        sums = np.bincount(inv.ravel(), weights=p, minlength=len(uniq))
+        for (da, db, config, fa, fb), q in zip(uniq.tolist(), sums.tolist(), strict=True):
+            label = self.label((da, db), config, (fa, fb))
+            tally.ends[label] = tally.ends.get(label, 0.0) + q
+
+    def _entering_block(
+        self, pending: dict[tuple[int, int], Entering], heap: list[tuple[int, tuple[int, int]]], daze: tuple[int, int]
+    ) -> Entering:
+        found = pending.get(daze)
+        if found is None:
+            found = pending[daze] = Entering()
+            heapq.heappush(heap, (daze[0] + daze[1], daze))
+        return found
+
+    def _block(
+        self,
+        daze: tuple[int, int],
+        entering: Entering,
+        tally: Tally,
+        pending: dict[tuple[int, int], Entering],
+        heap: list[tuple[int, tuple[int, int]]],
+    ) -> None:
+        """Solve one block: the visits of every configuration entering it, its ends, deadlocks and exits."""
+        tally.blocks += 1
+        band = self.band(daze)
+        codes_met = [c for _, c, _ in entering.parts] + [c for c, _ in entering.moment]
+        band.add(np.concatenate(codes_met), limit=self.limit)
+        prep = band.prepare()
+        n = len(prep.live)
+        configs = np.unique(np.concatenate([c for c, _, _ in entering.parts] or [np.zeros(0, dtype=np.int64)]))
+        totals = np.zeros(len(configs))
+        for cfg, _, part in entering.parts:
+            totals[np.searchsorted(configs, cfg)] += part.sum(axis=1)
+        light = totals < PRUNE
+        tally.pruned += float(totals[light].sum())
+        kept = np.flatnonzero(~light)
+        col = np.full(len(configs), -1, dtype=np.int64)
+        col[kept] = np.arange(len(kept))
+        kept_configs = configs[kept]
+        rhs = np.zeros((n, len(kept)))
+        no_fates = np.zeros((len(kept), 2), dtype=np.int64)
+        trapped = np.zeros(len(kept))
+        for cfg, codes, part in entering.parts:
+            c = col[np.searchsorted(configs, cfg)]
+            pos = prep.position[band.at[codes]]
+            use = c >= 0
+            live = pos >= 0
+            if (~live).any():  # entering a deadlocked state: the deadlock at the cap, this block's boxes
+                np.add.at(trapped, c[use], part[use][:, ~live].sum(axis=1))
+            rhs[np.ix_(pos[live], c[use])] += part[use][:, live].T
+        tally.end(daze, kept_configs, no_fates, trapped)
+        total_visits = np.zeros(n)
+        if len(kept) and n:
+            visits = np.maximum(prep.lu.solve(rhs, trans="T"), 0.0)
+            # the residual, carried through the expected steps left in the block
+            res = np.abs(rhs - (prep.a.T @ visits))
+            scale = np.abs(rhs) + (abs(prep.a).T @ np.abs(visits))
+            tally.widest = max(tally.widest, n, int(np.diff(prep.exits.indptr).max(initial=1)))
+            tally.residual += float(prep.steps @ (res + 4 * UNIT_ROUNDOFF * tally.widest * scale).sum(axis=1))
+            total_visits = visits.sum(axis=1)
+            tally.rounds += float(prep.start @ total_visits)
+            e = (prep.ends.T @ visits).T  # configs × end kinds
+            for j, (da, db, tick, fa, fb) in enumerate(prep.end_kinds):
+                bit = tick_bit(tick // BOXES, tick % BOXES) if tick >= 0 else 0
+                fates = np.tile(np.array([fa, fb], dtype=np.int64), (len(kept), 1))
+                tally.end((daze[0] + da, daze[1] + db), kept_configs + bit, fates, e[:, j])
+            tally.end(daze, kept_configs, no_fates, prep.to_trap @ visits)  # a step into a deadlocked state
+            if prep.exits.shape[1]:
+                out = np.asarray((prep.exits.T @ visits).T)  # configs × exit kinds
+                for da, db, tick, lo, hi in prep.groups:
+                    part = out[:, lo:hi]
+                    cols = np.flatnonzero(part.any(axis=0))
+                    rows = np.flatnonzero(part.any(axis=1))
+                    if not len(cols):
+                        continue
+                    bit = tick_bit(tick // BOXES, tick % BOXES) if tick >= 0 else 0
+                    target = self._entering_block(pending, heap, (daze[0] + da, daze[1] + db))
+                    target.parts.append((kept_configs[rows] + bit, prep.exit_code[lo + cols], part[np.ix_(rows, cols)]))
+        # config-free: the first moment (rounds played before a deadlock) and the cap's z-weighted mass
+        mrhs, m_trapped = self._pass(band, prep, entering.moment)
+        zrhs, z_trapped = self._pass(band, prep, entering.zmass)
+        tally.moment_trapped += m_trapped
+        tally.zsum += z_trapped
+        if not n:
+            return
+        played_v = prep.start * total_visits
+        moment = prep.lu.solve(mrhs + prep.q_start.T @ total_visits, trans="T")
+        tally.moment_trapped += float(prep.to_trap @ (moment + played_v))
+        mout = prep.exits.T @ (moment + played_v)
+        if prep.lu_z is None:  # z at or beyond this band's radius: its mass counted into the bound whole
+            tally.z_lost += float(zrhs.sum())
+            zweight = np.zeros(n)
+        else:
+            zweight = prep.lu_z.solve(zrhs, trans="T") * (1 + (Z - 1) * prep.start)
+        tally.zsum += float(zweight @ (np.asarray(prep.ends.sum(axis=1)).ravel() + prep.to_trap))
+        zout = prep.exits.T @ zweight
+        for da, db, _, lo, hi in prep.groups:
+            cols = lo + np.flatnonzero((mout[lo:hi] != 0) | (zout[lo:hi] != 0))
+            if len(cols):
+                target = self._entering_block(pending, heap, (daze[0] + da, daze[1] + db))
+                target.moment.append((prep.exit_code[cols], mout[cols]))
+                target.zmass.append((prep.exit_code[cols], zout[cols]))
+
+    @staticmethod
+    def _pass(band: Band, prep: Prepared, parts: list[tuple[Rows, Floats]]) -> tuple[Floats, float]:
+        """A config-free pass's entering vector over the live states, and its part entering deadlocked ones."""
+        out = np.zeros(len(prep.live))
+        trapped = 0.0
+        for codes, vals in parts:
+            at = prep.position[band.at[codes]]
+            ok = at >= 0
+            np.add.at(out, at[ok], vals[ok])
+            trapped += float(vals[~ok].sum())
+        return out, trapped
+
+
+def block_solver(model: LevaldModel) -> BlockSolver:
+    """The model's block solver, kept on it (its bands' tables are filled once)."""
+    found = getattr(model, "_block_solver", None)
+    if found is None:
+        found = BlockSolver(model)
+        model._block_solver = found  # type: ignore[attr-defined]
+    return found

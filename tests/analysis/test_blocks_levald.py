@@ -1,0 +1,291 @@
+"""Le våld's block solve (``rulesets/levald/blocks.py``) against the compact model and its exact answers.
+
+The block solve works without the clock, block by block of Omtöckning. Its oracles: the compact model's own round
+(``LevaldModel.step``, itself checked against the State API Fraction for Fraction) for every band's table; the
+clockless chain solved exactly (``analysis.compact.solve_exact``: Gauss–Jordan over Fractions) for the whole
+answer without the cap; the horizon's exact answer (``analysis.horizon``) for what the cap changes, which the block
+solve bounds and does not compute.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+
+from konflikt.analysis.compact import explore, solve_exact
+from konflikt.analysis.exact import conflict_odds
+from konflikt.analysis.horizon import Clockless, solve_horizon
+from konflikt.core.conflict import new_state
+from konflikt.core.scenario import Scenario, scenario_from_document
+from konflikt.rulesets.levald.blocks import BlockSolver, Grid, boxes_of, config_of
+from konflikt.rulesets.levald.model import BOXES, DAZE, FATE, SIZE, WOUNDS, LevaldModel, _cleared
+from konflikt.rulesets.levald.scenarios import duel_document
+from konflikt.rulesets.levald.state import LevaldState
+from tests.analysis.model_check import reachable
+from tests.analysis.test_model_levald import SCENARIOS, model_at, policies_of
+
+
+def small_duel(options: dict[str, Any] | None = None, policy: str = "heuristic", **kwargs: Any) -> Scenario:
+    """Two weak fighters (little Gard, low thresholds): a few hundred band states, ended in a few rounds."""
+    args: dict[str, Any] = {"skill": 60, "kraft": 2, "sjal": 1, "gard": 0, "distance": "Svärd"} | kwargs
+    doc = duel_document(args.pop("weapon_a", "Kortsvärd"), args.pop("weapon_b", "Spjut"), policy=policy, **args)
+    doc["options"] = dict(options or {})
+    return scenario_from_document(doc, "small_duel.toml")
+
+
+SMALL = {
+    "heuristic": lambda: small_duel(),
+    "random": lambda: small_duel(policy="random"),
+    "options": lambda: small_duel(
+        {"two_defence_rolls": True, "holder_damaged": "table", "empty_gard_scratch": False, "exceptional": "doubles"},
+        weapon_a="Sköld",
+    ),
+}
+
+
+def by_label(ends: dict[tuple[Hashable, int], Fraction]) -> dict[Hashable, Fraction]:
+    out: dict[Hashable, Fraction] = {}
+    for (label, _), p in ends.items():
+        out[label] = out.get(label, Fraction(0)) + p
+    return out
+
+
+def exact_without_cap(model: LevaldModel, start: tuple[int, ...]) -> dict[Hashable, Fraction]:
+    """The clockless chain from ``start`` solved exactly, loops and all: the duel without the round cap, where a
+    state from which no end can be reached (a deadlock: it loops forever) ends as the State's deadlock at the cap
+    (``at_cap``, its boxes and Omtöckning), as the capped duel would end it."""
+    clockless, _ = model.clock(start)
+    chain = explore(Clockless(model), [clockless], 200_000)
+    back: dict[int, list[int]] = {}
+    for u, edges in enumerate(chain.edges):
+        for v, _ in edges:
+            back.setdefault(v, []).append(u)
+    ending = set(chain.ends)
+    todo = list(ending)
+    while todo:
+        for u in back.get(todo.pop(), []):
+            if u not in ending:
+                ending.add(u)
+                todo.append(u)
+    for u in range(chain.size):
+        if u not in ending:
+            chain.ends[u] = model.at_cap(chain.states[u])
+            chain.edges[u] = []
+            chain.lengths[u] = 0
+    return by_label(solve_exact(chain, [(0, Fraction(1))]).ends)
+
+
+def assert_close(got: dict[Hashable, float], want: dict[Hashable, Fraction], bound: float) -> None:
+    for label in set(got) | set(want):
+        assert abs(got.get(label, 0.0) - float(want.get(label, 0))) <= bound, label
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_the_block_solve_is_the_clockless_chain_solved_exactly(name: str) -> None:
+    """Without the cap's share, every label's probability within the stated rounding bound of the Fractions."""
+    state = new_state(SMALL[name]())
+    model = model_at(state, policies_of(SMALL[name]()))
+    start = model.encode(state)
+    assert start is not None
+    solved = BlockSolver(model).run([(start, Fraction(1))])
+    want = exact_without_cap(model, start)
+    rounding = solved.error_bound - solved.cap_bound
+    assert 0 < rounding < 1e-9
+    assert_close(solved.ends, want, rounding)
+    assert abs(sum(solved.ends.values()) - 1) <= rounding + solved.pruned
+
+
+@pytest.mark.slow  # minutes: the oracle explores thousands of clockless states in Python
+def test_from_a_wounded_round_start_the_boxes_and_omtockning_carry_on() -> None:
+    """From round starts with wounds ticked and Omtöckning gained (configurations other than none), each solved
+    alone, against the horizon's floats far beyond the mass (200 rounds), within both stated bounds."""
+    sc = WOUNDING()
+    opening = new_state(sc)
+    policies = policies_of(sc)
+    model = model_at(opening, policies)
+    states = reachable(opening, policies, model.encode, seed=3, count=60)
+    wounded = [s for s in states if sum(map(sum, s.wounds)) and not s.is_terminal()][:2]  # type: ignore[attr-defined]
+    assert wounded
+    for state in wounded:
+        start = model.encode(state)
+        assert start is not None and any(start[WOUNDS : WOUNDS + 2 * BOXES]) and (start[DAZE] or start[DAZE + 1])
+        solved = BlockSolver(model).run([(start, Fraction(1))])
+        _, far = solve_horizon(model, [(start, Fraction(1))], 500_000, exact=False)
+        want = {k: Fraction(v) for k, v in by_label(far.ends).items()}  # type: ignore[arg-type]
+        assert_close(solved.ends, want, solved.error_bound + far.error_bound)
+
+
+WOUNDING = lambda: small_duel({"max_rounds": 200}, kraft=6, sjal=3)  # noqa: E731
+"""Wounds that need not end the duel (thresholds 3, 6, 9, 19): round starts with boxes ticked and Omtöckning."""
+
+
+def test_the_cap_is_bounded_not_computed() -> None:
+    """A cap that matters (6 rounds): the horizon's exact answer lies within the stated bound of the block solve,
+    and the bound is more than the rounding alone (the cap's share is in it)."""
+    sc = small_duel({"max_rounds": 6}, skill=30)
+    state = new_state(sc)
+    model = model_at(state, policies_of(sc))
+    start = model.encode(state)
+    assert start is not None
+    solved = BlockSolver(model).run([(start, Fraction(1))])
+    _, capped = solve_horizon(model, [(start, Fraction(1))], 200_000, exact=True)
+    want = by_label(capped.ends)  # type: ignore[arg-type]
+    worst = max(abs(solved.ends.get(k, 0.0) - float(want.get(k, 0))) for k in set(want) | set(solved.ends))
+    assert worst > solved.error_bound - solved.cap_bound  # the cap does change the answer
+    assert worst <= solved.error_bound < 1
+
+
+def test_a_deadlock_plays_to_the_cap() -> None:
+    """Nobody can succeed at anything and nobody may leave: every duel is a deadlock at the cap, with the boxes
+    and Omtöckning it started with; the mean length is the cap."""
+    sc = small_duel({"allow_leave": False, "max_rounds": 40}, skill=0, stridsvana=0)
+    state = new_state(sc)
+    model = model_at(state, policies_of(sc))
+    start = model.encode(state)
+    assert start is not None
+    solved = BlockSolver(model).run([(start, Fraction(1))])
+    assert solved.ends == {model.at_cap(model.clock(start)[0]): pytest.approx(1.0)}
+    assert solved.deadlocked == pytest.approx(1.0)
+    assert solved.mean_length == pytest.approx(40)
+
+
+@pytest.mark.slow  # minutes: the oracle explores thousands of clockless states in Python
+def test_the_mean_length_with_some_deadlocks_is_the_horizons() -> None:
+    """Some paths deadlock (nobody may leave, skills low), the others end: the mean counts the deadlocked ones at
+    the cap and the rest by their rounds, as the horizon's exact distribution of lengths does."""
+    sc = small_duel({"allow_leave": False, "max_rounds": 60}, skill=12, stridsvana=10, gard=0)
+    state = new_state(sc)
+    model = model_at(state, policies_of(sc))
+    start = model.encode(state)
+    assert start is not None
+    solved = BlockSolver(model).run([(start, Fraction(1))])
+    _, capped = solve_horizon(model, [(start, Fraction(1))], 200_000, exact=False)
+    mean = sum(n * p for (_, n), p in capped.ends.items())
+    assert 0 < solved.deadlocked < 1
+    assert abs(solved.mean_length - mean) <= 60 * solved.error_bound + 1e-9
+    assert solved.cap_bound < 1e-3
+
+
+@pytest.mark.slow  # minutes: the oracle explores thousands of clockless states in Python
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_a_bands_table_is_the_models_round(name: str) -> None:
+    """Every scenario of the model test: from random round starts, a band's in-block steps, exits and ends, with
+    the strike back's state composed in, give the model's next round starts (boxes ticked, Omtöckning added) with
+    the model's probabilities, to 1e-14."""
+    sc = SCENARIOS[name]()
+    opening = new_state(sc)
+    policies = policies_of(sc)
+    model = model_at(opening, policies)
+    solver = BlockSolver(model)
+    grid = Grid(model)
+    states = reachable(opening, policies, model.encode, seed=11, count=4)
+    for state in states:
+        compact = model.encode(state)
+        assert compact is not None
+        clockless, _ = model.clock(compact)
+        den, ways = model.step(clockless)
+        want: dict[tuple[int, ...], float] = {}
+        for t, w in ways:
+            key = _cleared(t) if t[FATE] or t[FATE + 1] else tuple(t)  # type: ignore[index, arg-type]
+            want[key] = want.get(key, 0.0) + w / den  # type: ignore[arg-type]
+        got = band_round(solver, grid, clockless)  # type: ignore[arg-type]
+        assert set(got) == set(want)
+        for key, p in want.items():
+            assert got[key] == pytest.approx(p, rel=1e-14, abs=1e-16), key
+
+
+def band_round(solver: BlockSolver, grid: Grid, clockless: tuple[int, ...]) -> dict[tuple[int, ...], float]:
+    """One round from ``clockless`` read from its band's lists (not the prepared matrices: every state there)."""
+    daze = (clockless[DAZE], clockless[DAZE + 1])
+    band = solver.band(daze)
+    zero = np.zeros(1, dtype=np.int64)
+    code = int(grid.code(zero, zero, zero, np.array([clockless], dtype=np.int64))[0])
+    band.add(np.array([code], dtype=np.int64), close=False)  # its deltas are from the band's own Omtöckning
+    config = config_of(clockless[WOUNDS : WOUNDS + 2 * BOXES])
+    out: dict[tuple[int, ...], float] = {}
+
+    def arrive(target: int, da: int, db: int, tick: int, p: float, fates: tuple[int, int] | None) -> None:
+        boxes = list(boxes_of(config))
+        if tick >= 0:
+            boxes[tick] += 1
+        o = (daze[0] + da, daze[1] + db)
+        if fates is not None:
+            key = _cleared((0, 0, 0, 0, 0, 0, *o, *boxes, *fates))
+            out[key] = out.get(key, 0.0) + p
+            return
+        kind, _, _, rows = grid.decode(np.array([target], dtype=np.int64))
+        if int(kind[0]) == 1:  # a strike back pending: on through its own table, in the block it was met in
+            follow(target, o, boxes, p)
+            return
+        row = rows[0].tolist()
+        row[DAZE], row[DAZE + 1] = o
+        row[WOUNDS : WOUNDS + 2 * BOXES] = boxes
+        key = tuple(row[:SIZE])
+        out[key] = out.get(key, 0.0) + p
+
+    def follow(mid: int, o: tuple[int, int], boxes: list[int], p: float) -> None:
+        inner = solver.band(o)
+        inner.add(np.array([mid], dtype=np.int64), close=False)
+        for target, da, db, tick, w, fates in transitions(inner, mid):
+            base = list(boxes)
+            if tick >= 0:
+                base[tick] += 1
+            oo = (o[0] + da, o[1] + db)
+            if fates is not None:
+                key = _cleared((0, 0, 0, 0, 0, 0, *oo, *base, *fates))
+                out[key] = out.get(key, 0.0) + p * w
+                continue
+            kind, _, _, rows = grid.decode(np.array([target], dtype=np.int64))
+            assert int(kind[0]) == 0  # a strike back leads to the round's end
+            row = rows[0].tolist()
+            row[DAZE], row[DAZE + 1] = oo
+            row[WOUNDS : WOUNDS + 2 * BOXES] = base
+            key = tuple(row[:SIZE])
+            out[key] = out.get(key, 0.0) + p * w
+
+    for target, da, db, tick, w, fates in transitions(band, code):
+        arrive(target, da, db, tick, w, fates)
+    return out
+
+
+def transitions(band: Any, code: int) -> list[tuple[int, int, int, int, float, tuple[int, int] | None]]:
+    """(target code, Omtöckning a gained, b gained, box ticked or −1, probability, fates or None) from ``code``."""
+    i = int(band.at[code])
+    kinds = sorted(band.end_kind, key=band.end_kind.__getitem__)
+    out: list[tuple[int, int, int, int, float, tuple[int, int] | None]] = []
+    for parent, target, w in band.q:
+        for t, p in zip(target[parent == i].tolist(), w[parent == i].tolist(), strict=True):
+            out.append((t, 0, 0, -1, p, None))
+    for parent, da, db, tick, target, w in band.x:
+        pick = parent == i
+        for row in zip(target[pick], da[pick], db[pick], tick[pick], w[pick], strict=True):
+            out.append((int(row[0]), int(row[1]), int(row[2]), int(row[3]), float(row[4]), None))
+    for parent, kind, w in band.e:
+        for k, p in zip(kind[parent == i].tolist(), w[parent == i].tolist(), strict=True):
+            da, db, tick, fa, fb = kinds[int(k)]
+            out.append((0, da, db, tick, p, (fa, fb)))
+    return out
+
+
+@pytest.mark.slow  # minutes: the oracle explores thousands of clockless states in Python
+def test_conflict_odds_in_floats_answers_by_blocks_where_the_push_refuses() -> None:
+    """``conflict_odds(exact=False)``: the push refuses beyond ``max_states`` live round starts, the block solve
+    answers (the same labels as the exact clockless chain, its mean length, a stated bound)."""
+    sc = WOUNDING()
+    state = new_state(sc)
+    policies = policies_of(sc)
+    odds = conflict_odds(state, policies, 1_500, exact=False)
+    model = model_at(state, policies)
+    start = model.encode(state)
+    assert start is not None
+    _, far = solve_horizon(model, [(start, Fraction(1))], 500_000, exact=False)
+    want = {k: Fraction(v) for k, v in by_label(far.ends).items()}  # type: ignore[arg-type]
+    assert odds.method == "model" and odds.lengths is None
+    assert_close(odds.distribution, want, odds.error_bound + far.error_bound)  # type: ignore[arg-type]
+    solved = BlockSolver(model).run([(start, Fraction(1))])
+    assert odds.expected_length() == pytest.approx(solved.mean_length)
+    assert isinstance(state, LevaldState)
