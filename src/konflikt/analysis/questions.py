@@ -106,9 +106,9 @@ def whole_conflict_answer(
     probabilities: dict[str, Probability] = {}
     if odds.lengths is not None:
         distributions[f"length ({odds.unit})"] = [(str(n), q) for n, q in odds.lengths.items()]
-        mean = odds.expected_length()
-        if mean is not None:
-            probabilities[f"expected length ({odds.unit})"] = mean
+    mean = odds.expected_length()  # a model may know the mean without the distribution (Le våld's block solve)
+    if mean is not None:
+        probabilities[f"expected length ({odds.unit})"] = mean
     how = "a compact model of the rules" if odds.method == "model" else "the State API"
     seats_used = "policies: " + ", ".join(f"{s}={p.name}" for s, p in sorted(policies.items()))
     outcomes = _rows(winners_dist, winners)
