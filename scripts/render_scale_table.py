@@ -33,7 +33,7 @@ def scaling_rows(data: dict[str, Any]) -> list[str]:
     start = d["startup"]
     lines.append(
         f"| `sweep --engine dask`, LocalCluster, {d['cells']} cells × {d['n_per_cell']:,} (levald weapons) "
-        f"| {d['one_worker_s']:.1f} s | {d['workers_s']:.1f} s | {d['efficiency']:.0%} ({d['target']:.0%}) "
+        f"| {d['one_worker_s']:.1f} s | {d['workers_s']:.1f} s | {d['efficiency']:.1%} ({d['target']:.0%}) "
         f"| {d['cpu_efficiency']:.0%} | {d['task_stream']['workers'].get('tail_s', 0) * 1000:.0f} ms "
         f"| cluster {start['cluster_s']:.1f} s, a worker's first cell {max(start['first_cell_s']):.1f} s "
         f"| {d['load_average'][1][0][0]:.1f} |"

@@ -198,7 +198,7 @@ def test_bench_prints_the_every_core_tables(
     assert "1.82× (target 1.8×)" in out
     flat = " ".join(out.split())  # the Dask line wraps
     assert "interleaved pairs 1.82×, 2.01×, 1.51×; the row is the median pair" in flat
-    assert "efficiency 93% (target 90%; median of the pairs 93%, 88%, 95%)" in flat
+    assert "efficiency 93.0% (target 90%; median of the pairs 93.0%, 88.0%, 95.0%)" in flat
     assert "12 ms" in out and "0.61 s + 0.07 s" in out and "1.5 s cluster, 2.5 s a worker's first cell" in flat
     assert "20,000" in out and "MB" in out
     stopped = data["memory"][1]  # stopped by its time limit, as bench --memory's 10⁹ row may be

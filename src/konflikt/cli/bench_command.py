@@ -216,8 +216,8 @@ def print_scale(data: dict[str, Any]) -> None:
     out.print(
         f"sweep --engine dask, LocalCluster of {d['workers']}: {d['sweep']} ({d['cells']} cells × {d['n_per_cell']:,}) "
         f"{d['one_worker_s']:.1f} s on 1 worker, {d['workers_s']:.1f} s on {d['workers']}: efficiency "
-        f"{d['efficiency']:.0%} (target {d['target']:.0%}"
-        + (f"; median of the pairs {', '.join(f'{e:.0%}' for e in d['pairs'])}" if d.get("pairs") else "")
+        f"{d['efficiency']:.1%} (target {d['target']:.0%}"
+        + (f"; median of the pairs {', '.join(f'{e:.1%}' for e in d['pairs'])}" if d.get("pairs") else "")
         + "), on idle cores "
         + ("-" if d["cpu_efficiency"] is None else f"{d['cpu_efficiency']:.0%}")
         + started

@@ -257,7 +257,7 @@ def _dask_runs(
         "cpu_efficiency": one["cpu"] / (workers * many["busiest"]) if many["busiest"] else None,
         "task_stream": {"one": one["stream"], "workers": many["stream"]}, "startup": startup,
         "shutdown_timeouts": quiet.count, "saturation": DASK_SATURATION,
-        "target": 0.9, "load_average": [load, load_after], "cores": os.cpu_count(),
+        "target": 0.9, "load_average": [[load, load_after]] * 2, "cores": os.cpu_count(),
     }  # fmt: skip
 
 
