@@ -69,7 +69,7 @@ from konflikt.rulesets.levald.model import (
     LevaldModel,
     _cleared,
 )
-from konflikt.rulesets.levald.propagate import Propagator, propagator
+from konflikt.rulesets.levald.propagate import Propagator, kept_on, propagator
 
 PRUNE = 1e-17
 """A box configuration entering a block with less mass than this is dropped, its mass added to the error bound."""
@@ -623,8 +623,4 @@ class BlockSolver:
 
 def block_solver(model: LevaldModel) -> BlockSolver:
     """The model's block solver, kept on it (its bands' tables are filled once)."""
-    found = getattr(model, "_block_solver", None)
-    if found is None:
-        found = BlockSolver(model)
-        model._block_solver = found  # type: ignore[attr-defined]
-    return found
+    return kept_on(model, "_block_solver", BlockSolver)

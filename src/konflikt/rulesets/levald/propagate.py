@@ -72,7 +72,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -661,10 +661,18 @@ def _ground_table(m: LevaldModel, s: list[int], att: int) -> list[tuple[tuple[in
     return [((there, redecide), count / CHOICE) for there, redecide, count in m._grounds[att, here]]
 
 
-def propagator(model: LevaldModel) -> Propagator:
-    """The model's propagator, kept on it (its tables are the model's groups, filled once)."""
-    found = getattr(model, "_propagator", None)
+Kept = TypeVar("Kept")
+
+
+def kept_on(model: LevaldModel, name: str, make: Callable[[LevaldModel], Kept]) -> Kept:
+    """A solver made once per model and kept on it (its tables are the model's groups, filled once)."""
+    found: Kept | None = getattr(model, name, None)
     if found is None:
-        found = Propagator(model)
-        model._propagator = found  # type: ignore[attr-defined]
+        found = make(model)
+        setattr(model, name, found)
     return found
+
+
+def propagator(model: LevaldModel) -> Propagator:
+    """The model's propagator, kept on it."""
+    return kept_on(model, "_propagator", Propagator)
