@@ -9,7 +9,7 @@ the opening and from the middle of an exchange; the odds within 4 standard error
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -67,20 +67,18 @@ def model_at(state: State, policies: Mapping[str, Policy]) -> PwgeModel:
     return made
 
 
-def state_api_handling(state: State, policies: Mapping[str, Policy], model: PwgeModel) -> dict[Outcome, Fraction]:
-    """From an open floor through the State API to the next open floor or the end (memoised by ``key()``: a
-    handling's topping wars meet the same states by many paths)."""
-    memo: dict[Hashable, dict[Outcome, Fraction]] = {}
+def walk_to(
+    state: State, policies: Mapping[str, Policy], leaf: Callable[[State], dict[Any, Fraction] | None], start: bool
+) -> dict[Any, Fraction]:
+    """Through the State API until ``leaf`` answers (an end, an open floor), every chance outcome and choice with its
+    probability; memoised by ``key()``: a handling's topping wars meet the same states by many paths. ``start``:
+    ask ``leaf`` of ``state`` itself too (an open floor is otherwise stepped from)."""
+    memo: dict[Hashable, dict[Any, Fraction]] = {}
 
-    def on(s: State) -> dict[Outcome, Fraction]:
-        if s.is_terminal():
-            return {("end", outcome_label(s), frozenset()): Fraction(1)}
-        compact = model.encode(s)
-        if compact is not None:
-            return {("state", compact, frozenset()): Fraction(1)}
-        return after(s)
+    def on(s: State) -> dict[Any, Fraction]:
+        return leaf(s) or after(s)
 
-    def after(s: State) -> dict[Outcome, Fraction]:
+    def after(s: State) -> dict[Any, Fraction]:
         key = s.key()
         found = memo.get(key)
         if found is None:
@@ -93,7 +91,19 @@ def state_api_handling(state: State, policies: Mapping[str, Policy], model: Pwge
             memo[key] = found
         return found
 
-    return after(state)
+    return on(state) if start else after(state)
+
+
+def state_api_handling(state: State, policies: Mapping[str, Policy], model: PwgeModel) -> dict[Outcome, Fraction]:
+    """From an open floor through the State API to the next open floor or the end."""
+
+    def leaf(s: State) -> dict[Any, Fraction] | None:
+        if s.is_terminal():
+            return {("end", outcome_label(s), frozenset()): Fraction(1)}
+        compact = model.encode(s)
+        return None if compact is None else {("state", compact, frozenset()): Fraction(1)}
+
+    return walk_to(state, policies, leaf, start=False)
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from konflikt.analysis.exact import _apply, branches, conflict_odds, outcome_label
+from konflikt.analysis.exact import conflict_odds, outcome_label
 from konflikt.core.actions import Action
 from konflikt.core.conflict import new_state
 from konflikt.core.ruleset import Policy
@@ -27,7 +27,7 @@ from konflikt.rulesets.pwge.model import END, PwgeModel, exact_model
 from konflikt.rulesets.pwge.policies import MAX_TOPS
 from konflikt.rulesets.pwge.state import PwgeState
 from tests.analysis.model_check import step
-from tests.analysis.test_model_pwge import duel, fighter, model_at, policies_of
+from tests.analysis.test_model_pwge import duel, fighter, model_at, policies_of, walk_to
 
 Where = tuple[Hashable, ...]
 
@@ -68,28 +68,15 @@ def purses(state: PwgeState) -> int:
 
 def state_api_rest(state: State, policies: Mapping[str, Policy], model: PwgeModel) -> dict[Where, Fraction]:
     """The rest of the handling through the State API: each next open floor, or end (label and actions)."""
-    memo: dict[Hashable, dict[Where, Fraction]] = {}
 
-    def on(s: State) -> dict[Where, Fraction]:
+    def leaf(s: State) -> dict[Any, Fraction] | None:
         if s.is_terminal():
             assert isinstance(s, PwgeState)
             return {("end", outcome_label(s), s.actions): Fraction(1)}
         compact = model.encode(s)
-        if compact is not None:
-            return {("floor", compact): Fraction(1)}
-        key = s.key()
-        found = memo.get(key)
-        if found is None:
-            found = {}
-            for p, move in branches(s, policies):
-                child = s.fork()
-                _apply(child, move)
-                for where, q in on(child).items():
-                    found[where] = found.get(where, Fraction(0)) + p * q
-            memo[key] = found
-        return found
+        return None if compact is None else {("floor", compact): Fraction(1)}
 
-    return on(state)
+    return walk_to(state, policies, leaf, start=True)
 
 
 def model_rest(model: PwgeModel, state: State) -> dict[Where, Fraction]:
