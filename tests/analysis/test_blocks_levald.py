@@ -9,6 +9,7 @@ solve bounds and does not compute.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any
@@ -21,7 +22,7 @@ from konflikt.analysis.exact import conflict_odds
 from konflikt.analysis.horizon import Clockless, solve_horizon
 from konflikt.core.conflict import new_state
 from konflikt.core.scenario import Scenario, scenario_from_document
-from konflikt.rulesets.levald.blocks import BlockSolver, Grid, boxes_of, config_of
+from konflikt.rulesets.levald.blocks import BlockSolver, Grid, Progress, boxes_of, config_of
 from konflikt.rulesets.levald.model import BOXES, DAZE, FATE, SIZE, WOUNDS, LevaldModel, _cleared
 from konflikt.rulesets.levald.scenarios import duel_document
 from konflikt.rulesets.levald.state import LevaldState
@@ -97,6 +98,23 @@ def test_the_block_solve_is_the_clockless_chain_solved_exactly(name: str) -> Non
     assert 0 < rounding < 1e-9
     assert_close(solved.ends, want, rounding)
     assert abs(sum(solved.ends.values()) - 1) <= rounding + solved.pruned
+
+
+def test_progress_is_told_after_every_block() -> None:
+    """The solve's progress (``scripts/levald_blocks.py``): once a block, counting up to the blocks solved, the
+    band states met never falling, and the configurations that entered each block at least one."""
+    sc = SMALL["heuristic"]()
+    state = new_state(sc)
+    model = model_at(state, policies_of(sc))
+    start = model.encode(state)
+    assert start is not None
+    told: list[Progress] = []
+    solved = BlockSolver(model).run([(start, Fraction(1))], progress=told.append)
+    assert [p.blocks for p in told] == list(range(1, solved.blocks + 1))
+    assert told[-1].states == solved.states and told[-1].pending == 0
+    assert all(a.states <= b.states for a, b in itertools.pairwise(told))
+    assert all(p.configs >= 1 for p in told)
+    assert len({p.daze for p in told}) == len(told)  # each block of Omtöckning solved once
 
 
 @pytest.mark.slow  # minutes: the oracle explores thousands of clockless states in Python
