@@ -24,6 +24,7 @@ import argparse
 import resource
 import time
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -48,7 +49,8 @@ def count_labels(name: str, n: int) -> None:
     kernel = prepare(scenario, {}, {}, "vectorised")[2].kernel
     out = np.empty((L.ROWS, n), dtype=np.int32)
     none = np.full((0, 6, 0), -1, dtype=np.int64), np.full((4, 0, 0), -1, dtype=np.int64)
-    play(np.random.default_rng(1), n, *kernel.arrays, out, *none)  # type: ignore[union-attr]
+    loop: Any = play  # compiled: numba checks the argument types
+    loop(np.random.default_rng(1), n, *kernel.arrays, out, *none)
     boxes = [out[L.WOUNDS + i] for i in range(10)]
     a = np.stack([out[L.FATE], out[L.DAZE], *boxes[:5]]).T
     b = np.stack([out[L.FATE + 1], out[L.DAZE + 1], *boxes[5:]]).T
