@@ -5,10 +5,12 @@ with each consequence and the length), and beyond ``--max-states`` an estimate t
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from fractions import Fraction
 from math import sqrt
 
+from konflikt.cli.odds_estimate import ESTIMATE_CONFLICTS
 from konflikt.core.scenario import load_scenario
 from konflikt.sim.engine import simulate
 from tests.conftest import Result
@@ -37,11 +39,11 @@ def test_a_conflict_too_large_says_so_and_estimates_within_4_standard_errors_of_
     result = cli("odds", "pwge/duel", "--max-states", "300", "--json")
     assert result.code == 0, result.out
     data = json.loads(result.out)
-    assert data["estimated"] is True and data["n"] == 20_000
+    n = ESTIMATE_CONFLICTS
+    assert data["estimated"] is True and data["n"] == n
     assert "too many states" in data["why"] and "estimate: more than" in data["why"]
     outcomes = {k: Fraction(p) for k, p in data["outcomes"].items()}
     assert sum(outcomes.values()) == 1
-    n = 20_000
     other = simulate(load_scenario("pwge/duel"), n, 99).tally
     names = {(s.id,): s.name for s in load_scenario("pwge/duel").sides}
     for side, name in names.items():
@@ -51,11 +53,25 @@ def test_a_conflict_too_large_says_so_and_estimates_within_4_standard_errors_of_
         assert abs(p - q) <= 4 * se, (name, p, q)
 
 
+def test_an_estimate_shows_counts_of_the_conflicts_played_never_an_exact_column(cli: Callable[..., Result]) -> None:
+    """The table of an estimate: each row's count of the conflicts played under a heading that says how many were
+    played, and no column headed "exact" (a share of a sample is not an exact value)."""
+    result = cli("odds", "pwge/duel", "--max-states", "300")
+    assert result.code == 0, result.out
+    assert "≈ estimated" in result.out
+    assert f"of {ESTIMATE_CONFLICTS:,} played" in result.out
+    assert "exact ┃" not in result.out and "┃ exact" not in result.out
+    counts = re.findall(r"│\s+(\S.*?) │\s+([\d.e-]+) │\s+([\d,]+) │", result.out)
+    assert counts, result.out
+    for _, p, count in counts:
+        assert abs(float(p) - int(count.replace(",", "")) / ESTIMATE_CONFLICTS) < 1e-5, (p, count)
+
+
 def test_too_large_with_no_kernel_estimates_from_fewer_conflicts_on_the_reference_runner(
     cli: Callable[..., Result],
 ) -> None:
     """Without a kernel (a seat on the random policy) the estimate plays 2,000 conflicts on the reference runner,
-    not 20,000 (minutes for the skirmish), and says so."""
+    not a kernel's 200,000 (minutes for the skirmish), and says so."""
     result = cli("odds", "presja/knife_fight", "--policy", "belzee=random", "--max-states", "50", "--json")
     assert result.code == 0, result.out
     data = json.loads(result.out)

@@ -78,7 +78,9 @@ def print_answer(answer: OddsAnswer, as_json: bool, extra: dict[str, Any] | None
         typer.echo(json.dumps({**(extra or {}), **answer.to_json()}, ensure_ascii=False, indent=2))
         return
     console = plain_console()
-    console.print(probability_table(answer.title, answer.label, answer.outcomes, exact, answer.cumulative))
+    console.print(
+        probability_table(answer.title, answer.label, answer.outcomes, exact, answer.cumulative, answer.played)
+    )
     for name, p in answer.probabilities.items():
         if not isinstance(p, Fraction):
             shown = probability_text(p)
@@ -89,7 +91,7 @@ def print_answer(answer: OddsAnswer, as_json: bool, extra: dict[str, Any] | None
         console.print(f"{name}: {shown}", highlight=False, markup=False)
     for name, rows in answer.distributions.items():
         if len(rows) <= 40:
-            console.print(probability_table(name, name, rows, exact))
+            console.print(probability_table(name, name, rows, exact, played=answer.played))
     for note in answer.notes:
         console.print(note, style="dim", highlight=False, markup=False)
     if answer.error_bound is not None:

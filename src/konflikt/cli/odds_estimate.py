@@ -25,9 +25,10 @@ from konflikt.sim.engine import choose_engine, simulate
 from konflikt.sim.reference import run_chunk
 from konflikt.sim.runner import seat_policies
 
-ESTIMATE_CONFLICTS = 20_000
-"""Conflicts played for an estimate: a 95% interval of at most ±0.7 percentage points, in a second or two on a
-kernel."""
+ESTIMATE_CONFLICTS = 200_000
+"""Conflicts played for an estimate on a kernel: a 95% interval of at most ±0.22 percentage points, in well under a
+second of play (PWGE's shootout, the slowest kernel scenario: 3.5 s for the whole command at 20,000, 4.6 s at
+200,000; Le våld's duel 2.8 s either way, most of it the exact solver's refusal and numba's cache)."""
 FROM_STATE_CONFLICTS = 2_000
 """Conflicts played on the reference runner (some hundreds a second: ``odds presja/skirmish`` took 328 CPU s with
 20,000, 148 s with 2,000, most of it the exact solver's attempt before its probe refused quickly): from a saved
@@ -85,5 +86,6 @@ def estimated_answer(
         _rows(winners, n, names),
         distributions=distributions,
         notes=[note],
+        played=n,
     )
     return answer, {"estimated": True, "n": n, "why": why, "engine": engine}

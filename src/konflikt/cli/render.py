@@ -86,18 +86,25 @@ def probability_table(
     rows: Sequence[tuple[str, Probability]],
     exact: bool = False,
     cumulative: bool = False,
+    played: int | None = None,
 ) -> Table:
     """One row per outcome: its probability as a decimal with enough digits to tell rows apart, the exact fraction
     when every one is short enough to read (always with ``exact``), and at-least / at-most columns when the
-    outcomes are ordered numbers (``cumulative``). Rows computed in floats have no fraction to show."""
-    fractions = [fraction_text(p) if isinstance(p, Fraction) else "" for _, p in rows]
+    outcomes are ordered numbers (``cumulative``). Rows computed in floats have no fraction to show. An estimate
+    (``played`` conflicts, each row a share of them) shows how many ended so instead: a count over the conflicts
+    played is not an exact value, and a column headed "exact" would say it is."""
+    if played is not None:
+        fractions = [f"{int(p * played):,}" for _, p in rows]
+    else:
+        fractions = [fraction_text(p) if isinstance(p, Fraction) else "" for _, p in rows]
     floats = any(not isinstance(p, Fraction) for _, p in rows)
-    show_exact = not floats and (exact or all(len(t) <= SHORT_FRACTION for t in fractions))
+    show_exact = not floats and (exact or played is not None or all(len(t) <= SHORT_FRACTION for t in fractions))
     table = Table(title=Text(title), title_justify="left")
     table.add_column(Text(label), justify="right", overflow="fold", min_width=min(len(label), 12))
     table.add_column("probability", justify="right", no_wrap=True, min_width=11)
     if show_exact:
-        table.add_column("exact", justify="right", no_wrap=not exact, overflow="fold")
+        heading = "exact" if played is None else f"of {played:,} played"
+        table.add_column(heading, justify="right", no_wrap=not exact, overflow="fold")
     if cumulative:
         table.add_column("at least", justify="right", no_wrap=True)
         table.add_column("at most", justify="right", no_wrap=True)

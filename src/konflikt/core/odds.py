@@ -62,6 +62,8 @@ class OddsAnswer:
         cumulative: the outcomes are numbers in increasing order, so "at least" and "at most" mean something.
         error_bound: ``None`` where every probability is an exact Fraction; else they are floats, each within this
             relative error of the exact value (whole conflicts computed in floats, ``konflikt odds SCENARIO``).
+        played: an estimate's sample: the conflicts played, every probability the share of them that ended so
+            (a count over ``played``, not an exact value); ``None`` for computed odds.
     """
 
     title: str
@@ -72,11 +74,12 @@ class OddsAnswer:
     notes: Sequence[str] = ()
     cumulative: bool = False
     error_bound: float | None = None
+    played: int | None = None
 
     @property
     def exact(self) -> bool:
-        """Every probability is an exact Fraction."""
-        return self.error_bound is None
+        """Every probability is an exact Fraction (computed, not estimated)."""
+        return self.error_bound is None and self.played is None
 
     def at_least(self) -> list[tuple[str, Probability]]:
         """P(outcome ≥ each row's outcome), in the rows' order."""
