@@ -95,10 +95,17 @@ def _knife_scenario() -> Any:
     return _SCENARIO[0]
 
 
-def test_knife_fight_heuristic_value_is_the_exact_odds() -> None:
+@pytest.fixture(scope="module")
+def solved() -> Solver:
+    """The six-exchange knife fight's round game, explored once for the tests that only ask it for values (its memo
+    of solutions fills as they ask; no answer depends on what was asked before)."""
+    return Solver(*knife())
+
+
+def test_knife_fight_heuristic_value_is_the_exact_odds(solved: Solver) -> None:
     """Both on the heuristic, the round game gives the compact model's exact odds (within the stated bound)."""
     scenario, state = knife()
-    solver = Solver(scenario, state)
+    solver = solved
     assert solver.method == "round game"
     values = solver.values([])
     odds = conflict_odds(state, {s: p for s, p in seat_policies(scenario).items() if p is not None}).winners()
@@ -110,11 +117,10 @@ def test_knife_fight_heuristic_value_is_the_exact_odds() -> None:
     assert values[1] > 0.02
 
 
-def test_optimal_at_least_heuristic_and_random_on_the_knife_fight() -> None:
+def test_optimal_at_least_heuristic_and_random_on_the_knife_fight(solved: Solver) -> None:
     """In the solver's objective, win − loss (six exchanges end undecided often: a deadlock counts for neither, so
     the win probability alone may fall where win − loss rises)."""
-    scenario, state = knife()
-    solver = Solver(scenario, state)
+    solver = solved
     heuristic = solver.values([])
     for k in (0, 1):
         best = solver.values([k])
@@ -128,9 +134,18 @@ def test_optimal_at_least_heuristic_and_random_on_the_knife_fight() -> None:
     assert score(solver.values([1]), 0) - 1e-12 <= score(both, 0) <= score(solver.values([0]), 0) + 1e-12
 
 
-def test_optimal_policy_in_simulation_agrees_with_solve_within_4_se() -> None:
+def put_in_the_cache(solver: Solver, state: State) -> None:
+    """The solved table on disk, where the optimal policy looks before it solves (as after an earlier solve)."""
+    key = optimal_cache.cache_key(solver.scenario.document, dict(state.options), "equilibrium")
+    optimal_cache.save(key, solver.cache_payload())
+
+
+def test_optimal_policy_in_simulation_agrees_with_solve_within_4_se(solved: Solver) -> None:
+    """The policy restores the table from the disk cache (the solve itself, cached or not, is the damaged-cache
+    test's) and plays it; its wins must match the solved value."""
     scenario, state = knife()
-    value = Solver(scenario, state).values([0, 1])
+    value = solved.values([0, 1])
+    put_in_the_cache(solved, state)
     names = {"belzee": "optimal", "massimo": "optimal"}
     policies = seat_policies(scenario, names)
     n = 300
@@ -147,8 +162,14 @@ def test_optimal_policy_in_simulation_agrees_with_solve_within_4_se() -> None:
 
 
 def test_a_damaged_cache_file_is_solved_again_and_rewritten() -> None:
-    scenario, state = knife()
+    """A knife fight of three exchanges: a tenth of the six's exploring, twice (first and after the damage). The
+    policy's table, explored late and stored, is the one a direct solve gives (the tests that share one solve put
+    that in the cache for the policy)."""
+    scenario, state = knife(max_exchanges=3)
+    direct = Solver(scenario, state)
+    assert direct.method == "round game"  # the cache holds an explored game
     first = solver_for(scenario, state)
+    assert first.values([0, 1]) == direct.values([0, 1])
     key = optimal_cache.cache_key(scenario.document, dict(state.options), "equilibrium")
     path = optimal_cache.path_for(key)
     assert path.exists()
@@ -162,8 +183,9 @@ def test_a_damaged_cache_file_is_solved_again_and_rewritten() -> None:
     assert restored.values([0, 1]) == first.values([0, 1])
 
 
-def test_the_optimal_policy_is_deterministic_for_a_seed() -> None:
-    scenario, _ = knife()
+def test_the_optimal_policy_is_deterministic_for_a_seed(solved: Solver) -> None:
+    scenario, state = knife()
+    put_in_the_cache(solved, state)
     policies = seat_policies(scenario, {"belzee": "optimal", "massimo": "heuristic"})
     runs = []
     for _ in range(2):
