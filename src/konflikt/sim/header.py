@@ -6,6 +6,7 @@ file has the same object under ``"run"``; a plot carries it in its caption and i
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -110,6 +111,7 @@ def write_text(path: Path, text: str) -> Path:
         temporary.write_text(text, encoding="utf-8")
         os.replace(temporary, path)
     except OSError as exc:
-        temporary.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # under a file, say: there is no half-written file to clear
+            temporary.unlink(missing_ok=True)
         raise KonfliktError(f"cannot write {path}: {exc.strerror or exc}") from None
     return path
