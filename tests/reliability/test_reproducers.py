@@ -564,14 +564,18 @@ def test_output_under_a_file_is_one_line(cli: Cli, tmp_path: Path) -> None:
     from clearing the half-written file that was never made."""
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder\n", encoding="utf-8")
-    refused(cli("sim", "fimbulfrost/robbers", "-n", "50", "--csv", str(blocker / "x.csv")), "cannot write", "x.csv")
+    refused(
+        cli("sim", "fimbulfrost/robbers", "-n", "50", "--csv", str(blocker / "x.csv")),
+        "x.csv: ",
+        "a-file is a file, not a folder",
+    )
     spec = tmp_path / "spec.toml"
     spec.write_text(
         'scenario = "fimbulfrost/robbers"\nn = 20\nseed = 1\n\n'
         '[[axis]]\nname = "mishaps"\noption = "mishaps"\nvalues = ["always"]\n',
         encoding="utf-8",
     )
-    refused(cli("sweep", str(spec), "--out", str(blocker / "sweep")), "cannot write", "cells.csv")
+    refused(cli("sweep", str(spec), "--out", str(blocker / "sweep")), "cells.csv: ", "a-file is a file")
     assert blocker.read_text(encoding="utf-8") == "not a folder\n"
 
 
