@@ -37,6 +37,7 @@ def test_play_needs_a_scenario_or_a_resume(cli: Callable[..., Result], tmp_path:
     db = str(tmp_path / "s.sqlite")
     assert "name a SCENARIO" in cli("play", "--db", db).err
     assert "no saved conflict 9" in cli("play", "--resume", "9", "--db", db).err
+    assert not (tmp_path / "s.sqlite").exists(), "a resume of nothing creates no save database"
     assert "--dice takes auto or table" in cli("play", "presja/knife_fight", "--dice", "maybe", "--db", db).err
 
 
