@@ -29,6 +29,8 @@ def test_run_save_import_and_export_round_trip(cli: Callable[..., Result], tmp_p
     assert result.code == 0 and "imported as conflict 1" in result.out
     listed = json.loads(cli("saves", "--db", str(db), "--json").out)
     assert listed[0]["ruleset"] == "fimbulfrost"
+    played = json.loads(cli("run", "fimbulfrost/robbers", "--seed", "3", "--json").out)["outcome"]["summary"]
+    assert listed[0]["finished"] and listed[0]["outcome"] == played, "a finished conflict is listed as finished"
     exported = json.loads(cli("export", "1", "--db", str(db)).out)
     assert exported["steps"] == json.loads(saved.read_text())["steps"]
 

@@ -201,10 +201,12 @@ def register(app: typer.Typer) -> None:
         if unknown := sorted(set(play_info.seats) - set(names)):
             raise StoreError(f"{file}: play.seats: no seat {unknown[0]!r} in this conflict")
         seat_policies(conflict.scenario, play_info.seats)
-        conflict.replay()
+        ending = library.ending_of(conflict.replay(), conflict.scenario.title)  # a finished one is listed as such
         store = Store.open(db)
         try:
-            new_id = store.create(conflict, play_info.dice, dict(play_info.seats), list(play_info.sources))
+            new_id = store.create(
+                conflict, play_info.dice, dict(play_info.seats), list(play_info.sources), ending=ending
+            )
         finally:
             store.close()
         typer.echo(f"imported as conflict {new_id}")
