@@ -271,7 +271,7 @@ class NarrationMixin(State):
         rows = {"table": table}
         for i, f in enumerate(self.fighters):
             rows[f.id] = {
-                "Gard": f"{self.gard[i]}/{f.gard_max}",
+                "Gard (guard)": f"{self.gard[i]}/{f.gard_max}",
                 "Omtöckning (daze)": f"{self.daze[i]} ({R.daze_penalty(self.daze[i])}%)",
                 "sår (wounds)": " ".join(f"{n}×{name}" for name, n in zip(R.WOUNDS, self.wounds[i], strict=True) if n)
                 or "-",
