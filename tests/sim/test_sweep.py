@@ -107,6 +107,17 @@ def test_a_bad_value_on_an_axis_names_the_spec_the_axis_and_the_value(
     assert not (tmp_path / "out").exists()
 
 
+def test_a_side_that_is_not_in_the_scenario_is_named(cli: Callable[..., Result], tmp_path: Path) -> None:
+    """``side`` names one of the scenario's sides: a typo is one line, not a sweep that silently ignores it."""
+    spec = tmp_path / "side.toml"
+    spec.write_text(SPEC.replace('side = "helte"', 'side = "heltene"'))
+    result = cli("sweep", str(spec), "--out", str(tmp_path / "out"))
+    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    assert (
+        result.err == f"konflikt: error: {spec}: side = 'heltene': not a side of the scenario (sides: helte, roevere)\n"
+    )
+
+
 KNIFE = """
 scenario = "presja/knife_fight"
 n = 300

@@ -245,8 +245,14 @@ def base_scenario(spec: SweepSpec, spec_path: Path) -> tuple[Path, Scenario]:
 
 
 def check_axes(spec: SweepSpec, spec_path: Path, base: Mapping[str, Any], scenario_path: Path) -> None:
-    """Each value of each axis set alone on the base scenario, before any cell is played: a value the scenario or
-    its rule options refuse is one line naming the spec, the axis and the value (not a cell's, cells later)."""
+    """``side`` and each value of each axis set alone on the base scenario, before any cell is played: a value the
+    scenario or its rule options refuse is one line naming the spec, the axis and the value (not a cell's, later)."""
+    if spec.side is not None:
+        sides = [side["id"] for side in base.get("sides", ()) if isinstance(side, Mapping)]
+        if spec.side not in sides:
+            raise ScenarioError(
+                f"{spec_path}: side = {spec.side!r}: not a side of the scenario (sides: {', '.join(sides)})"
+            )
     for axis in spec.axis:
         alone = spec.model_copy(update={"axis": [axis]})
         for value in axis.values:
