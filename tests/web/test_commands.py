@@ -61,3 +61,21 @@ def test_serving_on_the_lan_prints_a_warning_and_every_open_table_s_join_links(t
     assert any(line.endswith(f"/t/{cid}/{tokens['hedda']}") and "hedda" in line for line in lines)
     local = banner("127.0.0.1", 8123, db)
     assert len(local) == 2 and not any(tokens["hedda"] in line for line in local)
+
+
+def test_a_port_in_use_is_one_line_before_the_banner(cli: Callable[..., Result], tmp_path: Path) -> None:
+    """Another program (or another ``konflikt serve``) listens on the port: one line and exit 2, not uvicorn's
+    log line and exit code 3 after a GM console link that leads nowhere."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = cli("serve", "--port", str(port), "--db", str(tmp_path / "k.sqlite"))
+    assert result.code == 2, (result.code, result.err)
+    assert result.err == (
+        f"konflikt: error: cannot listen on 127.0.0.1:{port}: the port is in use (another program, or another "
+        "konflikt serve, is listening there): choose another with --port\n"
+    )
+    assert "GM console" not in result.out

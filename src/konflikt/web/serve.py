@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import socket
 import sys
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import uvicorn
 
 from konflikt.core.state import GM
+from konflikt.errors import KonfliktError
 from konflikt.store.db import Store
 from konflikt.web.app import MAX_MESSAGE, create_app
 from konflikt.web.links import Links
@@ -52,7 +54,26 @@ def banner(host: str, port: int, db: Path | None) -> list[str]:
     return lines
 
 
+def check_port(host: str, port: int) -> None:
+    """Bind the address once, as uvicorn is about to, so a port already taken is one line before the banner (not
+    uvicorn's log line and exit code 3 after a console link that leads nowhere)."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+            probe.bind(address)
+    except OSError as exc:
+        why = (
+            "the port is in use (another program, or another konflikt serve, is listening there): "
+            "choose another with --port"
+            if exc.errno == errno.EADDRINUSE
+            else exc.strerror or str(exc)
+        )
+        raise KonfliktError(f"cannot listen on {host}:{port}: {why}") from None
+
+
 def run(host: str, port: int, db: Path | None) -> None:
+    check_port(host, port)
     for line in banner(host, port, db):
         sys.stdout.write(line + "\n")
     sys.stdout.flush()
