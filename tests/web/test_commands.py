@@ -79,3 +79,17 @@ def test_a_port_in_use_is_one_line_before_the_banner(cli: Callable[..., Result],
         "konflikt serve, is listening there): choose another with --port\n"
     )
     assert "GM console" not in result.out
+
+
+def test_serve_prints_its_banner_and_no_library_warning(tmp_path: Path) -> None:
+    """What the GM sees on starting the table: the banner, and no Python warning of uvicorn's about the WebSocket
+    implementation konflikt chose (``docs/table.md``: the measured one)."""
+    from konflikt.web.bench import free_port, start_server
+
+    proc, console = start_server(tmp_path / "k.sqlite", free_port())
+    try:
+        assert "/console/" in console
+    finally:
+        proc.terminate()
+        rest, _ = proc.communicate(timeout=30)
+    assert "Warning" not in rest and "warnings.warn" not in rest, rest
