@@ -44,6 +44,19 @@ def test_bench_serve_refuses_a_silly_size(cli: Callable[..., Result]) -> None:
     assert result.code == 2 and result.err.count("\n") == 1 and "not a bundled scenario" in result.err
 
 
+def test_bench_refuses_options_of_another_bench_in_one_line(cli: Callable[..., Result]) -> None:
+    """``--tables`` without ``--serve`` (or two benches at once) is refused at once, not ignored while the whole
+    bench runs for minutes."""
+    for args, words in (
+        (("--startup", "--memory"), "one of --startup, --memory and --serve at a time"),
+        (("--tables", "5"), "--tables goes with --serve"),
+        (("--seconds", "4", "--scenario", "levald/duel"), "--seconds goes with --serve"),
+        (("--serve", "--startup"), "one of --startup, --memory and --serve at a time"),
+    ):
+        result = cli("bench", *args)
+        assert result.code == 2 and result.err == f"konflikt: error: {words}\n", (args, result.err)
+
+
 def test_serve_refuses_bad_options_in_one_line(cli: Callable[..., Result]) -> None:
     result = cli("serve", "--port", "0")
     assert result.code == 2 and result.err == "konflikt: error: --port 0: a port is a number from 1 to 65535\n"
