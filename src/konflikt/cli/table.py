@@ -23,7 +23,7 @@ from konflikt.cli.render import percent as render_percent
 from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.conflict import Conflict
 from konflikt.core.ruleset import Policy
-from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
+from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL, State
 from konflikt.dice import Dice, Faces
 from konflikt.errors import KonfliktError
 from konflikt.sim.runner import StepGenerators
@@ -343,7 +343,10 @@ class TableSession:
         """Who wins from here (exact when the solver finishes in time, else ≈ an estimate with its interval); at a
         decision the chance of each choice; at a roll the chances that matter for it."""
         state, scenario, seed = self.known(), self.conflict.scenario, self.conflict.seed or 0
-        opening = not self.state.steps()  # a fork has no steps of its own
+        steps = self.state.steps()  # the opening, or the opening with only hidden markers down (taken back above)
+        opening = all(s.node == SIMULTANEOUS for s in steps) and sum(len(s.joint or ()) for s in steps) == len(
+            self.state.secret_choices(GM)
+        )
         if state.is_chance_node():
             rows = state.roll_stakes()
             if rows:
