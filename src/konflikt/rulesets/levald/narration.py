@@ -128,9 +128,10 @@ class NarrationMixin(State):
         for f in self.fighters:
             w = f.weapon
             parts.append(
-                f"{f.name} ({self.side_names[f.side]}): {f.arms()} [{f.skill_name} {f.skill}%, anfall {f.attack_base}, "
-                f"försvar {f.defence_base}, {w.damage_guarded}/{w.damage_open}, längd {w.length}], Stridsvana "
-                f"{f.stridsvana}, Gard {f.gard_max}, trösklar (thresholds) {'/'.join(map(str, f.limits))}"
+                f"{f.name} ({self.side_names[f.side]}): {f.arms()} [{f.skill_name} {f.skill}%, anfall (attack) "
+                f"{f.attack_base}, försvar (defence) {f.defence_base}, {w.damage_guarded}/{w.damage_open}, längd "
+                f"(length) {w.length}], Stridsvana (combat experience) {f.stridsvana}, Gard (guard) {f.gard_max}, "
+                f"trösklar (thresholds) {'/'.join(map(str, f.limits))}"
             )
         return f"{self.title} — " + "; ".join(parts)
 
