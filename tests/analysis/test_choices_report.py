@@ -62,3 +62,21 @@ def test_the_reports_are_registered_and_group_presja_declarations() -> None:
     _, option = presja_group(Decl("attack", "offensive", -1)) or ("", "")
     assert option == "atak (attack), taktyka zaczepna"
     assert presja_group("pass") is None
+
+
+def test_a_folder_that_cannot_be_made_is_one_line(tmp_path: Path) -> None:
+    """``--out`` under a file: the report's one line (cannot write …), not an internal error from ``mkdir``."""
+    from konflikt.core.reports import Report
+    from konflikt.errors import KonfliktError
+    from konflikt.reports.choices import choices_report
+
+    path = tmp_path / "toy.toml"
+    path.write_text(TOY_TOML, encoding="utf-8")
+    report = Report("choices", "the toy", "", Choices((str(path),), choice_group, "the toy"))
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    with pytest.raises(KonfliktError, match=r"cannot write .*choices\.csv: .*a-file is a file, not a folder"):
+        choices_report(report, blocker / "out")
+    written = choices_report(report, tmp_path / "out")
+    assert written["files"] == [str(tmp_path / "out" / "choices.csv")]
+    assert (tmp_path / "out" / "choices.csv").read_text(encoding="utf-8").startswith("scenario,kind,option,share,")

@@ -126,6 +126,20 @@ def test_bad_character_files_are_refused_in_one_line(cli: Callable[..., Result],
     assert not db.exists() or json.loads(cli("chars", "--db", str(db), "--json").out) == []
 
 
+def test_changes_with_no_database_refuse_and_create_none(cli: Callable[..., Result], tmp_path: Path) -> None:
+    """edit, delete and rest of a campaign that cannot exist yet: the same one line as on an empty database, and
+    no save database made for nothing (``chars show`` and ``campaign list`` already create none)."""
+    db = tmp_path / "c.sqlite"
+    for args, words in (
+        (("chars", "edit", "budolf", "--set", "omdomme=5"), "no character 'budolf' in campaign 'default'"),
+        (("chars", "delete", "budolf"), "no character 'budolf' in campaign 'default'"),
+        (("campaign", "rest", "--days", "1"), "no campaign 'default'"),
+    ):
+        result = cli(*args, "--db", str(db))
+        assert result.code == 2 and result.err.count("\n") == 1 and words in result.err, (args, result.err)
+        assert not db.exists(), args
+
+
 SHEET_WORDS = {"presja": "Punkty Losu", "levald": "Omtöckning", "fimbulfrost": "Omdømme", "pwge": "kroppspoäng"}
 
 

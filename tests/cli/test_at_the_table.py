@@ -226,3 +226,38 @@ def test_a_deadline_stops_the_exact_solver_and_the_runner_soon_after_it() -> Non
     with pytest.raises(OutOfTime), deadline(time.monotonic() - 1):
         Runner(policies, Generators.from_seed(1), trusted=True).play(state.fork())
     assert Runner(policies, Generators.from_seed(1), trusted=True).play(state.fork()).is_terminal()  # none outside
+
+
+@pytest.mark.parametrize("command", ["odds", "advise"])
+def test_odds_at_a_secret_prompt_do_not_read_the_hidden_choice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """Snurre has chosen his movement in secret; Hedda, at her own secret prompt, types ``odds`` (or ``advise``):
+    the answer is worked out from the duel as Hedda knows it, Snurre's marker taken back, so whatever he chose
+    (leaving the fight, say) cannot be read off the numbers. The real analysis runs; only its input is recorded."""
+    import konflikt.analysis.from_here as from_here
+    import konflikt.cli.table as table_module
+
+    scenario = load_scenario("levald/duel")
+    store = Store.open(tmp_path / "s.sqlite")
+    conflict = Conflict(scenario, {}, 1)
+    seats = seat_policies(scenario, {"snurre": "human", "hedda": "human"})
+    feed = iter(["4", command, "quit"])  # Snurre: Lämna (leave the fight); then Hedda asks
+    console = Console(file=io.StringIO(), width=200, markup=False)
+    asked: list[dict[str, str]] = []
+
+    def recorded(real):  # type: ignore[no-untyped-def]
+        def call(scenario: object, state: State, *args: object, **kwargs: object) -> object:
+            asked.append(state.secret_choices("@gm"))
+            return real(scenario, state, *args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(table_module, "who_wins", recorded(from_here.who_wins))
+    monkeypatch.setattr(table_module, "choice_odds", recorded(from_here.choice_odds))
+    session = TableSession(
+        console, store, store.create(conflict), conflict, [], seats, "auto", ask=lambda p, s: next(feed)
+    )  # type: ignore[arg-type]
+    session.run()
+    assert session.state.secret_choices("@gm") == {"snurre": "leave"}, "Snurre's marker is down, unrevealed"
+    assert asked and all(known == {} for known in asked), asked

@@ -6,8 +6,11 @@ markup (or fail on: ``[/b]``) through the commands that print names, titles and 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from konflikt.core.scenario import bundled_examples
 from tests.conftest import Result
@@ -55,3 +58,15 @@ def test_play_saves_and_odds_print_names_and_titles_as_written(cli: Callable[...
     assert saves.code == 0 and "[/b] Bar" in saves.out, saves.err
     odds = cli("odds", scenario)
     assert odds.code == 0 and "Jan [the Bold]" in odds.out, odds.err
+
+
+def test_a_name_holding_an_id_prints_once(
+    cli: Callable[..., Result], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table names the ids in its cells; a cell that already holds a name whose words include an id (Zorak's
+    side ``pirater``, "Zoraks pirater (Zorak's pirates)") prints as written, not with the id named inside it."""
+    monkeypatch.setenv("COLUMNS", "200")  # each row of the table on one line
+    played = cli("play", "pwge/duel", "--seed", "1", "--db", str(tmp_path / "k.sqlite"))
+    assert played.code == 0, played.err
+    side_row = next(line for line in played.out.splitlines() if re.match(r"│ side +│", line))
+    assert "Zoraks pirater (Zorak's" in side_row and "Zoraks Zoraks" not in side_row

@@ -29,6 +29,8 @@ def test_run_save_import_and_export_round_trip(cli: Callable[..., Result], tmp_p
     assert result.code == 0 and "imported as conflict 1" in result.out
     listed = json.loads(cli("saves", "--db", str(db), "--json").out)
     assert listed[0]["ruleset"] == "fimbulfrost"
+    played = json.loads(cli("run", "fimbulfrost/robbers", "--seed", "3", "--json").out)["outcome"]["summary"]
+    assert listed[0]["finished"] and listed[0]["outcome"] == played, "a finished conflict is listed as finished"
     exported = json.loads(cli("export", "1", "--db", str(db)).out)
     assert exported["steps"] == json.loads(saved.read_text())["steps"]
 
@@ -37,6 +39,7 @@ def test_play_needs_a_scenario_or_a_resume(cli: Callable[..., Result], tmp_path:
     db = str(tmp_path / "s.sqlite")
     assert "name a SCENARIO" in cli("play", "--db", db).err
     assert "no saved conflict 9" in cli("play", "--resume", "9", "--db", db).err
+    assert not (tmp_path / "s.sqlite").exists(), "a resume of nothing creates no save database"
     assert "--dice takes auto or table" in cli("play", "presja/knife_fight", "--dice", "maybe", "--db", db).err
 
 

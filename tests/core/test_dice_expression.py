@@ -213,6 +213,16 @@ def test_odds_plot_writes_the_file(cli: Callable[..., Result], tmp_path: Any) ->
     assert cli("odds", "4d6kh3", "--plot", str(tmp_path / "x.txt")).code == 2
 
 
+def test_odds_plot_that_cannot_be_written_is_one_line(cli: Callable[..., Result], tmp_path: Any) -> None:
+    """A plot under a file (no folder can be made there): one line naming the file, exit 2, no internal error."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    for target in ("4d6kh3", "presja/knife_fight"):
+        result = cli("odds", target, "--plot", str(blocker / "x.svg"))
+        assert result.code == 2, result.err
+        assert result.err == f"konflikt: error: cannot write {blocker / 'x.svg'}: {blocker} is a file, not a folder\n"
+
+
 def test_the_bench_question_on_the_language_agrees_with_icepool() -> None:
     from konflikt.analysis.dice_questions import QUESTIONS, dice_sum, dice_sum_icepool
 

@@ -8,6 +8,7 @@ checks the rules, not the sampler. A new golden is made only by ``scripts/regen_
 from __future__ import annotations
 
 import difflib
+import re
 
 import pytest
 
@@ -70,3 +71,26 @@ def test_the_policies_still_play_a_whole_conflict_from_the_golden_seed() -> None
     steps = policy_steps(load_scenario("fimbulfrost/robbers"), GOLDEN_SEED)
     text = golden_text(load_scenario("fimbulfrost/robbers"), GOLDEN_SEED, "fimbulfrost/robbers", steps)
     assert recorded_steps(text) == steps
+
+
+PLAIN_ENGLISH = {"table", "exchange", "phase", "side", "status", "Status", "kind", "floor", "passes", "state"}
+"""Status words that are English as they stand (Fimbulfrost's ``Status`` is the same word in Danish)."""
+PLAIN_ENGLISH |= {"distance", "morale", "fate", "dice", "moves won"}
+
+
+@pytest.mark.parametrize(("ruleset_id", "name"), example_scenarios())
+def test_every_word_of_the_status_table_has_english_beside_it(ruleset_id: str, name: str) -> None:
+    """The table ``play`` shows after each step names its rows in the system's words with the English beside them
+    (``tor (track)``, ``Omdømme (reputation)``), as the narration does, at every step of the golden playthrough."""
+    from konflikt.core.conflict import new_state
+
+    state = new_state(load_scenario(name))
+    seats = set(state.seats())
+    bare: set[str] = set()
+    for step in [None, *recorded_steps(golden_path(name).read_text(encoding="utf-8"))]:
+        if step is not None:
+            state.apply_step(step)
+        for row, cells in state.status().items():
+            words = [*cells, *([] if row in seats else [row])]
+            bare |= {w for w in words if w not in PLAIN_ENGLISH and not re.search(r"\S \([^)]+\)", w)}
+    assert not bare, f"{name}: status words without English beside them: {sorted(bare)}"

@@ -559,6 +559,26 @@ def test_output_files_that_cannot_be_written(cli: Cli, saved_db: Path, tmp_path:
     refused(cli("export", "1", "--db", str(saved_db), "--out", str(tmp_path / "no" / "x.json")), "cannot be written")
 
 
+def test_output_under_a_file_is_one_line(cli: Cli, tmp_path: Path) -> None:
+    """A CSV or a sweep's folder named under a file (no folder can be made there): one line, not an internal error
+    from clearing the half-written file that was never made."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder\n", encoding="utf-8")
+    refused(
+        cli("sim", "fimbulfrost/robbers", "-n", "50", "--csv", str(blocker / "x.csv")),
+        "x.csv: ",
+        "a-file is a file, not a folder",
+    )
+    spec = tmp_path / "spec.toml"
+    spec.write_text(
+        'scenario = "fimbulfrost/robbers"\nn = 20\nseed = 1\n\n'
+        '[[axis]]\nname = "mishaps"\noption = "mishaps"\nvalues = ["always"]\n',
+        encoding="utf-8",
+    )
+    refused(cli("sweep", str(spec), "--out", str(blocker / "sweep")), "cells.csv: ", "a-file is a file")
+    assert blocker.read_text(encoding="utf-8") == "not a folder\n"
+
+
 def test_found_by_the_campaign(cli: Cli, saved_db: Path, tmp_path: Path, export: dict[str, object]) -> None:
     """A chance step with an outcome of the wrong shape; a save whose steps do not replay; a blob as a title."""
     steps = export["steps"]

@@ -85,6 +85,39 @@ def test_a_bad_spec_names_the_field(tmp_path: Path) -> None:
         load_spec(path)
 
 
+def test_a_bad_value_on_an_axis_names_the_spec_the_axis_and_the_value(
+    cli: Callable[..., Result], tmp_path: Path
+) -> None:
+    """Every cell is checked before the first is played: a value no cell can take is one line that names the spec
+    file, the axis and the value (not only the rule option, after the cells before it were played)."""
+    spec = tmp_path / "typo.toml"
+    spec.write_text(
+        'scenario = "fimbulfrost/robbers"\nn = 50\n\n'
+        '[[axis]]\nname = "mishaps"\noption = "mishaps"\nvalues = ["always", "bogus"]\n\n'
+        '[[axis]]\nname = "status"\npath = "sides[0].participants[0].status"\nvalues = [6, "six"]\n'
+    )
+    result = cli("sweep", str(spec), "--out", str(tmp_path / "out"))
+    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    assert result.err.startswith(f"konflikt: error: {spec}: axis mishaps = 'bogus': option 'mishaps'"), result.err
+    spec.write_text(spec.read_text().replace('"bogus"', '"defeating_roll"'))
+    result = cli("sweep", str(spec), "--out", str(tmp_path / "out"))
+    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    assert result.err.startswith(f"konflikt: error: {spec}: axis status = 'six': "), result.err
+    assert "participants[0].status = 'six'" in result.err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_side_that_is_not_in_the_scenario_is_named(cli: Callable[..., Result], tmp_path: Path) -> None:
+    """``side`` names one of the scenario's sides: a typo is one line, not a sweep that silently ignores it."""
+    spec = tmp_path / "side.toml"
+    spec.write_text(SPEC.replace('side = "helte"', 'side = "heltene"'))
+    result = cli("sweep", str(spec), "--out", str(tmp_path / "out"))
+    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    assert (
+        result.err == f"konflikt: error: {spec}: side = 'heltene': not a side of the scenario (sides: helte, roevere)\n"
+    )
+
+
 KNIFE = """
 scenario = "presja/knife_fight"
 n = 300

@@ -44,6 +44,19 @@ def test_bench_serve_refuses_a_silly_size(cli: Callable[..., Result]) -> None:
     assert result.code == 2 and result.err.count("\n") == 1 and "not a bundled scenario" in result.err
 
 
+def test_bench_refuses_options_of_another_bench_in_one_line(cli: Callable[..., Result]) -> None:
+    """``--tables`` without ``--serve`` (or two benches at once) is refused at once, not ignored while the whole
+    bench runs for minutes."""
+    for args, words in (
+        (("--startup", "--memory"), "one of --startup, --memory and --serve at a time"),
+        (("--tables", "5"), "--tables goes with --serve"),
+        (("--seconds", "4", "--scenario", "levald/duel"), "--seconds goes with --serve"),
+        (("--serve", "--startup"), "one of --startup, --memory and --serve at a time"),
+    ):
+        result = cli("bench", *args)
+        assert result.code == 2 and result.err == f"konflikt: error: {words}\n", (args, result.err)
+
+
 def test_serve_refuses_bad_options_in_one_line(cli: Callable[..., Result]) -> None:
     result = cli("serve", "--port", "0")
     assert result.code == 2 and result.err == "konflikt: error: --port 0: a port is a number from 1 to 65535\n"
@@ -61,3 +74,35 @@ def test_serving_on_the_lan_prints_a_warning_and_every_open_table_s_join_links(t
     assert any(line.endswith(f"/t/{cid}/{tokens['hedda']}") and "hedda" in line for line in lines)
     local = banner("127.0.0.1", 8123, db)
     assert len(local) == 2 and not any(tokens["hedda"] in line for line in local)
+
+
+def test_a_port_in_use_is_one_line_before_the_banner(cli: Callable[..., Result], tmp_path: Path) -> None:
+    """Another program (or another ``konflikt serve``) listens on the port: one line and exit 2, not uvicorn's
+    log line and exit code 3 after a GM console link that leads nowhere."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = cli("serve", "--port", str(port), "--db", str(tmp_path / "k.sqlite"))
+    assert result.code == 2, (result.code, result.err)
+    assert result.err == (
+        f"konflikt: error: cannot listen on 127.0.0.1:{port}: the port is in use (another program, or another "
+        "konflikt serve, is listening there): choose another with --port\n"
+    )
+    assert "GM console" not in result.out
+
+
+def test_serve_prints_its_banner_and_no_library_warning(tmp_path: Path) -> None:
+    """What the GM sees on starting the table: the banner, and no Python warning of uvicorn's about the WebSocket
+    implementation konflikt chose (``docs/table.md``: the measured one)."""
+    from konflikt.web.bench import free_port, start_server
+
+    proc, console = start_server(tmp_path / "k.sqlite", free_port())
+    try:
+        assert "/console/" in console
+    finally:
+        proc.terminate()
+        rest, _ = proc.communicate(timeout=30)
+    assert "Warning" not in rest and "warnings.warn" not in rest, rest

@@ -188,7 +188,7 @@ def who_wins(
     except OutOfTime:
         why = f"the exact solver did not finish in {share:.1f} s"
     except KonfliktError as exc:
-        why = str(exc).split(";")[0]
+        why = str(exc).split(";")[0].split(": ")[0]  # the reason, not its numbers: the answer's note is one line
     else:
         seconds = time.monotonic() - start
         how = f"{odds.states:,} states" + (f", floats within {odds.error_bound:.0e}" if odds.error_bound else "")

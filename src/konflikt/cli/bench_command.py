@@ -21,6 +21,7 @@ def _rate(value: float | None) -> str:
 def register(app: typer.Typer) -> None:
     @app.command()
     def bench(
+        ctx: typer.Context,
         quick: Annotated[bool, typer.Option(help="Shorter timings (noisier).")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
         serve: Annotated[
@@ -41,6 +42,13 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Time exact dice questions against icepool and conflicts per second against the reference runner."""
         from konflikt.cli.startup_bench import measure_startup, startup_table
+
+        if startup + memory + serve > 1:
+            raise KonfliktError("one of --startup, --memory and --serve at a time")
+        given = [name for name in ("tables", "seats", "seconds", "scenario")
+                 if getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE"]  # fmt: skip
+        if given and not serve:  # not ignored while another bench runs for minutes
+            raise KonfliktError(f"--{given[0]} goes with --serve")
 
         if startup:
             started = measure_startup(3 if quick else 5)

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from konflikt.cli.chars_command import CampaignOption, DbOption, read_only
+from konflikt.cli.chars_command import CampaignOption, DbOption, existing, read_only
 from konflikt.cli.render import plain_console
 from konflikt.core.campaign import Rest, Unit
 from konflikt.core.conflict import Conflict
@@ -47,7 +47,7 @@ def campaign_rest(
     if not 0 < amount <= MAX_REST:
         raise KonfliktError(f"--{unit} takes a whole number from 1 to {MAX_REST:,}, not {amount}")
     time = Rest(amount, unit)
-    store = Store.open(db)
+    store = existing(db, f"no campaign {campaign!r} (add a character with 'konflikt chars add' first)")
     try:
         with store.transaction() as tx:
             changes = library.rest(tx, campaign, time)

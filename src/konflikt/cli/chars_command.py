@@ -45,6 +45,16 @@ def read_only(db: Path | None) -> Store | None:
         return None
 
 
+def existing(db: Path | None, missing: str) -> Store:
+    """The database opened to change what it holds; where there is none yet, ``missing`` (nothing to change, and no
+    empty database made for it)."""
+    store = read_only(db)
+    if store is None:
+        raise StoreError(missing)
+    store.close()
+    return Store.open(db)
+
+
 def character(db: Path | None, campaign: str, name: str) -> tuple[library.Character, list[library.HistoryRow]]:
     store = read_only(db)
     if store is None:
@@ -250,7 +260,7 @@ def chars_edit(
     db: DbOption = None,
 ) -> None:
     """Change fields of a character, checked by its ruleset's character model (all or nothing)."""
-    store = Store.open(db)
+    store = existing(db, f"no character {name!r} in campaign {campaign!r}: no save database yet")
     try:
         with store.transaction() as tx:
             found = library.get(tx, campaign, name)
@@ -268,7 +278,7 @@ def chars_edit(
 @chars_app.command("delete")
 def chars_delete(name: NameArgument, campaign: CampaignOption = library.DEFAULT_CAMPAIGN, db: DbOption = None) -> None:
     """Remove a character and its history from the campaign."""
-    store = Store.open(db)
+    store = existing(db, f"no character {name!r} in campaign {campaign!r}: no save database yet")
     try:
         with store.transaction() as tx:
             library.delete(tx, campaign, name)

@@ -21,7 +21,7 @@ from konflikt.core.state import GM
 from konflikt.errors import KonfliktError, StoreError
 from konflikt.sim.runner import seat_policies
 from konflikt.store import library
-from konflikt.store.db import NoDatabase, Store
+from konflikt.store.db import NoDatabase, Store, default_path
 from konflikt.store.source import LibrarySource
 
 DbOption = Annotated[Path | None, typer.Option("--db", help="The save database (default: your data folder).")]
@@ -91,6 +91,10 @@ def register(app: typer.Typer) -> None:
             seat_policies(scenario, names)
             fresh = Conflict(scenario, overrides, choose_seed(seed, scenario))
             fresh.replay()
+        if fresh is None:
+            saves = db or default_path()
+            if not saves.exists() or (saves.is_file() and saves.stat().st_size == 0):  # nothing to resume, none made
+                raise KonfliktError(f"no saved conflict {resume} in {saves} (see 'konflikt saves')")
         store = Store.open(db)
         try:
             if fresh is None:
@@ -197,10 +201,12 @@ def register(app: typer.Typer) -> None:
         if unknown := sorted(set(play_info.seats) - set(names)):
             raise StoreError(f"{file}: play.seats: no seat {unknown[0]!r} in this conflict")
         seat_policies(conflict.scenario, play_info.seats)
-        conflict.replay()
+        ending = library.ending_of(conflict.replay(), conflict.scenario.title)  # a finished one is listed as such
         store = Store.open(db)
         try:
-            new_id = store.create(conflict, play_info.dice, dict(play_info.seats), list(play_info.sources))
+            new_id = store.create(
+                conflict, play_info.dice, dict(play_info.seats), list(play_info.sources), ending=ending
+            )
         finally:
             store.close()
         typer.echo(f"imported as conflict {new_id}")

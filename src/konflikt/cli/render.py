@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -180,10 +181,21 @@ def status_table(
 
 def named(text: str, names: Mapping[str, str]) -> str:
     """``text`` with each word that is a participant or side id replaced by its name (``attack massimo`` →
-    ``attack Massimo``); other words stay as they are."""
+    ``attack Massimo``); other words stay as they are, and so does a name the text already holds (a side named
+    "Zoraks pirater" with the id ``pirater`` is not named twice)."""
     if text in names:
         return names[text]
-    return " ".join(names.get(word, word) for word in text.split(" ")) if names else text
+    if not names:
+        return text
+    held = sorted({name for name in names.values() if name and name in text}, key=len, reverse=True)
+    if not held:
+        return _ids_named(text, names)
+    parts = re.split("(" + "|".join(rf"(?<!\w){re.escape(name)}(?!\w)" for name in held) + ")", text)
+    return "".join(part if i % 2 else _ids_named(part, names) for i, part in enumerate(parts))
+
+
+def _ids_named(text: str, names: Mapping[str, str]) -> str:
+    return " ".join(names.get(word, word) for word in text.split(" "))
 
 
 def outcome_panel(state: State, names: Mapping[str, str] | None = None) -> Panel:

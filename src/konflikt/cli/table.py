@@ -23,7 +23,7 @@ from konflikt.cli.render import percent as render_percent
 from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.conflict import Conflict
 from konflikt.core.ruleset import Policy
-from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
+from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL, State
 from konflikt.dice import Dice, Faces
 from konflikt.errors import KonfliktError
 from konflikt.sim.runner import StepGenerators
@@ -331,17 +331,29 @@ class TableSession:
             for seat, policy in self.seats.items()
         }
 
+    def known(self) -> State:
+        """The state as the seat being asked knows it: at a secret choice, the markers other seats have put down
+        and not yet revealed are taken back (:meth:`State.seen_by`), so ``odds`` and ``advise`` typed at one
+        player's hidden prompt cannot give away what another chose."""
+        if self.asking is None or not self.state.is_simultaneous_node():
+            return self.state
+        return self.state.seen_by(self.asking)
+
     def show_odds(self) -> None:
         """Who wins from here (exact when the solver finishes in time, else ≈ an estimate with its interval); at a
         decision the chance of each choice; at a roll the chances that matter for it."""
-        state, scenario, seed = self.state, self.conflict.scenario, self.conflict.seed or 0
+        state, scenario, seed = self.known(), self.conflict.scenario, self.conflict.seed or 0
+        steps = self.state.steps()  # the opening, or the opening with only hidden markers down (taken back above)
+        opening = all(s.node == SIMULTANEOUS for s in steps) and sum(len(s.joint or ()) for s in steps) == len(
+            self.state.secret_choices(GM)
+        )
         if state.is_chance_node():
             rows = state.roll_stakes()
             if rows:
                 self.console.print(probability_table(f"{state.roll_purpose()}", "this roll", rows))
         humans = sorted(self.names.get(s, s) for s, p in self.seats.items() if p is None)
         policies = self.stand_ins()
-        answer = who_wins(scenario, state, policies, WHOLE_BUDGET, seed)
+        answer = who_wins(scenario, state, policies, WHOLE_BUDGET, seed, at_opening=opening)
         stand_in = f"; {', '.join(humans)} counted as playing '{TABLE_ODDS_POLICY}'" if humans else ""
         self.print_chances("who wins from here", answer, stand_in)
         seat = self.asking
@@ -365,7 +377,7 @@ class TableSession:
         is out of reach (or this is no decision the solved game optimises), the from-here estimate, labelled."""
         from konflikt.analysis.optimal_solve import advice
 
-        state, scenario, seat = self.state, self.conflict.scenario, self.asking
+        state, scenario, seat = self.known(), self.conflict.scenario, self.asking
         if seat is None or state.current_player() in (CHANCE, TERMINAL):
             self.console.print("advise: no decision now (a roll, or the end)", highlight=False, markup=False)
             return

@@ -18,6 +18,7 @@ one decision at a time: ``advise`` at the table).
 from __future__ import annotations
 
 import csv
+import io
 import math
 import time
 from collections.abc import Hashable
@@ -33,6 +34,7 @@ from konflikt.core.reports import Choices, Report
 from konflikt.core.scenario import load_scenario
 from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL
 from konflikt.errors import KonfliktError
+from konflikt.sim.header import write_text
 
 CONCEDE_TIE = 1e-9
 """Conceding is "right" where it costs no more than this (the solver's values are within 10⁻¹² of exact)."""
@@ -252,17 +254,13 @@ def choices_report(report: Report, out_dir: Path | None, n: int = 1, seed: int =
         scenarios = [scenario_choices(name, content) for name in content.scenarios]
     files: list[str] = []
     if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        path = out_dir / "choices.csv"
-        with path.open("w", newline="", encoding="utf-8") as fh:
-            writer = csv.writer(fh)
-            writer.writerow(["scenario", "kind", "option", "share", "alternative_cost_pp"])
-            for s in scenarios:
-                for row in s.get("rows", []):
-                    writer.writerow(
-                        [s["scenario"], row["kind"], row["option"], row["share"], row["alternative_cost_pp"]]
-                    )
-        files.append(str(path))
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\r\n")  # the csv module's own line ends, as before
+        writer.writerow(["scenario", "kind", "option", "share", "alternative_cost_pp"])
+        for s in scenarios:
+            for row in s.get("rows", []):
+                writer.writerow([s["scenario"], row["kind"], row["option"], row["share"], row["alternative_cost_pp"]])
+        files.append(str(write_text(out_dir / "choices.csv", buffer.getvalue())))
     return {
         "report": report.name,
         "title": report.title,

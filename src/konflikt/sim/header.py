@@ -6,6 +6,7 @@ file has the same object under ``"run"``; a plot carries it in its caption and i
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -102,14 +103,27 @@ def _plain(value: Any) -> Any:
     return value if isinstance(value, str | int | float | bool) or value is None else str(value)
 
 
+def make_folder_for(path: Path) -> None:
+    """The folder of a file the user named, made where missing; where it cannot be (a file in the way, no
+    permission) one line that says so, rather than an internal error (``File exists`` would name the wrong thing).
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        blocker = next((p for p in (path.parent, *path.parent.parents) if p.exists() and not p.is_dir()), None)
+        why = f"{blocker} is a file, not a folder" if blocker is not None else exc.strerror or str(exc)
+        raise KonfliktError(f"cannot write {path}: {why}") from None
+
+
 def write_text(path: Path, text: str) -> Path:
     """Write a whole file or nothing: a temporary file beside it, renamed into place (never a half-written file)."""
     temporary = path.with_name(f".{path.name}.partial")
+    make_folder_for(path)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         temporary.write_text(text, encoding="utf-8")
         os.replace(temporary, path)
     except OSError as exc:
-        temporary.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # under a file, say: there is no half-written file to clear
+            temporary.unlink(missing_ok=True)
         raise KonfliktError(f"cannot write {path}: {exc.strerror or exc}") from None
     return path

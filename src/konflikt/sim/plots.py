@@ -15,7 +15,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 from konflikt.errors import KonfliktError
-from konflikt.sim.header import caption, csv_line, write_text
+from konflikt.sim.header import caption, csv_line, make_folder_for, write_text
 
 plt.rcParams["svg.fonttype"] = "none"  # text stays text in SVG: searchable, and editable in a rules document
 
@@ -40,10 +40,14 @@ def distribution_plot(title: str, label: str, rows: Sequence[tuple[str, Any]], c
     if len(keys) > 20:
         step = (len(keys) + 19) // 20
         ax.set_xticks(range(0, len(keys), step), keys[::step])
-    out.parent.mkdir(parents=True, exist_ok=True)
     fig.tight_layout()
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
+    try:
+        make_folder_for(out)
+        fig.savefig(out, dpi=120)
+    except OSError as exc:
+        raise KonfliktError(f"cannot write {out}: {exc.strerror or exc}") from None
+    finally:
+        plt.close(fig)
     return out
 
 
@@ -144,7 +148,11 @@ def save_figure(
 ) -> list[Path]:
     """PNG and SVG, with the run's caption under the plot (``text``, or the sim caption of ``header``) and the
     whole header in the files' metadata."""
-    out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        make_folder_for(out)
+    except KonfliktError:
+        plt.close(fig)
+        raise
     words = text if text is not None else caption(header) if header is not None else None
     if words is not None and tight:
         fig.text(0.01, 0.005, words, fontsize=7, ha="left", va="bottom", color="#444444")

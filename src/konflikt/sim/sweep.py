@@ -244,6 +244,26 @@ def base_scenario(spec: SweepSpec, spec_path: Path) -> tuple[Path, Scenario]:
     return path, scenario_from_document(read_toml(path), str(path), base=path.parent)
 
 
+def check_axes(spec: SweepSpec, spec_path: Path, base: Mapping[str, Any], scenario_path: Path) -> None:
+    """``side`` and each value of each axis set alone on the base scenario, before any cell is played: a value the
+    scenario or its rule options refuse is one line naming the spec, the axis and the value (not a cell's, later)."""
+    if spec.side is not None:
+        sides = [side["id"] for side in base.get("sides", ()) if isinstance(side, Mapping)]
+        if spec.side not in sides:
+            raise ScenarioError(
+                f"{spec_path}: side = {spec.side!r}: not a side of the scenario (sides: {', '.join(sides)})"
+            )
+    for axis in spec.axis:
+        alone = spec.model_copy(update={"axis": [axis]})
+        for value in axis.values:
+            job = cell_job(alone, base, str(scenario_path), {axis.name: value})
+            try:
+                scenario = scenario_from_document(job["document"], str(scenario_path), base=scenario_path.parent)
+                scenario.ruleset.options.resolve(scenario.options, job["overrides"])
+            except KonfliktError as exc:
+                raise ScenarioError(f"{spec_path}: axis {axis.name} = {value!r}: {exc}") from None
+
+
 def sweep_header(spec: SweepSpec, spec_path: Path) -> dict[str, Any]:
     """The run header of a sweep: the base scenario's, with the spec (axes, options, n, seed) and its digest."""
     _, scenario = base_scenario(spec, spec_path)
@@ -269,6 +289,7 @@ def run_sweep(
     scenario_path, _ = base_scenario(spec, spec_path)
     base = read_toml(scenario_path)
     jobs = [cell_job(spec, base, str(scenario_path), c) for c in cells(spec)]
+    check_axes(spec, spec_path, base, scenario_path)
     scenario_from_document(jobs[0]["document"], str(scenario_path), base=scenario_path.parent)
     if engine == "local":
         if workers == 1:

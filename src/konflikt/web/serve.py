@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import errno
 import socket
 import sys
+import warnings
 from pathlib import Path
 
 import uvicorn
 
 from konflikt.core.state import GM
+from konflikt.errors import KonfliktError
 from konflikt.store.db import Store
 from konflikt.web.app import MAX_MESSAGE, create_app
 from konflikt.web.links import Links
@@ -52,10 +55,32 @@ def banner(host: str, port: int, db: Path | None) -> list[str]:
     return lines
 
 
+def check_port(host: str, port: int) -> None:
+    """Bind the address once, as uvicorn is about to, so a port already taken is one line before the banner (not
+    uvicorn's log line and exit code 3 after a console link that leads nowhere)."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+            probe.bind(address)
+    except OSError as exc:
+        why = (
+            "the port is in use (another program, or another konflikt serve, is listening there): "
+            "choose another with --port"
+            if exc.errno == errno.EADDRINUSE
+            else exc.strerror or str(exc)
+        )
+        raise KonfliktError(f"cannot listen on {host}:{port}: {why}") from None
+
+
 def run(host: str, port: int, db: Path | None) -> None:
+    check_port(host, port)
     for line in banner(host, port, db):
         sys.stdout.write(line + "\n")
     sys.stdout.flush()
+    # the `websockets` implementation is the one measured fastest here (docs/table.md): its deprecation notice is
+    # for uvicorn's own command line, not for the GM starting a table
+    warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
     # no per-message compression: on a LAN it costs the server (and every phone) more than it saves on the wire
     uvicorn.run(
         create_app(db),

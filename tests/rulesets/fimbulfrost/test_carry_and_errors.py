@@ -54,6 +54,19 @@ def test_carry_over_keeps_consequences_spent_pools_and_borrowed_time() -> None:
     assert Character.model_validate(docs["roeverne"]).role == "opponent"
 
 
+def test_the_aftermath_names_each_consequence_with_its_english() -> None:
+    """What ``run`` and ``play`` print under "after the conflict": each consequence bought in Danish with the
+    English beside it, as the outcome names them (not the Danish alone)."""
+    state = _lost_with_spending()
+    lines = aftermath(state).lines
+    heroes = [line for line in lines if line.startswith(("Budolf", "Rudolf"))]
+    assert len(heroes) == 2 and all("konsekvenser (consequences): " in line for line in heroes), lines
+    for i, line in enumerate(heroes):
+        for entry_id in state.taken[i]:
+            entry = state.catalogue.entry(entry_id)
+            assert f"{entry.da} ({entry.en})" in line, (entry_id, line)
+
+
 def test_carried_documents_start_the_next_conflict() -> None:
     docs = carry_over(_lost_with_spending())
     nxt = start(heroes=[hero("budolf", **docs["budolf"]), hero("rudolf", **docs["rudolf"])])

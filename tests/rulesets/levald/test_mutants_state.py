@@ -17,7 +17,7 @@ def events(state: LevaldState, since: int = 0) -> list[tuple[str, str]]:
     return [(e.kind, e.text) for e in state.history()[since:]]
 
 
-THRESHOLDS = "Stridsvana 50, Gard 12, trösklar (thresholds) 6/12/28/38"
+THRESHOLDS = "Stridsvana (combat experience) 50, Gard (guard) 12, trösklar (thresholds) 6/12/28/38"
 
 
 # ---- the round's words, kind and text ------------------------------------------------------------------------------
@@ -38,9 +38,9 @@ def test_the_gm_sets_conditions_then_a_counter_follows_the_attack_word_for_word(
     assert events(state) == [
         (
             "setup",
-            "test — A (Left): Svärd (sword) [Enhandsvapen 60%, anfall 60, försvar 60, 3T6/3T6, längd Svärd], "
-            f"{THRESHOLDS}; B (Right): Spjut (spear) [Stångvapen 60%, anfall 70, försvar 70, 1T6/3T6, längd Spjut], "
-            f"{THRESHOLDS}",
+            "test — A (Left): Svärd (sword) [Enhandsvapen 60%, anfall (attack) 60, försvar (defence) 60, 3T6/3T6, "
+            f"längd (length) Svärd], {THRESHOLDS}; B (Right): Spjut (spear) [Stångvapen 60%, anfall (attack) 70, "
+            f"försvar (defence) 70, 1T6/3T6, längd (length) Spjut], {THRESHOLDS}",
         ),
         ("round", "Runda (round) 1: A mot (vs) B at Stång (pole); the GM may set conditions"),
         ("condition", "Spelledaren (GM): B is now inträngd i ett hörn (cornered)"),

@@ -92,7 +92,7 @@ def test_belzee_takes_the_mild_consequence_and_massimo_may_invoke_it_free() -> N
     pass_invocations(state)
     act(state, "absorb", boxes="1:1", cons="mild")
     b = state.index["belzee"]
-    assert state.status()["belzee"]["tor"] == "[x1][1][2-3][2-3][4-5]"
+    assert state.status()["belzee"]["tor (track)"] == "[x1][1][2-3][2-3][4-5]"
     assert state.cons[b][0] == 1 and state.cons_names[b][0].startswith("Powierzchowne rozcięcie dłoni")
     # Next exchange: Massimo may invoke it negatively, the first time for free; Belzee may pay to ignore it.
     assert {str(a) for a in state.legal_actions()} == {"compel consequence=belzee:mild", "pass"}

@@ -123,7 +123,7 @@ def test_weapon_quality_tick_box_adds_1_to_the_margin_and_stays_ticked() -> None
     a = state.index["a"]
     act(state, "invoke", aspect="weapon", effect="tick")
     assert state.ticks[a] == 1 and state.margin_bonus[a] == 1 and state.result(a) == 2, "Attack only, not Defence"
-    assert state.status()["a"]["aspekt broni"] == "[x][ ]"
+    assert state.status()["a"]["aspekt broni (weapon aspect)"] == "[x][ ]"
     pass_invocations(state)
     attack = next(e for e in state.history() if e.kind == "attack" and e.data["who"] == "a")
     assert (attack.data["attack"], attack.data["margin"]) == (2, 0), "the Attack itself is not raised"

@@ -117,11 +117,11 @@ def test_a_seat_sees_every_fighter_openly() -> None:
     }
     assert state.status()["belzee"] == {
         "side": "strona_belzee",
-        "strefa": "scena",
+        "strefa (zone)": "scena",
         "status": "fighting",
-        "punkty losu": "3",
-        "tor": TEXT_TRACK,
-        "konsekwencje": "-",
+        "Punkty Losu (fate points)": "3",
+        "tor (track)": TEXT_TRACK,
+        "konsekwencje (consequences)": "-",
     }
 
 

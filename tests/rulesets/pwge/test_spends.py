@@ -34,7 +34,7 @@ def test_an_action_costs_one_token_and_says_so() -> None:
     act(state, "attack", target="bo", weapon="melee")
     assert state.tokens[ANN] == 5
     assert "Ann spends 1 token (marker) on a handling (action) — 5 left" in texts(state)
-    assert state.status()["ann"]["marker"] == "5/6"
+    assert state.status()["ann"]["marker (tokens)"] == "5/6"
 
 
 def test_uncountered_melee_attack_rolls_against_2t() -> None:

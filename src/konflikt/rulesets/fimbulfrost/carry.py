@@ -51,7 +51,7 @@ def aftermath(state: State) -> Aftermath:
             if pool in emptied:
                 value, why = 0, emptied[pool].da
             elif state.options.pools_spent:
-                value, why = state.pools[i][k], f"{start - state.pools[i][k]} dice spent in runde 3"
+                value, why = state.pools[i][k], f"{start - state.pools[i][k]} dice spent in runde (round) 3"
             else:
                 value, why = start, ""
             document[pool] = value
@@ -69,7 +69,8 @@ def aftermath(state: State) -> Aftermath:
     opponent["konsekvenser"] = [*state.opp.konsekvenser, *state.opp_taken]
     documents[state.opp_id] = opponent
     if state.opp_taken:
-        words = "; ".join(state.catalogue.entry(entry_id).da for entry_id in state.opp_taken)
+        taken = [state.catalogue.entry(entry_id) for entry_id in state.opp_taken]
+        words = "; ".join(f"{entry.da} ({entry.en})" for entry in taken)
         lines.append(f"{state.opp_name}: {words}")
     return Aftermath(characters=documents, lines=tuple(lines))
 
@@ -78,7 +79,8 @@ def _hero_line(state: FimbulfrostState, i: int, bought: list[Any], changes: list
     name = state.names[i]
     if state.fate[i] == DEAD:
         return f"{name}: død (dead) — carries into no next conflict"
-    parts = [f"konsekvenser: {'; '.join(entry.da for entry in bought)}"] if bought else []
+    words = "; ".join(f"{entry.da} ({entry.en})" for entry in bought)
+    parts = [f"konsekvenser (consequences): {words}"] if bought else []
     if any(entry.death_mark for entry in bought):
         parts.append("dødsmærket (death-marked): dies a week or so later")
     parts += changes

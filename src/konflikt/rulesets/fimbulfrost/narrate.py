@@ -252,12 +252,12 @@ class Narration(State):
     # ---- the table --------------------------------------------------------------------------------------------
     def status(self) -> dict[str, dict[str, str]]:
         table = {
-            "table": {"runde": str(self.round), "fase": P.NAMES[self.phase]},
+            "table": {"runde (round)": str(self.round), "fase (phase)": P.NAMES[self.phase]},
             self.opp_id: {
                 "Status": str(self.opp_status),
-                "Omdømme": str(self.opp.omdomme),
-                "Kamp": str(self.opp.kamp),
-                "konsekvenser": ", ".join(self.opp_taken) or "-",
+                "Omdømme (reputation)": str(self.opp.omdomme),
+                "Kamp (fight)": str(self.opp.kamp),
+                "konsekvenser (consequences)": ", ".join(self.opp_taken) or "-",
             },
         }
         for i, hid in enumerate(self.hero_ids):
@@ -266,14 +266,14 @@ class Narration(State):
                 "morale": str(self.morale[i]),
                 "fate": FATES[self.fate[i]],
                 "dice": str(self.dice[i]),
-                "Rustning": str(self.pools[i][0]),
-                "Grej": str(self.pools[i][1]),
+                "Rustning (armour)": str(self.pools[i][0]),
+                "Grej (gear)": str(self.pools[i][1]),
             }
             if self.chars[i].vaaben:
-                row["Våben"] = str(self.pools[i][2])
-            row["konsekvenser"] = ", ".join(self.taken[i]) or "-"
+                row["Våben (weapon pool)"] = str(self.pools[i][2])
+            row["konsekvenser (consequences)"] = ", ".join(self.taken[i]) or "-"
             if self.borrowed[i]:
-                row["lånt tid"] = str(self.borrowed[i])
+                row["lånt tid (borrowed time)"] = str(self.borrowed[i])
             table[hid] = row
         return table
 

@@ -128,9 +128,10 @@ class NarrationMixin(State):
         for f in self.fighters:
             w = f.weapon
             parts.append(
-                f"{f.name} ({self.side_names[f.side]}): {f.arms()} [{f.skill_name} {f.skill}%, anfall {f.attack_base}, "
-                f"försvar {f.defence_base}, {w.damage_guarded}/{w.damage_open}, längd {w.length}], Stridsvana "
-                f"{f.stridsvana}, Gard {f.gard_max}, trösklar (thresholds) {'/'.join(map(str, f.limits))}"
+                f"{f.name} ({self.side_names[f.side]}): {f.arms()} [{f.skill_name} {f.skill}%, anfall (attack) "
+                f"{f.attack_base}, försvar (defence) {f.defence_base}, {w.damage_guarded}/{w.damage_open}, längd "
+                f"(length) {w.length}], Stridsvana (combat experience) {f.stridsvana}, Gard (guard) {f.gard_max}, "
+                f"trösklar (thresholds) {'/'.join(map(str, f.limits))}"
             )
         return f"{self.title} — " + "; ".join(parts)
 
@@ -271,7 +272,7 @@ class NarrationMixin(State):
         rows = {"table": table}
         for i, f in enumerate(self.fighters):
             rows[f.id] = {
-                "Gard": f"{self.gard[i]}/{f.gard_max}",
+                "Gard (guard)": f"{self.gard[i]}/{f.gard_max}",
                 "Omtöckning (daze)": f"{self.daze[i]} ({R.daze_penalty(self.daze[i])}%)",
                 "sår (wounds)": " ".join(f"{n}×{name}" for name, n in zip(R.WOUNDS, self.wounds[i], strict=True) if n)
                 or "-",

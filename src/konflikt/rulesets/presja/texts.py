@@ -382,17 +382,17 @@ def status(conflict: PresjaState) -> dict[str, dict[str, str]]:
         "table": {
             "exchange": str(conflict.exchange),
             "phase": conflict.phase,
-            "aspekty sytuacyjne": "; ".join(conflict.situation) or "-",
+            "aspekty sytuacyjne (situation aspects)": "; ".join(conflict.situation) or "-",
         }
     }
     for i, fi in enumerate(conflict.fighters):
         row = {
             "side": conflict.side_ids[fi.side],
-            "strefa": conflict.zone_ids[conflict.zone[i]],
+            "strefa (zone)": conflict.zone_ids[conflict.zone[i]],
             "status": ("fighting", "taken out", "conceded")[conflict.fate[i]],
-            "punkty losu": str(conflict.fate_points[i]),
-            "tor": track_text(fi.track, conflict.marked[i], fi.body),
-            "konsekwencje": ", ".join(
+            "Punkty Losu (fate points)": str(conflict.fate_points[i]),
+            "tor (track)": track_text(fi.track, conflict.marked[i], fi.body),
+            "konsekwencje (consequences)": ", ".join(
                 f"{SLOTS[s]}:{conflict.cons_names[i][s]}{'' if conflict.cons[i][s] == 2 or s == 2 else ' (free)'}"
                 for s in range(3)
                 if conflict.cons[i][s]
@@ -400,16 +400,18 @@ def status(conflict: PresjaState) -> dict[str, dict[str, str]]:
             or "-",
         }
         if conflict.dice[i] is not None:
-            row["wynik"] = f"{conflict.result(i)} (4dF {conflict.dice[i]:+d})"
+            row["wynik (result)"] = f"{conflict.result(i)} (4dF {conflict.dice[i]:+d})"
         d = conflict.decl[i]
         if d is not None:
-            row["deklaracja"] = (
+            row["deklaracja (declaration)"] = (
                 d.kind
                 + (f" {conflict.fighters[d.target].id}" if d.kind == "attack" else "")
                 + (f" {d.tactic}" if d.tactic != "none" else "")
             )
         if fi.weapon_boxes:
-            row["aspekt broni"] = "[x]" * conflict.ticks[i] + "[ ]" * (fi.weapon_boxes - conflict.ticks[i])
+            row["aspekt broni (weapon aspect)"] = "[x]" * conflict.ticks[i] + "[ ]" * (
+                fi.weapon_boxes - conflict.ticks[i]
+            )
         rows[fi.id] = row
     return rows
 

@@ -371,16 +371,17 @@ def status(state: PwgeState) -> dict[str, dict[str, str]]:
         table["moves won"] = ", ".join(f"{n} {p}" for n, p in zip(state.side_names, state.points, strict=True))
     rows: dict[str, dict[str, str]] = {"table": table}
     for i, f in enumerate(state.people):
-        row = {"side": state.side_names[f.side], "marker": f"{state.tokens[i]}/{f.pool}"}
+        row = {"side": state.side_names[f.side], "marker (tokens)": f"{state.tokens[i]}/{f.pool}"}
         if state.options.experience_dice:
-            row["erfarenhetstärningar"] = str(state.xp[i])
+            row["erfarenhetstärningar (experience dice)"] = str(state.xp[i])
         if state.kind in ("combat", "chase"):
-            row["kroppspoäng"] = str(state.body[i])
-            row["sår"] = WOUND_LEVELS[state.wounds[i]]
+            row["kroppspoäng (body points)"] = str(state.body[i])
+            level = WOUND_LEVELS[state.wounds[i]]
+            row["sår (wounds)"] = f"{level} ({WOUND_GLOSS[level]})"
         elif state.tracks_body():
-            row[body_word(state).split(" (")[0]] = str(state.body[i])
+            row[body_word(state)] = str(state.body[i])
         row["state"] = "out" if state.out[i] else "in"
         rows[f.pid] = row
     for (i, j), code in sorted(state.dist.items()) if state.distance_in_play() else ():
-        rows[f"avstånd {state.people[i].pid}–{state.people[j].pid}"] = {"distance": _dist(state, code)}
+        rows[f"avstånd (distance) {state.people[i].pid}–{state.people[j].pid}"] = {"distance": _dist(state, code)}
     return rows
