@@ -12,7 +12,7 @@ import pytest
 import segno
 from starlette.websockets import WebSocketDisconnect
 
-from konflikt.core.conflict import Conflict
+from konflikt.core.conflict import Conflict, new_state
 from konflikt.core.scenario import load_scenario
 from konflikt.core.state import GM
 from konflikt.store.db import Store
@@ -324,3 +324,21 @@ def test_a_socket_frame_leaves_to_its_html_what_is_in_it_and_the_gm_tools_are_re
             assert 'id="undo"' in frames[-1]["html"] and 'id="correct"' in frames[-1]["html"]
             assert rendered.count("gm_tools.html") == tools
             assert rendered.count("panel.html") > 0
+
+
+def test_the_everyone_card_names_sides_and_participants_as_the_terminal_does(tmp_path: Path) -> None:
+    """A status cell that holds an id (presja's ``side``: ``strona_belzee``) shows the name on the page and in the
+    API's ``status``, as the terminal's status table does (``core.names.named``)."""
+    scenario = load_scenario("presja/knife_fight")
+    with serving(tmp_path / "k.sqlite") as (client, _):
+        cid, tokens = new_table(client, "presja/knife_fight", ("belzee",))
+        data = frame(client, cid, tokens[GM])
+        sides = {side.id: side.name for side in scenario.sides}
+        cells = [cell for row in data["status"] for cell in row["cells"].values()]
+        raw = [cell for row in new_state(scenario).status().values() for cell in row.values()]
+        assert set(sides) & set(raw), raw  # the display holds side ids: the test has something to name
+        assert not set(sides) & set(cells), cells
+        assert set(sides.values()) <= set(cells)
+        page = client.get(f"/t/{cid}/{tokens[GM]}").text
+        everyone = page[page.index("<h2>Everyone</h2>") :]
+        assert "strona_belzee" not in everyone and "<dd>Belzee</dd>" in everyone

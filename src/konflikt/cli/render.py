@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import sys
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -15,10 +14,10 @@ from rich.table import Table
 from rich.text import Text
 
 from konflikt.core.events import Event
+from konflikt.core.names import named
 from konflikt.core.odds import Probability
 from konflikt.core.outcome import Aftermath
 from konflikt.core.ruleset import get_ruleset
-from konflikt.core.scenario import Scenario
 from konflikt.core.state import State
 from konflikt.dice.distribution import decimal_text, fraction_text
 
@@ -138,13 +137,6 @@ def percent(p: Probability) -> str:
     return f"{value:.2f}%"
 
 
-def scenario_names(scenario: Scenario) -> dict[str, str]:
-    """Participant and side ids → the names people read (a status cell holding an id shows the name)."""
-    names = {side.id: side.name for side in scenario.sides}
-    names.update({p.id: p.name for p in scenario.participants()})
-    return names
-
-
 def status_table(
     state: State,
     title: str | None = None,
@@ -177,25 +169,6 @@ def status_table(
         cells = (str(status[row].get(f, "")) for row in status)
         table.add_row(Text(f), *(Text(named(cell, names)) for cell in cells))
     return table
-
-
-def named(text: str, names: Mapping[str, str]) -> str:
-    """``text`` with each word that is a participant or side id replaced by its name (``attack massimo`` →
-    ``attack Massimo``); other words stay as they are, and so does a name the text already holds (a side named
-    "Zoraks pirater" with the id ``pirater`` is not named twice)."""
-    if text in names:
-        return names[text]
-    if not names:
-        return text
-    held = sorted({name for name in names.values() if name and name in text}, key=len, reverse=True)
-    if not held:
-        return _ids_named(text, names)
-    parts = re.split("(" + "|".join(rf"(?<!\w){re.escape(name)}(?!\w)" for name in held) + ")", text)
-    return "".join(part if i % 2 else _ids_named(part, names) for i, part in enumerate(parts))
-
-
-def _ids_named(text: str, names: Mapping[str, str]) -> str:
-    return " ".join(names.get(word, word) for word in text.split(" "))
 
 
 def outcome_panel(state: State, names: Mapping[str, str] | None = None) -> Panel:

@@ -21,11 +21,11 @@ from konflikt.cli.render import (
     outcome_panel,
     plain_console,
     print_events,
-    scenario_names,
     status_table,
 )
 from konflikt.core.actions import Action
 from konflikt.core.conflict import Conflict, new_state
+from konflikt.core.names import scenario_names
 from konflikt.core.scenario import Scenario, characters_from, load_scenario
 from konflikt.core.state import GM, State
 from konflikt.errors import KonfliktError

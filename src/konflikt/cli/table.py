@@ -18,10 +18,11 @@ from rich.text import Text
 from konflikt.analysis.from_here import ENGINES, Chance, FromHere, choice_odds, percent, prepare, who_wins
 from konflikt.cli.line_input import ask_line
 from konflikt.cli.prompts import list_choices, read_choice, seat_label
-from konflikt.cli.render import outcome_panel, print_events, probability_table, scenario_names, status_table
+from konflikt.cli.render import outcome_panel, print_events, probability_table, status_table
 from konflikt.cli.render import percent as render_percent
 from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.conflict import Conflict
+from konflikt.core.names import scenario_names
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL, State
 from konflikt.dice import Dice, Faces

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from konflikt.core.actions import Action
 from konflikt.core.conflict import Conflict
 from konflikt.core.events import Event
+from konflikt.core.names import named, scenario_names
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL, State
 from konflikt.errors import KonfliktError
@@ -438,6 +439,7 @@ class WebTable:
         """
         state = self.state
         status = state.status()
+        ids = self.cached("id_names", lambda: scenario_names(self.conflict.scenario))
         return {
             "table": self.id,
             "title": self.conflict.scenario.title,
@@ -452,7 +454,10 @@ class WebTable:
             "waiting": [self.label(s) for s in state.waiting_for()],
             "rolls": [r.to_json() for r in self.rolls[-6:]][::-1],
             "sheets": status,
-            "status": [{"row": self.label(r) if r in self.names else r, "cells": c} for r, c in status.items()],
+            "status": [
+                {"row": self.label(r) if r in self.names else r, "cells": {k: named(v, ids) for k, v in c.items()}}
+                for r, c in status.items()
+            ],
         }
 
     def panel(self, seat: str) -> dict[str, Any]:
