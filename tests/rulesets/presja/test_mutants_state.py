@@ -269,3 +269,24 @@ def test_after_an_invocation_everyone_may_answer_again() -> None:
         asked.append(state.current_player())
         act(state, "pass")
     assert asked == ["a", "b", "a", "b"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "args", "words"),
+    [
+        ("attack", {"target": "massimo", "tactic": "offensive"}, "atak na (attack on) Massimo, taktyka zaczepna"),
+        ("defend", {"tactic": "defensive"}, "tylko obrona (defends only), taktyka obronna"),
+        ("defend", {"tactic": None}, "tylko obrona (defends only)"),
+    ],
+)
+def test_the_tables_declaration_cell_reads_as_the_narration_declares(
+    kind: str, args: dict[str, str | None], words: str
+) -> None:
+    """The table's *deklaracja* cell holds the declaration in the text's words with the English beside them, the
+    same words the narration's ``declare`` line gives (not the action's ids: ``attack massimo offensive``)."""
+    state = knife_fight()
+    act(state, kind, **args)
+    cell = state.status()["belzee"]["deklaracja (declaration)"]
+    assert cell.startswith(words), cell
+    declared = [e.text for e in state.history() if e.kind == "declare"][-1]
+    assert declared == f"Belzee deklaruje (declares): {cell}"

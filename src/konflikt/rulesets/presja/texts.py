@@ -17,7 +17,7 @@ from konflikt.rulesets.presja.static import ROLL
 from konflikt.rulesets.presja.track import SLOT_NAMES, SLOTS, Absorb, box_label, track_text
 
 if TYPE_CHECKING:
-    from konflikt.rulesets.presja.state import AttackNumbers, PresjaState
+    from konflikt.rulesets.presja.state import AttackNumbers, Declaration, PresjaState
 
 
 def aspect_name(state: PresjaState, key: str) -> str:
@@ -131,20 +131,24 @@ def emit_exchange(conflict: PresjaState) -> None:
     conflict.emit("exchange", f"— Sekwencja walki (exchange) {conflict.exchange} —", exchange=conflict.exchange)
 
 
+def declaration_words(conflict: PresjaState, d: Declaration) -> str:
+    """A declaration in the text's words with the English beside them (the narration and the table's cell)."""
+    tactic = "" if d.tactic == "none" else f", {TACTIC_NAMES[d.tactic]}"
+    if d.kind == "attack":
+        return f"atak na (attack on) {conflict.fighters[d.target].name}{tactic}"
+    if d.kind == "move":
+        return f"przejście do strefy (move to zone) {conflict.zone_names[d.zone]}{tactic}"
+    if d.kind == "defend":
+        return f"tylko obrona (defends only){tactic}"
+    return "poddaje się (concedes)"
+
+
 @narration
 def emit_declaration(conflict: PresjaState, i: int) -> None:
     d = conflict.decl[i]
     assert d is not None
-    name = conflict.fighters[i].name
-    tactic = "" if d.tactic == "none" else f", {TACTIC_NAMES[d.tactic]}"
-    if d.kind == "attack":
-        text = f"{name} deklaruje (declares): atak na (attack on) {conflict.fighters[d.target].name}{tactic}"
-    elif d.kind == "move":
-        text = f"{name} deklaruje (declares): przejście do strefy (move to zone) {conflict.zone_names[d.zone]}{tactic}"
-    elif d.kind == "defend":
-        text = f"{name} deklaruje (declares): tylko obrona (defends only){tactic}"
-    else:
-        text = f"{name} deklaruje (declares): poddaje się (concedes) before the opponents roll"
+    when = " before the opponents roll" if d.kind not in ("attack", "move", "defend") else ""
+    text = f"{conflict.fighters[i].name} deklaruje (declares): {declaration_words(conflict, d)}{when}"
     conflict.emit("declare", text, who=conflict.fighters[i].id, declared=d.kind)
 
 
@@ -403,11 +407,7 @@ def status(conflict: PresjaState) -> dict[str, dict[str, str]]:
             row["wynik (result)"] = f"{conflict.result(i)} (4dF {conflict.dice[i]:+d})"
         d = conflict.decl[i]
         if d is not None:
-            row["deklaracja (declaration)"] = (
-                d.kind
-                + (f" {conflict.fighters[d.target].id}" if d.kind == "attack" else "")
-                + (f" {d.tactic}" if d.tactic != "none" else "")
-            )
+            row["deklaracja (declaration)"] = declaration_words(conflict, d)
         if fi.weapon_boxes:
             row["aspekt broni (weapon aspect)"] = "[x]" * conflict.ticks[i] + "[ ]" * (
                 fi.weapon_boxes - conflict.ticks[i]
