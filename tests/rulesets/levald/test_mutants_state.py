@@ -38,9 +38,10 @@ def test_the_gm_sets_conditions_then_a_counter_follows_the_attack_word_for_word(
     assert events(state) == [
         (
             "setup",
-            "test — A (Left): Svärd (sword) [Enhandsvapen 60%, anfall (attack) 60, försvar (defence) 60, 3T6/3T6, "
-            f"längd (length) Svärd], {THRESHOLDS}; B (Right): Spjut (spear) [Stångvapen 60%, anfall (attack) 70, "
-            f"försvar (defence) 70, 1T6/3T6, längd (length) Spjut], {THRESHOLDS}",
+            "test — A (Left): Svärd (sword) [Enhandsvapen (one-handed weapons) 60%, anfall (attack) 60, försvar "
+            f"(defence) 60, 3T6/3T6, längd (length) Svärd (sword)], {THRESHOLDS}; B (Right): Spjut (spear) "
+            f"[Stångvapen (pole weapons) 60%, anfall (attack) 70, försvar (defence) 70, 1T6/3T6, längd (length) "
+            f"Spjut (spear)], {THRESHOLDS}",
         ),
         ("round", "Runda (round) 1: A mot (vs) B at Stång (pole); the GM may set conditions"),
         ("condition", "Spelledaren (GM): B is now inträngd i ett hörn (cornered)"),

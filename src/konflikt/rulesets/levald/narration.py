@@ -22,6 +22,20 @@ MOVE_WORDS = {
     "leave": "Lämna (leave the fight)",
 }
 LEVEL_WORD = ("failure", "success", "exceptional success")
+SKILL_ENGLISH = {
+    "Enhandsvapen": "one-handed weapons",
+    "Enhandsvapen plus sköld": "one-handed weapon and shield",
+    "Stångvapen": "pole weapons",
+}
+"""The weapon table's Färdighet (skill) column in English; a skill a scenario adds is shown as it is named."""
+
+
+def skill_words(skill: str) -> str:
+    """A skill's name with its English beside it where the weapon table gives it (``Stångvapen (pole weapons)``)."""
+    english = SKILL_ENGLISH.get(skill)
+    return f"{skill} ({english})" if english else skill
+
+
 FATE_TEXT = {
     "fighting": "står (standing)",
     "knocked_out": "utslagen (knocked out)",
@@ -127,11 +141,12 @@ class NarrationMixin(State):
         parts = []
         for f in self.fighters:
             w = f.weapon
+            length = f"{w.length} ({R.DISTANCE_ENGLISH[w.length]})" if w.length in R.DISTANCE_ENGLISH else w.length
             parts.append(
-                f"{f.name} ({self.side_names[f.side]}): {f.arms()} [{f.skill_name} {f.skill}%, anfall (attack) "
-                f"{f.attack_base}, försvar (defence) {f.defence_base}, {w.damage_guarded}/{w.damage_open}, längd "
-                f"(length) {w.length}], Stridsvana (combat experience) {f.stridsvana}, Gard (guard) {f.gard_max}, "
-                f"trösklar (thresholds) {'/'.join(map(str, f.limits))}"
+                f"{f.name} ({self.side_names[f.side]}): {f.arms()} [{skill_words(f.skill_name)} {f.skill}%, "
+                f"anfall (attack) {f.attack_base}, försvar (defence) {f.defence_base}, {w.damage_guarded}/"
+                f"{w.damage_open}, längd (length) {length}], Stridsvana (combat experience) {f.stridsvana}, Gard "
+                f"(guard) {f.gard_max}, trösklar (thresholds) {'/'.join(map(str, f.limits))}"
             )
         return f"{self.title} — " + "; ".join(parts)
 
