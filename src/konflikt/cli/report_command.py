@@ -16,6 +16,7 @@ from typer.core import TyperGroup
 
 from konflikt.cli.render import plain_console
 from konflikt.errors import KonfliktError
+from konflikt.sim.header import writable_folder
 
 
 def _reports() -> Any:
@@ -95,6 +96,7 @@ def _command(found: Any) -> Any:
         strong_n: int = typer.Option(10, "--strong-n", min=1, help="Duels in each seat order under --strong."),
     ) -> None:
         chosen = parse_levels(levels, low, high)
+        writable_folder(out)  # before the minutes of play, not after them
         console = plain_console(file=io.StringIO()) if as_json else plain_console()
         data = _reports().run_report(found, n, seed, chosen, out, console, strong, strong_n)
         if as_json:

@@ -115,6 +115,18 @@ def make_folder_for(path: Path) -> None:
         raise KonfliktError(f"cannot write {path}: {why}") from None
 
 
+def writable_folder(folder: Path) -> None:
+    """Check before a long computation that its output folder can be made and written (a file is created in it and
+    removed): a report of many seconds should not fail at its end for a ``--out`` that could never be written."""
+    probe = folder / ".konflikt-write-check"
+    make_folder_for(probe)
+    try:
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise KonfliktError(f"cannot write in {folder}: {exc.strerror or exc}") from None
+
+
 def write_text(path: Path, text: str) -> Path:
     """Write a whole file or nothing: a temporary file beside it, renamed into place (never a half-written file)."""
     temporary = path.with_name(f".{path.name}.partial")
