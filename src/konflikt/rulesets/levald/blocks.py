@@ -44,7 +44,9 @@ waiting and the pending mass held 7.9 GB, with configurations below 10⁻¹⁰ p
 in numpy), the refactorisations when a band meets new states, and the solves each take a third of the time; making
 any one of them free leaves the run in minutes, not seconds. The bound is the labels' number, not the dynamics:
 without the boxes, the chain a round reads (distance, initiative, Gard ×2, Omtöckning ×2) is the same blocks with
-one right-hand side each.
+one right-hand side each — and that solve finishes: 2,664 blocks, 108 bands, 337,424 band states in 184 CPU s and
+4.9 GB, winner and ending within the simulation's intervals, but its cap bound came out 1.0 (in the slowest bands
+z = 1.3 passes 1 / the spectral radius, and their whole entering mass is counted).
 
 **Error bound** (absolute, on every probability): the residual of every solve (|m − v (I − Q)| carried through
 (I − Q)⁻¹ · 1, the expected steps left in the block; the residual's own rounding added), the float products'
