@@ -22,7 +22,7 @@ from konflikt.analysis.exact import conflict_odds
 from konflikt.analysis.horizon import Clockless, solve_horizon
 from konflikt.core.conflict import new_state
 from konflikt.core.scenario import Scenario, scenario_from_document
-from konflikt.rulesets.levald.blocks import BlockSolver, Grid, Progress, boxes_of, config_of
+from konflikt.rulesets.levald.blocks import Blocks, BlockSolver, Grid, Progress, boxes_of, config_of
 from konflikt.rulesets.levald.model import BOXES, DAZE, FATE, SIZE, WOUNDS, LevaldModel, _cleared
 from konflikt.rulesets.levald.scenarios import duel_document
 from konflikt.rulesets.levald.state import LevaldState
@@ -80,6 +80,16 @@ def exact_without_cap(model: LevaldModel, start: tuple[int, ...]) -> dict[Hashab
     return by_label(solve_exact(chain, [(0, Fraction(1))]).ends)
 
 
+def solved_from_opening(sc: Scenario, **run: Any) -> tuple[LevaldModel, tuple[int, ...], Blocks]:
+    """The scenario's model, its opening encoded, and the block solve from there (``run``: more of ``run``'s
+    arguments)."""
+    state = new_state(sc)
+    model = model_at(state, policies_of(sc))
+    start = model.encode(state)
+    assert start is not None
+    return model, start, BlockSolver(model).run([(start, Fraction(1))], **run)
+
+
 def assert_close(got: dict[Hashable, float], want: dict[Hashable, Fraction], bound: float) -> None:
     for label in set(got) | set(want):
         assert abs(got.get(label, 0.0) - float(want.get(label, 0))) <= bound, label
@@ -88,11 +98,7 @@ def assert_close(got: dict[Hashable, float], want: dict[Hashable, Fraction], bou
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_the_block_solve_is_the_clockless_chain_solved_exactly(name: str) -> None:
     """Without the cap's share, every label's probability within the stated rounding bound of the Fractions."""
-    state = new_state(SMALL[name]())
-    model = model_at(state, policies_of(SMALL[name]()))
-    start = model.encode(state)
-    assert start is not None
-    solved = BlockSolver(model).run([(start, Fraction(1))])
+    model, start, solved = solved_from_opening(SMALL[name]())
     want = exact_without_cap(model, start)
     rounding = solved.error_bound - solved.cap_bound
     assert 0 < rounding < 1e-9
@@ -103,13 +109,8 @@ def test_the_block_solve_is_the_clockless_chain_solved_exactly(name: str) -> Non
 def test_progress_is_told_after_every_block() -> None:
     """The solve's progress (``scripts/levald_blocks.py``): once a block, counting up to the blocks solved, the
     band states met never falling, and the configurations that entered each block at least one."""
-    sc = SMALL["heuristic"]()
-    state = new_state(sc)
-    model = model_at(state, policies_of(sc))
-    start = model.encode(state)
-    assert start is not None
     told: list[Progress] = []
-    solved = BlockSolver(model).run([(start, Fraction(1))], progress=told.append)
+    _, _, solved = solved_from_opening(SMALL["heuristic"](), progress=told.append)
     assert [p.blocks for p in told] == list(range(1, solved.blocks + 1))
     assert told[-1].states == solved.states and told[-1].pending == 0
     assert all(a.states <= b.states for a, b in itertools.pairwise(told))
@@ -145,11 +146,7 @@ def test_the_cap_is_bounded_not_computed() -> None:
     """A cap that matters (6 rounds): the horizon's exact answer lies within the stated bound of the block solve,
     and the bound is more than the rounding alone (the cap's share is in it)."""
     sc = small_duel({"max_rounds": 6}, skill=30)
-    state = new_state(sc)
-    model = model_at(state, policies_of(sc))
-    start = model.encode(state)
-    assert start is not None
-    solved = BlockSolver(model).run([(start, Fraction(1))])
+    model, start, solved = solved_from_opening(sc)
     _, capped = solve_horizon(model, [(start, Fraction(1))], 200_000, exact=True)
     want = by_label(capped.ends)  # type: ignore[arg-type]
     worst = max(abs(solved.ends.get(k, 0.0) - float(want.get(k, 0))) for k in set(want) | set(solved.ends))
@@ -161,11 +158,7 @@ def test_a_deadlock_plays_to_the_cap() -> None:
     """Nobody can succeed at anything and nobody may leave: every duel is a deadlock at the cap, with the boxes
     and Omtöckning it started with; the mean length is the cap."""
     sc = small_duel({"allow_leave": False, "max_rounds": 40}, skill=0, stridsvana=0)
-    state = new_state(sc)
-    model = model_at(state, policies_of(sc))
-    start = model.encode(state)
-    assert start is not None
-    solved = BlockSolver(model).run([(start, Fraction(1))])
+    model, start, solved = solved_from_opening(sc)
     assert solved.ends == {model.at_cap(model.clock(start)[0]): pytest.approx(1.0)}
     assert solved.deadlocked == pytest.approx(1.0)
     assert solved.mean_length == pytest.approx(40)
@@ -176,11 +169,7 @@ def test_the_mean_length_with_some_deadlocks_is_the_horizons() -> None:
     """Some paths deadlock (nobody may leave, skills low), the others end: the mean counts the deadlocked ones at
     the cap and the rest by their rounds, as the horizon's exact distribution of lengths does."""
     sc = small_duel({"allow_leave": False, "max_rounds": 60}, skill=12, stridsvana=10, gard=0)
-    state = new_state(sc)
-    model = model_at(state, policies_of(sc))
-    start = model.encode(state)
-    assert start is not None
-    solved = BlockSolver(model).run([(start, Fraction(1))])
+    model, start, solved = solved_from_opening(sc)
     _, capped = solve_horizon(model, [(start, Fraction(1))], 200_000, exact=False)
     mean = sum(n * p for (_, n), p in capped.ends.items())
     assert 0 < solved.deadlocked < 1
