@@ -211,6 +211,17 @@ def _minor_faults() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 
 
+def _blocks(run: Prepared, overrides: Mapping[str, object], seed: int, n: int, size: int, indices: range) -> Tally:
+    """The blocks ``indices`` of a run of ``n`` conflicts in blocks of ``size``, played in order into one tally, each
+    with its own seed (``SeedSequence(seed, spawn_key=(index,))``): a task's and a sweep part's share of the run."""
+    tally = Tally()
+    for index in indices:
+        count = min(size, n - index * size)
+        seq = np.random.SeedSequence(seed, spawn_key=(index,))
+        _block(run.scenario, run.kernel, run.seats, overrides, count, seq, tally)
+    return tally
+
+
 def _task(task: Task, size: int) -> dict[str, Any]:
     """Play a task's blocks in order into one tally; its plain-data form, with this process's CPU time and the
     wall clock at its start and end (the bench's timeline)."""
@@ -218,11 +229,7 @@ def _task(task: Task, size: int) -> dict[str, Any]:
     keep_freed_memory()
     started, wall, faults = time.process_time(), time.time(), _minor_faults()
     run = _prepared(key, payload)
-    tally = Tally()
-    for index in range(first, first + blocks):
-        count = min(size, n - index * size)
-        seq = np.random.SeedSequence(seed, spawn_key=(index,))
-        _block(run.scenario, run.kernel, run.seats, payload[2], count, seq, tally)
+    tally = _blocks(run, payload[2], seed, n, size, range(first, first + blocks))
     return {"tally": tally.to_json(), "pid": os.getpid(), "cpu": time.process_time() - started,
             "start": wall, "end": time.time(), "faults": _minor_faults() - faults}  # fmt: skip
 
@@ -256,12 +263,8 @@ def play_part(
     kernel_size, reference_size = sizes or (KERNEL_CHUNK, REFERENCE_CHUNK)
     size = kernel_size if run.kernel is not None else reference_size
     blocks = -(-n // size)
-    tally = Tally()
     keep_freed_memory()
-    for index in range(part * blocks // parts, (part + 1) * blocks // parts):
-        count = min(size, n - index * size)
-        seq = np.random.SeedSequence(seed, spawn_key=(index,))
-        _block(run.scenario, run.kernel, run.seats, overrides, count, seq, tally)
+    tally = _blocks(run, overrides, seed, n, size, range(part * blocks // parts, (part + 1) * blocks // parts))
     return tally, run.used, run.note
 
 
