@@ -48,11 +48,10 @@ def read_only(db: Path | None) -> Store | None:
 def existing(db: Path | None, missing: str) -> Store:
     """The database opened to change what it holds; where there is none yet, ``missing`` (nothing to change, and no
     empty database made for it)."""
-    store = read_only(db)
-    if store is None:
-        raise StoreError(missing)
-    store.close()
-    return Store.open(db)
+    try:
+        return Store.open(db, create=False)
+    except NoDatabase:
+        raise StoreError(missing) from None
 
 
 def character(db: Path | None, campaign: str, name: str) -> tuple[library.Character, list[library.HistoryRow]]:

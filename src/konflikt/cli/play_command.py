@@ -91,11 +91,11 @@ def register(app: typer.Typer) -> None:
             seat_policies(scenario, names)
             fresh = Conflict(scenario, overrides, choose_seed(seed, scenario))
             fresh.replay()
-        if fresh is None:
+        try:
+            store = Store.open(db, create=fresh is not None)  # nothing to resume: no database made for it
+        except NoDatabase:
             saves = db or default_path()
-            if not saves.exists() or (saves.is_file() and saves.stat().st_size == 0):  # nothing to resume, none made
-                raise KonfliktError(f"no saved conflict {resume} in {saves} (see 'konflikt saves')")
-        store = Store.open(db)
+            raise KonfliktError(f"no saved conflict {resume} in {saves} (see 'konflikt saves')") from None
         try:
             if fresh is None:
                 assert resume is not None

@@ -106,7 +106,8 @@ class Loaded:
 
 
 class NoDatabase(StoreError):
-    """A read-only command was pointed at a database that does not exist (it is not created)."""
+    """A command that reads or changes what is saved was pointed at a database that does not exist (it is not
+    created)."""
 
 
 def _text(data: bytes) -> str:
@@ -117,13 +118,13 @@ def _text(data: bytes) -> str:
         raise StoreError("the save database holds text that is not UTF-8 (damaged); left untouched") from None
 
 
-def _check_path(path: Path, readonly: bool) -> None:
+def _check_path(path: Path, readonly: bool, create: bool = True) -> None:
     """Refuse, with one line, paths that cannot be a save database: folders, files as folders, read-only files."""
     for parent in path.parents:
         if parent.exists():
             if not parent.is_dir():
                 raise StoreError(f"{path}: {parent} is a file, not a folder")
-            if not readonly and not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
+            if not readonly and create and not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
                 raise StoreError(f"{path}: read-only folder {parent}; konflikt cannot create a save database there")
             break
     if path.is_dir():
@@ -214,20 +215,21 @@ class Store:
         self._claimed: set[int] = set()
 
     @classmethod
-    def open(cls, path: Path | None = None, *, readonly: bool = False) -> Store:
+    def open(cls, path: Path | None = None, *, readonly: bool = False, create: bool = True) -> Store:
         """Open the database, checked before anything is written; refuse damaged or foreign files untouched.
 
         With ``readonly`` (``saves``, ``export``, ``odds --saved``) the file is opened with ``mode=ro`` and
-        nothing is ever created: no folder, no database.
+        nothing is ever created: no folder, no database. Without ``create`` (a command that changes only what is
+        saved: resume, edit, delete, rest) it is opened for writing but, missing, refused as with ``readonly``.
 
         Raises:
             StoreError: missing (read-only), a folder, read-only (for writing), not SQLite, another program's
                 database, damaged (fails ``quick_check``/``integrity_check``), or from a newer konflikt.
         """
         path = path or default_path()
-        _check_path(path, readonly)
+        _check_path(path, readonly, create)
         fresh = not path.exists() or path.stat().st_size == 0
-        if fresh and readonly:
+        if fresh and (readonly or not create):
             raise NoDatabase(f"{path}: no save database here yet (nothing saved)")
         if not fresh:
             with path.open("rb") as fh:
