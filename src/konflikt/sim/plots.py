@@ -41,13 +41,7 @@ def distribution_plot(title: str, label: str, rows: Sequence[tuple[str, Any]], c
         step = (len(keys) + 19) // 20
         ax.set_xticks(range(0, len(keys), step), keys[::step])
     fig.tight_layout()
-    try:
-        make_folder_for(out)
-        fig.savefig(out, dpi=120)
-    except OSError as exc:
-        raise KonfliktError(f"cannot write {out}: {exc.strerror or exc}") from None
-    finally:
-        plt.close(fig)
+    _write(fig, out, [(out, {"dpi": 120})])
     return out
 
 
@@ -148,11 +142,6 @@ def save_figure(
 ) -> list[Path]:
     """PNG and SVG, with the run's caption under the plot (``text``, or the sim caption of ``header``) and the
     whole header in the files' metadata."""
-    try:
-        make_folder_for(out)
-    except KonfliktError:
-        plt.close(fig)
-        raise
     words = text if text is not None else caption(header) if header is not None else None
     if words is not None and tight:
         fig.text(0.01, 0.005, words, fontsize=7, ha="left", va="bottom", color="#444444")
@@ -163,11 +152,19 @@ def save_figure(
         fig.tight_layout()
     paths = [out.with_suffix(".png"), out.with_suffix(".svg")]
     described = json.dumps(dict(header), ensure_ascii=False, sort_keys=True) if header is not None else ""
+    metadata = {"Description": described} if described else None
+    _write(fig, out, [(paths[0], {"dpi": 130, "metadata": metadata}), (paths[1], {"metadata": metadata})])
+    return paths
+
+
+def _write(fig: Any, out: Path, files: Sequence[tuple[Path, Mapping[str, Any]]]) -> None:
+    """The figure saved to each file (its folder made first), then closed however that went; a file that cannot be
+    written is one line naming ``out``."""
     try:
-        fig.savefig(paths[0], dpi=130, metadata={"Description": described} if described else None)
-        fig.savefig(paths[1], metadata={"Description": described} if described else None)
+        make_folder_for(out)
+        for path, options in files:
+            fig.savefig(path, **options)
     except OSError as exc:
         raise KonfliktError(f"cannot write {out}: {exc.strerror or exc}") from None
     finally:
         plt.close(fig)
-    return paths

@@ -439,7 +439,7 @@ class WebTable:
         """
         state = self.state
         status = state.status()
-        ids = self.cached("id_names", lambda: scenario_names(self.conflict.scenario))
+        ids = scenario_names(self.conflict.scenario)  # shared() itself is built once a step
         return {
             "table": self.id,
             "title": self.conflict.scenario.title,

@@ -147,7 +147,7 @@ def declaration_words(conflict: PresjaState, d: Declaration) -> str:
 def emit_declaration(conflict: PresjaState, i: int) -> None:
     d = conflict.decl[i]
     assert d is not None
-    when = " before the opponents roll" if d.kind not in ("attack", "move", "defend") else ""
+    when = " before the opponents roll" if d.kind == "concede" else ""
     text = f"{conflict.fighters[i].name} deklaruje (declares): {declaration_words(conflict, d)}{when}"
     conflict.emit("declare", text, who=conflict.fighters[i].id, declared=d.kind)
 
