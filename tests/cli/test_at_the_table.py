@@ -197,7 +197,13 @@ def test_quiet_shows_the_outcome_only(tmp_path: Path) -> None:
     assert "outcome:" in text and "After the conflict" not in text and "Trin" not in text
 
 
-def test_play_odds_prints_one_line_after_each_round(tmp_path: Path) -> None:
+def test_play_odds_prints_one_line_after_each_round(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One line after each round, each with a chance. The line's half-second budget is the table's pace, not what
+    is tested here: on a busy machine half a second may play no conflict to its end (the line then says so), so the
+    test gives the line time enough."""
+    import konflikt.cli.table as table_module
+
+    monkeypatch.setattr(table_module, "SUMMARY_BUDGET", 30.0)
     table, out = session(tmp_path, "fimbulfrost/robbers", [], odds=True)
     table.run()
     lines = [line for line in out.getvalue().splitlines() if line.startswith("who wins from here: ")]
