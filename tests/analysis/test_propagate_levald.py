@@ -21,7 +21,7 @@ from konflikt.analysis.exact import StateSpaceTooLarge, conflict_odds
 from konflikt.core.conflict import Conflict, new_state
 from konflikt.core.scenario import load_scenario
 from konflikt.rulesets.levald.model import FATE, _cleared
-from konflikt.rulesets.levald.propagate import Propagator
+from konflikt.rulesets.levald.propagate import Propagator, unique_rows
 from konflikt.rulesets.levald.state import LevaldState
 from konflikt.sim.engine import simulate
 from konflikt.sim.runner import seat_policies
@@ -143,3 +143,19 @@ def test_odds_from_step_of_a_saved_duel(cli: Callable[..., Any], tmp_path: Path)
     assert {k: Fraction(v) for k, v in data["outcomes"].items() if Fraction(v)} == want
     assert sum(want.values()) == 1
     assert {int(k): Fraction(v) for k, v in data["distributions"]["length (rounds)"].items()} == odds.lengths
+
+
+@pytest.mark.parametrize("high", [3, 40, 2**40])
+def test_unique_rows_are_numpys_sorted_rows_and_inverse(high: int) -> None:
+    """The block solve's merges read the rows sorted with the first column most significant (its exit groups are
+    cut where the first three columns change), so the coded unique must give numpy's order, not just the same set;
+    columns too wide for one int64 (2⁴⁰ in five columns) take numpy's own way."""
+    rng = np.random.default_rng(high)
+    keys = rng.integers(-2, high, size=(3000, 5))
+    keys[::7] = keys[3]  # repeats
+    uniq, inv = unique_rows(keys)
+    want, want_inv = np.unique(keys, axis=0, return_inverse=True)
+    assert np.array_equal(uniq, want) and np.array_equal(inv, want_inv.ravel())
+    assert np.array_equal(uniq[inv], keys)
+    empty, none = unique_rows(keys[:0])
+    assert empty.shape == (0, 5) and len(none) == 0

@@ -82,7 +82,7 @@ from konflikt.rulesets.levald.model import (
     LevaldModel,
     _cleared,
 )
-from konflikt.rulesets.levald.propagate import Propagator, kept_on, propagator
+from konflikt.rulesets.levald.propagate import Propagator, kept_on, propagator, unique_rows
 
 PRUNE = 1e-17
 """A box configuration entering a block with less mass than this is dropped, its mass added to the error bound."""
@@ -281,13 +281,13 @@ class Band:
         self.q.append(_summed(parent[inside], code[inside], q[inside]))
         if wounded.any():
             keys = np.column_stack([parent[wounded], da[wounded], db[wounded], tick[wounded], code[wounded]])
-            uniq, inv = np.unique(keys, axis=0, return_inverse=True)
+            uniq, inv = unique_rows(keys)
             w: Floats = np.bincount(inv.ravel(), weights=q[wounded], minlength=len(uniq)).astype(np.float64)
             u: Rows = uniq.astype(np.int64)
             self.x.append((u[:, 0], u[:, 1], u[:, 2], u[:, 3], u[:, 4], w))
         if ended.any():
             ends = np.column_stack([da[ended], db[ended], tick[ended], t[ended, FATE], t[ended, FATE + 1]])
-            uniq, inv = np.unique(ends, axis=0, return_inverse=True)
+            uniq, inv = unique_rows(ends)
             ids = np.array([self._end_id(tuple(r)) for r in uniq.tolist()], dtype=np.int64)
             self.e.append(_summed(parent[ended], ids[inv.ravel()], q[ended]))
         reached: Rows = code[inside]
@@ -336,7 +336,7 @@ class Band:
         assert bool(((xs[1] + xs[2]) > 0).all()), "every exit goes to a later block (Omtöckning only rises)"
         keep = position[xs[0]] >= 0
         kinds_x = np.column_stack([xs[1], xs[2], xs[3], xs[4]])[keep]
-        uniq, inv = np.unique(kinds_x, axis=0, return_inverse=True) if len(kinds_x) else (kinds_x, np.zeros(0, int))
+        uniq, inv = unique_rows(kinds_x)
         exits = sp.csr_matrix((xw[keep], (position[xs[0][keep]], inv.ravel())), shape=(len(live), len(uniq)))
         ep, ei, ew = (np.concatenate([e[i] for e in self.e]) if self.e else np.zeros(0) for i in range(3))
         ep, ei = ep.astype(np.int64), ei.astype(np.int64)
@@ -358,7 +358,7 @@ def _summed(parent: Rows, col: Rows, w: Floats) -> tuple[Rows, Rows, Floats]:
     if not len(parent):
         return parent, col, w
     keys = np.column_stack([parent, col])
-    uniq, inv = np.unique(keys, axis=0, return_inverse=True)
+    uniq, inv = unique_rows(keys)
     summed: Floats = np.bincount(inv.ravel(), weights=w, minlength=len(uniq)).astype(np.float64)
     u: Rows = uniq.astype(np.int64)
     return u[:, 0], u[:, 1], summed
@@ -543,7 +543,7 @@ class BlockSolver:
             return
         rows = np.concatenate([r for r, _ in tally.found])
         p = np.concatenate([q for _, q in tally.found])
-        uniq, inv = np.unique(rows, axis=0, return_inverse=True)
+        uniq, inv = unique_rows(rows)
         sums = np.bincount(inv.ravel(), weights=p, minlength=len(uniq))
         for (da, db, config, fa, fb), q in zip(uniq.tolist(), sums.tolist(), strict=True):
             label = self.label((da, db), config, (fa, fb))
