@@ -164,6 +164,46 @@ def test_a_deadlock_plays_to_the_cap() -> None:
     assert solved.mean_length == pytest.approx(40)
 
 
+def test_a_band_beyond_z_is_counted_into_the_cap_bound_once_by_its_chance(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where z passes a band's radius, the mass entering it is counted into the cap's bound whole: by the chance
+    of a path ever coming there (once, however many such blocks it passes), not by its z-weighted mass (z^rounds,
+    more than the chance) nor once per block. Every band but the opening's made one such: the cap's bound is then
+    the chance of the duel ever leaving the opening's band, which the ends tell (Omtöckning only rises)."""
+    import konflikt.rulesets.levald.blocks as blocks
+    from konflikt.rulesets.levald import rules
+
+    def penalties(daze: tuple[int, int]) -> tuple[int, int]:
+        return rules.daze_penalty(daze[0]), rules.daze_penalty(daze[1])
+
+    sc = WOUNDING()
+    state = new_state(sc)
+    model = model_at(state, policies_of(sc))
+    start = model.encode(state)
+    assert start is not None
+    opening = penalties((start[DAZE], start[DAZE + 1]))
+    prepare, labelled = blocks.Band.prepare, blocks.BlockSolver._labelled
+    found: list[tuple[Any, Any]] = []
+
+    def beyond_z(band: blocks.Band) -> blocks.Prepared:
+        prep = prepare(band)
+        if penalties(band.daze) != opening:
+            prep.lu_z = None
+        return prep
+
+    def keep(solver: BlockSolver, tally: blocks.Tally) -> None:
+        found.extend(tally.found)
+        labelled(solver, tally)
+
+    monkeypatch.setattr(blocks.Band, "prepare", beyond_z)
+    monkeypatch.setattr(blocks.BlockSolver, "_labelled", keep)
+    solved = BlockSolver(model).run([(start, Fraction(1))])
+    left_opening = sum(
+        float(p[i]) for rows, p in found for i, row in enumerate(rows.tolist()) if penalties(row[:2]) != opening
+    )
+    assert solved.blocks > 3 and 0.005 < left_opening < 0.999
+    assert solved.cap_bound == pytest.approx(left_opening, rel=1e-9)
+
+
 @pytest.mark.slow  # minutes: the oracle explores thousands of clockless states in Python
 def test_the_mean_length_with_some_deadlocks_is_the_horizons() -> None:
     """Some paths deadlock (nobody may leave, skills low), the others end: the mean counts the deadlocked ones at

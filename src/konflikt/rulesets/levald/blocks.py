@@ -33,7 +33,10 @@ mass counted at the cap (its entry time from a first-moment pass over the same L
 deadlocks) within the rounds left is the same path under the cap. The rest is bounded: P(T > L) ≤ E[z^T] z^−(L+1)
 for z > 1, T the rounds until the end or the deadlock, E[z^T] the same block solve with every round weighted by z
 (a band where (I − zQ)⁻¹ is not positive — a solve of the ones vector with an entry ≤ 0 — is where z times the
-spectral radius reaches 1: the mass entering such a band is counted into the bound whole).
+spectral radius reaches 1: a path entering such a band is counted into the bound whole, by its chance, once — a
+third config-free pass carries the chance of being somewhere without having passed such a band — and leaves the
+z-weighted mass there. Counting the z-weighted mass instead, z^rounds times the chance, made the bundled duel's
+bound 6.1, and counting the chance once per block such a path enters is more than once per path).
 
 **Measured on the bundled duel, and why it does not finish** (``scripts/levald_blocks.py``). The labels are the
 State's fate words — fate, every wound box and the exact Omtöckning of both fighters — and they are many: 2,000,000
@@ -387,6 +390,9 @@ class Entering:
     """(state codes, E[rounds played · 1{here}]) entering: the first-moment pass."""
     zmass: list[tuple[Rows, Floats]] = field(default_factory=list)
     """(state codes, E[z^rounds · 1{here}]) entering: the cap's bound."""
+    fresh: list[tuple[Rows, Floats]] = field(default_factory=list)
+    """(state codes, P(here, and no block of a band beyond z's reach on the way)) entering: what such a block
+    counts into the cap's bound whole, each path once."""
 
 
 @dataclass(frozen=True)
@@ -440,6 +446,8 @@ class Tally:
     pruned: float = 0.0
     zsum: float = 0.0
     z_lost: float = 0.0
+    """The chance of entering a block whose band z passes (``Prepared.lu_z`` is ``None``) at all: a path through
+    one is counted into the cap's bound whole, once, and is in neither the z-weighted mass nor this after it."""
     blocks: int = 0
     widest: int = 1
 
@@ -515,6 +523,7 @@ class BlockSolver:
             entering.parts.append((config, code, np.array([[float(w)]])))
             entering.moment.append((code, np.zeros(1)))
             entering.zmass.append((code, np.array([float(w)])))
+            entering.fresh.append((code, np.array([float(w)])))
         while heap:
             check_time()
             _, daze = heapq.heappop(heap)
@@ -633,19 +642,23 @@ class BlockSolver:
         moment = prep.lu.solve(mrhs + prep.q_start.T @ total_visits, trans="T")
         tally.moment_trapped += float(prep.to_trap @ (moment + played_v))
         mout = prep.exits.T @ (moment + played_v)
-        if prep.lu_z is None:  # z at or beyond this band's radius: its mass counted into the bound whole
-            tally.z_lost += float(zrhs.sum())
-            zweight = np.zeros(n)
+        frhs, _ = self._pass(band, prep, entering.fresh)  # into a deadlocked state: labelled at the cap exactly
+        if prep.lu_z is None:  # z at or beyond this band's radius: the chance of coming here counted whole
+            tally.z_lost += float(frhs.sum())
+            zweight = fresh = np.zeros(n)
         else:
             zweight = prep.lu_z.solve(zrhs, trans="T") * (1 + (Z - 1) * prep.start)
+            fresh = np.maximum(prep.lu.solve(frhs, trans="T"), 0.0)
         tally.zsum += float(zweight @ (np.asarray(prep.ends.sum(axis=1)).ravel() + prep.to_trap))
         zout = prep.exits.T @ zweight
+        fout = prep.exits.T @ fresh
         for da, db, _, lo, hi in prep.groups:
-            cols = lo + np.flatnonzero((mout[lo:hi] != 0) | (zout[lo:hi] != 0))
+            cols = lo + np.flatnonzero((mout[lo:hi] != 0) | (zout[lo:hi] != 0) | (fout[lo:hi] != 0))
             if len(cols):
                 target = self._entering_block(pending, heap, (daze[0] + da, daze[1] + db))
                 target.moment.append((prep.exit_code[cols], mout[cols]))
                 target.zmass.append((prep.exit_code[cols], zout[cols]))
+                target.fresh.append((prep.exit_code[cols], fout[cols]))
 
     @staticmethod
     def _pass(band: Band, prep: Prepared, parts: list[tuple[Rows, Floats]]) -> tuple[Floats, float]:
