@@ -148,6 +148,24 @@ def test_initiative_table(a: R.Reach, b: R.Reach, result: str) -> None:
     assert R.initiative(a, b) == result
 
 
+@pytest.mark.parametrize(
+    ("a", "b", "result"),
+    [
+        ("optimal", "too_close", "roll"),
+        ("too_close", "optimal", "roll"),
+        ("optimal", "optimal", "roll"),
+        ("too_close", "too_close", "roll"),
+        ("optimal", "too_far", "a"),
+        ("too_close", "too_far", "a"),
+        ("too_far", "optimal", "b"),
+        ("too_far", "too_far", "none"),
+    ],
+)
+def test_a_damaged_holder_rolls_anew_unless_one_is_too_far(a: R.Reach, b: R.Reach, result: str) -> None:
+    assert R.initiative_afresh(a, b, damaged_holder_rolls=True) == result
+    assert R.initiative_afresh(a, b, damaged_holder_rolls=False) == R.initiative(a, b)
+
+
 def test_initiative_vectors_of_the_digest() -> None:
     sword, spear = D("Svärd"), D("Spjut")
     at = D("Svärd")
