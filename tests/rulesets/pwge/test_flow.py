@@ -20,6 +20,36 @@ ANN, BO = 0, 1
 
 
 # ---- endings -----------------------------------------------------------------------------------------------------
+def test_with_three_sides_the_others_go_on_when_one_sides_pool_runs_out() -> None:
+    """konflikt's own: the text's endings speak of two sides; a third side whose pool runs out drops out of the
+    choosing and the two others go on."""
+    doc = {
+        "ruleset": "pwge",
+        "title": "test",
+        "options": {},
+        "setup": {},
+        "sides": [
+            {"id": "red", "participants": [person("ann")]},
+            {"id": "blue", "participants": [person("bo")]},
+            {"id": "green", "participants": [person("cy", attributes={"Styrka": 1})]},
+        ],
+    }
+    state = new_state(scenario_from_document(doc, "<test>"))
+    assert isinstance(state, PwgeState) and state.tokens == [6, 6, 2]
+    act(state, "pass")
+    act(state, "pass")
+    act(state, "attack", target="ann", weapon="melee")  # Cy: 1 token left
+    act(state, "no_counter")
+    act(state, "no_response")
+    roll(state, 4, 12)  # Cy's attack behind the difficulty
+    act(state, "top")  # Cy's last token
+    roll(state, 4)
+    assert state.tokens[2] == 0 and state.dry_order == ((2,),)
+    assert state.ending is None and state.phase == "open" and state.current_player() == "ann"
+    act(state, "pass")
+    assert state.current_player() == "bo"  # Cy, with no token, is not given the floor
+
+
 def test_deadlock_when_nobody_wants_to_act() -> None:
     state = make()
     act(state, "pass")
