@@ -327,6 +327,21 @@ def test_sociala_och_diplomatiska_avstand_kvarstar_mellan_varje_konflikt() -> No
     assert again.pair(ANN, BO) == 3
 
 
+def test_physical_body_points_lost_in_a_fight_are_not_carried_to_the_next() -> None:
+    """A stand-in: the text keeps the physical kroppspoäng apart ("de som man blir av med genom att få fysiskt
+    stryk") and gives no healing; Parallel Worlds' is not in it, so the next conflict starts at full body points."""
+    state = make()
+    act(state, "attack", target="bo", weapon="melee")
+    act(state, "no_counter")
+    act(state, "no_response")
+    roll(state, 14, 2, 8)  # the attack beats 2T; the skadeslag 8 against no armour
+    act(state, "accept")
+    act(state, "accept")
+    assert state.body[BO] == 2
+    after = RULESET.aftermath(state) if RULESET.aftermath else None
+    assert after is not None and after.characters["bo"]["body_points"] == 10
+
+
 @pytest.mark.parametrize("name", ["negotiation", "ball"])
 def test_the_bundled_negotiation_and_ball_keep_the_distance_they_end_at(name: str) -> None:
     scenario = load_scenario(f"pwge/{name}")
