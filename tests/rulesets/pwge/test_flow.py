@@ -213,6 +213,14 @@ def test_closing_from_range_1_arrives_at_the_spear() -> None:
 
 
 # ---- surprise ----------------------------------------------------------------------------------------------------
+def test_without_a_surprise_every_pair_starts_at_the_setups_distance_svard_by_default() -> None:
+    """konflikt's own: the text lets only a surpriser choose where a fight starts; otherwise [setup] start_distance,
+    Svärd unless told, for every pair of foes."""
+    state = make(extra_a=[person("cy")])
+    assert set(state.dist.values()) == {2} and len(state.dist) == 2  # Kropp 0, Dolk 1, Svärd 2
+    assert make(setup={"start_distance": 3}).pair(ANN, BO) == 7  # range 3
+
+
 def test_surprise_start_distance_and_free_attack_without_response() -> None:
     state = make(setup={"surprise": "red", "start_distance": 5})
     assert state.current_player() == "ann" and state.phase == "surprise_distance"
