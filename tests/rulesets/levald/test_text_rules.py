@@ -145,6 +145,7 @@ def test_a_damaged_holders_new_roll_never_makes_the_one_too_far_the_attacker() -
     act(state, "ground", step=0)
     move(state, a="hold", b="hold", c="hold")
     assert state.phase == "attacker" and (state.att, state.dfn) == (0, 1)  # b is still too far: a attacks
+    assert "the one too far stays försvarare (automatiskt): no new roll" in texts(state)
 
 
 # ---- 4. Kritisk and Dödlig are ticked -----------------------------------------------------------------------------

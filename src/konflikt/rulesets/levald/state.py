@@ -365,6 +365,8 @@ class LevaldState(NarrationMixin):
         )
         if damaged_roll and decision == "roll":
             where += "; anfallaren blev skadad (the attacker was damaged): a new roll"
+        elif damaged_roll and decision != "none":
+            where += "; anfallaren blev skadad, but the one too far stays försvarare (automatiskt): no new roll"
         if decision == "none":
             self.holder[p] = -1
             self.redecide[p] = reason or MOVED
