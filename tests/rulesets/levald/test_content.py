@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from konflikt.core.campaign import Rest
 from konflikt.core.conflict import Conflict, new_state
 from konflikt.core.scenario import load_scenario, scenario_from_document
 from konflikt.errors import ScenarioError
+from konflikt.rulesets.levald.campaign import CAMPAIGN
 from konflikt.rulesets.levald.models import Character, bundled_weapons
-from konflikt.rulesets.levald.rest import after_fight, rest_character
+from konflikt.rulesets.levald.rest import aftermath
 from konflikt.rulesets.levald.scenarios import duel_document, duel_scenario, weapon_pairs
 from konflikt.sim.runner import Generators, Runner, play_scenario, seat_policies
 from tests.rulesets.levald.helpers import document, fighter, state_of
@@ -144,14 +146,13 @@ def test_duel_document_is_a_plain_scenario_document() -> None:
 
 
 def test_after_a_fight_and_rest() -> None:
+    """The path a campaign plays: the aftermath carries the boxes and the Omtöckning (not Gard), and rest lowers
+    Omtöckning one point a round down to one point per wound."""
     state = state_of(document(fighter("a"), fighter("b", gard_now=0), "Svärd"))
     state.daze[1], state.wounds[1] = 34, [0, 1, 1, 0, 0]
-    carried = after_fight(state, "b")
-    boxes = {"skråma": 0, "lätt": 1, "allvarlig": 1, "kritisk": 0, "dödlig": 0}
-    assert carried == {"gard_now": 0, "daze": 34, "wounds": boxes, "weapon": "Svärd"}
-    fields = {k: v for k, v in {**fighter("b"), **carried}.items() if k not in ("id", "policy")}
-    character = Character.model_validate(fields)
-    rested = rest_character(character, 10)
-    assert rested.daze == 24 and rested.gard_now == 10
-    assert rest_character(character, 100).daze == 2  # one point per wound stays
-    assert rest_character(character, 100, floor_per_wound=False).daze == 0
+    carried = dict(aftermath(state).characters["b"])
+    assert carried["daze"] == 34 and "gard_now" not in carried
+    assert carried["wounds"] == {"skråma": 0, "lätt": 1, "allvarlig": 1, "kritisk": 0, "dödlig": 0}
+    Character.model_validate({k: v for k, v in carried.items() if k not in ("id", "policy")})
+    assert CAMPAIGN.rest(carried, (), Rest(10, "rounds")).document["daze"] == 24
+    assert CAMPAIGN.rest(carried, (), Rest(100, "rounds")).document["daze"] == 2  # one point per wound stays

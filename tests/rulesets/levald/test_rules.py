@@ -148,6 +148,24 @@ def test_initiative_table(a: R.Reach, b: R.Reach, result: str) -> None:
     assert R.initiative(a, b) == result
 
 
+@pytest.mark.parametrize(
+    ("a", "b", "result"),
+    [
+        ("optimal", "too_close", "roll"),
+        ("too_close", "optimal", "roll"),
+        ("optimal", "optimal", "roll"),
+        ("too_close", "too_close", "roll"),
+        ("optimal", "too_far", "a"),
+        ("too_close", "too_far", "a"),
+        ("too_far", "optimal", "b"),
+        ("too_far", "too_far", "none"),
+    ],
+)
+def test_a_damaged_holder_rolls_anew_unless_one_is_too_far(a: R.Reach, b: R.Reach, result: str) -> None:
+    assert R.initiative_afresh(a, b, damaged_holder_rolls=True) == result
+    assert R.initiative_afresh(a, b, damaged_holder_rolls=False) == R.initiative(a, b)
+
+
 def test_initiative_vectors_of_the_digest() -> None:
     sword, spear = D("Svärd"), D("Spjut")
     at = D("Svärd")
@@ -177,9 +195,14 @@ def test_damage_path_gard_holds() -> None:
     assert R.apply_hit(20, 8, 10, True, SNURRE, False) == (2, R.NO_WOUND, 0)
 
 
-def test_damage_path_gard_exactly_emptied_gives_no_wound() -> None:
+def test_damage_path_gard_exactly_emptied_a_skrama_unless_empty_gard_scratch_is_off() -> None:
     assert R.apply_hit(18, 8, 10, True, SNURRE, False) == (0, R.NO_WOUND, 0)
     assert R.apply_hit(18, 8, 10, True, SNURRE, True) == (0, R.SKRAMA, 0)
+
+
+def test_far_man_14_poang_i_skada_sa_flyttar_man_ner_gemet_14_steg() -> None:
+    """The text's paper-clip example: 14 points of damage on Gard move the clip down 14 steps, and no wound."""
+    assert R.apply_hit(20, 4, 10, True, SNURRE, True) == (20 - 14, R.NO_WOUND, 0)
 
 
 def test_damage_path_open_compares_everything() -> None:

@@ -131,6 +131,23 @@ def test_om_anfallaren_blir_skadad_sa_slas_ett_nytt_slag_by_default() -> None:
     assert "anfallaren blev skadad" in texts(state)
 
 
+def test_a_damaged_holders_new_roll_never_makes_the_one_too_far_the_attacker() -> None:
+    """ "Om ena parten är på för långt avstånd … blir den som är på för långt avstånd automatiskt försvarare": the
+    new roll for a damaged holder does not give a fighter whose weapon does not reach the initiative."""
+    doc = document(fighter("a", "Spjut"), [fighter("b", "Svärd"), fighter("c", "Spjut")], distance="Spjut")
+    state = state_of(doc)
+    move(state, a="hold", b="hold", c="hold")
+    act(state, "regain")  # a–b: a optimal, b (sword) too far: a attacks, and lets it be
+    roll(state, 90, 10)  # a–c: both optimal, c wins the initiative
+    act(state, "attack")
+    act(state, "defend")
+    roll(state, 35, 99, 3)  # c hits a's Gard: the holder of a–b is damaged
+    act(state, "ground", step=0)
+    move(state, a="hold", b="hold", c="hold")
+    assert state.phase == "attacker" and (state.att, state.dfn) == (0, 1)  # b is still too far: a attacks
+    assert "the one too far stays försvarare (automatiskt): no new roll" in texts(state)
+
+
 # ---- 4. Kritisk and Dödlig are ticked -----------------------------------------------------------------------------
 def test_da_kryssar_man_i_den_rutan_kritisk_is_ticked_utslagen_without_omtockning() -> None:
     state = state_of(document(fighter("a"), fighter("b", gard_now=0, kraft=10, själ=0), "Svärd"))

@@ -20,6 +20,36 @@ ANN, BO = 0, 1
 
 
 # ---- endings -----------------------------------------------------------------------------------------------------
+def test_with_three_sides_the_others_go_on_when_one_sides_pool_runs_out() -> None:
+    """konflikt's own: the text's endings speak of two sides; a third side whose pool runs out drops out of the
+    choosing and the two others go on."""
+    doc = {
+        "ruleset": "pwge",
+        "title": "test",
+        "options": {},
+        "setup": {},
+        "sides": [
+            {"id": "red", "participants": [person("ann")]},
+            {"id": "blue", "participants": [person("bo")]},
+            {"id": "green", "participants": [person("cy", attributes={"Styrka": 1})]},
+        ],
+    }
+    state = new_state(scenario_from_document(doc, "<test>"))
+    assert isinstance(state, PwgeState) and state.tokens == [6, 6, 2]
+    act(state, "pass")
+    act(state, "pass")
+    act(state, "attack", target="ann", weapon="melee")  # Cy: 1 token left
+    act(state, "no_counter")
+    act(state, "no_response")
+    roll(state, 4, 12)  # Cy's attack behind the difficulty
+    act(state, "top")  # Cy's last token
+    roll(state, 4)
+    assert state.tokens[2] == 0 and state.dry_order == ((2,),)
+    assert state.ending is None and state.phase == "open" and state.current_player() == "ann"
+    act(state, "pass")
+    assert state.current_player() == "bo"  # Cy, with no token, is not given the floor
+
+
 def test_deadlock_when_nobody_wants_to_act() -> None:
     state = make()
     act(state, "pass")
@@ -183,6 +213,14 @@ def test_closing_from_range_1_arrives_at_the_spear() -> None:
 
 
 # ---- surprise ----------------------------------------------------------------------------------------------------
+def test_without_a_surprise_every_pair_starts_at_the_setups_distance_svard_by_default() -> None:
+    """konflikt's own: the text lets only a surpriser choose where a fight starts; otherwise [setup] start_distance,
+    Svärd unless told, for every pair of foes."""
+    state = make(extra_a=[person("cy")])
+    assert set(state.dist.values()) == {2} and len(state.dist) == 2  # Kropp 0, Dolk 1, Svärd 2
+    assert make(setup={"start_distance": 3}).pair(ANN, BO) == 7  # range 3
+
+
 def test_surprise_start_distance_and_free_attack_without_response() -> None:
     state = make(setup={"surprise": "red", "start_distance": 5})
     assert state.current_player() == "ann" and state.phase == "surprise_distance"
@@ -295,6 +333,21 @@ def test_sociala_och_diplomatiska_avstand_kvarstar_mellan_varje_konflikt() -> No
         options={"social_distance_and_damage": True},
     )
     assert again.pair(ANN, BO) == 3
+
+
+def test_physical_body_points_lost_in_a_fight_are_not_carried_to_the_next() -> None:
+    """A stand-in: the text keeps the physical kroppspoäng apart ("de som man blir av med genom att få fysiskt
+    stryk") and gives no healing; Parallel Worlds' is not in it, so the next conflict starts at full body points."""
+    state = make()
+    act(state, "attack", target="bo", weapon="melee")
+    act(state, "no_counter")
+    act(state, "no_response")
+    roll(state, 14, 2, 8)  # the attack beats 2T; the skadeslag 8 against no armour
+    act(state, "accept")
+    act(state, "accept")
+    assert state.body[BO] == 2
+    after = RULESET.aftermath(state) if RULESET.aftermath else None
+    assert after is not None and after.characters["bo"]["body_points"] == 10
 
 
 @pytest.mark.parametrize("name", ["negotiation", "ball"])

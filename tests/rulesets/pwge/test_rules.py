@@ -7,6 +7,7 @@ import itertools
 import pytest
 
 from konflikt.rulesets.pwge.rules import (
+    LAST_MELEE,
     closer,
     damage_points,
     diplomatic_penalty,
@@ -90,6 +91,12 @@ def test_exactly_max_is_out_of_range_when_read_literally() -> None:
 def test_closing_in_arrives_at_the_longest_weapons_distance() -> None:
     longest = max(SVARD, SPJUT)  # a sword against a spear
     assert closer(R1, longest) == SPJUT
+
+
+def test_ranges_stop_at_max_range_konflikts_own_cap() -> None:
+    """The text's ranges go "1 och uppåt"; konflikt tracks them up to [setup] max_range and no farther."""
+    assert farther(LAST_MELEE + 11, 2, 12) == LAST_MELEE + 12
+    assert farther(LAST_MELEE + 12, 2, 12) is None
 
 
 def test_leaving_melee_from_the_longest_weapons_distance_is_range_1() -> None:

@@ -168,8 +168,9 @@ def initiative(
     near = not far_a and not far_b
     to_b = far_a or (near and opt_b and not opt_a)
     rolled = near and opt_a == opt_b  # both optimal, or both too close
-    # "Om anfallaren blir skadad så slås ett nytt slag för att avgöra initiativ"
-    if holder_roll and redecide == DAMAGED and holder >= 0:
+    # "Om anfallaren blir skadad så slås ett nytt slag för att avgöra initiativ" — the one too far stays
+    # "automatiskt försvarare" (rules.initiative_afresh)
+    if holder_roll and redecide == DAMAGED and holder >= 0 and near:
         rolled, to_b = True, False
     won = contest(roll_a, roll_b, target_a, target_b) if rolled else int(to_b)
     return won, MOVED if won < 0 else 0

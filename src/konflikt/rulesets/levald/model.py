@@ -302,12 +302,11 @@ class LevaldModel:
             return
         d = self.scale_index[s[DIST]]
         f = self.fighters
-        decision = R.initiative(R.reach(d, f[0].length), R.reach(d, f[1].length))
         only_damaged = redecide == DAMAGED and holder >= 0
+        damaged_roll = only_damaged and self.options.holder_damaged == "roll"
+        decision = R.initiative_afresh(R.reach(d, f[0].length), R.reach(d, f[1].length), damaged_roll)
         t = s.copy()
         t[REDECIDE] = 0
-        if decision != "none" and only_damaged and self.options.holder_damaged == "roll":
-            decision = "roll"
         if decision == "none":
             t[HOLDER] = -1
             t[REDECIDE] = redecide or MOVED

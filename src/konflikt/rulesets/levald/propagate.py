@@ -619,10 +619,9 @@ def _initiative_table(m: LevaldModel, s: list[int]) -> list[tuple[tuple[int, ...
         return [((holder, holder, redecide), 1.0)]
     f = m.fighters
     d = m.scale_index[s[DIST]]
-    decision = R.initiative(R.reach(d, f[0].length), R.reach(d, f[1].length))
     only_damaged = redecide == DAMAGED and holder >= 0
-    if decision != "none" and only_damaged and m.options.holder_damaged == "roll":
-        decision = "roll"
+    damaged_roll = only_damaged and m.options.holder_damaged == "roll"
+    decision = R.initiative_afresh(R.reach(d, f[0].length), R.reach(d, f[1].length), damaged_roll)
     if decision == "none":
         return [((-1, -1, redecide or MOVED), 1.0)]
     if decision == "roll":

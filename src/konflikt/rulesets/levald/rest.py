@@ -1,4 +1,4 @@
-"""Between fights: what carries out of a fight (the aftermath), and rest.
+"""Between fights: what carries out of a fight (the aftermath); rest is the campaign's (:mod:`.campaign`).
 
 The text: "Omtöckning återvinns i alla fall med ett poäng per runda då man vilar. Det ska nog finnas någon gräns för
 hur lite omtöckning man kan ha kvar, förmodligen en poäng per skada inklusive skråmor." Healing time is announced
@@ -7,47 +7,13 @@ for later ("läkningstid ... det tar jag sen"), so wounds stay ticked.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from konflikt.core.outcome import Aftermath
 from konflikt.core.state import State
-from konflikt.rulesets.levald.models import Character, Weapon, bundled_weapons
+from konflikt.rulesets.levald.models import Weapon, bundled_weapons
 from konflikt.rulesets.levald.narration import FATE_TEXT
-from konflikt.rulesets.levald.rules import WOUNDS, daze_penalty, rest
-
-if TYPE_CHECKING:
-    from konflikt.rulesets.levald.state import LevaldState
-
-
-def after_fight(state: LevaldState, pid: str) -> dict[str, Any]:
-    """The character document of ``pid`` as the fight left it: Gard, Omtöckning and wound boxes carried over."""
-    i = state.index[pid]
-    fighter = state.fighters[i]
-    skrama, latt, allvarlig, kritisk, dodlig = state.wounds[i]
-    return {
-        "gard_now": state.gard[i],
-        "daze": state.daze[i],
-        "wounds": {"skråma": skrama, "lätt": latt, "allvarlig": allvarlig, "kritisk": kritisk, "dödlig": dodlig},
-        "weapon": fighter.weapon.name,
-    }
-
-
-def rest_character(character: Character, rounds: int, floor_per_wound: bool = True) -> Character:
-    """The character after ``rounds`` rounds of rest: Omtöckning −1 a round down to one point per wound (option
-    ``rest_floor_per_wound``), and Gard +1 a round up to its maximum (konflikt's choice: as in a round without a
-    fight)."""
-    if rounds < 0:
-        raise ValueError(f"rest rounds must be 0 or more, not {rounds}")
-    w = character.wounds
-    wounds = sum(w.boxes())
-    gard = character.gard if character.gard_now is None else character.gard_now
-    return character.model_copy(
-        update={
-            "daze": rest(character.daze, wounds, rounds, floor_per_wound),
-            "gard_now": min(gard + rounds, character.gard),
-        }
-    )
-
+from konflikt.rulesets.levald.rules import WOUNDS, daze_penalty
 
 BOX_KEYS = ("skråma", "lätt", "allvarlig", "kritisk", "dödlig")
 """The wound boxes as a character file names them, in the order of rules.WOUNDS."""
@@ -65,8 +31,8 @@ def aftermath(state: State) -> Aftermath:
 
     Carried: every ticked wound box ("Då kryssar man i den rutan"; healing time is announced for later, so boxes
     stay) and the Omtöckning as the fight left it ("Omtöckning återvinns … med ett poäng per runda då man vilar":
-    :func:`rest_character` applies the rest). Not carried: Gard, which the text describes only within a fight (as
-    one is forced back, loses footing and tires): the next fight starts with full Gard (konflikt's own).
+    :func:`.campaign.rest_between` applies the rest). Not carried: Gard, which the text describes only within a
+    fight (as one is forced back, loses footing and tires): the next fight starts with full Gard (konflikt's own).
     """
     from konflikt.rulesets.levald.state import LevaldState
 

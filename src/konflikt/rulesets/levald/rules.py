@@ -151,6 +151,16 @@ def initiative(reach_a: Reach, reach_b: Reach) -> Initiative:
     return "roll"
 
 
+def initiative_afresh(reach_a: Reach, reach_b: Reach, damaged_holder_rolls: bool) -> Initiative:
+    """The initiative decided afresh; ``damaged_holder_rolls``: the holder was damaged (and the distance held) under
+    ``holder_damaged = roll``, so "ett nytt slag" decides it — unless one of the two is too far, who stays
+    "automatiskt försvarare" (a new roll never gives the initiative to a weapon that does not reach)."""
+    decision = initiative(reach_a, reach_b)
+    if damaged_holder_rolls and decision != "none" and "too_far" not in (reach_a, reach_b):
+        return "roll"
+    return decision
+
+
 def may_counter(distance: int, defender_length: int) -> bool:
     """The defender may counter-attack when the distance is equal to its weapon length or shorter."""
     return distance <= defender_length

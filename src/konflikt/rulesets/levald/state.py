@@ -354,17 +354,19 @@ class LevaldState(NarrationMixin):
             return
         d = self.pair_distance()
         reach_a, reach_b = R.reach(d, self.fighters[a].length), R.reach(d, self.fighters[b].length)
-        decision = R.initiative(reach_a, reach_b)
         only_damaged = self.redecide[p] == DAMAGED and self.holder[p] >= 0
+        damaged_roll = only_damaged and self.options.holder_damaged == "roll"
+        decision = R.initiative_afresh(reach_a, reach_b, damaged_roll)
         reason = self.redecide[p]
         self.redecide[p] = 0
         where = (
             f"at {self._dist_name()}: {self.fighters[a].name} {R.REACH_TEXT[reach_a]}, "
             f"{self.fighters[b].name} {R.REACH_TEXT[reach_b]}"
         )
-        if decision != "none" and only_damaged and self.options.holder_damaged == "roll":
-            decision = "roll"
+        if damaged_roll and decision == "roll":
             where += "; anfallaren blev skadad (the attacker was damaged): a new roll"
+        elif damaged_roll and decision != "none":
+            where += "; anfallaren blev skadad, but the one too far stays försvarare (automatiskt): no new roll"
         if decision == "none":
             self.holder[p] = -1
             self.redecide[p] = reason or MOVED

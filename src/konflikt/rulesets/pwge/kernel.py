@@ -3,10 +3,11 @@
 It mirrors :class:`~konflikt.rulesets.pwge.state.PwgeState` step for step with the ``heuristic`` policy in every
 seat — the open floor and passing, counter, response, counter to the response, the secret order bids and the
 turordningsslag, every opposed or difficulty roll with its topping, the skadeslag with its top / mot-toppa /
-mot-mot-toppa, token loss by wound level, experience dice spent before tokens, and the three endings — for combat,
-chases, and diplomatic or social conflicts (with or without the optional damage rule), at any value of the rule
-options. The heuristic's choices that rest on exact odds (which deed to buy, whether to counter or respond) are
-asked of the real policy once per feature combination (:mod:`.kernel_tables`); the rules' steps are
+mot-mot-toppa, token loss by wound level, experience dice paid as the heuristic pays them (once its pool is down
+to ``DIE_WHEN_TOKENS``), and the three endings — for combat, chases, and diplomatic or social conflicts (with or
+without the optional damage rule), at any value of the rule options. The heuristic's choices that rest on exact
+odds (which deed to buy, whether to counter or respond) are asked of the real policy once per feature combination
+(:mod:`.kernel_tables`); the rules' steps are
 :mod:`.kernel_loop` (numba, imported when the kernel first plays). Dice follow the same distributions as the
 reference runner (not the same streams); recorded faces replay the reference conflict by conflict.
 
