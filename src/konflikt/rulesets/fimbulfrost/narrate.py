@@ -152,7 +152,7 @@ class Narration(State):
     def say_total(self, round_no: int, total: int, before: int) -> None:
         self.emit(
             "total",
-            f"Runde {round_no}: the heroes' {total} succes(er) come off {self.opp_name}'s Status: {before} → "
+            f"Runde (round) {round_no}: the heroes' {total} succes(er) come off {self.opp_name}'s Status: {before} → "
             f"{self.opp_status}",
             successes=total,
             opponent_status=self.opp_status,
@@ -173,7 +173,7 @@ class Narration(State):
         standing = sum(f == 0 for f in self.fate)
         self.emit(
             "round",
-            f"{self.opp_name} and {standing} hero(es) still stand: runde {round_no}, {words}",
+            f"{self.opp_name} and {standing} hero(es) still stand: runde (round) {round_no}, {words}",
             round=round_no,
         )
 
@@ -183,7 +183,7 @@ class Narration(State):
             step = "4A" if round_no == 1 else "3A"
             text = (
                 f"Trin {step}: {self.opp_name} is at Status {self.opp_status} ≤ 0: overvundet (defeated) in runde "
-                f"{round_no}"
+                f"(round) {round_no}"
             )
             if below > 0:
                 text += f"; {below} point(s) under 0: the heroes may buy consequences for it"
@@ -198,7 +198,7 @@ class Narration(State):
                 "and buy negative consequences for its remaining Status"
             )
         else:
-            text = f"Every hero is out of the fight in runde {round_no}: {self.opp_name} wins"
+            text = f"Every hero is out of the fight in runde (round) {round_no}: {self.opp_name} wins"
         self.emit("end", text, result=result, round=round_no, opponent_status=self.opp_status)
 
     def say_buy_back(self, i: int, count: int) -> None:
@@ -358,13 +358,13 @@ class Narration(State):
         )
         if won:
             ending = "opponent_defeated"
-            summary = f"{self.opp_name} is overvundet (defeated) in runde {self.round}"
+            summary = f"{self.opp_name} is overvundet (defeated) in runde (round) {self.round}"
         elif self.round == 3:
             ending = "heroes_lost"
-            summary = f"the heroes lose runde 3: {self.opp_name} keeps Status {self.opp_status}"
+            summary = f"the heroes lose runde (round) 3: {self.opp_name} keeps Status {self.opp_status}"
         else:
             ending = "heroes_out"
-            summary = f"every hero is out of the fight in runde {self.round}"
+            summary = f"every hero is out of the fight in runde (round) {self.round}"
         return ConflictOutcome(
             ending=ending,
             winners=(self.hero_side,) if won else (self.opp_side,),
