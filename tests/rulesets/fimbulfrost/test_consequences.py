@@ -185,3 +185,39 @@ def test_the_opponents_death_may_be_bought_with_the_first_point() -> None:
     act(state, "consequence", entry="modstander-draebt")
     assert state.is_terminal()
     assert "Dræbt" in state.outcome().participants["roeverne"]
+
+
+def test_a_refused_consequence_says_the_true_reason() -> None:
+    """A consequence typed that is not offered is refused with the reason that holds now: death kept off the round-1
+    list by the option round1_death = false, an entry that would cost nothing ("ubehagelige ting": a consequence
+    must cost something), or an entry of another list (the hero's død while buying for the opponent), never "død
+    may be chosen only when nothing else is left", which the default does not rule."""
+    out_in_round1 = start(
+        heroes=[hero("budolf", character="builtin:budolf", status=1), hero("rudolf", character="builtin:rudolf")],
+        opponent=hero("dragen", character="builtin:drage"),
+        options={"round1_death": False},
+    )
+    present_each_other(out_in_round1)
+    roll(out_in_round1, 0)
+    roll(out_in_round1, 0)
+    roll(out_in_round1, 12)
+    act(out_in_round1, "hit", budolf=12)
+    with pytest.raises(IllegalActionError, match=r"round1_death = false"):
+        act(out_in_round1, "consequence", entry="doed")
+
+    lost = start()  # Budolf has no gear: losing it would cost him nothing
+    _lose_round3(lost)
+    assert lost.chars[0].grej == 0
+    with pytest.raises(IllegalActionError, match=r"would cost .* nothing"):
+        act(lost, "consequence", entry="grej-tabt")
+
+    won = start()
+    present_each_other(won)
+    roll(won, 4)
+    roll(won, 3)
+    act(won, "split", opponent=4)
+    act(won, "split", opponent=3)  # the robbers at −1: one consequence may be bought for them
+    assert won.asks[0][0] == "opp"
+    with pytest.raises(IllegalActionError, match=r"not on the list in use now") as refused:
+        act(won, "consequence", entry="doed")
+    assert "only when nothing else is left" not in str(refused.value)

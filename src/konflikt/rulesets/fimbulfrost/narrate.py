@@ -12,7 +12,7 @@ from konflikt.core.state import State
 from konflikt.dice import PoolRoll
 from konflikt.rulesets.fimbulfrost import phases as P
 from konflikt.rulesets.fimbulfrost.models import Catalogue, Character, Entry
-from konflikt.rulesets.fimbulfrost.rules import AREA_EN, AREAS
+from konflikt.rulesets.fimbulfrost.rules import AREA_EN, AREAS, hero_list
 
 FATES = ("står (standing)", "ude (out)", "død (dead)")
 
@@ -323,13 +323,21 @@ class Narration(State):
                 entry = self.catalogue.entry(str(action.get("entry")))
             except KeyError:
                 return f"no consequence {action.get('entry')!r} on any list"
-            kind, i = self.asks[0][0], self.asks[0][1]
+            kind, i, _, round_no = self.asks[0]
             taken = self.opp_taken if kind == "opp" else [*self.taken[i], *self.carried[i]]
             if entry.id in taken:
                 return f"'{entry.da}' ({entry.en}) is already taken: each entry may be chosen once"
-            if entry.death:
-                return "død (death) may be chosen only when nothing else is left on the list"
-            return f"'{entry.da}' is not on the list in use now"
+            special = self.opp.konsekvensliste
+            list_name = self.opp.nederlagsliste if kind == "opp" else hero_list(self.catalogue, special, round_no)
+            on_list = any(e.id == entry.id and round_no in e.runder for e in self.catalogue.lists[list_name].entries)
+            if on_list and kind != "opp" and entry.death and round_no == 1 and not self.options.round1_death:
+                return "død (death) is not offered in runde (round) 1 under the option round1_death = false"
+            if on_list and kind != "opp" and not entry.death:
+                return (
+                    f"'{entry.da}' ({entry.en}) would cost {self.names[i]} nothing (what it takes is already gone): "
+                    "a consequence must cost something"
+                )
+            return f"'{entry.da}' ({entry.en}) is not on the list in use now ({list_name}, runde (round) {round_no})"
         if action.kind == "present" and self.phase == P.PRESENT and action.get("by") in self.hero_ids:
             return f"{action['by']} has already presented a hero (each hero presents one: option presenters)"
         return super().why_illegal(seat, action)
