@@ -142,6 +142,28 @@ def test_budolf_takes_armour_dice_and_rudolf_gets_even_wilder_in_round3() -> Non
     assert state.result == 1 and state.opp_status == 0
 
 
+def test_budolf_example_round3_victory_costs_each_hero_a_consequence_per_1_from_the_round3_list() -> None:
+    """Runde 3, "Trin 3A: Er Status på 0 eller lavere er modstanderen overvundet … For hver 1’er, der er rullet, skal
+    helten desuden købe en konsekvens til sig selv": the robbers fall to the final roll, and each 1 in it costs the
+    hero who rolled it one entry of the round-3 list."""
+    state = start()
+    _to_round3(state)  # robbers at 2
+    act(state, "armour", dice=3)
+    act(state, "wilder", by="budolf")
+    act(state, "done")
+    act(state, "done")
+    roll(state, 2, 1)  # Budolf's 3d6: two successes and a 1
+    roll(state, 0, 1)  # Rudolf's 1d6: a 1
+    assert state.result == 1 and state.opp_status == 0
+    assert state.asks == [("mishap", 0, 1, 3), ("mishap", 1, 1, 3)]
+    runde3 = {e.id for e in state.catalogue.lists["runde3"].entries}
+    for _ in range(2):
+        assert {str(a.get("entry")) for a in state.legal_actions()} <= runde3
+        state.apply_action(state.legal_actions()[0])
+    assert state.is_terminal() and [len(t) for t in state.taken] == [1, 1]
+    assert state.outcome().ending == "opponent_defeated"
+
+
 def test_budolf_example_loss_in_round3_each_buys_the_remaining_status() -> None:
     state = start()
     _to_round3(state)
