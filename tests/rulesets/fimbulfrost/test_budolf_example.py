@@ -9,7 +9,7 @@ from konflikt.core.scenario import load_scenario
 from konflikt.dice import SuccessPool
 from konflikt.rulesets.fimbulfrost import phases as P
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
-from tests.rulesets.fimbulfrost.helpers import act, present_each_other, roll, start, to_round2
+from tests.rulesets.fimbulfrost.helpers import act, hero, present_each_other, roll, start, to_round2
 
 
 def test_budolf_and_rudolf_have_the_texts_numbers() -> None:
@@ -60,6 +60,22 @@ def test_budolf_example_robbers_roll_2d6_and_cannot_drive_anyone_out() -> None:
         twin.apply_action(split)
         assert twin.fate == [0, 0], f"{split} would drive a hero out"
         assert twin.round == 2
+
+
+def test_budolf_example_the_dragon_with_omdomme_12_could_frighten_both_heroes_off() -> None:
+    """ "mens en drage vil f.eks. have omdømme 12, kamp 12 og status 12 … Havde det været dragen med 12 i omdømme,
+    kunne det være, at de eventyrere fornuftigt nok var rendt i skræk": the bundled dragon has the text's numbers,
+    answers round 1 with 12d6, and that roll can drive Budolf and Rudolf out of the fight before round 2."""
+    state = start(opponent=hero("dragen", character="builtin:drage"))
+    assert (state.opp.omdomme, state.opp.kamp, state.opp.status) == (12, 12, 12)
+    present_each_other(state)
+    roll(state, 0)
+    roll(state, 0)
+    assert state.pending_roll() == SuccessPool(12)
+    roll(state, 10)
+    act(state, "hit", budolf=6, rudolf=4)
+    assert state.fate == [1, 1] and state.is_terminal()
+    assert state.outcome().ending == "heroes_out" and state.round == 1
 
 
 def test_budolf_example_round1_defeat_when_successes_reach_status() -> None:
@@ -140,6 +156,28 @@ def test_budolf_takes_armour_dice_and_rudolf_gets_even_wilder_in_round3() -> Non
     assert state.pending_roll() == SuccessPool(1)
     roll(state, 0)
     assert state.result == 1 and state.opp_status == 0
+
+
+def test_budolf_example_round3_victory_costs_each_hero_a_consequence_per_1_from_the_round3_list() -> None:
+    """Runde 3, "Trin 3A: Er Status på 0 eller lavere er modstanderen overvundet … For hver 1’er, der er rullet, skal
+    helten desuden købe en konsekvens til sig selv": the robbers fall to the final roll, and each 1 in it costs the
+    hero who rolled it one entry of the round-3 list."""
+    state = start()
+    _to_round3(state)  # robbers at 2
+    act(state, "armour", dice=3)
+    act(state, "wilder", by="budolf")
+    act(state, "done")
+    act(state, "done")
+    roll(state, 2, 1)  # Budolf's 3d6: two successes and a 1
+    roll(state, 0, 1)  # Rudolf's 1d6: a 1
+    assert state.result == 1 and state.opp_status == 0
+    assert state.asks == [("mishap", 0, 1, 3), ("mishap", 1, 1, 3)]
+    runde3 = {e.id for e in state.catalogue.lists["runde3"].entries}
+    for _ in range(2):
+        assert {str(a.get("entry")) for a in state.legal_actions()} <= runde3
+        state.apply_action(state.legal_actions()[0])
+    assert state.is_terminal() and [len(t) for t in state.taken] == [1, 1]
+    assert state.outcome().ending == "opponent_defeated"
 
 
 def test_budolf_example_loss_in_round3_each_buys_the_remaining_status() -> None:

@@ -185,3 +185,75 @@ def test_the_opponents_death_may_be_bought_with_the_first_point() -> None:
     act(state, "consequence", entry="modstander-draebt")
     assert state.is_terminal()
     assert "Dræbt" in state.outcome().participants["roeverne"]
+
+
+def test_a_refused_consequence_says_the_true_reason() -> None:
+    """A consequence typed that is not offered is refused with the reason that holds now: death kept off the round-1
+    list by the option round1_death = false, an entry that would cost nothing ("ubehagelige ting": a consequence
+    must cost something), or an entry of another list (the hero's død while buying for the opponent), never "død
+    may be chosen only when nothing else is left", which the default does not rule."""
+    out_in_round1 = start(
+        heroes=[hero("budolf", character="builtin:budolf", status=1), hero("rudolf", character="builtin:rudolf")],
+        opponent=hero("dragen", character="builtin:drage"),
+        options={"round1_death": False},
+    )
+    present_each_other(out_in_round1)
+    roll(out_in_round1, 0)
+    roll(out_in_round1, 0)
+    roll(out_in_round1, 12)
+    act(out_in_round1, "hit", budolf=12)
+    with pytest.raises(IllegalActionError, match=r"round1_death = false"):
+        act(out_in_round1, "consequence", entry="doed")
+
+    lost = start()  # Budolf has no gear: losing it would cost him nothing
+    _lose_round3(lost)
+    assert lost.chars[0].grej == 0
+    with pytest.raises(IllegalActionError, match=r"would cost .* nothing"):
+        act(lost, "consequence", entry="grej-tabt")
+
+    won = start()
+    present_each_other(won)
+    roll(won, 4)
+    roll(won, 3)
+    act(won, "split", opponent=4)
+    act(won, "split", opponent=3)  # the robbers at −1: one consequence may be bought for them
+    assert won.asks[0][0] == "opp"
+    with pytest.raises(IllegalActionError, match=r"not on the list in use now") as refused:
+        act(won, "consequence", entry="doed")
+    assert "only when nothing else is left" not in str(refused.value)
+
+
+def test_a_dead_opponent_is_bought_nothing_more() -> None:
+    """Dræbt (killed) ends the purchases for the opponent, however many points below 0 are left: nothing worse can
+    befall it (konflikt's own stop: the text names no opponent's list)."""
+    state = start(opponent=hero("roeverne", character="builtin:roeverbanden", status=4))
+    present_each_other(state)
+    roll(state, 4)
+    roll(state, 3)
+    act(state, "split", opponent=4)
+    act(state, "split", opponent=3)  # the robbers at −3: three consequences may be bought
+    assert state.asks == [("opp", 0, 3, 1)]
+    act(state, "consequence", entry="modstander-draebt")
+    assert state.is_terminal() and state.opp_taken == ["modstander-draebt"]
+
+
+def test_a_hero_dead_before_a_lost_round_3_buys_nothing_more() -> None:
+    """ "skal alle heltene købe sig negative konsekvenser … vi ser nu, om de overlever": every hero, those already out
+    too, but not one already dead (død): Rudolf chose death when knocked out in runde 2, only Budolf pays."""
+    state = start(
+        heroes=[hero("budolf", character="builtin:budolf"), hero("rudolf", character="builtin:rudolf", status=2)]
+    )
+    to_round2(state)
+    act(state, "describe", **ALL)
+    act(state, "describe", **ALL)
+    roll(state, 0)
+    roll(state, 0)
+    roll(state, 3)
+    act(state, "hit", rudolf=3)  # Rudolf 2 → −1: one consequence
+    assert state.asks == [("cons", 1, 1, 2)]
+    act(state, "consequence", entry="doed")
+    assert state.fate == [0, 2] and state.round == 3
+    act(state, "armour", dice=1)
+    act(state, "done")
+    roll(state, 0)
+    assert state.result == 2 and state.asks == [("cons", 0, 4, 3)], "the robbers keep 4: Budolf alone buys 4"

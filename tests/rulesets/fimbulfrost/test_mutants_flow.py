@@ -263,7 +263,7 @@ def test_round2_total_is_said_and_the_gathered_dice_are_cleared() -> None:
     roll(state, 1)
     before = len(state.history())
     roll(state, 1)
-    total = "Runde 2: the heroes' 2 succes(er) come off Røverbanden's Status: 4 → 2"
+    total = "Runde (round) 2: the heroes' 2 succes(er) come off Røverbanden's Status: 4 → 2"
     assert said(state, before, "total")[0][1] == total
     assert state.phase == P.R2_KAMP and state.dice == [0, 0]
 

@@ -16,7 +16,7 @@ def test_the_conflict_opens_with_the_three_rounds_and_the_opponents_status() -> 
     assert (first.kind, first.text, first.data["opponent_status"]) == (
         "start",
         "Kamp (combat) in three rounds: Budolf, Rudolf against Røverbanden (Omdømme 2, Kamp 3, Status 6). "
-        "Runde 1: Omdømme (reputation).",
+        "Runde (round) 1: Omdømme (reputation).",
         6,
     )
 

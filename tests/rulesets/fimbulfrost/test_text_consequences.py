@@ -8,11 +8,14 @@ import re
 import pytest
 
 from konflikt.core.actions import Action
+from konflikt.core.conflict import new_state
+from konflikt.core.ruleset import RandomPolicy
 from konflikt.rulesets.fimbulfrost import aftermath
 from konflikt.rulesets.fimbulfrost.models import Catalogue, Character, Entry, load_catalogue
 from konflikt.rulesets.fimbulfrost.policies import HeuristicPolicy
 from konflikt.rulesets.fimbulfrost.rules import POOLS, available_entries, effects_already_true, hero_list
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
+from konflikt.sim.runner import Generators, Runner
 from tests.rulesets.fimbulfrost.helpers import (
     ALL,
     NONE,
@@ -21,6 +24,7 @@ from tests.rulesets.fimbulfrost.helpers import (
     hero,
     present_each_other,
     roll,
+    scenario,
     sigrun_and_rudolf_in_round2,
     start,
     to_round2,
@@ -249,11 +253,45 @@ def test_trin_4d_the_outcome_of_the_round_is_described() -> None:
     state = start()
     to_round2(state, robbers=1)
     described = [e.text for e in state.history() if e.kind == "round"]
-    assert described == ["Røverbanden and 2 hero(es) still stand: runde 2, Stil, Stunt og Snak (style, stunt and talk)"]
+    assert described == [
+        "Røverbanden and 2 hero(es) still stand: runde (round) 2, Stil, Stunt og Snak (style, stunt and talk)"
+    ]
     act(state, "describe", **ALL)
     act(state, "describe", **ALL)
     roll(state, 0)
     roll(state, 0)
     roll(state, 0)
     described = [e.text for e in state.history() if e.kind == "round"]
-    assert described[-1] == "Røverbanden and 2 hero(es) still stand: runde 3, Ressourcer (resources)"
+    assert described[-1] == "Røverbanden and 2 hero(es) still stand: runde (round) 3, Ressourcer (resources)"
+
+
+BARE_RUNDE = re.compile(r"\brunde \d", re.IGNORECASE)
+"""A runde named without its English ("runde 2" rather than "runde (round) 2")."""
+
+
+def _no_bare_runde_in_the_table(step: object) -> None:
+    assert isinstance(step, FimbulfrostState)
+    for row in step.status().values():
+        for cell in row.values():
+            assert not BARE_RUNDE.search(cell), cell
+
+
+def test_every_runde_the_table_hears_has_its_english_beside_it() -> None:
+    """Each system's own terms with English beside them: the outcome summary, every line of the log and every cell of
+    the status table that names a runde say "runde (round) N", for every ending (the heroes win, are all out, or lose
+    runde 3)."""
+    heroes = [hero("budolf", character="builtin:budolf", policy="random")]
+    against = [hero(pid, character=f"builtin:{pid}", policy="random") for pid in ("roeverbanden", "heks")]
+    endings: set[str] = set()
+    for seed in range(40):
+        state = new_state(scenario(heroes=heroes, opponent=against[seed % 2]))
+        assert isinstance(state, FimbulfrostState)
+        Runner({seat: RandomPolicy() for seat in state.seats()}, Generators.from_seed(seed)).play(
+            state, on_step=_no_bare_runde_in_the_table
+        )
+        outcome = state.outcome()
+        endings.add(outcome.ending)
+        assert f"runde (round) {state.round}" in outcome.summary, outcome.summary
+        for event in state.history():
+            assert not BARE_RUNDE.search(event.text), event.text
+    assert endings == {"opponent_defeated", "heroes_out", "heroes_lost"}

@@ -98,6 +98,27 @@ def test_concede_after_a_mild_and_a_moderate_gives_3_fate_points() -> None:
     assert state.fate_points[state.index["a"]] == 3
 
 
+def test_concede_pays_for_the_consequences_taken_in_this_conflict_not_those_carried_in() -> None:
+    """ "1 punkt losu za ustąpienie i 1 punkt losu za każdą konsekwencję wziętą w tym konflikcie": a moderate
+    consequence carried in from an earlier conflict pays nothing; the mild one taken in this conflict pays one."""
+    state = duel({**KNIFE, "consequences": {"moderate": "Skręcona kostka"}}, {**KNIFE, "skill": 5})
+    a = state.index["a"]
+    while state.phase == "compel":  # the GM compels nothing
+        act(state, "pass")
+    act(state, "defend", tactic=None)
+    act(state, "attack", target="a", tactic=None)
+    roll(state, "0 0 0 0")
+    roll(state, "0 0 0 0")
+    pass_invocations(state)
+    assert state.current_player() == "a", "b's Attack 5 against a's Defence 2: presja 3 + knife 1"
+    state.apply_action(next(x for x in state.legal_actions() if x.kind == "absorb" and x["cons"] == "mild"))
+    while state.phase == "compel":
+        act(state, "pass")
+    assert state.fate_points[a] == 0 and state.exchange == 2
+    act(state, "concede")
+    assert state.fate_points[a] == 2, "1 for conceding and 1 for the mild one; the carried moderate one pays nothing"
+
+
 def test_concede_can_be_forbidden() -> None:
     assert "concede" not in kinds(duel(KNIFE, KNIFE, allow_concede=False))
     assert "concede" not in kinds(duel({**KNIFE, "may_concede": False}, KNIFE))

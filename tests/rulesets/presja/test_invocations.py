@@ -101,6 +101,26 @@ def test_a_severe_consequence_is_always_free() -> None:
     assert "b:severe" not in {x.get("aspect") for x in state.legal_actions()}, "invoke_limit reached"
 
 
+def test_a_severe_consequence_carried_in_from_an_earlier_conflict_is_free_too() -> None:
+    """ "Poważna konsekwencja - jej wywołanie jest zawsze darmowe": always, so also one the target brings from an
+    earlier conflict (whose free first invocation counts as used); a carried mild one then costs a fate point."""
+    state = duel(
+        {**A, "fate_points": 0, "aspects": []},
+        {**B, "consequences": {"mild": "Zmęczony", "severe": "Złamana ręka"}},
+        compels=False,
+    )
+    a = state.index["a"]
+    act(state, "attack", target="b", tactic=None)
+    act(state, "attack", target="a", tactic=None)
+    roll(state, "0 0 0 0")
+    roll(state, "0 0 0 0")
+    assert state.current_player() == "a"
+    offered = {x.get("aspect") for x in state.legal_actions()}
+    assert "b:severe" in offered and "b:mild" not in offered, "no fate point: only the severe one is free"
+    act(state, "invoke", aspect="b:severe", effect="bonus")
+    assert state.fate_points[a] == 0 and state.result(a) == 4
+
+
 def test_the_owner_may_pay_a_fate_point_to_ignore_the_invocation() -> None:
     state = _with_consequences(1)
     act(state, "invoke", aspect="b:moderate", effect="bonus")

@@ -12,7 +12,7 @@ from konflikt.core.state import State
 from konflikt.dice import PoolRoll
 from konflikt.rulesets.fimbulfrost import phases as P
 from konflikt.rulesets.fimbulfrost.models import Catalogue, Character, Entry
-from konflikt.rulesets.fimbulfrost.rules import AREA_EN, AREAS
+from konflikt.rulesets.fimbulfrost.rules import AREA_EN, AREAS, hero_list
 
 FATES = ("står (standing)", "ude (out)", "død (dead)")
 
@@ -152,7 +152,7 @@ class Narration(State):
     def say_total(self, round_no: int, total: int, before: int) -> None:
         self.emit(
             "total",
-            f"Runde {round_no}: the heroes' {total} succes(er) come off {self.opp_name}'s Status: {before} → "
+            f"Runde (round) {round_no}: the heroes' {total} succes(er) come off {self.opp_name}'s Status: {before} → "
             f"{self.opp_status}",
             successes=total,
             opponent_status=self.opp_status,
@@ -173,7 +173,7 @@ class Narration(State):
         standing = sum(f == 0 for f in self.fate)
         self.emit(
             "round",
-            f"{self.opp_name} and {standing} hero(es) still stand: runde {round_no}, {words}",
+            f"{self.opp_name} and {standing} hero(es) still stand: runde (round) {round_no}, {words}",
             round=round_no,
         )
 
@@ -183,7 +183,7 @@ class Narration(State):
             step = "4A" if round_no == 1 else "3A"
             text = (
                 f"Trin {step}: {self.opp_name} is at Status {self.opp_status} ≤ 0: overvundet (defeated) in runde "
-                f"{round_no}"
+                f"(round) {round_no}"
             )
             if below > 0:
                 text += f"; {below} point(s) under 0: the heroes may buy consequences for it"
@@ -198,7 +198,7 @@ class Narration(State):
                 "and buy negative consequences for its remaining Status"
             )
         else:
-            text = f"Every hero is out of the fight in runde {round_no}: {self.opp_name} wins"
+            text = f"Every hero is out of the fight in runde (round) {round_no}: {self.opp_name} wins"
         self.emit("end", text, result=result, round=round_no, opponent_status=self.opp_status)
 
     def say_buy_back(self, i: int, count: int) -> None:
@@ -323,13 +323,21 @@ class Narration(State):
                 entry = self.catalogue.entry(str(action.get("entry")))
             except KeyError:
                 return f"no consequence {action.get('entry')!r} on any list"
-            kind, i = self.asks[0][0], self.asks[0][1]
+            kind, i, _, round_no = self.asks[0]
             taken = self.opp_taken if kind == "opp" else [*self.taken[i], *self.carried[i]]
             if entry.id in taken:
                 return f"'{entry.da}' ({entry.en}) is already taken: each entry may be chosen once"
-            if entry.death:
-                return "død (death) may be chosen only when nothing else is left on the list"
-            return f"'{entry.da}' is not on the list in use now"
+            special = self.opp.konsekvensliste
+            list_name = self.opp.nederlagsliste if kind == "opp" else hero_list(self.catalogue, special, round_no)
+            on_list = any(e.id == entry.id and round_no in e.runder for e in self.catalogue.lists[list_name].entries)
+            if on_list and kind != "opp" and entry.death and round_no == 1 and not self.options.round1_death:
+                return "død (death) is not offered in runde (round) 1 under the option round1_death = false"
+            if on_list and kind != "opp" and not entry.death:
+                return (
+                    f"'{entry.da}' ({entry.en}) would cost {self.names[i]} nothing (what it takes is already gone): "
+                    "a consequence must cost something"
+                )
+            return f"'{entry.da}' ({entry.en}) is not on the list in use now ({list_name}, runde (round) {round_no})"
         if action.kind == "present" and self.phase == P.PRESENT and action.get("by") in self.hero_ids:
             return f"{action['by']} has already presented a hero (each hero presents one: option presenters)"
         return super().why_illegal(seat, action)
@@ -358,13 +366,13 @@ class Narration(State):
         )
         if won:
             ending = "opponent_defeated"
-            summary = f"{self.opp_name} is overvundet (defeated) in runde {self.round}"
+            summary = f"{self.opp_name} is overvundet (defeated) in runde (round) {self.round}"
         elif self.round == 3:
             ending = "heroes_lost"
-            summary = f"the heroes lose runde 3: {self.opp_name} keeps Status {self.opp_status}"
+            summary = f"the heroes lose runde (round) 3: {self.opp_name} keeps Status {self.opp_status}"
         else:
             ending = "heroes_out"
-            summary = f"every hero is out of the fight in runde {self.round}"
+            summary = f"every hero is out of the fight in runde (round) {self.round}"
         return ConflictOutcome(
             ending=ending,
             winners=(self.hero_side,) if won else (self.opp_side,),

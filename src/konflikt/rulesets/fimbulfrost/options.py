@@ -41,7 +41,8 @@ OPTIONS = OptionSet(
         "points_per_consequence",
         int,
         1,
-        "how many points one list entry pays for (consequences = points ÷ this, rounded up)",
+        "how many points one list entry pays for (consequences = points ÷ this, rounded up); 1 is the text's one "
+        "entry per point, any other value is konflikt's own balancing knob",
         source="for hvert point under 0, må der købes konsekvenser",
         minimum=1,
         maximum=10,

@@ -31,18 +31,18 @@ END = 12
 CHANCE_PHASES = frozenset({R1_ROLL, R1_ANSWER, R2_ROLL, R2_KAMP, R3_ROLL})
 
 NAMES = {
-    PRESENT: "runde 1: præsentation (presenting)",
-    R1_ROLL: "runde 1: Omdømme-slag (reputation roll)",
-    R1_SPLIT: "runde 1: fordeling (splitting successes)",
-    R1_ANSWER: "runde 1: modstanderens Omdømme (the opponent's answer)",
+    PRESENT: "runde (round) 1: præsentation (presenting)",
+    R1_ROLL: "runde (round) 1: Omdømme-slag (reputation roll)",
+    R1_SPLIT: "runde (round) 1: fordeling (splitting successes)",
+    R1_ANSWER: "runde (round) 1: modstanderens Omdømme (the opponent's answer)",
     HIT: "modstanderen fordeler (the opponent splits its successes)",
     CHECK: "udfald (outcome of the round)",
-    R2_DESCRIBE: "runde 2: Stil, Stunt og Snak (describing)",
-    R2_WEAPON: "runde 2: våbenpulje (weapon pool)",
-    R2_ROLL: "runde 2: slag (rolls)",
-    R2_KAMP: "runde 2: modstanderens Kamp (the opponent's fight roll)",
-    R3_TURN: "runde 3: Ressourcer (resource turns)",
-    R3_ROLL: "runde 3: det sidste slag (the final roll)",
+    R2_DESCRIBE: "runde (round) 2: Stil, Stunt og Snak (describing)",
+    R2_WEAPON: "runde (round) 2: våbenpulje (weapon pool)",
+    R2_ROLL: "runde (round) 2: slag (rolls)",
+    R2_KAMP: "runde (round) 2: modstanderens Kamp (the opponent's fight roll)",
+    R3_TURN: "runde (round) 3: Ressourcer (resource turns)",
+    R3_ROLL: "runde (round) 3: det sidste slag (the final roll)",
     END: "slut (over)",
 }
 

@@ -95,7 +95,7 @@ class FimbulfrostState(Narration):
             "start",
             f"Kamp (combat) in three rounds: {', '.join(self.names)} against {self.opp_name} "
             f"(Omdømme {self.opp.omdomme}, Kamp {self.opp.kamp}, Status {self.opp.status}). "
-            "Runde 1: Omdømme (reputation).",
+            "Runde (round) 1: Omdømme (reputation).",
             opponent_status=self.opp.status,
         )
 
