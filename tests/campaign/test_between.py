@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from konflikt.core.campaign import Rest
 from konflikt.core.conflict import new_state
@@ -20,6 +21,12 @@ FIMBULFROST = get_ruleset("fimbulfrost").campaign
 LEVALD = get_ruleset("levald").campaign
 PRESJA = get_ruleset("presja").campaign
 assert FIMBULFROST is not None and LEVALD is not None and PRESJA is not None
+
+
+def defaults(ruleset: str) -> Mapping[str, Any]:
+    """The ruleset's rule options as a rest with no ``--option`` gets them."""
+    return get_ruleset(ruleset).options.resolve()
+
 
 BUDOLF = {"name": "Budolf", "role": "hero", "omdomme": 4, "status": 6, "rustning": 5}
 
@@ -44,11 +51,11 @@ def test_a_death_mark_kills_seven_days_later() -> None:
     assert DEATH_MARK_DAYS == 7
     assert [(p["effect"], p["days"]) for p in marked.pending] == [("death-mark", 7)]
     assert FIMBULFROST.fallen(marked.document) is None
-    six = FIMBULFROST.rest(marked.document, marked.pending, Rest(6, "days"))
+    six = FIMBULFROST.rest(marked.document, marked.pending, Rest(6, "days"), defaults("fimbulfrost"))
     assert FIMBULFROST.fallen(six.document) is None and six.pending[0]["days"] == 1
-    hours = FIMBULFROST.rest(six.document, six.pending, Rest(23, "hours"))
+    hours = FIMBULFROST.rest(six.document, six.pending, Rest(23, "hours"), defaults("fimbulfrost"))
     assert FIMBULFROST.fallen(hours.document) is None, "23 hours are not a day"
-    seventh = FIMBULFROST.rest(six.document, six.pending, Rest(1, "days"))
+    seventh = FIMBULFROST.rest(six.document, six.pending, Rest(1, "days"), defaults("fimbulfrost"))
     assert FIMBULFROST.fallen(seventh.document) == "død (dead): Død"
     assert seventh.pending == () and "doed" in seventh.document["konsekvenser"]
 
@@ -59,17 +66,23 @@ def test_spent_pools_come_back_after_a_days_rest_and_emptied_ones_do_not() -> No
     hero = {**BUDOLF, "grej": 3}
     spent = FIMBULFROST.settle(hero, (), {**BUDOLF, "rustning": 2, "grej": 3})
     assert spent.document["rustning"] == 2
-    rested = FIMBULFROST.rest(spent.document, spent.pending, Rest(1, "days"))
+    rested = FIMBULFROST.rest(spent.document, spent.pending, Rest(1, "days"), defaults("fimbulfrost"))
     assert rested.document["rustning"] == 5 and rested.pending == ()
     torn = FIMBULFROST.settle(hero, (), {**BUDOLF, "rustning": 0, "grej": 3, "konsekvenser": ["rustning-flaeret"]})
     assert torn.pending == ()
-    assert FIMBULFROST.rest(torn.document, torn.pending, Rest(30, "days")).document["rustning"] == 0
+    assert (
+        FIMBULFROST.rest(torn.document, torn.pending, Rest(30, "days"), defaults("fimbulfrost")).document["rustning"]
+        == 0
+    )
 
 
 def test_borrowed_time_stays_owed() -> None:
     """ "Spilleder kan sætte en dødsscene for helten senere": the count stays until the GM clears it."""
     owed = FIMBULFROST.settle(BUDOLF, (), {**BUDOLF, "laant_tid": 1})
-    assert FIMBULFROST.rest(owed.document, owed.pending, Rest(100, "days")).document["laant_tid"] == 1
+    assert (
+        FIMBULFROST.rest(owed.document, owed.pending, Rest(100, "days"), defaults("fimbulfrost")).document["laant_tid"]
+        == 1
+    )
     assert any("dødsscene" in line for line in FIMBULFROST.sheet(owed.document, owed.pending))
 
 
@@ -113,14 +126,36 @@ SNURRE = {"name": "Snurre", "kraft": 12, "själ": 16, "stridsvana": 45, "skills"
 
 def test_omtockning_recovers_one_a_round_down_to_one_per_wound() -> None:
     """ "Omtöckning återvinns … med ett poäng per runda då man vilar … förmodligen en poäng per skada"."""
-    assert LEVALD.rest(SNURRE, (), Rest(5, "rounds")).document["daze"] == 15
-    assert LEVALD.rest(SNURRE, (), Rest(100, "rounds")).document["daze"] == 3, "floor: three wounds"
-    assert LEVALD.rest(SNURRE, (), Rest(1, "minutes")).document["daze"] == 10, "ten rounds a minute (gap)"
+    assert LEVALD.rest(SNURRE, (), Rest(5, "rounds"), defaults("levald")).document["daze"] == 15
+    assert LEVALD.rest(SNURRE, (), Rest(100, "rounds"), defaults("levald")).document["daze"] == 3, "floor: three wounds"
+    assert LEVALD.rest(SNURRE, (), Rest(1, "minutes"), defaults("levald")).document["daze"] == 10, (
+        "ten rounds a minute (gap)"
+    )
+
+
+def test_rest_floor_per_wound_off_lets_omtockning_fall_to_nothing(cli: Callable[..., Result], tmp_path: Path) -> None:
+    """``rest_floor_per_wound`` (the text's "förmodligen en poäng per skada" on by default) reaches the campaign's
+    rest: ``campaign rest --option rest_floor_per_wound=false`` lets Omtöckning fall below one point per wound; an
+    option no ruleset of the campaign has, or a wrong value, is one line, exit 2, and changes nothing."""
+    off = get_ruleset("levald").options.resolve({"rest_floor_per_wound": "false"})
+    assert LEVALD.rest(SNURRE, (), Rest(100, "rounds"), off).document["daze"] == 0
+    assert LEVALD.rest(SNURRE, (), Rest(100, "rounds"), defaults("levald")).document["daze"] == 3
+    db = tmp_path / "c.sqlite"
+    cli("chars", "add", str(character_file("levald", "snurre")), "--ruleset", "levald", "--db", str(db))
+    cli("chars", "edit", "snurre", "--set", "daze=20", "--set", "wounds.lätt=2", "--db", str(db))
+    kept = cli("campaign", "rest", "--rounds", "100", "--db", str(db))
+    assert kept.code == 0 and documents(db)["snurre"]["daze"] == 2, kept.out + kept.err
+    for bad, said in (("no_such_option=1", "unknown rule option 'no_such_option'"), ("rest_floor_per_wound=maybe", "")):
+        refused = cli("campaign", "rest", "--rounds", "1", "--option", bad, "--db", str(db))
+        assert refused.code == 2 and said in refused.err and len(refused.err.strip().splitlines()) == 1, refused.err
+        assert documents(db)["snurre"]["daze"] == 2
+    fell = cli("campaign", "rest", "--rounds", "100", "--option", "rest_floor_per_wound=false", "--db", str(db))
+    assert fell.code == 0 and documents(db)["snurre"]["daze"] == 0, fell.out + fell.err
 
 
 def test_wounds_stay_whatever_the_rest() -> None:
     """ "läkningstid … det tar jag sen": healing time is not given, so no rest heals a wound box."""
-    rested = LEVALD.rest(SNURRE, (), Rest(365, "days"))
+    rested = LEVALD.rest(SNURRE, (), Rest(365, "days"), defaults("levald"))
     assert rested.document["wounds"] == {"lätt": 1, "allvarlig": 2}
     assert any("läkningstid" in line for line in rested.lines)
 
@@ -129,7 +164,7 @@ def test_wounds_stay_whatever_the_rest() -> None:
 def test_moderate_and_severe_consequences_wait_for_healing() -> None:
     """Mild ones clear with the aftermath's few minutes of rest; "Pozostają tylko umiarkowane i poważne"."""
     lis = {"name": "Lis", "consequences": {"moderate": "Skręcenie kostki", "severe": "Złamana ręka"}}
-    rested = PRESJA.rest(lis, (), Rest(30, "days"))
+    rested = PRESJA.rest(lis, (), Rest(30, "days"), defaults("presja"))
     assert rested.document == lis
     assert "Skręcenie kostki" in rested.lines[0] and "leczenie" in rested.lines[0]
 

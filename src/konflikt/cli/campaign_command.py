@@ -15,6 +15,7 @@ from konflikt.cli.chars_command import CampaignOption, DbOption, existing, read_
 from konflikt.cli.render import plain_console
 from konflikt.core.campaign import Rest, Unit
 from konflikt.core.conflict import Conflict
+from konflikt.core.options import parse_assignments
 from konflikt.errors import KonfliktError
 from konflikt.store import library
 from konflikt.store.db import Store
@@ -33,10 +34,17 @@ def campaign_rest(
     rounds: Annotated[Amount, typer.Option(help="Rounds of rest (Le våld's Omtöckning counts rounds).")] = None,
     campaign: CampaignOption = library.DEFAULT_CAMPAIGN,
     db: DbOption = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option", "-o", help="Rule option name=value of the rest (Le våld: rest_floor_per_wound=false)."
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print what changed as JSON.")] = False,
 ) -> None:
     """Let time pass for every character of the campaign: each ruleset's recovery and delayed effects, and what
     changed, in one transaction."""
+    overrides = parse_assignments(option or [])
     asked: tuple[tuple[Unit, int | None], ...] = (
         ("days", days), ("hours", hours), ("minutes", minutes), ("rounds", rounds)
     )  # fmt: skip
@@ -50,7 +58,7 @@ def campaign_rest(
     store = existing(db, f"no campaign {campaign!r} (add a character with 'konflikt chars add' first)")
     try:
         with store.transaction() as tx:
-            changes = library.rest(tx, campaign, time)
+            changes = library.rest(tx, campaign, time, overrides)
     finally:
         store.close()
     if as_json:

@@ -51,7 +51,7 @@ def keep_settled(before: Document, pending: Pending, after: Document) -> Carried
     return Carried(dict(after), tuple(dict(p) for p in pending))
 
 
-def nothing_happens(document: Document, pending: Pending, rest: Rest) -> Carried:
+def nothing_happens(document: Document, pending: Pending, rest: Rest, options: Mapping[str, Any]) -> Carried:
     """The default ``rest``: the text gives time no effect."""
     return Carried(dict(document), tuple(dict(p) for p in pending))
 
@@ -65,7 +65,8 @@ class CampaignRules:
             mark); ``konflikt campaign rest`` names it.
         settle: ``(document before the conflict, its delayed effects, the aftermath's document)`` → the character
             as the campaign keeps it (a −1 for the next fight only is given back; new delayed effects are set).
-        rest: ``(document, delayed effects, rest)`` → the character after that much time.
+        rest: ``(document, delayed effects, rest, rule options)`` → the character after that much time; the
+            options are the ruleset's resolved ones (defaults, then ``campaign rest --option``).
         sheet: ``(document, delayed effects)`` → the sheet's lines in the system's words, for ``chars show``.
         fallen: ``document`` → why the character can fight no more (dead), or ``None``.
     """
@@ -73,5 +74,5 @@ class CampaignRules:
     rest_unit: Unit
     sheet: Callable[[Document, Pending], list[str]]
     settle: Callable[[Document, Pending, Document], Carried] = keep_settled
-    rest: Callable[[Document, Pending, Rest], Carried] = nothing_happens
+    rest: Callable[[Document, Pending, Rest, Mapping[str, Any]], Carried] = nothing_happens
     fallen: Callable[[Document], str | None] = field(default=lambda document: None)

@@ -26,7 +26,7 @@ from konflikt.core.campaign import Carried, Rest
 from konflikt.core.ruleset import Ruleset, get_ruleset
 from konflikt.core.scenario import ID_PATTERN, validation_message
 from konflikt.core.state import State
-from konflikt.errors import KonfliktError, StoreError
+from konflikt.errors import KonfliktError, OptionError, StoreError
 
 SCHEMA_VERSION = 3
 DEFAULT_CAMPAIGN = "default"
@@ -459,17 +459,25 @@ def undo_write_back(conn: sqlite3.Connection, conflict_id: int) -> None:
 
 
 # ---- time ----------------------------------------------------------------------------------------------------------
-def rest(conn: sqlite3.Connection, campaign: str, time: Rest) -> list[tuple[str, tuple[str, ...]]]:
-    """Apply ``time`` to every character of the campaign by its ruleset's rest rule; what changed, per character."""
+def rest(
+    conn: sqlite3.Connection, campaign: str, time: Rest, overrides: Mapping[str, str] | None = None
+) -> list[tuple[str, tuple[str, ...]]]:
+    """Apply ``time`` to every character of the campaign by its ruleset's rest rule; what changed, per character.
+
+    ``overrides`` (``campaign rest --option name=value``) set rule options of the rest: each goes to the rulesets
+    of the campaign's characters that have an option of that name, and one that none of them has is refused
+    before anything changes."""
     cid = campaign_id(conn, campaign)
     if cid is None:
         raise StoreError(f"no campaign {campaign!r} (add a character with 'konflikt chars add' first)")
+    everyone = characters(conn, campaign)
+    options = _rest_options({character.ruleset for character in everyone}, dict(overrides or {}))
     changes: list[tuple[str, tuple[str, ...]]] = []
-    for character in characters(conn, campaign):
+    for character in everyone:
         rules = get_ruleset(character.ruleset).campaign
         if rules is None:
             continue
-        carried = rules.rest(character.document, character.pending, time)
+        carried = rules.rest(character.document, character.pending, time, options[character.ruleset])
         if carried.document == character.document and list(carried.pending) == list(character.pending):
             changes.append((character.name, carried.lines))
             continue
@@ -479,6 +487,19 @@ def rest(conn: sqlite3.Connection, campaign: str, time: Rest) -> list[tuple[str,
     if minutes is not None and minutes >= 24 * 60:
         conn.execute("UPDATE campaigns SET days = days + ? WHERE id = ?", (minutes // (24 * 60), cid))
     return changes
+
+
+def _rest_options(rulesets: set[str], overrides: dict[str, str]) -> dict[str, Mapping[str, Any]]:
+    """Each ruleset's options for a rest: its defaults, with the overrides it has a name for."""
+    known: dict[str, set[str]] = {rid: {o.name for o in get_ruleset(rid).options} for rid in rulesets}
+    for name in overrides:
+        if not any(name in names for names in known.values()):
+            names = ", ".join(sorted(set().union(*known.values()))) or "none"
+            raise OptionError(f"unknown rule option {name!r} for this campaign's rulesets (known: {names})")
+    return {
+        rid: get_ruleset(rid).options.resolve({k: v for k, v in overrides.items() if k in known[rid]})
+        for rid in rulesets
+    }
 
 
 def check_document(ruleset_id: str, document: Mapping[str, Any], where: str) -> dict[str, Any]:

@@ -9,6 +9,7 @@ import pytest
 
 from konflikt.core.campaign import Rest
 from konflikt.core.conflict import Conflict, new_state
+from konflikt.core.ruleset import get_ruleset
 from konflikt.core.scenario import load_scenario, scenario_from_document
 from konflikt.errors import ScenarioError
 from konflikt.rulesets.levald.campaign import CAMPAIGN
@@ -154,5 +155,9 @@ def test_after_a_fight_and_rest() -> None:
     assert carried["daze"] == 34 and "gard_now" not in carried
     assert carried["wounds"] == {"skråma": 0, "lätt": 1, "allvarlig": 1, "kritisk": 0, "dödlig": 0}
     Character.model_validate({k: v for k, v in carried.items() if k not in ("id", "policy")})
-    assert CAMPAIGN.rest(carried, (), Rest(10, "rounds")).document["daze"] == 24
-    assert CAMPAIGN.rest(carried, (), Rest(100, "rounds")).document["daze"] == 2  # one point per wound stays
+    assert (
+        CAMPAIGN.rest(carried, (), Rest(10, "rounds"), get_ruleset("levald").options.resolve()).document["daze"] == 24
+    )
+    assert (
+        CAMPAIGN.rest(carried, (), Rest(100, "rounds"), get_ruleset("levald").options.resolve()).document["daze"] == 2
+    )  # one point per wound stays

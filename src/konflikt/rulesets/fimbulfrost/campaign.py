@@ -93,7 +93,9 @@ def settle(before: Mapping[str, Any], pending: Sequence[Mapping[str, Any]], afte
     return Carried(document, tuple(kept), tuple(lines))
 
 
-def rest(document: Mapping[str, Any], pending: Sequence[Mapping[str, Any]], time: Rest) -> Carried:
+def rest(
+    document: Mapping[str, Any], pending: Sequence[Mapping[str, Any]], time: Rest, options: Mapping[str, Any]
+) -> Carried:
     """Days pass: a death mark runs out, spent pools come back. Rounds, minutes and hours are less than a day."""
     minutes = time.minutes()
     days = 0 if minutes is None else minutes // (24 * 60)

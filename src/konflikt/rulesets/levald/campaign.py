@@ -32,18 +32,24 @@ def rounds_of(time: Rest) -> int:
     return time.amount if minutes is None else minutes * ROUNDS_PER_MINUTE
 
 
-def rest_between(document: Mapping[str, Any], pending: Sequence[Mapping[str, Any]], time: Rest) -> Carried:
-    """Omtöckning −1 a round of rest, down to one point per wound; wounds and everything else unchanged."""
+def rest_between(
+    document: Mapping[str, Any], pending: Sequence[Mapping[str, Any]], time: Rest, options: Mapping[str, Any]
+) -> Carried:
+    """Omtöckning −1 a round of rest, down to one point per wound (``rest_floor_per_wound``, the text's
+    "förmodligen"; off: down to 0); wounds and everything else unchanged."""
     daze = int(document.get("daze", 0))
     boxes = wound_boxes(document)
-    after = rest(daze, sum(boxes), rounds_of(time))
+    floor_per_wound = bool(options.get("rest_floor_per_wound", True))
+    after = rest(daze, sum(boxes), rounds_of(time), floor_per_wound)
     doc = dict(document)
     if after != daze:
         doc["daze"] = after
-        floor = f", floor {sum(boxes)} (one per wound)" if after == sum(boxes) and after else ""
+        floor = f", floor {sum(boxes)} (one per wound)" if floor_per_wound and after == sum(boxes) and after else ""
         line = f"Omtöckning {daze} → {after} after {rounds_of(time)} rounds of rest{floor}"
-    else:
+    elif daze:
         line = f"Omtöckning {daze} stays (already at the floor of one point per wound)"
+    else:
+        line = "Omtöckning 0 stays"
     ticked = " ".join(f"{name}×{n}" for name, n in zip(WOUNDS, boxes, strict=True) if n)
     lines = [line] + ([f"sår (wounds) {ticked} stay: läkningstid (healing time) is not in the text"] if ticked else [])
     return Carried(doc, tuple(dict(p) for p in pending), tuple(lines))

@@ -16,7 +16,9 @@ from konflikt.core.campaign import CampaignRules, Carried, Rest
 from konflikt.rulesets.presja.track import SLOT_NAMES
 
 
-def rest_between(document: Mapping[str, Any], pending: Sequence[Mapping[str, Any]], time: Rest) -> Carried:
+def rest_between(
+    document: Mapping[str, Any], pending: Sequence[Mapping[str, Any]], time: Rest, options: Mapping[str, Any]
+) -> Carried:
     """Nothing more than the aftermath did: the remaining consequences wait for healing the text does not time."""
     consequences = dict(document.get("consequences", {}) or {})
     kept = [f"{SLOT_NAMES[slot]} '{consequences[slot]}'" for slot in ("moderate", "severe") if consequences.get(slot)]
