@@ -98,6 +98,22 @@ def sigrun_and_rudolf_in_round2(options: dict[str, Any] | None = None) -> Fimbul
     return state
 
 
+def budolf_below_0_in_round1(options: dict[str, Any] | None = None) -> FimbulfrostState:
+    """Budolf (Status 1) and Rudolf against the dragon: round 1 rolled (nobody succeeds but the dragon, 12) and the
+    dragon's 12 points on Budolf, who is then asked for his consequences."""
+    state = start(
+        heroes=[hero("budolf", character="builtin:budolf", status=1), hero("rudolf", character="builtin:rudolf")],
+        opponent=hero("dragen", character="builtin:drage"),
+        options=options,
+    )
+    present_each_other(state)
+    roll(state, 0)
+    roll(state, 0)
+    roll(state, 12)
+    act(state, "hit", budolf=12)
+    return state
+
+
 ALL = {"stil": True, "stunt": True, "snak": True}
 """A round-2 description with Stil, Stunt and Snak all in it."""
 NONE = {"stil": False, "stunt": False, "snak": False}

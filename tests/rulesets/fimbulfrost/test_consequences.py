@@ -12,7 +12,16 @@ from konflikt.errors import IllegalActionError, ScenarioError
 from konflikt.rulesets.fimbulfrost.models import REQUIRED_LISTS, load_catalogue
 from konflikt.rulesets.fimbulfrost.rules import available_entries, hero_list
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
-from tests.rulesets.fimbulfrost.helpers import ALL, act, hero, present_each_other, roll, start, to_round2
+from tests.rulesets.fimbulfrost.helpers import (
+    ALL,
+    act,
+    budolf_below_0_in_round1,
+    hero,
+    present_each_other,
+    roll,
+    start,
+    to_round2,
+)
 
 
 def test_bundled_lists_are_danish_with_english_and_cover_every_kind() -> None:
@@ -192,16 +201,7 @@ def test_a_refused_consequence_says_the_true_reason() -> None:
     list by the option round1_death = false, an entry that would cost nothing ("ubehagelige ting": a consequence
     must cost something), or an entry of another list (the hero's død while buying for the opponent), never "død
     may be chosen only when nothing else is left", which the default does not rule."""
-    out_in_round1 = start(
-        heroes=[hero("budolf", character="builtin:budolf", status=1), hero("rudolf", character="builtin:rudolf")],
-        opponent=hero("dragen", character="builtin:drage"),
-        options={"round1_death": False},
-    )
-    present_each_other(out_in_round1)
-    roll(out_in_round1, 0)
-    roll(out_in_round1, 0)
-    roll(out_in_round1, 12)
-    act(out_in_round1, "hit", budolf=12)
+    out_in_round1 = budolf_below_0_in_round1({"round1_death": False})
     with pytest.raises(IllegalActionError, match=r"round1_death = false"):
         act(out_in_round1, "consequence", entry="doed")
 

@@ -24,6 +24,7 @@ from tests.rulesets.fimbulfrost.helpers import (
     ALL,
     NONE,
     act,
+    budolf_below_0_in_round1,
     hero,
     present_each_other,
     roll,
@@ -164,16 +165,7 @@ def test_every_point_below_0_is_paid_in_round1_death_forced_when_the_list_runs_o
     """ "For hvert point under 0, erhverver de konsekvenser" with death forced last (the old default dropped the
     points the list could not cover); round1_death = false keeps the old reading as an option."""
     for allow in (False, True):
-        state = start(
-            heroes=[hero("budolf", character="builtin:budolf", status=1), hero("rudolf", character="builtin:rudolf")],
-            opponent=hero("dragen", character="builtin:drage"),
-            options={"round1_death": allow},
-        )
-        present_each_other(state)
-        roll(state, 0)
-        roll(state, 0)
-        roll(state, 12)
-        act(state, "hit", budolf=12)
+        state = budolf_below_0_in_round1({"round1_death": allow})
         taken = 0
         while state.asks and state.asks[0][1] == 0:
             legal = state.legal_actions()
