@@ -625,3 +625,25 @@ def test_a_report_whose_out_cannot_be_written_is_refused_before_it_plays(tmp_pat
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().count("\n") == 0 and "a-file is a file, not a folder" in done.stderr
     assert blocker.read_text(encoding="utf-8") == "not a folder\n"
+
+
+def _blocked_run(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """``konflikt ARGS…`` with ``{blocker}`` in an argument standing for a file where a folder must be; a command that
+    checked its output only after its 10⁹ conflicts would not return within the minute allowed here."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder\n", encoding="utf-8")
+    argv = [arg.replace("{blocker}", str(blocker)) for arg in args]
+    done = subprocess.run(
+        [sys.executable, "-m", "konflikt", *argv], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    return done, blocker
+
+
+def test_a_sim_whose_csv_cannot_be_written_is_refused_before_it_plays(tmp_path: Path) -> None:
+    """``sim … --csv`` under a file: one line before any conflict is played, not after minutes of simulation."""
+    done, blocker = _blocked_run(
+        tmp_path, "sim", "presja/knife_fight", "-n", "1000000000", "--csv", "{blocker}/rows.csv"
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().count("\n") == 0 and "a-file is a file, not a folder" in done.stderr
+    assert blocker.read_text(encoding="utf-8") == "not a folder\n"

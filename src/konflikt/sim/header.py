@@ -127,6 +127,21 @@ def writable_folder(folder: Path) -> None:
         raise KonfliktError(f"cannot write in {folder}: {exc.strerror or exc}") from None
 
 
+def writable_file(path: Path) -> None:
+    """Check before a long computation that the file it will end by writing (``sim --csv``) can be written: its
+    folder made where missing and a file created in it and removed. Minutes of simulation should not end in a
+    ``cannot write`` for a path that never could be."""
+    if path.is_dir():
+        raise KonfliktError(f"cannot write {path}: that is a folder; name a file")
+    make_folder_for(path)
+    probe = path.with_name(f".{path.name}.partial")
+    try:
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise KonfliktError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
 def write_text(path: Path, text: str) -> Path:
     """Write a whole file or nothing: a temporary file beside it, renamed into place (never a half-written file)."""
     temporary = path.with_name(f".{path.name}.partial")
