@@ -575,7 +575,8 @@ def test_output_under_a_file_is_one_line(cli: Cli, tmp_path: Path) -> None:
         '[[axis]]\nname = "mishaps"\noption = "mishaps"\nvalues = ["always"]\n',
         encoding="utf-8",
     )
-    refused(cli("sweep", str(spec), "--out", str(blocker / "sweep")), "cells.csv: ", "a-file is a file")
+    folder = blocker / "sweep"
+    refused(cli("sweep", str(spec), "--out", str(folder)), f"cannot write in {folder}: ", "a-file is a file")
     assert blocker.read_text(encoding="utf-8") == "not a folder\n"
 
 
@@ -644,6 +645,20 @@ def test_a_sim_whose_csv_cannot_be_written_is_refused_before_it_plays(tmp_path: 
     done, blocker = _blocked_run(
         tmp_path, "sim", "presja/knife_fight", "-n", "1000000000", "--csv", "{blocker}/rows.csv"
     )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().count("\n") == 0 and "a-file is a file, not a folder" in done.stderr
+    assert blocker.read_text(encoding="utf-8") == "not a folder\n"
+
+
+def test_a_sweep_whose_out_cannot_be_written_is_refused_before_it_plays(tmp_path: Path) -> None:
+    """``sweep … --out`` under a file: one line before any cell is played, not after the whole grid."""
+    spec = tmp_path / "big.toml"
+    spec.write_text(
+        'scenario = "fimbulfrost/robbers"\nn = 1000000000\nseed = 1\n\n'
+        '[[axis]]\nname = "mishaps"\noption = "mishaps"\nvalues = ["defeating_roll", "always"]\n',
+        encoding="utf-8",
+    )
+    done, blocker = _blocked_run(tmp_path, "sweep", str(spec), "--out", "{blocker}/grid")
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().count("\n") == 0 and "a-file is a file, not a folder" in done.stderr
     assert blocker.read_text(encoding="utf-8") == "not a folder\n"

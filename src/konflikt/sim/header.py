@@ -119,7 +119,10 @@ def writable_folder(folder: Path) -> None:
     """Check before a long computation that its output folder can be made and written (a file is created in it and
     removed): a report of many seconds should not fail at its end for a ``--out`` that could never be written."""
     probe = folder / ".konflikt-write-check"
-    make_folder_for(probe)
+    try:
+        make_folder_for(probe)
+    except KonfliktError as exc:  # named by the folder asked for, not by the probe inside it
+        raise KonfliktError(str(exc).replace(f"cannot write {probe}:", f"cannot write in {folder}:")) from None
     try:
         probe.write_bytes(b"")
         probe.unlink()
