@@ -555,7 +555,7 @@ def test_ctrl_c_in_play_says_how_to_resume(cli: Cli, tmp_path: Path, monkeypatch
 
 
 def test_output_files_that_cannot_be_written(cli: Cli, saved_db: Path, tmp_path: Path) -> None:
-    refused(cli("run", "fimbulfrost/robbers", "--save", str(tmp_path)), "cannot be written")
+    refused(cli("run", "fimbulfrost/robbers", "--save", str(tmp_path)), "cannot write", "that is a folder")
     refused(cli("export", "1", "--db", str(saved_db), "--out", str(tmp_path / "no" / "x.json")), "cannot be written")
 
 
@@ -661,4 +661,23 @@ def test_a_sweep_whose_out_cannot_be_written_is_refused_before_it_plays(tmp_path
     done, blocker = _blocked_run(tmp_path, "sweep", str(spec), "--out", "{blocker}/grid")
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().count("\n") == 0 and "a-file is a file, not a folder" in done.stderr
+    assert blocker.read_text(encoding="utf-8") == "not a folder\n"
+
+
+def test_a_run_whose_save_cannot_be_written_is_refused_before_the_first_question(tmp_path: Path) -> None:
+    """``run … --save`` under a file with a human seat: one line before the seat is asked, not after a whole
+    conflict typed at the terminal (the answer here is nothing: a run that asked first would stop at its prompt)."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder\n", encoding="utf-8")
+    save = str(blocker / "conflict.json")
+    done = subprocess.run(
+        [sys.executable, "-m", "konflikt", "run", "presja/knife_fight", "--policy", "belzee=human", "--save", save],
+        capture_output=True,
+        text=True,
+        input="",
+        timeout=60,
+    )
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert "choose" not in done.stdout, done.stdout[-300:]
+    assert done.stderr.strip().count("\n") == 0 and "a-file is a file, not a folder" in done.stderr, done.stderr
     assert blocker.read_text(encoding="utf-8") == "not a folder\n"
