@@ -28,10 +28,9 @@ from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL, State
 from konflikt.dice import Dice, Faces
 from konflikt.errors import KonfliktError
 from konflikt.sim.runner import StepGenerators
-from konflikt.store.db import Store
+from konflikt.store.db import HUMAN_SOURCES, Store
 from konflikt.store.library import ending_of
 
-HUMAN_SOURCES = ("human", "table")
 FORCED_SOURCE = "forced"
 """A seat's only legal choice, taken without asking (undone with the human input before it)."""
 JOINT_SOURCE = "table-joint"
