@@ -261,3 +261,30 @@ def test_odds_at_a_secret_prompt_do_not_read_the_hidden_choice(
     session.run()
     assert session.state.secret_choices("@gm") == {"snurre": "leave"}, "Snurre's marker is down, unrevealed"
     assert asked and all(known == {} for known in asked), asked
+
+
+def test_the_gm_corrects_a_value_at_the_prompt_and_undo_takes_it_back(tmp_path: Path) -> None:
+    """``correct`` at any prompt: alone it lists what may be set and its bounds; with a seat, a value's name (which
+    may have spaces), the number and a reason it is a saved step of its own (source ``correction``), as the browser's
+    form makes; a bad one is one line and changes nothing; ``undo`` takes the correction back alone."""
+    answers = [
+        "correct",
+        "correct belzee tor box 9 1 no such box",
+        "correct belzee punkty losu 11 too many",
+        "correct belzee punkty losu 1",
+        "correct Belzee punkty losu 1 spent one before the fight",
+        "state",
+        "undo",
+        "quit",
+    ]
+    table, out = session(tmp_path, "presja/knife_fight", answers)
+    table.run()
+    text = out.getvalue()
+    assert "belzee (Belzee): punkty losu now 3 (0–10)" in text and "tor box 5 now 0 (0–1)" in text
+    assert "'tor box 9 1 no such box': belzee has no value of that name" in text
+    assert "belzee's punkty losu takes a whole number from 0 to 10, not 11" in text
+    assert "a correction needs a reason of 1 to" in text
+    assert "The GM corrected belzee's punkty losu: 3 → 1 (spent one before the fight)" in text
+    assert "undone 1 human input: back to step 0" in text
+    assert table.state.correctable()["belzee"]["punkty losu"][0] == 3
+    assert table.store.load(table.id).sources == []
