@@ -263,6 +263,7 @@ class Narration(State):
         for i, hid in enumerate(self.hero_ids):
             row = {
                 "Status": str(self.hstatus[i]),
+                "Omdømme (reputation)": str(self.chars[i].omdomme),  # what the presentation dice count from
                 "morale": str(self.morale[i]),
                 "fate": FATES[self.fate[i]],
                 "dice": str(self.dice[i]),
