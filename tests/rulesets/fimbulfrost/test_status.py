@@ -13,3 +13,11 @@ def test_every_hero_s_omdomme_is_on_the_table_as_the_opponent_s_is() -> None:
     assert status["budolf"]["Omdømme (reputation)"] == "4"
     assert status["rudolf"]["Omdømme (reputation)"] == "3"
     assert status["roeverne"]["Omdømme (reputation)"] == "2"
+
+
+def test_the_choices_name_the_friend_as_the_narration_does() -> None:
+    """ "præsenteres af Rudolf", as the log says "Budolf is presented by Rudolf": a name, not the seat id."""
+    state = new_state(load_scenario("fimbulfrost/robbers"))
+    seat = state.current_player()
+    described = [state.describe_action(seat, action) for action in state.legal_actions(seat)]
+    assert "præsenteres af Rudolf (presented by a friend): Omdømme + 0 dice" in described, described
