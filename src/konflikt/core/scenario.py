@@ -357,7 +357,13 @@ def _character_fields(
     elif part.character:
         path = _character_path(ruleset, part.character, base) if "\x00" not in part.character else None
         if path is None or not _exists(path):
-            raise ScenarioError(f"{source}: {format_loc([*where, 'character'])} = {part.character!r}: no such file")
+            why = "no such file"
+            if part.character.startswith("builtin:") and ruleset.content_dir is not None:
+                name = part.character.removeprefix("builtin:")
+                folder = ruleset.content_dir / "characters"
+                bundled = ", ".join(sorted(p.stem for p in folder.glob("*.toml"))) or "none"
+                why = f"no bundled {ruleset.id} character {name!r} (bundled: {bundled})"
+            raise ScenarioError(f"{source}: {format_loc([*where, 'character'])} = {part.character!r}: {why}")
         fields.update(read_toml(path))
     fields.update(part.model_extra or {})
     if part.name:
