@@ -358,11 +358,8 @@ def _character_fields(
         path = _character_path(ruleset, part.character, base) if "\x00" not in part.character else None
         if path is None or not _exists(path):
             why = "no such file"
-            if part.character.startswith("builtin:") and ruleset.content_dir is not None:
-                name = part.character.removeprefix("builtin:")
-                folder = ruleset.content_dir / "characters"
-                bundled = ", ".join(sorted(p.stem for p in folder.glob("*.toml"))) or "none"
-                why = f"no bundled {ruleset.id} character {name!r} (bundled: {bundled})"
+            if part.character.startswith("builtin:"):
+                why = not_bundled(ruleset, part.character.removeprefix("builtin:"))
             raise ScenarioError(f"{source}: {format_loc([*where, 'character'])} = {part.character!r}: {why}")
         fields.update(read_toml(path))
     fields.update(part.model_extra or {})
@@ -370,6 +367,14 @@ def _character_fields(
         fields["name"] = part.name
     fields.setdefault("name", part.id)
     return fields
+
+
+def not_bundled(ruleset: Ruleset, name: str) -> str:
+    """Why ``builtin:NAME`` names nothing: the ruleset's bundled characters listed, so a character of another
+    ruleset or a typo is put right from the line itself (no path inside konflikt's installation)."""
+    folder = ruleset.content_dir / "characters" if ruleset.content_dir is not None else None
+    bundled = ", ".join(sorted(p.stem for p in folder.glob("*.toml"))) if folder is not None else ""
+    return f"no bundled {ruleset.id} character {name!r} (bundled: {bundled or 'none'})"
 
 
 def _exists(path: Path) -> bool:
