@@ -13,6 +13,7 @@ from rich.console import Console
 from konflikt.analysis.exact import conflict_odds
 from konflikt.analysis.from_here import who_wins
 from konflikt.cli.prompts import read_choice
+from konflikt.cli.render import status_table
 from konflikt.cli.table import TableSession
 from konflikt.core.conflict import Conflict, new_state
 from konflikt.core.scenario import load_scenario
@@ -288,3 +289,16 @@ def test_the_gm_corrects_a_value_at_the_prompt_and_undo_takes_it_back(tmp_path: 
     assert "undone 1 human input: back to step 0" in text
     assert table.state.correctable()["belzee"]["punkty losu"][0] == 3
     assert table.store.load(table.id).sources == []
+
+
+def test_a_narrow_terminal_folds_the_row_names_instead_of_cutting_them() -> None:
+    """At 60 columns the row name ``konsekwencje (consequences)`` was cut to ``(consequenc…``: every word of every
+    row name must be on the screen, folded where it does not fit."""
+    state = new_state(load_scenario("presja/knife_fight"))
+    out = io.StringIO()
+    Console(file=out, width=60, markup=False).print(status_table(state, "Now"))
+    text = out.getvalue()
+    assert "…" not in text
+    first_column = "".join(line.split("│")[1].strip() for line in text.splitlines() if line.startswith("│"))
+    for row in state.status()["belzee"]:
+        assert row.replace(" ", "") in first_column.replace(" ", ""), (row, first_column)
