@@ -380,7 +380,7 @@ class WebTable:
             return "secret choices from " + ", ".join(self.label(s) for s in self.state.waiting_for())
         if node == TERMINAL:
             return "nobody: the conflict is over"
-        return self.label(node)
+        return f"{self.label(node)} decides"  # who acts, and that it is a choice
 
     def visible_events(self, seat: str) -> list[Event]:
         """The events ``seat`` may see, kept per seat and extended as the log grows (the log is long)."""
