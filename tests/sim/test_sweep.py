@@ -242,3 +242,18 @@ def test_a_worker_forked_with_other_block_sizes_plays_the_planners_blocks(
         assert run_sweep(spec, path, "local", workers=2) == run_sweep(spec, path, "local", workers=1)
     finally:
         engine.close_pool()
+
+
+def test_two_axes_of_one_name_are_refused(cli: Callable[..., Result], tmp_path: Path) -> None:
+    """Each axis is a column of ``cells.csv`` and a plot's axis by its name: two axes named alike were played and
+    written with one column standing for both. One line names the spec, the field and the name."""
+    spec = tmp_path / "twice.toml"
+    spec.write_text(
+        'scenario = "levald/duel"\nn = 10\n\n[[axis]]\nname = "w"\noption = "max_rounds"\nvalues = [1, 2]\n\n'
+        '[[axis]]\nname = "w"\noption = "step_size"\nvalues = [1]\n'
+    )
+    result = cli("sweep", str(spec), "--out", str(tmp_path / "out"))
+    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    assert f"{spec}: axis[1].name = 'w'" in result.err and "axis[0]" in result.err, result.err
+    assert not (tmp_path / "out").exists()
+

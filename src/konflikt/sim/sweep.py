@@ -55,9 +55,17 @@ class SweepSpec(BaseModel):
 
 def load_spec(path: Path) -> SweepSpec:
     try:
-        return SweepSpec.model_validate(read_toml(path))
+        spec = SweepSpec.model_validate(read_toml(path))
     except ValidationError as exc:
         raise ScenarioError(validation_message(str(path), exc)) from None
+    # each axis is a column of cells.csv and an axis of the plots by its name: two alike would be one
+    for later, axis in enumerate(spec.axis):
+        earlier = next((k for k, other in enumerate(spec.axis[:later]) if other.name == axis.name), None)
+        if earlier is not None:
+            raise ScenarioError(
+                f"{path}: axis[{later}].name = {axis.name!r}: axis[{earlier}] has that name; each axis needs its own"
+            )
+    return spec
 
 
 _STEP = re.compile(r"([A-Za-z_][A-Za-z0-9_\-]*)|\[(\d+)\]")
