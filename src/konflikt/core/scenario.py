@@ -148,7 +148,9 @@ def validation_message(source: str, exc: ValidationError, prefix: Sequence[str |
     shown = "" if isinstance(value, dict) else f" = {value!r}"
     more = len(exc.errors()) - 1
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-    return f"{source}: {loc}{shown}: {err['msg'].lower()}{tail}"
+    message = str(err["msg"])
+    message = message[:1].lower() + message[1:]  # "Input should be…" → "input should be…"; quoted values as written
+    return f"{source}: {loc}{shown}: {message}{tail}"
 
 
 def check_depth(value: Any, source: str, limit: int = MAX_DEPTH) -> None:
