@@ -302,3 +302,12 @@ def test_a_narrow_terminal_folds_the_row_names_instead_of_cutting_them() -> None
     first_column = "".join(line.split("│")[1].strip() for line in text.splitlines() if line.startswith("│"))
     for row in state.status()["belzee"]:
         assert row.replace(" ", "") in first_column.replace(" ", ""), (row, first_column)
+
+
+def test_a_correction_is_confirmed_also_under_quiet(tmp_path: Path) -> None:
+    """``play -q`` shows the prompts and the outcome only; a value the GM set by hand must still be said back (it is
+    the GM's own input, like the answer to ``undo``), or the GM cannot tell that it was taken."""
+    answers = ["correct belzee punkty losu 1 spent earlier", "quit"]
+    table, out = session(tmp_path, "presja/knife_fight", answers, quiet=True)
+    table.run()
+    assert "The GM corrected belzee's punkty losu: 3 → 1 (spent earlier)" in out.getvalue()

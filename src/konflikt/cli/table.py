@@ -486,6 +486,8 @@ class TableSession:
             self.console.print(str(exc), style="red", highlight=False, markup=False)
             return
         self.record("correction", before)
+        if self.quiet:  # the GM's own input is said back even under --quiet, as undo's answer is
+            self.console.print(self.state.history()[-1].text, highlight=False, markup=False)
         raise Corrected
 
     def undo(self, count: int) -> None:
