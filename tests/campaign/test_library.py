@@ -88,7 +88,7 @@ def test_chars_add_show_export_edit_delete(cli: Callable[..., Result], tmp_path:
     refused = cli("chars", "edit", "budolf", "--set", "omdomme=-3", "--db", db)
     assert refused.code == 2 and refused.err.count("\n") == 1 and "omdomme" in refused.err
     refused = cli("chars", "edit", "budolf", "--set", "kamp=3", "--db", db)  # a hero has no Kamp
-    assert refused.code == 2 and "kamp pool" in refused.err
+    assert refused.code == 2 and "Kamp pool" in refused.err
     assert documents(Path(db))["budolf"]["omdomme"] == 5, "a refused edit changes nothing"
 
     assert cli("chars", "delete", "budolf2", "--db", db).code == 0
@@ -179,3 +179,16 @@ def test_a_damaged_library_row_is_one_line_and_left_untouched(
         result = cli(*args, "--db", str(db))
         assert result.code == 2 and result.err.count("\n") == 1 and "damaged" in result.err, (args, result.err)
     assert db.read_bytes() == before
+
+
+def test_a_bundled_character_the_ruleset_lacks_is_named_with_the_ones_it_has(
+    cli: Callable[..., Result], tmp_path: Path
+) -> None:
+    """``chars add builtin:budolf --ruleset levald``: one line naming Le våld's bundled characters, as a scenario
+    says it, not a path inside konflikt's installation."""
+    db = tmp_path / "c.sqlite"
+    result = cli("chars", "add", "builtin:budolf", "--ruleset", "levald", "--db", str(db))
+    bundled = ", ".join(sorted(p.stem for p in character_file("levald", "x").parent.glob("*.toml")))
+    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    assert f"builtin:budolf: no bundled levald character 'budolf' (bundled: {bundled})" in result.err, result.err
+    assert "characters/" not in result.err and not db.exists()

@@ -13,6 +13,7 @@ from rich.console import Console
 from konflikt.analysis.exact import conflict_odds
 from konflikt.analysis.from_here import who_wins
 from konflikt.cli.prompts import read_choice
+from konflikt.cli.render import status_table
 from konflikt.cli.table import TableSession
 from konflikt.core.conflict import Conflict, new_state
 from konflikt.core.scenario import load_scenario
@@ -267,3 +268,52 @@ def test_odds_at_a_secret_prompt_do_not_read_the_hidden_choice(
     session.run()
     assert session.state.secret_choices("@gm") == {"snurre": "leave"}, "Snurre's marker is down, unrevealed"
     assert asked and all(known == {} for known in asked), asked
+
+
+def test_the_gm_corrects_a_value_at_the_prompt_and_undo_takes_it_back(tmp_path: Path) -> None:
+    """``correct`` at any prompt: alone it lists what may be set and its bounds; with a seat, a value's name (which
+    may have spaces), the number and a reason it is a saved step of its own (source ``correction``), as the browser's
+    form makes; a bad one is one line and changes nothing; ``undo`` takes the correction back alone."""
+    answers = [
+        "correct",
+        "correct belzee tor box 9 1 no such box",
+        "correct belzee punkty losu 11 too many",
+        "correct belzee punkty losu 1",
+        "correct Belzee punkty losu 1 spent one before the fight",
+        "state",
+        "undo",
+        "quit",
+    ]
+    table, out = session(tmp_path, "presja/knife_fight", answers)
+    table.run()
+    text = out.getvalue()
+    assert "belzee (Belzee): punkty losu now 3 (0–10)" in text and "tor box 5 now 0 (0–1)" in text
+    assert "'tor box 9 1 no such box': belzee has no value of that name" in text
+    assert "belzee's punkty losu takes a whole number from 0 to 10, not 11" in text
+    assert "a correction needs a reason of 1 to" in text
+    assert "The GM corrected belzee's punkty losu: 3 → 1 (spent one before the fight)" in text
+    assert "undone 1 human input: back to step 0" in text
+    assert table.state.correctable()["belzee"]["punkty losu"][0] == 3
+    assert table.store.load(table.id).sources == []
+
+
+def test_a_narrow_terminal_folds_the_row_names_instead_of_cutting_them() -> None:
+    """At 60 columns the row name ``konsekwencje (consequences)`` was cut to ``(consequenc…``: every word of every
+    row name must be on the screen, folded where it does not fit."""
+    state = new_state(load_scenario("presja/knife_fight"))
+    out = io.StringIO()
+    Console(file=out, width=60, markup=False).print(status_table(state, "Now"))
+    text = out.getvalue()
+    assert "…" not in text
+    first_column = "".join(line.split("│")[1].strip() for line in text.splitlines() if line.startswith("│"))
+    for row in state.status()["belzee"]:
+        assert row.replace(" ", "") in first_column.replace(" ", ""), (row, first_column)
+
+
+def test_a_correction_is_confirmed_also_under_quiet(tmp_path: Path) -> None:
+    """``play -q`` shows the prompts and the outcome only; a value the GM set by hand must still be said back (it is
+    the GM's own input, like the answer to ``undo``), or the GM cannot tell that it was taken."""
+    answers = ["correct belzee punkty losu 1 spent earlier", "quit"]
+    table, out = session(tmp_path, "presja/knife_fight", answers, quiet=True)
+    table.run()
+    assert "The GM corrected belzee's punkty losu: 3 → 1 (spent earlier)" in out.getvalue()

@@ -84,3 +84,23 @@ def test_the_installed_command_prints_no_traceback() -> None:
     assert proc.returncode == 2
     assert proc.stderr.startswith("konflikt: error: cannot read dice expression '4dX'")
     assert "Traceback" not in proc.stderr
+
+
+def test_a_roll_shows_each_die_where_the_dice_have_faces(cli: Callable[..., Result]) -> None:
+    """``konflikt roll 4dF`` said only ``+1``: a GM rolling for the table reads the dice as they fell, as ``play``
+    shows them (``konflikt rolls + 0 - + → …``). The same seed gives the same total as before, and ``--json``."""
+    import numpy as np
+
+    from konflikt.dice import parse_dice
+
+    for expression in ("4dF", "3d6", "6d6 pool"):
+        dice = parse_dice(expression)
+        sampled, faces = dice.roll(np.random.default_rng(3))
+        assert faces is not None
+        shown = cli("roll", *expression.split(), "--seed", "3")
+        assert shown.code == 0, shown.err
+        assert shown.out == f"{dice.notation}: {dice.faces_text(faces)} → {dice.describe(sampled)}\n", shown.out
+        assert dice.describe(sampled) == dice.describe(dice.sample(np.random.default_rng(3)))
+    kept = parse_dice("4d6kh3")  # no faces kept by the expression: the total alone, as before
+    total = kept.describe(kept.sample(np.random.default_rng(3)))
+    assert cli("roll", "4d6kh3", "--seed", "3").out == f"4d6kh3: {total}\n"

@@ -104,3 +104,12 @@ def test_bad_input_is_one_line(cli: Callable[..., Result], tmp_path: Path, args:
     assert result.code == 2
     assert result.err == f"konflikt: error: {message}\n"
     assert not list(tmp_path.iterdir())
+
+
+def test_the_ladder_s_table_keeps_every_word_when_piped(cli: Callable[..., Result], tmp_path: Path) -> None:
+    """Piped (80 columns), the opponents' table cut its cells to ``Røver…``, ``Omdøm…``, ``Budo…``: a designer could
+    not tell the opponents apart. Every cell is folded instead, as the other tables do."""
+    result = cli("report", "fimbulfrost-opponents", "-n", "20", "--out", str(tmp_path))
+    assert result.code == 0, result.err
+    table = [line for line in result.out.splitlines() if line.startswith(("│", "┃"))]
+    assert table and not [line for line in table if "…" in line], "\n".join(table[:6])

@@ -555,7 +555,7 @@ def test_ctrl_c_in_play_says_how_to_resume(cli: Cli, tmp_path: Path, monkeypatch
 
 
 def test_output_files_that_cannot_be_written(cli: Cli, saved_db: Path, tmp_path: Path) -> None:
-    refused(cli("run", "fimbulfrost/robbers", "--save", str(tmp_path)), "cannot be written")
+    refused(cli("run", "fimbulfrost/robbers", "--save", str(tmp_path)), "cannot write", "that is a folder")
     refused(cli("export", "1", "--db", str(saved_db), "--out", str(tmp_path / "no" / "x.json")), "cannot be written")
 
 
@@ -575,7 +575,8 @@ def test_output_under_a_file_is_one_line(cli: Cli, tmp_path: Path) -> None:
         '[[axis]]\nname = "mishaps"\noption = "mishaps"\nvalues = ["always"]\n',
         encoding="utf-8",
     )
-    refused(cli("sweep", str(spec), "--out", str(blocker / "sweep")), "cells.csv: ", "a-file is a file")
+    folder = blocker / "sweep"
+    refused(cli("sweep", str(spec), "--out", str(folder)), f"cannot write in {folder}: ", "a-file is a file")
     assert blocker.read_text(encoding="utf-8") == "not a folder\n"
 
 
@@ -624,4 +625,59 @@ def test_a_report_whose_out_cannot_be_written_is_refused_before_it_plays(tmp_pat
     )
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().count("\n") == 0 and "a-file is a file, not a folder" in done.stderr
+    assert blocker.read_text(encoding="utf-8") == "not a folder\n"
+
+
+def _blocked_run(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """``konflikt ARGS…`` with ``{blocker}`` in an argument standing for a file where a folder must be; a command that
+    checked its output only after its 10⁹ conflicts would not return within the minute allowed here."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder\n", encoding="utf-8")
+    argv = [arg.replace("{blocker}", str(blocker)) for arg in args]
+    done = subprocess.run(
+        [sys.executable, "-m", "konflikt", *argv], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    return done, blocker
+
+
+def test_a_sim_whose_csv_cannot_be_written_is_refused_before_it_plays(tmp_path: Path) -> None:
+    """``sim … --csv`` under a file: one line before any conflict is played, not after minutes of simulation."""
+    done, blocker = _blocked_run(
+        tmp_path, "sim", "presja/knife_fight", "-n", "1000000000", "--csv", "{blocker}/rows.csv"
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().count("\n") == 0 and "a-file is a file, not a folder" in done.stderr
+    assert blocker.read_text(encoding="utf-8") == "not a folder\n"
+
+
+def test_a_sweep_whose_out_cannot_be_written_is_refused_before_it_plays(tmp_path: Path) -> None:
+    """``sweep … --out`` under a file: one line before any cell is played, not after the whole grid."""
+    spec = tmp_path / "big.toml"
+    spec.write_text(
+        'scenario = "fimbulfrost/robbers"\nn = 1000000000\nseed = 1\n\n'
+        '[[axis]]\nname = "mishaps"\noption = "mishaps"\nvalues = ["defeating_roll", "always"]\n',
+        encoding="utf-8",
+    )
+    done, blocker = _blocked_run(tmp_path, "sweep", str(spec), "--out", "{blocker}/grid")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().count("\n") == 0 and "a-file is a file, not a folder" in done.stderr
+    assert blocker.read_text(encoding="utf-8") == "not a folder\n"
+
+
+def test_a_run_whose_save_cannot_be_written_is_refused_before_the_first_question(tmp_path: Path) -> None:
+    """``run … --save`` under a file with a human seat: one line before the seat is asked, not after a whole
+    conflict typed at the terminal (the answer here is nothing: a run that asked first would stop at its prompt)."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder\n", encoding="utf-8")
+    save = str(blocker / "conflict.json")
+    done = subprocess.run(
+        [sys.executable, "-m", "konflikt", "run", "presja/knife_fight", "--policy", "belzee=human", "--save", save],
+        capture_output=True,
+        text=True,
+        input="",
+        timeout=60,
+    )
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert "choose" not in done.stdout, done.stdout[-300:]
+    assert done.stderr.strip().count("\n") == 0 and "a-file is a file, not a folder" in done.stderr, done.stderr
     assert blocker.read_text(encoding="utf-8") == "not a folder\n"

@@ -74,7 +74,7 @@ def test_paths_set_values_inside_the_document() -> None:
     set_path(doc, "setup.wield.a", "Svärd")
     assert doc["sides"][0]["participants"][0]["skill"] == 5
     assert doc["setup"] == {"wield": {"a": "Svärd"}}
-    with pytest.raises(KonfliktError, match="no 3"):
+    with pytest.raises(KonfliktError, match=r"sides has 1 entry, no \[3\]"):
         set_path(doc, "sides[3].x", 1)
 
 
@@ -242,3 +242,37 @@ def test_a_worker_forked_with_other_block_sizes_plays_the_planners_blocks(
         assert run_sweep(spec, path, "local", workers=2) == run_sweep(spec, path, "local", workers=1)
     finally:
         engine.close_pool()
+
+
+def test_two_axes_of_one_name_are_refused(cli: Callable[..., Result], tmp_path: Path) -> None:
+    """Each axis is a column of ``cells.csv`` and a plot's axis by its name: two axes named alike were played and
+    written with one column standing for both. One line names the spec, the field and the name."""
+    spec = tmp_path / "twice.toml"
+    spec.write_text(
+        'scenario = "levald/duel"\nn = 10\n\n[[axis]]\nname = "w"\noption = "max_rounds"\nvalues = [1, 2]\n\n'
+        '[[axis]]\nname = "w"\noption = "step_size"\nvalues = [1]\n'
+    )
+    result = cli("sweep", str(spec), "--out", str(tmp_path / "out"))
+    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    assert f"{spec}: axis[1].name = 'w'" in result.err and "axis[0]" in result.err, result.err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_path_or_scenario_that_names_nothing_names_the_spec_and_the_axis(
+    cli: Callable[..., Result], tmp_path: Path
+) -> None:
+    """``sides[5]`` in a scenario of two sides, and a scenario file that is not there: the line names the spec file
+    and its field, not only the path or the scenario (a designer with several specs must know which one)."""
+    spec = tmp_path / "far.toml"
+    spec.write_text(
+        'scenario = "levald/duel"\nn = 10\n\n[[axis]]\nname = "who"\n'
+        'path = "sides[5].participants[0].character"\nvalues = ["builtin:hedda"]\n'
+    )
+    result = cli("sweep", str(spec), "--out", str(tmp_path / "out"))
+    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    assert result.err.startswith(f"konflikt: error: {spec}: axis who = 'builtin:hedda': "), result.err
+    assert "sides has 2 entries, no [5]" in result.err, result.err
+    spec.write_text('scenario = "nowhere.toml"\nn = 10\n\n[[axis]]\nname = "r"\noption = "max_rounds"\nvalues = [1]\n')
+    result = cli("sweep", str(spec), "--out", str(tmp_path / "out"))
+    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    assert result.err.startswith(f"konflikt: error: {spec}: scenario = 'nowhere.toml': "), result.err

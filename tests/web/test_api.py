@@ -342,3 +342,14 @@ def test_the_everyone_card_names_sides_and_participants_as_the_terminal_does(tmp
         page = client.get(f"/t/{cid}/{tokens[GM]}").text
         everyone = page[page.index("<h2>Everyone</h2>") :]
         assert "strona_belzee" not in everyone and "<dd>Belzee</dd>" in everyone
+
+
+def test_now_says_that_the_seat_asked_decides(tmp_path: Path) -> None:
+    """Every page's *Now* line: "Belzee (belzee) decides", not the bare name (a watching player read "Now: Lis (lis)"
+    and could not tell whether Lis was deciding, rolling or had been hit)."""
+    with serving(tmp_path / "k.sqlite") as (client, _):
+        cid, tokens = new_table(client, "presja/knife_fight", ("belzee", "massimo"))
+        page = frame(client, cid, tokens["massimo"])
+        asked = page["node"]
+        assert asked.endswith(" decides") and asked.split(" decides")[0] in {"Belzee (belzee)", "Massimo (massimo)"}
+        assert f"Now: <strong>{asked}</strong>" in page["html"]

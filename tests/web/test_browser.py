@@ -310,3 +310,64 @@ def test_a_whole_conflict_of_every_ruleset_played_on_the_pages(
     shot(gm, f"desktop-{ruleset}-outcome.png")
     for context in (gm_context, *contexts):
         context.close()
+
+
+@pytest.mark.parametrize("scenario", ["pwge/negotiation", "presja/skirmish", "levald/one_against_two"])
+def test_no_phone_page_is_wider_than_the_phone(server: Server, browser: Any, scenario: str) -> None:
+    """A sheet's long row name (``diplomatiska kroppspoäng (diplomatic body points)``) took the whole width of its
+    card and left the value a column of single letters running off the screen: every page of every seat fits 390
+    pixels, with the row name wrapped instead."""
+    gm_context = browser.new_context(viewport=DESKTOP)
+    gm = gm_context.new_page()
+    gm.goto(server.console)
+    gm.select_option("select[name=scenario]", scenario)
+    gm.click("text=Choose the seats")
+    gm.wait_for_selector("select[name^='policy:']")
+    gm.click("text=Open the table")
+    gm.wait_for_selector("text=Game master's console")
+    links = [li.locator("a").get_attribute("href") for li in gm.locator("#join-links ul.links li").all()]
+    context = phone(browser)
+    for link in links:
+        page = context.new_page()
+        page.goto(link)
+        page.wait_for_selector("#connection:text('live')")
+        wide, seen = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        if wide > seen:
+            shot(page, f"too-wide-{scenario.replace('/', '-')}.png")
+        assert wide <= seen, (scenario, link, wide, seen)
+        page.close()
+    context.close()
+    gm_context.close()
+
+
+def test_the_connection_line_covers_no_text_of_the_page(server: Server, browser: Any) -> None:
+    """*live* / *reconnecting…* is pinned to the bottom corner; drawn without a background it lay across the words
+    under it (a sheet's value, a button's line). It has a background of its own, and the page ends with room for it,
+    so scrolled to the end nothing is under it."""
+    gm_context = browser.new_context(viewport=DESKTOP)
+    gm = gm_context.new_page()
+    gm.goto(server.console)
+    gm.select_option("select[name=scenario]", "levald/duel")
+    gm.click("text=Choose the seats")
+    gm.wait_for_selector("select[name^='policy:']")
+    gm.click("text=Open the table")
+    gm.wait_for_selector("text=Game master's console")
+    link = gm.locator("#join-links ul.links li a").first.get_attribute("href")
+    context = phone(browser)
+    page = context.new_page()
+    page.goto(link)
+    page.wait_for_selector("#connection:text('live')")
+    background = page.evaluate("() => getComputedStyle(document.getElementById('connection')).backgroundColor")
+    assert background not in ("rgba(0, 0, 0, 0)", "transparent"), background
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    covered = page.evaluate(
+        """() => {
+        const badge = document.getElementById('connection').getBoundingClientRect();
+        const cards = [...document.querySelectorAll('.layout .card')].map(c => c.getBoundingClientRect().bottom);
+        return Math.max(...cards) > badge.top;
+      }"""
+    )
+    shot(page, "phone-connection-line.png")
+    assert not covered
+    context.close()
+    gm_context.close()

@@ -130,3 +130,25 @@ def test_the_gm_page_s_list_of_values_shows_a_corrected_value_at_once(tmp_path: 
         after = frame(client, cid, tokens[GM])
         assert shown.format(target) in after["html"] and shown.format(row["now"]) not in after["html"]
         assert "<option" not in frame(client, cid, tokens["hedda"])["html"]
+
+
+def test_play_s_undo_takes_back_a_browser_correction_alone(tmp_path: Path, cli: Callable[..., Result]) -> None:
+    """A correction is a human input (the browser's Undo takes it back alone); ``play --resume --undo 1`` must too,
+    not the correction together with the typed roll before it."""
+    db = tmp_path / "k.sqlite"
+    with serving(db) as (client, _):
+        form = {"scenario": "levald/duel", "dice": "table", "seed": "3"}
+        response = client.post("/console/test-admin-key/new", data=form, follow_redirects=False)
+        cid, token = response.headers["location"].split("/")[2:4]
+        first = frame(client, int(cid), token)
+        assert post(client, int(cid), token, {"type": "roll", "text": "47", "step": first["step"]})[0] == 200
+        rolled = frame(client, int(cid), token)["step"]
+        message = {"type": "correct", "target": "snurre|Gard", "value": 1, "reason": "a wound from before"}
+        assert post(client, int(cid), token, message)[0] == 200
+    exported = json.loads(cli("export", cid, "--db", str(db)).out)
+    at = next(i for i, s in enumerate(exported["steps"]) if s["node"] == CORRECTION)
+    assert at >= rolled
+    result = cli("play", "--resume", cid, "--undo", "1", "--dice", "auto", "--db", str(db))
+    assert f"undone 1 human input: back to step {at}" in result.out, result.out[-800:]
+    kept = json.loads(cli("export", cid, "--db", str(db)).out)["steps"]
+    assert kept[:at] == exported["steps"][:at] and all(s["node"] != CORRECTION for s in kept)

@@ -143,12 +143,14 @@ def register(app: typer.Typer) -> None:
         """Roll dice (seeded when asked). The words of an expression need no quotes: konflikt roll 6d6 pool."""
         dice = parse_dice(" ".join(expression))
         rng = np.random.default_rng(check_seed(seed))
-        results = [dice.sample(rng) for _ in range(times)]
+        rolled = [dice.roll(rng) for _ in range(times)]  # the same draws as sample(), with each die's face kept
         if as_json:
+            results = [result for result, _ in rolled]
             typer.echo(json.dumps({"expression": dice.notation, "seed": seed, "results": results}))
             return
-        for result in results:
-            typer.echo(f"{dice.notation}: {dice.describe(result)}")
+        for result, faces in rolled:  # each die as it fell, where the dice have faces (as play shows them)
+            fell = "" if faces is None else f"{dice.faces_text(faces)} → "
+            typer.echo(f"{dice.notation}: {fell}{dice.describe(result)}")
 
     @app.command(cls=OddsCommand, context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
     def odds(

@@ -162,7 +162,7 @@ def status_table(
         if not fields:
             return None
     table = Table(title=Text(title) if title else None, title_justify="left", show_lines=False)
-    table.add_column("", style="bold")
+    table.add_column("", style="bold", overflow="fold")  # a narrow terminal folds a row's name, never cuts it
     for row in status:
         table.add_column(Text(names.get(row, row)), overflow="fold")
     for f in fields:

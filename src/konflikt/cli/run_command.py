@@ -29,6 +29,7 @@ from konflikt.core.names import scenario_names
 from konflikt.core.scenario import Scenario, characters_from, load_scenario
 from konflikt.core.state import GM, State
 from konflikt.errors import KonfliktError
+from konflikt.sim.header import writable_file
 from konflikt.sim.runner import Generators, Runner, seat_policies
 from konflikt.store.source import LibrarySource
 
@@ -92,6 +93,8 @@ def register(app: typer.Typer) -> None:
         humans = [s for s, p in seats.items() if p is None]
         if humans and as_json:
             raise KonfliktError(f"--json plays without a terminal, but these seats are human: {', '.join(humans)}")
+        if save is not None:
+            writable_file(save)  # before the first question: a conflict typed at the terminal must not be lost
         runner = Runner(seats, Generators.from_seed(the_seed), decide=ask_at_terminal(console))
         narrated = not as_json and not quiet
         if narrated:

@@ -95,11 +95,13 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play a scenario many times and report outcomes with 95% intervals, consequences, length and resources."""
         from konflikt.sim.engine import simulate
-        from konflikt.sim.header import run_header, write_text
+        from konflikt.sim.header import run_header, writable_file, write_text
         from konflikt.sim.summary import summarise, summary_csv
 
         if csv_path is not None and csv_path.is_dir():
             raise KonfliktError(f"--csv {csv_path}: that is a folder; name a file")
+        if csv_path is not None:
+            writable_file(csv_path)  # before the minutes of play, not after them
         scenario = load_scenario(scenario_name)
         overrides = overrides_for(scenario, option)
         policies = seat_overrides(scenario, policy)

@@ -97,11 +97,17 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
     ) -> None:
         """Simulate every cell of a grid over skills, weapons, characters and rule options."""
+        from konflikt.core.scenario import read_toml
+        from konflikt.sim.header import writable_folder
         from konflikt.sim.plots import write_table
-        from konflikt.sim.sweep import base_scenario, cells, load_spec, run_sweep, sweep_header
+        from konflikt.sim.sweep import base_scenario, cells, check_axes, load_spec, run_sweep, sweep_header
 
         spec = load_spec(spec_path)
         total = len(cells(spec))
+        folder = out or Path(f"sweep-{spec_path.stem}")
+        scenario_path, scenario = base_scenario(spec, spec_path)
+        check_axes(spec, spec_path, read_toml(scenario_path), scenario_path)  # a bad spec leaves no folder behind
+        writable_folder(folder)  # before the cells are played, not after them
         console = plain_console(stderr=as_json)
         with Progress(
             TextColumn("cells"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -109,9 +115,7 @@ def register(app: typer.Typer) -> None:
         ) as bar:  # fmt: skip
             task = bar.add_task("sweep", total=total)
             rows = run_sweep(spec, spec_path, engine, workers, scheduler, lambda k: bar.update(task, advance=k))
-        folder = out or Path(f"sweep-{spec_path.stem}")
         header = sweep_header(spec, spec_path)
-        _, scenario = base_scenario(spec, spec_path)
         names = {side.id: str(side.name) for side in scenario.sides}
         files = write_table(rows, folder, "cells", header) + plot_sweep(spec, rows, folder, names, header)
         if as_json:

@@ -28,10 +28,9 @@ from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL, State
 from konflikt.dice import Dice, Faces
 from konflikt.errors import KonfliktError
 from konflikt.sim.runner import StepGenerators
-from konflikt.store.db import Store
+from konflikt.store.db import HUMAN_SOURCES, Store
 from konflikt.store.library import ending_of
 
-HUMAN_SOURCES = ("human", "table")
 FORCED_SOURCE = "forced"
 """A seat's only legal choice, taken without asking (undone with the human input before it)."""
 JOINT_SOURCE = "table-joint"
@@ -53,7 +52,9 @@ commands at any prompt:
               at a roll the chances that matter for it
   advise      each choice with its win chance when both sides play optimally after it, best first
               (solved once per scenario and kept on disk; where that is out of reach, the ≈ estimate)
-  undo [n]    take back the last n human inputs (decisions and table dice; default 1)
+  undo [n]    take back the last n human inputs (decisions, table dice and corrections; default 1)
+  correct     a value set by hand (a Gard not regained, a box marked twice): 'correct' lists them;
+              correct SEAT VALUE NUMBER REASON, e.g. 'correct hedda Gard 2 forgot a regained point'
   save        confirm that everything is saved (it is, after every step)
   quit        stop here; resume later with konflikt play --resume ID"""
 
@@ -65,6 +66,11 @@ class Quit(Exception):
 @dataclass
 class Undo(Exception):
     count: int
+
+
+class Corrected(Exception):
+    """The GM set a value by hand at a prompt: the step is asked again from the corrected state (its choices may
+    depend on the value)."""
 
 
 Ask = Callable[[str, bool], str]
@@ -123,6 +129,8 @@ class TableSession:
                     self.step()
                 except Undo as undo:
                     self.undo(undo.count)
+                except Corrected:
+                    continue
         except (Quit, EOFError):
             self.console.print(
                 f"stopped; conflict {self.id} is saved in {self.store.path}. "
@@ -310,6 +318,8 @@ class TableSession:
             self.console.print(f"conflict {self.id} is saved in {self.store.path} ({len(self.sources)} steps)")
         elif word == "quit":
             raise Quit
+        elif word == "correct":
+            self.correct(text.strip()[len(words[0]) :].strip())
         elif word == "undo":
             count = 1
             if len(words) > 1:
@@ -437,6 +447,49 @@ class TableSession:
                 interval = f"(95%: {percent(c.low)}–{percent(c.high)})"
                 self.console.print(f"  {c.label}: ≈ {percent(c.p)} {interval}", highlight=False, markup=False)
 
+    def correct(self, text: str) -> None:
+        """``correct`` at a prompt: alone, the values the ruleset lets the GM set; with ``SEAT VALUE NUMBER REASON``
+        (the seat by id or name, the value by its name, which may have spaces), that value set as a step of its own,
+        saved and undone like any human input, as the browser's correction form does (``State.correct``)."""
+        values = self.state.correctable()
+        if not values:
+            self.console.print("nothing to correct here: this ruleset lists no values", style="red", markup=False)
+            return
+        if not text:
+            self.console.print(
+                "values the GM may correct: correct SEAT VALUE NUMBER REASON, "
+                "e.g. 'correct hedda Gard 2 forgot a regained point'",
+                highlight=False,
+                markup=False,
+            )
+            for seat, named in values.items():
+                listed = "; ".join(f"{name} now {now} ({low}–{high})" for name, (now, low, high) in named.items())
+                self.console.print(f"  {seat} ({self.names.get(seat, seat)}): {listed}", highlight=False, markup=False)
+            return
+        try:
+            labels = {label: seat for seat in values for label in (seat, self.names.get(seat, seat))}
+            found, rest = _prefix(text, labels)
+            if found is None:
+                raise KonfliktError(f"{text[:40]!r}: no seat of that name (seats: {', '.join(values)})")
+            seat = found
+            name, rest = _prefix(rest, {name: name for name in values[seat]})
+            if name is None:
+                raise KonfliktError(
+                    f"{rest[:40]!r}: {seat} has no value of that name (values: {', '.join(values[seat])})"
+                )
+            number, _, reason = rest.partition(" ")
+            if not (number.lstrip("-").isascii() and number.lstrip("-").isdigit() and len(number) < 10):
+                raise KonfliktError(f"correct {seat} {name}: a whole number next, not {number[:20]!r}")
+            before = self.state.status()
+            self.state.correct(seat, name, int(number), reason)
+        except KonfliktError as exc:
+            self.console.print(str(exc), style="red", highlight=False, markup=False)
+            return
+        self.record("correction", before)
+        if self.quiet:  # the GM's own input is said back even under --quiet, as undo's answer is
+            self.console.print(self.state.history()[-1].text, highlight=False, markup=False)
+        raise Corrected
+
     def undo(self, count: int) -> None:
         human = [i for i, source in enumerate(self.sources) if source in HUMAN_SOURCES]
         if not human:
@@ -451,6 +504,16 @@ class TableSession:
         self.console.print(f"undone {count} human input{'s' if count > 1 else ''}: back to step {keep}", style="yellow")
         self.round = self.state.round_number()
         self.console.print(self.table("Now"))
+
+
+def _prefix(text: str, labels: Mapping[str, str]) -> tuple[str | None, str]:
+    """The thing whose label ``text`` begins with (case aside, the longest label first, a whole word), and the
+    rest of the text: names at the prompt may have spaces (``tor box 1``, ``Kapten Nova``)."""
+    for label in sorted(labels, key=len, reverse=True):
+        head, after = text[: len(label)], text[len(label) : len(label) + 1]
+        if head.casefold() == label.casefold() and after in ("", " "):
+            return labels[label], text[len(label) :].strip()
+    return None, text
 
 
 def _one(chance: Chance, answer: FromHere) -> str:

@@ -148,7 +148,9 @@ def validation_message(source: str, exc: ValidationError, prefix: Sequence[str |
     shown = "" if isinstance(value, dict) else f" = {value!r}"
     more = len(exc.errors()) - 1
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-    return f"{source}: {loc}{shown}: {err['msg'].lower()}{tail}"
+    message = str(err["msg"])
+    message = message[:1].lower() + message[1:]  # "Input should be…" → "input should be…"; quoted values as written
+    return f"{source}: {loc}{shown}: {message}{tail}"
 
 
 def check_depth(value: Any, source: str, limit: int = MAX_DEPTH) -> None:
@@ -357,13 +359,24 @@ def _character_fields(
     elif part.character:
         path = _character_path(ruleset, part.character, base) if "\x00" not in part.character else None
         if path is None or not _exists(path):
-            raise ScenarioError(f"{source}: {format_loc([*where, 'character'])} = {part.character!r}: no such file")
+            why = "no such file"
+            if part.character.startswith("builtin:"):
+                why = not_bundled(ruleset, part.character.removeprefix("builtin:"))
+            raise ScenarioError(f"{source}: {format_loc([*where, 'character'])} = {part.character!r}: {why}")
         fields.update(read_toml(path))
     fields.update(part.model_extra or {})
     if part.name:
         fields["name"] = part.name
     fields.setdefault("name", part.id)
     return fields
+
+
+def not_bundled(ruleset: Ruleset, name: str) -> str:
+    """Why ``builtin:NAME`` names nothing: the ruleset's bundled characters listed, so a character of another
+    ruleset or a typo is put right from the line itself (no path inside konflikt's installation)."""
+    folder = ruleset.content_dir / "characters" if ruleset.content_dir is not None else None
+    bundled = ", ".join(sorted(p.stem for p in folder.glob("*.toml"))) if folder is not None else ""
+    return f"no bundled {ruleset.id} character {name!r} (bundled: {bundled or 'none'})"
 
 
 def _exists(path: Path) -> bool:

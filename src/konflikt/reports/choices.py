@@ -282,7 +282,8 @@ def print_choices(data: dict[str, Any], console: Any) -> None:
             continue
         table = Table(title=f"{s['title']}: is there a dominant choice? (both sides optimal)")
         for col in ("decision", "option", "chosen", "best alternative costs"):
-            table.add_column(col, justify="right" if col in ("chosen", "best alternative costs") else "left")
+            right = col in ("chosen", "best alternative costs")
+            table.add_column(col, justify="right" if right else "left", overflow="fold")
         for row in s["rows"]:
             table.add_row(row["kind"], row["option"], f"{row['share']:.1%}", f"{row['alternative_cost_pp']:.2f} pp")
         console.print(table)
@@ -312,7 +313,7 @@ def _print_rollout(s: dict[str, Any], console: Any) -> None:
 
     table = Table(title=f"{s['title']}: is there a dominant choice? (one step of improvement, estimated)")
     for col in ("decision", "option", "improved picks", "heuristic picks", "best alternative costs"):
-        table.add_column(col, justify="left" if col in ("decision", "option") else "right")
+        table.add_column(col, justify="left" if col in ("decision", "option") else "right", overflow="fold")
     for row in s["rows"]:
         cost = row["alternative_cost_pp"]
         table.add_row(

@@ -230,7 +230,8 @@ def print_report(data: dict[str, Any], console: Any) -> None:
     heroes = [_who(data, h) for h in data["heroes"]]
     endings = list(data["endings"].values())
     for column in ("opponent", "/".join(numbers), "method", "P(win) [95%]", *endings, *heroes, "opponent"):
-        table.add_column(column, justify="left" if column in ("opponent", "method") else "right")
+        left = column in ("opponent", "method")
+        table.add_column(column, justify="left" if left else "right", overflow="fold")  # piped: every word kept
     for r in data["rows"]:
         win = (
             f"{r['p_win']:.3f}"

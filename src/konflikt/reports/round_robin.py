@@ -221,14 +221,14 @@ def print_report(data: dict[str, Any], console: Console) -> None:
     """One row per entrant: the text's rating, then per level the chance to beat the baseline and θ."""
     levels, unit = data["levels"], data["level_unit"]
     table = Table(title=f"{data['title']} — n = {data['n']} duels per ordered pair, seed {data['seed']}")
-    table.add_column(data["entrant_word"])
+    table.add_column(data["entrant_word"], overflow="fold")
     if data["reference_name"]:
-        table.add_column(data["reference_name"], justify="right")
+        table.add_column(data["reference_name"], justify="right", overflow="fold")
     baseline = _english(data, data["baseline"])
     for level in levels:
-        table.add_column(f"P(beats {data['baseline']}) at {level}{unit} [95%]", justify="right")
-        table.add_column(f"duels vs {data['baseline']} at {level}{unit}", justify="right")
-        table.add_column(f"mirror at {level}{unit}", justify="right")
+        table.add_column(f"P(beats {data['baseline']}) at {level}{unit} [95%]", justify="right", overflow="fold")
+        table.add_column(f"duels vs {data['baseline']} at {level}{unit}", justify="right", overflow="fold")
+        table.add_column(f"mirror at {level}{unit}", justify="right", overflow="fold")
     first = data["by_level"][levels[0]]["ratings"]
     for entrant in sorted(data["entrants"], key=lambda e: -first[e["name"]]["rating"]):
         row = [_english(data, entrant["name"])]

@@ -81,12 +81,12 @@ def print_strong(data: dict[str, Any], strong: dict[str, Any], console: Any) -> 
         f"(n = {strong['n']} duels in each seat order){'' if policy == 'optimal' else ' — not optimal play'}"
     )
     table = Table(title=title)
-    table.add_column(data["entrant_word"])
+    table.add_column(data["entrant_word"], overflow="fold")
     if data["reference_name"]:
-        table.add_column(data["reference_name"], justify="right")
+        table.add_column(data["reference_name"], justify="right", overflow="fold")
     for level in data["levels"]:
-        table.add_column(f"heuristic at {level}{unit}", justify="right")
-        table.add_column(f"{policy} at {level}{unit}", justify="right")
+        table.add_column(f"heuristic at {level}{unit}", justify="right", overflow="fold")
+        table.add_column(f"{policy} at {level}{unit}", justify="right", overflow="fold")
     reference = {e["name"]: e["reference"] for e in data["entrants"]}
     english = {e["name"]: e["english"] for e in data["entrants"]}
     first = strong["by_level"][data["levels"][0]]

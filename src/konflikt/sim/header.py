@@ -119,12 +119,30 @@ def writable_folder(folder: Path) -> None:
     """Check before a long computation that its output folder can be made and written (a file is created in it and
     removed): a report of many seconds should not fail at its end for a ``--out`` that could never be written."""
     probe = folder / ".konflikt-write-check"
-    make_folder_for(probe)
+    try:
+        make_folder_for(probe)
+    except KonfliktError as exc:  # named by the folder asked for, not by the probe inside it
+        raise KonfliktError(str(exc).replace(f"cannot write {probe}:", f"cannot write in {folder}:")) from None
     try:
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as exc:
         raise KonfliktError(f"cannot write in {folder}: {exc.strerror or exc}") from None
+
+
+def writable_file(path: Path) -> None:
+    """Check before a long computation that the file it will end by writing (``sim --csv``) can be written: its
+    folder made where missing and a file created in it and removed. Minutes of simulation should not end in a
+    ``cannot write`` for a path that never could be."""
+    if path.is_dir():
+        raise KonfliktError(f"cannot write {path}: that is a folder; name a file")
+    make_folder_for(path)
+    probe = path.with_name(f".{path.name}.partial")
+    try:
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise KonfliktError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def write_text(path: Path, text: str) -> Path:

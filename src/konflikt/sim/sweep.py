@@ -55,9 +55,17 @@ class SweepSpec(BaseModel):
 
 def load_spec(path: Path) -> SweepSpec:
     try:
-        return SweepSpec.model_validate(read_toml(path))
+        spec = SweepSpec.model_validate(read_toml(path))
     except ValidationError as exc:
         raise ScenarioError(validation_message(str(path), exc)) from None
+    # each axis is a column of cells.csv and an axis of the plots by its name: two alike would be one
+    for later, axis in enumerate(spec.axis):
+        earlier = next((k for k, other in enumerate(spec.axis[:later]) if other.name == axis.name), None)
+        if earlier is not None:
+            raise ScenarioError(
+                f"{path}: axis[{later}].name = {axis.name!r}: axis[{earlier}] has that name; each axis needs its own"
+            )
+    return spec
 
 
 _STEP = re.compile(r"([A-Za-z_][A-Za-z0-9_\-]*)|\[(\d+)\]")
@@ -72,13 +80,18 @@ def set_path(document: dict[str, Any], path: str, value: Any) -> None:
             raise KonfliktError(f"sweep path {path!r}: cannot read {part!r}")
         keys.extend(name if name else int(index) for name, index in found)
     target: Any = document
-    for key in keys[:-1]:
+    for depth, key in enumerate(keys[:-1]):
         try:
             if isinstance(key, str) and isinstance(target, dict) and key not in target:
                 target[key] = {}
             target = target[key]
         except (KeyError, IndexError, TypeError):
-            raise KonfliktError(f"sweep path {path!r}: no {key!r} in the scenario") from None
+            at = keys[:depth]
+            where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in at).lstrip(".") or "the scenario"
+            if isinstance(key, int) and isinstance(target, list):
+                entries = f"{len(target)} entr{'y' if len(target) == 1 else 'ies'}"
+                raise KonfliktError(f"sweep path {path!r}: {where} has {entries}, no [{key}]") from None
+            raise KonfliktError(f"sweep path {path!r}: no {key!r} in {where}") from None
     try:
         target[keys[-1]] = value
     except (IndexError, TypeError):
@@ -236,11 +249,15 @@ def outcome_columns(rows: list[dict[str, Any]]) -> list[str]:
 
 def base_scenario(spec: SweepSpec, spec_path: Path) -> tuple[Path, Scenario]:
     """The sweep's scenario file (beside the spec, or a bundled name) and the scenario it holds with no axis set."""
-    path = (
-        find_scenario(str(spec_path.parent / spec.scenario))
-        if not Path(spec.scenario).exists() and (spec_path.parent / spec.scenario).exists()
-        else find_scenario(spec.scenario)
-    )
+    try:
+        path = (
+            find_scenario(str(spec_path.parent / spec.scenario))
+            if not Path(spec.scenario).exists() and (spec_path.parent / spec.scenario).exists()
+            else find_scenario(spec.scenario)
+        )
+    except KonfliktError as exc:  # the spec and its field named: a designer may have several specs
+        reason = str(exc).removeprefix(f"{spec.scenario}: ")
+        raise ScenarioError(f"{spec_path}: scenario = {spec.scenario!r}: {reason}") from None
     return path, scenario_from_document(read_toml(path), str(path), base=path.parent)
 
 
@@ -256,8 +273,8 @@ def check_axes(spec: SweepSpec, spec_path: Path, base: Mapping[str, Any], scenar
     for axis in spec.axis:
         alone = spec.model_copy(update={"axis": [axis]})
         for value in axis.values:
-            job = cell_job(alone, base, str(scenario_path), {axis.name: value})
             try:
+                job = cell_job(alone, base, str(scenario_path), {axis.name: value})
                 scenario = scenario_from_document(job["document"], str(scenario_path), base=scenario_path.parent)
                 scenario.ruleset.options.resolve(scenario.options, job["overrides"])
             except KonfliktError as exc:

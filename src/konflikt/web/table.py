@@ -24,7 +24,7 @@ from konflikt.core.ruleset import Policy
 from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL, State
 from konflikt.errors import KonfliktError
 from konflikt.sim.runner import StepGenerators, seat_policies
-from konflikt.store.db import Loaded
+from konflikt.store.db import HUMAN_SOURCES, Loaded
 from konflikt.web.advise import AdviceBox
 from konflikt.web.faces import Roll, roll_faces
 from konflikt.web.odds import FromHere
@@ -32,7 +32,6 @@ from konflikt.web.writer import Append, Write
 
 T = TypeVar("T")
 
-HUMAN_SOURCES = ("human", "table", "correction")
 MAX_AUTO_STEPS = 20_000
 GM_LABEL = "the GM (prowadzący / spelledare / spilleder)"
 
@@ -381,7 +380,7 @@ class WebTable:
             return "secret choices from " + ", ".join(self.label(s) for s in self.state.waiting_for())
         if node == TERMINAL:
             return "nobody: the conflict is over"
-        return self.label(node)
+        return f"{self.label(node)} decides"  # who acts, and that it is a choice
 
     def visible_events(self, seat: str) -> list[Event]:
         """The events ``seat`` may see, kept per seat and extended as the log grows (the log is long)."""

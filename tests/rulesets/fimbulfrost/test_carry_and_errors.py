@@ -103,7 +103,7 @@ def test_two_opponents_are_two_conflicts() -> None:
 
 
 def test_a_hero_with_kamp_is_refused() -> None:
-    with pytest.raises(ScenarioError, match="a hero has no kamp pool"):
+    with pytest.raises(ScenarioError, match="a hero has no Kamp pool"):
         start(heroes=[hero("budolf", character="builtin:budolf", kamp=3)])
 
 

@@ -263,6 +263,7 @@ class Narration(State):
         for i, hid in enumerate(self.hero_ids):
             row = {
                 "Status": str(self.hstatus[i]),
+                "Omdømme (reputation)": str(self.chars[i].omdomme),  # what the presentation dice count from
                 "morale": str(self.morale[i]),
                 "fate": FATES[self.fate[i]],
                 "dice": str(self.dice[i]),
@@ -277,14 +278,22 @@ class Narration(State):
             table[hid] = row
         return table
 
+    def hero_name(self, hero_id: object) -> str:
+        """A hero's name for a seat id in an action (the choices name people as the narration does)."""
+        return self.names[self.hero_ids.index(hero_id)] if hero_id in self.hero_ids else str(hero_id)
+
     def describe_action(self, seat: str, action: Action) -> str:
         kind = action.kind
         if kind == "present":
             if action["by"] == seat:
                 return "præsenter dig selv (present yourself): Omdømme − 1 dice"
-            return f"præsenteres af {action['by']} (presented by a friend): Omdømme + 0 dice"
+            return f"præsenteres af {self.hero_name(action['by'])} (presented by a friend): Omdømme + 0 dice"
         if kind == "split":
-            gifts = [f"{m} morale to {k.removeprefix('morale_')}" for k, m in action.args if k.startswith("morale_")]
+            gifts = [
+                f"{m} morale to {self.hero_name(k.removeprefix('morale_'))}"
+                for k, m in action.args
+                if k.startswith("morale_")
+            ]
             return f"fordel: {action['opponent']} off the opponent's Status" + "".join(f", {g}" for g in gifts)
         if kind == "hit":
             return "fordel skade (split the hits): " + (", ".join(f"{k} {v}" for k, v in action.args) or "none")
@@ -297,7 +306,10 @@ class Narration(State):
             )
             return f"{word}: take {action['dice']}d6 (gone from the pool after the conflict)"
         if kind == "wilder":
-            return f"Det skal være endnu vildere (even wilder): {action['by']} re-tells your round-2 deeds → +1d6"
+            return (
+                f"Det skal være endnu vildere (even wilder): {self.hero_name(action['by'])} re-tells your round-2 "
+                "deeds → +1d6"
+            )
         if kind == "maneuver":
             return f"manøvre {action['id']} (maneuver): its dice, once"
         if kind == "borrowed_time":
@@ -339,7 +351,8 @@ class Narration(State):
                 )
             return f"'{entry.da}' ({entry.en}) is not on the list in use now ({list_name}, runde (round) {round_no})"
         if action.kind == "present" and self.phase == P.PRESENT and action.get("by") in self.hero_ids:
-            return f"{action['by']} has already presented a hero (each hero presents one: option presenters)"
+            by = self.hero_name(action["by"])
+            return f"{by} has already presented a hero (each hero presents one: option presenters)"
         return super().why_illegal(seat, action)
 
     # ---- the end ----------------------------------------------------------------------------------------------

@@ -381,11 +381,29 @@ def _fate(conflict: PresjaState, i: int) -> str:
     return ("standing", "taken out", "conceded")[conflict.fate[i]] + tail
 
 
+PHASE_WORDS = {
+    "edge": "Kolejność (order of action): wywołanie (invoking) an aspect for +2 to Zmysły",
+    "order": "Kolejność (order of action): the GM breaks a tie",
+    "advantage": "Przewaga (advantage): the GM says who holds it",
+    "compel": "the MG (GM) may compel a konsekwencja (consequence)",
+    "compel_answer": "answering the MG's (GM's) compel",
+    "declare": "deklaracje (declarations)",
+    "roll": "rzut (roll): 4dF for Atak and Obrona (attack and defence)",
+    "reroll": "przerzut (reroll)",
+    "invoke": "wywołanie (invoking) aspects after the roll",
+    "ignore": "ignoring an invoked aspect (a Punkt Losu)",
+    "absorb": "presja (pressure) taken on the tor (track) or in konsekwencje (consequences)",
+    "done": "the conflict is over",
+}
+"""The table's phase cell in the text's words (Kolejność, Przewaga, deklaracje, rzut, wywołanie) with the English
+beside them, or English where the text names no step: the GM reads where the exchange stands, not a code name."""
+
+
 def status(conflict: PresjaState) -> dict[str, dict[str, str]]:
     rows: dict[str, dict[str, str]] = {
         "table": {
             "exchange": str(conflict.exchange),
-            "phase": conflict.phase,
+            "phase": PHASE_WORDS.get(conflict.phase, conflict.phase),
             "aspekty sytuacyjne (situation aspects)": "; ".join(conflict.situation) or "-",
         }
     }

@@ -362,8 +362,26 @@ def why_illegal(state: PwgeState, seat: str, action: Action) -> str:
     return "not one of the legal choices now (" + "; ".join(str(a) for a in legal[:8]) + ")"
 
 
+PHASE_WORDS = {
+    "attribute": "egenskap (attribute): each chooses the one that fits the approach",
+    "surprise_distance": "surprise: the surprising side moves first",
+    "free_attack": "frislag (free attack) of the surprising side",
+    "open": "handling (action): the one with the floor chooses",
+    "counter": "mothandling (counter) against the handling (action)",
+    "response": "svarshandling (response)",
+    "counter_response": "mothandling (counter) against the svarshandling (response)",
+    "order": "turordning (order): the secret bids",
+    "resolve": "the handling (action) and svarshandling (response) resolved",
+    "contest": "slag (roll): 2T against 2T, toppa (top up) with marker (tokens)",
+    "damage": "skadeslag (damage roll)",
+    "done": "the conflict is over",
+}
+"""The table's phase cell in the text's words (handling, svarshandling, mothandling, turordning, frislag, skadeslag)
+with the English beside them: the GM reads where the exchange stands, not the engine's name for it."""
+
+
 def status(state: PwgeState) -> dict[str, dict[str, str]]:
-    table = {"kind": state.kind, "phase": state.phase}
+    table = {"kind": state.kind, "phase": PHASE_WORDS.get(state.phase, state.phase)}
     if state.phase == "open":
         table["floor"] = state.people[state.floor].name
         table["passes"] = str(state.passes)
