@@ -211,13 +211,23 @@ def test_a_band_beyond_z_is_counted_into_the_cap_bound_once_by_its_chance(monkey
 
 @pytest.mark.slow  # minutes: the oracle explores thousands of clockless states in Python
 def test_the_mean_length_with_some_deadlocks_is_the_horizons() -> None:
-    """Some paths deadlock (nobody may leave, skills low), the others end: the mean counts the deadlocked ones at
-    the cap and the rest by their rounds, as the horizon's exact distribution of lengths does."""
-    sc = small_duel({"allow_leave": False, "max_rounds": 60}, skill=12, stridsvana=10, gard=0)
-    model, start, solved = solved_from_opening(sc)
-    _, capped = solve_horizon(model, [(start, Fraction(1))], 200_000, exact=False)
+    """Some paths deadlock, the others end: the mean counts the deadlocked ones at the cap and the rest by their
+    rounds, as the horizon's exact distribution of lengths does. Nobody may leave; half the mass starts fresh (a
+    quick duel: the first hit ends it), half with both fighters so dazed (Omtöckning 100, −190%) that nobody can
+    succeed at anything: a deadlock. (No one duel has both a deadlock and a small cap bound: a deadlock needs both
+    fighters dazed beyond every target, and the bands on the way there are too slow for the bound's z.)"""
+    sc = small_duel({"allow_leave": False, "max_rounds": 60})
+    state = new_state(sc)
+    model = model_at(state, policies_of(sc))
+    fresh = model.encode(state)
+    assert fresh is not None
+    dazed = list(fresh)
+    dazed[DAZE] = dazed[DAZE + 1] = 100
+    starts = [(fresh, Fraction(1, 2)), (tuple(dazed), Fraction(1, 2))]
+    solved = BlockSolver(model).run(starts)
+    _, capped = solve_horizon(model, starts, 200_000, exact=False)
     mean = sum(n * p for (_, n), p in capped.ends.items())
-    assert 0 < solved.deadlocked < 1
+    assert solved.deadlocked == pytest.approx(0.5, abs=1e-9)
     assert abs(solved.mean_length - mean) <= 60 * solved.error_bound + 1e-9
     assert solved.cap_bound < 1e-3
 
