@@ -104,3 +104,13 @@ def test_a_roll_shows_each_die_where_the_dice_have_faces(cli: Callable[..., Resu
     kept = parse_dice("4d6kh3")  # no faces kept by the expression: the total alone, as before
     total = kept.describe(kept.sample(np.random.default_rng(3)))
     assert cli("roll", "4d6kh3", "--seed", "3").out == f"4d6kh3: {total}\n"
+
+
+def test_a_roll_of_many_dice_shows_the_result_alone(cli: Callable[..., Result]) -> None:
+    """Faces up to a table's handful (``FACES_SHOWN``, 20 dice); ``roll 200d1000`` is its total, not 200 numbers."""
+    from konflikt.cli.dice_commands import FACES_SHOWN
+
+    handful = cli("roll", f"{FACES_SHOWN}d6", "--seed", "1").out
+    assert handful.count(" ") == FACES_SHOWN + 2 and " → " in handful, handful  # "20d6: f1 … f20 → total"
+    many = cli("roll", f"{FACES_SHOWN + 1}d6", "--seed", "1").out
+    assert " → " not in many and 21 <= int(many.split(":")[1]) <= 126, many

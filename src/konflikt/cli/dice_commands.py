@@ -127,6 +127,10 @@ def parse_params(words: list[str]) -> dict[str, str]:
     return params
 
 
+FACES_SHOWN = 20
+"""``roll`` shows each die's face up to this many dice (a table's handful); beyond, the result alone."""
+
+
 def register(app: typer.Typer) -> None:
     @app.command()
     def roll(
@@ -149,7 +153,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps({"expression": dice.notation, "seed": seed, "results": results}))
             return
         for result, faces in rolled:  # each die as it fell, where the dice have faces (as play shows them)
-            fell = "" if faces is None else f"{dice.faces_text(faces)} → "
+            fell = f"{dice.faces_text(faces)} → " if faces is not None and len(faces) <= FACES_SHOWN else ""
             typer.echo(f"{dice.notation}: {fell}{dice.describe(result)}")
 
     @app.command(cls=OddsCommand, context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
