@@ -23,3 +23,22 @@ def example_scenarios() -> list[tuple[str, str]]:
 
 def golden_path(name: str) -> Path:
     return GOLDEN / f"{name}.txt"
+
+
+def phases_of_goldens(names: list[str]) -> tuple[set[str], set[str]]:
+    """Every phase cell of the status table that the goldens of ``names`` pass through, and those of them written
+    as code names (``counter_response``): a table's cells are words a game master reads."""
+    import re
+
+    from konflikt.core.conflict import new_state
+    from konflikt.core.scenario import load_scenario
+    from konflikt.sim.transcript import recorded_steps
+
+    seen: set[str] = set()
+    for name in names:
+        state = new_state(load_scenario(name))
+        for step in [None, *recorded_steps(golden_path(name).read_text(encoding="utf-8"))]:
+            if step is not None:
+                state.apply_step(step)
+            seen.add(state.status()["table"]["phase"])
+    return seen, {p for p in seen if re.fullmatch(r"[a-z_]+", p)}
