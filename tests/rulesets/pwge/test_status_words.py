@@ -13,3 +13,26 @@ def test_the_phase_is_said_in_words_at_every_step_of_every_golden() -> None:
     the English beside them."""
     _, codes = phases_of_goldens(SCENARIOS)
     assert not codes, f"phases shown as code names: {sorted(codes)}"
+
+
+def test_a_distance_choice_says_closer_to_or_farther_from_the_other() -> None:
+    """The choice read "ändra avstånd (change distance) farther to Rymdpirat": a step away is *from* the other."""
+    from konflikt.core.conflict import new_state
+    from konflikt.core.scenario import load_scenario
+    from konflikt.sim.runner import Generators, Runner, seat_policies
+
+    scenario = load_scenario("pwge/chase")
+    state = new_state(scenario)
+    policies = {s: p for s, p in seat_policies(scenario).items() if p is not None}
+    runner = Runner(policies, Generators.from_seed(1), trusted=True)
+    said: set[str] = set()
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        if not state.is_chance_node():
+            seat = state.current_player()
+            said |= {state.describe_action(seat, a) for a in state.legal_actions(seat) if a.get("way")}
+        runner.step(state)
+    assert said, "no distance choice met"
+    assert all("farther from " in s or "closer to " in s for s in said), said
+    assert not any("farther to " in s for s in said), said

@@ -330,7 +330,8 @@ def _describe(state: PwgeState, seat: str, action: Action) -> str:
         return f"{press_word(state)} against {name or 'the actor'} (1 token)"
     way = action.get("way")
     if way:
-        return f"ändra avstånd (change distance) {way} to {name or 'the actor'} (1 token)"
+        towards = "closer to" if way == "closer" else "farther from"
+        return f"ändra avstånd (change distance): {towards} {name or 'the actor'} (1 token)"
     return str(action)
 
 
