@@ -99,6 +99,16 @@ def test_fate_words_split_into_consequences(fate: str, name: str, parts: list[st
     assert dict(fate_parts("står (standing), Skråma×1 Allvarlig×2", ""))["Allvarlig"] == 2
 
 
+def test_le_valds_wound_boxes_have_their_english_in_the_fate_rows() -> None:
+    """``sim levald/duel`` listed ``Skråma``, ``Lätt``, ``Allvarlig`` bare, the one table without English beside
+    its terms: Le våld's ``fate_parts`` names each box as the narration does, with the counts kept."""
+    from konflikt.core.ruleset import get_ruleset
+
+    split = get_ruleset("levald").fate_parts
+    parts = split("står (standing), Skråma×1 Allvarlig×2, Omtöckning 43", "Hedda")
+    assert parts == [("står (standing)", 1), ("Skråma (scratch)", 1), ("Allvarlig (serious)", 2)]
+
+
 def test_consequence_marginals_are_counted_from_the_whole_fates() -> None:
     scenario = load_scenario("presja/knife_fight")
     tally = simulate(scenario, 2000, 4).tally

@@ -13,6 +13,7 @@ from konflikt.rulesets.levald.campaign import CAMPAIGN
 from konflikt.rulesets.levald.kernel import make_kernel
 from konflikt.rulesets.levald.model import exact_model
 from konflikt.rulesets.levald.models import Character, Setup
+from konflikt.rulesets.levald.narration import fate_parts
 from konflikt.rulesets.levald.odds import QUESTIONS
 from konflikt.rulesets.levald.options import OPTIONS
 from konflikt.rulesets.levald.policies import HeuristicPolicy
@@ -46,6 +47,7 @@ RULESET = register(
         kernel=make_kernel,
         exact_model=exact_model,
         aftermath=aftermath,
+        fate_parts=fate_parts,
         campaign=CAMPAIGN,
         length_unit="rounds",
         length_key="rounds",

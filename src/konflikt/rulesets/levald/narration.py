@@ -493,3 +493,13 @@ class NarrationMixin(State):
             defence = self._d100_words(self.dfn, "defence")
             return (self._d100_words(self.att, "attack"), *([defence] * self._defence_rolls_needed()))
         return (self.roll_purpose(),)
+
+
+def fate_parts(fate: str, name: str = "") -> list[tuple[str, int]]:
+    """The consequences in a fate's words (:func:`konflikt.core.outcome.fate_parts`), each wound box with its
+    English beside it (``Lätt (light)``): the rows ``sim`` and the odds tables show."""
+    from konflikt.core.outcome import fate_parts as split
+
+    return [
+        (f"{part} ({R.WOUND_ENGLISH[part]})" if part in R.WOUND_ENGLISH else part, n) for part, n in split(fate, name)
+    ]
