@@ -64,7 +64,7 @@ def test_a_pushed_round_is_the_models_round(name: str) -> None:
             assert abs(got[key] - float(p)) <= 1e-14 * float(p), (compact, key)
 
 
-@pytest.mark.parametrize(("rounds", "setup"), [(3, {}), pytest.param(2, {"distance": "Svärd"}, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(("rounds", "setup"), [(3, {}), (2, {"distance": "Spjut"})])
 def test_pushed_floats_equal_the_exact_models_fractions_within_the_bound(rounds: int, setup: dict[str, Any]) -> None:
     """A whole short duel: every (outcome label) and every length within the stated relative bound."""
     sc = duel({"max_rounds": rounds}, setup)
