@@ -120,15 +120,20 @@ def test_missing_scenario_is_named() -> None:
         load_scenario("nowhere.toml")
 
 
+def refused_duel(tmp_path: Path, old: str, new: str) -> str:
+    """The line that refuses Le våld's bundled duel with ``old`` replaced by ``new`` in its file."""
+    duel = (Path(__file__).parents[2] / "src/konflikt/examples/levald/duel.toml").read_text(encoding="utf-8")
+    path = tmp_path / "duel.toml"
+    path.write_text(duel.replace(old, new), encoding="utf-8")
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario(path)
+    return str(caught.value)
+
+
 def test_a_bundled_character_of_another_ruleset_is_named_with_the_ones_there_are(tmp_path: Path) -> None:
     """``builtin:budolf`` in a Le våld scenario: Budolf is Fimbulfrost's, so the line lists Le våld's bundled
     characters instead of saying "no such file" (there is no file the GM named)."""
-    duel = (Path(__file__).parents[2] / "src/konflikt/examples/levald/duel.toml").read_text(encoding="utf-8")
-    path = tmp_path / "duel.toml"
-    path.write_text(duel.replace('"builtin:hedda"', '"builtin:budolf"'), encoding="utf-8")
-    with pytest.raises(ScenarioError) as caught:
-        load_scenario(path)
-    line = str(caught.value)
+    line = refused_duel(tmp_path, '"builtin:hedda"', '"builtin:budolf"')
     assert "character = 'builtin:budolf': no bundled levald character 'budolf'" in line, line
     folder = Path(__file__).parents[2] / "src/konflikt/rulesets/levald/content/characters"
     bundled = ", ".join(sorted(p.stem for p in folder.glob("*.toml")))
@@ -138,11 +143,6 @@ def test_a_bundled_character_of_another_ruleset_is_named_with_the_ones_there_are
 def test_a_field_s_message_keeps_the_case_of_what_it_quotes(tmp_path: Path) -> None:
     """The line said ``distance 'far' is not one of kropp, sköld, …`` for ``distance = "Far"``: the whole message
     was lower-cased, so the value and the names to choose from were not as written. Only its first letter is."""
-    duel = (Path(__file__).parents[2] / "src/konflikt/examples/levald/duel.toml").read_text(encoding="utf-8")
-    path = tmp_path / "duel.toml"
-    path.write_text(duel.replace('distance = "Fri"', 'distance = "Far"'), encoding="utf-8")
-    with pytest.raises(ScenarioError) as caught:
-        load_scenario(path)
-    line = str(caught.value)
+    line = refused_duel(tmp_path, 'distance = "Fri"', 'distance = "Far"')
     assert "setup.distance = 'Far': value error, " in line, line
     assert "'Far'" in line.split("value error, ", 1)[1] and "Sköld" in line, line
