@@ -335,6 +335,21 @@ def test_sociala_och_diplomatiska_avstand_kvarstar_mellan_varje_konflikt() -> No
     assert again.pair(ANN, BO) == 3
 
 
+def test_without_the_suggestion_no_distance_is_written_into_the_characters() -> None:
+    """A social conflict with ``social_distance_and_damage`` off has no distance in play ("Off: no distance"): the
+    aftermath wrote the default start distance (5) into both characters and said "still 5 … kvarstår", so a later
+    scenario's own start distance was overridden by a number no conflict had set. Now the documents keep what they
+    held, and no distance line is said."""
+    state = make(setup={"kind": "social", "relation_distance": 4})
+    assert not state.distance_in_play()
+    act(state, "pass")
+    act(state, "pass")
+    after = RULESET.aftermath(state) if RULESET.aftermath else None
+    assert after is not None and state.is_terminal()
+    assert after.characters["ann"]["social_distance"] == {} and after.characters["bo"]["social_distance"] == {}
+    assert not any("avstånd" in line for line in after.lines), after.lines
+
+
 def test_physical_body_points_lost_in_a_fight_are_not_carried_to_the_next() -> None:
     """A stand-in: the text keeps the physical kroppspoäng apart ("de som man blir av med genom att få fysiskt
     stryk") and gives no healing; Parallel Worlds' is not in it, so the next conflict starts at full body points."""

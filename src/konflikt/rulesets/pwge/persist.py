@@ -18,14 +18,16 @@ from konflikt.rulesets.pwge.state import PHYSICAL, PwgeState
 def updated_characters(state: PwgeState) -> dict[str, dict[str, Any]]:
     """Participant id → its character document after this conflict.
 
-    In a diplomatic (social) conflict both characters of every pair record their diplomatic_distance
-    (social_distance) to each other, keyed by the other's name. Experience dice spent as tokens are gone. Body
-    points are not carried over: social/diplomatic ones "återställs för det mesta helt mellan varje konflikt", and
-    physical healing is Parallel Worlds' business. The attribute in use and the weapons in hand belong to this
-    conflict, so the documents keep the character's own.
+    In a diplomatic (social) conflict with the distance in play (the text's suggestion,
+    ``social_distance_and_damage``) both characters of every pair record their diplomatic_distance
+    (social_distance) to each other, keyed by the other's name; without it no distance was in play, and what the
+    characters hold stays as it was (a default start distance is not written as if the conflict had set it).
+    Experience dice spent as tokens are gone. Body points are not carried over: social/diplomatic ones "återställs
+    för det mesta helt mellan varje konflikt", and physical healing is Parallel Worlds' business. The attribute in
+    use and the weapons in hand belong to this conflict, so the documents keep the character's own.
     """
     docs = [copy.deepcopy(dict(c)) for c in state.characters]
-    if state.kind not in PHYSICAL:
+    if state.kind not in PHYSICAL and state.distance_in_play():  # without the suggestion no distance was in play
         field = "diplomatic_distance" if state.kind == "diplomatic" else "social_distance"
         for (i, j), distance in state.dist.items():
             docs[i][field][state.people[j].name] = distance
@@ -41,7 +43,7 @@ def aftermath(state: State) -> Aftermath:
     assert isinstance(state, PwgeState)
     docs = updated_characters(state)
     lines: list[str] = []
-    if state.kind not in PHYSICAL:
+    if state.kind not in PHYSICAL and state.distance_in_play():
         field = "diplomatic_distance" if state.kind == "diplomatic" else "social_distance"
         word = {
             "diplomatic": "diplomatiskt avstånd (diplomatic distance)",
