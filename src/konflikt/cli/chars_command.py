@@ -20,7 +20,7 @@ from konflikt.cli.common import write_output
 from konflikt.cli.render import plain_console
 from konflikt.core.campaign import Carried
 from konflikt.core.ruleset import get_ruleset, ruleset_ids
-from konflikt.core.scenario import check_depth, not_bundled, read_toml
+from konflikt.core.scenario import bundled_character, check_depth, read_toml
 from konflikt.errors import KonfliktError, StoreError
 from konflikt.store import library
 from konflikt.store.db import NoDatabase, Store
@@ -213,11 +213,7 @@ def chars_add(
     if bundled and ruleset is None:
         raise KonfliktError(f"{file}: a bundled character: say whose with --ruleset ({', '.join(ruleset_ids())})")
     if bundled:
-        bundled_in = get_ruleset(str(ruleset))
-        name_given = str(file).removeprefix("builtin:")
-        file = Path(bundled_in.content_dir or ".") / "characters" / (name_given + ".toml")
-        if bundled_in.content_dir is None or not file.is_file():
-            raise KonfliktError(f"builtin:{name_given}: {not_bundled(bundled_in, name_given)}")
+        file = bundled_character(get_ruleset(str(ruleset)), str(file).removeprefix("builtin:"))
     document = read_toml(file)
     in_file = document.pop("ruleset", None)
     ruleset_id = ruleset or in_file

@@ -386,6 +386,15 @@ def _exists(path: Path) -> bool:
         return False
 
 
+def bundled_character(ruleset: Ruleset, name: str) -> Path:
+    """The file of the ruleset's bundled character ``name`` (``builtin:NAME``), or one line listing the bundled
+    ones (``chars add builtin:NAME`` reads it; a scenario's ``character`` goes through :func:`_character_fields`)."""
+    path = _character_path(ruleset, f"builtin:{name}", None)
+    if path is None or not _exists(path):
+        raise ScenarioError(f"builtin:{name}: {not_bundled(ruleset, name)}")
+    return path
+
+
 def _character_path(ruleset: Ruleset, ref: str, base: Path | None) -> Path | None:
     if ref.startswith("builtin:"):
         if ruleset.content_dir is None:

@@ -39,7 +39,7 @@ def rest_between(
     "förmodligen"; off: down to 0); wounds and everything else unchanged."""
     daze = int(document.get("daze", 0))
     boxes = wound_boxes(document)
-    floor_per_wound = bool(options.get("rest_floor_per_wound", True))
+    floor_per_wound = bool(options["rest_floor_per_wound"])
     after = rest(daze, sum(boxes), rounds_of(time), floor_per_wound)
     doc = dict(document)
     if after != daze:
