@@ -385,19 +385,20 @@ def _reaching(q: Any, leaves: np.ndarray[Any, np.dtype[np.bool_]]) -> Rows:
     return np.flatnonzero(seen)
 
 
+MOMENT, ZMASS, FRESH = range(3)
+"""The config-free passes, one column each: E[rounds played · 1{here}] (the first moment); E[z^rounds · 1{here}]
+(the cap's bound); P(here, and no block of a band beyond z's reach on the way) (what such a block counts into the
+cap's bound whole, each path once)."""
+PASSES = 3
+
+
 @dataclass
 class Entering:
     """Mass waiting to enter one block: parts of (configurations, state codes, configurations × states mass),
-    and config-free parts for the two passes."""
+    and config-free parts of (state codes, states × :data:`PASSES` values)."""
 
     parts: list[tuple[Rows, Rows, Floats]] = field(default_factory=list)
-    moment: list[tuple[Rows, Floats]] = field(default_factory=list)
-    """(state codes, E[rounds played · 1{here}]) entering: the first-moment pass."""
-    zmass: list[tuple[Rows, Floats]] = field(default_factory=list)
-    """(state codes, E[z^rounds · 1{here}]) entering: the cap's bound."""
-    fresh: list[tuple[Rows, Floats]] = field(default_factory=list)
-    """(state codes, P(here, and no block of a band beyond z's reach on the way)) entering: what such a block
-    counts into the cap's bound whole, each path once."""
+    free: list[tuple[Rows, Floats]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -526,9 +527,7 @@ class BlockSolver:
             config = np.array([config_of(compact[WOUNDS : WOUNDS + 2 * BOXES])], dtype=np.int64)
             entering = self._entering_block(pending, heap, (compact[DAZE], compact[DAZE + 1]))
             entering.parts.append((config, code, np.array([[float(w)]])))
-            entering.moment.append((code, np.zeros(1)))
-            entering.zmass.append((code, np.array([float(w)])))
-            entering.fresh.append((code, np.array([float(w)])))
+            entering.free.append((code, np.array([[0.0, float(w), float(w)]])))
         while heap:
             check_time()
             _, daze = heapq.heappop(heap)
@@ -583,7 +582,7 @@ class BlockSolver:
         """Solve one block: the visits of every configuration entering it, its ends, deadlocks and exits."""
         tally.blocks += 1
         band = self.band(daze)
-        codes_met = [c for _, c, _ in entering.parts] + [c for c, _ in entering.moment]
+        codes_met = [c for _, c, _ in entering.parts] + [c for c, _ in entering.free]
         band.add(np.concatenate(codes_met), limit=self.limit)
         prep = band.prepare()
         n = len(prep.live)
@@ -636,45 +635,42 @@ class BlockSolver:
                     bit = tick_bit(tick // BOXES, tick % BOXES) if tick >= 0 else 0
                     target = self._entering_block(pending, heap, (daze[0] + da, daze[1] + db))
                     target.parts.append((kept_configs[rows] + bit, prep.exit_code[lo + cols], part[np.ix_(rows, cols)]))
-        # config-free: the first moment (rounds played before a deadlock) and the cap's z-weighted mass
-        mrhs, m_trapped = self._pass(band, prep, entering.moment)
-        zrhs, z_trapped = self._pass(band, prep, entering.zmass)
-        tally.moment_trapped += m_trapped
-        tally.zsum += z_trapped
+        # config-free: the first moment (rounds played before a deadlock) and the cap's bound (PASSES)
+        rhs_free, trapped_free = self._pass(band, prep, entering.free)  # a FRESH path trapped: labelled at the cap
+        tally.moment_trapped += float(trapped_free[MOMENT])
+        tally.zsum += float(trapped_free[ZMASS])
         if not n:
             return
         played_v = prep.start * total_visits
-        moment = prep.lu.solve(mrhs + prep.q_start.T @ total_visits, trans="T")
+        # the moment and the fresh chance solve with the same LU: one call
+        both = np.column_stack([rhs_free[:, MOMENT] + prep.q_start.T @ total_visits, rhs_free[:, FRESH]])
+        moment, fresh = prep.lu.solve(both, trans="T").T
         tally.moment_trapped += float(prep.to_trap @ (moment + played_v))
-        mout = prep.exits.T @ (moment + played_v)
-        frhs, _ = self._pass(band, prep, entering.fresh)  # into a deadlocked state: labelled at the cap exactly
         if prep.lu_z is None:  # z at or beyond this band's radius: the chance of coming here counted whole
-            tally.z_lost += float(frhs.sum())
+            tally.z_lost += float(rhs_free[:, FRESH].sum())
             zweight = fresh = np.zeros(n)
         else:
-            zweight = prep.lu_z.solve(zrhs, trans="T") * (1 + (Z - 1) * prep.start)
-            fresh = np.maximum(prep.lu.solve(frhs, trans="T"), 0.0)
+            zweight = prep.lu_z.solve(rhs_free[:, ZMASS], trans="T") * (1 + (Z - 1) * prep.start)
+            fresh = np.maximum(fresh, 0.0)
         tally.zsum += float(zweight @ (np.asarray(prep.ends.sum(axis=1)).ravel() + prep.to_trap))
-        zout = prep.exits.T @ zweight
-        fout = prep.exits.T @ fresh
+        out_free = np.asarray(prep.exits.T @ np.column_stack([moment + played_v, zweight, fresh]))
         for da, db, _, lo, hi in prep.groups:
-            cols = lo + np.flatnonzero((mout[lo:hi] != 0) | (zout[lo:hi] != 0) | (fout[lo:hi] != 0))
+            cols = lo + np.flatnonzero(out_free[lo:hi].any(axis=1))
             if len(cols):
                 target = self._entering_block(pending, heap, (daze[0] + da, daze[1] + db))
-                target.moment.append((prep.exit_code[cols], mout[cols]))
-                target.zmass.append((prep.exit_code[cols], zout[cols]))
-                target.fresh.append((prep.exit_code[cols], fout[cols]))
+                target.free.append((prep.exit_code[cols], out_free[cols]))
 
     @staticmethod
-    def _pass(band: Band, prep: Prepared, parts: list[tuple[Rows, Floats]]) -> tuple[Floats, float]:
-        """A config-free pass's entering vector over the live states, and its part entering deadlocked ones."""
-        out = np.zeros(len(prep.live))
-        trapped = 0.0
+    def _pass(band: Band, prep: Prepared, parts: list[tuple[Rows, Floats]]) -> tuple[Floats, Floats]:
+        """The config-free passes' entering vectors over the live states (live × PASSES), and their parts entering
+        deadlocked ones."""
+        out = np.zeros((len(prep.live), PASSES))
+        trapped = np.zeros(PASSES)
         for codes, vals in parts:
             at = prep.position[band.at[codes]]
             ok = at >= 0
             np.add.at(out, at[ok], vals[ok])
-            trapped += float(vals[~ok].sum())
+            trapped += vals[~ok].sum(axis=0)
         return out, trapped
 
 
