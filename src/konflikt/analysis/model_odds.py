@@ -314,7 +314,7 @@ def _solve(
     floats: dict[tuple[Hashable, int], float] = {k: float(v) for k, v in ended.items()}
     marks: dict[Hashable, Fraction] = dict(held)
     marks_f: dict[Hashable, float] = {k: float(v) for k, v in held.items()}
-    states, edges, bound, has_lengths = 0, 0, 0.0, True
+    states, edges, bound, has_lengths, block_marks = 0, 0, 0.0, True, False
     by_label: dict[Hashable, float] = {}
     """Floats by label alone (a model's block solve: no length per label), and their part of the mean length."""
     mean_part = 0.0
@@ -335,6 +335,9 @@ def _solve(
                 states += solved_b.states
                 for label, q in solved_b.ends.items():
                     by_label[label] = by_label.get(label, 0.0) + q
+                for mark, q in getattr(solved_b, "marks", {}).items():  # what its labels leave out (Le våld's boxes)
+                    marks_f[mark] = marks_f.get(mark, 0.0) + q
+                    block_marks = True
                 mean_part += solved_b.mean_length
                 bound += solved_b.error_bound
                 has_lengths = False
@@ -406,7 +409,7 @@ def _solve(
         lengths=dict(sorted(lengths.items())) if has_lengths else None,  # type: ignore[arg-type]
         unit=unit,
         method="model",
-        marks=(marks if exact else marks_f) if any(getattr(m, "marks", None) for m in models) else None,  # type: ignore[arg-type]
+        marks=(marks if exact else marks_f) if block_marks or any(getattr(m, "marks", None) for m in models) else None,  # type: ignore[arg-type]
         error_bound=bound,
         mean_length=mean,
     )

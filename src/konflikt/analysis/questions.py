@@ -44,6 +44,9 @@ def _float_rows(rows: Sequence[tuple[str, Probability]]) -> list[tuple[str, Prob
 BOX = "pole"
 """The kind of a mark that is a box of a track (presja's Tor Presji, ``rulesets/presja/model.py``): each
 participant's boxes are a distribution of their own."""
+WOUND = "sår"
+"""The kind of a mark that is a wound box (Le våld's, ``rulesets/levald/model.py``: where the fate words do not
+tell the boxes apart, each box's chance of being ticked at least once)."""
 
 
 def _mark(mark: Hashable) -> str:
@@ -98,11 +101,15 @@ def whole_conflict_answer(
                 m: q for m, q in odds.marks.items() if isinstance(m, tuple) and m and m[0] == p.id
             }
             boxes = {m: q for m, q in named.items() if m[1] == BOX}  # type: ignore[index]
-            named = {m: q for m, q in named.items() if m not in boxes}
+            wounds = {m: q for m, q in named.items() if m[1] == WOUND}  # type: ignore[index]
+            named = {m: q for m, q in named.items() if m not in boxes and m not in wounds}
             if named:
                 distributions[f"{p.name}: consequences (each, by name)"] = _rows(named, {m: _mark(m) for m in named})
             if boxes:
                 distributions[f"{p.name}: track boxes marked (each)"] = _rows(boxes, {m: _mark(m) for m in boxes})
+            if wounds:
+                names = {m: str(m[2]) for m in wounds}  # type: ignore[index]
+                distributions[f"{p.name}: sår (wounds) of each kind, at least one"] = _rows(wounds, names)
     probabilities: dict[str, Probability] = {}
     if odds.lengths is not None:
         distributions[f"length ({odds.unit})"] = [(str(n), q) for n, q in odds.lengths.items()]

@@ -96,12 +96,26 @@ PRUNE = 1e-17
 """A box configuration entering a block with less mass than this is dropped, its mass added to the error bound."""
 Z = 1.3
 """The weight per round of the cap's bound (E[z^T] z^−(L+1)): above 1, below 1 / the slowest band's radius."""
+PENDING_LIMIT = 1 << 25
+"""The most floats of wound-box configurations that may wait to enter later blocks (256 MiB)."""
 BOX_BITS = 6
 """Bits per wound box in a configuration's code (ten boxes: 60 bits of an int64)."""
 UNIT_ROUNDOFF = 2.0**-53
 
 Rows = np.ndarray[Any, np.dtype[np.int64]]
 Floats = np.ndarray[Any, np.dtype[np.float64]]
+
+
+class TooManyConfigurations(KonfliktError):
+    """More wound-box configurations waiting than :data:`PENDING_LIMIT` floats hold: the fate words would not fit
+    in memory (the bundled duel's do not: see the module). The solve without the boxes still answers."""
+
+    def __init__(self, floats: int, met: int, blocks: int, pending: int) -> None:
+        self.floats, self.met, self.blocks, self.pending = floats, met, blocks, pending
+        super().__init__(
+            f"{floats:,} floats of wound-box configurations waiting after {blocks:,} blocks of Omtöckning, with "
+            f"{pending:,} blocks still to solve, over {PENDING_LIMIT:,}"
+        )
 
 
 class TooManyBandStates(KonfliktError):
@@ -390,6 +404,9 @@ MOMENT, ZMASS, FRESH = range(3)
 (the cap's bound); P(here, and no block of a band beyond z's reach on the way) (what such a block counts into the
 cap's bound whole, each path once)."""
 PASSES = 3
+UNTOUCHED = PASSES
+"""Without the boxes, one more config-free column per wound box (fighter × box, from here on): P(here, and that box
+not ticked on the way) — a box's chance of being ticked at least once is what its column loses."""
 
 
 @dataclass
@@ -435,6 +452,12 @@ class Blocks:
     states: int
     """Band states met (round starts and strike backs pending, per penalty pair)."""
     deadlocked: float
+    boxes: bool = True
+    """Whether the labels tell the wound boxes apart (the State's own fate words); without them each fighter's fate
+    and exact Omtöckning (:meth:`.model.LevaldModel.without_boxes`), and :attr:`marks` holds the boxes."""
+    marks: dict[Hashable, float] = field(default_factory=dict)
+    """Without the boxes: each wound box (:meth:`.model.LevaldModel.wound_mark`) → its chance of being ticked at
+    least once by the end."""
 
 
 @dataclass
@@ -456,6 +479,9 @@ class Tally:
     one is counted into the cap's bound whole, once, and is in neither the z-weighted mass nor this after it."""
     blocks: int = 0
     widest: int = 1
+    untouched: Floats = field(default_factory=lambda: np.zeros(2 * BOXES))
+    """Without the boxes: per (fighter × box), the mass that ended with that box never ticked on the way."""
+    pending_floats: int = 0
 
     def end(self, daze: tuple[int, int], config: Rows, fates: Rows, p: Floats) -> None:
         """Ends with the configurations ``config`` (fates per row, two columns) at Omtöckning ``daze``."""
@@ -476,9 +502,11 @@ class BlockSolver:
         self.push: Propagator = propagator(model)
         self.grid = Grid(model)
         self.bands: dict[tuple[int, int], Band] = {}
-        self._labels: dict[tuple[int, int, int, int, int], Hashable] = {}
+        self._labels: dict[tuple[int, int, int, int, int, bool], Hashable] = {}
         self.limit: int | None = None
         """The most band states a run may meet (its ``max_states``)."""
+        self.boxes = True
+        """Whether this run tells the wound boxes apart (:meth:`run`)."""
 
     def band(self, daze: tuple[int, int]) -> Band:
         key = (R.daze_penalty(daze[0]), R.daze_penalty(daze[1]))
@@ -488,27 +516,45 @@ class BlockSolver:
         return found
 
     def label(self, daze: tuple[int, int], config: int, fates: tuple[int, int]) -> Hashable:
-        key = (daze[0], daze[1], config, *fates)
+        key = (daze[0], daze[1], config, *fates, self.boxes)
         found = self._labels.get(key)
         if found is None:
             compact = (0, 0, 0, 0, 0, 0, *daze, *boxes_of(config), *fates)
             found = self.model.at_cap(compact) if fates == (0, 0) else self.model.end(_cleared(compact))
+            if not self.boxes:
+                found = self.model.without_boxes(found)
             self._labels[key] = found
         return found
+
+    def bit(self, tick: int) -> int:
+        """What a tick of box ``tick`` (fighter × box, −1 none) adds to a configuration's code in this run."""
+        return tick_bit(tick // BOXES, tick % BOXES) if tick >= 0 and self.boxes else 0
+
+    @property
+    def passes(self) -> int:
+        """The config-free columns of this run: :data:`PASSES`, and without the boxes one per box."""
+        return PASSES if self.boxes else PASSES + 2 * BOXES
 
     def run(
         self,
         starts: Sequence[tuple[Hashable, float | Fraction]],
         max_states: int | None = None,
         progress: Callable[[Progress], None] | None = None,
+        boxes: bool = True,
     ) -> Blocks:
         """The mass of the weighted compact ``starts`` (each at the start of a round) solved block by block;
         ``progress`` is told after every block how far the solve has come (``scripts/levald_blocks.py``).
+
+        ``boxes=False`` does not tell the wound boxes apart: one right-hand side per block, not one per
+        configuration of boxes, and each box's chance of being ticked at least once instead (:attr:`Blocks.marks`).
+        With the boxes, more than :data:`PENDING_LIMIT` floats of configurations waiting raises
+        :class:`TooManyConfigurations`.
 
         Starts at different rounds played are refused (``ValueError``): the cap's bound and the deadlock's
         length read one count of rounds left (the bridge from a mid-round state meets one round)."""
         m = self.model
         self.limit = max_states
+        self.boxes = boxes
         tally = Tally()
         pending: dict[tuple[int, int], Entering] = {}
         heap: list[tuple[int, tuple[int, int]]] = []
@@ -518,22 +564,33 @@ class BlockSolver:
         tally.played = played.pop() if played else 0
         for c, w in starts:
             compact: Compact = tuple(c)  # type: ignore[arg-type]
+            wounds = compact[WOUNDS : WOUNDS + 2 * BOXES]
+            untouched = [] if boxes else [0.0 if n else float(w) for n in wounds]
             label = m.end(compact)
             if label is not None:
+                if not boxes:
+                    unwounded = (*compact[:WOUNDS], *(0,) * (2 * BOXES), *compact[WOUNDS + 2 * BOXES :])
+                    label = m.without_boxes(m.end(unwounded))
+                    tally.untouched += np.array(untouched)
                 tally.ends[label] = tally.ends.get(label, 0.0) + float(w)
                 continue
             zero = np.zeros(1, dtype=np.int64)
             code = self.grid.code(zero, zero, zero, np.array([compact], dtype=np.int64))
-            config = np.array([config_of(compact[WOUNDS : WOUNDS + 2 * BOXES])], dtype=np.int64)
+            config = np.array([config_of(wounds) if boxes else 0], dtype=np.int64)
             entering = self._entering_block(pending, heap, (compact[DAZE], compact[DAZE + 1]))
             entering.parts.append((config, code, np.array([[float(w)]])))
-            entering.free.append((code, np.array([[0.0, float(w), float(w)]])))
+            tally.pending_floats += 1
+            entering.free.append((code, np.array([[0.0, float(w), float(w), *untouched]])))
         while heap:
             check_time()
             _, daze = heapq.heappop(heap)
             waiting = pending.pop(daze, None)
             if waiting is not None:
+                tally.pending_floats -= sum(part.size for _, _, part in waiting.parts)
                 self._block(daze, waiting, tally, pending, heap)
+                if boxes and tally.pending_floats > PENDING_LIMIT:
+                    met = sum(len(b.codes) for b in self.bands.values())
+                    raise TooManyConfigurations(tally.pending_floats, met, tally.blocks, len(pending))
                 met = sum(len(b.codes) for b in self.bands.values())
                 if progress is not None:
                     configs = len({int(c) for cfg, _, _ in waiting.parts for c in cfg})
@@ -548,7 +605,10 @@ class BlockSolver:
         products = 4 * tally.widest * max(tally.blocks, 1) * UNIT_ROUNDOFF
         bound = tally.residual + products + tally.pruned + cap_bound
         states = sum(len(b.codes) for b in self.bands.values())
-        return Blocks(tally.ends, mean, bound, cap_bound, tally.pruned, tally.blocks, states, tally.deadlocked)
+        marks = {} if boxes else {m.wound_mark(*divmod(i, BOXES)): mass - u for i, u in enumerate(tally.untouched)}
+        return Blocks(
+            tally.ends, mean, bound, cap_bound, tally.pruned, tally.blocks, states, tally.deadlocked, boxes, marks
+        )
 
     def _labelled(self, tally: Tally) -> None:
         """The ends met, summed per (Omtöckning, boxes, fates) and labelled by the State's own words."""
@@ -620,7 +680,7 @@ class BlockSolver:
             tally.rounds += float(prep.start @ total_visits)
             e = (prep.ends.T @ visits).T  # configs × end kinds
             for j, (da, db, tick, fa, fb) in enumerate(prep.end_kinds):
-                bit = tick_bit(tick // BOXES, tick % BOXES) if tick >= 0 else 0
+                bit = self.bit(tick)
                 fates = np.tile(np.array([fa, fb], dtype=np.int64), (len(kept), 1))
                 tally.end((daze[0] + da, daze[1] + db), kept_configs + bit, fates, e[:, j])
             tally.end(daze, kept_configs, no_fates, prep.to_trap @ visits)  # a step into a deadlocked state
@@ -632,19 +692,25 @@ class BlockSolver:
                     rows = np.flatnonzero(part.any(axis=1))
                     if not len(cols):
                         continue
-                    bit = tick_bit(tick // BOXES, tick % BOXES) if tick >= 0 else 0
+                    bit = self.bit(tick)
                     target = self._entering_block(pending, heap, (daze[0] + da, daze[1] + db))
                     target.parts.append((kept_configs[rows] + bit, prep.exit_code[lo + cols], part[np.ix_(rows, cols)]))
+                    tally.pending_floats += len(rows) * len(cols)
         # config-free: the first moment (rounds played before a deadlock) and the cap's bound (PASSES)
         rhs_free, trapped_free = self._pass(band, prep, entering.free)  # a FRESH path trapped: labelled at the cap
         tally.moment_trapped += float(trapped_free[MOMENT])
         tally.zsum += float(trapped_free[ZMASS])
+        if not self.boxes:
+            tally.untouched += trapped_free[UNTOUCHED:]  # trapped: no box ticked again
         if not n:
             return
         played_v = prep.start * total_visits
-        # the moment and the fresh chance solve with the same LU: one call
-        both = np.column_stack([rhs_free[:, MOMENT] + prep.q_start.T @ total_visits, rhs_free[:, FRESH]])
-        moment, fresh = prep.lu.solve(both, trans="T").T
+        # the moment, the fresh chance and the untouched boxes solve with the same LU: one call
+        both = np.column_stack([rhs_free[:, MOMENT] + prep.q_start.T @ total_visits, rhs_free[:, FRESH:]])
+        solved = prep.lu.solve(both, trans="T")
+        moment, fresh, untouched = solved[:, 0], solved[:, 1], np.maximum(solved[:, 2:], 0.0)
+        if not self.boxes:
+            self._untouched_ends(prep, rhs_free[:, UNTOUCHED:], untouched, tally)
         tally.moment_trapped += float(prep.to_trap @ (moment + played_v))
         if prep.lu_z is None:  # z at or beyond this band's radius: the chance of coming here counted whole
             tally.z_lost += float(rhs_free[:, FRESH].sum())
@@ -653,19 +719,36 @@ class BlockSolver:
             zweight = prep.lu_z.solve(rhs_free[:, ZMASS], trans="T") * (1 + (Z - 1) * prep.start)
             fresh = np.maximum(fresh, 0.0)
         tally.zsum += float(zweight @ (np.asarray(prep.ends.sum(axis=1)).ravel() + prep.to_trap))
-        out_free = np.asarray(prep.exits.T @ np.column_stack([moment + played_v, zweight, fresh]))
-        for da, db, _, lo, hi in prep.groups:
+        out_free = np.asarray(prep.exits.T @ np.column_stack([moment + played_v, zweight, fresh, untouched]))
+        for da, db, tick, lo, hi in prep.groups:
             cols = lo + np.flatnonzero(out_free[lo:hi].any(axis=1))
             if len(cols):
                 target = self._entering_block(pending, heap, (daze[0] + da, daze[1] + db))
-                target.free.append((prep.exit_code[cols], out_free[cols]))
+                vals = out_free[cols]
+                if tick >= 0 and not self.boxes:
+                    vals[:, UNTOUCHED + tick] = 0.0  # that box is ticked on the way out
+                target.free.append((prep.exit_code[cols], vals))
 
-    @staticmethod
-    def _pass(band: Band, prep: Prepared, parts: list[tuple[Rows, Floats]]) -> tuple[Floats, Floats]:
-        """The config-free passes' entering vectors over the live states (live × PASSES), and their parts entering
-        deadlocked ones."""
-        out = np.zeros((len(prep.live), PASSES))
-        trapped = np.zeros(PASSES)
+    def _untouched_ends(self, prep: Prepared, rhs: Floats, untouched: Floats, tally: Tally) -> None:
+        """The untouched boxes' mass that ends here (a fate, or a step into a deadlock) without ticking them, and
+        their solves' residuals into the bound (as the configurations')."""
+        e = np.asarray(prep.ends.T @ untouched)  # end kinds × boxes
+        for j, (_, _, tick, _, _) in enumerate(prep.end_kinds):
+            row = e[j].copy()
+            if tick >= 0:
+                row[tick] = 0.0
+            tally.untouched += row
+        tally.untouched += prep.to_trap @ untouched
+        res = np.abs(rhs - (prep.a.T @ untouched))
+        scale = np.abs(rhs) + (abs(prep.a).T @ untouched)
+        tally.residual += float(prep.steps @ (res + 4 * UNIT_ROUNDOFF * tally.widest * scale).sum(axis=1))
+
+    def _pass(self, band: Band, prep: Prepared, parts: list[tuple[Rows, Floats]]) -> tuple[Floats, Floats]:
+        """The config-free passes' entering vectors over the live states (live × :attr:`passes`), and their parts
+        entering deadlocked ones."""
+        width = self.passes
+        out = np.zeros((len(prep.live), width))
+        trapped = np.zeros(width)
         for codes, vals in parts:
             at = prep.position[band.at[codes]]
             ok = at >= 0

@@ -74,6 +74,9 @@ BOXES = len(R.WOUNDS)
 CHOICE = 12
 """Each decision's share of the denominator: lcm(1, 2, 3, 4), the counts of legal actions a random seat meets."""
 ROLL = 100
+WOUND = "sår"
+"""The kind of a mark that is a wound box (the odds show each box's chance of being ticked at least once)."""
+NOT_TOLD_APART = "wound boxes not told apart"
 
 Compact = tuple[int, ...]
 Dist = list[tuple[Any, int]]
@@ -235,10 +238,30 @@ class LevaldModel:
     def solve_blocks(self, weighted: Sequence[tuple[Hashable, Fraction]], max_states: int) -> Any:
         """Floats without the clock, block by block of Omtöckning (:mod:`.blocks`): each label's probability,
         the mean length, an absolute error bound (the round cap's share bounded, not computed). More than
-        ``max_states`` band states met raises :class:`.blocks.TooManyBandStates`."""
-        from konflikt.rulesets.levald.blocks import block_solver
+        ``max_states`` band states met raises :class:`.blocks.TooManyBandStates`.
 
-        return block_solver(self).run(weighted, max_states)
+        Where the fate words' configurations of wound boxes would not fit in memory
+        (:class:`.blocks.TooManyConfigurations`: the bundled duel's 2,784 fate words of one fighter), the same
+        bands solve once more without the boxes: the winner, the ending and each fighter's fate and Omtöckning
+        exact (:meth:`without_boxes`), and each wound box's chance of being ticked at least once as ``marks``."""
+        from konflikt.rulesets.levald.blocks import TooManyConfigurations, block_solver
+
+        solver = block_solver(self)
+        try:
+            return solver.run(weighted, max_states)
+        except TooManyConfigurations:
+            return solver.run(weighted, max_states, boxes=False)
+
+    def without_boxes(self, label: Hashable) -> Hashable:
+        """An end label whose fate words do not tell the wound boxes apart (the State's words of a fighter with no
+        box ticked — its fate and exact Omtöckning — said so)."""
+        ending, winners, participants = cast(tuple[Any, Any, tuple[tuple[str, str], ...]], label)
+        return ending, winners, tuple((pid, f"{words} ({NOT_TOLD_APART})") for pid, words in participants)
+
+    def wound_mark(self, fighter: int, box: int) -> Hashable:
+        """A wound box as the odds' marks name it: (participant, :data:`WOUND`, ``Lätt (light)``)."""
+        name = R.WOUNDS[box]
+        return (self.scratch.fighters[fighter].id, WOUND, f"{name} ({R.WOUND_ENGLISH[name]})")
 
     def at_cap(self, clockless: Hashable) -> Hashable:
         """The outcome of a fight still going when the rounds run out: the State's deadlock at ``max_rounds``."""

@@ -1,0 +1,175 @@
+"""Le våld's block solve without the wound boxes (``BlockSolver.run(boxes=False)``), the answer where the fate
+words' configurations of boxes would not fit in memory (the bundled duel).
+
+Its oracles: the clockless chain solved exactly in Fractions (``analysis.compact.solve_exact``) with the model's
+end labels read coarser — each fighter's words with no box ticked, or which boxes were ticked — and the block solve
+*with* the boxes read the same way (its configurations carried block to block, a separate path through the code).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Hashable
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+import konflikt.analysis.model_odds as model_odds
+import konflikt.rulesets.levald.blocks as blocks
+from konflikt.analysis.exact import conflict_odds
+from konflikt.analysis.questions import WOUND, whole_conflict_answer
+from konflikt.core.conflict import new_state
+from konflikt.rulesets.levald import rules as R
+from konflikt.rulesets.levald.blocks import BlockSolver, TooManyConfigurations
+from konflikt.rulesets.levald.model import BOXES, FATE, NOT_TOLD_APART, WOUNDS, LevaldModel
+from konflikt.sim.runner import seat_policies
+from tests.analysis.model_check import reachable
+from tests.analysis.test_blocks_levald import WOUNDING, assert_close, exact_without_cap, small_duel
+from tests.analysis.test_model_levald import model_at, policies_of
+
+TICKING = lambda: small_duel({"max_rounds": 200}, kraft=3, sjal=2)  # noqa: E731
+"""A wound need not end the duel (an Allvarlig may leave the fighter standing), and the clockless chain closes at
+~1,500 states: small enough for the exact oracle in Fractions."""
+
+
+def unwounded(c: tuple[int, ...]) -> tuple[int, ...]:
+    return (*c[:WOUNDS], *(0,) * (2 * BOXES), *c[WOUNDS + 2 * BOXES :])
+
+
+Read = Callable[[Any, tuple[int, ...]], Hashable]
+
+
+def read_as(model: LevaldModel, monkeypatch: pytest.MonkeyPatch, read: Read) -> None:
+    """The model's end labels (``end``, and ``at_cap`` through it) replaced by ``read(label, compact)``."""
+    end = model.end
+
+    def coarser(compact: Any) -> Hashable | None:
+        label = end(compact)
+        return None if label is None else read(label, tuple(compact))
+
+    monkeypatch.setattr(model, "end", coarser)
+
+
+def without_boxes(model: LevaldModel) -> Read:
+    """The State's words with no box ticked (fate and Omtöckning), said so."""
+    end = model.end
+    return lambda _label, c: model.without_boxes(end(unwounded(c)))
+
+
+def ticked(_label: Any, c: tuple[int, ...]) -> Hashable:
+    """Which of the ten wound boxes (fighter × box) are ticked at the end."""
+    return tuple(n > 0 for n in c[WOUNDS : WOUNDS + 2 * BOXES])
+
+
+def ticked_marks(model: LevaldModel, by_ticks: dict[Hashable, Any]) -> dict[Hashable, float]:
+    """Each box's chance of being ticked, from a distribution of :func:`ticked` labels."""
+    return {
+        model.wound_mark(*divmod(i, BOXES)): float(sum(p for flags, p in by_ticks.items() if flags[i]))  # type: ignore[index]
+        for i in range(2 * BOXES)
+    }
+
+
+def opening(make: Callable[[], Any]) -> tuple[LevaldModel, tuple[int, ...]]:
+    sc = make()
+    state = new_state(sc)
+    model = model_at(state, policies_of(sc))
+    start = model.encode(state)
+    assert start is not None
+    return model, start
+
+
+def test_without_the_boxes_each_label_is_the_exact_chains_read_coarser(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every (ending, winner, each fighter's fate and Omtöckning) within the stated bound of the Fractions of the
+    clockless chain, each box's chance of being ticked too, and the words say the boxes are not told apart."""
+    model, start = opening(TICKING)
+    solved = BlockSolver(model).run([(start, Fraction(1))], boxes=False)
+    assert not solved.boxes
+    with monkeypatch.context() as patch:
+        read_as(model, patch, without_boxes(model))
+        want = exact_without_cap(model, start)
+    with monkeypatch.context() as patch:
+        read_as(model, patch, ticked)
+        marks = ticked_marks(model, exact_without_cap(model, start))
+    bound = solved.error_bound - solved.cap_bound
+    assert 0 < bound < 1e-9
+    assert set(solved.ends) <= set(want)  # the rest below the bound (floats too small to reach)
+    assert_close(solved.ends, want, bound)
+    assert set(solved.marks) == set(marks)
+    for mark, p in marks.items():
+        assert solved.marks[mark] == pytest.approx(p, abs=bound), mark
+    serious = model.wound_mark(1, R.ALLVARLIG)
+    assert 0 < marks[serious] < 0.01 and serious[1] == WOUND  # ticked and still standing: the case that matters
+    for _ending, _winners, words in solved.ends:  # type: ignore[misc]
+        assert all(re.fullmatch(rf"[^,]+, Omtöckning \d+ \({NOT_TOLD_APART}\)", w) for _, w in words), words
+
+
+def test_without_the_boxes_is_the_boxed_solve_read_coarser(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A duel of many fate words (13,000 labels with the boxes, 3,900 without): the solve without the boxes and
+    the one with them, its labels read coarser, agree within both bounds; so do the boxes' chances and the mean
+    length."""
+    model, start = opening(WOUNDING)
+    solver = BlockSolver(model)
+    fine = solver.run([(start, Fraction(1))])
+    coarse = solver.run([(start, Fraction(1))], boxes=False)  # the same bands' tables, walked once
+    assert len(fine.ends) > 3 * len(coarse.ends) > 3000
+    with monkeypatch.context() as patch:
+        read_as(model, patch, without_boxes(model))
+        summed = BlockSolver(model).run([(start, Fraction(1))])
+    with monkeypatch.context() as patch:
+        read_as(model, patch, ticked)
+        flags = BlockSolver(model).run([(start, Fraction(1))])
+    bound = coarse.error_bound + summed.error_bound
+    assert_close(coarse.ends, {k: Fraction(v) for k, v in summed.ends.items()}, bound)
+    for mark, p in ticked_marks(model, flags.ends).items():
+        assert coarse.marks[mark] == pytest.approx(p, abs=bound), mark
+    assert coarse.mean_length == pytest.approx(fine.mean_length, rel=1e-12)
+
+
+def test_boxes_ticked_before_the_start_are_ticked_at_the_end() -> None:
+    """From a round start with boxes already ticked, each of those boxes has the start's whole chance; a start
+    that has ended (the same fighters, one knocked out) counts as it stands, its words not telling boxes apart."""
+    sc = WOUNDING()
+    state = new_state(sc)
+    policies = policies_of(sc)
+    model = model_at(state, policies)
+    states = reachable(state, policies, model.encode, seed=5, count=200)
+    wounded = next(s for s in states if sum(map(sum, s.wounds)) and not s.is_terminal())  # type: ignore[attr-defined]
+    start = model.encode(wounded)
+    assert start is not None
+    over = list(start)
+    over[FATE] = 1  # knocked out
+    starts = [(start, Fraction(2, 3)), (tuple(over), Fraction(1, 3))]
+    solved = BlockSolver(model).run(starts, boxes=False)
+    for i, n in enumerate(start[WOUNDS : WOUNDS + 2 * BOXES]):
+        p = solved.marks[model.wound_mark(*divmod(i, BOXES))]
+        assert (p == pytest.approx(1.0)) if n else (p <= 2 / 3 + 1e-12)
+    assert sum(solved.ends.values()) == pytest.approx(1.0)
+    (ended,) = BlockSolver(model).run([(tuple(over), Fraction(1))], boxes=False).ends
+    assert all(NOT_TOLD_APART in words for _, words in ended[2])  # type: ignore[index]
+    assert solved.ends[ended] >= 1 / 3
+
+
+def test_the_fate_words_refused_for_memory_the_odds_answer_without_the_boxes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """More floats of box configurations waiting than the limit: the boxed run refuses, saying so; the model's
+    block solve (what ``odds`` calls) answers without the boxes; the answer shows each fighter's wound boxes."""
+    model, start = opening(WOUNDING)
+    monkeypatch.setattr(blocks, "PENDING_LIMIT", 50)
+    with pytest.raises(TooManyConfigurations, match=r"floats of wound-box configurations waiting .* over 50"):
+        BlockSolver(model).run([(start, Fraction(1))])
+    solved = model.solve_blocks([(start, Fraction(1))], 10**6)
+    assert not solved.boxes and solved.marks
+    sc = WOUNDING()
+    state = new_state(sc)
+    # the push refuses beyond 2,000 round starts alive (2,846 after round 2); the blocks get all 2,000 band states
+    monkeypatch.setattr(model_odds, "BLOCK_SHARE", 1)
+    assert solved.states < 2000
+    odds = conflict_odds(state, policies_of(sc), 2000, exact=False)
+    assert odds.marks is not None and set(odds.marks) == set(solved.marks)
+    answer = whole_conflict_answer(sc, state, seat_policies(sc), 2000, exact=False)
+    names = {p.id: p.name for p in sc.participants()}
+    for pid, name in names.items():
+        rows = dict(answer.distributions[f"{name}: sår (wounds) of each kind, at least one"])
+        assert set(rows) == {f"{w} ({R.WOUND_ENGLISH[w]})" for w in R.WOUNDS}
+        assert rows["Dödlig (deadly)"] == pytest.approx(solved.marks[(pid, WOUND, "Dödlig (deadly)")])
+        assert all(NOT_TOLD_APART in fate for fate, _ in answer.distributions[f"{name}: fate"])
