@@ -173,3 +173,22 @@ def test_the_fate_words_refused_for_memory_the_odds_answer_without_the_boxes(mon
         assert set(rows) == {f"{w} ({R.WOUND_ENGLISH[w]})" for w in R.WOUNDS}
         assert rows["Dödlig (deadly)"] == pytest.approx(solved.marks[(pid, WOUND, "Dödlig (deadly)")])
         assert all(NOT_TOLD_APART in fate for fate, _ in answer.distributions[f"{name}: fate"])
+
+
+def test_a_bands_lus_are_let_go_once_the_solve_has_passed_it() -> None:
+    """The LUs are most of a solve's memory (6 GB on the bundled duel when all were kept): a band's go once no
+    block waiting is in it, and none is kept after the run; a second run factors again, to the same answer."""
+    model, start = opening(WOUNDING)
+    solver = BlockSolver(model)
+    held: list[int] = []
+
+    def told(p: blocks.Progress) -> None:
+        kept = [band for band in solver.bands.values() if band.prepared is not None]
+        assert all(band.top >= sum(p.daze) for band in kept), p.daze
+        held.append(len(kept))
+
+    first = solver.run([(start, Fraction(1))], boxes=False, progress=told)
+    assert len(solver.bands) > 3 and max(held) < len(solver.bands)
+    assert all(band.prepared is None for band in solver.bands.values())
+    again = solver.run([(start, Fraction(1))], boxes=False)
+    assert again.ends == pytest.approx(first.ends, rel=1e-12, abs=1e-18)

@@ -241,6 +241,9 @@ class Band:
         self.e: list[tuple[Rows, Rows, Floats]] = []
         self.end_kind: dict[tuple[int, int, int, int, int], int] = {}
         self.prepared: Prepared | None = None
+        self.top = _same_penalty_up_to(daze[0]) + _same_penalty_up_to(daze[1])
+        """The largest sum of Omtöckning of a block in this band: once the solve has passed it, the band's LUs
+        (most of a solve's memory: ~30 MB each for the bundled duel's largest bands) are let go."""
 
     def add(self, codes: Rows, *, close: bool = True, limit: int | None = None) -> None:
         """Make ``codes`` states of the band with their tables, and (``close``) everything they reach within the
@@ -373,6 +376,14 @@ class Band:
             uniq[:, 0], uniq[:, 1], uniq[:, 2], uniq[:, 3], groups, ends, end_kinds,
         )  # fmt: skip
         return self.prepared
+
+
+def _same_penalty_up_to(daze: int) -> int:
+    """The largest Omtöckning with the penalty of ``daze`` (``rules.daze_penalty`` only falls as it rises)."""
+    penalty = R.daze_penalty(daze)
+    while R.daze_penalty(daze + 1) == penalty:
+        daze += 1
+    return daze
 
 
 def _summed(parent: Rows, col: Rows, w: Floats) -> tuple[Rows, Rows, Floats]:
@@ -581,22 +592,10 @@ class BlockSolver:
             entering.parts.append((config, code, np.array([[float(w)]])))
             tally.pending_floats += 1
             entering.free.append((code, np.array([[0.0, float(w), float(w), *untouched]])))
-        while heap:
-            check_time()
-            _, daze = heapq.heappop(heap)
-            waiting = pending.pop(daze, None)
-            if waiting is not None:
-                tally.pending_floats -= sum(part.size for _, _, part in waiting.parts)
-                self._block(daze, waiting, tally, pending, heap)
-                if boxes and tally.pending_floats > PENDING_LIMIT:
-                    met = sum(len(b.codes) for b in self.bands.values())
-                    raise TooManyConfigurations(tally.pending_floats, met, tally.blocks, len(pending))
-                met = sum(len(b.codes) for b in self.bands.values())
-                if progress is not None:
-                    configs = len({int(c) for cfg, _, _ in waiting.parts for c in cfg})
-                    progress(Progress(daze, tally.blocks, len(self.bands), met, len(pending), configs, tally.pruned))
-                if max_states is not None and met > max_states:
-                    raise TooManyBandStates(met, max_states, tally.blocks, len(pending))
+        try:
+            self._solve_waiting(pending, heap, tally, progress)
+        finally:  # what is left waiting, refused or not, needs none of the LUs
+            self._let_go(None)
         self._labelled(tally)
         left = m.cap - tally.played
         cap_bound = min(1.0, tally.zsum * Z ** -(left + 1) + tally.z_lost)
@@ -609,6 +608,39 @@ class BlockSolver:
         return Blocks(
             tally.ends, mean, bound, cap_bound, tally.pruned, tally.blocks, states, tally.deadlocked, boxes, marks
         )
+
+    def _solve_waiting(
+        self,
+        pending: dict[tuple[int, int], Entering],
+        heap: list[tuple[int, tuple[int, int]]],
+        tally: Tally,
+        progress: Callable[[Progress], None] | None,
+    ) -> None:
+        """The blocks waiting, in order of their Omtöckning's sum (each exit enters a later one), and the limits."""
+        while heap:
+            check_time()
+            _, daze = heapq.heappop(heap)
+            waiting = pending.pop(daze, None)
+            if waiting is None:
+                continue
+            tally.pending_floats -= sum(part.size for _, _, part in waiting.parts)
+            self._block(daze, waiting, tally, pending, heap)
+            self._let_go(heap[0][0] if heap else None)
+            met = sum(len(b.codes) for b in self.bands.values())
+            if self.boxes and tally.pending_floats > PENDING_LIMIT:
+                raise TooManyConfigurations(tally.pending_floats, met, tally.blocks, len(pending))
+            if progress is not None:
+                configs = len({int(c) for cfg, _, _ in waiting.parts for c in cfg})
+                progress(Progress(daze, tally.blocks, len(self.bands), met, len(pending), configs, tally.pruned))
+            if self.limit is not None and met > self.limit:
+                raise TooManyBandStates(met, self.limit, tally.blocks, len(pending))
+
+    def _let_go(self, next_sum: int | None) -> None:
+        """The LUs of the bands no block still waiting is in (every band's where ``next_sum`` is ``None``): the
+        tables stay (a later run on this model reuses them and factors again)."""
+        for band in self.bands.values():
+            if band.prepared is not None and (next_sum is None or band.top < next_sum):
+                band.prepared = None
 
     def _labelled(self, tally: Tally) -> None:
         """The ends met, summed per (Omtöckning, boxes, fates) and labelled by the State's own words."""
