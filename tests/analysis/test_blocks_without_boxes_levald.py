@@ -192,3 +192,17 @@ def test_a_bands_lus_are_let_go_once_the_solve_has_passed_it() -> None:
     assert all(band.prepared is None for band in solver.bands.values())
     again = solver.run([(start, Fraction(1))], boxes=False)
     assert again.ends == pytest.approx(first.ends, rel=1e-12, abs=1e-18)
+
+
+def test_a_large_budget_pushes_no_further_than_the_block_solve_needs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a block solve to fall back on, the push stops at ``PUSH_BEFORE_BLOCKS`` round starts alive whatever
+    ``max_states`` is (the bundled duel's push took 9 GB at 7,000,000): the blocks answer (no length distribution,
+    the mean only); without the cap the push itself answers the same duel."""
+    sc = TICKING()
+    state = new_state(sc)
+    pushed = conflict_odds(state, policies_of(sc), 10**6, exact=False)
+    assert pushed.lengths is not None  # the push finished
+    monkeypatch.setattr(model_odds, "PUSH_BEFORE_BLOCKS", 20)
+    by_blocks = conflict_odds(state, policies_of(sc), 10**6, exact=False)
+    assert by_blocks.lengths is None and by_blocks.expected_length() is not None
+    assert_close(by_blocks.distribution, pushed.distribution, by_blocks.error_bound + pushed.error_bound)  # type: ignore[arg-type]

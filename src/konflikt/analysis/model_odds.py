@@ -31,6 +31,10 @@ from konflikt.core.state import State
 BLOCK_SHARE = 20
 """A model's block solve gets ``max_states // BLOCK_SHARE`` of its own states (a band state costs ~1 ms to walk, a
 compact state of the push far less): ``odds levald/duel`` is refused within its first band."""
+PUSH_BEFORE_BLOCKS = 1_000_000
+"""The most round starts alive a model with a block solve pushes before the block solve takes over, whatever the
+budget: Le våld's duel pushed to 1,000,000 refuses in 10 s within 0.7 GB, to 7,000,000 it took minutes and 9 GB,
+and the block solve answers it either way."""
 BRIDGE_MOVES = 20_000
 """The most State-API moves from the asked state to the model's starts before the State-API solver takes over."""
 
@@ -322,7 +326,8 @@ def _solve(
         unit = model.unit
         if not exact and has_propagation(model):  # floats pushed forward by the model itself, round by round
             try:
-                peak, pushed = propagate_odds(model, weighted, max_states)
+                push = min(max_states, PUSH_BEFORE_BLOCKS) if has_blocks(model) else max_states
+                peak, pushed = propagate_odds(model, weighted, push)
             except StateSpaceTooLarge as refused:
                 if not has_blocks(model):
                     raise

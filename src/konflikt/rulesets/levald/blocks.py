@@ -56,9 +56,20 @@ million). Its stated bound is 3.1·10⁻³: the chance of ever entering a band w
 radius (both fighters too dazed to succeed, a few rounds each way; expected steps in the band up to 70), each such
 path counted whole; before, that mass was counted z-weighted (6.1, so the bound read 1.0).
 
+**Without the boxes** (``run(boxes=False)``: what the bundled duel gets). With the boxes, more than
+:data:`PENDING_LIMIT` floats of configurations waiting refuse (:class:`TooManyConfigurations`: the bundled duel's
+after 41 blocks, some 20 s in); :meth:`.model.LevaldModel.solve_blocks` then runs the same bands again — their
+tables walked once, kept — with one right-hand side per block. Its labels are the winner, the ending and each
+fighter's fate and exact Omtöckning (:meth:`.model.LevaldModel.without_boxes`: the words say the boxes are not told
+apart), and each wound box's chance of being ticked at least once comes from one more config-free column per box
+(fighter × box): the mass that has not ticked it, zeroed where an exit or an end ticks it (:data:`UNTOUCHED`), so a
+box's chance is the start's mass less what ends in its column. A band's LUs (~30 MB each on the bundled duel's
+largest; 6 GB when all were kept) are let go once no waiting block is in it (:attr:`Band.top`).
+
 **Error bound** (absolute, on every probability): the residual of every solve (|m − v (I − Q)| carried through
 (I − Q)⁻¹ · 1, the expected steps left in the block; the residual's own rounding added), the float products'
-roundings, the mass of box configurations dropped below :data:`PRUNE`, and the cap's share above.
+roundings, the mass of box configurations dropped below :data:`PRUNE`, and the cap's share above; without the boxes, the
+untouched columns' residuals too.
 """
 
 from __future__ import annotations
