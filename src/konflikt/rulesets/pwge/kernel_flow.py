@@ -181,11 +181,13 @@ class Conflicts:
         self.r_at = z + NONE
         """The distance code a response is made at when it meets someone closing in (NONE: the usual one)."""
         self.snap, self.order, self.pos = z.copy(), z.copy(), z.copy()
-        # the contest: roles a and b (b = NONE for a difficulty), modifiers, rolls (NONE = to roll), tops, declined
+        # the contest: roles a and b (b = NONE for a difficulty), modifiers, rolls, which are made, tops, declined
         self.c_order = np.zeros(n, dtype=bool)
         self.c_a, self.c_b = z.copy(), z.copy()
         self.c_mod = np.zeros((n, 2), dtype=np.int64)
         self.c_roll = np.zeros((n, 2), dtype=np.int64)
+        self.c_rolled = np.zeros((n, 2), dtype=bool)
+        """Whether each role's 2T is made (a total can be any number, −1 too: a move at a long diplomatic distance)."""
         self.c_tops = np.zeros((n, 2), dtype=np.int64)
         self.c_dec = np.zeros((n, 2), dtype=bool)
         self.c_ask = z.copy()
@@ -512,7 +514,8 @@ class Conflicts:
         self.begin_contest(s)
 
     def begin_contest(self, idx: Int) -> None:
-        self.c_roll[idx] = NONE
+        self.c_roll[idx] = 0  # no roll yet (cleared, so that rows in the same situation merge)
+        self.c_rolled[idx] = False
         self.c_tops[idx] = 0
         self.c_dec[idx] = False
         self.phase[idx] = Phase.CROLL
@@ -529,10 +532,12 @@ class Conflicts:
     # ---- the contest: rolls, topping, the result ------------------------------------------------------------------
     def on_contest_roll(self, idx: Int) -> None:
         self.steps[idx] += 1
-        role = np.where(self.c_roll[idx, 0] == NONE, 0, 1)
+        role = np.where(self.c_rolled[idx, 0], 1, 0)
         flat, k = cells(self.c_roll, idx, role)
         flat[k] = self.roll(idx, 2) + at(self.c_mod, idx, role)
-        self.phase[idx[(self.c_roll[idx] != NONE).all(axis=1)]] = Phase.CCHECK
+        flat, k = cells(self.c_rolled, idx, role)
+        flat[k] = True
+        self.phase[idx[self.c_rolled[idx].all(axis=1)]] = Phase.CCHECK
 
     def result(self, idx: Int) -> Int:
         """0: a ahead; 1: b ahead (a tie holds for b); 2: a tie that decides nothing (the order roll)."""
@@ -574,7 +579,9 @@ class Conflicts:
         flat, k = cells(self.c_tops, tp, role[top])
         flat[k] += 1
         flat, k = cells(self.c_roll, tp, role[top])
-        flat[k] = NONE
+        flat[k] = 0
+        flat, k = cells(self.c_rolled, tp, role[top])
+        flat[k] = False
         self.phase[tp] = Phase.CROLL
         acc = idx[~top]
         flat, k = cells(self.c_dec, acc, role[~top])
