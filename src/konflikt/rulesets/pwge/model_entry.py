@@ -16,7 +16,8 @@ handling"), the choices before the first die (the attribute in use, a surpriser'
 from __future__ import annotations
 
 from konflikt.rulesets.pwge.exchange import DIFFICULTY, Deed
-from konflikt.rulesets.pwge.kernel_flow import ACTION_FIRST, ATTACKER, CCT, DEFENDER, RESPONSE_FIRST, SIM, Phase
+from konflikt.rulesets.pwge.kernel_flow import ATTACKER, CCT, DEFENDER, Phase
+from konflikt.rulesets.pwge.kernel_rules import ACTION_FIRST, RESPONSE_FIRST, SIM
 from konflikt.rulesets.pwge.kernel_tables import DEED_ARGS, NONE
 from konflikt.rulesets.pwge.model_rows import Branches
 from konflikt.rulesets.pwge.state import PwgeState
