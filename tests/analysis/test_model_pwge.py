@@ -26,6 +26,7 @@ from konflikt.rulesets.pwge.state import PwgeState
 from konflikt.sim.engine import simulate
 from konflikt.sim.runner import seat_policies
 from tests.analysis.model_check import Outcome, assert_within_4_se, model_round, reachable
+from tests.rulesets.pwge.helpers import weak_diplomats
 
 
 def fighter(pid: str, strength: int, body: int, dice: int, **more: Any) -> dict[str, Any]:
@@ -230,3 +231,24 @@ def test_contests_and_skadeslag_played_once_per_situation_equal_the_rows_played_
     for c, (den, ways), (den2, ways2) in zip(floors, got, want, strict=True):
         assert (den, sorted(ways)) == (den2, sorted(ways2)), c  # type: ignore[type-var]
     assert memoised.stages["contest"] and memoised.stages["skadeslag"]
+
+
+def test_a_contest_total_of_minus_one_is_a_roll_made_as_the_state_api_rolls_it() -> None:
+    """At distance 10 a move is 2T + 1 − 5: a 2T of 3 totals −1, the number the array flow once used to mark a
+    roll still to make, so the rows rolled it again and again (the model never finished); the compiled loop keeps
+    a flag per roll, and so do the rows now."""
+    sc = weak_diplomats(10)
+    policies = policies_of(sc)
+    opening = new_state(sc)
+    assert isinstance(opening, PwgeState) and opening.press_mod(0, 1) == -4
+    model = model_at(opening, policies)
+    in_place = PwgeModel(opening, memoise=False)
+    states = [opening, *reachable(opening, policies, model.encode, seed=2, count=4)]
+    for state in states:
+        compact = model.encode(state)
+        assert compact is not None
+        want = state_api_handling(state, policies, model)
+        assert model_round(model, compact) == want, compact
+        assert model_round(in_place, compact) == want, compact
+    by_state = conflict_odds(opening, policies, use_model=False)
+    assert conflict_odds(opening, policies).distribution == by_state.distribution

@@ -28,6 +28,7 @@ from konflikt.rulesets.pwge.policies import MAX_TOPS
 from konflikt.rulesets.pwge.state import PwgeState
 from tests.analysis.model_check import step
 from tests.analysis.test_model_pwge import duel, fighter, model_at, policies_of, walk_to
+from tests.rulesets.pwge.helpers import weak_diplomats
 
 Where = tuple[Hashable, ...]
 
@@ -322,3 +323,23 @@ def test_a_side_dry_before_the_skadeslag_and_the_other_drying_in_it_ends_as_the_
     want = state_api_rest(state, policies, model)
     assert any(w[0] == "end" and w[1][0] == "pools_exhausted" for w in want), want  # type: ignore[index]
     assert model_rest(model, state) == want
+
+
+def test_a_contest_with_a_total_of_minus_one_is_entered_as_the_state_api_plays_it() -> None:
+    """A weak diplomat's move at distance 10 is 2T + 1 − 5: a contest saved after a total of −1 is loaded with that
+    roll made (the rows once took −1 for a roll still to make, and left such a State to the State API)."""
+    sc = weak_diplomats(10)
+    policies = policies_of(sc)
+    rng = np.random.default_rng(3)
+    met = None
+    while met is None:
+        state = new_state(sc)
+        while not state.is_terminal() and met is None:
+            assert isinstance(state, PwgeState)
+            c = state.contest
+            if state.phase == "contest" and c is not None and -1 in (c.a_roll, c.b_roll):
+                met = state.fork()
+            step(state, policies, rng)
+    model = model_at(new_state(sc), policies)
+    assert model.why_not_entered(met) is None
+    assert model_rest(model, met) == state_api_rest(met, policies, model)

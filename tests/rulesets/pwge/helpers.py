@@ -6,7 +6,7 @@ from typing import Any
 
 from konflikt.core.actions import Action
 from konflikt.core.conflict import new_state
-from konflikt.core.scenario import scenario_from_document
+from konflikt.core.scenario import Scenario, scenario_from_document
 from konflikt.rulesets.pwge.state import PwgeState
 
 FIGHTER: dict[str, Any] = {
@@ -43,6 +43,33 @@ def make(
     state = new_state(scenario_from_document(doc, "<test>"))
     assert isinstance(state, PwgeState)
     return state
+
+
+def weak_diplomats(distance: int) -> Scenario:
+    """Two heuristic diplomats of Styrka 1 and a fitting skill of 0 (a 2T + 1 roll, 4 tokens) at a diplomatic
+    distance of ``distance``, with the text's suggestion: −(distance ÷ 2) on every move, so a move's total can fall
+    below 0."""
+
+    def diplomat(pid: str, other: str) -> dict[str, Any]:
+        return {
+            **person(pid, attributes={"Styrka": 1}, body_points=3),
+            "policy": "heuristic",
+            "skills": {"Tala": 0},
+            "fitting_skills": ["Tala"],
+            "diplomatic_distance": {other: distance},
+        }
+
+    doc = {
+        "ruleset": "pwge",
+        "title": "weak diplomats",
+        "options": {"social_distance_and_damage": True},
+        "sides": [
+            {"id": "red", "participants": [diplomat("ann", "Bo")]},
+            {"id": "blue", "participants": [diplomat("bo", "Ann")]},
+        ],
+        "setup": {"kind": "diplomatic"},
+    }
+    return scenario_from_document(doc, "weak_diplomats.toml")
 
 
 def act(state: PwgeState, kind: str, **args: Any) -> None:

@@ -30,6 +30,7 @@ from konflikt.rulesets.pwge.kernel_tables import MAX_PEOPLE
 from konflikt.sim.engine import choose_engine
 from konflikt.sim.reference import run_chunk
 from konflikt.sim.runner import Generators, Runner, play_scenario, seat_policies
+from tests.rulesets.pwge.helpers import weak_diplomats
 
 REFERENCE_N = {"duel": 450, "chase": 800, "negotiation": 600, "ball": 600, "shootout": 100}
 """Reference conflicts per scenario: the reference plays ~130 duels and ~30 shoot-outs a second, the budget of
@@ -149,6 +150,12 @@ def test_kernel_breaks_ties_between_twin_foes_as_the_heuristic_does(surprise: st
     if surprise:
         doc["setup"]["surprise"] = surprise
     replay(scenario_from_document(doc, scenario.source), {}, 25)
+
+
+def test_kernel_replays_contest_totals_below_zero_to_the_same_end() -> None:
+    """A move at diplomatic distance 10 by a 2T + 1 diplomat is 2T − 4: totals of −2 to 8, −1 among them (the mark
+    the array flow once took for a roll still to make); the loop keeps a flag per roll and replays every one."""
+    replay(weak_diplomats(10), {}, 40)
 
 
 def replay(scenario: Scenario, overrides: dict[str, object], games: int) -> None:

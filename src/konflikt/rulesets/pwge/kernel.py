@@ -7,12 +7,13 @@ mot-mot-toppa, token loss by wound level, experience dice paid as the heuristic 
 to ``DIE_WHEN_TOKENS``), and the three endings — for combat, chases, and diplomatic or social conflicts (with or
 without the optional damage rule), at any value of the rule options. The heuristic's choices that rest on exact
 odds (which deed to buy, whether to counter or respond) are asked of the real policy once per feature combination
-(:mod:`.kernel_tables`); the rules' steps are
-:mod:`.kernel_loop` (numba, imported when the kernel first plays). Dice follow the same distributions as the
-reference runner (not the same streams); recorded faces replay the reference conflict by conflict.
+(:mod:`.kernel_tables`); the rules' steps are :mod:`.kernel_loop` (numba, imported when the kernel first plays),
+what each step decides :mod:`.kernel_rules`. Dice follow the same distributions as the reference runner (not the
+same streams); recorded faces replay the reference conflict by conflict.
 
 The exact-odds model (:mod:`.model`) plays the same tables through the array flow :mod:`.kernel_flow` instead,
 which splits every roll into its outcomes with exact weights: a loop draws one outcome, the model needs them all.
+The two share what each step decides (:mod:`.kernel_rules`); the order of the steps is each one's own.
 :meth:`PwgeKernel._conflicts` builds its rows.
 
 Any number of sides and participants (each pair of foes has its own distance; the open table's choice among

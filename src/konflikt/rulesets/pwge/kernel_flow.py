@@ -2,9 +2,11 @@
 and roll a masked step.
 
 The model (:mod:`.model_rows`) makes each row a branch with an exact weight and splits it at every roll into all
-the roll's outcomes; simulation plays the same rules one conflict at a time in :mod:`.kernel_loop` (both read the
-heuristic's answers from :mod:`.kernel_tables`, and the loop's replays of the reference's dice and the model's
-fractions against the State API test each).
+the roll's outcomes; simulation plays the same rules one conflict at a time in :mod:`.kernel_loop`. Both read the
+heuristic's answers from :mod:`.kernel_tables` and decide every step by the one copy of its arithmetic in
+:mod:`.kernel_rules` (called here on arrays, there compiled for scalars); what each engine has of its own is the
+order of the steps — a handler per phase here, a call per step there — and the state's layout. The loop's replays of
+the reference's dice and the model's fractions against the State API test each.
 
 Each conflict carries a phase code mirroring :class:`PwgeState`'s phases and sub-stages (the open floor, counter,
 response, counter to the response, order, the contest's rolls and its topping, the damage roll's top /
@@ -22,8 +24,9 @@ from enum import IntEnum
 
 import numpy as np
 
+from konflikt.rulesets.pwge import kernel_rules as R
+from konflikt.rulesets.pwge.kernel_rules import DEADLOCK, GOAL, POOLS, RESPONSE_FIRST, SIM
 from konflikt.rulesets.pwge.kernel_tables import CLOSER, FARTHER, NO_KEY, NONE, PRESS, Tables
-from konflikt.rulesets.pwge.policies import DIE_WHEN_TOKENS, MAX_TOPS, RESERVE
 
 Int = np.ndarray
 
@@ -75,11 +78,8 @@ SPENDING_PHASES = frozenset(
     | {Phase.DATT, Phase.DDEF, Phase.DCCT, Phase.DAUTO}
 )
 """The phases whose handlers may empty a pool (a spend, or damage's token loss): the dry sides are noted after."""
-SIM, ACTION_FIRST, RESPONSE_FIRST = range(3)
-GOAL, POOLS, DEADLOCK = range(3)
 ATTACKER, DEFENDER, CCT = range(3)
-TOPS_WORTH = np.array([sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= t) for t in range(15)])
-"""How many of the 36 2T results reach ``t`` (clipped to 0–14): the heuristic tops when at least 9 do (25 %)."""
+"""The skadeslag's stages: the attacker's top, the defender's mot-toppa, the attacker's answer to it."""
 
 
 def at(a: Int, idx: Int, p: Int | int) -> Int:
@@ -181,11 +181,13 @@ class Conflicts:
         self.r_at = z + NONE
         """The distance code a response is made at when it meets someone closing in (NONE: the usual one)."""
         self.snap, self.order, self.pos = z.copy(), z.copy(), z.copy()
-        # the contest: roles a and b (b = NONE for a difficulty), modifiers, rolls (NONE = to roll), tops, declined
+        # the contest: roles a and b (b = NONE for a difficulty), modifiers, rolls, which are made, tops, declined
         self.c_order = np.zeros(n, dtype=bool)
         self.c_a, self.c_b = z.copy(), z.copy()
         self.c_mod = np.zeros((n, 2), dtype=np.int64)
         self.c_roll = np.zeros((n, 2), dtype=np.int64)
+        self.c_rolled = np.zeros((n, 2), dtype=bool)
+        """Whether each role's 2T is made (a total can be any number, −1 too: a move at a long diplomatic distance)."""
         self.c_tops = np.zeros((n, 2), dtype=np.int64)
         self.c_dec = np.zeros((n, 2), dtype=bool)
         self.c_ask = z.copy()
@@ -203,7 +205,7 @@ class Conflicts:
     def can(self, idx: Int, p: Int | int) -> Int:
         """:meth:`PwgeState.can_spend`: standing with a token left."""
         k = idx * self.t.people + p
-        able: Int = ~np.take(self.out.reshape(-1), k) & (np.take(self.tok.reshape(-1), k) > 0)
+        able: Int = R.can_spend(np.take(self.out.reshape(-1), k), np.take(self.tok.reshape(-1), k))
         return able
 
     def purse(self, idx: Int, p: Int) -> Int:
@@ -218,12 +220,13 @@ class Conflicts:
         k = idx * self.t.people + p
         tok, xp = self.tok.reshape(-1), self.xp.reshape(-1)
         left = np.take(tok, k)
-        use_xp = (np.take(xp, k) > 0) & (left >= 1) & (left <= DIE_WHEN_TOKENS)
+        use_xp = R.pays_with_die(left, np.take(xp, k))
         xp[k[use_xp]] -= 1
         tok[k[~use_xp]] -= 1
 
     def top_allowed(self, count: Int) -> Int:
-        return np.full(len(count), True) if self.max_tops == 0 else count < self.max_tops
+        allowed: Int = R.top_allowed(self.max_tops, count)
+        return allowed
 
     def roll(self, idx: Int, count: int) -> Int:
         """The sum of ``count`` d6 for each conflict at ``idx`` (2T: 2, 1T: 1)."""
@@ -314,7 +317,7 @@ class Conflicts:
             best = np.where(better, key, best)
             target = np.where(better, q, target)
         where = (i, target, at3(self.dist, idx, i, target), self.can(idx, target).astype(np.int64))
-        acting = (self.purse(idx, i) > RESERVE) & (best > NO_KEY) & t.open_worth[where]
+        acting = R.buys(self.purse(idx, i), best, t.open_worth[where])
         choice = np.where(acting, t.open_deed[where], NONE)
         passing = ~acting
         pi, who = idx[passing], i[passing]
@@ -397,7 +400,7 @@ class Conflicts:
         kind = self.rkind[idx] if response else self.akind[idx]
         table = t.counter_response if response else t.counter
         other = self.can(idx, them).astype(np.int64)
-        rich = (self.purse(idx, me) > 1).astype(np.int64)
+        rich = R.rich_band(self.purse(idx, me))
         yes = table[me, them, at3(self.dist, idx, me, them), kind, other, rich]
         self.spend(idx[yes], me[yes])
         if response:
@@ -418,7 +421,7 @@ class Conflicts:
             landing = self.t.step[a, j, 0, now]
             reach = np.where(closing & (landing != NONE), landing, now)
         wants = self.t.response[j, a, reach, other]
-        choice = np.where(self.purse(idx, j) > RESERVE + 1, wants, NONE)
+        choice = np.where(R.responds(self.purse(idx, j)), wants, NONE)
         some = choice != NONE
         r = idx[some]
         self.spend(r, j[some])
@@ -434,11 +437,11 @@ class Conflicts:
         t = self.t
         self.steps[idx] += 1
         a, j = self.actor[idx], self.target[idx]
-        both_move = np.isin(self.akind[idx], (CLOSER, FARTHER)) & np.isin(self.rkind[idx], (CLOSER, FARTHER))
+        both_move = R.both_move(self.akind[idx], self.rkind[idx])
         bids = []
         for p, foe in ((a, j), (j, a)):
-            matters = (at(self.body, idx, foe) <= t.top_damage[p, foe]) | (at(self.tok, idx, foe) <= 3)
-            bids.append(self.can(idx, p) & (self.purse(idx, p) > RESERVE) & ~both_move & matters)
+            near = (at(self.body, idx, foe), t.top_damage[p, foe], at(self.tok, idx, foe))
+            bids.append(R.bids(self.can(idx, p), self.purse(idx, p), *near) & ~both_move)
         first, second = bids
         for p, bid in ((a, first), (j, second)):
             self.spend(idx[bid], p[bid])
@@ -449,7 +452,7 @@ class Conflicts:
         self.c_mod[r, 0], self.c_mod[r, 1] = t.attribute[a[roll]], t.attribute[j[roll]]
         self.begin_contest(r)
         single = ~roll
-        self.order[idx[single]] = np.where(first, ACTION_FIRST, np.where(second, RESPONSE_FIRST, SIM))[single]
+        self.order[idx[single]] = R.bid_order(first, second)[single]
         self.queue(idx[single])
 
     # ---- resolution ------------------------------------------------------------------------------------------
@@ -498,11 +501,10 @@ class Conflicts:
         reach = t.atk_ok[da, weapon, code]
         self.pos[idx[attacking & ~reach]] += 1
         attacking &= reach
-        band = t.atk_band[da, weapon, code]
-        keep = np.where((band > 0) & self.dodge_keeps, band, 0)
+        band = np.where(attacking, t.atk_band[da, weapon, code], 0)  # a move or a press has none
         a_mod = np.where(attacking, t.atk_mod[da, weapon, code], np.where(pressing, t.press_mod[da, now], 0))
         a_mod = np.where(contested, t.roll[da], a_mod)
-        b_mod = np.where(countered, t.roll[dt] + np.where(attacking, keep, 0), np.where(attacking, band, 0))
+        b_mod = R.defence_mod(band, countered, t.roll[dt], self.dodge_keeps)
         start = contested | pressing | attacking
         s = idx[start]
         self.c_order[s] = False
@@ -512,7 +514,8 @@ class Conflicts:
         self.begin_contest(s)
 
     def begin_contest(self, idx: Int) -> None:
-        self.c_roll[idx] = NONE
+        self.c_roll[idx] = 0  # no roll yet (cleared, so that rows in the same situation merge)
+        self.c_rolled[idx] = False
         self.c_tops[idx] = 0
         self.c_dec[idx] = False
         self.phase[idx] = Phase.CROLL
@@ -529,27 +532,24 @@ class Conflicts:
     # ---- the contest: rolls, topping, the result ------------------------------------------------------------------
     def on_contest_roll(self, idx: Int) -> None:
         self.steps[idx] += 1
-        role = np.where(self.c_roll[idx, 0] == NONE, 0, 1)
+        role = np.where(self.c_rolled[idx, 0], 1, 0)
         flat, k = cells(self.c_roll, idx, role)
         flat[k] = self.roll(idx, 2) + at(self.c_mod, idx, role)
-        self.phase[idx[(self.c_roll[idx] != NONE).all(axis=1)]] = Phase.CCHECK
+        flat, k = cells(self.c_rolled, idx, role)
+        flat[k] = True
+        self.phase[idx[self.c_rolled[idx].all(axis=1)]] = Phase.CCHECK
 
     def result(self, idx: Int) -> Int:
         """0: a ahead; 1: b ahead (a tie holds for b); 2: a tie that decides nothing (the order roll)."""
-        a, b = self.c_roll[idx, 0], self.c_roll[idx, 1]
-        result: Int = np.where(a > b, 0, np.where((b > a) | ~self.c_order[idx], 1, 2))
+        result: Int = R.contest_result(self.c_roll[idx, 0], self.c_roll[idx, 1], self.c_order[idx])
         return result
 
     def on_contest_check(self, idx: Int) -> None:
         res = self.result(idx)
         ok = np.zeros((len(idx), 2), dtype=bool)
         for role, person in ((0, self.c_a[idx]), (1, self.c_b[idx])):
-            ok[:, role] = (
-                (person >= 0)
-                & ~self.c_dec[idx, role]
-                & self.can(idx, np.maximum(person, 0))
-                & self.top_allowed(self.c_tops[idx, role])
-            )
+            can = self.can(idx, np.maximum(person, 0))
+            ok[:, role] = R.may_top(person, self.c_dec[idx, role], can, self.top_allowed(self.c_tops[idx, role]))
         ask_a = ((res == 1) | (res == 2)) & ok[:, 0]
         ask_b = ((res == 0) | ((res == 2) & ~ok[:, 0])) & ok[:, 1]
         asking = ask_a | ask_b
@@ -561,20 +561,18 @@ class Conflicts:
         self.steps[idx] += 1
         role = self.c_ask[idx]
         me = np.where(role == 0, self.c_a[idx], self.c_b[idx])
-        own_mod = at(self.c_mod, idx, role)
-        mine = at(self.c_roll, idx, role) - own_mod
-        other = at(self.c_roll, idx, 1 - role) - own_mod + np.where(role == 0, 1, 0)
-        chance = TOPS_WORTH[np.clip(other, 0, 14)] >= 9
         defending = (role == 1) & ~self.c_order[idx]
-        rich = self.purse(idx, me) > np.where(defending, RESERVE, RESERVE + 1)
-        top = chance & (at(self.c_tops, idx, role) < MAX_TOPS) & (mine <= 12) & rich
+        own, other, tops = at(self.c_roll, idx, role), at(self.c_roll, idx, 1 - role), at(self.c_tops, idx, role)
+        top = R.tops_contest(own, at(self.c_mod, idx, role), other, role == 0, tops, self.purse(idx, me), defending)
         tp = idx[top]
         self.spend(tp, me[top])
         self.c_dec[tp] = False
         flat, k = cells(self.c_tops, tp, role[top])
         flat[k] += 1
         flat, k = cells(self.c_roll, tp, role[top])
-        flat[k] = NONE
+        flat[k] = 0
+        flat, k = cells(self.c_rolled, tp, role[top])
+        flat[k] = False
         self.phase[tp] = Phase.CROLL
         acc = idx[~top]
         flat, k = cells(self.c_dec, acc, role[~top])
@@ -585,7 +583,7 @@ class Conflicts:
         t = self.t
         ordering = self.c_order[idx]
         o = idx[ordering]
-        self.order[o] = np.array([ACTION_FIRST, RESPONSE_FIRST, SIM])[res[ordering]]
+        self.order[o] = R.order_of(res[ordering])
         self.queue(o)
         idx, res = idx[~ordering], res[~ordering]
         self.phase[idx] = Phase.RESOLVE
@@ -634,7 +632,7 @@ class Conflicts:
     def on_damage_attacker(self, idx: Int) -> None:
         self.steps[idx] += 1
         att = self.d_att[idx]
-        top = (self.d_roll[idx] - self.d_mod[idx] <= 2) & (self.purse(idx, att) > RESERVE)
+        top = R.tops_damage(self.d_roll[idx] - self.d_mod[idx], self.purse(idx, att))
         tp = idx[top]
         self.spend(tp, att[top])
         self.d_tops[tp] += 1
@@ -646,10 +644,10 @@ class Conflicts:
     def on_damage_defender(self, idx: Int) -> None:
         self.steps[idx] += 1
         me = self.d_def[idx]
-        points = np.maximum(0, self.d_roll[idx] - self.d_arm[idx])
-        serious = (points >= self.t.thresholds[1]) | (points >= at(self.body, idx, me))
+        points = R.damage_points(self.d_roll[idx], self.d_arm[idx])
         face = self.d_roll[idx] - self.d_mod[idx]
-        worth = serious & (face >= 4) & (self.purse(idx, me) > 1) & (self.d_ctops[idx] < MAX_TOPS)
+        body, purse = at(self.body, idx, me), self.purse(idx, me)
+        worth = R.counter_tops(points, self.t.thresholds[1], body, face, purse, self.d_ctops[idx])
         w = idx[worth]
         self.spend(w, me[worth])
         self.d_ctops[w] += 1
@@ -661,7 +659,7 @@ class Conflicts:
         self.steps[idx] += 1
         att = self.d_att[idx]
         face = self.d_roll[idx] - self.d_mod[idx]
-        keep = (face >= 4) & (self.purse(idx, att) > RESERVE)
+        keep = R.keeps_roll(face, self.purse(idx, att))
         k = idx[keep]
         self.spend(k, att[keep])
         self.d_stage[k] = DEFENDER
@@ -673,13 +671,8 @@ class Conflicts:
     def apply_damage(self, idx: Int) -> None:
         t = self.t
         j = self.d_def[idx]
-        points = np.maximum(0, self.d_roll[idx] - self.d_arm[idx])
-        skrama, sarad, allvarligt = t.thresholds
-        level = np.where(
-            points <= 0,
-            0,
-            np.where(points >= allvarligt, 4, np.where(points >= sarad, 3, np.where(points >= skrama, 2, 1))),
-        )
+        points = R.damage_points(self.d_roll[idx], self.d_arm[idx])
+        level = R.wound_level(points, *t.thresholds)
         k = idx * t.people + j
         tok, body, wnd, out = (a.reshape(-1) for a in (self.tok, self.body, self.wnd, self.out))
         tok[k] = np.maximum(0, tok[k] - t.token_loss[level])

@@ -9,8 +9,11 @@ A decision or a roll counts one step exactly where the State records one, so the
 ``len(state.steps())``; the dry sides are noted after every spend, as :meth:`PwgeState.note_dry_sides`.
 
 The heuristic's choices are not restated: they are the answers of the real policy read once per feature combination
-into :class:`~.kernel_tables.Tables` (which deed to buy, whether to counter or respond); only its threshold rules
-(reserve, topping worth 25 %, the order bids) are written here, as :mod:`.policies` words them.
+into :class:`~.kernel_tables.Tables` (which deed to buy, whether to counter or respond). What each step decides — who
+can spend, how the heuristic pays, its threshold rules (reserve, topping worth 25 %, the order bids, mot-toppa and
+mot-mot-toppa), who is ahead in a contest, the wound level of a hit — is :mod:`.kernel_rules`, written once for this
+loop and for the exact model's array flow (:mod:`.kernel_flow`) and compiled here for scalars; what is the loop's own
+is the order of the steps (a call each) and the state's layout.
 
 numba compiles the module on first use and caches it (:mod:`konflikt.dice.compiled`). Every rule function takes
 two int64 arrays — ``s``, the conflict's state, and ``t``, the scenario's tables, both laid out by the offsets named
@@ -31,8 +34,9 @@ from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 from konflikt.dice.compiled import compiled, uniform
-from konflikt.rulesets.pwge.kernel_tables import MAX_PEOPLE
-from konflikt.rulesets.pwge.policies import DIE_WHEN_TOKENS, MAX_TOPS, RESERVE
+from konflikt.rulesets.pwge import kernel_rules as R
+from konflikt.rulesets.pwge.kernel_rules import DEADLOCK, GOAL, POOLS, RESPONSE_FIRST, SIM
+from konflikt.rulesets.pwge.kernel_tables import CLOSER, FARTHER, MAX_PEOPLE, NO_KEY, NONE, PRESS
 from konflikt.rulesets.pwge.rules import LAST_MELEE
 
 Int = np.ndarray
@@ -69,27 +73,22 @@ def _borrowed(typingctx: Any, array: Any) -> Any:
 
 borrowed = cast(Callable[[Any], Any], _borrowed)
 
+# the arithmetic of the steps (:mod:`.kernel_rules`, which the array flow calls on arrays), compiled for scalars
+can_spend, pays_with_die, buys, responds = leaf(R.can_spend), leaf(R.pays_with_die), leaf(R.buys), leaf(R.responds)
+rich_band, R_bids, both_move, order_of = leaf(R.rich_band), leaf(R.bids), leaf(R.both_move), leaf(R.order_of)
+bid_order, defence_mod, contest_result = leaf(R.bid_order), leaf(R.defence_mod), leaf(R.contest_result)
+R_top_allowed, R_may_top, tops_contest = leaf(R.top_allowed), leaf(R.may_top), leaf(R.tops_contest)
+damage_points, tops_damage, counter_tops = leaf(R.damage_points), leaf(R.tops_damage), leaf(R.counter_tops)
+keeps_roll, wound_level = leaf(R.keeps_roll), leaf(R.wound_level)
 
-NONE = -1
-"""No deed, no person, no side (as :mod:`.kernel_tables`)."""
-NO_KEY = -(1 << 40)
-"""The key of a foe against whom no deed is possible (:data:`.kernel_tables.NO_KEY`)."""
-MELEE, RANGED, CLOSER, FARTHER, PRESS = range(5)
-"""Deed codes (:mod:`.kernel_tables`)."""
-GOAL, POOLS, DEADLOCK = range(3)
-"""Ending codes, in the order of :data:`.endings.ENDINGS`."""
+
 STANDING, POINTS, CHASE = range(3)
 """The goal of the conflict's kind: the last side standing (combat, social damage), a number of successful moves
 (diplomatic/social), or the chase's catch or escape."""
-SIM, ACTION_FIRST, RESPONSE_FIRST = range(3)
-"""The exchange's turordning (order): simultaneous, the action first, the response first."""
 OPEN, FREE, DONE = range(3)
 """Where a conflict stands between exchanges."""
 MAX_STEPS = 1_000_000
 """A safety stop far beyond any real conflict (every handling costs a token or an experience die)."""
-TOPS_WORTH = np.array([sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= t) for t in range(15)])
-"""How many of the 36 2T results reach ``t`` (clipped to 0–14): the heuristic tops when at least 9 do (25 %).
-A module constant: numba freezes it into the code."""
 
 # the scalars of ``s``, a conflict's state: where the conflict stands, its counts, and the exchange under way
 PHASE, FLOOR, PASSES, SP, STEPS, ACTIONS, ENDING, WINNER, DRY_GROUPS, ID = range(10)
@@ -197,7 +196,7 @@ def dist(s: Int, p: int, q: int) -> int:
 @leaf
 def can(s: Int, p: int) -> bool:
     """:meth:`PwgeState.can_spend`: standing with a token left."""
-    able: bool = s[OUT + p] == 0 and s[TOK + p] > 0
+    able: bool = can_spend(s[OUT + p], s[TOK + p])
     return able
 
 
@@ -217,8 +216,8 @@ def purse(s: Int, p: int) -> int:
 @leaf
 def pay(s: Int, p: int) -> None:
     """One token, or as the heuristic chooses an erfarenhetstärning (experience die) instead, while a token remains
-    and the pool is down to :data:`DIE_WHEN_TOKENS`."""
-    if s[XP + p] > 0 and 1 <= s[TOK + p] <= DIE_WHEN_TOKENS:
+    and the pool is down to :data:`~.policies.DIE_WHEN_TOKENS` (:func:`.kernel_rules.pays_with_die`)."""
+    if pays_with_die(s[TOK + p], s[XP + p]):
         s[XP + p] -= 1
     else:
         s[TOK + p] -= 1
@@ -257,7 +256,7 @@ def side_can_act(s: Int, t: Int, side: int) -> bool:
 @leaf
 def top_allowed(t: Int, count: int) -> bool:
     """The option ``max_tops_per_roll`` (0: no limit)."""
-    allowed: bool = t[MAX_TOPS_RULE] == 0 or count < t[MAX_TOPS_RULE]
+    allowed: bool = R_top_allowed(t[MAX_TOPS_RULE], count)
     return allowed
 
 
@@ -425,7 +424,7 @@ def open_table(bits: Any, dice: Replay, s: Int, t: Int) -> None:
     i = s[FLOOR]
     best, target = best_foe(s, t, OPEN_KEY, i)
     code, other = dist(s, i, target), able(s, target)
-    if purse(s, i) > RESERVE and best > NO_KEY and choice(t, OPEN_WORTH, i, target, code, other):
+    if buys(purse(s, i), best, choice(t, OPEN_WORTH, i, target, code, other)):
         s[PASSES] = 0
         spend(s, t, i)
         declare(s, i, target, choice(t, OPEN_DEED, i, target, code, other), False)
@@ -481,7 +480,7 @@ def counter(s: Int, t: Int, answers_response: bool) -> None:
     me, them = (a, j) if answers_response else (j, a)
     kind = s[RKIND] if answers_response else s[AKIND]
     table = COUNTER_RESPONSE if answers_response else COUNTER
-    rich = 1 if purse(s, me) > 1 else 0
+    rich = rich_band(purse(s, me))
     if counters(t, table, me, them, dist(s, me, them), kind, able(s, them), rich):
         spend(s, t, me)
         s[RCOUNT if answers_response else ACOUNT] = 1
@@ -499,7 +498,7 @@ def response(s: Int, t: Int) -> None:
         landing = step_to(t, a, j, 0, now)
         if landing != NONE:
             reach = landing
-    deed = choice(t, RESPONSE, j, a, reach, able(s, a)) if purse(s, j) > RESERVE + 1 else NONE
+    deed = choice(t, RESPONSE, j, a, reach, able(s, a)) if responds(purse(s, j)) else NONE
     if deed != NONE:
         spend(s, t, j)
         s[RKIND] = deed
@@ -513,9 +512,9 @@ def order_bids(bits: Any, dice: Replay, s: Int, t: Int) -> None:
     the other is near the end (body within a top damage roll, or 3 tokens or fewer); both bidding roll for it."""
     s[STEPS] += 1
     a, j = s[ACTOR], s[TARGET]
-    both_move = CLOSER <= s[AKIND] <= FARTHER and CLOSER <= s[RKIND] <= FARTHER
-    first = not both_move and bids(s, t, a, j)
-    second = not both_move and bids(s, t, j, a)
+    both = both_move(s[AKIND], s[RKIND])
+    first = not both and bids(s, t, a, j)
+    second = not both and bids(s, t, j, a)
     if first:
         pay(s, a)
     if second:
@@ -524,15 +523,15 @@ def order_bids(bits: Any, dice: Replay, s: Int, t: Int) -> None:
         note_dry(s, t)  # bids are secret: sides left dry by both ran dry together
     if first and second:
         won = contest(bits, dice, s, t, True, a, j, per_person(t, ATTRIBUTE, a), per_person(t, ATTRIBUTE, j))
-        s[ORDER] = ACTION_FIRST if won == 0 else (RESPONSE_FIRST if won == 1 else SIM)
+        s[ORDER] = order_of(won)
     else:
-        s[ORDER] = ACTION_FIRST if first else (RESPONSE_FIRST if second else SIM)
+        s[ORDER] = bid_order(first, second)
 
 
 @leaf
 def bids(s: Int, t: Int, p: int, foe: int) -> bool:
-    near_end = s[BODY + foe] <= per_pair(t, TOP_DAMAGE, p, foe) or s[TOK + foe] <= 3
-    return can(s, p) and purse(s, p) > RESERVE and near_end
+    bid: bool = R_bids(can(s, p), purse(s, p), s[BODY + foe], per_pair(t, TOP_DAMAGE, p, foe), s[TOK + foe])
+    return bid
 
 
 @leaf
@@ -578,7 +577,7 @@ def resolve_deed(bits: Any, dice: Replay, s: Int, t: Int, pos: int) -> None:
         if not weapon_at(t, ATK_OK, da, kind, code):
             return
         band = weapon_at(t, ATK_BAND, da, kind, code)
-        b_mod = per_person(t, ROLL, dt) + (band if band > 0 and t[DODGE_KEEPS] else 0) if countered else band
+        b_mod = defence_mod(band, countered, per_person(t, ROLL, dt), t[DODGE_KEEPS])
         a_mod = weapon_at(t, ATK_MOD, da, kind, code)
         won = contest(bits, dice, s, t, False, da, dt if countered else NONE, a_mod, b_mod)
     if won == 0:
@@ -618,7 +617,7 @@ def contest(bits: Any, dice: Replay, s: Int, t: Int, ordering: bool, a: int, b: 
                 s[STEPS] += 1
                 s[C_ROLL + role] = roll(bits, dice, s, 2) + s[C_MOD + role]
                 s[C_ROLLED + role] = 1
-        res = 0 if s[C_ROLL + 0] > s[C_ROLL + 1] else (1 if s[C_ROLL + 1] > s[C_ROLL + 0] or not ordering else 2)
+        res: int = contest_result(s[C_ROLL + 0], s[C_ROLL + 1], ordering)
         may_a = may_top(s, t, 0, a)
         if (res == 1 or res == 2) and may_a:
             role = 0
@@ -631,22 +630,18 @@ def contest(bits: Any, dice: Replay, s: Int, t: Int, ordering: bool, a: int, b: 
 
 @leaf
 def may_top(s: Int, t: Int, role: int, person: int) -> bool:
-    return person >= 0 and not s[C_DEC + role] and can(s, person) and top_allowed(t, s[C_TOPS + role])
+    asked: bool = R_may_top(person, s[C_DEC + role], can(s, max(person, 0)), top_allowed(t, s[C_TOPS + role]))
+    return asked
 
 
 @leaf
 def top_or_accept(s: Int, t: Int, ordering: bool, role: int, me: int) -> None:
-    """The one behind tops when 2T reaches what it needs at least 9 times in 36, it has topped fewer than
-    :data:`MAX_TOPS` times, its own roll is not above 12, and its purse is above the reserve (and one more, unless
-    it defends); a top lets the other decide again."""
+    """The one behind tops or accepts, as :func:`.kernel_rules.tops_contest` has the heuristic decide; a top lets
+    the other decide again."""
     s[STEPS] += 1
-    own = s[C_MOD + role]
-    mine = s[C_ROLL + role] - own
-    other = s[C_ROLL + 1 - role] - own + (1 if role == 0 else 0)
-    chance = TOPS_WORTH[min(max(other, 0), 14)] >= 9
     defending = role == 1 and not ordering
-    rich = purse(s, me) > (RESERVE if defending else RESERVE + 1)
-    if chance and s[C_TOPS + role] < MAX_TOPS and mine <= 12 and rich:
+    own, other, tops = s[C_ROLL + role], s[C_ROLL + 1 - role], s[C_TOPS + role]
+    if tops_contest(own, s[C_MOD + role], other, role == 0, tops, purse(s, me), defending):
         spend(s, t, me)
         s[C_DEC + 0] = s[C_DEC + 1] = 0
         s[C_TOPS + role] += 1
@@ -668,7 +663,7 @@ def skadeslag(bits: Any, dice: Replay, s: Int, t: Int, att: int, dfd: int, mod: 
         face = total - mod
         if can(s, att) and top_allowed(t, tops):
             s[STEPS] += 1
-            if face <= 2 and purse(s, att) > RESERVE:
+            if tops_damage(face, purse(s, att)):
                 spend(s, t, att)
                 tops += 1
                 continue
@@ -677,9 +672,8 @@ def skadeslag(bits: Any, dice: Replay, s: Int, t: Int, att: int, dfd: int, mod: 
                 apply_damage(s, t, dfd, total, armour)
                 return
             s[STEPS] += 1
-            points = max(0, total - armour)
-            serious = points >= t[SARAD] or points >= s[BODY + dfd]
-            if not (serious and face >= 4 and purse(s, dfd) > 1 and ctops < MAX_TOPS):
+            points = damage_points(total, armour)
+            if not counter_tops(points, t[SARAD], s[BODY + dfd], face, purse(s, dfd), ctops):
                 apply_damage(s, t, dfd, total, armour)
                 return
             spend(s, t, dfd)
@@ -687,7 +681,7 @@ def skadeslag(bits: Any, dice: Replay, s: Int, t: Int, att: int, dfd: int, mod: 
             if not can(s, att):
                 break
             s[STEPS] += 1
-            if not (face >= 4 and purse(s, att) > RESERVE):
+            if not keeps_roll(face, purse(s, att)):
                 break
             spend(s, t, att)  # mot-mot-toppa: the roll stands, the defender may answer again
 
@@ -696,17 +690,8 @@ def skadeslag(bits: Any, dice: Replay, s: Int, t: Int, att: int, dfd: int, mod: 
 def apply_damage(s: Int, t: Int, j: int, total: int, armour: int) -> None:
     """Points past the armour off the body; the wound level (skråma, lätt, sårad, allvarligt) costs its tokens and
     is kept if worse; at 0 body points the defender is out."""
-    points = max(0, total - armour)
-    if points <= 0:
-        level = 0
-    elif points >= t[ALLVARLIGT]:
-        level = 4
-    elif points >= t[SARAD]:
-        level = 3
-    elif points >= t[SKRAMA]:
-        level = 2
-    else:
-        level = 1
+    points = damage_points(total, armour)
+    level = wound_level(points, t[SKRAMA], t[SARAD], t[ALLVARLIGT])
     s[TOK + j] = max(0, s[TOK + j] - per_person(t, TOKEN_LOSS, level))
     s[BODY + j] -= points
     s[WND + j] = max(s[WND + j], level)

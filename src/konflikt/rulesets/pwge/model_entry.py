@@ -10,14 +10,14 @@ floor (:mod:`.model_rows`).
 
 Where a State holds something the rows have no field for, :func:`why_not_loaded` says what, and the analysis walks
 the State API as before (never a guess): a handling the kernel has no deed code for (a weapon switch, "any other
-handling"), the choices before the first die (the attribute in use, a surpriser's starting distance), a roll that
-reads as the kernel's "still to roll" mark.
+handling"), the choices before the first die (the attribute in use, a surpriser's starting distance).
 """
 
 from __future__ import annotations
 
 from konflikt.rulesets.pwge.exchange import DIFFICULTY, Deed
-from konflikt.rulesets.pwge.kernel_flow import ACTION_FIRST, ATTACKER, CCT, DEFENDER, RESPONSE_FIRST, SIM, Phase
+from konflikt.rulesets.pwge.kernel_flow import ATTACKER, CCT, DEFENDER, Phase
+from konflikt.rulesets.pwge.kernel_rules import ACTION_FIRST, RESPONSE_FIRST, SIM
 from konflikt.rulesets.pwge.kernel_tables import DEED_ARGS, NONE
 from konflikt.rulesets.pwge.model_rows import Branches
 from konflikt.rulesets.pwge.state import PwgeState
@@ -58,9 +58,6 @@ def why_not_loaded(state: PwgeState) -> str | None:
             return f"the pwge model's rows have no deed code for the handling {deed.kind!r}"
         if deed is not None and deed.rolled:
             return "the pwge model's rows have no rolled 'other' handling"
-    c = state.contest
-    if state.phase == "contest" and c is not None and NONE in (c.a_roll, c.b_roll):
-        return f"a contest roll of {NONE} reads as the kernel's mark for a roll still to make"
     return None
 
 
@@ -114,7 +111,8 @@ def _contest(rows: Branches, i: int, state: PwgeState) -> None:
     rows.c_order[i] = c.purpose == "order"
     rows.c_a[i], rows.c_b[i] = c.a, NONE if c.b == DIFFICULTY else c.b
     rows.c_mod[i] = (c.a_mod, c.b_mod)
-    rows.c_roll[i] = (NONE if c.a_roll is None else c.a_roll, NONE if c.b_roll is None else c.b_roll)
+    rows.c_roll[i] = (c.a_roll or 0, c.b_roll or 0)
+    rows.c_rolled[i] = (c.a_roll is not None, c.b_roll is not None)
     rows.c_tops[i] = (c.a_tops, c.b_tops)
     rows.c_dec[i] = (c.a in c.declined, c.b != DIFFICULTY and c.b in c.declined)
     rows.c_ask[i] = 0

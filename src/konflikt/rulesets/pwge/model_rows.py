@@ -32,7 +32,7 @@ ONE_D6: tuple[tuple[int, int], ...] = tuple((f, 1) for f in range(1, 7))
 """1T: each face once of 6."""
 CONTEST_PHASES = (Phase.CROLL, Phase.CCHECK, Phase.CASK)
 DAMAGE_PHASES = (Phase.DROLL, Phase.DAUTO, Phase.DATT, Phase.DDEF, Phase.DCCT)
-CONTEST_FIELDS = ("c_order", "c_a", "c_b", "c_mod", "c_roll", "c_tops", "c_dec", "c_ask")
+CONTEST_FIELDS = ("c_order", "c_a", "c_b", "c_mod", "c_roll", "c_rolled", "c_tops", "c_dec", "c_ask")
 """Read only while a contest runs (``begin_contest`` sets them afresh): cleared outside one so that rows merge."""
 DAMAGE_FIELDS = ("d_att", "d_def", "d_mod", "d_arm", "d_roll", "d_stage", "d_tops", "d_ctops")
 """Read only while a skadeslag runs (``contest_done`` sets them afresh)."""
