@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
+from typing import Any
 
 from konflikt.core.ruleset import ruleset_ids
-from konflikt.core.scenario import bundled_examples
+from konflikt.core.scenario import Scenario, bundled_examples, load_scenario, scenario_from_document
 
 GOLDEN = Path(__file__).parent / "golden"
 GOLDEN_SEED = 1
@@ -19,6 +21,17 @@ def example_scenarios() -> list[tuple[str, str]]:
         for path in sorted((root / rid).glob("*.toml")):
             found.append((rid, f"{rid}/{path.stem}"))
     return found
+
+
+def renamed(name: str, seat: str, to: str) -> Scenario:
+    """The bundled scenario ``name`` with the participant ``seat`` named ``to`` (a name unlike its id shows which of
+    the two a text holds)."""
+    scenario = load_scenario(name)
+    doc: dict[str, Any] = copy.deepcopy(dict(scenario.document))
+    people = [p for side in doc["sides"] for p in side["participants"] if p["id"] == seat]
+    assert len(people) == 1
+    people[0]["name"] = to
+    return scenario_from_document(doc, scenario.source)
 
 
 def golden_path(name: str) -> Path:

@@ -22,6 +22,7 @@ from konflikt.dice import parse_dice
 from konflikt.errors import InvalidActionError
 from konflikt.sim.runner import Generators, Runner, seat_policies
 from konflikt.store.db import Store
+from tests.examples import renamed
 
 
 def heuristic_seats(name: str) -> dict[str, object]:
@@ -291,7 +292,7 @@ def test_the_gm_corrects_a_value_at_the_prompt_and_undo_takes_it_back(tmp_path: 
     assert "'tor box 9 1 no such box': belzee has no value of that name" in text
     assert "belzee's punkty losu takes a whole number from 0 to 10, not 11" in text
     assert "a correction needs a reason of 1 to" in text
-    assert "The GM corrected belzee's punkty losu: 3 → 1 (spent one before the fight)" in text
+    assert "The GM corrected Belzee's punkty losu: 3 → 1 (spent one before the fight)" in text
     assert "undone 1 human input: back to step 0" in text
     assert table.state.correctable()["belzee"]["punkty losu"][0] == 3
     assert table.store.load(table.id).sources == []
@@ -316,4 +317,24 @@ def test_a_correction_is_confirmed_also_under_quiet(tmp_path: Path) -> None:
     answers = ["correct belzee punkty losu 1 spent earlier", "quit"]
     table, out = session(tmp_path, "presja/knife_fight", answers, quiet=True)
     table.run()
-    assert "The GM corrected belzee's punkty losu: 3 → 1 (spent earlier)" in out.getvalue()
+    assert "The GM corrected Belzee's punkty losu: 3 → 1 (spent earlier)" in out.getvalue()
+
+
+def test_play_narrates_a_secret_choice_and_a_correction_with_the_participant_s_name(tmp_path: Path) -> None:
+    """The core's own events (a secret choice made, the GM's correction) said ``snurre`` where every other line
+    says the character's name; a name that looks like markup is printed as it is written."""
+    name = "Snurre [bold]den Store[/bold]"
+    scenario = renamed("levald/duel", "snurre", name)
+    store = Store.open(tmp_path / "s.sqlite")
+    conflict = Conflict(scenario, {}, 1)
+    cid = store.create(conflict)
+    out = io.StringIO()
+    console = Console(file=out, width=200)  # markup on: a name must reach Rich as text
+    feed = iter(["correct snurre Gard 3 misread", "1", "quit"])
+    seats = seat_policies(scenario, {"snurre": "human", "hedda": "human"})
+    table = TableSession(console, store, cid, conflict, [], seats, "auto", ask=lambda p, s: next(feed))  # type: ignore[arg-type]
+    table.run()
+    text = out.getvalue()
+    assert f"The GM corrected {name}'s Gard: 12 → 3 (misread)" in text
+    assert f"{name} has made a secret choice" in text
+    assert "snurre has made" not in text and "corrected snurre" not in text

@@ -45,7 +45,8 @@ def test_a_correction_is_a_step_that_replays_to_the_same_value(name: str, value_
         "value": target,
         "reason": "the dice were read wrong",
     }
-    said = f"The GM corrected {seat}'s {value_name}: {now} → {target} (the dice were read wrong)"
+    who = scenario.participant(seat).name
+    said = f"The GM corrected {who}'s {value_name}: {now} → {target} (the dice were read wrong)"
     assert state.history()[-1].text == said
     record = json.loads(json.dumps(Conflict.of(state, scenario, {}, 1).to_json()))
     again = Conflict.from_json(record).replay()
@@ -82,7 +83,7 @@ def test_the_gm_corrects_from_the_console_a_player_may_not_and_undo_takes_it_bac
         assert code == 400 and "takes a whole number from 0 to" in body["error"]
         code, body = post(client, cid, tokens[GM], message)
         assert code == 200, body
-        assert body["events"][-1]["text"].endswith("→ 2 (forgot a regained point)")
+        assert body["events"][-1]["text"] == "The GM corrected Hedda's Gard: 14 → 2 (forgot a regained point)"
         gard = next(c for c in body["corrections"] if c["target"] == "hedda|Gard")
         assert (gard["now"], gard["lo"]) == (2, 0)
         hedda = frame(client, cid, tokens["hedda"])

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from markupsafe import escape
 from starlette.testclient import TestClient
 
 from konflikt.core.events import GM_SEAT
+from konflikt.core.scenario import bundled_examples
 from konflikt.core.state import GM
-from tests.web.helpers import frame, new_table, post, serving, socket
+from tests.web.helpers import ADMIN, frame, new_table, post, serving, socket
 
 DUEL = ("snurre", "hedda")
 
@@ -52,7 +54,28 @@ def test_every_page_hears_of_a_step_once_it_is_saved(tmp_path: Path) -> None:
             for sock in (snurre, gm):
                 frames = sock.sync()
                 assert frames and frames[-1]["step"] == 1
-                assert "hedda has made a secret choice" in [e["text"] for e in frames[-1]["events"]]
+                assert "Hedda has made a secret choice" in [e["text"] for e in frames[-1]["events"]]
+
+
+def test_the_core_s_events_name_the_participant_on_every_page(tmp_path: Path) -> None:
+    """A secret choice made and a GM's correction are said with the character's name (an uploaded one here, which
+    looks like markup and HTML): in the frames as written, on the page escaped by the template (as every text)."""
+    name = "Hedda <b>[bold]Bro</b>"
+    text = (bundled_examples() / "levald" / "duel.toml").read_text(encoding="utf-8")
+    text = text.replace('id = "hedda"\n', f'id = "hedda"\nname = "{name}"\n', 1)
+    with serving(tmp_path / "k.sqlite") as (client, _):
+        form = {"toml": text, "dice": "auto", "seed": "5", "policy:hedda": "human", "policy:snurre": "human"}
+        opened = client.post(f"/console/{ADMIN}/new", data=form, follow_redirects=False)
+        cid, gm = opened.headers["location"].split("/")[2:4]
+        tokens = dict(client.app.state.hub.links.tables[int(cid)])  # type: ignore[attr-defined]
+        assert post(client, int(cid), tokens["hedda"], {"type": "act", "step": 0, "choice": 0})[0] == 200
+        correction = {"type": "correct", "target": "hedda|Gard", "value": 2, "reason": "misread"}
+        assert post(client, int(cid), gm, correction)[0] == 200
+        said = [f"{name} has made a secret choice", f"The GM corrected {name}'s Gard: 14 → 2 (misread)"]
+        for token in (gm, tokens["snurre"], tokens["hedda"]):
+            assert [e["text"] for e in frame(client, int(cid), token)["events"]][-2:] == said
+            page = client.get(f"/t/{cid}/{token}").text
+            assert all(f"<li>{escape(line)}</li>" in page for line in said), page  # as the template escapes
 
 
 def test_a_restarted_server_continues_with_no_lost_step(tmp_path: Path) -> None:

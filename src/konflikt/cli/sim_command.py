@@ -94,10 +94,11 @@ def register(app: typer.Typer) -> None:
         fates: Annotated[bool, typer.Option("--fates", help="Also show whole fates (combinations).")] = False,
     ) -> None:
         """Play a scenario many times and report outcomes with 95% intervals, consequences, length and resources."""
-        from konflikt.sim.engine import simulate
+        from konflikt.sim.engine import check_count, simulate
         from konflikt.sim.header import run_header, writable_file, write_text
         from konflikt.sim.summary import summarise, summary_csv
 
+        check_count(n)  # before the scenario is read or a kernel built
         if csv_path is not None and csv_path.is_dir():
             raise KonfliktError(f"--csv {csv_path}: that is a folder; name a file")
         if csv_path is not None:

@@ -60,6 +60,12 @@ class State(ABC):
         where a ruleset does not say. Search asks it: a seat plays for its side's win."""
         return None
 
+    def seat_name(self, seat: str) -> str:
+        """The name people read for ``seat`` (the participant's name), for the events the core writes itself (a
+        secret choice made, a GM's correction): the rulesets' own events name people, and these must read alike.
+        Plain text, never escaped here (the printers escape). Default: the id, for a ruleset that keeps no names."""
+        return seat
+
     @abstractmethod
     def current_player(self) -> str:
         """A seat id, or :data:`CHANCE`, :data:`SIMULTANEOUS` or :data:`TERMINAL`."""
@@ -302,14 +308,15 @@ class State(ABC):
         self._secret.update(joint)
         if self.waiting_for():
             for seat, action in joint:
+                who = self.seat_name(seat)
                 self.emit(
                     "secret",
-                    f"{seat} chose {self.describe_action(seat, action)} (secret)",
+                    f"{who} chose {self.describe_action(seat, action)} (secret)",
                     visible_to=frozenset({seat}),
                     seat=seat,
                     action=str(action),
                 )
-                self.emit("secret_made", f"{seat} has made a secret choice", seat=seat)
+                self.emit("secret_made", f"{who} has made a secret choice", seat=seat)
             return
         chosen = dict(sorted(self._secret.items()))
         self._secret.clear()
@@ -340,7 +347,7 @@ class State(ABC):
         self._correct(seat, name, value)
         self.emit(
             "correction",
-            f"The GM corrected {seat}'s {name}: {now} → {value} ({reason})",
+            f"The GM corrected {self.seat_name(seat)}'s {name}: {now} → {value} ({reason})",
             seat=seat,
             name=name,
             before=now,

@@ -103,6 +103,11 @@ class FimbulfrostState(Narration):
     def seats(self) -> tuple[str, ...]:
         return (*self.hero_ids, self.opp_id)
 
+    def seat_name(self, seat: str) -> str:
+        if seat == self.opp_id:
+            return self.opp_name
+        return self.names[self.hero_ids.index(seat)] if seat in self.hero_ids else super().seat_name(seat)
+
     def side_of(self, seat: str) -> str | None:
         return self.opp_side if seat == self.opp_id else self.hero_side if seat in self.hero_ids else None
 

@@ -124,6 +124,10 @@ class LevaldState(NarrationMixin):
         ids = tuple(f.id for f in self.fighters)
         return (*ids, GM) if self.gm_conditions else ids
 
+    def seat_name(self, seat: str) -> str:
+        i = self.index.get(seat)
+        return super().seat_name(seat) if i is None else self.fighters[i].name
+
     def side_of(self, seat: str) -> str | None:
         i = self.index.get(seat)
         return None if i is None else self.fighters[i].side

@@ -203,6 +203,10 @@ class PresjaState(State):
     def seats(self) -> tuple[str, ...]:
         return (*(fi.id for fi in self.fighters), GM)
 
+    def seat_name(self, seat: str) -> str:
+        i = self.index.get(seat)
+        return super().seat_name(seat) if i is None else self.fighters[i].name
+
     def side_of(self, seat: str) -> str | None:
         i = self.index.get(seat)
         return None if i is None else self.side_ids[self.fighters[i].side]

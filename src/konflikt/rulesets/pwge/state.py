@@ -250,6 +250,10 @@ class PwgeState(State):
     def seats(self) -> tuple[str, ...]:
         return tuple(f.pid for f in self.people)
 
+    def seat_name(self, seat: str) -> str:
+        i = self.index.get(seat)
+        return super().seat_name(seat) if i is None else self.people[i].name
+
     def side_of(self, seat: str) -> str | None:
         i = self.index.get(seat)
         return None if i is None else self.side_ids[self.people[i].side]
