@@ -206,3 +206,18 @@ def test_a_large_budget_pushes_no_further_than_the_block_solve_needs(monkeypatch
     by_blocks = conflict_odds(state, policies_of(sc), 10**6, exact=False)
     assert by_blocks.lengths is None and by_blocks.expected_length() is not None
     assert_close(by_blocks.distribution, pushed.distribution, by_blocks.error_bound + pushed.error_bound)  # type: ignore[arg-type]
+
+
+def test_a_refusal_says_both_the_push_and_the_block_solve_ran_out_of_budget() -> None:
+    """The bundled duel at a small budget: the refusal names the push's round starts alive and the block solve's
+    band states with its share of the budget (a designer learns a larger ``--max-states`` may answer)."""
+    from konflikt.analysis.exact import SIM_HINT, StateSpaceTooLarge
+    from konflikt.core.scenario import load_scenario
+
+    sc = load_scenario("levald/duel")
+    with pytest.raises(StateSpaceTooLarge) as refused:
+        conflict_odds(new_state(sc), policies_of(sc), 20_000, exact=False)
+    text = str(refused.value)
+    assert re.search(r"round starts alive after round \d, over 20,000", text), text
+    assert re.search(r"[\d,]+ band states .* over 1,000 \(it is given max_states // 20\)", text), text
+    assert text.endswith(SIM_HINT)

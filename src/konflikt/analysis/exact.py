@@ -72,6 +72,10 @@ LIFTED_CAP = 1 << 62
 """A round cap never reached: how the solver learns how a round goes before the cap."""
 
 
+SIM_HINT = "; use 'konflikt sim' for a Monte Carlo estimate"
+"""How a refusal of exact odds ends (a front end that estimates instead leaves it out)."""
+
+
 class StateSpaceTooLarge(KonfliktError):
     """More states than the limit: exact analysis would not finish in reasonable time; use ``konflikt sim``.
 
@@ -91,16 +95,14 @@ class StateSpaceTooLarge(KonfliktError):
         estimated: str | None = None,
     ) -> None:
         self.explored, self.frontier, self.limit = explored, frontier, limit
-        self.estimate = estimate
+        self.estimate, self.estimated, self.why = estimate, estimated, why
         where = (
             f"over {limit:,} explored with {frontier:,} still open"
             if why is None
             else f"{explored:,} explored and {frontier:,} still open, {why}"
         )
         guess = estimated or f"estimate: more than {explored + frontier:,}"
-        super().__init__(
-            f"too many states for exact odds: {where} ({guess}); use 'konflikt sim' for a Monte Carlo estimate"
-        )
+        super().__init__(f"too many states for exact odds: {where} ({guess}){SIM_HINT}")
 
 
 class DistributionPolicy(Protocol):

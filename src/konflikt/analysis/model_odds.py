@@ -335,8 +335,15 @@ def _solve(
                 # share of the budget in its own states (~1 ms of CPU each to walk); refused: the push's count
                 try:
                     solved_b = blocks_odds(model, weighted, max_states // BLOCK_SHARE)
-                except StateSpaceTooLarge:
-                    raise refused from None
+                except StateSpaceTooLarge as too_many:  # both said: a larger budget may let the blocks answer
+                    raise StateSpaceTooLarge(
+                        refused.explored,
+                        refused.frontier,
+                        refused.limit,
+                        why=f"{refused.why}; {too_many.why} (it is given max_states // {BLOCK_SHARE})",
+                        estimate=refused.estimate,
+                        estimated=refused.estimated,
+                    ) from None
                 states += solved_b.states
                 for label, q in solved_b.ends.items():
                     by_label[label] = by_label.get(label, 0.0) + q

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from konflikt.analysis.exact import StateSpaceTooLarge
+from konflikt.analysis.exact import SIM_HINT, StateSpaceTooLarge
 from konflikt.core.batch import Tally, wilson
 from konflikt.core.odds import OddsAnswer
 from konflikt.core.scenario import Scenario
@@ -75,7 +75,7 @@ def estimated_answer(
             (str(k), Fraction(c, n)) for k, c in sorted(tally.rounds.items())
         ]
     widest = max(high - low for low, high in (wilson(c, n) for c in winners.values())) / 2
-    why = str(too_large).split(";")[0]
+    why = str(too_large).removesuffix(SIM_HINT)
     note = (
         f"≈ estimated, not exact: {why}; so {n:,} conflicts were played ({engine}): every share is a "
         f"fraction of them, within ±{widest:.1%} (95%)"

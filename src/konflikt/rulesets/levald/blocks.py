@@ -134,9 +134,14 @@ class TooManyBandStates(KonfliktError):
 
     def __init__(self, met: int, limit: int, blocks: int, pending: int) -> None:
         self.live, self.met, self.limit, self.blocks, self.pending = met, met, limit, blocks, pending
+        where = (
+            f"in {blocks:,} blocks of Omtöckning with {pending:,} still to solve"
+            if blocks
+            else "before its first block of Omtöckning was solved"
+        )
         super().__init__(
-            f"{met:,} band states (round starts and strike backs per pair of Omtöckning penalties) met in "
-            f"{blocks:,} blocks of Omtöckning with {pending:,} still to solve, over {limit:,}"
+            f"{met:,} band states (round starts and strike backs per pair of Omtöckning penalties) met {where}, "
+            f"over {limit:,}"
         )
 
 
