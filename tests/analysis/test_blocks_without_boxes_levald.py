@@ -219,5 +219,5 @@ def test_a_refusal_says_both_the_push_and_the_block_solve_ran_out_of_budget() ->
         conflict_odds(new_state(sc), policies_of(sc), 20_000, exact=False)
     text = str(refused.value)
     assert re.search(r"round starts alive after round \d, over 20,000", text), text
-    assert re.search(r"[\d,]+ band states .* over 1,000 \(it is given max_states // 20\)", text), text
+    assert re.search(r"by blocks: [\d,]+ band states .* over 1,000 \(it is given max_states // 20\)", text), text
     assert text.endswith(SIM_HINT)

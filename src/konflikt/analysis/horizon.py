@@ -91,15 +91,15 @@ def blocks_odds(model: Any, weighted: Sequence[tuple[Hashable, Fraction]], max_s
     """
     try:
         return model.solve_blocks(weighted, max_states)
-    except ValueError as exc:
-        raise StateSpaceTooLarge(0, 0, max_states, why=f"the block solve: {exc}") from None
-    except KonfliktError as exc:
+    except KonfliktError as exc:  # before ValueError, which KonfliktError is: the model's own refusals keep their count
         met = getattr(exc, "met", None)
         if met is None:
             raise
         raise StateSpaceTooLarge(
             int(met), int(getattr(exc, "pending", 0)), max_states, why=f"by blocks: {exc}"
         ) from None
+    except ValueError as exc:
+        raise StateSpaceTooLarge(0, 0, max_states, why=f"the block solve: {exc}") from None
 
 
 def has_horizon(model: object) -> bool:
