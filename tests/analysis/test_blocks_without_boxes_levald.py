@@ -221,3 +221,16 @@ def test_a_refusal_says_both_the_push_and_the_block_solve_ran_out_of_budget() ->
     assert re.search(r"round starts alive after round \d, over 20,000", text), text
     assert re.search(r"by blocks: [\d,]+ band states .* over 1,000 \(it is given max_states // 20\)", text), text
     assert text.endswith(SIM_HINT)
+
+
+def test_a_deadline_passed_inside_the_block_solve_stays_out_of_time() -> None:
+    """The time given runs out inside the block solve: the caller hears ``OutOfTime`` (a table's "who wins from
+    here" gives up in time), not a refusal for too many states."""
+    import time
+
+    from konflikt.analysis.horizon import blocks_odds
+    from konflikt.core.deadline import OutOfTime, deadline
+
+    model, start = opening(TICKING)
+    with pytest.raises(OutOfTime), deadline(time.monotonic() - 1):
+        blocks_odds(model, [(start, Fraction(1))], 10**6)
