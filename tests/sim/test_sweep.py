@@ -39,6 +39,13 @@ def spec_file(tmp_path: Path) -> Path:
     return path
 
 
+def refused_in_one_line(cli: Callable[..., Result], spec: Path, out: Path) -> Result:
+    """``konflikt sweep SPEC --out OUT``, refused: exit 2 and one line."""
+    result = cli("sweep", str(spec), "--out", str(out))
+    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    return result
+
+
 def test_local_and_dask_engines_give_identical_cells(spec_file: Path) -> None:
     from distributed import LocalCluster
 
@@ -95,12 +102,10 @@ def test_a_bad_value_on_an_axis_names_the_spec_the_axis_and_the_value(
         '[[axis]]\nname = "mishaps"\noption = "mishaps"\nvalues = ["always", "bogus"]\n\n'
         '[[axis]]\nname = "status"\npath = "sides[0].participants[0].status"\nvalues = [6, "six"]\n'
     )
-    result = cli("sweep", str(spec), "--out", str(tmp_path / "out"))
-    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    result = refused_in_one_line(cli, spec, tmp_path / "out")
     assert result.err.startswith(f"konflikt: error: {spec}: axis mishaps = 'bogus': option 'mishaps'"), result.err
     spec.write_text(spec.read_text().replace('"bogus"', '"defeating_roll"'))
-    result = cli("sweep", str(spec), "--out", str(tmp_path / "out"))
-    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    result = refused_in_one_line(cli, spec, tmp_path / "out")
     assert result.err.startswith(f"konflikt: error: {spec}: axis status = 'six': "), result.err
     assert "participants[0].status = 'six'" in result.err
     assert not (tmp_path / "out").exists()
@@ -257,8 +262,7 @@ def test_two_axes_of_one_name_are_refused(cli: Callable[..., Result], tmp_path: 
         'scenario = "levald/duel"\nn = 10\n\n[[axis]]\nname = "w"\noption = "max_rounds"\nvalues = [1, 2]\n\n'
         '[[axis]]\nname = "w"\noption = "step_size"\nvalues = [1]\n'
     )
-    result = cli("sweep", str(spec), "--out", str(tmp_path / "out"))
-    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    result = refused_in_one_line(cli, spec, tmp_path / "out")
     assert f"{spec}: axis[1].name = 'w'" in result.err and "axis[0]" in result.err, result.err
     assert not (tmp_path / "out").exists()
 
@@ -273,11 +277,9 @@ def test_a_path_or_scenario_that_names_nothing_names_the_spec_and_the_axis(
         'scenario = "levald/duel"\nn = 10\n\n[[axis]]\nname = "who"\n'
         'path = "sides[5].participants[0].character"\nvalues = ["builtin:hedda"]\n'
     )
-    result = cli("sweep", str(spec), "--out", str(tmp_path / "out"))
-    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    result = refused_in_one_line(cli, spec, tmp_path / "out")
     assert result.err.startswith(f"konflikt: error: {spec}: axis who = 'builtin:hedda': "), result.err
     assert "sides has 2 entries, no [5]" in result.err, result.err
     spec.write_text('scenario = "nowhere.toml"\nn = 10\n\n[[axis]]\nname = "r"\noption = "max_rounds"\nvalues = [1]\n')
-    result = cli("sweep", str(spec), "--out", str(tmp_path / "out"))
-    assert result.code == 2 and result.err.count("\n") == 1, result.err
+    result = refused_in_one_line(cli, spec, tmp_path / "out")
     assert result.err.startswith(f"konflikt: error: {spec}: scenario = 'nowhere.toml': "), result.err
