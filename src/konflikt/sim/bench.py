@@ -213,9 +213,9 @@ def exact_odds(names: tuple[str, ...], old: bool) -> list[dict[str, Any]]:
         seats = {s: p for s, p in seat_policies(sc).items() if p is not None}
         state = new_state(sc)
         row: dict[str, Any] = {"scenario": name, "target_s": EXACT_TARGETS.get(name)}
-        row["float"] = _exact_cell(partial(conflict_odds, state, seats, exact=False))
-        larger, answered = LARGER_BUDGET.get(name), None
-        if larger is not None and row["float"]["s"] is None and old:
+        row["float"], answered = _timed_odds(partial(conflict_odds, state, seats, exact=False))
+        larger = LARGER_BUDGET.get(name)
+        if larger is not None and answered is None and old:
             cell, answered = _timed_odds(partial(conflict_odds, state, seats, larger, exact=False))
             row["float_larger"] = {"max_states": larger, **cell}
         row["exact"] = _exact_cell(partial(conflict_odds, state, seats))
@@ -227,9 +227,7 @@ def exact_odds(names: tuple[str, ...], old: bool) -> list[dict[str, Any]]:
                 row["saved"] = cell
         if old:
             row["state_api"] = _exact_cell(partial(conflict_odds, state, seats, use_model=False))
-            if row["float"]["s"] is not None:
-                row["vs_sim"] = agreement(name, conflict_odds(state, seats, exact=False), SIM_CHECK)
-            elif answered is not None:
+            if answered is not None:  # the floats timed above, not solved again
                 row["vs_sim"] = agreement(name, answered, SIM_CHECK)
         rows.append(row)
     return rows

@@ -394,6 +394,14 @@ class Band:
         return self.prepared
 
 
+def _residual(prep: Prepared, rhs: Floats, visits: Floats, widest: int) -> float:
+    """What solving ``visits (I − Q) = rhs`` (columns at once) may have got wrong: the residual and its own rounding,
+    carried through the expected steps left in the block."""
+    res = np.abs(rhs - (prep.a.T @ visits))
+    scale = np.abs(rhs) + (abs(prep.a).T @ np.abs(visits))
+    return float(prep.steps @ (res + 4 * UNIT_ROUNDOFF * widest * scale).sum(axis=1))
+
+
 def _same_penalty_up_to(daze: int) -> int:
     """The largest Omtöckning with the penalty of ``daze`` (``rules.daze_penalty`` only falls as it rises)."""
     penalty = R.daze_penalty(daze)
@@ -595,9 +603,8 @@ class BlockSolver:
             untouched = [] if boxes else [0.0 if n else float(w) for n in wounds]
             label = m.end(compact)
             if label is not None:
-                if not boxes:
-                    unwounded = (*compact[:WOUNDS], *(0,) * (2 * BOXES), *compact[WOUNDS + 2 * BOXES :])
-                    label = m.without_boxes(m.end(unwounded))
+                if not boxes:  # as an end met in a block: configuration none, the words without the boxes
+                    label = self.label((compact[DAZE], compact[DAZE + 1]), 0, (compact[FATE], compact[FATE + 1]))
                     tally.untouched += np.array(untouched)
                 tally.ends[label] = tally.ends.get(label, 0.0) + float(w)
                 continue
@@ -719,11 +726,8 @@ class BlockSolver:
         total_visits = np.zeros(n)
         if len(kept) and n:
             visits = np.maximum(prep.lu.solve(rhs, trans="T"), 0.0)
-            # the residual, carried through the expected steps left in the block
-            res = np.abs(rhs - (prep.a.T @ visits))
-            scale = np.abs(rhs) + (abs(prep.a).T @ np.abs(visits))
             tally.widest = max(tally.widest, n, int(np.diff(prep.exits.indptr).max(initial=1)))
-            tally.residual += float(prep.steps @ (res + 4 * UNIT_ROUNDOFF * tally.widest * scale).sum(axis=1))
+            tally.residual += _residual(prep, rhs, visits, tally.widest)
             total_visits = visits.sum(axis=1)
             tally.rounds += float(prep.start @ total_visits)
             e = (prep.ends.T @ visits).T  # configs × end kinds
@@ -754,8 +758,8 @@ class BlockSolver:
             return
         played_v = prep.start * total_visits
         # the moment, the fresh chance and the untouched boxes solve with the same LU: one call
-        both = np.column_stack([rhs_free[:, MOMENT] + prep.q_start.T @ total_visits, rhs_free[:, FRESH:]])
-        solved = prep.lu.solve(both, trans="T")
+        columns = np.column_stack([rhs_free[:, MOMENT] + prep.q_start.T @ total_visits, rhs_free[:, FRESH:]])
+        solved = prep.lu.solve(columns, trans="T")
         moment, fresh, untouched = solved[:, 0], solved[:, 1], np.maximum(solved[:, 2:], 0.0)
         if not self.boxes:
             self._untouched_ends(prep, rhs_free[:, UNTOUCHED:], untouched, tally)
@@ -787,9 +791,7 @@ class BlockSolver:
                 row[tick] = 0.0
             tally.untouched += row
         tally.untouched += prep.to_trap @ untouched
-        res = np.abs(rhs - (prep.a.T @ untouched))
-        scale = np.abs(rhs) + (abs(prep.a).T @ untouched)
-        tally.residual += float(prep.steps @ (res + 4 * UNIT_ROUNDOFF * tally.widest * scale).sum(axis=1))
+        tally.residual += _residual(prep, rhs, untouched, tally.widest)
 
     def _pass(self, band: Band, prep: Prepared, parts: list[tuple[Rows, Floats]]) -> tuple[Floats, Floats]:
         """The config-free passes' entering vectors over the live states (live × :attr:`passes`), and their parts
