@@ -355,3 +355,20 @@ def test_conflict_odds_in_floats_answers_by_blocks_where_the_push_refuses() -> N
     solved = BlockSolver(model).run([(start, Fraction(1))])
     assert odds.expected_length() == pytest.approx(solved.mean_length)
     assert isinstance(state, LevaldState)
+
+
+def test_progress_tells_the_mass_that_entered_each_block() -> None:
+    """The mass in each progress report (``scripts/levald_blocks.py --mass``): the whole start into the opening's
+    block, and at most the whole into the blocks of one Omtöckning sum together (a path's sum only rises, so it
+    enters at most one of them), and less than the whole into any later one — on a duel of nine blocks."""
+    told: list[Progress] = []
+    solved_from_opening(SMALL["options"](), progress=told.append)
+    assert len(told) == 9
+    assert told[0].mass == pytest.approx(1.0, abs=1e-15)
+    by_sum: dict[int, float] = {}
+    for p in told:
+        assert p.mass >= 0
+        by_sum[sum(p.daze)] = by_sum.get(sum(p.daze), 0.0) + p.mass
+    assert max(by_sum.values()) <= 1 + 1e-12
+    assert sum(by_sum.values()) > 1  # mass went on into later blocks
+    assert all(p.mass < 1 for p in told[1:])  # but not all of it: the opening's block ends some

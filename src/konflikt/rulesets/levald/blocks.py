@@ -468,6 +468,8 @@ class Progress:
     configs: int
     """Wound-box configurations that entered the block just solved."""
     pruned: float
+    mass: float
+    """The probability that entered the block just solved (all its configurations)."""
 
 
 @dataclass
@@ -654,7 +656,8 @@ class BlockSolver:
                 raise TooManyConfigurations(tally.pending_floats, met, tally.blocks, len(pending))
             if progress is not None:
                 configs = len({int(c) for cfg, _, _ in waiting.parts for c in cfg})
-                progress(Progress(daze, tally.blocks, len(self.bands), met, len(pending), configs, tally.pruned))
+                mass = float(sum(part.sum() for _, _, part in waiting.parts))
+                progress(Progress(daze, tally.blocks, len(self.bands), met, len(pending), configs, tally.pruned, mass))
             if self.limit is not None and met > self.limit:
                 raise TooManyBandStates(met, self.limit, tally.blocks, len(pending))
 
