@@ -28,13 +28,14 @@ from konflikt.core.deadline import check_time
 from konflikt.core.ruleset import ExactModel, Policy, get_ruleset
 from konflikt.core.state import State
 
-BLOCK_SHARE = 20
-"""A model's block solve gets ``max_states // BLOCK_SHARE`` of its own states (a band state costs ~1 ms to walk, a
-compact state of the push far less): ``odds levald/duel`` is refused within its first band."""
-PUSH_BEFORE_BLOCKS = 1_000_000
+BLOCK_SHARE = 4
+"""A model's block solve gets ``max_states × BLOCK_SHARE`` of its own states: a band state costs ~30 µs of CPU
+all told (walked, solved in every block of its band, its exits sent on), a compact state of the exact solvers ~1 ms;
+the bundled ``levald/duel`` meets 337,424 and is answered at the default budget."""
+PUSH_BEFORE_BLOCKS = 20_000
 """The most round starts alive a model with a block solve pushes before the block solve takes over, whatever the
-budget: Le våld's duel pushed to 1,000,000 refuses in 10 s within 0.7 GB, to 7,000,000 it took minutes and 9 GB,
-and the block solve answers it either way."""
+budget: the push is exact with the clock (no bound for the round cap) and wins on short duels; a long one outgrows
+it within a few rounds (the bundled duel: 23,684 alive after round 3), and the block solve answers it."""
 BRIDGE_MOVES = 20_000
 """The most State-API moves from the asked state to the model's starts before the State-API solver takes over."""
 
@@ -334,13 +335,13 @@ def _solve(
                 # too many round starts alive for the push: the model's block solve without the clock, within a
                 # share of the budget in its own states (~1 ms of CPU each to walk); refused: the push's count
                 try:
-                    solved_b = blocks_odds(model, weighted, max_states // BLOCK_SHARE)
+                    solved_b = blocks_odds(model, weighted, max_states * BLOCK_SHARE)
                 except StateSpaceTooLarge as too_many:  # both said: a larger budget may let the blocks answer
                     raise StateSpaceTooLarge(
                         refused.explored,
                         refused.frontier,
                         refused.limit,
-                        why=f"{refused.why}; {too_many.why} (it is given max_states // {BLOCK_SHARE})",
+                        why=f"{refused.why}; {too_many.why} (it is given max_states × {BLOCK_SHARE})",
                         estimate=refused.estimate,
                         estimated=refused.estimated,
                     ) from None

@@ -236,21 +236,14 @@ class LevaldModel:
         return propagator(self).run(weighted, max_live)
 
     def solve_blocks(self, weighted: Sequence[tuple[Hashable, Fraction]], max_states: int) -> Any:
-        """Floats without the clock, block by block of Omtöckning (:mod:`.blocks`): each label's probability,
-        the mean length, an absolute error bound (the round cap's share bounded, not computed). More than
-        ``max_states`` band states met raises :class:`.blocks.TooManyBandStates`.
+        """Floats without the clock, band by band and block by block of Omtöckning (:mod:`.blocks`): each label's
+        probability (the winner, the ending and each fighter's fate and exact Omtöckning, :meth:`without_boxes`),
+        each wound box's chance of being ticked at least once as ``marks``, the mean length, an absolute error
+        bound (the round cap's share bounded, not computed). More than ``max_states`` band states met raises
+        :class:`.blocks.TooManyBandStates`."""
+        from konflikt.rulesets.levald.blocks import block_solver
 
-        Where the fate words' configurations of wound boxes would not fit in memory
-        (:class:`.blocks.TooManyConfigurations`: the bundled duel's 2,784 fate words of one fighter), the same
-        bands solve once more without the boxes: the winner, the ending and each fighter's fate and Omtöckning
-        exact (:meth:`without_boxes`), and each wound box's chance of being ticked at least once as ``marks``."""
-        from konflikt.rulesets.levald.blocks import TooManyConfigurations, block_solver
-
-        solver = block_solver(self)
-        try:
-            return solver.run(weighted, max_states)
-        except TooManyConfigurations:
-            return solver.run(weighted, max_states, boxes=False)
+        return block_solver(self).run(weighted, max_states)
 
     def without_boxes(self, label: Hashable) -> Hashable:
         """An end label whose fate words do not tell the wound boxes apart (the State's words of a fighter with no
