@@ -76,11 +76,14 @@ from konflikt.rulesets.levald.model import (
     LevaldModel,
     _cleared,
 )
-from konflikt.rulesets.levald.walk import BandTables, Duel, band_tables, duel_of, outcome, walk_band
+from konflikt.rulesets.levald.walk import BandTables, Duel, band_tables, duel_of, walk_band
 
 UNIT_ROUNDOFF = 2.0**-53
-TOLERANCE = 1e-16
-"""Sweeps stop once the mass sent back for another sweep is at most this (the residual is then measured)."""
+TOLERANCE = 1e-13
+RELATIVE_TOLERANCE = 1e-14
+"""Sweeps stop once the mass that would be sent back for another sweep is at most the larger of ``TOLERANCE`` and
+``RELATIVE_TOLERANCE`` times the block's mass (the residual is then measured: the bound sums them over the blocks,
+~10⁻¹³ on the bundled duel)."""
 MOST_SWEEPS = 10_000
 SURVIVAL_EXACT = 64
 """Rounds of a band's h(t) computed exactly once it is below ½; beyond, h(a + b) ≤ h(a) h(b)."""
@@ -195,8 +198,11 @@ class Prepared:
     b_ptr: Rows
     b_idx: Rows
     b_w: Floats
-    b_sum: Floats
-    """Per state, the probability of a step back (to an earlier set)."""
+    gt: tuple[Rows, Rows, Floats]
+    it: tuple[Rows, Rows, Floats]
+    bt: tuple[Rows, Rows, Floats]
+    """The steps forward, within a set and back, by target (offsets per target, source, probability): what the
+    sweeps gather."""
     bounds: Rows
     inv_off: Rows
     invs: Floats
@@ -205,9 +211,11 @@ class Prepared:
     to_dead: Floats
     """Per live state: the probability of a step into a deadlocked state."""
     x_ptr: Rows
-    x_col: Rows
+    x_src: Rows
+    x_pos: Rows
     x_w: Floats
-    """The exits that can stay in the band (from some of its blocks), by live state: columns are exit targets."""
+    """The exits of the kinds that can stay in the band (from some of its blocks), by kind (offsets): the state, the
+    target's position among the live states (−1 deadlocked), the probability."""
     c_ptr: Rows
     c_row: Rows
     c_w: Floats
@@ -276,9 +284,7 @@ class Band:
             self.offsets.append(offsets)
             self.keys.append(keys)
             self.weights.append(weights)
-            ended, _, _, _, da, db, code = outcome(keys, grid)
-            stays = (ended == 0) & (da < self.width[0]) & (db < self.width[1])
-            self._met(code[stays])
+            self._met(S.staying(keys, grid, self.width[0], self.width[1]))
             if limit is not None and self.solver.states() > limit:
                 raise TooManyBandStates(self.solver.states(), limit, 0, 0)
 
@@ -320,7 +326,7 @@ class Band:
         position[order] = np.arange(len(order))
         kind, *_ = self.solver.grid.decode(self.codes[order])
         start = (kind == 0).astype(np.float64)
-        kind_keys, col_kind, col_code, col_pos, c_ptr, c_row, c_w, x_ptr, x_col, xw = S.exit_tables(
+        kind_keys, col_kind, col_code, col_pos, c_ptr, c_row, c_w, x_ptr, x_src_s, x_pos, xw = S.exit_tables(
             position, x_src, x_kind, x_code, x_w, grid, self.at, wa, wb, len(order)
         )
         kinds = np.column_stack([kind_keys >> 12, (kind_keys >> 4) & 255, (kind_keys & 15) - 1]).astype(np.int64)
@@ -333,11 +339,13 @@ class Band:
         )
         widest = int(max(np.diff(c_ptr).max(initial=1), len(order)))
         most_in = int(np.bincount(np.concatenate([g_idx, i_idx, b_idx]), minlength=1).max(initial=0))
-        b_sum = np.bincount(np.repeat(np.arange(len(order)), np.diff(b_ptr)), weights=b_w, minlength=len(order))
+        live_n = len(order)
+        gt, it, bt = (S.transposed(ptr, idx, w, live_n) for ptr, idx, w in ((g_ptr, g_idx, g_w), (i_ptr, i_idx, i_w),
+                                                                            (b_ptr, b_idx, b_w)))  # fmt: skip
         return Prepared(
-            position, self.codes[order], g_ptr, g_idx, g_w, i_ptr, i_idx, i_w, b_ptr, b_idx, b_w, b_sum, bounds, inv_off,
+            position, self.codes[order], g_ptr, g_idx, g_w, i_ptr, i_idx, i_w, b_ptr, b_idx, b_w, gt, it, bt, bounds, inv_off,
             invs, start,
-            to_dead, x_ptr, x_col, xw, c_ptr, c_row, c_w, col_kind, col_code, col_pos, kinds,
+            to_dead, x_ptr, x_src_s, x_pos, xw, c_ptr, c_row, c_w, col_kind, col_code, col_pos, kinds,
             np.array([untouched_column(int(t)) for t in kinds[:, 2]], dtype=np.int64),
             e_ptr, e_col, e_w2, end_kinds, survival, widest, most_in,
         )  # fmt: skip
@@ -538,10 +546,10 @@ class BlockSolver:
         offset_b = np.tile(np.arange(wb), wa)
         order = np.argsort(offset_a + offset_b, kind="stable").astype(np.int64)
         visits, sweeps, res, mag, dead_in_band, stayed = S.solve_band(
-            entering, order, wb, wa, offset_a, offset_b, prep.g_ptr, prep.g_idx, prep.g_w, prep.i_ptr, prep.i_idx,
-            prep.i_w, prep.b_ptr, prep.b_idx, prep.b_w, prep.b_sum, prep.bounds, prep.inv_off, prep.invs, prep.start,
-            prep.x_ptr, prep.x_col, prep.x_w, prep.col_kind, prep.col_pos, prep.kinds[:, 0].copy(), prep.kinds[:, 1].copy(), prep.kind_zero,
-            TOLERANCE, MOST_SWEEPS,
+            entering, order, wb, wa, offset_a, offset_b, *prep.gt, *prep.it, *prep.bt, prep.bounds, prep.inv_off,
+            prep.invs, prep.start,
+            prep.x_ptr, prep.x_src, prep.x_pos, prep.x_w, prep.kinds[:, 0].copy(), prep.kinds[:, 1].copy(),
+            prep.kind_zero, TOLERANCE, RELATIVE_TOLERANCE, MOST_SWEEPS,
         )  # fmt: skip
         dead += dead_in_band
         # the exits into later bands: added to their waiting mass, routed by (exit kind, slot)
@@ -549,30 +557,36 @@ class BlockSolver:
         route = np.full((kinds, slots), -1, dtype=np.int64)
         targets: list[Band] = []
         where: dict[tuple[int, int], int] = {}
-        active = visits[:, :, MASS].sum(axis=1) > 0
+        """Target daze → its band's index among ``targets`` × 64 + its slot there."""
+        active = np.flatnonzero(visits[:, :, MASS].sum(axis=1) > 0).tolist()
         for kind, (da, db, _) in enumerate(prep.kinds.tolist()):
-            for slot in np.flatnonzero(active).tolist():
+            for slot in active:
                 oa, ob = divmod(slot, wb)
                 if oa + da < wa and ob + db < wb:
                     continue
                 daze = (band.low[0] + oa + da, band.low[1] + ob + db)
-                target = self.band(daze)
-                key = (R.daze_penalty(daze[0]), R.daze_penalty(daze[1]))
-                t = where.get(key)
-                if t is None:
-                    t = where[key] = len(targets)
-                    targets.append(target)
-                route[kind, slot] = t * 64 + target.slot(daze)
+                to = where.get(daze)
+                if to is None:
+                    target = self.band(daze)
+                    t = next((i for i, b in enumerate(targets) if b is target), len(targets))
+                    if t == len(targets):
+                        targets.append(target)
+                    to = where[daze] = t * 64 + target.slot(daze)
+                route[kind, slot] = to
         for t, target in enumerate(targets):
             going = np.flatnonzero(((route >= 0) & (route // 64 == t)).any(axis=1))
             target.reserve(prep.col_code[np.isin(prep.col_kind, going)])
+        route = np.where(route >= 0, route, -64)
         left_band = np.zeros((slots, kinds))
         if targets:
-            stores, rows = _typed([t.store for t in targets]), _typed([t.at for t in targets])
-            left_band = S.send(
-                visits, prep.c_ptr, prep.c_row, prep.c_w, prep.col_kind, prep.col_code,
-                route, prep.kind_zero, stores, rows,
-            )  # fmt: skip
+            going = np.flatnonzero((route >= 0).any(axis=0)).astype(np.int64)
+            pairs = S.paired(visits, going)
+            for t, target in enumerate(targets):
+                mine = np.where(route // 64 == t, route % 64, -1)
+                left_band += S.send(
+                    pairs, going, prep.c_ptr, prep.c_row, prep.c_w, prep.col_kind, prep.col_code, mine,
+                    prep.kind_zero, target.store, target.at,
+                )  # fmt: skip
         by_exit = stayed + left_band
         by_end = S.by_kind(visits, prep.e_ptr, prep.e_col, prep.e_w, np.arange(len(prep.end_kinds)),
                            len(prep.end_kinds))  # fmt: skip
@@ -605,11 +619,12 @@ class BlockSolver:
             tally.cap += alive
             for kind in np.flatnonzero(by_exit[slot] > 0).tolist():
                 da, db, _ = prep.kinds[kind].tolist()
+                bound = np.minimum(by_exit[slot, kind], tail_out)
                 if oa + da < wa and ob + db < wb:
-                    tails[(oa + da) * wb + ob + db] += np.minimum(by_exit[slot, kind], tail_out)
+                    tails[(oa + da) * wb + ob + db] += bound
                 else:
                     to = int(route[kind, slot])
-                    targets[to // 64].tails[to % 64] += np.minimum(by_exit[slot, kind], tail_out)
+                    targets[to // 64].tails[to % 64] += bound
             if progress is not None:
                 progress(Progress(daze, tally.blocks, len(self.bands), self.states(), len(self.queue), total))
         self._let_go(band)
@@ -641,16 +656,6 @@ class BlockSolver:
         return Blocks(
             ends, mean, bound, cap, tally.blocks, self.states(), tally.deadlocked, marks, tally.sweeps
         )
-
-
-def _typed(arrays: list[Any]) -> Any:
-    """A numba typed list of arrays (what a compiled function takes for a list)."""
-    from numba.typed import List
-
-    out = List()
-    for a in arrays:
-        out.append(a)
-    return out
 
 
 def _gamma(n: int) -> float:

@@ -474,15 +474,9 @@ class LevaldModel:
         found = self._memo.get(key)
         if found is not None:
             return cast(Dist, found)
-        rolls = 2 if self.options.two_defence_rolls and self.fighters[dst].has_shield else 1
-        defences: list[tuple[tuple[tuple[int, int], ...], int]] = [((), 1)]
-        for _ in range(rolls):
-            defences = [((*qs, q), k * j) for qs, k in defences for (q, _), j in self._rolls(defence)]
-        pad = self.defence_total // ROLL**rolls
         merged: dict[tuple[bool, Any], int] = {}
-        for (quality, eff), k in self._rolls(target):
+        for quality, eff, k, wins in self._wins(dst, target, defence):
             succeeded = quality[0] >= R.SUCCESS
-            wins = sum(j for qs, j in defences if R.attack_wins(quality, qs)) * pad
             held = self.defence_total - wins
             if held:
                 merged[succeeded, None] = merged.get((succeeded, None), 0) + k * held * self.dice_total
@@ -490,6 +484,24 @@ class LevaldModel:
                 for hit, j in self._damage(src, dst, quality, eff, gard, False):
                     merged[succeeded, hit] = merged.get((succeeded, hit), 0) + k * wins * j
         found = self._memo[key] = list(merged.items())
+        return found
+
+    def _wins(self, dst: int, target: int, defence: int) -> list[tuple[tuple[int, int], int, int, int]]:
+        """Per class of the attack roll: (quality, effect, its count of 100, the defence rolls it beats, over
+        :attr:`defence_total`): what every Gard of the defender shares."""
+        rolls = 2 if self.options.two_defence_rolls and self.fighters[dst].has_shield else 1
+        key = ("wins", rolls, target, defence)
+        found = self._memo.get(key)
+        if found is not None:
+            return cast(list[tuple[tuple[int, int], int, int, int]], found)
+        defences: list[tuple[tuple[tuple[int, int], ...], int]] = [((), 1)]
+        for _ in range(rolls):
+            defences = [((*qs, q), k * j) for qs, k in defences for (q, _), j in self._rolls(defence)]
+        pad = self.defence_total // ROLL**rolls
+        found = self._memo[key] = [
+            (quality, eff, k, sum(j for qs, j in defences if R.attack_wins(quality, qs)) * pad)
+            for (quality, eff), k in self._rolls(target)
+        ]
         return found
 
     def _rolls(self, target: int) -> Dist:

@@ -222,21 +222,43 @@ def split(
 
 
 @compiled
+def transposed(ptr: Ints, idx: Ints, w: Floats, n: int) -> tuple[Ints, Ints, Floats]:
+    """A CSR's steps by target: (offsets per target, source, probability), the sources of each target ascending."""
+    count = np.zeros(n + 1, dtype=np.int64)
+    for p in range(idx.size):
+        count[idx[p] + 1] += 1
+    for t in range(n):
+        count[t + 1] += count[t]
+    src = np.empty(idx.size, dtype=np.int64)
+    tw = np.empty(idx.size)
+    fill = count[:n].copy()
+    for s in range(n):
+        for p in range(ptr[s], ptr[s + 1]):
+            t = idx[p]
+            src[fill[t]] = s
+            tw[fill[t]] = w[p]
+            fill[t] += 1
+    return count, src, tw
+
+
+@compiled
 def sweep_solve(
-    m: Floats, g_ptr: Ints, g_idx: Ints, g_w: Floats, b_ptr: Ints, b_idx: Ints, b_w: Floats, b_sum: Floats,
-    bounds: Ints, inv_off: Ints, invs: Floats, start: Floats, tol: float, most: int,
+    m: Floats, gt_ptr: Ints, gt_src: Ints, gt_w: Floats, bt_ptr: Ints, bt_src: Ints, bt_w: Floats, bounds: Ints,
+    inv_off: Ints, invs: Floats, start: Floats, tol: float, most: int,
 ) -> tuple[Floats, int, float]:  # fmt: skip
     """The visits ``v`` with ``v (I − Q) = m`` (the :data:`K` columns at once; column 1, the rounds played, also
-    gets column 0's visits to round starts as a source): sweeps in solve order until the mass column that would be
-    sent back to earlier sets (``b_sum``: each state's probability of a step back) is at most ``tol`` (or ``most``
-    sweeps). Returns the visits (state × column), the sweeps made, and the mass column left unsent.
+    gets column 0's visits to round starts as a source): sweeps in solve order until the mass column sent back to
+    earlier sets for another sweep is at most ``tol`` (or ``most`` sweeps). Returns the visits (state × column), the
+    sweeps made, and the mass column left unsent.
 
-    A state's columns are 8 adjacent floats, each step's update written out column by column (numba then keeps
-    them in registers)."""
+    Each state gathers what reaches it (``gt_*``: the steps forward, by target; ``bt_*``: the steps back, by target,
+    gathered once a sweep for the next one): its 8 columns are summed in registers and stored once (a state's
+    columns are 8 adjacent floats, each update written out column by column)."""
     n = m.shape[0]
+    r = m.copy().reshape(n * K)
     v = np.zeros(n * K)
-    acc = m.copy().reshape(n * K)
     now = np.zeros(n * K)
+    acc = np.zeros(64 * K)
     tmp = np.zeros(64 * K)
     sweeps = 0
     sets = bounds.size - 1
@@ -245,134 +267,129 @@ def sweep_solve(
         for c in range(sets):
             lo, hi = bounds[c], bounds[c + 1]
             size = hi - lo
+            if size * K > acc.size:
+                acc = np.zeros(size * K)
+                tmp = np.zeros(size * K)
+            for a in range(size):
+                t8 = (lo + a) * K
+                a0, a1, a2, a3 = r[t8], r[t8 + 1], r[t8 + 2], r[t8 + 3]
+                a4, a5, a6, a7 = r[t8 + 4], r[t8 + 5], r[t8 + 6], r[t8 + 7]
+                for p in range(gt_ptr[lo + a], gt_ptr[lo + a + 1]):
+                    s8 = gt_src[p] * K
+                    w = gt_w[p]
+                    a0 += now[s8] * w
+                    a1 += now[s8 + 1] * w
+                    a2 += now[s8 + 2] * w
+                    a3 += now[s8 + 3] * w
+                    a4 += now[s8 + 4] * w
+                    a5 += now[s8 + 5] * w
+                    a6 += now[s8 + 6] * w
+                    a7 += now[s8 + 7] * w
+                q = a * K
+                acc[q], acc[q + 1], acc[q + 2], acc[q + 3] = a0, a1, a2, a3
+                acc[q + 4], acc[q + 5], acc[q + 6], acc[q + 7] = a4, a5, a6, a7
             off = inv_off[c]
             if size == 1:
                 inv = invs[off]
-                a8 = lo * K
-                x0 = acc[a8] * inv
-                x1 = (acc[a8 + 1] + start[lo] * x0) * inv
-                x2 = acc[a8 + 2] * inv
-                x3 = acc[a8 + 3] * inv
-                x4 = acc[a8 + 4] * inv
-                x5 = acc[a8 + 5] * inv
-                x6 = acc[a8 + 6] * inv
-                x7 = acc[a8 + 7] * inv
-                _push(now, acc, lo, x0, x1, x2, x3, x4, x5, x6, x7, g_ptr, g_idx, g_w)
+                l8 = lo * K
+                x0 = acc[0] * inv
+                now[l8] = x0
+                now[l8 + 1] = (acc[1] + start[lo] * x0) * inv
+                for j in range(2, K):
+                    now[l8 + j] = acc[j] * inv
                 continue
-            if size > 64:
-                tmp = np.zeros(size * K)
-            for q in range(size * K):
-                tmp[q] = 0.0
-            for a in range(size):
-                a8 = (lo + a) * K
-                for b in range(size):
+            for b in range(size):
+                b0 = b1 = b2 = b3 = b4 = b5 = b6 = b7 = 0.0
+                for a in range(size):
                     w = invs[off + a * size + b]
-                    b8 = b * K
-                    for j in range(K):
-                        tmp[b8 + j] += acc[a8 + j] * w
+                    q = a * K
+                    b0 += acc[q] * w
+                    b1 += acc[q + 1] * w
+                    b2 += acc[q + 2] * w
+                    b3 += acc[q + 3] * w
+                    b4 += acc[q + 4] * w
+                    b5 += acc[q + 5] * w
+                    b6 += acc[q + 6] * w
+                    b7 += acc[q + 7] * w
+                q = b * K
+                tmp[q], tmp[q + 1], tmp[q + 2], tmp[q + 3] = b0, b1, b2, b3
+                tmp[q + 4], tmp[q + 5], tmp[q + 6], tmp[q + 7] = b4, b5, b6, b7
             for a in range(size):  # the rounds column's own source: this sweep's visits to round starts
                 src = start[lo + a] * tmp[a * K]
                 if src != 0.0:
                     for b in range(size):
                         tmp[b * K + 1] += src * invs[off + a * size + b]
-            for a in range(size):
-                a8 = a * K
-                _push(now, acc, lo + a, tmp[a8], tmp[a8 + 1], tmp[a8 + 2], tmp[a8 + 3], tmp[a8 + 4], tmp[a8 + 5],
-                      tmp[a8 + 6], tmp[a8 + 7], g_ptr, g_idx, g_w)  # fmt: skip
+            for q in range(size * K):
+                now[lo * K + q] = tmp[q]
+        for q in range(n * K):
+            v[q] += now[q]
         left = 0.0
-        for s in range(n):
-            left += now[s * K] * b_sum[s]
-            for j in range(K):
-                v[s * K + j] += now[s * K + j]
+        for t in range(n):  # what the steps back bring each state: the next sweep's entering mass
+            t8 = t * K
+            a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
+            for p in range(bt_ptr[t], bt_ptr[t + 1]):
+                s8 = bt_src[p] * K
+                w = bt_w[p]
+                a0 += now[s8] * w
+                a1 += now[s8 + 1] * w
+                a2 += now[s8 + 2] * w
+                a3 += now[s8 + 3] * w
+                a4 += now[s8 + 4] * w
+                a5 += now[s8 + 5] * w
+                a6 += now[s8 + 6] * w
+                a7 += now[s8 + 7] * w
+            r[t8], r[t8 + 1], r[t8 + 2], r[t8 + 3] = a0, a1, a2, a3
+            r[t8 + 4], r[t8 + 5], r[t8 + 6], r[t8 + 7] = a4, a5, a6, a7
+            left += a0
         if left <= tol or sweeps >= most:
             return v.reshape(n, K), sweeps, left
-        # the steps back: next sweep's entering mass
-        acc[:] = 0.0
-        for s in range(n):
-            if b_ptr[s] == b_ptr[s + 1]:
-                continue
-            s8 = s * K
-            x0, x1, x2, x3 = now[s8], now[s8 + 1], now[s8 + 2], now[s8 + 3]
-            x4, x5, x6, x7 = now[s8 + 4], now[s8 + 5], now[s8 + 6], now[s8 + 7]
-            for p in range(b_ptr[s], b_ptr[s + 1]):
-                t8 = b_idx[p] * K
-                w = b_w[p]
-                acc[t8] += x0 * w
-                acc[t8 + 1] += x1 * w
-                acc[t8 + 2] += x2 * w
-                acc[t8 + 3] += x3 * w
-                acc[t8 + 4] += x4 * w
-                acc[t8 + 5] += x5 * w
-                acc[t8 + 6] += x6 * w
-                acc[t8 + 7] += x7 * w
-
-
-@numba.njit(cache=True, inline="always")
-def _push(
-    now: Floats, acc: Floats, s: int, x0: float, x1: float, x2: float, x3: float, x4: float, x5: float, x6: float,
-    x7: float, g_ptr: Ints, g_idx: Ints, g_w: Floats,
-) -> None:  # fmt: skip
-    """State ``s``'s visits this sweep (x0 … x7): kept in ``now``, its entering mass cleared, and pushed along its
-    steps forward (into ``acc``, this sweep)."""
-    s8 = s * K
-    now[s8] = x0
-    now[s8 + 1] = x1
-    now[s8 + 2] = x2
-    now[s8 + 3] = x3
-    now[s8 + 4] = x4
-    now[s8 + 5] = x5
-    now[s8 + 6] = x6
-    now[s8 + 7] = x7
-    for j in range(K):
-        acc[s8 + j] = 0.0
-    for p in range(g_ptr[s], g_ptr[s + 1]):
-        t8 = g_idx[p] * K
-        w = g_w[p]
-        acc[t8] += x0 * w
-        acc[t8 + 1] += x1 * w
-        acc[t8 + 2] += x2 * w
-        acc[t8 + 3] += x3 * w
-        acc[t8 + 4] += x4 * w
-        acc[t8 + 5] += x5 * w
-        acc[t8 + 6] += x6 * w
-        acc[t8 + 7] += x7 * w
 
 
 @compiled
 def residual(
-    m: Floats, v: Floats, g_ptr: Ints, g_idx: Ints, g_w: Floats, i_ptr: Ints, i_idx: Ints, i_w: Floats,
-    b_ptr: Ints, b_idx: Ints, b_w: Floats, start: Floats,
+    m: Floats, v: Floats, gt_ptr: Ints, gt_src: Ints, gt_w: Floats, it_ptr: Ints, it_src: Ints, it_w: Floats,
+    bt_ptr: Ints, bt_src: Ints, bt_w: Floats, start: Floats,
 ) -> Floats:  # fmt: skip
-    """Per column, the sum of |m + source − v (I − Q)| (the source: the rounds column's visits to round starts).
-    Its own rounding is at most γ_{d+3} (‖m‖ + 2‖v‖) per column (d the most steps into one state)."""
+    """Per column, the sum of |m + source − v (I − Q)| (the source: the rounds column's visits to round starts),
+    each state gathering its steps in (``*t_*``: by target). Its own rounding is at most γ_{d+3} (‖m‖ + 2‖v‖) per
+    column (d the most steps into one state)."""
     n = m.shape[0]
-    r = m.copy().reshape(n * K)
     flat = v.reshape(n * K)
-    for s in range(n):
-        s8 = s * K
-        for j in range(K):
-            r[s8 + j] -= flat[s8 + j]
-        r[s8 + 1] += start[s] * flat[s8]
-    for s in range(n):
-        s8 = s * K
-        x0, x1, x2, x3 = flat[s8], flat[s8 + 1], flat[s8 + 2], flat[s8 + 3]
-        x4, x5, x6, x7 = flat[s8 + 4], flat[s8 + 5], flat[s8 + 6], flat[s8 + 7]
-        for ptr, idx, wt in ((g_ptr, g_idx, g_w), (i_ptr, i_idx, i_w), (b_ptr, b_idx, b_w)):
-            for p in range(ptr[s], ptr[s + 1]):
-                t8 = idx[p] * K
-                w = wt[p]
-                r[t8] += x0 * w
-                r[t8 + 1] += x1 * w
-                r[t8 + 2] += x2 * w
-                r[t8 + 3] += x3 * w
-                r[t8 + 4] += x4 * w
-                r[t8 + 5] += x5 * w
-                r[t8 + 6] += x6 * w
-                r[t8 + 7] += x7 * w
+    mm = m.reshape(n * K)
     res = np.zeros(K)
-    for s in range(n):
-        for j in range(K):
-            res[j] += abs(r[s * K + j])
+    for t in range(n):
+        t8 = t * K
+        a0 = mm[t8] - flat[t8]
+        a1 = mm[t8 + 1] - flat[t8 + 1] + start[t] * flat[t8]
+        a2 = mm[t8 + 2] - flat[t8 + 2]
+        a3 = mm[t8 + 3] - flat[t8 + 3]
+        a4 = mm[t8 + 4] - flat[t8 + 4]
+        a5 = mm[t8 + 5] - flat[t8 + 5]
+        a6 = mm[t8 + 6] - flat[t8 + 6]
+        a7 = mm[t8 + 7] - flat[t8 + 7]
+        for part in range(3):
+            ptr = gt_ptr if part == 0 else (it_ptr if part == 1 else bt_ptr)
+            src = gt_src if part == 0 else (it_src if part == 1 else bt_src)
+            wt = gt_w if part == 0 else (it_w if part == 1 else bt_w)
+            for p in range(ptr[t], ptr[t + 1]):
+                s8 = src[p] * K
+                w = wt[p]
+                a0 += flat[s8] * w
+                a1 += flat[s8 + 1] * w
+                a2 += flat[s8 + 2] * w
+                a3 += flat[s8 + 3] * w
+                a4 += flat[s8 + 4] * w
+                a5 += flat[s8 + 5] * w
+                a6 += flat[s8 + 6] * w
+                a7 += flat[s8 + 7] * w
+        res[0] += abs(a0)
+        res[1] += abs(a1)
+        res[2] += abs(a2)
+        res[3] += abs(a3)
+        res[4] += abs(a4)
+        res[5] += abs(a5)
+        res[6] += abs(a6)
+        res[7] += abs(a7)
     return res
 
 
@@ -424,10 +441,10 @@ def survival(
 @compiled
 def solve_band(
     entering: Floats, slots: Ints, width_b: int, width_a: int, offset_a: Ints, offset_b: Ints,
-    g_ptr: Ints, g_idx: Ints, g_w: Floats, i_ptr: Ints, i_idx: Ints, i_w: Floats, b_ptr: Ints, b_idx: Ints,
-    b_w: Floats, b_sum: Floats, bounds: Ints, inv_off: Ints, invs: Floats, start: Floats,
-    x_ptr: Ints, x_col: Ints, x_w: Floats, col_kind: Ints, col_pos: Ints, kind_da: Ints, kind_db: Ints,
-    kind_zero: Ints, tol: float, most: int,
+    gt_ptr: Ints, gt_src: Ints, gt_w: Floats, it_ptr: Ints, it_src: Ints, it_w: Floats, bt_ptr: Ints,
+    bt_src: Ints, bt_w: Floats, bounds: Ints, inv_off: Ints, invs: Floats, start: Floats,
+    x_ptr: Ints, x_src: Ints, x_pos: Ints, x_w: Floats, kind_da: Ints, kind_db: Ints, kind_zero: Ints,
+    tol: float, relative: float, most: int,
 ) -> tuple[Floats, Ints, Floats, Floats, Floats, Floats]:  # fmt: skip
     """Every block of one band, in the order ``slots`` (by Omtöckning's sum): the visits of each, its in-band
     exits (a wound that keeps both penalties) added to the later blocks' entering mass before they are solved.
@@ -455,11 +472,11 @@ def solve_band(
             total += m[s, 0]
         if total == 0.0:
             continue
-        v, made, _ = sweep_solve(m, g_ptr, g_idx, g_w, b_ptr, b_idx, b_w, b_sum, bounds, inv_off, invs, start, tol,
-                                 most)  # fmt: skip
+        v, made, _ = sweep_solve(m, gt_ptr, gt_src, gt_w, bt_ptr, bt_src, bt_w, bounds, inv_off, invs, start,
+                                 max(tol, relative * total), most)  # fmt: skip
         visits[b] = v
         sweeps[b] = made
-        res[b] = residual(m, v, g_ptr, g_idx, g_w, i_ptr, i_idx, i_w, b_ptr, b_idx, b_w, start)
+        res[b] = residual(m, v, gt_ptr, gt_src, gt_w, it_ptr, it_src, it_w, bt_ptr, bt_src, bt_w, start)
         for j in range(k):
             total_m = 0.0
             total_v = 0.0
@@ -468,83 +485,78 @@ def solve_band(
                 total_v += abs(v[s, j])
             mag[b, j] = total_m + 2.0 * total_v
         oa, ob = offset_a[b], offset_b[b]
-        for s in range(n):
-            for p in range(x_ptr[s], x_ptr[s + 1]):
-                col = x_col[p]
-                kind = col_kind[col]
-                ta, tb = oa + kind_da[kind], ob + kind_db[kind]
-                if ta >= width_a or tb >= width_b:
-                    continue  # into another band: added in one pass over the band's blocks (send)
+        for kind in range(kind_da.size):
+            ta, tb = oa + kind_da[kind], ob + kind_db[kind]
+            if ta >= width_a or tb >= width_b or x_ptr[kind] == x_ptr[kind + 1]:
+                continue  # into another band: added in one pass over the band's blocks (send)
+            target = ta * width_b + tb
+            zero = kind_zero[kind]
+            sent = 0.0
+            for p in range(x_ptr[kind], x_ptr[kind + 1]):
+                s = x_src[p]
                 w = x_w[p]
+                pos = x_pos[p]
                 for j in range(k):
                     row[j] = v[s, j] * w
-                zero = kind_zero[kind]
                 if zero >= 0:
                     row[zero] = 0.0
-                target = ta * width_b + tb
-                stayed[b, kind] += row[0]
-                pos = col_pos[col]
+                sent += row[0]
                 if pos >= 0:
                     for j in range(k):
                         entering[target, pos, j] += row[j]
                 else:
                     for j in range(k):
                         dead[target, j] += row[j]
+            stayed[b, kind] += sent
     return visits, sweeps, res, mag, dead, stayed
 
 
 @compiled
+def paired(visits: Floats, active: Ints) -> Floats:
+    """The visits of the ``active`` slots two by two: pair × (state × 16) (a state's 8 columns of both side by side),
+    what :func:`send` streams the exits past."""
+    n = visits.shape[1]
+    pairs = (active.size + 1) // 2
+    out = np.zeros((pairs, n * 2 * K))
+    for i in range(active.size):
+        half = (i % 2) * K
+        b = active[i]
+        for s in range(n):
+            for j in range(K):
+                out[i // 2, s * 2 * K + half + j] = visits[b, s, j]
+    return out
+
+
+@compiled
 def send(
-    visits: Floats, c_ptr: Ints, c_row: Ints, c_w: Floats, col_kind: Ints, col_code: Ints, route: Ints,
-    kind_zero: Ints, stores: Any, rows: Any,
+    pairs: Floats, active: Ints, c_ptr: Ints, c_row: Ints, c_w: Floats, col_kind: Ints, col_code: Ints,
+    route: Ints, kind_zero: Ints, store: Floats, rows: Ints,
 ) -> Floats:  # fmt: skip
-    """The exits from a band's solved blocks into later bands, added to those bands' waiting mass, by target (``c_*``:
-    the exit matrix stored by column). ``visits`` is slot × state × column; ``route[kind, slot]`` is where that
-    slot's exits of that kind go: (target band × 64 + its slot), −1 staying in the band; ``stores[t]`` is target
-    band t's waiting mass (slot × row × column) and ``rows[t]`` its row per state code. Returns the mass per slot
-    and exit kind that left.
+    """The exits from a band's solved blocks into one later band, added to its waiting mass, by target (``c_*``: the
+    exit matrix stored by column, its columns sorted by kind). ``pairs`` are the visits of the ``active`` slots two
+    at a time (:func:`paired`); ``route[kind, slot]`` is the later band's slot that this slot's exits of that kind
+    enter (−1: elsewhere); ``store`` is the later band's waiting mass (slot × row × column) and ``rows`` its row per
+    state code. Returns the mass per slot and exit kind sent.
 
     Two slots at a time: their visits (a state's 16 floats side by side) stay in the processor's second-level cache
     while the exits stream past, instead of a wide row of every slot fetched from further away for each exit."""
-    slots, n = visits.shape[0], visits.shape[1]
     kinds = route.shape[0]
+    slots = route.shape[1]
     left = np.zeros((slots, kinds))
-    pairs = np.empty((slots + 1) // 2 * 2, dtype=np.int64)
-    count = 0
-    for b in range(slots):
-        going = False
-        for kind in range(kinds):
-            if route[kind, b] >= 0:
-                going = True
-        if going:
-            pairs[count] = b
-            count += 1
-    # the columns are sorted by kind: each kind's range
     first_col = np.full(kinds + 1, c_ptr.size - 1, dtype=np.int64)
     for col in range(c_ptr.size - 2, -1, -1):
         first_col[col_kind[col]] = col
     for kind in range(kinds - 1, -1, -1):
         first_col[kind] = min(first_col[kind], first_col[kind + 1])
-    pair = np.zeros(n * 2 * K)
-    empty = np.zeros((1, 1, K))
-    no_rows = np.zeros(1, dtype=np.int64)
-    for first in range(0, count, 2):
-        b0 = pairs[first]
-        b1 = pairs[first + 1] if first + 1 < count else -1
-        for s in range(n):
-            for j in range(K):
-                pair[s * 16 + j] = visits[b0, s, j]
-                pair[s * 16 + K + j] = visits[b1, s, j] if b1 >= 0 else 0.0
+    for first in range(0, active.size, 2):
+        pair = pairs[first // 2]
+        b0 = active[first]
+        b1 = active[first + 1] if first + 1 < active.size else -1
         for kind in range(kinds):
-            to0 = route[kind, b0]
-            to1 = route[kind, b1] if b1 >= 0 else -1
-            if to0 < 0 and to1 < 0:
+            slot0 = route[kind, b0]
+            slot1 = route[kind, b1] if b1 >= 0 else -1
+            if slot0 < 0 and slot1 < 0:
                 continue
-            store0 = stores[to0 // 64] if to0 >= 0 else empty
-            rows0 = rows[to0 // 64] if to0 >= 0 else no_rows
-            store1 = stores[to1 // 64] if to1 >= 0 else empty
-            rows1 = rows[to1 // 64] if to1 >= 0 else no_rows
-            slot0, slot1 = to0 % 64, to1 % 64
             zero = kind_zero[kind]
             sent0 = sent1 = 0.0
             for col in range(first_col[kind], first_col[kind + 1]):
@@ -569,13 +581,13 @@ def send(
                     c5 += pair[r + 13] * w
                     c6 += pair[r + 14] * w
                     c7 += pair[r + 15] * w
-                code = col_code[col]
-                if to0 >= 0 and a0 != 0.0:
+                row = rows[col_code[col]]
+                if slot0 >= 0 and a0 != 0.0:
                     sent0 += a0
-                    _add8(store0, slot0, rows0[code], zero, a0, a1, a2, a3, a4, a5, a6, a7)
-                if to1 >= 0 and c0 != 0.0:
+                    _add8(store, slot0, row, zero, a0, a1, a2, a3, a4, a5, a6, a7)
+                if slot1 >= 0 and c0 != 0.0:
                     sent1 += c0
-                    _add8(store1, slot1, rows1[code], zero, c0, c1, c2, c3, c4, c5, c6, c7)
+                    _add8(store, slot1, row, zero, c0, c1, c2, c3, c4, c5, c6, c7)
             left[b0, kind] += sent0
             if b1 >= 0:
                 left[b1, kind] += sent1
@@ -588,15 +600,14 @@ def _add8(
     x6: float, x7: float,
 ) -> None:  # fmt: skip
     """Add a row of the 8 columns into ``store[slot, r]``, but the column ``zero`` (the box the exit ticks)."""
-    row = store[slot, r]
-    row[0] += x0
-    row[1] += x1
-    row[2] += x2 if zero != 2 else 0.0
-    row[3] += x3 if zero != 3 else 0.0
-    row[4] += x4 if zero != 4 else 0.0
-    row[5] += x5 if zero != 5 else 0.0
-    row[6] += x6 if zero != 6 else 0.0
-    row[7] += x7 if zero != 7 else 0.0
+    store[slot, r, 0] += x0
+    store[slot, r, 1] += x1
+    store[slot, r, 2] += x2 if zero != 2 else 0.0
+    store[slot, r, 3] += x3 if zero != 3 else 0.0
+    store[slot, r, 4] += x4 if zero != 4 else 0.0
+    store[slot, r, 5] += x5 if zero != 5 else 0.0
+    store[slot, r, 6] += x6 if zero != 6 else 0.0
+    store[slot, r, 7] += x7 if zero != 7 else 0.0
 
 
 @compiled
@@ -709,81 +720,96 @@ def _counting_order(values: Ints, buckets: int, order: Ints) -> Ints:
 
 @compiled
 def exit_tables(
-    position: Ints, x_src: Ints, x_kind: Ints, x_code: Ints, x_w: Floats, grid: int, at: Ints, width_a: int,
+    position: Ints, x_src_all: Ints, x_kind: Ints, x_code: Ints, x_w: Floats, grid: int, at: Ints, width_a: int,
     width_b: int, live: int,
-) -> tuple[Ints, Ints, Ints, Ints, Ints, Floats, Ints, Ints, Floats, Ints]:  # fmt: skip
+) -> tuple[Ints, Ints, Ints, Ints, Ints, Ints, Floats, Ints, Ints, Ints, Floats]:  # fmt: skip
     """The exits of a band's live states: their kinds (key: (Omtöckning a gained × 256 + b gained) × 16 + box + 1),
-    their targets (columns: one per (kind, code), in that order) with each column's kind, code and position among
+    their targets (columns: one per (kind, code), by kind) with each column's kind, code and position among
     the live states (−1 deadlocked, −2 not in the band), the exits by target (CSC) and, of the kinds that can stay
-    in the band, by state (CSR)."""
-    keep = np.empty(x_src.size, dtype=np.int64)
+    in the band, by kind (offsets per kind; the state, the target's position, the probability)."""
+    keep = np.empty(x_src_all.size, dtype=np.int64)
     m = 0
-    for i in range(x_src.size):
-        if position[x_src[i]] >= 0:
+    top = 0
+    for i in range(x_src_all.size):
+        if position[x_src_all[i]] >= 0:
             keep[m] = i
             m += 1
+            top = max(top, x_kind[i])
     keep = keep[:m]
-    seen = np.full(256 * 256 * 16, -1, dtype=np.int64)
-    kinds_list = np.empty(m, dtype=np.int64)
+    seen = np.full(top + 1, -1, dtype=np.int64)
     nk = 0
     for i in keep:
-        key = x_kind[i]
-        if seen[key] < 0:
-            kinds_list[nk] = key
+        if seen[x_kind[i]] < 0:
+            seen[x_kind[i]] = 0
             nk += 1
-            seen[key] = 0
-    kinds = np.sort(kinds_list[:nk])
+    kinds = np.flatnonzero(seen >= 0)
     for k in range(nk):
         seen[kinds[k]] = k
-    kind_of = np.empty(x_src.size, dtype=np.int64)
+    kind_of = np.empty(x_src_all.size, dtype=np.int64)
     for i in keep:
         kind_of[i] = seen[x_kind[i]]
-    by = _counting_order(x_code, grid, keep)
-    by = _counting_order(kind_of, nk, by)
-    col_of = np.empty(x_src.size, dtype=np.int64)
+    by = _counting_order(kind_of, nk, keep)
+    # the exits in that order, gathered once (read in order from here on)
+    code_by = x_code[by]
+    kind_by = kind_of[by]
+    row_by = position[x_src_all[by]]
+    w_by = x_w[by]
+    # within a kind, a column per target code (in the order first met)
+    col_by = np.empty(m, dtype=np.int64)
+    col_here = np.empty(grid, dtype=np.int64)
+    stamp = np.full(grid, -1, dtype=np.int64)
     cols = 0
-    last_kind = last_code = -1
-    for i in by:
-        if kind_of[i] != last_kind or x_code[i] != last_code:
-            last_kind, last_code = kind_of[i], x_code[i]
+    for j in range(m):
+        code = code_by[j]
+        if stamp[code] != kind_by[j]:
+            stamp[code] = kind_by[j]
+            col_here[code] = cols
             cols += 1
-        col_of[i] = cols - 1
+        col_by[j] = col_here[code]
     col_kind = np.empty(cols, dtype=np.int64)
     col_code = np.empty(cols, dtype=np.int64)
     col_pos = np.empty(cols, dtype=np.int64)
     c_ptr = np.zeros(cols + 1, dtype=np.int64)
+    for j in range(m):
+        c_ptr[col_by[j] + 1] += 1
+    for col in range(cols):
+        c_ptr[col + 1] += c_ptr[col]
+    fill = c_ptr[:cols].copy()
     c_row = np.empty(m, dtype=np.int64)
     c_w = np.empty(m)
     for j in range(m):
-        i = by[j]
-        col = col_of[i]
-        col_kind[col] = kind_of[i]
-        col_code[col] = x_code[i]
-        index = at[x_code[i]]
+        col = col_by[j]
+        f = fill[col]
+        fill[col] += 1
+        c_row[f] = row_by[j]
+        c_w[f] = w_by[j]
+        col_kind[col] = kind_by[j]
+        col_code[col] = code_by[j]
+    for col in range(cols):
+        index = at[col_code[col]]
         col_pos[col] = position[index] if index >= 0 else -2
-        c_ptr[col + 1] = j + 1
-        c_row[j] = position[x_src[i]]
-        c_w[j] = x_w[i]
-    # the kinds that can stay in the band, by state (the walk's order is by state already)
+    # the exits of the kinds that can stay in the band, by kind: (state, target position, probability)
     stays = np.zeros(nk, dtype=np.bool_)
     for k in range(nk):
         base = kinds[k] // 16
         stays[k] = (base >> 8) < width_a and (base & 255) < width_b
-    count = np.zeros(live + 1, dtype=np.int64)
-    for i in keep:
-        if stays[kind_of[i]]:
-            count[position[x_src[i]] + 1] += 1
-    x_ptr = np.cumsum(count)
-    x_col = np.empty(x_ptr[live], dtype=np.int64)
-    xw = np.empty(x_ptr[live])
-    fill = x_ptr[:live].copy()
-    for i in keep:
-        if stays[kind_of[i]]:
-            r = position[x_src[i]]
-            x_col[fill[r]] = col_of[i]
-            xw[fill[r]] = x_w[i]
-            fill[r] += 1
-    return kinds, col_kind, col_code, col_pos, c_ptr, c_row, c_w, x_ptr, x_col, xw
+    x_ptr = np.zeros(nk + 1, dtype=np.int64)
+    for j in range(m):
+        if stays[kind_by[j]]:
+            x_ptr[kind_by[j] + 1] += 1
+    for k in range(nk):
+        x_ptr[k + 1] += x_ptr[k]
+    x_src = np.empty(x_ptr[nk], dtype=np.int64)
+    x_pos = np.empty(x_ptr[nk], dtype=np.int64)
+    xw = np.empty(x_ptr[nk])
+    f = 0
+    for j in range(m):
+        if stays[kind_by[j]]:
+            x_src[f] = row_by[j]
+            x_pos[f] = col_pos[col_by[j]]
+            xw[f] = w_by[j]
+            f += 1
+    return kinds, col_kind, col_code, col_pos, c_ptr, c_row, c_w, x_ptr, x_src, x_pos, xw
 
 
 @compiled
@@ -817,3 +843,19 @@ def end_tables(position: Ints, e_src: Ints, e_key: Ints, e_w: Floats, live: int)
             w[fill[r]] = e_w[i]
             fill[r] += 1
     return kinds, e_ptr, e_col, w
+
+
+@compiled
+def staying(keys: Ints, grid: int, width_a: int, width_b: int) -> Ints:
+    """The band codes the walked outcomes ``keys`` lead to within a band of ``width_a`` × ``width_b`` blocks: the
+    next states in the block, and after a wound that can keep both penalties (:func:`.walk.outcome`'s layout)."""
+    out = np.empty(keys.size, dtype=np.int64)
+    m = 0
+    for i in range(keys.size):
+        rest = keys[i] // grid
+        if rest >> 24:
+            continue
+        if ((rest >> 8) & 255) < width_a and (rest & 255) < width_b:
+            out[m] = keys[i] % grid
+            m += 1
+    return out[:m].copy()

@@ -193,19 +193,24 @@ def band_tables(
         for d in range(dists)
     ]
 
-    def hits(name: str, make: Callable[[int, int], list[tuple[tuple[int, ...], float]]]) -> list[Any]:
+    def hits(
+        name: str, reads: Callable[[int], Hashable], make: Callable[[int, int], list[tuple[tuple[int, ...], float]]]
+    ) -> list[Any]:
         rows: list[Any] = []
         for src in (0, 1):
             for g in range(gards):
                 rows.append(
-                    kept((name, src, pens, g), lambda src=src, g=g: make(src, g)) if g < duel.gards[1 - src] else []
+                    kept((name, src, reads(src), g), lambda src=src, g=g: make(src, g))
+                    if g < duel.gards[1 - src]
+                    else []
                 )
         return rows
 
-    defended = hits("defended", lambda att, g: _defended_table(model, att, pens[att], pens[1 - att], g))
-    strike = hits("strike", lambda src, g: _strike_table(model, src, pens[src], g, False))
-    free = hits("free", lambda src, g: _strike_table(model, src, pens[src], g, True))
-    levels = np.array([level(daze[i], int(duel.level_cap[i])) for i in (0, 1)], dtype=np.int64)
+    # what each table reads of the penalties: the attack and the defence; a strike only the striker's
+    defended = hits("defended", lambda att: pens, lambda att, g: _defended_table(model, att, pens[att], pens[1 - att], g))
+    strike = hits("strike", lambda src: pens[src], lambda src, g: _strike_table(model, src, pens[src], g, False))
+    free = hits("free", lambda src: pens[src], lambda src, g: _strike_table(model, src, pens[src], g, True))
+    levels = np.array([level.py_func(daze[i], int(duel.level_cap[i])) for i in (0, 1)], dtype=np.int64)
     return BandTables(
         move=_flat(move, 3),
         initiative=_flat(initiative, 3),
@@ -220,7 +225,7 @@ def band_tables(
 
 def walk_band(duel: Duel, tables: BandTables, codes: Ints) -> tuple[Ints, Ints, Floats, int]:
     """Every state of ``codes`` one round (or strike back) on: (offsets per state, outcome keys, probabilities, the
-    most leaves summed into one outcome), each state's keys sorted and distinct (:func:`outcome` reads a key)."""
+    most leaves summed into one outcome), each state's keys distinct (:func:`outcome` reads a key)."""
     t = tables
     return walk(  # type: ignore[no-any-return]
         codes, duel.dists, duel.gards, duel.gard_max, duel.scale, duel.lengths, duel.heuristic, duel.leave_free,
@@ -320,28 +325,39 @@ def _grounded(out_k: Ints, out_w: Floats, n: int, grid: int, dists: int, g0: int
 
 
 @compiled
-def _merge(keys: Ints, weights: Floats, lo: int, hi: int) -> tuple[int, int]:
-    """Sort ``keys[lo:hi]`` and sum equal ones in place; returns the new end and the most leaves summed into one."""
+def _merge(keys: Ints, weights: Floats, lo: int, hi: int, table: Ints, slots: Ints) -> tuple[int, int]:
+    """Sum the leaves ``keys[lo:hi]`` with equal keys in place (an open-addressing hash ``table`` of indices, −1
+    empty, its used ``slots`` cleared after); returns the new end and the most leaves summed into one."""
     if hi - lo <= 1:
         return hi, 1
-    order = np.argsort(keys[lo:hi], kind="mergesort")
-    k = keys[lo:hi][order]
-    w = weights[lo:hi][order]
+    mask = table.size - 1
     m = lo
-    keys[m] = k[0]
-    weights[m] = w[0]
-    run = largest = 1
-    for i in range(1, hi - lo):
-        if k[i] == keys[m]:
-            weights[m] += w[i]
-            run += 1
-            largest = max(largest, run)
-        else:
-            m += 1
-            keys[m] = k[i]
-            weights[m] = w[i]
-            run = 1
-    return m + 1, largest
+    used = 0
+    largest = 1
+    counts = slots[table.size :]
+    for i in range(lo, hi):
+        key = keys[i]
+        h = ((key * -7046029254386353131) >> 17) & mask  # Fibonacci hashing (2⁶⁴ / φ, as a signed int64)
+        while True:
+            at = table[h]
+            if at < 0:
+                table[h] = m
+                slots[used] = h
+                used += 1
+                keys[m] = key
+                weights[m] = weights[i]
+                counts[m - lo] = 1
+                m += 1
+                break
+            if keys[at] == key:
+                weights[at] += weights[i]
+                counts[at - lo] += 1
+                largest = max(largest, counts[at - lo])
+                break
+            h = (h + 1) & mask
+    for u in range(used):
+        table[slots[u]] = -1
+    return m, largest
 
 
 @compiled
@@ -362,6 +378,11 @@ def walk(
     widest_hit = max(np.max(np.diff(def_off)), np.max(np.diff(str_off)), np.max(np.diff(free_off)), 1)
     widest_ground = max(np.max(np.diff(ground_off)), 1)
     per_state = widest_move * (widest_hit + widest_init * 3 * widest_hit * widest_ground) + 16
+    size = 1
+    while size < 2 * per_state:
+        size *= 2
+    table = np.full(size, -1, dtype=np.int64)
+    slots = np.empty(size + per_state, dtype=np.int64)
     cap = max(1024, codes.size * 64)
     out_k = np.empty(cap, dtype=np.int64)
     out_w = np.empty(cap, dtype=np.float64)
@@ -410,7 +431,7 @@ def walk(
                         gb2, db, fb = gl, str_f[j, 3], fate
                 n = _grounded(out_k, out_w, n, grid, dists, g0, g1, att0, succ0, fa, fb, tick, da, db, dist, holder,
                               red, ga2, gb2, w, ground_off, ground_f, ground_w)  # fmt: skip
-            offsets[i + 1], merged = _merge(out_k, out_w, start, n)
+            offsets[i + 1], merged = _merge(out_k, out_w, start, n, table, slots)
             largest = max(largest, merged)
             n = offsets[i + 1]
             continue
@@ -518,7 +539,7 @@ def walk(
                         out_k[n] = _key(grid, FIGHTING, FIGHTING, tick, da, db, code)
                         out_w[n] = wc * str_w[j]
                         n += 1
-        offsets[i + 1], merged = _merge(out_k, out_w, start, n)
+        offsets[i + 1], merged = _merge(out_k, out_w, start, n, table, slots)
         largest = max(largest, merged)
         n = offsets[i + 1]
     return offsets, out_k[:n].copy(), out_w[:n].copy(), largest
