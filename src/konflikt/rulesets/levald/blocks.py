@@ -80,14 +80,14 @@ from konflikt.rulesets.levald.walk import BandTables, Duel, band_tables, duel_of
 
 UNIT_ROUNDOFF = 2.0**-53
 TOLERANCE = 1e-13
-RELATIVE_TOLERANCE = 1e-14
+RELATIVE_TOLERANCE = 1e-10
 """Sweeps stop once the mass that would be sent back for another sweep is at most the larger of ``TOLERANCE`` and
 ``RELATIVE_TOLERANCE`` times the block's mass (the residual is then measured: the bound sums them over the blocks,
 ~10⁻¹³ on the bundled duel)."""
 MOST_SWEEPS = 10_000
-SURVIVAL_EXACT = 64
+SURVIVAL_EXACT = 32
 """Rounds of a band's h(t) computed exactly once it is below ½; beyond, h(a + b) ≤ h(a) h(b)."""
-NEGLIGIBLE = 1e-300
+NEGLIGIBLE = 1e-30
 TICKED = 3
 """Wound boxes with a column of their own per fighter: Skråma, Lätt, Allvarlig (a Kritisk or Dödlig ends it)."""
 MASS, MOMENT = 0, 1
@@ -588,7 +588,7 @@ class BlockSolver:
                     prep.kind_zero, target.store, target.at,
                 )  # fmt: skip
         by_exit = stayed + left_band
-        by_end = S.by_kind(visits, prep.e_ptr, prep.e_col, prep.e_w, np.arange(len(prep.end_kinds)),
+        by_end = S.ends_of(visits, np.array(active, dtype=np.int64), prep.e_ptr, prep.e_col, prep.e_w,
                            len(prep.end_kinds))  # fmt: skip
         end_zero = np.array([untouched_column(int(t)) for t in prep.end_kinds[:, 2]], dtype=np.int64)
         end_terminal = (prep.end_kinds[:, 2] >= 0) & (end_zero < 0)

@@ -244,20 +244,22 @@ def transposed(ptr: Ints, idx: Ints, w: Floats, n: int) -> tuple[Ints, Ints, Flo
 @compiled
 def sweep_solve(
     m: Floats, gt_ptr: Ints, gt_src: Ints, gt_w: Floats, bt_ptr: Ints, bt_src: Ints, bt_w: Floats, bounds: Ints,
-    inv_off: Ints, invs: Floats, start: Floats, tol: float, most: int,
-) -> tuple[Floats, int, float]:  # fmt: skip
+    inv_off: Ints, invs: Floats, start: Floats, tol: float, most: int, out: Floats, r: Floats, now: Floats,
+) -> tuple[int, float]:  # fmt: skip
     """The visits ``v`` with ``v (I − Q) = m`` (the :data:`K` columns at once; column 1, the rounds played, also
     gets column 0's visits to round starts as a source): sweeps in solve order until the mass column sent back to
-    earlier sets for another sweep is at most ``tol`` (or ``most`` sweeps). Returns the visits (state × column), the
-    sweeps made, and the mass column left unsent.
+    earlier sets for another sweep is at most ``tol`` (or ``most`` sweeps). The visits are added into ``out`` (state ×
+    column, zero on entry); ``r`` and ``now`` are work space (state × column, flattened). Returns the sweeps made
+    and the mass column left unsent.
 
     Each state gathers what reaches it (``gt_*``: the steps forward, by target; ``bt_*``: the steps back, by target,
     gathered once a sweep for the next one): its 8 columns are summed in registers and stored once (a state's
     columns are 8 adjacent floats, each update written out column by column)."""
     n = m.shape[0]
-    r = m.copy().reshape(n * K)
-    v = np.zeros(n * K)
-    now = np.zeros(n * K)
+    v = out.reshape(n * K)
+    mm = m.reshape(n * K)
+    for q in range(n * K):
+        r[q] = mm[q]
     acc = np.zeros(64 * K)
     tmp = np.zeros(64 * K)
     sweeps = 0
@@ -342,21 +344,22 @@ def sweep_solve(
             r[t8 + 4], r[t8 + 5], r[t8 + 6], r[t8 + 7] = a4, a5, a6, a7
             left += a0
         if left <= tol or sweeps >= most:
-            return v.reshape(n, K), sweeps, left
+            return sweeps, left
 
 
 @compiled
 def residual(
     m: Floats, v: Floats, gt_ptr: Ints, gt_src: Ints, gt_w: Floats, it_ptr: Ints, it_src: Ints, it_w: Floats,
-    bt_ptr: Ints, bt_src: Ints, bt_w: Floats, start: Floats,
-) -> Floats:  # fmt: skip
-    """Per column, the sum of |m + source − v (I − Q)| (the source: the rounds column's visits to round starts),
-    each state gathering its steps in (``*t_*``: by target). Its own rounding is at most γ_{d+3} (‖m‖ + 2‖v‖) per
-    column (d the most steps into one state)."""
+    bt_ptr: Ints, bt_src: Ints, bt_w: Floats, start: Floats, res: Floats, mag: Floats,
+) -> None:  # fmt: skip
+    """Per column, into ``res`` the sum of |m + source − v (I − Q)| (the source: the rounds column's visits to round
+    starts), each state gathering its steps in (``*t_*``: by target), and into ``mag`` ‖m‖ + 2‖v‖: the residual's
+    own rounding is at most γ_{d+3} of that (d the most steps into one state)."""
     n = m.shape[0]
     flat = v.reshape(n * K)
     mm = m.reshape(n * K)
-    res = np.zeros(K)
+    for q in range(n * K):
+        mag[q % K] += abs(mm[q]) + 2.0 * abs(flat[q])
     for t in range(n):
         t8 = t * K
         a0 = mm[t8] - flat[t8]
@@ -390,7 +393,6 @@ def residual(
         res[5] += abs(a5)
         res[6] += abs(a6)
         res[7] += abs(a7)
-    return res
 
 
 @compiled
@@ -465,6 +467,8 @@ def solve_band(
     dead = np.zeros((blocks, k))
     stayed = np.zeros((blocks, kind_da.size))
     row = np.zeros(k)
+    r_work = np.empty(n * K)
+    now_work = np.empty(n * K)
     for b in slots:
         m = entering[b]
         total = 0.0
@@ -472,18 +476,11 @@ def solve_band(
             total += m[s, 0]
         if total == 0.0:
             continue
-        v, made, _ = sweep_solve(m, gt_ptr, gt_src, gt_w, bt_ptr, bt_src, bt_w, bounds, inv_off, invs, start,
-                                 max(tol, relative * total), most)  # fmt: skip
-        visits[b] = v
+        v = visits[b]
+        made, _ = sweep_solve(m, gt_ptr, gt_src, gt_w, bt_ptr, bt_src, bt_w, bounds, inv_off, invs, start,
+                              max(tol, relative * total), most, v, r_work, now_work)  # fmt: skip
         sweeps[b] = made
-        res[b] = residual(m, v, gt_ptr, gt_src, gt_w, it_ptr, it_src, it_w, bt_ptr, bt_src, bt_w, start)
-        for j in range(k):
-            total_m = 0.0
-            total_v = 0.0
-            for s in range(n):
-                total_m += abs(m[s, j])
-                total_v += abs(v[s, j])
-            mag[b, j] = total_m + 2.0 * total_v
+        residual(m, v, gt_ptr, gt_src, gt_w, it_ptr, it_src, it_w, bt_ptr, bt_src, bt_w, start, res[b], mag[b])
         oa, ob = offset_a[b], offset_b[b]
         for kind in range(kind_da.size):
             ta, tb = oa + kind_da[kind], ob + kind_db[kind]
@@ -629,20 +626,26 @@ def scatter(entering: Floats, dead: Floats, positions: Ints, store: Floats) -> N
 
 
 @compiled
-def by_kind(visits: Floats, ptr: Ints, col: Ints, w: Floats, col_kind: Ints, kinds: int) -> Floats:
-    """Per slot, kind and column: the visits times the CSR ``ptr, col, w`` summed by the kind of each column (the
-    ends by end kind, or the exits by exit kind)."""
-    blocks, n = visits.shape[0], visits.shape[1]
-    k = K
-    out = np.zeros((blocks, kinds, k))
-    for b in range(blocks):
-        for s in range(n):
-            if visits[b, s, 0] == 0.0:
-                continue
-            for p in range(ptr[s], ptr[s + 1]):
-                kind = col_kind[col[p]]
-                for j in range(k):
-                    out[b, kind, j] += visits[b, s, j] * w[p]
+def ends_of(visits: Floats, active: Ints, e_ptr: Ints, e_col: Ints, e_w: Floats, kinds: int) -> Floats:
+    """Per slot, end kind and column: the mass of the ``active`` slots' visits that ends by that kind (the ends
+    CSR ``e_*`` by state, its columns the end kinds)."""
+    slots, n = visits.shape[0], visits.shape[1]
+    out = np.zeros((slots, kinds, K))
+    for s in range(n):
+        for p in range(e_ptr[s], e_ptr[s + 1]):
+            kind = e_col[p]
+            w = e_w[p]
+            for b in active:
+                v = visits[b, s]
+                o = out[b, kind]
+                o[0] += v[0] * w
+                o[1] += v[1] * w
+                o[2] += v[2] * w
+                o[3] += v[3] * w
+                o[4] += v[4] * w
+                o[5] += v[5] * w
+                o[6] += v[6] * w
+                o[7] += v[7] * w
     return out
 
 
