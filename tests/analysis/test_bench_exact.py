@@ -50,12 +50,3 @@ def test_the_bench_table_shows_each_saved_state_by_its_steps() -> None:
     assert _seconds(cells) == "3: 0.50 s, 10: over the limit, 40: 2.00 s (State API)"
     assert _seconds({"s": None, "why": "too many states for exact odds"}) == "too many states"
     assert _seconds([]) == "-"
-
-
-def test_floats_refused_at_the_default_budget_show_the_larger_budgets_answer() -> None:
-    from konflikt.cli.bench_command import _at_larger_budget
-
-    answered = {"max_states": 7_000_000, "s": 141.3, "states": 337_424, "method": "model", "bound": 3.07e-3}
-    assert _at_larger_budget(answered) == "141.30 s, bound 3.1e-03 at --max-states 7,000,000"
-    refused = {"max_states": 7_000_000, "s": None, "states": None, "why": "too many states for exact odds: …"}
-    assert _at_larger_budget(refused) == "too many states at --max-states 7,000,000"

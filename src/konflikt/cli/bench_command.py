@@ -136,8 +136,6 @@ def register(app: typer.Typer) -> None:
             for r in data["exact_odds"]:
                 target = "-" if r["target_s"] is None else f"≤ {r['target_s']:g} s"
                 cells = [_seconds(r.get(k)) for k in ("float", "exact", "saved_at", "state_api")]
-                if r.get("float_larger") is not None:  # refused at the default budget, answered at a larger one
-                    cells[0] += f"; {_at_larger_budget(r['float_larger'])}"
                 states = r["exact"].get("states") or r.get("state_api", {}).get("states")
                 check = r.get("vs_sim")
                 versus = "-" if check is None else f"{check['worst_se']:.1f} SE of {check['n']:,}"
@@ -246,12 +244,6 @@ def print_scale(data: dict[str, Any]) -> None:
 def _share(value: float | None) -> str:
     """A ratio well below one as ``1/N`` (the issue states its targets so)."""
     return "-" if not value else f"1/{1 / value:,.0f}"
-
-
-def _at_larger_budget(cell: dict[str, Any]) -> str:
-    """The floats asked again at a larger ``--max-states`` (``bench.LARGER_BUDGET``): seconds and bound, or why not."""
-    bound = f", bound {cell['bound']:.1e}" if cell["s"] is not None else ""
-    return f"{_seconds(cell)}{bound} at --max-states {cell['max_states']:,}"
 
 
 def _seconds(cell: dict[str, Any] | list[dict[str, Any]] | None) -> str:

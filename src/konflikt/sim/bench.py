@@ -184,12 +184,6 @@ def _timed_odds(call: Callable[[], Any], limit: float | None = None) -> tuple[di
     return {"s": seconds, "states": odds.states, "method": odds.method, "bound": odds.error_bound}, odds
 
 
-LARGER_BUDGET = {"levald/duel": 7_000_000}
-"""Where the default budget refuses the floats, the ``--max-states`` that lets the model answer all the same: Le
-våld's duel by its block solve without the wound boxes (337,424 band states, a twentieth of the budget; minutes, not
-issue 21's 10 s)."""
-
-
 SAVED_STEPS = (3, 10, 40)
 """Steps into a conflict (the reference runner, seed 1) where the "from a saved state" cells ask again: early, in
 the middle, some way in (issue 21: within 1 s at the table). In ``pwge/duel`` 3 and 10 fall inside the first handling
@@ -214,10 +208,6 @@ def exact_odds(names: tuple[str, ...], old: bool) -> list[dict[str, Any]]:
         state = new_state(sc)
         row: dict[str, Any] = {"scenario": name, "target_s": EXACT_TARGETS.get(name)}
         row["float"], answered = _timed_odds(partial(conflict_odds, state, seats, exact=False))
-        larger = LARGER_BUDGET.get(name)
-        if larger is not None and answered is None and old:
-            cell, answered = _timed_odds(partial(conflict_odds, state, seats, larger, exact=False))
-            row["float_larger"] = {"max_states": larger, **cell}
         row["exact"] = _exact_cell(partial(conflict_odds, state, seats))
         row["saved_at"] = []
         for steps, saved in saved_states(state, seats):

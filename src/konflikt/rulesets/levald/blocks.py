@@ -210,25 +210,27 @@ class Prepared:
     """1.0 at a round start, 0.0 at a strike back pending (a round is played on leaving a round start)."""
     to_dead: Floats
     """Per live state: the probability of a step into a deadlocked state."""
-    x_ptr: Rows
-    x_src: Rows
-    x_pos: Rows
-    x_w: Floats
-    """The exits of the kinds that can stay in the band (from some of its blocks), by kind (offsets): the state, the
-    target's position among the live states (−1 deadlocked), the probability."""
-    c_ptr: Rows
-    c_row: Rows
-    c_w: Floats
-    """The same exits by target."""
-    col_kind: Rows
-    col_code: Rows
-    col_pos: Rows
-    """Per exit target: its kind, its code, and its position among this band's live states (−1: deadlocked here,
-    −2: not a state of this band)."""
+    node_code: Rows
+    node_hit: Rows
+    node_pos: Rows
+    """The wound nodes (one per state after a hit and hit class, sorted by the state): the state's code, the hit
+    class, the state's position among the live states (−1 deadlocked, −2 not in the band)."""
+    group_ptr: Rows
+    """Where each state code's nodes begin."""
+    n_ptr: Rows
+    n_row: Rows
+    n_w: Floats
+    """The nodes by source (offsets per node; live state, probability)."""
+    w_ptr: Rows
+    w_kind: Rows
+    w_w: Floats
+    """Per hit class (offsets): its wounds' kinds and probabilities."""
     kinds: Rows
-    """Exit kinds: (Omtöckning a gained, b gained, box ticked or −1)."""
+    """Wound kinds: (Omtöckning a gained, b gained, box ticked)."""
     kind_zero: Rows
-    """Per exit kind: the column its tick zeroes (:func:`untouched_column`), −1 none."""
+    """Per wound kind: the column its tick zeroes (:func:`untouched_column`), −1 none."""
+    stays: Any
+    """Per hit class: whether one of its wounds can keep both penalties."""
     e_ptr: Rows
     e_col: Rows
     e_w: Floats
@@ -260,6 +262,12 @@ class Band:
         self.tails = np.zeros((self.slots, left + 1))
         """Per block, the bound on its entering time's tail (P(entered after t rounds), t = 0 … rounds left)."""
         self.tables: BandTables = band_tables(solver.model, solver.duel, daze, solver.memo)
+        off, wound_kinds, _ = self.tables.wounds
+        fits = (wound_kinds[:, 0] < self.width[0]) & (wound_kinds[:, 1] < self.width[1])
+        self.class_stays = np.array(
+            [bool(fits[off[h] : off[h + 1]].any()) for h in range(len(off) - 1)], dtype=np.bool_
+        )
+        """Per hit class: whether one of its wounds can keep both penalties (land in a later block of this band)."""
         self.at = np.full(solver.duel.grid, -1, dtype=np.int64)
         """State code → band index (−1: not met)."""
         self.codes = np.zeros(0, dtype=np.int64)
@@ -284,7 +292,7 @@ class Band:
             self.offsets.append(offsets)
             self.keys.append(keys)
             self.weights.append(weights)
-            self._met(S.staying(keys, grid, self.width[0], self.width[1]))
+            self._met(S.staying(keys, grid, self.width[0], self.width[1], self.class_stays))
             if limit is not None and self.solver.states() > limit:
                 raise TooManyBandStates(self.solver.states(), limit, 0, 0)
 
@@ -313,8 +321,8 @@ class Band:
         keys = np.concatenate(self.keys)
         weights = np.concatenate(self.weights)
         wa, wb = self.width
-        q_ptr, q_idx, q_w, leaves, x_src, x_kind, x_code, x_w, e_src, e_key, e_w = S.classify(
-            ptr, keys, weights, grid, self.at, wa, wb
+        q_ptr, q_idx, q_w, leaves, x_src, x_hit, x_code, x_w, e_src, e_key, e_w = S.classify(
+            ptr, keys, weights, grid, self.at
         )
         assert bool((q_idx >= 0).all()), "a band is closed under its in-block steps"
         live = S.live_states(n, q_ptr, q_idx, leaves)
@@ -326,10 +334,13 @@ class Band:
         position[order] = np.arange(len(order))
         kind, *_ = self.solver.grid.decode(self.codes[order])
         start = (kind == 0).astype(np.float64)
-        kind_keys, col_kind, col_code, col_pos, c_ptr, c_row, c_w, x_ptr, x_src_s, x_pos, xw = S.exit_tables(
-            position, x_src, x_kind, x_code, x_w, grid, self.at, wa, wb, len(order)
+        w_ptr, wound_kinds, w_w = self.tables.wounds
+        node_code, node_hit, node_pos, group_ptr, n_ptr, n_row, n_w = S.node_tables(
+            position, x_src, x_hit, x_code, x_w, self.at, len(w_ptr) - 1
         )
-        kinds = np.column_stack([kind_keys >> 12, (kind_keys >> 4) & 255, (kind_keys & 15) - 1]).astype(np.int64)
+        kind_keys, w_kind = np.unique((wound_kinds[:, 0] * 256 + wound_kinds[:, 1]) * 16 + wound_kinds[:, 2] + 1,
+                                      return_inverse=True)  # fmt: skip
+        kinds = np.column_stack([(kind_keys // 16) >> 8, (kind_keys // 16) & 255, kind_keys % 16 - 1]).astype(np.int64)
         end_keys, e_ptr, e_col, e_w2 = S.end_tables(position, e_src, e_key, e_w, len(order))
         end_kinds = np.column_stack(
             [(end_keys >> 8) & 255, end_keys & 255, ((end_keys >> 16) & 15) - 1, (end_keys >> 22) & 3, (end_keys >> 20) & 3]
@@ -337,17 +348,16 @@ class Band:
         survival = S.survival(
             g_ptr, g_idx, g_w, i_ptr, i_idx, i_w, b_ptr, b_idx, b_w, start, rounds, SURVIVAL_EXACT, NEGLIGIBLE
         )
-        widest = int(max(np.diff(c_ptr).max(initial=1), len(order)))
+        widest = int(max(np.diff(n_ptr).max(initial=1), np.diff(w_ptr).max(initial=1), len(order)))
         most_in = int(np.bincount(np.concatenate([g_idx, i_idx, b_idx]), minlength=1).max(initial=0))
         live_n = len(order)
         gt, it, bt = (S.transposed(ptr, idx, w, live_n) for ptr, idx, w in ((g_ptr, g_idx, g_w), (i_ptr, i_idx, i_w),
                                                                             (b_ptr, b_idx, b_w)))  # fmt: skip
         return Prepared(
-            position, self.codes[order], g_ptr, g_idx, g_w, i_ptr, i_idx, i_w, b_ptr, b_idx, b_w, gt, it, bt, bounds, inv_off,
-            invs, start,
-            to_dead, x_ptr, x_src_s, x_pos, xw, c_ptr, c_row, c_w, col_kind, col_code, col_pos, kinds,
-            np.array([untouched_column(int(t)) for t in kinds[:, 2]], dtype=np.int64),
-            e_ptr, e_col, e_w2, end_kinds, survival, widest, most_in,
+            position, self.codes[order], g_ptr, g_idx, g_w, i_ptr, i_idx, i_w, b_ptr, b_idx, b_w, gt, it, bt, bounds,
+            inv_off, invs, start, to_dead, node_code, node_hit, node_pos, group_ptr, n_ptr, n_row, n_w, w_ptr,
+            w_kind.ravel().astype(np.int64), w_w, kinds, np.array([untouched_column(int(t)) for t in kinds[:, 2]],
+            dtype=np.int64), self.class_stays, e_ptr, e_col, e_w2, end_kinds, survival, widest, most_in,
         )  # fmt: skip
 
 
@@ -532,6 +542,9 @@ class BlockSolver:
         """Solve every block of one band: its entering mass gathered, its in-band wounds followed, its exits into
         later bands and its ends tallied."""
         stored = len(band.codes)
+        if not stored or not band.store[:, :stored, MASS].any():  # made as a target, but nothing came
+            self._let_go(band)
+            return
         band.close(band.codes.copy(), self.limit)
         prep = band.prepare(left)
         wa, wb = band.width
@@ -547,12 +560,13 @@ class BlockSolver:
         order = np.argsort(offset_a + offset_b, kind="stable").astype(np.int64)
         visits, sweeps, res, mag, dead_in_band, stayed = S.solve_band(
             entering, order, wb, wa, offset_a, offset_b, *prep.gt, *prep.it, *prep.bt, prep.bounds, prep.inv_off,
-            prep.invs, prep.start,
-            prep.x_ptr, prep.x_src, prep.x_pos, prep.x_w, prep.kinds[:, 0].copy(), prep.kinds[:, 1].copy(),
-            prep.kind_zero, TOLERANCE, RELATIVE_TOLERANCE, MOST_SWEEPS,
+            prep.invs, prep.start, prep.n_ptr, prep.n_row, prep.n_w, prep.node_hit, prep.node_pos,
+            _stays_by_slot(prep, offset_a, offset_b, wa, wb),
+            prep.w_ptr, prep.w_kind, prep.w_w, prep.kinds[:, 0].copy(), prep.kinds[:, 1].copy(), prep.kind_zero,
+            TOLERANCE, RELATIVE_TOLERANCE, MOST_SWEEPS,
         )  # fmt: skip
         dead += dead_in_band
-        # the exits into later bands: added to their waiting mass, routed by (exit kind, slot)
+        # the wounds into later bands: added to their waiting mass, routed by (wound kind, slot)
         kinds = len(prep.kinds)
         route = np.full((kinds, slots), -1, dtype=np.int64)
         targets: list[Band] = []
@@ -573,19 +587,25 @@ class BlockSolver:
                         targets.append(target)
                     to = where[daze] = t * 64 + target.slot(daze)
                 route[kind, slot] = to
-        for t, target in enumerate(targets):
-            going = np.flatnonzero(((route >= 0) & (route // 64 == t)).any(axis=1))
-            target.reserve(prep.col_code[np.isin(prep.col_kind, going)])
-        route = np.where(route >= 0, route, -64)
         left_band = np.zeros((slots, kinds))
         if targets:
             going = np.flatnonzero((route >= 0).any(axis=0)).astype(np.int64)
-            pairs = S.paired(visits, going)
+            masses = S.node_masses(visits, going, prep.n_ptr, prep.n_row, prep.n_w)
+            class_of_entry = np.repeat(np.arange(len(prep.w_ptr) - 1), np.diff(prep.w_ptr))
             for t, target in enumerate(targets):
-                mine = np.where(route // 64 == t, route % 64, -1)
+                kinds_here = ((route >= 0) & (route // 64 == t)).any(axis=1)
+                classes = np.zeros(len(prep.w_ptr) - 1, dtype=bool)
+                classes[class_of_entry[kinds_here[prep.w_kind]]] = True
+                target.reserve(prep.node_code[classes[prep.node_hit]])
+            for lo in range(0, len(targets), S.TARGETS):
+                chunk = targets[lo : lo + S.TARGETS]
+                mine = np.where((route >= 0) & (route // 64 >= lo) & (route // 64 < lo + S.TARGETS), route - 64 * lo, -1)
+                pad = S.TARGETS - len(chunk)
+                stores = tuple(t.store for t in chunk) + (_NO_STORE,) * pad
+                rows = tuple(t.at for t in chunk) + (_NO_ROWS,) * pad
                 left_band += S.send(
-                    pairs, going, prep.c_ptr, prep.c_row, prep.c_w, prep.col_kind, prep.col_code, mine,
-                    prep.kind_zero, target.store, target.at,
+                    masses, going, prep.node_code, prep.node_hit, prep.group_ptr, prep.w_ptr, prep.w_kind, prep.w_w,
+                    mine, prep.kind_zero, stores, rows,
                 )  # fmt: skip
         by_exit = stayed + left_band
         by_end = S.ends_of(visits, np.array(active, dtype=np.int64), prep.e_ptr, prep.e_col, prep.e_w,
@@ -656,6 +676,22 @@ class BlockSolver:
         return Blocks(
             ends, mean, bound, cap, tally.blocks, self.states(), tally.deadlocked, marks, tally.sweeps
         )
+
+
+def _stays_by_slot(prep: Prepared, offset_a: Rows, offset_b: Rows, wa: int, wb: int) -> Any:
+    """Per slot and hit class: whether one of the class's wounds keeps both penalties from that slot."""
+    fits = (offset_a[:, None] + prep.kinds[None, :, 0] < wa) & (offset_b[:, None] + prep.kinds[None, :, 1] < wb)
+    classes = len(prep.w_ptr) - 1
+    out = np.zeros((len(offset_a), classes), dtype=np.bool_)
+    class_of_entry = np.repeat(np.arange(classes), np.diff(prep.w_ptr))
+    for slot in range(len(offset_a)):
+        out[slot, class_of_entry[fits[slot][prep.w_kind]]] = True
+    return out
+
+
+_NO_STORE = np.zeros((1, 1, COLUMNS))
+_NO_ROWS = np.zeros(1, dtype=np.int64)
+"""What pads :func:`.sweeps.send`'s tuples of later bands (never written: no route leads there)."""
 
 
 def _gamma(n: int) -> float:

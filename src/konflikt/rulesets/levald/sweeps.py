@@ -445,8 +445,8 @@ def solve_band(
     entering: Floats, slots: Ints, width_b: int, width_a: int, offset_a: Ints, offset_b: Ints,
     gt_ptr: Ints, gt_src: Ints, gt_w: Floats, it_ptr: Ints, it_src: Ints, it_w: Floats, bt_ptr: Ints,
     bt_src: Ints, bt_w: Floats, bounds: Ints, inv_off: Ints, invs: Floats, start: Floats,
-    x_ptr: Ints, x_src: Ints, x_pos: Ints, x_w: Floats, kind_da: Ints, kind_db: Ints, kind_zero: Ints,
-    tol: float, relative: float, most: int,
+    n_ptr: Ints, n_row: Ints, n_w: Floats, node_hit: Ints, node_pos: Ints, stays: Any, w_ptr: Ints, w_kind: Ints,
+    w_w: Floats, kind_da: Ints, kind_db: Ints, kind_zero: Ints, tol: float, relative: float, most: int,
 ) -> tuple[Floats, Ints, Floats, Floats, Floats, Floats]:  # fmt: skip
     """Every block of one band, in the order ``slots`` (by Omtöckning's sum): the visits of each, its in-band
     exits (a wound that keeps both penalties) added to the later blocks' entering mass before they are solved.
@@ -482,112 +482,139 @@ def solve_band(
         sweeps[b] = made
         residual(m, v, gt_ptr, gt_src, gt_w, it_ptr, it_src, it_w, bt_ptr, bt_src, bt_w, start, res[b], mag[b])
         oa, ob = offset_a[b], offset_b[b]
-        for kind in range(kind_da.size):
-            ta, tb = oa + kind_da[kind], ob + kind_db[kind]
-            if ta >= width_a or tb >= width_b or x_ptr[kind] == x_ptr[kind + 1]:
-                continue  # into another band: added in one pass over the band's blocks (send)
-            target = ta * width_b + tb
-            zero = kind_zero[kind]
-            sent = 0.0
-            for p in range(x_ptr[kind], x_ptr[kind + 1]):
-                s = x_src[p]
-                w = x_w[p]
-                pos = x_pos[p]
-                for j in range(k):
-                    row[j] = v[s, j] * w
+        for node in range(n_ptr.size - 1):
+            hit = node_hit[node]
+            if not stays[b, hit]:
+                continue
+            x0 = x1 = x2 = x3 = x4 = x5 = x6 = x7 = 0.0
+            for p in range(n_ptr[node], n_ptr[node + 1]):
+                s = n_row[p]
+                w = n_w[p]
+                x0 += v[s, 0] * w
+                x1 += v[s, 1] * w
+                x2 += v[s, 2] * w
+                x3 += v[s, 3] * w
+                x4 += v[s, 4] * w
+                x5 += v[s, 5] * w
+                x6 += v[s, 6] * w
+                x7 += v[s, 7] * w
+            if x0 == 0.0:
+                continue
+            pos = node_pos[node]
+            for j in range(w_ptr[hit], w_ptr[hit + 1]):
+                kind = w_kind[j]
+                ta, tb = oa + kind_da[kind], ob + kind_db[kind]
+                if ta >= width_a or tb >= width_b:
+                    continue  # into another band: sent in one pass over the band's blocks (send)
+                target = ta * width_b + tb
+                w = w_w[j]
+                row[0], row[1], row[2], row[3] = x0 * w, x1 * w, x2 * w, x3 * w
+                row[4], row[5], row[6], row[7] = x4 * w, x5 * w, x6 * w, x7 * w
+                zero = kind_zero[kind]
                 if zero >= 0:
                     row[zero] = 0.0
-                sent += row[0]
+                stayed[b, kind] += row[0]
                 if pos >= 0:
-                    for j in range(k):
-                        entering[target, pos, j] += row[j]
+                    for c in range(K):
+                        entering[target, pos, c] += row[c]
                 else:
-                    for j in range(k):
-                        dead[target, j] += row[j]
-            stayed[b, kind] += sent
+                    for c in range(K):
+                        dead[target, c] += row[c]
     return visits, sweeps, res, mag, dead, stayed
 
 
 @compiled
-def paired(visits: Floats, active: Ints) -> Floats:
-    """The visits of the ``active`` slots two by two: pair × (state × 16) (a state's 8 columns of both side by side),
-    what :func:`send` streams the exits past."""
-    n = visits.shape[1]
+def node_masses(visits: Floats, active: Ints, n_ptr: Ints, n_row: Ints, n_w: Floats) -> Floats:
+    """The mass of each wound node in the ``active`` slots two at a time: pair × node × 16 (both slots' 8 columns
+    side by side), what :func:`send` spells out into the later bands."""
+    nodes = n_ptr.size - 1
     pairs = (active.size + 1) // 2
-    out = np.zeros((pairs, n * 2 * K))
+    out = np.zeros((pairs, nodes, 2 * K))
     for i in range(active.size):
         half = (i % 2) * K
         b = active[i]
-        for s in range(n):
-            for j in range(K):
-                out[i // 2, s * 2 * K + half + j] = visits[b, s, j]
+        o = out[i // 2]
+        for node in range(nodes):
+            x0 = x1 = x2 = x3 = x4 = x5 = x6 = x7 = 0.0
+            for p in range(n_ptr[node], n_ptr[node + 1]):
+                s = n_row[p]
+                w = n_w[p]
+                x0 += visits[b, s, 0] * w
+                x1 += visits[b, s, 1] * w
+                x2 += visits[b, s, 2] * w
+                x3 += visits[b, s, 3] * w
+                x4 += visits[b, s, 4] * w
+                x5 += visits[b, s, 5] * w
+                x6 += visits[b, s, 6] * w
+                x7 += visits[b, s, 7] * w
+            o[node, half], o[node, half + 1], o[node, half + 2], o[node, half + 3] = x0, x1, x2, x3
+            o[node, half + 4], o[node, half + 5], o[node, half + 6], o[node, half + 7] = x4, x5, x6, x7
     return out
+
+
+TARGETS = 16
+"""Later bands one :func:`send` call fills at most (their stores a tuple of this length, padded)."""
 
 
 @compiled
 def send(
-    pairs: Floats, active: Ints, c_ptr: Ints, c_row: Ints, c_w: Floats, col_kind: Ints, col_code: Ints,
-    route: Ints, kind_zero: Ints, store: Floats, rows: Ints,
+    masses: Floats, active: Ints, node_code: Ints, node_hit: Ints, group_ptr: Ints, w_ptr: Ints, w_kind: Ints,
+    w_w: Floats, route: Ints, kind_zero: Ints, stores: Any, rows: Any,
 ) -> Floats:  # fmt: skip
-    """The exits from a band's solved blocks into one later band, added to its waiting mass, by target (``c_*``: the
-    exit matrix stored by column, its columns sorted by kind). ``pairs`` are the visits of the ``active`` slots two
-    at a time (:func:`paired`); ``route[kind, slot]`` is the later band's slot that this slot's exits of that kind
-    enter (−1: elsewhere); ``store`` is the later band's waiting mass (slot × row × column) and ``rows`` its row per
-    state code. Returns the mass per slot and exit kind sent.
-
-    Two slots at a time: their visits (a state's 16 floats side by side) stay in the processor's second-level cache
-    while the exits stream past, instead of a wide row of every slot fetched from further away for each exit."""
+    """The wounds from a band's solved blocks into the later bands, added to their waiting mass: each wound node's
+    mass (:func:`node_masses`, the ``active`` slots two at a time) spelt out by its hit class into the wound kinds
+    (``w_*``), summed per (kind, state) over the nodes of one state. ``route[kind, slot]`` is where that slot's
+    wounds of that kind go (later band × 64 + its slot there; −1: a later block of this band); ``stores[t]`` is
+    later band t's waiting mass (slot × row × column) and ``rows[t]`` its row per state code (tuples of
+    :data:`TARGETS`). Returns the mass per slot and kind sent."""
     kinds = route.shape[0]
     slots = route.shape[1]
     left = np.zeros((slots, kinds))
-    first_col = np.full(kinds + 1, c_ptr.size - 1, dtype=np.int64)
-    for col in range(c_ptr.size - 2, -1, -1):
-        first_col[col_kind[col]] = col
-    for kind in range(kinds - 1, -1, -1):
-        first_col[kind] = min(first_col[kind], first_col[kind + 1])
+    acc = np.zeros((kinds, 2 * K))
+    touched = np.zeros(kinds, dtype=np.bool_)
+    order = np.empty(kinds, dtype=np.int64)
     for first in range(0, active.size, 2):
-        pair = pairs[first // 2]
+        pair = masses[first // 2]
         b0 = active[first]
         b1 = active[first + 1] if first + 1 < active.size else -1
-        for kind in range(kinds):
-            slot0 = route[kind, b0]
-            slot1 = route[kind, b1] if b1 >= 0 else -1
-            if slot0 < 0 and slot1 < 0:
+        for g in range(group_ptr.size - 1):
+            used = 0
+            for node in range(group_ptr[g], group_ptr[g + 1]):
+                x = pair[node]
+                if x[0] == 0.0 and x[K] == 0.0:
+                    continue
+                hit = node_hit[node]
+                for j in range(w_ptr[hit], w_ptr[hit + 1]):
+                    kind = w_kind[j]
+                    if route[kind, b0] < 0 and (b1 < 0 or route[kind, b1] < 0):
+                        continue
+                    if not touched[kind]:
+                        touched[kind] = True
+                        order[used] = kind
+                        used += 1
+                        acc[kind, :] = 0.0
+                    w = w_w[j]
+                    a = acc[kind]
+                    for c in range(2 * K):
+                        a[c] += x[c] * w
+            if used == 0:
                 continue
-            zero = kind_zero[kind]
-            sent0 = sent1 = 0.0
-            for col in range(first_col[kind], first_col[kind + 1]):
-                a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
-                c0 = c1 = c2 = c3 = c4 = c5 = c6 = c7 = 0.0
-                for p in range(c_ptr[col], c_ptr[col + 1]):
-                    r = c_row[p] * 16
-                    w = c_w[p]
-                    a0 += pair[r] * w
-                    a1 += pair[r + 1] * w
-                    a2 += pair[r + 2] * w
-                    a3 += pair[r + 3] * w
-                    a4 += pair[r + 4] * w
-                    a5 += pair[r + 5] * w
-                    a6 += pair[r + 6] * w
-                    a7 += pair[r + 7] * w
-                    c0 += pair[r + 8] * w
-                    c1 += pair[r + 9] * w
-                    c2 += pair[r + 10] * w
-                    c3 += pair[r + 11] * w
-                    c4 += pair[r + 12] * w
-                    c5 += pair[r + 13] * w
-                    c6 += pair[r + 14] * w
-                    c7 += pair[r + 15] * w
-                row = rows[col_code[col]]
-                if slot0 >= 0 and a0 != 0.0:
-                    sent0 += a0
-                    _add8(store, slot0, row, zero, a0, a1, a2, a3, a4, a5, a6, a7)
-                if slot1 >= 0 and c0 != 0.0:
-                    sent1 += c0
-                    _add8(store, slot1, row, zero, c0, c1, c2, c3, c4, c5, c6, c7)
-            left[b0, kind] += sent0
-            if b1 >= 0:
-                left[b1, kind] += sent1
+            code = node_code[group_ptr[g]]
+            for u in range(used):
+                kind = order[u]
+                touched[kind] = False
+                a = acc[kind]
+                zero = kind_zero[kind]
+                to = route[kind, b0]
+                if to >= 0 and a[0] != 0.0:
+                    left[b0, kind] += a[0]
+                    _add8(stores[to // 64], to % 64, rows[to // 64][code], zero, a[0], a[1], a[2], a[3], a[4], a[5],
+                          a[6], a[7])  # fmt: skip
+                to = route[kind, b1] if b1 >= 0 else -1
+                if to >= 0 and a[K] != 0.0:
+                    left[b1, kind] += a[K]
+                    _add8(stores[to // 64], to % 64, rows[to // 64][code], zero, a[8], a[9], a[10], a[11], a[12],
+                          a[13], a[14], a[15])  # fmt: skip
     return left
 
 
@@ -652,26 +679,28 @@ def ends_of(visits: Floats, active: Ints, e_ptr: Ints, e_col: Ints, e_w: Floats,
 # ---- a band's tables from its walked rounds ------------------------------------------------------------------------
 @compiled
 def classify(
-    ptr: Ints, keys: Ints, weights: Floats, grid: int, at: Ints, width_a: int, width_b: int,
+    ptr: Ints, keys: Ints, weights: Floats, grid: int, at: Ints
 ) -> tuple[Ints, Ints, Floats, Any, Ints, Ints, Ints, Floats, Ints, Ints, Floats]:  # fmt: skip
     """A band's walked outcomes (:func:`.walk.walk`'s keys, grouped by state) sorted into the in-block steps (CSR
-    by state: band index of the target, probability), the exits (state, kind key, target code, probability) and the
-    ends (state, end key, probability); and which states can leave (an exit or an end)."""
+    by state: band index of the target, probability), the wound nodes (state, hit class, the state after the hit,
+    probability) and the ends (state, end key, probability); and which states can leave (a wound or an end)."""
     n = ptr.size - 1
     q_ptr = np.zeros(n + 1, dtype=np.int64)
     n_in = n_x = n_e = 0
     for i in range(keys.size):
         rest = keys[i] // grid
-        if rest >> 24:  # ended
+        if rest >> 24 == 1:
             n_e += 1
-        elif rest & 0xFFFFF == 0:  # nothing gained, no box: in the block
+        elif rest >> 24 == 2:
+            n_x += 1
+        elif rest == 0:
             n_in += 1
         else:
-            n_x += 1
+            raise ValueError("an outcome that is neither a step, a wound node nor an end")
     q_idx = np.empty(n_in, dtype=np.int64)
     q_w = np.empty(n_in)
     x_src = np.empty(n_x, dtype=np.int64)
-    x_kind = np.empty(n_x, dtype=np.int64)
+    x_hit = np.empty(n_x, dtype=np.int64)
     x_code = np.empty(n_x, dtype=np.int64)
     x_w = np.empty(n_x)
     e_src = np.empty(n_e, dtype=np.int64)
@@ -682,137 +711,87 @@ def classify(
     for s in range(n):
         for i in range(ptr[s], ptr[s + 1]):
             key = keys[i]
-            code = key % grid
             rest = key // grid
-            if rest >> 24:
+            if rest >> 24 == 1:
                 e_src[c] = s
                 e_key[c] = rest
                 e_w[c] = weights[i]
                 c += 1
                 leaves[s] = True
-            elif rest & 0xFFFFF == 0:
-                q_idx[a] = at[code]
-                q_w[a] = weights[i]
-                a += 1
-            else:
+            elif rest >> 24 == 2:
                 x_src[b] = s
-                x_kind[b] = (rest & 0xFFFF) * 16 + ((rest >> 16) & 15)
-                x_code[b] = code
+                x_hit[b] = rest & 0xFFFFFF
+                x_code[b] = key % grid
                 x_w[b] = weights[i]
                 b += 1
                 leaves[s] = True
+            else:
+                q_idx[a] = at[key % grid]
+                q_w[a] = weights[i]
+                a += 1
         q_ptr[s + 1] = a
-    return q_ptr, q_idx, q_w, leaves, x_src, x_kind, x_code, x_w, e_src, e_key, e_w
+    return q_ptr, q_idx, q_w, leaves, x_src, x_hit, x_code, x_w, e_src, e_key, e_w
 
 
 @compiled
-def _counting_order(values: Ints, buckets: int, order: Ints) -> Ints:
-    """``order`` stably re-sorted by ``values[order]`` (a counting sort over ``buckets``)."""
-    count = np.zeros(buckets + 1, dtype=np.int64)
-    for i in order:
-        count[values[i] + 1] += 1
-    for k in range(buckets):
-        count[k + 1] += count[k]
-    out = np.empty(order.size, dtype=np.int64)
-    for i in order:
-        v = values[i]
-        out[count[v]] = i
-        count[v] += 1
-    return out
-
-
-@compiled
-def exit_tables(
-    position: Ints, x_src_all: Ints, x_kind: Ints, x_code: Ints, x_w: Floats, grid: int, at: Ints, width_a: int,
-    width_b: int, live: int,
-) -> tuple[Ints, Ints, Ints, Ints, Ints, Ints, Floats, Ints, Ints, Ints, Floats]:  # fmt: skip
-    """The exits of a band's live states: their kinds (key: (Omtöckning a gained × 256 + b gained) × 16 + box + 1),
-    their targets (columns: one per (kind, code), by kind) with each column's kind, code and position among
-    the live states (−1 deadlocked, −2 not in the band), the exits by target (CSC) and, of the kinds that can stay
-    in the band, by kind (offsets per kind; the state, the target's position, the probability)."""
-    keep = np.empty(x_src_all.size, dtype=np.int64)
+def node_tables(
+    position: Ints, x_src: Ints, x_hit: Ints, x_code: Ints, x_w: Floats, at: Ints, classes: int,
+) -> tuple[Ints, Ints, Ints, Ints, Ints, Ints, Floats]:  # fmt: skip
+    """The wound nodes of a band's live states: one per (state after the hit, hit class), sorted by the state, with
+    each node's state code, hit class and position among the live states (−1 deadlocked, −2 not in the band), where
+    each state code's nodes begin (offsets), and the nodes by source (CSC: offsets per node, live state,
+    probability)."""
     m = 0
-    top = 0
-    for i in range(x_src_all.size):
-        if position[x_src_all[i]] >= 0:
-            keep[m] = i
+    for i in range(x_src.size):
+        if position[x_src[i]] >= 0:
             m += 1
-            top = max(top, x_kind[i])
-    keep = keep[:m]
-    seen = np.full(top + 1, -1, dtype=np.int64)
-    nk = 0
-    for i in keep:
-        if seen[x_kind[i]] < 0:
-            seen[x_kind[i]] = 0
-            nk += 1
-    kinds = np.flatnonzero(seen >= 0)
-    for k in range(nk):
-        seen[kinds[k]] = k
-    kind_of = np.empty(x_src_all.size, dtype=np.int64)
-    for i in keep:
-        kind_of[i] = seen[x_kind[i]]
-    by = _counting_order(kind_of, nk, keep)
-    # the exits in that order, gathered once (read in order from here on)
-    code_by = x_code[by]
-    kind_by = kind_of[by]
-    row_by = position[x_src_all[by]]
-    w_by = x_w[by]
-    # within a kind, a column per target code (in the order first met)
-    col_by = np.empty(m, dtype=np.int64)
-    col_here = np.empty(grid, dtype=np.int64)
-    stamp = np.full(grid, -1, dtype=np.int64)
-    cols = 0
-    for j in range(m):
-        code = code_by[j]
-        if stamp[code] != kind_by[j]:
-            stamp[code] = kind_by[j]
-            col_here[code] = cols
-            cols += 1
-        col_by[j] = col_here[code]
-    col_kind = np.empty(cols, dtype=np.int64)
-    col_code = np.empty(cols, dtype=np.int64)
-    col_pos = np.empty(cols, dtype=np.int64)
-    c_ptr = np.zeros(cols + 1, dtype=np.int64)
-    for j in range(m):
-        c_ptr[col_by[j] + 1] += 1
-    for col in range(cols):
-        c_ptr[col + 1] += c_ptr[col]
-    fill = c_ptr[:cols].copy()
+    keys = np.empty(m, dtype=np.int64)
+    index = np.empty(m, dtype=np.int64)
+    j = 0
+    for i in range(x_src.size):
+        if position[x_src[i]] >= 0:
+            keys[j] = x_code[i] * classes + x_hit[i]
+            index[j] = i
+            j += 1
+    order = np.argsort(keys, kind="mergesort")
+    nodes = 0
+    last = -1
+    for j in order:
+        if keys[j] != last:
+            last = keys[j]
+            nodes += 1
+    node_code = np.empty(nodes, dtype=np.int64)
+    node_hit = np.empty(nodes, dtype=np.int64)
+    node_pos = np.empty(nodes, dtype=np.int64)
+    c_ptr = np.zeros(nodes + 1, dtype=np.int64)
     c_row = np.empty(m, dtype=np.int64)
     c_w = np.empty(m)
-    for j in range(m):
-        col = col_by[j]
-        f = fill[col]
-        fill[col] += 1
-        c_row[f] = row_by[j]
-        c_w[f] = w_by[j]
-        col_kind[col] = kind_by[j]
-        col_code[col] = code_by[j]
-    for col in range(cols):
-        index = at[col_code[col]]
-        col_pos[col] = position[index] if index >= 0 else -2
-    # the exits of the kinds that can stay in the band, by kind: (state, target position, probability)
-    stays = np.zeros(nk, dtype=np.bool_)
-    for k in range(nk):
-        base = kinds[k] // 16
-        stays[k] = (base >> 8) < width_a and (base & 255) < width_b
-    x_ptr = np.zeros(nk + 1, dtype=np.int64)
-    for j in range(m):
-        if stays[kind_by[j]]:
-            x_ptr[kind_by[j] + 1] += 1
-    for k in range(nk):
-        x_ptr[k + 1] += x_ptr[k]
-    x_src = np.empty(x_ptr[nk], dtype=np.int64)
-    x_pos = np.empty(x_ptr[nk], dtype=np.int64)
-    xw = np.empty(x_ptr[nk])
-    f = 0
-    for j in range(m):
-        if stays[kind_by[j]]:
-            x_src[f] = row_by[j]
-            x_pos[f] = col_pos[col_by[j]]
-            xw[f] = w_by[j]
-            f += 1
-    return kinds, col_kind, col_code, col_pos, c_ptr, c_row, c_w, x_ptr, x_src, x_pos, xw
+    node = -1
+    last = -1
+    for f in range(m):
+        j = order[f]
+        if keys[j] != last:
+            last = keys[j]
+            node += 1
+            node_code[node] = keys[j] // classes
+            node_hit[node] = keys[j] % classes
+            band_index = at[node_code[node]]
+            node_pos[node] = position[band_index] if band_index >= 0 else -2
+        c_ptr[node + 1] = f + 1
+        c_row[f] = position[x_src[index[j]]]
+        c_w[f] = x_w[index[j]]
+    groups = 0
+    for k in range(nodes):
+        if k == 0 or node_code[k] != node_code[k - 1]:
+            groups += 1
+    group_ptr = np.empty(groups + 1, dtype=np.int64)
+    g = 0
+    for k in range(nodes):
+        if k == 0 or node_code[k] != node_code[k - 1]:
+            group_ptr[g] = k
+            g += 1
+    group_ptr[groups] = nodes
+    return node_code, node_hit, node_pos, group_ptr, c_ptr, c_row, c_w
 
 
 @compiled
@@ -849,16 +828,15 @@ def end_tables(position: Ints, e_src: Ints, e_key: Ints, e_w: Floats, live: int)
 
 
 @compiled
-def staying(keys: Ints, grid: int, width_a: int, width_b: int) -> Ints:
+def staying(keys: Ints, grid: int, width_a: int, width_b: int, class_stays: Any) -> Ints:
     """The band codes the walked outcomes ``keys`` lead to within a band of ``width_a`` × ``width_b`` blocks: the
-    next states in the block, and after a wound that can keep both penalties (:func:`.walk.outcome`'s layout)."""
+    next states in the block, and the states after the wound nodes whose hit class has a wound that can keep both
+    penalties (``class_stays``) (:func:`.walk.outcome`'s layout)."""
     out = np.empty(keys.size, dtype=np.int64)
     m = 0
     for i in range(keys.size):
         rest = keys[i] // grid
-        if rest >> 24:
-            continue
-        if ((rest >> 8) & 255) < width_a and (rest & 255) < width_b:
+        if rest == 0 or (rest >> 24 == 2 and class_stays[rest & 0xFFFFFF]):
             out[m] = keys[i] % grid
             m += 1
     return out[:m].copy()

@@ -79,6 +79,11 @@ class BandTables:
     """The same for the free attack on one leaving."""
     levels: Ints
     """Each fighter's Omtöckning level in the band, as the kernel's counter table reads it."""
+    nodes: Any
+    """Per hit class (:func:`hit_class`): whether it has wounds that leave the struck fighter standing."""
+    wounds: tuple[Ints, Ints, Floats]
+    """Per hit class (offsets): each such wound's (Omtöckning a gained, b gained, box ticked) and its probability
+    (its share of the hit table, not of the class)."""
 
 
 @dataclass(frozen=True)
@@ -211,6 +216,7 @@ def band_tables(
     strike = hits("strike", lambda src: pens[src], lambda src, g: _strike_table(model, src, pens[src], g, False))
     free = hits("free", lambda src: pens[src], lambda src, g: _strike_table(model, src, pens[src], g, True))
     levels = np.array([level.py_func(daze[i], int(duel.level_cap[i])) for i in (0, 1)], dtype=np.int64)
+    nodes, wounds = _wound_classes(_flat(defended, 4), _flat(strike, 4), gards)
     return BandTables(
         move=_flat(move, 3),
         initiative=_flat(initiative, 3),
@@ -220,7 +226,39 @@ def band_tables(
         strike=_flat(strike, 4),
         free=_flat(free, 4),
         levels=levels,
+        nodes=nodes,
+        wounds=wounds,
     )
+
+
+def _wound_classes(
+    defended: tuple[Ints, Ints, Floats], strike: tuple[Ints, Ints, Floats], widest: int
+) -> tuple[Any, tuple[Ints, Ints, Floats]]:
+    """The hit classes of a band's two hit tables (against the defence roll; no defence roll): which have wounds
+    that leave the struck one standing, and those wounds per class (Omtöckning gained, box, probability)."""
+    classes = 2 * 2 * widest * 2
+    rows: list[list[tuple[int, int, int, float]]] = [[] for _ in range(classes)]
+    for table, (off, fields, weights) in enumerate((defended, strike)):
+        for key in range(len(off) - 1):
+            striker, gard = divmod(key, widest)
+            struck = 1 - striker
+            merged: dict[tuple[int, int, int, int], float] = {}
+            for j in range(off[key], off[key + 1]):
+                left, wound, gained = int(fields[j, 1]), int(fields[j, 2]), int(fields[j, 3])
+                if not (left >= 0 and R.SKRAMA <= wound <= R.ALLVARLIG):
+                    continue
+                kept = int(left != 0)
+                assert left in (0, gard), "a wound empties the Gard or keeps it (an exceptional or open hit)"
+                kind = (kept, gained if struck == 0 else 0, gained if struck == 1 else 0, struck * 5 + wound)
+                merged[kind] = merged.get(kind, 0.0) + float(weights[j])
+            for (kept, da, db, tick), w in merged.items():
+                rows[hit_class.py_func(table, striker, gard, kept, widest)].append((da, db, tick, w))
+    nodes = np.array([bool(r) for r in rows], dtype=np.bool_)
+    off = np.zeros(classes + 1, dtype=np.int64)
+    off[1:] = np.cumsum([len(r) for r in rows])
+    kinds = np.array([(da, db, tick) for r in rows for da, db, tick, _ in r], dtype=np.int64).reshape(-1, 3)
+    weights = np.array([w for r in rows for *_, w in r], dtype=np.float64)
+    return nodes, (off, kinds, weights)
 
 
 def walk_band(duel: Duel, tables: BandTables, codes: Ints) -> tuple[Ints, Ints, Floats, int]:
@@ -230,14 +268,14 @@ def walk_band(duel: Duel, tables: BandTables, codes: Ints) -> tuple[Ints, Ints, 
     return walk(  # type: ignore[no-any-return]
         codes, duel.dists, duel.gards, duel.gard_max, duel.scale, duel.lengths, duel.heuristic, duel.leave_free,
         duel.counter_table, t.levels, duel.gard_damage, duel.deadly_knocks_out,
-        *t.move, *t.initiative, t.regain, *t.ground, *t.defended, *t.strike, *t.free,
+        *t.move, *t.initiative, t.regain, *t.ground, *t.defended, *t.strike, *t.free, t.nodes,
     )  # fmt: skip
 
 
 # ---- outcome keys ------------------------------------------------------------------------------------------------
 def outcome(key: Ints, grid: int) -> tuple[Ints, Ints, Ints, Ints, Ints, Ints, Ints]:
     """An outcome key's parts: (ended, fate a, fate b, box ticked or −1, Omtöckning a gained, b gained, band code —
-    0 for an end)."""
+    0 for an end). A wound node's key (ended 2) is read by :func:`expanded` instead."""
     code = key % grid
     rest = key // grid
     db = rest % (1 << GAIN_BITS)
@@ -251,6 +289,27 @@ def outcome(key: Ints, grid: int) -> tuple[Ints, Ints, Ints, Ints, Ints, Ints, I
     fa = rest % 4
     ended = rest // 4
     return ended, fa, fb, tick, da, db, code
+
+
+def expanded(tables: BandTables, keys: Ints, weights: Floats, grid: int) -> tuple[tuple[Ints, ...], Floats, Ints]:
+    """Outcome keys with every wound node spelt out as its wounds: (:func:`outcome`'s parts, probabilities, the index
+    of the key each row comes from). The block solve never does this (it keeps the nodes: see the module); the
+    tests compare rounds so."""
+    rest = keys // grid
+    node = rest >> 24 == 2
+    parts = outcome(keys[~node], grid)
+    at = np.flatnonzero(~node)
+    rows = [(*(p.tolist() for p in parts), weights[~node].tolist(), at.tolist())]
+    off, kinds, w = tables.wounds
+    hits = (rest[node] & 0xFFFFFF).tolist()
+    for index, hit, code, weight in zip(
+        np.flatnonzero(node).tolist(), hits, (keys[node] % grid).tolist(), weights[node].tolist(), strict=True
+    ):
+        for j in range(off[hit], off[hit + 1]):
+            da, db, tick = kinds[j].tolist()
+            rows.append(([0], [0], [0], [tick], [da], [db], [code], [weight * float(w[j])], [index]))
+    columns = [np.concatenate([np.asarray(r[i], dtype=np.int64 if i != 7 else np.float64) for r in rows]) for i in range(9)]
+    return tuple(columns[:7]), columns[7], columns[8]
 
 
 @compiled
@@ -325,6 +384,44 @@ def _grounded(out_k: Ints, out_w: Floats, n: int, grid: int, dists: int, g0: int
 
 
 @compiled
+def _node_key(grid: int, hit: int, code: int) -> int:
+    """A wound node's outcome key: its hit class (:func:`hit_class`) and the state after the hit (see the module)."""
+    result: int = ((2 << 24) | hit) * grid + code
+    return result
+
+
+@compiled
+def hit_class(table: int, striker: int, gard: int, kept: int, widest: int) -> int:
+    """The class of a hit's wounds that do not end the duel: the table it comes from (0 against the defence roll, 1
+    no defence roll), who strikes, the struck one's Gard before, and whether the Gard is kept (an exceptional or open
+    hit: 1) or emptied (0). Every wound of a class leaves the same state after the hit; only the Omtöckning gained
+    and the box ticked differ (:attr:`BandTables.wounds`)."""
+    return ((table * 2 + striker) * widest + gard) * 2 + kept
+
+
+@compiled
+def _wound(gard_left: int, wound: int) -> bool:
+    """A hit whose wound leaves the struck fighter standing (a wound node's: Skråma, Lätt, Allvarlig)."""
+    return gard_left >= 0 and R.SKRAMA <= wound <= R.ALLVARLIG
+
+
+@compiled
+def _node_grounded(out_k: Ints, out_w: Floats, n: int, grid: int, dists: int, g0: int, g1: int, att: int, hit: int,
+                   dist: int, holder: int, redecide: int, ga: int, gb: int, w: float, ground_off: Ints,
+                   ground_f: Ints, ground_w: Floats) -> int:  # fmt: skip
+    """A wound node whose round ends now: the successful attacker may gain ground (both stand), then the next round
+    start."""
+    k = att * dists + dist
+    for j in range(ground_off[k], ground_off[k + 1]):
+        there = ground_f[j, 0]
+        red = redecide | ground_f[j, 1] if there != dist else redecide
+        out_k[n] = _node_key(grid, hit, _code(0, 0, 0, there, holder, red, ga, gb, dists, g0, g1))
+        out_w[n] = w * ground_w[j]
+        n += 1
+    return n
+
+
+@compiled
 def _merge(keys: Ints, weights: Floats, lo: int, hi: int, table: Ints, slots: Ints) -> tuple[int, int]:
     """Sum the leaves ``keys[lo:hi]`` with equal keys in place (an open-addressing hash ``table`` of indices, −1
     empty, its used ``slots`` cleared after); returns the new end and the most leaves summed into one."""
@@ -366,7 +463,7 @@ def walk(
     leave_free: Ints, counter_table: Any, levels: Ints, gard_damage: bool, deadly_knocks_out: bool,
     move_off: Ints, move_f: Ints, move_w: Floats, init_off: Ints, init_f: Ints, init_w: Floats, regain: Floats,
     ground_off: Ints, ground_f: Ints, ground_w: Floats, def_off: Ints, def_f: Ints, def_w: Floats,
-    str_off: Ints, str_f: Ints, str_w: Floats, free_off: Ints, free_f: Ints, free_w: Floats,
+    str_off: Ints, str_f: Ints, str_w: Floats, free_off: Ints, free_f: Ints, free_w: Floats, nodes: Any,
 ) -> tuple[Ints, Ints, Floats, int]:  # fmt: skip
     """See :func:`walk_band`."""
     g0, g1 = gards[0], gards[1]
@@ -417,10 +514,13 @@ def walk(
             # a counter-attacker's strike back on the attacker att0, then gaining ground (att0's first strike
             # succeeded or not)
             dfn = 1 - att0
-            k = dfn * gw + (ga if att0 == 0 else gb)
+            struck = ga if att0 == 0 else gb
+            k = dfn * gw + struck
             for j in range(str_off[k], str_off[k + 1]):
                 w = str_w[j]
                 gl = str_f[j, 1]
+                if _wound(gl, str_f[j, 2]):
+                    continue  # a wound node, below
                 fa, fb, tick, da, db, ga2, gb2, red = FIGHTING, FIGHTING, -1, 0, 0, ga, gb, redecide
                 if gl >= 0:
                     fate, tick, red = _hurt(gl, str_f[j, 2], str_f[j, 3], att0, holder, redecide, gard_damage,
@@ -431,6 +531,20 @@ def walk(
                         gb2, db, fb = gl, str_f[j, 3], fate
                 n = _grounded(out_k, out_w, n, grid, dists, g0, g1, att0, succ0, fa, fb, tick, da, db, dist, holder,
                               red, ga2, gb2, w, ground_off, ground_f, ground_w)  # fmt: skip
+            for kept in range(2):
+                hit = hit_class(1, dfn, struck, kept, gw)
+                if not nodes[hit]:
+                    continue
+                gl = struck if kept else 0
+                _, _, red = _hurt(gl, R.SKRAMA, 0, att0, holder, redecide, gard_damage, deadly_knocks_out)
+                ga2, gb2 = (gl, gb) if att0 == 0 else (ga, gl)
+                if succ0:
+                    n = _node_grounded(out_k, out_w, n, grid, dists, g0, g1, att0, hit, dist, holder, red, ga2, gb2,
+                                       1.0, ground_off, ground_f, ground_w)  # fmt: skip
+                else:
+                    out_k[n] = _node_key(grid, hit, _code(0, 0, 0, dist, holder, red, ga2, gb2, dists, g0, g1))
+                    out_w[n] = 1.0
+                    n += 1
             offsets[i + 1], merged = _merge(out_k, out_w, start, n, table, slots)
             largest = max(largest, merged)
             n = offsets[i + 1]
@@ -506,6 +620,8 @@ def walk(
                     wd = w_attack * (1.0 - p_counter)
                     for j in range(def_off[k], def_off[k + 1]):
                         gl = def_f[j, 1]
+                        if _wound(gl, def_f[j, 2]):
+                            continue  # a wound node, below
                         fa, fb, tick, da, db, ga2, gb2, red = FIGHTING, FIGHTING, -1, 0, 0, ga, gb, red2
                         if gl >= 0:
                             fate, tick, red = _hurt(gl, def_f[j, 2], def_f[j, 3], dfn, hold2, red2, gard_damage,
@@ -517,10 +633,20 @@ def walk(
                         n = _grounded(out_k, out_w, n, grid, dists, g0, g1, att, def_f[j, 0], fa, fb, tick, da, db, d1,
                                       hold2, red, ga2, gb2, wd * def_w[j], ground_off, ground_f,
                                       ground_w)  # fmt: skip
+                    for kept in range(2):
+                        hit = hit_class(0, att, gard_dfn, kept, gw)
+                        if nodes[hit]:
+                            gl = gard_dfn if kept else 0
+                            _, _, red = _hurt(gl, R.SKRAMA, 0, dfn, hold2, red2, gard_damage, deadly_knocks_out)
+                            ga2, gb2 = (gl, gb) if dfn == 0 else (ga, gl)
+                            n = _node_grounded(out_k, out_w, n, grid, dists, g0, g1, att, hit, d1, hold2, red, ga2,
+                                               gb2, wd, ground_off, ground_f, ground_w)  # fmt: skip
                 if p_counter > 0:  # the counter-attack: the attack's first strike, then the strike back pending
                     wc = w_attack * p_counter
                     for j in range(str_off[k], str_off[k + 1]):
                         gl = str_f[j, 1]
+                        if _wound(gl, str_f[j, 2]):
+                            continue  # a wound node, below
                         succ = str_f[j, 0]
                         fa, fb, tick, da, db, ga2, gb2, red = FIGHTING, FIGHTING, -1, 0, 0, ga, gb, red2
                         if gl >= 0:
@@ -539,6 +665,15 @@ def walk(
                         out_k[n] = _key(grid, FIGHTING, FIGHTING, tick, da, db, code)
                         out_w[n] = wc * str_w[j]
                         n += 1
+                    for kept in range(2):
+                        hit = hit_class(1, att, gard_dfn, kept, gw)
+                        if nodes[hit]:  # a wound, the defender standing: its strike back in the next block
+                            gl = gard_dfn if kept else 0
+                            _, _, red = _hurt(gl, R.SKRAMA, 0, dfn, hold2, red2, gard_damage, deadly_knocks_out)
+                            ga2, gb2 = (gl, gb) if dfn == 0 else (ga, gl)
+                            out_k[n] = _node_key(grid, hit, _code(1, att, 1, d1, hold2, red, ga2, gb2, dists, g0, g1))
+                            out_w[n] = wc
+                            n += 1
         offsets[i + 1], merged = _merge(out_k, out_w, start, n, table, slots)
         largest = max(largest, merged)
         n = offsets[i + 1]
