@@ -257,8 +257,9 @@ class Band:
         """Each fighter's Omtöckning values in the band: from ``low``, ``width`` of them."""
         self.slots = self.width[0] * self.width[1]
         """The band's blocks: slot (a − lowest a) × width b + (b − lowest b)."""
-        self.store = np.zeros((self.slots, 16, COLUMNS))
-        """The mass waiting to enter each block: slot × row (the band index of a state) × column."""
+        self.store = np.zeros((16, self.slots, COLUMNS))
+        """The mass waiting to enter each block: row (the band index of a state) × slot × column (a state's slots side
+        by side: the wounds from one state into one band land close together)."""
         self.tails = np.zeros((self.slots, left + 1))
         """Per block, the bound on its entering time's tail (P(entered after t rounds), t = 0 … rounds left)."""
         self.tables: BandTables = band_tables(solver.model, solver.duel, daze, solver.memo)
@@ -307,9 +308,9 @@ class Band:
     def reserve(self, codes: Rows) -> None:
         """Rows in the store for mass entering at ``codes``."""
         self._met(codes)
-        if len(self.codes) > self.store.shape[1]:
-            grown = np.zeros((self.slots, max(len(self.codes), 2 * self.store.shape[1]), COLUMNS))
-            grown[:, : self.store.shape[1]] = self.store
+        if len(self.codes) > self.store.shape[0]:
+            grown = np.zeros((max(len(self.codes), 2 * self.store.shape[0]), self.slots, COLUMNS))
+            grown[: self.store.shape[0]] = self.store
             self.store = grown
 
     def prepare(self, rounds: int) -> Prepared:
@@ -531,7 +532,7 @@ class BlockSolver:
             code = self.grid.code(zero, zero, zero, np.array([compact], dtype=np.int64))
             band = self.band(daze)
             band.reserve(code)
-            band.store[band.slot(daze), band.at[code[0]]] += values
+            band.store[band.at[code[0]], band.slot(daze)] += values
         while self.queue:
             check_time()
             _, key = heapq.heappop(self.queue)
@@ -542,7 +543,7 @@ class BlockSolver:
         """Solve every block of one band: its entering mass gathered, its in-band wounds followed, its exits into
         later bands and its ends tallied."""
         stored = len(band.codes)
-        if not stored or not band.store[:, :stored, MASS].any():  # made as a target, but nothing came
+        if not stored or not band.store[:stored, :, MASS].any():  # made as a target, but nothing came
             self._let_go(band)
             return
         band.close(band.codes.copy(), self.limit)
@@ -552,7 +553,7 @@ class BlockSolver:
         n = len(prep.codes)
         entering = np.zeros((slots, n, COLUMNS))
         dead = np.zeros((slots, COLUMNS))
-        S.scatter(entering, dead, prep.position[:stored], band.store[:, :stored])
+        S.scatter(entering, dead, prep.position[:stored], band.store[:stored])
         band.store = np.zeros((0, 0, COLUMNS))
         tails = band.tails
         offset_a = np.repeat(np.arange(wa), wb)

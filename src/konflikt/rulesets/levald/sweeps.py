@@ -565,56 +565,82 @@ def send(
     mass (:func:`node_masses`, the ``active`` slots two at a time) spelt out by its hit class into the wound kinds
     (``w_*``), summed per (kind, state) over the nodes of one state. ``route[kind, slot]`` is where that slot's
     wounds of that kind go (later band × 64 + its slot there; −1: a later block of this band); ``stores[t]`` is
-    later band t's waiting mass (slot × row × column) and ``rows[t]`` its row per state code (tuples of
+    later band t's waiting mass (row × slot × column) and ``rows[t]`` its row per state code (tuples of
     :data:`TARGETS`). Returns the mass per slot and kind sent."""
     kinds = route.shape[0]
     slots = route.shape[1]
     left = np.zeros((slots, kinds))
-    acc = np.zeros((kinds, 2 * K))
+    acc = np.zeros(kinds * 2 * K)
     touched = np.zeros(kinds, dtype=np.bool_)
     order = np.empty(kinds, dtype=np.int64)
+    r0 = np.empty(kinds, dtype=np.int64)
+    r1 = np.empty(kinds, dtype=np.int64)
+    goes = np.empty(kinds, dtype=np.bool_)
     for first in range(0, active.size, 2):
         pair = masses[first // 2]
         b0 = active[first]
         b1 = active[first + 1] if first + 1 < active.size else -1
+        for kind in range(kinds):
+            r0[kind] = route[kind, b0]
+            r1[kind] = route[kind, b1] if b1 >= 0 else -1
+            goes[kind] = r0[kind] >= 0 or r1[kind] >= 0
         for g in range(group_ptr.size - 1):
             used = 0
             for node in range(group_ptr[g], group_ptr[g + 1]):
                 x = pair[node]
-                if x[0] == 0.0 and x[K] == 0.0:
+                x0, x1, x2, x3, x4, x5, x6, x7 = x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]
+                y0, y1, y2, y3, y4, y5, y6, y7 = x[8], x[9], x[10], x[11], x[12], x[13], x[14], x[15]
+                if x0 == 0.0 and y0 == 0.0:
                     continue
                 hit = node_hit[node]
                 for j in range(w_ptr[hit], w_ptr[hit + 1]):
                     kind = w_kind[j]
-                    if route[kind, b0] < 0 and (b1 < 0 or route[kind, b1] < 0):
+                    if not goes[kind]:
                         continue
+                    q = kind * 16
                     if not touched[kind]:
                         touched[kind] = True
                         order[used] = kind
                         used += 1
-                        acc[kind, :] = 0.0
+                        for c in range(16):
+                            acc[q + c] = 0.0
                     w = w_w[j]
-                    a = acc[kind]
-                    for c in range(2 * K):
-                        a[c] += x[c] * w
+                    acc[q] += x0 * w
+                    acc[q + 1] += x1 * w
+                    acc[q + 2] += x2 * w
+                    acc[q + 3] += x3 * w
+                    acc[q + 4] += x4 * w
+                    acc[q + 5] += x5 * w
+                    acc[q + 6] += x6 * w
+                    acc[q + 7] += x7 * w
+                    acc[q + 8] += y0 * w
+                    acc[q + 9] += y1 * w
+                    acc[q + 10] += y2 * w
+                    acc[q + 11] += y3 * w
+                    acc[q + 12] += y4 * w
+                    acc[q + 13] += y5 * w
+                    acc[q + 14] += y6 * w
+                    acc[q + 15] += y7 * w
             if used == 0:
                 continue
             code = node_code[group_ptr[g]]
             for u in range(used):
                 kind = order[u]
                 touched[kind] = False
-                a = acc[kind]
+                q = kind * 16
                 zero = kind_zero[kind]
-                to = route[kind, b0]
-                if to >= 0 and a[0] != 0.0:
-                    left[b0, kind] += a[0]
-                    _add8(stores[to // 64], to % 64, rows[to // 64][code], zero, a[0], a[1], a[2], a[3], a[4], a[5],
-                          a[6], a[7])  # fmt: skip
-                to = route[kind, b1] if b1 >= 0 else -1
-                if to >= 0 and a[K] != 0.0:
-                    left[b1, kind] += a[K]
-                    _add8(stores[to // 64], to % 64, rows[to // 64][code], zero, a[8], a[9], a[10], a[11], a[12],
-                          a[13], a[14], a[15])  # fmt: skip
+                to = r0[kind]
+                if to >= 0 and acc[q] != 0.0:
+                    left[b0, kind] += acc[q]
+                    t = to // 64
+                    _add8(stores[t], to % 64, rows[t][code], zero, acc[q], acc[q + 1], acc[q + 2], acc[q + 3],
+                          acc[q + 4], acc[q + 5], acc[q + 6], acc[q + 7])  # fmt: skip
+                to = r1[kind]
+                if to >= 0 and acc[q + 8] != 0.0:
+                    left[b1, kind] += acc[q + 8]
+                    t = to // 64
+                    _add8(stores[t], to % 64, rows[t][code], zero, acc[q + 8], acc[q + 9], acc[q + 10], acc[q + 11],
+                          acc[q + 12], acc[q + 13], acc[q + 14], acc[q + 15])  # fmt: skip
     return left
 
 
@@ -623,33 +649,33 @@ def _add8(
     store: Floats, slot: int, r: int, zero: int, x0: float, x1: float, x2: float, x3: float, x4: float, x5: float,
     x6: float, x7: float,
 ) -> None:  # fmt: skip
-    """Add a row of the 8 columns into ``store[slot, r]``, but the column ``zero`` (the box the exit ticks)."""
-    store[slot, r, 0] += x0
-    store[slot, r, 1] += x1
-    store[slot, r, 2] += x2 if zero != 2 else 0.0
-    store[slot, r, 3] += x3 if zero != 3 else 0.0
-    store[slot, r, 4] += x4 if zero != 4 else 0.0
-    store[slot, r, 5] += x5 if zero != 5 else 0.0
-    store[slot, r, 6] += x6 if zero != 6 else 0.0
-    store[slot, r, 7] += x7 if zero != 7 else 0.0
+    """Add a row of the 8 columns into ``store[r, slot]``, but the column ``zero`` (the box the exit ticks)."""
+    store[r, slot, 0] += x0
+    store[r, slot, 1] += x1
+    store[r, slot, 2] += x2 if zero != 2 else 0.0
+    store[r, slot, 3] += x3 if zero != 3 else 0.0
+    store[r, slot, 4] += x4 if zero != 4 else 0.0
+    store[r, slot, 5] += x5 if zero != 5 else 0.0
+    store[r, slot, 6] += x6 if zero != 6 else 0.0
+    store[r, slot, 7] += x7 if zero != 7 else 0.0
 
 
 @compiled
 def scatter(entering: Floats, dead: Floats, positions: Ints, store: Floats) -> None:
-    """A band's waiting mass (slot × row × column) at its states' positions in the solve (slot × position ×
+    """A band's waiting mass (row × slot × column) at its states' positions in the solve (slot × position ×
     column); at a deadlocked state (position < 0) into ``dead`` (slot × column)."""
-    slots, rows = store.shape[0], store.shape[1]
-    for b in range(slots):
-        for i in range(rows):
-            if store[b, i, 0] == 0.0:
+    rows, slots = store.shape[0], store.shape[1]
+    for i in range(rows):
+        pos = positions[i]
+        for b in range(slots):
+            if store[i, b, 0] == 0.0:
                 continue
-            pos = positions[i]
             if pos >= 0:
                 for j in range(K):
-                    entering[b, pos, j] += store[b, i, j]
+                    entering[b, pos, j] += store[i, b, j]
             else:
                 for j in range(K):
-                    dead[b, j] += store[b, i, j]
+                    dead[b, j] += store[i, b, j]
 
 
 @compiled

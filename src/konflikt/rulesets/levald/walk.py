@@ -235,30 +235,35 @@ def _wound_classes(
     defended: tuple[Ints, Ints, Floats], strike: tuple[Ints, Ints, Floats], widest: int
 ) -> tuple[Any, tuple[Ints, Ints, Floats]]:
     """The hit classes of a band's two hit tables (against the defence roll; no defence roll): which have wounds
-    that leave the struck one standing, and those wounds per class (Omtöckning gained, box, probability)."""
-    classes = 2 * 2 * widest * 2
-    rows: list[list[tuple[int, int, int, float]]] = [[] for _ in range(classes)]
+    that leave the struck one standing, and those wounds per class (Omtöckning gained, box, probability), equal
+    wounds of a class summed."""
+    parts = []
     for table, (off, fields, weights) in enumerate((defended, strike)):
-        for key in range(len(off) - 1):
-            striker, gard = divmod(key, widest)
-            struck = 1 - striker
-            merged: dict[tuple[int, int, int, int], float] = {}
-            for j in range(off[key], off[key + 1]):
-                left, wound, gained = int(fields[j, 1]), int(fields[j, 2]), int(fields[j, 3])
-                if not (left >= 0 and R.SKRAMA <= wound <= R.ALLVARLIG):
-                    continue
-                kept = int(left != 0)
-                assert left in (0, gard), "a wound empties the Gard or keeps it (an exceptional or open hit)"
-                kind = (kept, gained if struck == 0 else 0, gained if struck == 1 else 0, struck * 5 + wound)
-                merged[kind] = merged.get(kind, 0.0) + float(weights[j])
-            for (kept, da, db, tick), w in merged.items():
-                rows[hit_class.py_func(table, striker, gard, kept, widest)].append((da, db, tick, w))
-    nodes = np.array([bool(r) for r in rows], dtype=np.bool_)
+        key = np.repeat(np.arange(len(off) - 1), np.diff(off))
+        striker, gard = key // widest, key % widest
+        left, wound, gained = fields[:, 1], fields[:, 2], fields[:, 3]
+        standing = (left >= 0) & (wound >= R.SKRAMA) & (wound <= R.ALLVARLIG)
+        assert bool(np.isin(left[standing] - gard[standing] * (left[standing] != 0), 0).all()), (
+            "a wound empties the Gard or keeps it (an exceptional or open hit)"
+        )
+        struck = 1 - striker
+        kept = (left != 0).astype(np.int64)
+        hit = ((table * 2 + striker) * widest + gard) * 2 + kept
+        parts.append(
+            np.column_stack([hit, gained * (struck == 0), gained * (struck == 1), struck * 5 + wound])[standing]
+        )
+        parts.append(weights[standing])
+    rows = np.concatenate([parts[0], parts[2]])
+    weights = np.concatenate([parts[1], parts[3]])
+    classes = 2 * 2 * widest * 2
+    if not len(rows):
+        return np.zeros(classes, dtype=np.bool_), (np.zeros(classes + 1, dtype=np.int64), rows[:, 1:], weights)
+    uniq, inverse = np.unique(rows, axis=0, return_inverse=True)
+    summed = np.bincount(inverse.ravel(), weights=weights, minlength=len(uniq))
+    counts = np.bincount(uniq[:, 0], minlength=classes)
     off = np.zeros(classes + 1, dtype=np.int64)
-    off[1:] = np.cumsum([len(r) for r in rows])
-    kinds = np.array([(da, db, tick) for r in rows for da, db, tick, _ in r], dtype=np.int64).reshape(-1, 3)
-    weights = np.array([w for r in rows for *_, w in r], dtype=np.float64)
-    return nodes, (off, kinds, weights)
+    off[1:] = np.cumsum(counts)
+    return counts > 0, (off, uniq[:, 1:].astype(np.int64), summed.astype(np.float64))
 
 
 def walk_band(duel: Duel, tables: BandTables, codes: Ints) -> tuple[Ints, Ints, Floats, int]:
