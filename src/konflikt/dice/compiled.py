@@ -13,7 +13,9 @@ carry several dice (``uniform(bits, 6561)`` is two 4dF).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any, TypeVar, cast
 
 import numba
@@ -27,8 +29,44 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def compiled(func: F) -> F:
-    """``numba.njit(cache=True)``, typed for mypy (numba has no type hints)."""
-    return cast(F, numba.njit(cache=True)(func))
+    """``numba.njit(cache=True, nogil=True)``, typed for mypy (numba has no type hints): a kernel lets go of
+    Python's lock while it runs, so kernels that write apart can run side by side in threads (:func:`side_by_side`)."""
+    return cast(F, numba.njit(cache=True, nogil=True)(func))
+
+
+MOST_THREADS = 4
+"""Threads :func:`side_by_side` uses at most (the kernels it runs are memory-bound beyond a few)."""
+_POOL: ThreadPoolExecutor | None = None
+
+
+def threads() -> int:
+    """The threads :func:`side_by_side` runs on: ``KONFLIKT_THREADS`` when set, else the cores this process may
+    use, at most :data:`MOST_THREADS`."""
+    asked = os.environ.get("KONFLIKT_THREADS", "")
+    if asked.isdigit() and int(asked) > 0:
+        return int(asked)
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(MOST_THREADS, cores))
+
+
+def side_by_side(calls: Sequence[Callable[[], None]]) -> None:
+    """Run ``calls`` (compiled kernels that write apart, bound to their arguments) at once on :func:`threads`
+    threads, and wait for all; in the calling thread when there is one call or one core. A kernel's error is raised
+    here."""
+    global _POOL
+    if len(calls) < 2 or threads() < 2:
+        for call in calls:
+            call()
+        return
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=threads(), thread_name_prefix="konflikt-kernel")
+    futures = [_POOL.submit(call) for call in calls]
+    wait(futures)
+    for future in futures:
+        future.result()
 
 
 @compiled

@@ -58,6 +58,7 @@ from typing import Any
 import numpy as np
 
 from konflikt.core.deadline import check_time
+from konflikt.dice.compiled import side_by_side, threads
 from konflikt.errors import KonfliktError
 from konflikt.rulesets.levald import rules as R
 from konflikt.rulesets.levald import sweeps as S
@@ -229,6 +230,8 @@ class Prepared:
     """Wound kinds: (Omtöckning a gained, b gained, box ticked)."""
     kind_zero: Rows
     """Per wound kind: the column its tick zeroes (:func:`untouched_column`), −1 none."""
+    wound_weights: Floats
+    """Hit class × wound kind: the probability of that wound given a hit of that class (``w_*`` dense)."""
     stays: Any
     """Per hit class: whether one of its wounds can keep both penalties."""
     e_ptr: Rows
@@ -342,6 +345,9 @@ class Band:
         kind_keys, w_kind = np.unique((wound_kinds[:, 0] * 256 + wound_kinds[:, 1]) * 16 + wound_kinds[:, 2] + 1,
                                       return_inverse=True)  # fmt: skip
         kinds = np.column_stack([(kind_keys // 16) >> 8, (kind_keys // 16) & 255, kind_keys % 16 - 1]).astype(np.int64)
+        w_kind = w_kind.ravel().astype(np.int64)
+        weights_by_class = np.zeros((len(w_ptr) - 1, len(kinds)))
+        np.add.at(weights_by_class, (np.repeat(np.arange(len(w_ptr) - 1), np.diff(w_ptr)), w_kind), w_w)
         end_keys, e_ptr, e_col, e_w2 = S.end_tables(position, e_src, e_key, e_w, len(order))
         end_kinds = np.column_stack(
             [(end_keys >> 8) & 255, end_keys & 255, ((end_keys >> 16) & 15) - 1, (end_keys >> 22) & 3, (end_keys >> 20) & 3]
@@ -357,8 +363,8 @@ class Band:
         return Prepared(
             position, self.codes[order], g_ptr, g_idx, g_w, i_ptr, i_idx, i_w, b_ptr, b_idx, b_w, gt, it, bt, bounds,
             inv_off, invs, start, to_dead, node_code, node_hit, node_pos, group_ptr, n_ptr, n_row, n_w, w_ptr,
-            w_kind.ravel().astype(np.int64), w_w, kinds, np.array([untouched_column(int(t)) for t in kinds[:, 2]],
-            dtype=np.int64), self.class_stays, e_ptr, e_col, e_w2, end_kinds, survival, widest, most_in,
+            w_kind, w_w, kinds, np.array([untouched_column(int(t)) for t in kinds[:, 2]], dtype=np.int64),
+            weights_by_class, self.class_stays, e_ptr, e_col, e_w2, end_kinds, survival, widest, most_in,
         )  # fmt: skip
 
 
@@ -421,31 +427,30 @@ class Tally:
     rounding: float = 0.0
     cap: float = 0.0
     blocks: int = 0
+    blocks_told: int = 0
+    """Blocks the progress reports have told of (in solve order)."""
     sweeps: int = 0
     untouched: Floats = field(default_factory=lambda: np.zeros(COLUMNS))
     """Per column, the mass that ended (or deadlocked) with it: for a box's column, the mass that never ticked it."""
     terminal: Floats = field(default_factory=lambda: np.zeros(2 * BOXES))
     """Per (fighter × box), the mass that ended by ticking a Kritisk or Dödlig."""
 
-    def ends(self, daze: tuple[int, int], kinds: Rows, values: Floats) -> None:
-        """Mass ending from the block at Omtöckning ``daze`` by each end kind (Omtöckning gained, box, fates)."""
+    def ends(self, daze_a: Rows, daze_b: Rows, fates: Rows, values: Floats) -> None:
+        """Mass (rows of columns) ending at Omtöckning (``daze_a``, ``daze_b``) with ``fates`` (fate a, fate b per
+        row; 0, 0: deadlocked)."""
         some = values[:, MASS] > 0
         if not some.any():
             return
-        rows = np.column_stack([daze[0] + kinds[some, 0], daze[1] + kinds[some, 1], kinds[some, 3], kinds[some, 4]])
+        rows = np.column_stack([daze_a[some], daze_b[some], fates[some, 0], fates[some, 1]])
         self.found.append((rows.astype(np.int64), values[some, MASS].copy()))
         self.untouched += values[some].sum(axis=0)
 
     def end(self, daze: tuple[int, int], fates: tuple[int, int], values: Floats) -> None:
         """Mass (a row of columns) ending at Omtöckning ``daze`` with ``fates`` (0, 0: deadlocked at the cap)."""
-        p = float(values[MASS])
-        if p <= 0:
-            return
-        self.found.append((np.array([[daze[0], daze[1], fates[0], fates[1]]], dtype=np.int64), np.array([p])))
-        self.untouched += values
-        if fates == (0, 0):
-            self.deadlocked += p
+        if fates == (0, 0) and values[MASS] > 0:
+            self.deadlocked += float(values[MASS])
             self.moment_dead += float(values[MOMENT])
+        self.ends(np.array([daze[0]]), np.array([daze[1]]), np.array([fates]), values[None, :])
 
 
 class BlockSolver:
@@ -559,14 +564,34 @@ class BlockSolver:
         offset_a = np.repeat(np.arange(wa), wb)
         offset_b = np.tile(np.arange(wb), wa)
         order = np.argsort(offset_a + offset_b, kind="stable").astype(np.int64)
-        visits, sweeps, res, mag, dead_in_band, stayed = S.solve_band(
-            entering, order, wb, wa, offset_a, offset_b, *prep.gt, *prep.it, *prep.bt, prep.bounds, prep.inv_off,
-            prep.invs, prep.start, prep.n_ptr, prep.n_row, prep.n_w, prep.node_hit, prep.node_pos,
-            _stays_by_slot(prep, offset_a, offset_b, wa, wb),
-            prep.w_ptr, prep.w_kind, prep.w_w, prep.kinds[:, 0].copy(), prep.kinds[:, 1].copy(), prep.kind_zero,
-            TOLERANCE, RELATIVE_TOLERANCE, MOST_SWEEPS,
-        )  # fmt: skip
-        dead += dead_in_band
+        visits = np.zeros((slots, n, COLUMNS))
+        sweeps = np.zeros(slots, dtype=np.int64)
+        res, mag = np.zeros((slots, COLUMNS)), np.zeros((slots, COLUMNS))
+        classes = len(prep.w_ptr) - 1
+        masses = np.zeros((len(prep.n_ptr) - 1, slots, COLUMNS))
+        wounded = np.zeros((slots, classes))
+        by_end = np.zeros((slots, len(prep.end_kinds), COLUMNS))
+        played = np.zeros((slots, S.PLAYED))
+        stays = _stays_by_slot(prep, offset_a, offset_b, wa, wb)
+        kind_da, kind_db = prep.kinds[:, 0].copy(), prep.kinds[:, 1].copy()
+
+        def solve(slot: int) -> Callable[[], None]:
+            return lambda: S.solve_block(
+                slot, entering, visits, sweeps, res, mag, masses, wounded, by_end, played, prep.node_hit, *prep.gt,
+                *prep.it, *prep.bt,
+                prep.bounds, prep.inv_off, prep.invs, prep.start, prep.n_ptr, prep.n_row, prep.n_w, prep.e_ptr,
+                prep.e_col, prep.e_w, prep.to_dead, TOLERANCE, RELATIVE_TOLERANCE, MOST_SWEEPS,
+            )  # fmt: skip
+
+        # the blocks of one Omtöckning sum take no wound from each other: solved side by side, then their wounds
+        # that keep both penalties added to the later blocks'
+        sums = offset_a + offset_b
+        for diagonal in range(int(sums.max()) + 1):
+            check_time()
+            here = np.flatnonzero((sums == diagonal) & (entering[:, :, MASS].sum(axis=1) > 0))
+            side_by_side([solve(int(slot)) for slot in here])
+            S.stay(here, masses, entering, dead, wa, wb, prep.node_hit, prep.node_pos, stays, prep.w_ptr,
+                   prep.w_kind, prep.w_w, kind_da, kind_db, prep.kind_zero)  # fmt: skip
         # the wounds into later bands: added to their waiting mass, routed by (wound kind, slot)
         kinds = len(prep.kinds)
         route = np.full((kinds, slots), -1, dtype=np.int64)
@@ -588,67 +613,90 @@ class BlockSolver:
                         targets.append(target)
                     to = where[daze] = t * 64 + target.slot(daze)
                 route[kind, slot] = to
-        left_band = np.zeros((slots, kinds))
         if targets:
-            going = np.flatnonzero((route >= 0).any(axis=0)).astype(np.int64)
-            masses = S.node_masses(visits, going, prep.n_ptr, prep.n_row, prep.n_w)
-            class_of_entry = np.repeat(np.arange(len(prep.w_ptr) - 1), np.diff(prep.w_ptr))
+            class_of_entry = np.repeat(np.arange(classes), np.diff(prep.w_ptr))
             for t, target in enumerate(targets):
                 kinds_here = ((route >= 0) & (route // 64 == t)).any(axis=1)
-                classes = np.zeros(len(prep.w_ptr) - 1, dtype=bool)
-                classes[class_of_entry[kinds_here[prep.w_kind]]] = True
-                target.reserve(prep.node_code[classes[prep.node_hit]])
-            for lo in range(0, len(targets), S.TARGETS):
-                chunk = targets[lo : lo + S.TARGETS]
-                mine = np.where((route >= 0) & (route // 64 >= lo) & (route // 64 < lo + S.TARGETS), route - 64 * lo, -1)
+                reached = np.zeros(classes, dtype=bool)
+                reached[class_of_entry[kinds_here[prep.w_kind]]] = True
+                target.reserve(prep.node_code[reached[prep.node_hit]])
+            # each thread sends into its own later bands (up to TARGETS a call), so none writes where another does
+            run_tables = S.runs(route)
+            live = masses[:, :, MASS].any(axis=1)
+
+            def send(lo: int, hi: int) -> Callable[[], None]:
+                chunk = targets[lo:hi]
                 pad = S.TARGETS - len(chunk)
                 stores = tuple(t.store for t in chunk) + (_NO_STORE,) * pad
                 rows = tuple(t.at for t in chunk) + (_NO_ROWS,) * pad
-                left_band += S.send(
-                    masses, going, prep.node_code, prep.node_hit, prep.group_ptr, prep.w_ptr, prep.w_kind, prep.w_w,
-                    mine, prep.kind_zero, stores, rows,
+                return lambda: S.send(
+                    masses, live, prep.node_code, prep.node_hit, prep.w_ptr, prep.w_kind, prep.w_w, *run_tables,
+                    prep.kind_zero, lo, len(chunk), stores, rows,
                 )  # fmt: skip
-        by_exit = stayed + left_band
-        by_end = S.ends_of(visits, np.array(active, dtype=np.int64), prep.e_ptr, prep.e_col, prep.e_w,
-                           len(prep.end_kinds))  # fmt: skip
-        end_zero = np.array([untouched_column(int(t)) for t in prep.end_kinds[:, 2]], dtype=np.int64)
-        end_terminal = (prep.end_kinds[:, 2] >= 0) & (end_zero < 0)
-        gamma = _gamma(band.merged + 64)
-        rounding_terms = int(prep.most_in) + 3
-        assert MOMENT == 1 and MASS == 0  # the sweeps' layout
-        for slot in order.tolist():
-            total = float(entering[slot, :, MASS].sum()) + float(dead[slot, MASS])
-            if total <= 0:
-                continue
+
+            size = min(S.TARGETS, -(-len(targets) // threads()))
+            side_by_side([send(lo, min(lo + size, len(targets))) for lo in range(0, len(targets), size)])
+        # every wound of a block leaves it, into a later block of the band or a later band: by kind, its class's mass
+        by_exit = wounded @ prep.wound_weights
+        totals = entering[:, :, MASS].sum(axis=1) + dead[:, MASS]
+        solved = [slot for slot in order.tolist() if totals[slot] > 0]
+        self._account(band, prep, tally, solved, totals, sweeps, res, mag, dead, by_end, played)
+        # the round cap: the tail of the time the mass spends, through each block in order, and on through its exits
+        tails = band.tails
+        for slot in solved:
             oa, ob = divmod(slot, wb)
-            daze = (band.low[0] + oa, band.low[1] + ob)
-            v = visits[slot]
-            tally.blocks += 1
-            tally.sweeps += int(sweeps[slot])
-            residual = float(max(res[slot, MASS], res[slot, 2:].max(initial=0.0)))
-            tally.residual += residual + _gamma(rounding_terms) * float(mag[slot].max())
-            tally.rounding += gamma * float(v[:, MASS].sum()) + _gamma(prep.widest) * total
-            tally.rounds += float(prep.start @ v[:, MASS])
-            # deadlocks: mass entering a deadlocked state, or stepping into one
-            tally.end(daze, (0, 0), dead[slot] + prep.to_dead @ v)
-            values = by_end[slot]
-            values[np.flatnonzero(end_zero >= 0), end_zero[end_zero >= 0]] = 0.0
-            np.add.at(tally.terminal, prep.end_kinds[end_terminal, 2], values[end_terminal, MASS])
-            tally.ends(daze, prep.end_kinds, values)
-            # the round cap: the tail of the time the mass spends, through the block
-            tail_out, alive = _tails(tails[slot], total, prep.survival)
+            tail_out, alive = _tails(tails[slot], float(totals[slot]), prep.survival)
             tally.cap += alive
-            for kind in np.flatnonzero(by_exit[slot] > 0).tolist():
-                da, db, _ = prep.kinds[kind].tolist()
-                bound = np.minimum(by_exit[slot, kind], tail_out)
-                if oa + da < wa and ob + db < wb:
-                    tails[(oa + da) * wb + ob + db] += bound
-                else:
-                    to = int(route[kind, slot])
-                    targets[to // 64].tails[to % 64] += bound
+            kinds_out = np.flatnonzero(by_exit[slot] > 0)
+            bound = np.minimum(by_exit[slot, kinds_out, None], tail_out[None, :])
+            ta, tb = oa + prep.kinds[kinds_out, 0], ob + prep.kinds[kinds_out, 1]
+            inside = (ta < wa) & (tb < wb)
+            np.add.at(tails, ta[inside] * wb + tb[inside], bound[inside])
+            to = route[kinds_out[~inside], slot]
+            for t in np.unique(to // 64).tolist():
+                going_there = to // 64 == t
+                np.add.at(targets[t].tails, to[going_there] % 64, bound[~inside][going_there])
             if progress is not None:
-                progress(Progress(daze, tally.blocks, len(self.bands), self.states(), len(self.queue), total))
+                daze = (band.low[0] + oa, band.low[1] + ob)
+                tally.blocks_told += 1
+                progress(Progress(daze, tally.blocks_told, len(self.bands), self.states(), len(self.queue),
+                                  float(totals[slot])))  # fmt: skip
         self._let_go(band)
+
+    def _account(
+        self, band: Band, prep: Prepared, tally: Tally, solved: list[int], totals: Floats, sweeps: Rows,
+        res: Floats, mag: Floats, dead: Floats, by_end: Floats, played: Floats,
+    ) -> None:  # fmt: skip
+        """The solved blocks' ends, deadlocks, rounds and error terms, into the tally (a slot not solved has
+        nothing in any of them)."""
+        tally.blocks += len(solved)
+        tally.sweeps += int(sweeps.sum())
+        residual = np.maximum(res[:, MASS], res[:, 2:].max(axis=1, initial=0.0))
+        tally.residual += float(residual.sum()) + _gamma(int(prep.most_in) + 3) * float(mag.max(axis=1).sum())
+        tally.rounding += _gamma(band.merged + 64) * float(played[:, 1].sum()) + _gamma(prep.widest) * float(
+            totals[solved].sum()
+        )
+        tally.rounds += float(played[:, 0].sum())
+        oa, ob = np.divmod(np.arange(band.slots), band.width[1])
+        daze_a, daze_b = band.low[0] + oa, band.low[1] + ob
+        # deadlocks: mass entering a deadlocked state, or stepping into one
+        deadlocks = dead + played[:, 2:]
+        tally.ends(daze_a, daze_b, np.zeros((band.slots, 2), dtype=np.int64), deadlocks)
+        tally.deadlocked += float(deadlocks[:, MASS].sum())
+        tally.moment_dead += float(deadlocks[:, MOMENT].sum())
+        # ends: a ticked box's column zeroed (the mass no longer has it untouched); Kritisk and Dödlig counted apart
+        end_zero = np.array([untouched_column(int(t)) for t in prep.end_kinds[:, 2]], dtype=np.int64)
+        zeroing = np.flatnonzero(end_zero >= 0)
+        by_end[:, zeroing, end_zero[zeroing]] = 0.0
+        terminal = np.flatnonzero((prep.end_kinds[:, 2] >= 0) & (end_zero < 0))
+        np.add.at(tally.terminal, prep.end_kinds[terminal, 2], by_end[:, terminal, MASS].sum(axis=0))
+        kinds = len(prep.end_kinds)
+        tally.ends(
+            np.repeat(daze_a, kinds) + np.tile(prep.end_kinds[:, 0], band.slots),
+            np.repeat(daze_b, kinds) + np.tile(prep.end_kinds[:, 1], band.slots),
+            np.tile(prep.end_kinds[:, 3:5], (band.slots, 1)),
+            by_end.reshape(-1, COLUMNS),
+        )
 
     def _let_go(self, band: Band) -> None:
         """A solved band's walks, index and store (no later band enters it: penalties only fall)."""

@@ -441,64 +441,90 @@ def survival(
 
 
 @compiled
-def solve_band(
-    entering: Floats, slots: Ints, width_b: int, width_a: int, offset_a: Ints, offset_b: Ints,
-    gt_ptr: Ints, gt_src: Ints, gt_w: Floats, it_ptr: Ints, it_src: Ints, it_w: Floats, bt_ptr: Ints,
-    bt_src: Ints, bt_w: Floats, bounds: Ints, inv_off: Ints, invs: Floats, start: Floats,
-    n_ptr: Ints, n_row: Ints, n_w: Floats, node_hit: Ints, node_pos: Ints, stays: Any, w_ptr: Ints, w_kind: Ints,
-    w_w: Floats, kind_da: Ints, kind_db: Ints, kind_zero: Ints, tol: float, relative: float, most: int,
-) -> tuple[Floats, Ints, Floats, Floats, Floats, Floats]:  # fmt: skip
-    """Every block of one band, in the order ``slots`` (by Omtöckning's sum): the visits of each, its in-band
-    exits (a wound that keeps both penalties) added to the later blocks' entering mass before they are solved.
-
-    ``entering``: slot × state × column (changed in place); a slot is (Omtöckning a − the band's lowest) ×
-    ``width_b`` + (b − its lowest). Exits are the CSR ``x_*`` over the states (those of the kinds that can stay in
-    the band, from some slot), each column an exit target (its kind:
-    Omtöckning gained and the column zeroed by the box it ticks, ``kind_zero``; its position among this band's
-    states, −1 a deadlocked one). Returns the visits (slot × state × column), the sweeps per slot, the residual and
-    its magnitudes per slot and column (:func:`residual`), the mass per slot and column that an in-band exit sent
-    into a deadlocked state, and the mass per slot and exit kind that stayed in the band."""
-    blocks, n = entering.shape[0], entering.shape[1]
-    k = K
-    visits = np.zeros((blocks, n, k))
-    sweeps = np.zeros(blocks, dtype=np.int64)
-    res = np.zeros((blocks, k))
-    mag = np.zeros((blocks, k))
-    dead = np.zeros((blocks, k))
-    stayed = np.zeros((blocks, kind_da.size))
-    row = np.zeros(k)
+def solve_block(
+    b: int, entering: Floats, visits: Floats, sweeps: Ints, res: Floats, mag: Floats, nodes: Floats,
+    wounded: Floats, ends: Floats, played: Floats, node_hit: Ints, gt_ptr: Ints, gt_src: Ints, gt_w: Floats, it_ptr: Ints, it_src: Ints, it_w: Floats,
+    bt_ptr: Ints, bt_src: Ints, bt_w: Floats, bounds: Ints, inv_off: Ints, invs: Floats, start: Floats,
+    n_ptr: Ints, n_row: Ints, n_w: Floats, e_ptr: Ints, e_col: Ints, e_w: Floats, to_dead: Floats, tol: float,
+    relative: float, most: int,
+) -> None:  # fmt: skip
+    """Block ``b`` of a band (slot b of each array: blocks of one band share its tables) solved from its entering
+    mass (state × column), and read off while its visits are still in the cache: into ``visits`` (state ×
+    column), ``sweeps``, the residual and its magnitudes per column (:func:`residual`), each wound node's mass
+    (``nodes``: node × slot × column; what :func:`stay` and :func:`send` spell out) and the mass per hit class
+    (``wounded``, slot × class), the mass that ends per end kind (the ends CSR ``e_*`` by state, its columns the end
+    kinds) and column, and :data:`PLAYED`. Writes only slot ``b``: blocks no wound joins can be solved side by side,
+    in threads (it holds no lock)."""
+    m = entering[b]
+    n = m.shape[0]
+    total = 0.0
+    for s in range(n):
+        total += m[s, 0]
+    if total == 0.0:
+        return
+    v = visits[b]
     r_work = np.empty(n * K)
     now_work = np.empty(n * K)
-    for b in slots:
-        m = entering[b]
-        total = 0.0
-        for s in range(n):
-            total += m[s, 0]
-        if total == 0.0:
-            continue
-        v = visits[b]
-        made, _ = sweep_solve(m, gt_ptr, gt_src, gt_w, bt_ptr, bt_src, bt_w, bounds, inv_off, invs, start,
-                              max(tol, relative * total), most, v, r_work, now_work)  # fmt: skip
-        sweeps[b] = made
-        residual(m, v, gt_ptr, gt_src, gt_w, it_ptr, it_src, it_w, bt_ptr, bt_src, bt_w, start, res[b], mag[b])
-        oa, ob = offset_a[b], offset_b[b]
-        for node in range(n_ptr.size - 1):
+    made, _ = sweep_solve(m, gt_ptr, gt_src, gt_w, bt_ptr, bt_src, bt_w, bounds, inv_off, invs, start,
+                          max(tol, relative * total), most, v, r_work, now_work)  # fmt: skip
+    sweeps[b] = made
+    residual(m, v, gt_ptr, gt_src, gt_w, it_ptr, it_src, it_w, bt_ptr, bt_src, bt_w, start, res[b], mag[b])
+    out = ends[b]
+    tally = played[b]
+    for s in range(n):
+        vs = v[s]
+        tally[0] += start[s] * vs[0]
+        tally[1] += vs[0]
+        if to_dead[s] != 0.0:
+            for c in range(K):
+                tally[2 + c] += to_dead[s] * vs[c]
+        for p in range(e_ptr[s], e_ptr[s + 1]):
+            w = e_w[p]
+            o = out[e_col[p]]
+            o[0] += vs[0] * w
+            o[1] += vs[1] * w
+            o[2] += vs[2] * w
+            o[3] += vs[3] * w
+            o[4] += vs[4] * w
+            o[5] += vs[5] * w
+            o[6] += vs[6] * w
+            o[7] += vs[7] * w
+    for node in range(n_ptr.size - 1):
+        x0 = x1 = x2 = x3 = x4 = x5 = x6 = x7 = 0.0
+        for p in range(n_ptr[node], n_ptr[node + 1]):
+            s = n_row[p]
+            w = n_w[p]
+            x0 += v[s, 0] * w
+            x1 += v[s, 1] * w
+            x2 += v[s, 2] * w
+            x3 += v[s, 3] * w
+            x4 += v[s, 4] * w
+            x5 += v[s, 5] * w
+            x6 += v[s, 6] * w
+            x7 += v[s, 7] * w
+        x = nodes[node, b]
+        x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] = x0, x1, x2, x3, x4, x5, x6, x7
+        wounded[b, node_hit[node]] += x0
+
+
+@compiled
+def stay(
+    blocks: Ints, nodes: Floats, entering: Floats, dead: Floats, width_a: int, width_b: int,
+    node_hit: Ints, node_pos: Ints, stays: Any, w_ptr: Ints, w_kind: Ints, w_w: Floats, kind_da: Ints,
+    kind_db: Ints, kind_zero: Ints,
+) -> None:  # fmt: skip
+    """The solved ``blocks``' wounds that keep both penalties, spelt out by hit class into the wound kinds (``w_*``)
+    and added to the later blocks' entering mass (slot × state × column; a deadlocked state's into ``dead``, slot ×
+    column); ``nodes`` is node × slot × column. A slot is (Omtöckning a − the
+    band's lowest) × ``width_b`` + (b − its lowest); a wound kind gains Omtöckning ``kind_da``, ``kind_db`` and
+    zeroes the column ``kind_zero`` (the box it ticks)."""
+    row = np.zeros(K)
+    for b in blocks:
+        oa, ob = b // width_b, b % width_b
+        for node in range(nodes.shape[0]):
             hit = node_hit[node]
-            if not stays[b, hit]:
-                continue
-            x0 = x1 = x2 = x3 = x4 = x5 = x6 = x7 = 0.0
-            for p in range(n_ptr[node], n_ptr[node + 1]):
-                s = n_row[p]
-                w = n_w[p]
-                x0 += v[s, 0] * w
-                x1 += v[s, 1] * w
-                x2 += v[s, 2] * w
-                x3 += v[s, 3] * w
-                x4 += v[s, 4] * w
-                x5 += v[s, 5] * w
-                x6 += v[s, 6] * w
-                x7 += v[s, 7] * w
-            if x0 == 0.0:
+            x = nodes[node, b]
+            if x[0] == 0.0 or not stays[b, hit]:
                 continue
             pos = node_pos[node]
             for j in range(w_ptr[hit], w_ptr[hit + 1]):
@@ -508,48 +534,21 @@ def solve_band(
                     continue  # into another band: sent in one pass over the band's blocks (send)
                 target = ta * width_b + tb
                 w = w_w[j]
-                row[0], row[1], row[2], row[3] = x0 * w, x1 * w, x2 * w, x3 * w
-                row[4], row[5], row[6], row[7] = x4 * w, x5 * w, x6 * w, x7 * w
+                for c in range(K):
+                    row[c] = x[c] * w
                 zero = kind_zero[kind]
                 if zero >= 0:
                     row[zero] = 0.0
-                stayed[b, kind] += row[0]
                 if pos >= 0:
                     for c in range(K):
                         entering[target, pos, c] += row[c]
                 else:
                     for c in range(K):
                         dead[target, c] += row[c]
-    return visits, sweeps, res, mag, dead, stayed
 
 
-@compiled
-def node_masses(visits: Floats, active: Ints, n_ptr: Ints, n_row: Ints, n_w: Floats) -> Floats:
-    """The mass of each wound node in the ``active`` slots two at a time: pair × node × 16 (both slots' 8 columns
-    side by side), what :func:`send` spells out into the later bands."""
-    nodes = n_ptr.size - 1
-    pairs = (active.size + 1) // 2
-    out = np.zeros((pairs, nodes, 2 * K))
-    for i in range(active.size):
-        half = (i % 2) * K
-        b = active[i]
-        o = out[i // 2]
-        for node in range(nodes):
-            x0 = x1 = x2 = x3 = x4 = x5 = x6 = x7 = 0.0
-            for p in range(n_ptr[node], n_ptr[node + 1]):
-                s = n_row[p]
-                w = n_w[p]
-                x0 += visits[b, s, 0] * w
-                x1 += visits[b, s, 1] * w
-                x2 += visits[b, s, 2] * w
-                x3 += visits[b, s, 3] * w
-                x4 += visits[b, s, 4] * w
-                x5 += visits[b, s, 5] * w
-                x6 += visits[b, s, 6] * w
-                x7 += visits[b, s, 7] * w
-            o[node, half], o[node, half + 1], o[node, half + 2], o[node, half + 3] = x0, x1, x2, x3
-            o[node, half + 4], o[node, half + 5], o[node, half + 6], o[node, half + 7] = x4, x5, x6, x7
-    return out
+PLAYED = 2 + K
+"""Per block: rounds started, the visits' mass, the mass stepping into a deadlocked state per column."""
 
 
 TARGETS = 16
@@ -557,107 +556,84 @@ TARGETS = 16
 
 
 @compiled
-def send(
-    masses: Floats, active: Ints, node_code: Ints, node_hit: Ints, group_ptr: Ints, w_ptr: Ints, w_kind: Ints,
-    w_w: Floats, route: Ints, kind_zero: Ints, stores: Any, rows: Any,
-) -> Floats:  # fmt: skip
-    """The wounds from a band's solved blocks into the later bands, added to their waiting mass: each wound node's
-    mass (:func:`node_masses`, the ``active`` slots two at a time) spelt out by its hit class into the wound kinds
-    (``w_*``), summed per (kind, state) over the nodes of one state. ``route[kind, slot]`` is where that slot's
-    wounds of that kind go (later band × 64 + its slot there; −1: a later block of this band); ``stores[t]`` is
-    later band t's waiting mass (row × slot × column) and ``rows[t]`` its row per state code (tuples of
-    :data:`TARGETS`). Returns the mass per slot and kind sent."""
-    kinds = route.shape[0]
-    slots = route.shape[1]
-    left = np.zeros((slots, kinds))
-    acc = np.zeros(kinds * 2 * K)
-    touched = np.zeros(kinds, dtype=np.bool_)
-    order = np.empty(kinds, dtype=np.int64)
-    r0 = np.empty(kinds, dtype=np.int64)
-    r1 = np.empty(kinds, dtype=np.int64)
-    goes = np.empty(kinds, dtype=np.bool_)
-    for first in range(0, active.size, 2):
-        pair = masses[first // 2]
-        b0 = active[first]
-        b1 = active[first + 1] if first + 1 < active.size else -1
+def runs(route: Ints) -> tuple[Ints, Ints, Ints, Ints, Ints]:
+    """``route[kind, slot]`` (later band × 64 + its slot there, −1: none) as runs: per kind (offsets), the later
+    band, the first slot here, the first slot there and the length of each stretch of slots that go to consecutive
+    slots of one later band (a row of blocks, or more when the bands are as wide)."""
+    kinds, slots = route.shape
+    ptr = np.zeros(kinds + 1, dtype=np.int64)
+    count = 0
+    for pass_ in range(2):
+        if pass_ == 1:
+            band = np.empty(count, dtype=np.int64)
+            here = np.empty(count, dtype=np.int64)
+            there = np.empty(count, dtype=np.int64)
+            length = np.empty(count, dtype=np.int64)
+            count = 0
         for kind in range(kinds):
-            r0[kind] = route[kind, b0]
-            r1[kind] = route[kind, b1] if b1 >= 0 else -1
-            goes[kind] = r0[kind] >= 0 or r1[kind] >= 0
-        for g in range(group_ptr.size - 1):
-            used = 0
-            for node in range(group_ptr[g], group_ptr[g + 1]):
-                x = pair[node]
-                x0, x1, x2, x3, x4, x5, x6, x7 = x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]
-                y0, y1, y2, y3, y4, y5, y6, y7 = x[8], x[9], x[10], x[11], x[12], x[13], x[14], x[15]
-                if x0 == 0.0 and y0 == 0.0:
+            slot = 0
+            while slot < slots:
+                to = route[kind, slot]
+                if to < 0:
+                    slot += 1
                     continue
-                hit = node_hit[node]
-                for j in range(w_ptr[hit], w_ptr[hit + 1]):
-                    kind = w_kind[j]
-                    if not goes[kind]:
-                        continue
-                    q = kind * 16
-                    if not touched[kind]:
-                        touched[kind] = True
-                        order[used] = kind
-                        used += 1
-                        for c in range(16):
-                            acc[q + c] = 0.0
-                    w = w_w[j]
-                    acc[q] += x0 * w
-                    acc[q + 1] += x1 * w
-                    acc[q + 2] += x2 * w
-                    acc[q + 3] += x3 * w
-                    acc[q + 4] += x4 * w
-                    acc[q + 5] += x5 * w
-                    acc[q + 6] += x6 * w
-                    acc[q + 7] += x7 * w
-                    acc[q + 8] += y0 * w
-                    acc[q + 9] += y1 * w
-                    acc[q + 10] += y2 * w
-                    acc[q + 11] += y3 * w
-                    acc[q + 12] += y4 * w
-                    acc[q + 13] += y5 * w
-                    acc[q + 14] += y6 * w
-                    acc[q + 15] += y7 * w
-            if used == 0:
-                continue
-            code = node_code[group_ptr[g]]
-            for u in range(used):
-                kind = order[u]
-                touched[kind] = False
-                q = kind * 16
-                zero = kind_zero[kind]
-                to = r0[kind]
-                if to >= 0 and acc[q] != 0.0:
-                    left[b0, kind] += acc[q]
-                    t = to // 64
-                    _add8(stores[t], to % 64, rows[t][code], zero, acc[q], acc[q + 1], acc[q + 2], acc[q + 3],
-                          acc[q + 4], acc[q + 5], acc[q + 6], acc[q + 7])  # fmt: skip
-                to = r1[kind]
-                if to >= 0 and acc[q + 8] != 0.0:
-                    left[b1, kind] += acc[q + 8]
-                    t = to // 64
-                    _add8(stores[t], to % 64, rows[t][code], zero, acc[q + 8], acc[q + 9], acc[q + 10], acc[q + 11],
-                          acc[q + 12], acc[q + 13], acc[q + 14], acc[q + 15])  # fmt: skip
-    return left
+                n = 1
+                while slot + n < slots and route[kind, slot + n] == to + n:
+                    n += 1
+                if pass_ == 1:
+                    band[count], here[count], there[count], length[count] = to // 64, slot, to % 64, n
+                count += 1
+                slot += n
+            ptr[kind + 1] = count
+    return ptr, band, here, there, length
 
 
-@numba.njit(cache=True, inline="always")
-def _add8(
-    store: Floats, slot: int, r: int, zero: int, x0: float, x1: float, x2: float, x3: float, x4: float, x5: float,
-    x6: float, x7: float,
+@compiled
+def send(
+    masses: Floats, live: Any, node_code: Ints, node_hit: Ints, w_ptr: Ints, w_kind: Ints, w_w: Floats,
+    run_ptr: Ints, run_band: Ints, run_here: Ints, run_there: Ints, run_length: Ints, kind_zero: Ints,
+    first: int, count: int, stores: Any, rows: Any,
 ) -> None:  # fmt: skip
-    """Add a row of the 8 columns into ``store[r, slot]``, but the column ``zero`` (the box the exit ticks)."""
-    store[r, slot, 0] += x0
-    store[r, slot, 1] += x1
-    store[r, slot, 2] += x2 if zero != 2 else 0.0
-    store[r, slot, 3] += x3 if zero != 3 else 0.0
-    store[r, slot, 4] += x4 if zero != 4 else 0.0
-    store[r, slot, 5] += x5 if zero != 5 else 0.0
-    store[r, slot, 6] += x6 if zero != 6 else 0.0
-    store[r, slot, 7] += x7 if zero != 7 else 0.0
+    """A band's wounds into the later bands ``first`` … ``first`` + ``count`` − 1 (the runs' band numbers; ``count``
+    at most :data:`TARGETS`),
+    added to their waiting mass: each live wound node's mass (node × slot × column, :func:`solve_block`'s) spelt out
+    by its hit class into the wound kinds (``w_*``), each kind's slots carried along its runs (:func:`runs`) to the
+    later band's slots at once. ``stores[t]`` is later band ``first`` + t's waiting mass (row × slot × column, a
+    row's slots side by side: a run reads and writes one stretch) and ``rows[t]`` its row per state code (tuples of
+    :data:`TARGETS`); the box a wound ticks zeroes its column (``kind_zero``)."""
+    for node in range(masses.shape[0]):
+        if not live[node]:
+            continue
+        x = masses[node].ravel()
+        code = node_code[node]
+        hit = node_hit[node]
+        for j in range(w_ptr[hit], w_ptr[hit + 1]):
+            kind = w_kind[j]
+            w = w_w[j]
+            zero = kind_zero[kind]
+            w2 = w if zero != 2 else 0.0
+            w3 = w if zero != 3 else 0.0
+            w4 = w if zero != 4 else 0.0
+            w5 = w if zero != 5 else 0.0
+            w6 = w if zero != 6 else 0.0
+            w7 = w if zero != 7 else 0.0
+            for r in range(run_ptr[kind], run_ptr[kind + 1]):
+                t = run_band[r] - first
+                if t < 0 or t >= count:
+                    continue
+                out = stores[t][rows[t][code]].ravel()
+                a, b = run_here[r] * K, run_there[r] * K
+                for _ in range(run_length[r]):
+                    out[b] += x[a] * w
+                    out[b + 1] += x[a + 1] * w
+                    out[b + 2] += x[a + 2] * w2
+                    out[b + 3] += x[a + 3] * w3
+                    out[b + 4] += x[a + 4] * w4
+                    out[b + 5] += x[a + 5] * w5
+                    out[b + 6] += x[a + 6] * w6
+                    out[b + 7] += x[a + 7] * w7
+                    a += K
+                    b += K
 
 
 @compiled
@@ -676,30 +652,6 @@ def scatter(entering: Floats, dead: Floats, positions: Ints, store: Floats) -> N
             else:
                 for j in range(K):
                     dead[b, j] += store[i, b, j]
-
-
-@compiled
-def ends_of(visits: Floats, active: Ints, e_ptr: Ints, e_col: Ints, e_w: Floats, kinds: int) -> Floats:
-    """Per slot, end kind and column: the mass of the ``active`` slots' visits that ends by that kind (the ends
-    CSR ``e_*`` by state, its columns the end kinds)."""
-    slots, n = visits.shape[0], visits.shape[1]
-    out = np.zeros((slots, kinds, K))
-    for s in range(n):
-        for p in range(e_ptr[s], e_ptr[s + 1]):
-            kind = e_col[p]
-            w = e_w[p]
-            for b in active:
-                v = visits[b, s]
-                o = out[b, kind]
-                o[0] += v[0] * w
-                o[1] += v[1] * w
-                o[2] += v[2] * w
-                o[3] += v[3] * w
-                o[4] += v[4] * w
-                o[5] += v[5] * w
-                o[6] += v[6] * w
-                o[7] += v[7] * w
-    return out
 
 
 # ---- a band's tables from its walked rounds ------------------------------------------------------------------------
