@@ -572,47 +572,36 @@ class BlockSolver:
         wounded = np.zeros((slots, classes))
         by_end = np.zeros((slots, len(prep.end_kinds), COLUMNS))
         played = np.zeros((slots, S.PLAYED))
-        stays = _stays_by_slot(prep, offset_a, offset_b, wa, wb)
-        kind_da, kind_db = prep.kinds[:, 0].copy(), prep.kinds[:, 1].copy()
+        in_band = _in_band(prep, wa, wb)
 
         def solve(slot: int) -> Callable[[], None]:
             return lambda: S.solve_block(
-                slot, entering, visits, sweeps, res, mag, masses, wounded, by_end, played, prep.node_hit, *prep.gt,
-                *prep.it, *prep.bt,
+                slot, entering, dead, visits, sweeps, res, mag, masses, wounded, by_end, played, wb, prep.node_hit,
+                prep.node_pos, *in_band, *prep.gt, *prep.it, *prep.bt,
                 prep.bounds, prep.inv_off, prep.invs, prep.start, prep.n_ptr, prep.n_row, prep.n_w, prep.e_ptr,
                 prep.e_col, prep.e_w, prep.to_dead, TOLERANCE, RELATIVE_TOLERANCE, MOST_SWEEPS,
             )  # fmt: skip
 
-        # the blocks of one Omtöckning sum take no wound from each other: solved side by side, then their wounds
-        # that keep both penalties added to the later blocks'
+        # the blocks of one Omtöckning sum take no wound from each other: solved side by side, each first gathering
+        # the wounds of the earlier blocks that keep both penalties
         sums = offset_a + offset_b
+        entered = entering[:, :, MASS].any(axis=1) | (dead[:, MASS] > 0)
+        steps = {(int(da), int(db)) for da, db in zip(in_band[1].tolist(), in_band[2].tolist(), strict=True)}
         for diagonal in range(int(sums.max()) + 1):
             check_time()
-            here = np.flatnonzero((sums == diagonal) & (entering[:, :, MASS].sum(axis=1) > 0))
-            side_by_side([solve(int(slot)) for slot in here])
-            S.stay(here, masses, entering, dead, wa, wb, prep.node_hit, prep.node_pos, stays, prep.w_ptr,
-                   prep.w_kind, prep.w_w, kind_da, kind_db, prep.kind_zero)  # fmt: skip
-        # the wounds into later bands: added to their waiting mass, routed by (wound kind, slot)
-        kinds = len(prep.kinds)
-        route = np.full((kinds, slots), -1, dtype=np.int64)
-        targets: list[Band] = []
-        where: dict[tuple[int, int], int] = {}
-        """Target daze → its band's index among ``targets`` × 64 + its slot there."""
-        active = np.flatnonzero(visits[:, :, MASS].sum(axis=1) > 0).tolist()
-        for kind, (da, db, _) in enumerate(prep.kinds.tolist()):
-            for slot in active:
-                oa, ob = divmod(slot, wb)
-                if oa + da < wa and ob + db < wb:
-                    continue
-                daze = (band.low[0] + oa + da, band.low[1] + ob + db)
-                to = where.get(daze)
-                if to is None:
-                    target = self.band(daze)
-                    t = next((i for i, b in enumerate(targets) if b is target), len(targets))
-                    if t == len(targets):
-                        targets.append(target)
-                    to = where[daze] = t * 64 + target.slot(daze)
-                route[kind, slot] = to
+            here = [
+                slot
+                for slot in np.flatnonzero(sums == diagonal).tolist()
+                if entered[slot]
+                or any(
+                    oa >= da and ob >= db and played[(oa - da) * wb + ob - db, 1] > 0
+                    for oa, ob in [divmod(slot, wb)]
+                    for da, db in steps
+                )
+            ]
+            side_by_side([solve(slot) for slot in here])
+        # the wounds into later bands: routed by (wound kind, slot) to a later band's slot
+        route, targets = self._routes(band, prep.kinds, played[:, 1] > 0)
         if targets:
             class_of_entry = np.repeat(np.arange(classes), np.diff(prep.w_ptr))
             for t, target in enumerate(targets):
@@ -662,6 +651,28 @@ class BlockSolver:
                 progress(Progress(daze, tally.blocks_told, len(self.bands), self.states(), len(self.queue),
                                   float(totals[slot])))  # fmt: skip
         self._let_go(band)
+
+    def _routes(self, band: Band, kinds: Rows, solved: Any) -> tuple[Rows, list[Band]]:
+        """Where each wound kind from each solved slot goes when it leaves the band: ``route[kind, slot]`` = the
+        later band's index among the returned ones × 64 + its slot there (−1: a later block of this band, or a slot
+        not solved); the later bands made (and queued) as first entered."""
+        wa, wb = band.width
+        oa, ob = np.divmod(np.arange(band.slots), wb)
+        ta, tb = oa[None, :] + kinds[:, 0, None], ob[None, :] + kinds[:, 1, None]
+        leaves = ((ta >= wa) | (tb >= wb)) & solved[None, :]
+        a, b = band.low[0] + ta[leaves], band.low[1] + tb[leaves]
+        dazes = np.unique(np.concatenate([a, b]))
+        penalty = dict(zip(dazes.tolist(), (R.daze_penalty(d) for d in dazes.tolist()), strict=True))
+        pair = np.array([penalty[x] for x in a.tolist()]) * 1_000_000 + np.array([penalty[x] for x in b.tolist()])
+        _, first, which = np.unique(pair, return_index=True, return_inverse=True)
+        targets = [self.band((int(a[i]), int(b[i]))) for i in first.tolist()]
+        low_a = np.array([t.low[0] for t in targets], dtype=np.int64)
+        low_b = np.array([t.low[1] for t in targets], dtype=np.int64)
+        width_b = np.array([t.width[1] for t in targets], dtype=np.int64)
+        which = which.ravel()
+        route = np.full(leaves.shape, -1, dtype=np.int64)
+        route[leaves] = which * 64 + (a - low_a[which]) * width_b[which] + (b - low_b[which])
+        return route, targets
 
     def _account(
         self, band: Band, prep: Prepared, tally: Tally, solved: list[int], totals: Floats, sweeps: Rows,
@@ -727,15 +738,15 @@ class BlockSolver:
         )
 
 
-def _stays_by_slot(prep: Prepared, offset_a: Rows, offset_b: Rows, wa: int, wb: int) -> Any:
-    """Per slot and hit class: whether one of the class's wounds keeps both penalties from that slot."""
-    fits = (offset_a[:, None] + prep.kinds[None, :, 0] < wa) & (offset_b[:, None] + prep.kinds[None, :, 1] < wb)
-    classes = len(prep.w_ptr) - 1
-    out = np.zeros((len(offset_a), classes), dtype=np.bool_)
-    class_of_entry = np.repeat(np.arange(classes), np.diff(prep.w_ptr))
-    for slot in range(len(offset_a)):
-        out[slot, class_of_entry[fits[slot][prep.w_kind]]] = True
-    return out
+def _in_band(prep: Prepared, wa: int, wb: int) -> tuple[Rows, Rows, Rows, Floats, Rows]:
+    """Per hit class (offsets), its wound kinds that can keep both penalties in a band ``wa`` × ``wb`` blocks wide:
+    the Omtöckning each gains, its probability and the column it zeroes (what :func:`.sweeps.gather` reads)."""
+    class_of_entry = np.repeat(np.arange(len(prep.w_ptr) - 1), np.diff(prep.w_ptr))
+    da, db = prep.kinds[prep.w_kind, 0], prep.kinds[prep.w_kind, 1]
+    stays = (da < wa) & (db < wb)
+    ptr = np.zeros(len(prep.w_ptr), dtype=np.int64)
+    ptr[1:] = np.cumsum(np.bincount(class_of_entry[stays], minlength=len(prep.w_ptr) - 1))
+    return ptr, da[stays].copy(), db[stays].copy(), prep.w_w[stays].copy(), prep.kind_zero[prep.w_kind[stays]].copy()
 
 
 _NO_STORE = np.zeros((1, 1, COLUMNS))

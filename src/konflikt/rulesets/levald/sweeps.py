@@ -442,19 +442,23 @@ def survival(
 
 @compiled
 def solve_block(
-    b: int, entering: Floats, visits: Floats, sweeps: Ints, res: Floats, mag: Floats, nodes: Floats,
-    wounded: Floats, ends: Floats, played: Floats, node_hit: Ints, gt_ptr: Ints, gt_src: Ints, gt_w: Floats, it_ptr: Ints, it_src: Ints, it_w: Floats,
-    bt_ptr: Ints, bt_src: Ints, bt_w: Floats, bounds: Ints, inv_off: Ints, invs: Floats, start: Floats,
+    b: int, entering: Floats, dead: Floats, visits: Floats, sweeps: Ints, res: Floats, mag: Floats, nodes: Floats,
+    wounded: Floats, ends: Floats, played: Floats, width_b: int, node_hit: Ints, node_pos: Ints, in_ptr: Ints,
+    in_da: Ints, in_db: Ints, in_w: Floats, in_zero: Ints, gt_ptr: Ints, gt_src: Ints, gt_w: Floats, it_ptr: Ints,
+    it_src: Ints, it_w: Floats, bt_ptr: Ints, bt_src: Ints, bt_w: Floats, bounds: Ints, inv_off: Ints, invs: Floats,
+    start: Floats,
     n_ptr: Ints, n_row: Ints, n_w: Floats, e_ptr: Ints, e_col: Ints, e_w: Floats, to_dead: Floats, tol: float,
     relative: float, most: int,
 ) -> None:  # fmt: skip
     """Block ``b`` of a band (slot b of each array: blocks of one band share its tables) solved from its entering
-    mass (state × column), and read off while its visits are still in the cache: into ``visits`` (state ×
+    mass (state × column) — first joined by the wounds of the band's earlier blocks that keep both penalties
+    (:func:`gather`) — and read off while its visits are still in the cache: into ``visits`` (state ×
     column), ``sweeps``, the residual and its magnitudes per column (:func:`residual`), each wound node's mass
-    (``nodes``: node × slot × column; what :func:`stay` and :func:`send` spell out) and the mass per hit class
+    (``nodes``: node × slot × column; what :func:`gather` and :func:`send` spell out) and the mass per hit class
     (``wounded``, slot × class), the mass that ends per end kind (the ends CSR ``e_*`` by state, its columns the end
     kinds) and column, and :data:`PLAYED`. Writes only slot ``b``: blocks no wound joins can be solved side by side,
     in threads (it holds no lock)."""
+    gather(b, nodes, entering, dead, width_b, node_hit, node_pos, in_ptr, in_da, in_db, in_w, in_zero)
     m = entering[b]
     n = m.shape[0]
     total = 0.0
@@ -507,48 +511,41 @@ def solve_block(
         wounded[b, node_hit[node]] += x0
 
 
-@compiled
-def stay(
-    blocks: Ints, nodes: Floats, entering: Floats, dead: Floats, width_a: int, width_b: int,
-    node_hit: Ints, node_pos: Ints, stays: Any, w_ptr: Ints, w_kind: Ints, w_w: Floats, kind_da: Ints,
-    kind_db: Ints, kind_zero: Ints,
-) -> None:  # fmt: skip
-    """The solved ``blocks``' wounds that keep both penalties, spelt out by hit class into the wound kinds (``w_*``)
-    and added to the later blocks' entering mass (slot × state × column; a deadlocked state's into ``dead``, slot ×
-    column); ``nodes`` is node × slot × column. A slot is (Omtöckning a − the
-    band's lowest) × ``width_b`` + (b − its lowest); a wound kind gains Omtöckning ``kind_da``, ``kind_db`` and
-    zeroes the column ``kind_zero`` (the box it ticks)."""
-    row = np.zeros(K)
-    for b in blocks:
-        oa, ob = b // width_b, b % width_b
-        for node in range(nodes.shape[0]):
-            hit = node_hit[node]
-            x = nodes[node, b]
-            if x[0] == 0.0 or not stays[b, hit]:
-                continue
-            pos = node_pos[node]
-            for j in range(w_ptr[hit], w_ptr[hit + 1]):
-                kind = w_kind[j]
-                ta, tb = oa + kind_da[kind], ob + kind_db[kind]
-                if ta >= width_a or tb >= width_b:
-                    continue  # into another band: sent in one pass over the band's blocks (send)
-                target = ta * width_b + tb
-                w = w_w[j]
-                for c in range(K):
-                    row[c] = x[c] * w
-                zero = kind_zero[kind]
-                if zero >= 0:
-                    row[zero] = 0.0
-                if pos >= 0:
-                    for c in range(K):
-                        entering[target, pos, c] += row[c]
-                else:
-                    for c in range(K):
-                        dead[target, c] += row[c]
-
-
 PLAYED = 2 + K
 """Per block: rounds started, the visits' mass, the mass stepping into a deadlocked state per column."""
+
+
+@compiled
+def gather(
+    b: int, nodes: Floats, entering: Floats, dead: Floats, width_b: int, node_hit: Ints, node_pos: Ints,
+    in_ptr: Ints, in_da: Ints, in_db: Ints, in_w: Floats, in_zero: Ints,
+) -> None:  # fmt: skip
+    """Into block ``b``'s entering mass (``entering[b]``, state × column; a deadlocked state's into ``dead[b]``) the
+    wounds of the band's earlier blocks that keep both penalties: each wound node's mass (``nodes``, node × slot ×
+    column, zero where a block is not solved) spelt out by its hit class into the wound kinds that stay in the band
+    (``in_*``, per class: the Omtöckning gained, the probability, the column zeroed by the box ticked), read from
+    the slot that kind leads here from. A slot is (Omtöckning a − the band's lowest) × ``width_b`` + (b − its
+    lowest); reads only earlier slots and writes only slot ``b``."""
+    oa, ob = b // width_b, b % width_b
+    into, lost = entering[b], dead[b]
+    for node in range(nodes.shape[0]):
+        hit = node_hit[node]
+        pos = node_pos[node]
+        for j in range(in_ptr[hit], in_ptr[hit + 1]):
+            sa, sb = oa - in_da[j], ob - in_db[j]
+            if sa < 0 or sb < 0:
+                continue
+            x = nodes[node, sa * width_b + sb]
+            if x[0] == 0.0:
+                continue
+            out = into[pos] if pos >= 0 else lost
+            w = in_w[j]
+            zero = in_zero[j]
+            out[0] += x[0] * w
+            out[1] += x[1] * w
+            for c in range(2, K):
+                if c != zero:
+                    out[c] += x[c] * w
 
 
 TARGETS = 16

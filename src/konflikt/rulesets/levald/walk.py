@@ -258,8 +258,11 @@ def _wound_classes(
     classes = 2 * 2 * widest * 2
     if not len(rows):
         return np.zeros(classes, dtype=np.bool_), (np.zeros(classes + 1, dtype=np.int64), rows[:, 1:], weights)
-    uniq, inverse = np.unique(rows, axis=0, return_inverse=True)
-    summed = np.bincount(inverse.ravel(), weights=weights, minlength=len(uniq))
+    radix = int(rows.max()) + 1  # one number per row, sorted as the rows are
+    keys = ((rows[:, 0] * radix + rows[:, 1]) * radix + rows[:, 2]) * radix + rows[:, 3]
+    keys_uniq, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    uniq = rows[first]
+    summed = np.bincount(inverse.ravel(), weights=weights, minlength=len(keys_uniq))
     counts = np.bincount(uniq[:, 0], minlength=classes)
     off = np.zeros(classes + 1, dtype=np.int64)
     off[1:] = np.cumsum(counts)
