@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, TypeVar, cast
 
 import numba
@@ -26,6 +26,7 @@ from numba.extending import intrinsic
 from numba.np.random.generator_core import next_uint32, next_uint64
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 
 def compiled(func: F) -> F:
@@ -52,18 +53,33 @@ def threads() -> int:
     return max(1, min(MOST_THREADS, cores))
 
 
+def _pool() -> ThreadPoolExecutor:
+    global _POOL
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=threads(), thread_name_prefix="konflikt-kernel")
+    return _POOL
+
+
+def in_background(call: Callable[[], T]) -> Future[T]:
+    """Start ``call`` (a compiled kernel bound to its arguments, writing nothing another reads meanwhile) on a
+    thread of :func:`side_by_side`'s, to be read with ``.result()`` when needed; at once, in the calling thread,
+    when there is one core."""
+    if threads() < 2:
+        done: Future[T] = Future()
+        done.set_result(call())
+        return done
+    return _pool().submit(call)
+
+
 def side_by_side(calls: Sequence[Callable[[], None]]) -> None:
     """Run ``calls`` (compiled kernels that write apart, bound to their arguments) at once on :func:`threads`
     threads, and wait for all; in the calling thread when there is one call or one core. A kernel's error is raised
     here."""
-    global _POOL
     if len(calls) < 2 or threads() < 2:
         for call in calls:
             call()
         return
-    if _POOL is None:
-        _POOL = ThreadPoolExecutor(max_workers=threads(), thread_name_prefix="konflikt-kernel")
-    futures = [_POOL.submit(call) for call in calls]
+    futures = [_pool().submit(call) for call in calls]
     wait(futures)
     for future in futures:
         future.result()

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Hashable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -58,7 +59,7 @@ from typing import Any
 import numpy as np
 
 from konflikt.core.deadline import check_time
-from konflikt.dice.compiled import side_by_side, threads
+from konflikt.dice.compiled import in_background, side_by_side, threads
 from konflikt.errors import KonfliktError
 from konflikt.rulesets.levald import rules as R
 from konflikt.rulesets.levald import sweeps as S
@@ -113,7 +114,7 @@ class TooManyBandStates(KonfliktError):
     def __init__(self, met: int, limit: int, blocks: int, pending: int) -> None:
         self.live, self.met, self.limit, self.blocks, self.pending = met, met, limit, blocks, pending
         where = (
-            f"in {blocks:,} blocks of Omtöckning with {pending:,} still to solve"
+            f"after {blocks:,} blocks of Omtöckning were solved, with {pending:,} bands of them still waiting"
             if blocks
             else "before its first block of Omtöckning was solved"
         )
@@ -239,8 +240,8 @@ class Prepared:
     e_w: Floats
     end_kinds: Rows
     """Ends, by live state; end kinds: (Omtöckning a gained, b gained, box ticked or −1, fate a, fate b)."""
-    survival: Floats
-    """h(t) for t = 0 … the rounds left (:func:`.sweeps.survival`)."""
+    survival: Future[Floats]
+    """h(t) for t = 0 … the rounds left (:func:`.sweeps.survival`), worked out while the blocks are solved."""
     widest: int
     """The most terms summed into one exit or end (their rounding)."""
     most_in: int
@@ -352,8 +353,10 @@ class Band:
         end_kinds = np.column_stack(
             [(end_keys >> 8) & 255, end_keys & 255, ((end_keys >> 16) & 15) - 1, (end_keys >> 22) & 3, (end_keys >> 20) & 3]
         ).astype(np.int64)
-        survival = S.survival(
-            g_ptr, g_idx, g_w, i_ptr, i_idx, i_w, b_ptr, b_idx, b_w, start, rounds, SURVIVAL_EXACT, NEGLIGIBLE
+        survival = in_background(
+            lambda: S.survival(
+                g_ptr, g_idx, g_w, i_ptr, i_idx, i_w, b_ptr, b_idx, b_w, start, rounds, SURVIVAL_EXACT, NEGLIGIBLE
+            )
         )
         widest = int(max(np.diff(n_ptr).max(initial=1), np.diff(w_ptr).max(initial=1), len(order)))
         most_in = int(np.bincount(np.concatenate([g_idx, i_idx, b_idx]), minlength=1).max(initial=0))
@@ -386,7 +389,7 @@ class Progress:
     states: int
     """Band states met so far."""
     pending: int
-    """Blocks with mass waiting to enter them."""
+    """Bands with mass waiting to enter them."""
     mass: float
     """The probability that entered the block just solved."""
 
@@ -469,19 +472,26 @@ class BlockSolver:
         self.left = 0
         """The rounds left to the cap in this run."""
         self.queue: list[tuple[int, tuple[int, int]]] = []
-        """The bands entered and not yet solved, by the sum of their penalties (highest first)."""
+        """The bands mass waits to enter and not yet solved, by the sum of their penalties (highest first)."""
+        self.queued: set[tuple[int, int]] = set()
 
     def states(self) -> int:
         return sum(len(b.codes) for b in self.bands.values())
 
     def band(self, daze: tuple[int, int]) -> Band:
-        """The band of ``daze``, made (and queued to be solved, highest penalties first) when first entered."""
+        """The band of ``daze``, made when first met (:meth:`enter` queues it)."""
         key = (R.daze_penalty(daze[0]), R.daze_penalty(daze[1]))
         found = self.bands.get(key)
         if found is None:
             found = self.bands[key] = Band(self, daze, self.left)
-            heapq.heappush(self.queue, (-(key[0] + key[1]), key))
         return found
+
+    def enter(self, band: Band) -> None:
+        """Mass waits to enter ``band``: queued to be solved (highest penalties first), once."""
+        key = (R.daze_penalty(band.daze[0]), R.daze_penalty(band.daze[1]))
+        if key not in self.queued:
+            self.queued.add(key)
+            heapq.heappush(self.queue, (-(key[0] + key[1]), key))
 
     def label(self, daze: tuple[int, int], fates: tuple[int, int]) -> Hashable:
         """The State's words for an end at Omtöckning ``daze`` with ``fates`` (0, 0: the deadlock at the cap), the
@@ -513,7 +523,7 @@ class BlockSolver:
             raise ValueError(f"starts at different rounds played ({sorted(played)}): the block solve takes one")
         tally.played = played.pop() if played else 0
         left = self.left = m.cap - tally.played
-        self.bands, self.queue = {}, []
+        self.bands, self.queue, self.queued = {}, [], set()
         mass = 0.0
         before = np.zeros(2 * BOXES)
         """Per (fighter × box): the starts' mass with that box already ticked."""
@@ -538,6 +548,7 @@ class BlockSolver:
             band = self.band(daze)
             band.reserve(code)
             band.store[band.at[code[0]], band.slot(daze)] += values
+            self.enter(band)
         while self.queue:
             check_time()
             _, key = heapq.heappop(self.queue)
@@ -551,7 +562,10 @@ class BlockSolver:
         if not stored or not band.store[:stored, :, MASS].any():  # made as a target, but nothing came
             self._let_go(band)
             return
-        band.close(band.codes.copy(), self.limit)
+        try:
+            band.close(band.codes.copy(), self.limit)
+        except TooManyBandStates as refused:  # told with how far the solve came
+            raise TooManyBandStates(refused.met, refused.limit, tally.blocks, len(self.queue) + 1) from None
         prep = band.prepare(left)
         wa, wb = band.width
         slots = band.slots
@@ -601,7 +615,9 @@ class BlockSolver:
             ]
             side_by_side([solve(slot) for slot in here])
         # the wounds into later bands: routed by (wound kind, slot) to a later band's slot
-        route, targets = self._routes(band, prep.kinds, played[:, 1] > 0)
+        # every wound of a block leaves it, into a later block of the band or a later band: by kind, its class's mass
+        by_exit = wounded @ prep.wound_weights
+        route, targets = self._routes(band, prep.kinds, by_exit.T > 0)
         if targets:
             class_of_entry = np.repeat(np.arange(classes), np.diff(prep.w_ptr))
             for t, target in enumerate(targets):
@@ -625,41 +641,39 @@ class BlockSolver:
 
             size = min(S.TARGETS, -(-len(targets) // threads()))
             side_by_side([send(lo, min(lo + size, len(targets))) for lo in range(0, len(targets), size)])
-        # every wound of a block leaves it, into a later block of the band or a later band: by kind, its class's mass
-        by_exit = wounded @ prep.wound_weights
+        for target in targets:
+            self.enter(target)
         totals = entering[:, :, MASS].sum(axis=1) + dead[:, MASS]
         solved = [slot for slot in order.tolist() if totals[slot] > 0]
         self._account(band, prep, tally, solved, totals, sweeps, res, mag, dead, by_end, played)
         # the round cap: the tail of the time the mass spends, through each block in order, and on through its exits
-        tails = band.tails
-        for slot in solved:
-            oa, ob = divmod(slot, wb)
-            tail_out, alive = _tails(tails[slot], float(totals[slot]), prep.survival)
-            tally.cap += alive
-            kinds_out = np.flatnonzero(by_exit[slot] > 0)
-            bound = np.minimum(by_exit[slot, kinds_out, None], tail_out[None, :])
-            ta, tb = oa + prep.kinds[kinds_out, 0], ob + prep.kinds[kinds_out, 1]
-            inside = (ta < wa) & (tb < wb)
-            np.add.at(tails, ta[inside] * wb + tb[inside], bound[inside])
-            to = route[kinds_out[~inside], slot]
-            for t in np.unique(to // 64).tolist():
-                going_there = to // 64 == t
-                np.add.at(targets[t].tails, to[going_there] % 64, bound[~inside][going_there])
-            if progress is not None:
-                daze = (band.low[0] + oa, band.low[1] + ob)
+        alive, tail_out = S.cap_tails(
+            np.array(solved, dtype=np.int64), totals, band.tails, prep.survival.result(), by_exit, prep.kinds[:, 0].copy(),
+            prep.kinds[:, 1].copy(), wa, wb,
+        )  # fmt: skip
+        tally.cap += float(alive.sum())
+        kind, slot_from = np.nonzero((route >= 0) & (by_exit.T > 0))
+        bound = np.minimum(by_exit[slot_from, kind][:, None], tail_out[slot_from])
+        to = route[kind, slot_from]
+        for t in np.unique(to // 64).tolist():
+            there = to // 64 == t
+            np.add.at(targets[t].tails, to[there] % 64, bound[there])
+        if progress is not None:
+            for slot in solved:
                 tally.blocks_told += 1
+                daze = (band.low[0] + slot // wb, band.low[1] + slot % wb)
                 progress(Progress(daze, tally.blocks_told, len(self.bands), self.states(), len(self.queue),
                                   float(totals[slot])))  # fmt: skip
         self._let_go(band)
 
-    def _routes(self, band: Band, kinds: Rows, solved: Any) -> tuple[Rows, list[Band]]:
-        """Where each wound kind from each solved slot goes when it leaves the band: ``route[kind, slot]`` = the
-        later band's index among the returned ones × 64 + its slot there (−1: a later block of this band, or a slot
-        not solved); the later bands made (and queued) as first entered."""
+    def _routes(self, band: Band, kinds: Rows, wounded: Any) -> tuple[Rows, list[Band]]:
+        """Where each wound kind from each slot goes when it leaves the band (``wounded[kind, slot]``: some mass
+        takes it): ``route[kind, slot]`` = the later band's index among the returned ones × 64 + its slot there (−1:
+        a later block of this band, or no mass); the later bands, made as first met."""
         wa, wb = band.width
         oa, ob = np.divmod(np.arange(band.slots), wb)
         ta, tb = oa[None, :] + kinds[:, 0, None], ob[None, :] + kinds[:, 1, None]
-        leaves = ((ta >= wa) | (tb >= wb)) & solved[None, :]
+        leaves = ((ta >= wa) | (tb >= wb)) & wounded
         a, b = band.low[0] + ta[leaves], band.low[1] + tb[leaves]
         dazes = np.unique(np.concatenate([a, b]))
         penalty = dict(zip(dazes.tolist(), (R.daze_penalty(d) for d in dazes.tolist()), strict=True))
@@ -757,18 +771,6 @@ _NO_ROWS = np.zeros(1, dtype=np.int64)
 def _gamma(n: int) -> float:
     """γ_n = n u / (1 − n u): the relative error of n roundings."""
     return n * UNIT_ROUNDOFF / (1 - n * UNIT_ROUNDOFF)
-
-
-def _tails(entering: Floats, total: float, h: Floats) -> tuple[Floats, float]:
-    """A block's time, bounded: from the bound on its entering time's tail (P(entered after t) ≤ ``entering[t]``)
-    and its mass, the bound on its leaving time's tail, and on the chance of still being in it when the rounds run
-    out (at the last t). The worst spread the bound allows puts the entering mass as late as it can."""
-    left = len(entering) - 1
-    worst = np.minimum.accumulate(np.minimum(entering, total))
-    p = np.concatenate([[total], worst[:-1]]) - worst  # entering at t
-    stay = np.convolve(p, h)[: left + 1]
-    out: Floats = np.minimum(total, worst + stay)
-    return out, float(stay[left])
 
 
 def block_solver(model: LevaldModel) -> BlockSolver:

@@ -548,6 +548,55 @@ def gather(
                     out[c] += x[c] * w
 
 
+@compiled
+def cap_tails(
+    solved: Ints, totals: Floats, tails: Floats, h: Floats, by_exit: Floats, kind_da: Ints, kind_db: Ints,
+    width_a: int, width_b: int,
+) -> tuple[Floats, Floats]:  # fmt: skip
+    """The round cap's bound through a band's ``solved`` blocks, in solve order: from the bound on each block's
+    entering time's tail (``tails[slot, t]`` ≥ P(entered after t rounds)) and its mass (``totals``), the bound on
+    its leaving time's tail and on the chance of still being in it when the rounds run out (the last t), by the
+    worst spread of the entering time the bound allows (the entering mass as late as it can be) and h(t)
+    (:func:`survival`); each exit's tail is at most its mass (``by_exit``, slot × wound kind), and goes on into the
+    later blocks of the band at once (the kinds' Omtöckning gained ``kind_da``, ``kind_db``). Returns per slot the
+    chance of still being in it at the cap, and the leaving time's tail bound (slot × t)."""
+    slots, rounds = tails.shape[0], tails.shape[1]
+    alive = np.zeros(slots)
+    out = np.zeros((slots, rounds))
+    worst = np.empty(rounds)
+    stay = np.empty(rounds)
+    for slot in solved:
+        total = totals[slot]
+        least = total
+        for t in range(rounds):
+            least = min(least, tails[slot, t])
+            worst[t] = least
+            stay[t] = 0.0
+        before = total
+        for t in range(rounds):  # the mass entering at t, stays in the block u more rounds with chance ≤ h(u)
+            entered = before - worst[t]
+            before = worst[t]
+            if entered == 0.0:
+                continue
+            for u in range(rounds - t):
+                if h[u] == 0.0:
+                    break
+                stay[t + u] += entered * h[u]
+        for t in range(rounds):
+            out[slot, t] = min(total, worst[t] + stay[t])
+        alive[slot] = stay[rounds - 1]
+        oa, ob = slot // width_b, slot % width_b
+        for kind in range(by_exit.shape[1]):
+            mass = by_exit[slot, kind]
+            ta, tb = oa + kind_da[kind], ob + kind_db[kind]
+            if mass <= 0.0 or ta >= width_a or tb >= width_b:
+                continue
+            into = tails[ta * width_b + tb]
+            for t in range(rounds):
+                into[t] += min(mass, out[slot, t])
+    return alive, out
+
+
 TARGETS = 16
 """Later bands one :func:`send` call fills at most (their stores a tuple of this length, padded)."""
 
