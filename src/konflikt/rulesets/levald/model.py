@@ -49,6 +49,7 @@ left to the State API, which says how many states it met when it gives up.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
 from functools import reduce
@@ -474,15 +475,15 @@ class LevaldModel:
         found = self._memo.get(key)
         if found is not None:
             return cast(Dist, found)
-        merged: dict[tuple[bool, Any], int] = {}
+        merged: defaultdict[tuple[bool, Any], int] = defaultdict(int)
         for quality, eff, k, wins in self._wins(dst, target, defence):
             succeeded = quality[0] >= R.SUCCESS
             held = self.defence_total - wins
             if held:
-                merged[succeeded, None] = merged.get((succeeded, None), 0) + k * held * self.dice_total
+                merged[succeeded, None] += k * held * self.dice_total
             if wins:
                 for hit, j in self._damage(src, dst, quality, eff, gard, False):
-                    merged[succeeded, hit] = merged.get((succeeded, hit), 0) + k * wins * j
+                    merged[succeeded, hit] += k * wins * j
         found = self._memo[key] = list(merged.items())
         return found
 

@@ -138,14 +138,21 @@ def duel_of(model: LevaldModel) -> Duel:
     )
 
 
-def _flat(rows: list[list[tuple[tuple[int, ...], float]]], width: int) -> tuple[Ints, Ints, Floats]:
-    """Per-key branch lists as (offsets, fields, probabilities)."""
-    counts = [len(r) for r in rows]
+Branches = tuple[Ints, Floats]
+"""One key's branches: their fields (branch × field) and probabilities."""
+
+
+def _arrays(branches: list[tuple[tuple[int, ...], float]], width: int) -> Branches:
+    """A branch list (fields, probability) as arrays."""
+    fields = np.array([b for b, _ in branches], dtype=np.int64).reshape(-1, width)
+    return fields, np.array([w for _, w in branches], dtype=np.float64)
+
+
+def _flat(rows: list[Branches], width: int) -> tuple[Ints, Ints, Floats]:
+    """Per-key branches as (offsets, fields, probabilities)."""
     off = np.zeros(len(rows) + 1, dtype=np.int64)
-    off[1:] = np.cumsum(counts)
-    fields = np.array([b for r in rows for b, _ in r], dtype=np.int64).reshape(-1, width)
-    weights = np.array([w for r in rows for _, w in r], dtype=np.float64)
-    return off, fields, weights
+    off[1:] = np.cumsum([len(w) for _, w in rows])
+    return off, np.concatenate([f for f, _ in rows]).reshape(-1, width), np.concatenate([w for _, w in rows])
 
 
 def band_tables(
@@ -158,11 +165,15 @@ def band_tables(
     s = [0] * SIZE
     s[DAZE], s[DAZE + 1] = daze
 
-    def kept(key: Hashable, make: Callable[[], list[tuple[tuple[int, ...], float]]]) -> Any:
+    def kept(key: Hashable, make: Callable[[], Any]) -> Any:
         found = memo.get(key)
         if found is None:
             found = memo[key] = make()
         return found
+
+    def table(key: Hashable, make: Callable[[], list[tuple[tuple[int, ...], float]]], width: int) -> Branches:
+        """A table's branches from one key, as arrays (made once: bands share most keys)."""
+        return kept(key, lambda: _arrays(make(), width))  # type: ignore[no-any-return]
 
     def with_(**fields: int) -> list[int]:
         t = list(s)
@@ -172,14 +183,15 @@ def band_tables(
 
     dists = duel.dists
     move = [
-        kept(("move", d, h, pens), lambda d=d, h=h: _move_table(model, with_(dist=d, holder=h)))
+        table(("move", d, h, pens), lambda d=d, h=h: _move_table(model, with_(dist=d, holder=h)), 3)
         for d in range(dists)
         for h in (-1, 0, 1)
     ]
     initiative = [
-        kept(
+        table(
             ("initiative", d, h, r, pens),
             lambda d=d, h=h, r=r: _initiative_table(model, with_(dist=d, holder=h, redecide=r)),
+            3,
         )
         for d in range(dists)
         for h in (-1, 0, 1)
@@ -193,21 +205,21 @@ def band_tables(
             ways = kept(("attacker", att, pens[att], g), lambda t=t, att=att: model._attacker_choice(t, att))
             regain[att, g] = sum(count for kind, count in ways if kind == "regain") / sum(c for _, c in ways)
     ground = [
-        kept(("ground", att, d), lambda att=att, d=d: _ground_table(model, with_(dist=d, holder=att), att))
+        table(("ground", att, d), lambda att=att, d=d: _ground_table(model, with_(dist=d, holder=att), att), 2)
         for att in (0, 1)
         for d in range(dists)
     ]
 
     def hits(
         name: str, reads: Callable[[int], Hashable], make: Callable[[int, int], list[tuple[tuple[int, ...], float]]]
-    ) -> list[Any]:
-        rows: list[Any] = []
+    ) -> list[Branches]:
+        rows: list[Branches] = []
         for src in (0, 1):
             for g in range(gards):
                 rows.append(
-                    kept((name, src, reads(src), g), lambda src=src, g=g: make(src, g))
+                    table((name, src, reads(src), g), lambda src=src, g=g: make(src, g), 4)
                     if g < duel.gards[1 - src]
-                    else []
+                    else _arrays([], 4)
                 )
         return rows
 
