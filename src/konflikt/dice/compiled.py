@@ -71,15 +71,18 @@ def in_background(call: Callable[[], T]) -> Future[T]:
     return _pool().submit(call)
 
 
-def side_by_side(calls: Sequence[Callable[[], None]]) -> None:
+def side_by_side(calls: Sequence[Callable[[], None]], meanwhile: Callable[[], bool] | None = None) -> None:
     """Run ``calls`` (compiled kernels that write apart, bound to their arguments) at once on :func:`threads`
-    threads, and wait for all; in the calling thread when there is one call or one core. A kernel's error is raised
-    here."""
+    threads, and wait for all; in the calling thread when there is one call or one core. While they run, the
+    calling thread does ``meanwhile`` (Python work the kernels do not read; it returns whether it did some) until
+    they are done or it has none left. A kernel's error is raised here."""
     if len(calls) < 2 or threads() < 2:
         for call in calls:
             call()
         return
     futures = [_pool().submit(call) for call in calls]
+    while meanwhile is not None and not all(f.done() for f in futures) and meanwhile():
+        pass
     wait(futures)
     for future in futures:
         future.result()

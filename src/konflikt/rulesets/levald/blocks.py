@@ -266,13 +266,8 @@ class Band:
         by side: the wounds from one state into one band land close together)."""
         self.tails = np.zeros((self.slots, left + 1))
         """Per block, the bound on its entering time's tail (P(entered after t rounds), t = 0 … rounds left)."""
-        self.tables: BandTables = band_tables(solver.model, solver.duel, daze, solver.memo)
-        off, wound_kinds, _ = self.tables.wounds
-        fits = (wound_kinds[:, 0] < self.width[0]) & (wound_kinds[:, 1] < self.width[1])
-        self.class_stays = np.array(
-            [bool(fits[off[h] : off[h + 1]].any()) for h in range(len(off) - 1)], dtype=np.bool_
-        )
-        """Per hit class: whether one of its wounds can keep both penalties (land in a later block of this band)."""
+        self._tables: BandTables | None = None
+        self._class_stays: Any = None
         self.at = np.full(solver.duel.grid, -1, dtype=np.int64)
         """State code → band index (−1: not met)."""
         self.codes = np.zeros(0, dtype=np.int64)
@@ -282,6 +277,23 @@ class Band:
         self.walked = 0
         self.merged = 1
         """The most leaves summed into one of a state's outcomes (the tables' rounding)."""
+
+    @property
+    def tables(self) -> BandTables:
+        """The band's tables (:func:`.walk.band_tables`), made when first needed (or while other bands' blocks are
+        solved, :meth:`BlockSolver._meanwhile`)."""
+        if self._tables is None:
+            self._tables = band_tables(self.solver.model, self.solver.duel, self.daze, self.solver.memo)
+            off, wound_kinds, _ = self._tables.wounds
+            fits = (wound_kinds[:, 0] < self.width[0]) & (wound_kinds[:, 1] < self.width[1])
+            self._class_stays = np.logical_or.reduceat(np.append(fits, False), off[:-1]) & (off[1:] > off[:-1])
+        return self._tables
+
+    @property
+    def class_stays(self) -> Any:
+        """Per hit class: whether one of its wounds can keep both penalties (land in a later block of this band)."""
+        self.tables  # noqa: B018 (made with the tables)
+        return self._class_stays
 
     def close(self, codes: Rows, limit: int | None = None) -> None:
         """Add ``codes`` and every state they reach within the band: by in-block steps, and by the wounds that can
@@ -474,6 +486,8 @@ class BlockSolver:
         self.queue: list[tuple[int, tuple[int, int]]] = []
         """The bands mass waits to enter and not yet solved, by the sum of their penalties (highest first)."""
         self.queued: set[tuple[int, int]] = set()
+        self.untabled: list[Band] = []
+        """Queued bands whose tables may not be made yet (:meth:`_meanwhile`)."""
 
     def states(self) -> int:
         return sum(len(b.codes) for b in self.bands.values())
@@ -492,6 +506,16 @@ class BlockSolver:
         if key not in self.queued:
             self.queued.add(key)
             heapq.heappush(self.queue, (-(key[0] + key[1]), key))
+            self.untabled.append(band)
+
+    def _meanwhile(self) -> bool:
+        """One queued band's tables made (Python, while the kernels of another band run); False when none is left."""
+        while self.untabled:
+            band = self.untabled.pop()
+            if band._tables is None:
+                band.tables  # noqa: B018 (made on first reading)
+                return True
+        return False
 
     def label(self, daze: tuple[int, int], fates: tuple[int, int]) -> Hashable:
         """The State's words for an end at Omtöckning ``daze`` with ``fates`` (0, 0: the deadlock at the cap), the
@@ -523,7 +547,7 @@ class BlockSolver:
             raise ValueError(f"starts at different rounds played ({sorted(played)}): the block solve takes one")
         tally.played = played.pop() if played else 0
         left = self.left = m.cap - tally.played
-        self.bands, self.queue, self.queued = {}, [], set()
+        self.bands, self.queue, self.queued, self.untabled = {}, [], set(), []
         mass = 0.0
         before = np.zeros(2 * BOXES)
         """Per (fighter × box): the starts' mass with that box already ticked."""
@@ -613,7 +637,7 @@ class BlockSolver:
                     for da, db in steps
                 )
             ]
-            side_by_side([solve(slot) for slot in here])
+            side_by_side([solve(slot) for slot in here], self._meanwhile)
         # the wounds into later bands: routed by (wound kind, slot) to a later band's slot
         # every wound of a block leaves it, into a later block of the band or a later band: by kind, its class's mass
         by_exit = wounded @ prep.wound_weights
@@ -640,7 +664,7 @@ class BlockSolver:
                 )  # fmt: skip
 
             size = min(S.TARGETS, -(-len(targets) // threads()))
-            side_by_side([send(lo, min(lo + size, len(targets))) for lo in range(0, len(targets), size)])
+            side_by_side([send(lo, min(lo + size, len(targets))) for lo in range(0, len(targets), size)], self._meanwhile)
         for target in targets:
             self.enter(target)
         totals = entering[:, :, MASS].sum(axis=1) + dead[:, MASS]

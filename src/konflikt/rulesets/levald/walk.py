@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from konflikt.dice.compiled import compiled
+from konflikt.dice.compiled import compiled, side_by_side, threads
 from konflikt.rulesets.levald import rules as R
 from konflikt.rulesets.levald.duel_loop import level, soaks
 from konflikt.rulesets.levald.model import DAZE, DIST, GARD, HOLDER, REDECIDE, SIZE, LevaldModel
@@ -281,15 +281,36 @@ def _wound_classes(
     return counts > 0, (off, uniq[:, 1:].astype(np.int64), summed.astype(np.float64))
 
 
+WALK_SHARE = 2_000
+"""States walked at least per thread: fewer are walked in the calling thread."""
+
+
 def walk_band(duel: Duel, tables: BandTables, codes: Ints) -> tuple[Ints, Ints, Floats, int]:
     """Every state of ``codes`` one round (or strike back) on: (offsets per state, outcome keys, probabilities, the
-    most leaves summed into one outcome), each state's keys distinct (:func:`outcome` reads a key)."""
+    most leaves summed into one outcome), each state's keys distinct (:func:`outcome` reads a key). States are
+    walked apart, so many are shared among threads (:func:`.compiled.side_by_side`)."""
     t = tables
-    return walk(  # type: ignore[no-any-return]
-        codes, duel.dists, duel.gards, duel.gard_max, duel.scale, duel.lengths, duel.heuristic, duel.leave_free,
-        duel.counter_table, t.levels, duel.gard_damage, duel.deadly_knocks_out,
-        *t.move, *t.initiative, t.regain, *t.ground, *t.defended, *t.strike, *t.free, t.nodes,
-    )  # fmt: skip
+    pieces = np.array_split(codes, max(1, min(threads(), len(codes) // WALK_SHARE)))
+    parts: list[Any] = [None] * len(pieces)
+
+    def one(i: int) -> Callable[[], None]:
+        def call() -> None:
+            parts[i] = walk(
+                pieces[i], duel.dists, duel.gards, duel.gard_max, duel.scale, duel.lengths, duel.heuristic,
+                duel.leave_free, duel.counter_table, t.levels, duel.gard_damage, duel.deadly_knocks_out,
+                *t.move, *t.initiative, t.regain, *t.ground, *t.defended, *t.strike, *t.free, t.nodes,
+            )  # fmt: skip
+
+        return call
+
+    side_by_side([one(i) for i in range(len(pieces))])
+    if len(parts) == 1:
+        return parts[0]  # type: ignore[no-any-return]
+    shifts = np.cumsum([0] + [len(keys) for _, keys, _, _ in parts[:-1]])
+    offsets = np.concatenate([[0]] + [off[1:] + shift for (off, _, _, _), shift in zip(parts, shifts, strict=True)])
+    keys = np.concatenate([keys for _, keys, _, _ in parts])
+    weights = np.concatenate([w for _, _, w, _ in parts])
+    return offsets.astype(np.int64), keys, weights, max(merged for _, _, _, merged in parts)
 
 
 # ---- outcome keys ------------------------------------------------------------------------------------------------
