@@ -488,6 +488,9 @@ class BlockSolver:
         self.queued: set[tuple[int, int]] = set()
         self.untabled: list[Band] = []
         """Queued bands whose tables may not be made yet (:meth:`_meanwhile`)."""
+        self.tally = Tally()
+        self.worded = 0
+        """Entries of the tally's ends whose words are known (:meth:`_meanwhile`)."""
 
     def states(self) -> int:
         return sum(len(b.codes) for b in self.bands.values())
@@ -509,12 +512,20 @@ class BlockSolver:
             self.untabled.append(band)
 
     def _meanwhile(self) -> bool:
-        """One queued band's tables made (Python, while the kernels of another band run); False when none is left."""
+        """Python work the answer needs, done while the kernels of a band run: one queued band's tables made, or
+        the words of some ends met so far; False when none is left."""
         while self.untabled:
             band = self.untabled.pop()
             if band._tables is None:
                 band.tables  # noqa: B018 (made on first reading)
                 return True
+        found = self.tally.found
+        if self.worded < len(found):
+            rows, _ = found[self.worded]
+            self.worded += 1
+            for da, db, fa, fb in np.unique(rows, axis=0).tolist():
+                self.label((da, db), (fa, fb))
+            return True
         return False
 
     def label(self, daze: tuple[int, int], fates: tuple[int, int]) -> Hashable:
@@ -541,7 +552,8 @@ class BlockSolver:
         read one count of rounds left (the bridge from a mid-round state meets one round)."""
         m = self.model
         self.limit = max_states
-        tally = Tally()
+        tally = self.tally = Tally()
+        self.worded = 0
         played = {int(tuple(c)[ROUNDS]) for c, _ in starts}  # type: ignore[arg-type]
         if len(played) > 1:
             raise ValueError(f"starts at different rounds played ({sorted(played)}): the block solve takes one")
