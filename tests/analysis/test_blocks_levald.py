@@ -14,12 +14,13 @@ itself and reading that coarser (its label without the boxes; which boxes it has
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import pytest
 
@@ -33,14 +34,17 @@ from konflikt.core.scenario import Scenario, load_scenario, scenario_from_docume
 from konflikt.core.state import State
 from konflikt.rulesets.levald import rules as R
 from konflikt.rulesets.levald.blocks import Blocks, BlockSolver, Progress, TooManyBandStates
-from konflikt.rulesets.levald.model import BOXES, DAZE, FATE, NOT_TOLD_APART, WOUNDS, LevaldModel
+from konflikt.rulesets.levald.model import BOXES, DAZE, FATE, FATES, NOT_TOLD_APART, WOUNDS, LevaldModel
 from konflikt.rulesets.levald.scenarios import duel_document
+from konflikt.rulesets.levald.state import KNOCKED_OUT, LEFT, LevaldState
 from tests.analysis.model_check import reachable
 from tests.analysis.test_model_levald import model_at, policies_of
 
 Compact = tuple[int, ...]
+LEFT_CODE, KNOCKED_OUT_CODE = FATES.index(LEFT), FATES.index(KNOCKED_OUT)
+"""Compact fate codes."""
 Finals = dict[tuple[bool, Compact], Fraction]
-"""The exact answer by final state: (deadlocked at the cap, the final compact state) → probability."""
+"""An answer by final state: (deadlocked, or still going, at the cap; the final compact state) → probability."""
 
 
 def small_duel(options: dict[str, Any] | None = None, policy: str = "heuristic", **kwargs: Any) -> Scenario:
@@ -213,7 +217,8 @@ def test_the_block_solve_is_the_clockless_chain_solved_exactly(name: str) -> Non
     assert set(solved.ends) <= set(want)
     assert_close(solved.ends, want, rounding)
     assert abs(sum(solved.ends.values()) - 1) <= rounding
-    for _ending, _winners, words in solved.ends:  # type: ignore[misc]
+    for label in solved.ends:
+        _, _, words = cast(tuple[Any, Any, tuple[tuple[str, str], ...]], label)
         assert all(re.fullmatch(rf"[^,]+, Omtöckning \d+ \({NOT_TOLD_APART}\)", w) for _, w in words), words
 
 
@@ -234,10 +239,8 @@ def test_each_boxs_mark_is_the_exact_chains(name: str) -> None:
 def wounded_in_chain(model: LevaldModel, start: Compact) -> Compact:
     """The first round start the clockless chain from ``start`` meets with a box ticked and Omtöckning gained."""
     chain, _ = clockless_chain(model, [(start, Fraction(1))])
-    found = next(
-        c for u, c in enumerate(chain.states) if u not in chain.ends and any(c[WOUNDS : WOUNDS + 2 * BOXES])  # type: ignore[index]
-    )
-    return found  # type: ignore[return-value]
+    states: list[Compact] = chain.states  # type: ignore[assignment]
+    return next(c for u, c in enumerate(states) if u not in chain.ends and any(c[WOUNDS : WOUNDS + 2 * BOXES]))
 
 
 def test_boxes_ticked_before_the_start_count_as_ticked() -> None:
@@ -248,7 +251,7 @@ def test_boxes_ticked_before_the_start_count_as_ticked() -> None:
     wounded = wounded_in_chain(model, opened)
     assert wounded[DAZE] or wounded[DAZE + 1]
     over = list(wounded)
-    over[FATE] = 1  # knocked out
+    over[FATE] = KNOCKED_OUT_CODE
     starts = [(wounded, Fraction(2, 3)), (tuple(over), Fraction(1, 3))]
     solved = BlockSolver(model).run(starts)
     finals = exact_without_cap(model, starts)
@@ -264,7 +267,7 @@ def test_boxes_ticked_before_the_start_count_as_ticked() -> None:
         assert solved.marks[model.wound_mark(*divmod(i, BOXES))] == pytest.approx(1.0, abs=rounding)
 
 
-@pytest.mark.slow  # ~15 s: random playthroughs find the few wounded round starts
+@pytest.mark.slow  # ~20 s: random playthroughs find the few wounded round starts
 def test_from_wounded_round_starts_met_in_play_the_boxes_and_omtockning_carry_on() -> None:
     """Round starts with a box ticked and Omtöckning gained, met on random playthroughs of the ``ticking`` duel
     (not constructed), each solved alone: labels and marks as the exact chain's from there, and each box ticked
@@ -273,7 +276,7 @@ def test_from_wounded_round_starts_met_in_play_the_boxes_and_omtockning_carry_on
     state, model, _ = opening(sc)
     policies = policies_of(sc)
     states = reachable(state, policies, model.encode, seed=5, count=200)
-    wounded = [s for s in states if sum(map(sum, s.wounds)) and not s.is_terminal()]  # type: ignore[attr-defined]
+    wounded = [s for s in states if any(map(any, cast(LevaldState, s).wounds)) and not s.is_terminal()]
     assert len(wounded) >= 2
     for s in wounded[:2]:
         start = model.encode(s)
@@ -289,11 +292,30 @@ def test_from_wounded_round_starts_met_in_play_the_boxes_and_omtockning_carry_on
                 assert solved.marks[model.wound_mark(*divmod(i, BOXES))] == pytest.approx(1.0, abs=rounding)
 
 
+@pytest.mark.slow  # ~1 min: the horizon pushes a chain of some 200,000 clockless states 200 rounds
+def test_a_random_duel_of_wounds_is_the_horizons() -> None:
+    """Random policies and wounds that need not end the duel (too many states for the Fractions): labels and marks
+    within both stated bounds of the horizon's floats (the cap's share negligible). A random fighter often leaves,
+    some after a free attack's wound: ends that carry the Omtöckning gained in their own round, which the exact
+    duels above reach with under 10⁻¹⁵."""
+    _, model, start = opening(small_duel({"max_rounds": 200}, policy="random", kraft=3, sjal=2))
+    starts = [(start, Fraction(1))]
+    solved = BlockSolver(model).run(starts)
+    finals, _, far_bound = horizon(model, starts, exact=False)
+    bound = solved.error_bound + far_bound
+    assert solved.cap_bound < 1e-20 and bound < 1e-10
+    assert_close(solved.ends, coarse(model, finals), bound)
+    assert_close(solved.marks, ticked(model, finals), bound)
+    left = (p for (_, c), p in finals.items() if LEFT_CODE in (c[FATE], c[FATE + 1]) and (c[DAZE] or c[DAZE + 1]))
+    assert sum(left, Fraction(0)) > 1e-6
+
+
 def test_the_cap_is_bounded_not_computed() -> None:
-    """A cap that matters (6 rounds of poor fighters): the horizon's exact capped answer, labels and marks, lies
-    within the stated bound of the block solve, and further from it than the rounding alone (the cap's share is
-    in the bound, and the bound is no certainty)."""
-    _, model, start = opening(small_duel({"max_rounds": 6}, skill=30))
+    """A cap that matters (6 rounds of poor fighters, 19 blocks): the horizon's exact capped answer, labels and
+    marks, lies within the stated bound of the block solve, and further from it than the rounding alone (the cap's
+    share is in the bound, and the bound is no certainty); the mass the horizon finds still going at the cap (no
+    path deadlocks here) is at most the cap's stated share."""
+    _, model, start = opening(small_duel(OPTIONS | {"max_rounds": 6}, kraft=3, skill=30, weapon_a="Sköld"))
     starts = [(start, Fraction(1))]
     solved = BlockSolver(model).run(starts)
     finals, _, _ = horizon(model, starts, exact=True)
@@ -301,7 +323,9 @@ def test_the_cap_is_bounded_not_computed() -> None:
     assert difference > solved.error_bound - solved.cap_bound  # the cap does change the answer
     assert_close(solved.ends, coarse(model, finals), solved.error_bound)
     assert_close(solved.marks, ticked(model, finals), solved.error_bound)
-    assert solved.cap_bound < 1
+    going = sum((p for (at_cap, _), p in finals.items() if at_cap), Fraction(0))
+    assert solved.deadlocked == 0 and solved.blocks > 10
+    assert 0.1 < going <= solved.cap_bound < 1
 
 
 def test_a_deadlock_plays_to_the_cap() -> None:
@@ -312,7 +336,7 @@ def test_a_deadlock_plays_to_the_cap() -> None:
     assert solved.ends == {model.without_boxes(model.at_cap(model.clock(start)[0])): pytest.approx(1.0)}
     assert solved.deadlocked == pytest.approx(1.0)
     assert solved.mean_length == pytest.approx(40)
-    assert set(solved.marks.values()) == {0.0}
+    assert len(solved.marks) == 2 * BOXES and max(solved.marks.values()) <= solved.error_bound
 
 
 def test_the_mean_length_with_some_deadlocks_is_the_horizons() -> None:
@@ -346,7 +370,7 @@ def test_progress_is_told_after_every_block() -> None:
     solved = BlockSolver(model).run([(start, Fraction(1))], progress=told.append)
     assert [p.blocks for p in told] == list(range(1, solved.blocks + 1))
     assert len({p.daze for p in told}) == len(told) > 10
-    assert all(a.states <= b.states and a.bands <= b.bands for a, b in zip(told, told[1:], strict=False))
+    assert all(a.states <= b.states and a.bands <= b.bands for a, b in itertools.pairwise(told))
     assert told[-1].states == solved.states and told[-1].pending == 0
     assert max(p.pending for p in told) > 0 and told[-1].bands > 1  # bands waited while others were solved
     assert told[0].daze == (start[DAZE], start[DAZE + 1]) and told[0].mass == pytest.approx(1.0, abs=1e-15)
@@ -378,7 +402,7 @@ def test_conflict_odds_in_floats_answers_by_blocks_where_the_push_refuses(monkey
     finals, mean, far_bound = horizon(model, starts, exact=False)
     assert_close(odds.distribution, coarse(model, finals), odds.error_bound + far_bound)  # type: ignore[arg-type]
     assert_close(odds.marks, ticked(model, finals), odds.error_bound + far_bound)  # type: ignore[arg-type]
-    assert abs(solved.mean_length - float(mean)) <= 1e-9
+    assert abs(solved.mean_length - float(mean)) <= model.cap * (odds.error_bound + far_bound)
 
 
 def test_a_refusal_says_both_the_push_and_the_block_solve_ran_out_of_budget() -> None:
@@ -403,7 +427,7 @@ def test_more_band_states_than_asked_for_are_refused_with_their_count() -> None:
     met = BlockSolver(model).run(starts).states
     with pytest.raises(TooManyBandStates) as refused:
         BlockSolver(model).run(starts, max_states=met - 1)
-    assert refused.value.met > met - 1
+    assert refused.value.met == met  # the states only grow, to ``met``: refused at the first over the limit
     assert f"{refused.value.met:,} band states" in str(refused.value)
     assert f"over {met - 1:,}" in str(refused.value)
     with pytest.raises(StateSpaceTooLarge, match=rf"by blocks: {refused.value.met:,} band states"):

@@ -337,7 +337,6 @@ class Band:
         ptr = np.concatenate([[0]] + [o[1:] + s for o, s in zip(self.offsets, shifts, strict=True)]).astype(np.int64)
         keys = np.concatenate(self.keys)
         weights = np.concatenate(self.weights)
-        wa, wb = self.width
         q_ptr, q_idx, q_w, leaves, x_src, x_hit, x_code, x_w, e_src, e_key, e_w = S.classify(
             ptr, keys, weights, grid, self.at
         )
@@ -363,7 +362,13 @@ class Band:
         np.add.at(weights_by_class, (np.repeat(np.arange(len(w_ptr) - 1), np.diff(w_ptr)), w_kind), w_w)
         end_keys, e_ptr, e_col, e_w2 = S.end_tables(position, e_src, e_key, e_w, len(order))
         end_kinds = np.column_stack(
-            [(end_keys >> 8) & 255, end_keys & 255, ((end_keys >> 16) & 15) - 1, (end_keys >> 22) & 3, (end_keys >> 20) & 3]
+            [
+                (end_keys >> 8) & 255,
+                end_keys & 255,
+                ((end_keys >> 16) & 15) - 1,
+                (end_keys >> 22) & 3,
+                (end_keys >> 20) & 3,
+            ]
         ).astype(np.int64)
         survival = in_background(
             lambda: S.survival(
@@ -610,7 +615,6 @@ class BlockSolver:
         dead = np.zeros((slots, COLUMNS))
         S.scatter(entering, dead, prep.position[:stored], band.store[:stored])
         band.store = np.zeros((0, 0, COLUMNS))
-        tails = band.tails
         offset_a = np.repeat(np.arange(wa), wb)
         offset_b = np.tile(np.arange(wb), wa)
         order = np.argsort(offset_a + offset_b, kind="stable").astype(np.int64)
@@ -676,7 +680,9 @@ class BlockSolver:
                 )  # fmt: skip
 
             size = min(S.TARGETS, -(-len(targets) // threads()))
-            side_by_side([send(lo, min(lo + size, len(targets))) for lo in range(0, len(targets), size)], self._meanwhile)
+            side_by_side(
+                [send(lo, min(lo + size, len(targets))) for lo in range(0, len(targets), size)], self._meanwhile
+            )
         for target in targets:
             self.enter(target)
         totals = entering[:, :, MASS].sum(axis=1) + dead[:, MASS]
@@ -684,8 +690,8 @@ class BlockSolver:
         self._account(band, prep, tally, solved, totals, sweeps, res, mag, dead, by_end, played)
         # the round cap: the tail of the time the mass spends, through each block in order, and on through its exits
         alive, tail_out = S.cap_tails(
-            np.array(solved, dtype=np.int64), totals, band.tails, prep.survival.result(), by_exit, prep.kinds[:, 0].copy(),
-            prep.kinds[:, 1].copy(), wa, wb,
+            np.array(solved, dtype=np.int64), totals, band.tails, prep.survival.result(), by_exit,
+            prep.kinds[:, 0].copy(), prep.kinds[:, 1].copy(), wa, wb,
         )  # fmt: skip
         tally.cap += float(alive.sum())
         kind, slot_from = np.nonzero((route >= 0) & (by_exit.T > 0))
@@ -783,9 +789,7 @@ class BlockSolver:
         mean = tally.played * mass + tally.rounds + left * tally.deadlocked - tally.moment_dead
         cap = min(1.0, tally.cap)
         bound = tally.residual + tally.rounding + cap
-        return Blocks(
-            ends, mean, bound, cap, tally.blocks, self.states(), tally.deadlocked, marks, tally.sweeps
-        )
+        return Blocks(ends, mean, bound, cap, tally.blocks, self.states(), tally.deadlocked, marks, tally.sweeps)
 
 
 def _in_band(prep: Prepared, wa: int, wb: int) -> tuple[Rows, Rows, Rows, Floats, Rows]:

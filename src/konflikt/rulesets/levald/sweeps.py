@@ -32,8 +32,6 @@ from typing import Any
 
 import numpy as np
 
-import numba
-
 from konflikt.dice.compiled import compiled
 
 Ints = np.ndarray[Any, np.dtype[np.int64]]

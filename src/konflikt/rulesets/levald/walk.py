@@ -32,7 +32,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Any, cast
 
 import numpy as np
 
@@ -171,9 +172,11 @@ def band_tables(
             found = memo[key] = make()
         return found
 
-    def table(key: Hashable, make: Callable[[], list[tuple[tuple[int, ...], float]]], width: int) -> Branches:
-        """A table's branches from one key, as arrays (made once: bands share most keys)."""
-        return kept(key, lambda: _arrays(make(), width))  # type: ignore[no-any-return]
+    def table(
+        key: Hashable, width: int, make: Callable[..., list[tuple[tuple[int, ...], float]]], *args: Any
+    ) -> Branches:
+        """A table's branches from one key, ``make(*args)`` as arrays (made once: bands share most keys)."""
+        return kept(key, lambda: _arrays(make(*args), width))  # type: ignore[no-any-return]
 
     def with_(**fields: int) -> list[int]:
         t = list(s)
@@ -183,16 +186,12 @@ def band_tables(
 
     dists = duel.dists
     move = [
-        table(("move", d, h, pens), lambda d=d, h=h: _move_table(model, with_(dist=d, holder=h)), 3)
+        table(("move", d, h, pens), 3, _move_table, model, with_(dist=d, holder=h))
         for d in range(dists)
         for h in (-1, 0, 1)
     ]
     initiative = [
-        table(
-            ("initiative", d, h, r, pens),
-            lambda d=d, h=h, r=r: _initiative_table(model, with_(dist=d, holder=h, redecide=r)),
-            3,
-        )
+        table(("initiative", d, h, r, pens), 3, _initiative_table, model, with_(dist=d, holder=h, redecide=r))
         for d in range(dists)
         for h in (-1, 0, 1)
         for r in range(4)
@@ -202,10 +201,10 @@ def band_tables(
     for att in (0, 1):
         for g in range(int(duel.gards[att])):
             t = with_(holder=att, **({"ga": g} if att == 0 else {"gb": g}))
-            ways = kept(("attacker", att, pens[att], g), lambda t=t, att=att: model._attacker_choice(t, att))
+            ways = kept(("attacker", att, pens[att], g), partial(model._attacker_choice, t, att))
             regain[att, g] = sum(count for kind, count in ways if kind == "regain") / sum(c for _, c in ways)
     ground = [
-        table(("ground", att, d), lambda att=att, d=d: _ground_table(model, with_(dist=d, holder=att), att), 2)
+        table(("ground", att, d), 2, _ground_table, model, with_(dist=d, holder=att), att)
         for att in (0, 1)
         for d in range(dists)
     ]
@@ -217,17 +216,17 @@ def band_tables(
         for src in (0, 1):
             for g in range(gards):
                 rows.append(
-                    table((name, src, reads(src), g), lambda src=src, g=g: make(src, g), 4)
-                    if g < duel.gards[1 - src]
-                    else _arrays([], 4)
+                    table((name, src, reads(src), g), 4, make, src, g) if g < duel.gards[1 - src] else _arrays([], 4)
                 )
         return rows
 
     # what each table reads of the penalties: the attack and the defence; a strike only the striker's
-    defended = hits("defended", lambda att: pens, lambda att, g: _defended_table(model, att, pens[att], pens[1 - att], g))
+    defended = hits(
+        "defended", lambda att: pens, lambda att, g: _defended_table(model, att, pens[att], pens[1 - att], g)
+    )
     strike = hits("strike", lambda src: pens[src], lambda src, g: _strike_table(model, src, pens[src], g, False))
     free = hits("free", lambda src: pens[src], lambda src, g: _strike_table(model, src, pens[src], g, True))
-    levels = np.array([level.py_func(daze[i], int(duel.level_cap[i])) for i in (0, 1)], dtype=np.int64)
+    levels = np.array([cast(Any, level).py_func(daze[i], int(duel.level_cap[i])) for i in (0, 1)], dtype=np.int64)
     nodes, wounds = _wound_classes(_flat(defended, 4), _flat(strike, 4), gards)
     return BandTables(
         move=_flat(move, 3),
@@ -349,7 +348,9 @@ def expanded(tables: BandTables, keys: Ints, weights: Floats, grid: int) -> tupl
         for j in range(off[hit], off[hit + 1]):
             da, db, tick = kinds[j].tolist()
             rows.append(([0], [0], [0], [tick], [da], [db], [code], [weight * float(w[j])], [index]))
-    columns = [np.concatenate([np.asarray(r[i], dtype=np.int64 if i != 7 else np.float64) for r in rows]) for i in range(9)]
+    columns = [
+        np.concatenate([np.asarray(r[i], dtype=np.int64 if i != 7 else np.float64) for r in rows]) for i in range(9)
+    ]
     return tuple(columns[:7]), columns[7], columns[8]
 
 
@@ -650,9 +651,10 @@ def walk(
                 p_counter = 0.0
                 if scale[d1] <= lengths[dfn]:
                     if heuristic[dfn]:
-                        pays = soaks(gard_dfn, gard_max[dfn]) and counter_table[
-                            dfn, levels[dfn], levels[att], int(gard_att > 0), int(gard_dfn > 0)
-                        ]
+                        pays = (
+                            soaks(gard_dfn, gard_max[dfn])
+                            and counter_table[dfn, levels[dfn], levels[att], int(gard_att > 0), int(gard_dfn > 0)]
+                        )
                         p_counter = 1.0 if pays else 0.0
                     else:
                         p_counter = 0.5
