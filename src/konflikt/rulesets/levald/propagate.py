@@ -455,7 +455,7 @@ class Propagator:
             if r >= last_start and float(p.sum()) < leftover:
                 stopped_early = float(p.sum())
                 break
-            s, p = self._step(s, p, r + 1, ends, terms, max_live, live)
+            s, p = self._step(s, p, r + 1, ends, terms, max_live, live, capped=r + 1 >= cap)
             r += 1
             live.append(len(s))
         for row, w in zip(s.tolist(), p.tolist(), strict=True):
@@ -476,10 +476,15 @@ class Propagator:
         terms: dict[tuple[Hashable, int], int],
         max_live: int,
         live: list[int],
+        capped: bool = False,
     ) -> tuple[Rows, Floats]:
         """Round ``r`` of every live row, :data:`CHUNK` rows at a time (a round multiplies the rows by up to some
         five hundred before they merge): the ends summed into ``ends``, the next live rows merged. Raises
-        :class:`TooManyLive` as soon as the rows merged so far are more than ``max_live`` (they only grow)."""
+        :class:`TooManyLive` as soon as the rows merged so far are more than ``max_live`` (they only grow).
+
+        In the ``capped`` round (the last before the round cap) the rows still going end at the cap, and their label
+        reads Omtöckning, wounds and fates only: the other columns are cleared before they merge, so the rows are
+        never more than those labels and the last round is never refused."""
         rows: list[Rows] = []
         probs: list[Floats] = []
         held = 0
@@ -489,7 +494,10 @@ class Propagator:
             over = (t[:, FATE] != 0) | (t[:, FATE + 1] != 0)
             if over.any():
                 self._ends(t[over], q[over], r, ends, terms)
-            t, q = self._merge(t[~over], q[~over])
+            t, q = t[~over], q[~over]
+            if capped:
+                t[:, 1:DAZE] = 0
+            t, q = self._merge(t, q)
             rows.append(t)
             probs.append(q)
             held += len(t)
