@@ -397,12 +397,33 @@ def test_conflict_odds_in_floats_answers_by_blocks_where_the_push_refuses(monkey
     solved = BlockSolver(model).run(starts)
     assert odds.method == "model" and odds.lengths is None
     assert odds.expected_length() == pytest.approx(solved.mean_length, rel=1e-12)
-    assert odds.error_bound == pytest.approx(solved.error_bound)
+    # the block solve's bound is absolute (mass misplaced in all), kept apart from the relative one (none here)
+    assert odds.absolute_bound == pytest.approx(solved.error_bound) and odds.error_bound == 0
     assert odds.marks is not None and odds.marks == pytest.approx(solved.marks, rel=1e-12, abs=1e-18)
     finals, mean, far_bound = horizon(model, starts, exact=False)
-    assert_close(odds.distribution, coarse(model, finals), odds.error_bound + far_bound)  # type: ignore[arg-type]
-    assert_close(odds.marks, ticked(model, finals), odds.error_bound + far_bound)  # type: ignore[arg-type]
-    assert abs(solved.mean_length - float(mean)) <= model.cap * (odds.error_bound + far_bound)
+    assert_close(odds.distribution, coarse(model, finals), odds.absolute_bound + far_bound)  # type: ignore[arg-type]
+    assert_close(odds.marks, ticked(model, finals), odds.absolute_bound + far_bound)  # type: ignore[arg-type]
+    assert abs(solved.mean_length - float(mean)) <= model.cap * (odds.absolute_bound + far_bound)
+
+
+def test_the_answer_says_the_block_solves_bound_is_absolute(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What ``konflikt odds`` prints and its JSON: a block-solved duel's bound is absolute (the deadlock's
+    probability may be far below it), every shown probability within it of the horizon's capped answer."""
+    from konflikt.analysis.questions import whole_conflict_answer
+    from konflikt.cli.dice_commands import _how_exact
+
+    sc = SMALL["ticking"]()
+    state, model, start = opening(sc)
+    monkeypatch.setattr(model_odds, "PUSH_BEFORE_BLOCKS", 10)
+    answer = whole_conflict_answer(sc, state, dict(policies_of(sc)), 100_000, exact=False)
+    solved = BlockSolver(model).run([(start, Fraction(1))])
+    assert answer.absolute and answer.error_bound is not None and answer.error_bound >= solved.error_bound
+    assert _how_exact(answer) == {"exact": False, "error_bound": answer.error_bound, "error_bound_kind": "absolute"}
+    exact = whole_conflict_answer(sc, state, dict(policies_of(sc)), 100_000, exact=True)
+    assert exact.error_bound is None  # Fractions: the capped duel by the horizon, which the bound covers, cap and all
+    got = dict(answer.outcomes)
+    for name, p in exact.outcomes:
+        assert abs(float(got[name]) - float(p)) <= answer.error_bound, name
 
 
 def test_a_refusal_says_both_the_push_and_the_block_solve_ran_out_of_budget() -> None:

@@ -83,7 +83,7 @@ def test_the_json_says_floats_with_their_bound_or_exact_fractions(cli: Callable[
     by_float, by_fraction = json.loads(floats.out), json.loads(exact.out)
     assert by_float["exact"] is False and by_fraction["exact"] is True and "error_bound" not in by_fraction
     bound = by_float["error_bound"]
-    assert isinstance(bound, float) and 0 < bound < 1e-9
+    assert isinstance(bound, float) and 0 < bound < 1e-9 and by_float["error_bound_kind"] == "relative"
     assert set(by_float["outcomes"]) == set(by_fraction["outcomes"])
     for key, q in by_float["outcomes"].items():
         assert isinstance(q, float)
@@ -101,3 +101,15 @@ def test_the_text_states_the_bound_and_exact_prints_fractions(cli: Callable[...,
     assert "/" in next(iter(fraction.values()))
     longest = max(fraction.values(), key=len)
     assert longest.split("/")[0][:12] in exact.out.replace("\n", "").replace(" ", "").replace("│", "")
+
+
+def test_an_absolute_bound_is_printed_as_absolute(capsys: pytest.CaptureFixture[str]) -> None:
+    """A bound on the mass misplaced (Le våld's block solve) is not a relative one: the text says which."""
+    from konflikt.cli.dice_commands import print_answer
+
+    rows = [("Hedda", 0.98), ("nobody", 7.6e-6)]
+    print_answer(OddsAnswer("duel", "winner", rows, error_bound=3.3e-4, absolute=True), as_json=False)
+    said = capsys.readouterr().out.replace("\n", " ")
+    assert "within an absolute error of 3.3e-04" in said and "relative" not in said
+    print_answer(OddsAnswer("duel", "winner", rows, error_bound=3.3e-13), as_json=False)
+    assert "within a relative error of 3.3e-13" in capsys.readouterr().out.replace("\n", " ")

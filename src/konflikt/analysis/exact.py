@@ -729,6 +729,9 @@ class ConflictOdds:
     """``state``: the State-API solver; ``model``: the ruleset's compact model (see :mod:`.compact`)."""
     error_bound: float = 0.0
     """A bound on each probability's relative error: 0 for Fractions."""
+    absolute_bound: float = 0.0
+    """A bound on the mass misplaced in all (a model's block solve: residuals, roundings, the round cap's share):
+    every probability, and every sum of them, is within it of the exact value, on top of :attr:`error_bound`."""
     marks: dict[Hashable, Fraction] | None = None
     """What the labels leave out, each with its probability (the compact model's marks: presja's consequences by
     name, as ``(participant, severity, name)``)."""

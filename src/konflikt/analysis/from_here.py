@@ -191,7 +191,8 @@ def who_wins(
         why = str(exc).split(";")[0].split(": ")[0]  # the reason, not its numbers: the answer's note is one line
     else:
         seconds = time.monotonic() - start
-        how = f"{odds.states:,} states" + (f", floats within {odds.error_bound:.0e}" if odds.error_bound else "")
+        bound = odds.error_bound + odds.absolute_bound
+        how = f"{odds.states:,} states" + (f", floats within {bound:.0e}" if bound else "")
         return FromHere(sides.rows(Counter(), 0, odds.winners()), "exact", 0, seconds, how)
     end = start + budget
     kernel = _kernel(scenario, state, policies, (end - time.monotonic()) / 2) if covered else None

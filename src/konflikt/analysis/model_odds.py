@@ -319,7 +319,7 @@ def _solve(
     floats: dict[tuple[Hashable, int], float] = {k: float(v) for k, v in ended.items()}
     marks: dict[Hashable, Fraction] = dict(held)
     marks_f: dict[Hashable, float] = {k: float(v) for k, v in held.items()}
-    states, edges, bound, has_lengths, block_marks = 0, 0, 0.0, True, False
+    states, edges, bound, absolute, has_lengths, block_marks = 0, 0, 0.0, 0.0, True, False
     by_label: dict[Hashable, float] = {}
     """Floats by label alone (a model's block solve: no length per label), and their part of the mean length."""
     mean_part = 0.0
@@ -352,7 +352,7 @@ def _solve(
                     marks_f[mark] = marks_f.get(mark, 0.0) + q
                     block_marks = True
                 mean_part += solved_b.mean_length
-                bound += solved_b.error_bound
+                absolute += solved_b.error_bound
                 has_lengths = False
                 continue
             states += peak
@@ -424,5 +424,6 @@ def _solve(
         method="model",
         marks=(marks if exact else marks_f) if block_marks or any(getattr(m, "marks", None) for m in models) else None,  # type: ignore[arg-type]
         error_bound=bound,
+        absolute_bound=absolute,
         mean_length=mean,
     )

@@ -128,8 +128,10 @@ def whole_conflict_answer(
             probabilities=probabilities,
             notes=[f"exact fractions over {odds.states:,} distinct states ({how}), {seats_used}"],
         )
+    absolute = odds.absolute_bound > 0
     if odds.method == "model":
-        bound = shown_bound(odds)
+        # a relative bound b on a probability p ≤ 1 is an absolute one of at most b: with an absolute part, both add
+        bound = shown_bound(odds) + odds.absolute_bound
         note = f"computed in floats over {odds.states:,} distinct states ({how}), {seats_used}"
     else:  # the State-API solver has no float path: its Fractions, rounded once each
         bound = UNIT_ROUNDOFF
@@ -145,4 +147,5 @@ def whole_conflict_answer(
         probabilities={name: float(p) for name, p in probabilities.items()},
         notes=[note],
         error_bound=bound,
+        absolute=absolute,
     )

@@ -95,8 +95,9 @@ def print_answer(answer: OddsAnswer, as_json: bool, extra: dict[str, Any] | None
     for note in answer.notes:
         console.print(note, style="dim", highlight=False, markup=False)
     if answer.error_bound is not None:
+        kind = "an absolute" if answer.absolute else "a relative"
         console.print(
-            f"floats: every probability within a relative error of {answer.error_bound:.1e} of the exact value; "
+            f"floats: every probability within {kind} error of {answer.error_bound:.1e} of the exact value; "
             "decimals rounded to 6 digits; the exact fractions with --exact",
             style="dim",
             highlight=False,
@@ -311,10 +312,12 @@ def odds_of(
 
 
 def _how_exact(answer: OddsAnswer) -> dict[str, Any]:
-    """What JSON says of a whole conflict's numbers: exact fractions, or floats within a relative bound."""
+    """What JSON says of a whole conflict's numbers: exact fractions, or floats within a bound, relative or
+    absolute (``error_bound_kind``)."""
     if answer.error_bound is None:
         return {"exact": True}
-    return {"exact": False, "error_bound": answer.error_bound}
+    kind = "absolute" if answer.absolute else "relative"
+    return {"exact": False, "error_bound": answer.error_bound, "error_bound_kind": kind}
 
 
 def plot_answer(answer: OddsAnswer, path: Path | None) -> None:

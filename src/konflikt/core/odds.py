@@ -61,7 +61,10 @@ class OddsAnswer:
         notes: lines of explanation.
         cumulative: the outcomes are numbers in increasing order, so "at least" and "at most" mean something.
         error_bound: ``None`` where every probability is an exact Fraction; else they are floats, each within this
-            relative error of the exact value (whole conflicts computed in floats, ``konflikt odds SCENARIO``).
+            relative error of the exact value (whole conflicts computed in floats, ``konflikt odds SCENARIO``), or
+            absolute error where ``absolute``.
+        absolute: ``error_bound`` is absolute, on every probability shown (Le våld's block solve: the round cap's
+            share is bounded as mass, not relative to each label's).
         played: an estimate's sample: the conflicts played, every probability the share of them that ended so
             (a count over ``played``, not an exact value); ``None`` for computed odds.
     """
@@ -75,6 +78,7 @@ class OddsAnswer:
     cumulative: bool = False
     error_bound: float | None = None
     played: int | None = None
+    absolute: bool = False
 
     @property
     def exact(self) -> bool:

@@ -181,7 +181,8 @@ def _timed_odds(call: Callable[[], Any], limit: float | None = None) -> tuple[di
         return {"s": None, "states": None, "why": str(exc)}, None
     except OutOfTime:
         return {"s": None, "states": None, "why": f"not done within {limit:g} s (wall)"}, None
-    return {"s": seconds, "states": odds.states, "method": odds.method, "bound": odds.error_bound}, odds
+    bound = odds.error_bound + odds.absolute_bound
+    return {"s": seconds, "states": odds.states, "method": odds.method, "bound": bound}, odds
 
 
 SAVED_STEPS = (3, 10, 40)

@@ -6,7 +6,7 @@ once, not once a round.
 the fighter out). So the chain without the round clock is acyclic across the blocks of (Omtöckning a, Omtöckning
 b), and inside a block no wound is taken: the block's loops run over (distance, initiative holder, why to decide it
 afresh, Gard a, Gard b) alone, and a counter-attacker's strike back pending (its target reads the Omtöckning the
-first strike left) — a few thousand states (``tests/analysis/test_blocks_levald.py`` checks every exit goes on).
+first strike left) — a few thousand states.
 
 **One table per pair of penalties.** A round reads Omtöckning only through its penalty (``rules.daze_penalty``: the
 targets, the heuristic's comparisons), so a :class:`Band` — one (penalty a, penalty b) pair, up to 6 × 6 blocks —
@@ -16,9 +16,16 @@ model's own tables. A band's states are the closure, under its in-block steps, o
 (from earlier bands, and from its own blocks by the wounds that keep both penalties).
 
 **The order of the solve.** Penalties only fall, so the bands are solved one at a time in the order of their
-penalties' sum, highest first: everything entering a band is known before it is solved. Inside a band the blocks go
-by their Omtöckning's sum; a wound that keeps both penalties adds to a later block of the same band at once, and
-every exit into later bands is added in one pass over the band's exits after all its blocks are solved.
+penalties' sum, highest first: everything entering a band is known before it is solved. A band is made (and queued)
+only once some wound's mass goes to it. Inside a band the blocks go by their Omtöckning's sum: the blocks of one sum
+take no wound from each other, so they are solved side by side (:func:`konflikt.dice.compiled.side_by_side`, one
+compiled call per block, the GIL let go), each first gathering the wounds of the band's earlier blocks that keep
+both penalties (:func:`.sweeps.gather`). Every exit into later bands is then sent in runs of consecutive slots
+(:func:`.sweeps.runs`, :func:`.sweeps.send`), one thread per set of later bands so no two write to one store. While
+the kernels run, the main thread walks the tables of queued bands and words the ends met so far (``_meanwhile``);
+a band's h(t) is worked out in the background (:func:`konflikt.dice.compiled.in_background`) while its blocks are
+solved. Python threads around ``nogil`` kernels rather than numba's ``parallel``: its threading layer is not safe
+under the browser table's concurrent calls, and the work splits naturally by block and by target band.
 
 **One block's visits** (:mod:`.sweeps`): v (I − Q) = m by Gauss–Seidel sweeps in the order of Gard (the back steps
 are the hits Gard absorbs, rare), the columns at once: the mass; the rounds played (its first moment, for the mean
@@ -38,9 +45,10 @@ left is the same path under it. The rest — P(a path is still going after the r
 block: :func:`.sweeps.survival` gives h(t), the largest chance over a band's states of still being in the block after
 t more rounds; a block's entering mass has a bound on its time's tail (none for a start: time 0), so the chance of
 still being in the block when the rounds run out, and the tail of the time its exits leave, follow by the worst
-spread of the entering time that the bound allows (:func:`_tails`); each exit's tail is at most its mass. On the
-bundled duel (cap 300) the bound is ~10⁻⁸ (the slowest bands, both fighters too dazed to hit, keep a path ~50
-rounds on average).
+spread of the entering time that the bound allows (:func:`.sweeps.cap_tails`); each exit's tail is at most its
+mass. On the bundled duel (cap 300) the bound is 3.25·10⁻⁴: loose, since the worst spread is assumed at every block
+and compounds along a path of blocks (the slowest bands, both fighters too dazed to hit, keep a path ~50 rounds on
+average); the mass that deadlocks and so truly meets the cap is 7.6·10⁻⁶.
 
 **Error bound** (absolute, on every probability): each block's residual m − v (I − Q) after the sweeps (every unit
 of residual mass would end somewhere exactly once) with its own rounding, the rounding of the tables (γ over the
@@ -84,8 +92,8 @@ UNIT_ROUNDOFF = 2.0**-53
 TOLERANCE = 1e-13
 RELATIVE_TOLERANCE = 1e-10
 """Sweeps stop once the mass that would be sent back for another sweep is at most the larger of ``TOLERANCE`` and
-``RELATIVE_TOLERANCE`` times the block's mass (the residual is then measured: the bound sums them over the blocks,
-~10⁻¹³ on the bundled duel)."""
+``RELATIVE_TOLERANCE`` times the block's mass (the residual is then measured: the bound sums them over the blocks;
+with the roundings ~6·10⁻¹¹ on the bundled duel, all the rest of its bound is the round cap's)."""
 MOST_SWEEPS = 10_000
 SURVIVAL_EXACT = 32
 """Rounds of a band's h(t) computed exactly once it is below ½; beyond, h(a + b) ≤ h(a) h(b)."""

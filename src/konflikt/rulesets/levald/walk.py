@@ -24,6 +24,13 @@ every leaf is one outcome: where the round leads (a band code, or an end), the O
 wound box ticked (at most one a leaf: a wound that does not end the duel always raises Omtöckning, so a second
 strike is walked from the next block) and the fates. Equal outcomes of one state are summed.
 
+**Wound nodes.** A hit whose wound leaves the struck fighter standing ends in a *wound node* rather than in one leaf
+per wound: its key holds the hit's class (:func:`hit_class`: the table, who strikes, the struck one's Gard, whether
+the Gard is kept) and the state after the hit, which every wound of the class shares; only the Omtöckning gained and
+the box ticked differ, and those are the class's own list (:attr:`BandTables.wounds`). So a state has a few nodes
+instead of some hundred wound leaves, and the block solve spreads a node's mass over its class's wounds once per
+node (:func:`.sweeps.gather`, :func:`.sweeps.send`). :func:`expanded` spells the nodes out for the tests.
+
 ``tests/analysis/test_walk_levald.py`` checks a walked round against :meth:`.model.LevaldModel.step` (itself checked
 against the State API Fraction for Fraction) on random states of every model scenario.
 """
