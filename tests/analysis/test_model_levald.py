@@ -32,20 +32,6 @@ from konflikt.sim.engine import simulate
 from konflikt.sim.runner import seat_policies
 from tests.analysis.model_check import Outcome, assert_within_4_se, model_round, reachable, step
 
-ROLLS_READ = frozenset({"move_roll", "init_roll", "defence_roll"})
-"""Phases at which the State still reads the d100 readings it holds (the first of a contest; the attack roll)."""
-
-
-def merge_key(state: Any) -> Hashable:
-    """``key()``, without the held d100 readings where no rule reads them any more (they are narration then)."""
-    if state.phase in ROLLS_READ:
-        return state.key()
-    rolls, state.rolls = state.rolls, ()
-    try:
-        return state.key()
-    finally:
-        state.rolls = rolls
-
 
 def state_api_round(
     state: State, policies: Mapping[str, Policy], encode: Callable[[State], Any], label: Callable[[State], Hashable]
@@ -62,7 +48,7 @@ def state_api_round(
         elif depth and (compact := encode(s)) is not None:
             key = ("state", compact, frozenset())
         else:
-            merged = merge_key(s)
+            merged = s.key()  # without what a roll left behind once no rule reads it
             if merged in pending:
                 pending[merged][1] += w
             else:

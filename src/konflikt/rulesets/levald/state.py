@@ -34,6 +34,10 @@ DECISIONS = {"attacker": ("attack", "regain"), "defender": ("defend", "counter")
 FIGHTING, KNOCKED_OUT, DEAD, LEFT = "fighting", "knocked_out", "dead", "left"
 DAMAGED, MOVED = 2, 1
 """Bits of a pair's reason to decide the initiative afresh."""
+ROLLS_READ = frozenset({"move_roll", "init_roll", "defence_roll"})
+"""Phases at which the d100 readings held are still read (the first of a contest; the attack roll's effect)."""
+EXCHANGE_DONE = frozenset({"ground", "over"})
+"""Phases after an exchange's rolls and damage: its attack quality and counter flag are no longer read."""
 
 
 class Hit(NamedTuple):
@@ -678,8 +682,14 @@ class LevaldState(NarrationMixin):
         return R.quality(roll, target, self.options.exceptional, self.options.effect_breaks_ties)
 
     def key(self) -> Hashable:
+        """Everything the rest of the conflict reads. What a roll leaves behind is dropped once no rule reads it any
+        more (it is only narration then), so that States differing only in it merge: the d100 readings are read in
+        a contest and by the defence roll (the attack roll's effect), the attack's quality until the damage and the
+        counter-attack are done (whether to gain ground), the counter flag until the exchange's damage, and where
+        to go on after the damage only in it. Without this a round's bridge from a saved State meets ~90,000 keys."""
+        phase = self.phase
         return (
-            self.phase,
+            phase,
             tuple(self.gard),
             tuple(self.daze),
             tuple(tuple(w) for w in self.wounds),
@@ -698,13 +708,13 @@ class LevaldState(NarrationMixin):
             tuple(self.regained),
             tuple(self.round_defence),
             self.wish,
-            self.rolls,
+            self.rolls if phase in ROLLS_READ else (),
             self.att,
             self.dfn,
-            self.counter,
-            self.att_quality,
+            self.counter if phase not in EXCHANGE_DONE else False,
+            self.att_quality if phase not in EXCHANGE_DONE else (0, 0),
             self.hit,
-            self.after,
+            self.after if phase == "damage" else "",
             tuple(self.cornered),
             tuple(self.prepared),
             tuple(sorted((k, str(v)) for k, v in self._secret.items())),
