@@ -157,6 +157,19 @@ def _apply(state: State, move: Move) -> None:
         state.apply_action(what, checked=False)
 
 
+def grouped_branches(state: State, policies: Mapping[str, Policy]) -> list[tuple[Fraction, Move]]:
+    """:func:`branches`, with a chance node's outcomes grouped where the State says which the rules read alike (its
+    optional ``chance_classes``: Le våld's d100 by quality and effect): one outcome stands for each group, with the
+    group's probability. The bridge to a model's starts walks these (a saved round of Le våld: thousands of States
+    instead of tens of thousands)."""
+    if state.current_player() == CHANCE:
+        classes = getattr(state, "chance_classes", None)
+        if classes is not None:
+            grouped: list[tuple[ChanceOutcome, Fraction]] = classes()
+            return [(p, (0, outcome)) for outcome, p in grouped if p]
+    return branches(state, policies)
+
+
 def branches(state: State, policies: Mapping[str, Policy]) -> list[tuple[Fraction, Move]]:
     """Every way on from ``state`` with its probability (chance outcomes, policy choices, joint secret choices)."""
     node = state.current_player()

@@ -29,8 +29,8 @@ import numpy as np
 
 from konflikt.analysis.exact import DEFAULT_MAX_STATES, conflict_odds
 from konflikt.analysis.horizon import has_horizon, has_propagation
-from konflikt.analysis.kernel_warm_up import WarmUp, payload_of
-from konflikt.analysis.model_odds import model_odds
+from konflikt.analysis.kernel_warm_up import CompileRefused, WarmUp, compiling_refused, payload_of
+from konflikt.analysis.model_odds import model_odds, winners_by_values
 from konflikt.core.actions import Action
 from konflikt.core.batch import wilson
 from konflikt.core.deadline import OutOfTime, deadline
@@ -52,6 +52,8 @@ KERNEL_MAX = 200_000
 """Conflicts a kernel plays at most for one answer (enough for intervals of ±0.2%)."""
 GROWTH = 4
 """A kernel's next chunk of conflicts is at most this many times its last (see :func:`_kernel_runs`)."""
+VALUES_WARM_SECONDS = 120.0
+"""The most wall seconds :func:`warm_values` may take (Le våld's bundled duel: ~20 s on its one thread)."""
 CHAIN_WARM_SECONDS = 20.0
 """The most wall seconds :func:`prepare`'s background exploration of the opening's chain may take (beyond it the
 chain is out of the table's reach anyway, and the thread would only slow the table down)."""
@@ -175,6 +177,11 @@ def who_wins(
     opening = not state.steps() if at_opening is None else at_opening
     covered = opening and scenario.ruleset.kernel is not None and not _compiling_elsewhere(scenario, policies)
     share = budget * (KERNEL_EXACT_SHARE if covered else EXACT_SHARE)
+    valued = _by_values(scenario, state, policies, share)
+    if valued is not None:
+        chances, bound = valued
+        how = f"prepared values, floats within {bound:.0e}"
+        return FromHere(sides.rows(Counter(), 0, chances), "exact", 0, time.monotonic() - start, how)
     try:
         with deadline(start + share):
             if not _EXACT_LOCK.acquire(timeout=share):  # the warm-up is still exploring the opening's chain
@@ -233,6 +240,8 @@ _KERNELS: dict[tuple[int, tuple[tuple[str, str], ...]], tuple[Scenario, Any]] = 
 _WARM_UPS: dict[tuple[int, tuple[tuple[str, str], ...]], WarmUp] = {}
 """The warm-up :func:`prepare` started for a scenario and its seats' policies (one scenario at a time)."""
 
+_VALUED: set[tuple[int, tuple[tuple[str, str], ...]]] = set()
+"""The scenario and policies whose model holds prepared values (:func:`warm_values`; one scenario at a time)."""
 _KERNEL_LOCK = threading.Lock()
 _EXACT_LOCK = threading.Lock()
 """Held while the exact solver runs (a question, or :func:`prepare`'s exploration of the opening's chain): a
@@ -253,6 +262,8 @@ def prepare(scenario: Scenario, state: State, policies: Mapping[str, Policy]) ->
         return
     if _keeps_chain(state, policies):
         warm_chain(state, policies)
+    elif _values_model(state, policies) is not None:
+        warm_values(scenario, state, policies)
     if scenario.ruleset.kernel is None:
         return
 
@@ -307,6 +318,65 @@ def warm_chain(state: State, policies: Mapping[str, Policy]) -> threading.Thread
     thread.start()
     started.wait(1.0)  # holding the lock before a question can be asked
     return thread
+
+
+def _values_model(state: State, policies: Mapping[str, Policy]) -> Any:
+    """The compact model at ``state`` where it can prepare each side's chance from every state (``prepare_winners``:
+    Le våld's duel, whose block solve keeps nothing for the next question otherwise), else ``None``."""
+    factory = get_ruleset(state.ruleset).exact_model
+    made = factory(state, policies) if factory is not None else None
+    if made is None or isinstance(made, str) or not hasattr(made, "prepare_winners"):
+        return None
+    return made
+
+
+def warm_values(scenario: Scenario, state: State, policies: Mapping[str, Policy]) -> threading.Thread:
+    """Prepare each side's chance from every state of the duel from ``state`` (a round start) in a background
+    thread, within :data:`VALUES_WARM_SECONDS`: every later "who wins from here" is then the bridge to the next round
+    starts and a look-up (Le våld's duel: ~0.1 s instead of a whole solve). A question asked meanwhile waits for it
+    within its share of the budget (:data:`_EXACT_LOCK`), else estimates; out of reach the warm-up just ends."""
+    model = _values_model(state, policies)
+    start = model.encode(state) if model is not None else None
+    started = threading.Event()
+
+    def build() -> None:
+        from konflikt.dice.compiled import one_thread  # numba, imported where a model is warmed, not at start-up
+
+        with _EXACT_LOCK:
+            started.set()
+            if start is None:
+                return
+            try:  # in this thread alone, loading the compiled kernels: compiling them here would stall the table
+                with deadline(time.monotonic() + VALUES_WARM_SECONDS), one_thread(), compiling_refused():
+                    model.prepare_winners(start, DEFAULT_MAX_STATES * 4)
+            except (KonfliktError, CompileRefused):
+                return
+            _VALUED.clear()
+            _VALUED.add(_key(scenario, policies))
+
+    thread = threading.Thread(target=build, name="konflikt-values-warm-up", daemon=True)
+    thread.start()
+    started.wait(1.0)
+    return thread
+
+
+def _by_values(
+    scenario: Scenario, state: State, policies: Mapping[str, Policy], wait: float
+) -> tuple[dict[Hashable, float], float] | None:
+    """Who wins by a model's prepared values (:func:`warm_values`), where they were prepared for this scenario and
+    these policies, are ready within ``wait`` seconds and reach every round start the bridge from ``state`` leads
+    to; else ``None``."""
+    if _key(scenario, policies) not in _VALUED:
+        return None
+    if not _EXACT_LOCK.acquire(timeout=wait):
+        return None
+    try:
+        with deadline(time.monotonic() + wait):
+            return winners_by_values(state, policies)
+    except OutOfTime:
+        return None
+    finally:
+        _EXACT_LOCK.release()
 
 
 def _compiling_elsewhere(scenario: Scenario, policies: Mapping[str, Policy]) -> bool:

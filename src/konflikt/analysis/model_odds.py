@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import cast
 
 from konflikt.analysis.compact import Chain, Solved, explore, solve_exact, solve_float
-from konflikt.analysis.exact import ConflictOdds, StateSpaceTooLarge, _apply, branches, outcome_label
+from konflikt.analysis.exact import ConflictOdds, StateSpaceTooLarge, _apply, grouped_branches, outcome_label
 from konflikt.analysis.horizon import (
     blocks_odds,
     has_blocks,
@@ -38,6 +38,35 @@ budget: the push is exact with the clock (no bound for the round cap) and wins o
 it within a few rounds (the bundled duel: 23,684 alive after round 3), and the block solve answers it."""
 BRIDGE_MOVES = 20_000
 """The most State-API moves from the asked state to the model's starts before the State-API solver takes over."""
+
+
+def winners_by_values(state: State, policies: Mapping[str, Policy]) -> tuple[dict[Hashable, float], float] | None:
+    """Each winners' tuple's chance from ``state`` by a model's prepared values (its optional ``winners_from``:
+    Le våld's duel, :mod:`konflikt.rulesets.levald.values`), and the absolute bound on each: the bridge to the next
+    round starts, then a look-up. ``None`` where no model has values ready for where the bridge leads."""
+    factory = get_ruleset(state.ruleset).exact_model
+    if factory is None:
+        return None
+    models: list[ExactModel] = []
+    starts: list[list[tuple[Hashable, Fraction]]] = []
+    try:
+        finished = _bridge(state, policies, factory, models, starts, {})
+    except _Refused:
+        return None
+    if finished is None or len(models) > 1:
+        return None
+    out: dict[Hashable, float] = {}
+    bound = 0.0
+    if models:
+        winners_from = getattr(models[0], "winners_from", None)
+        found = winners_from(starts[0]) if winners_from is not None else None
+        if found is None:
+            return None
+        out, bound = dict(found[0]), found[1]
+    for s, w in finished:
+        won = s.outcome().winners
+        out[won] = out.get(won, 0.0) + float(w)
+    return out, bound
 
 
 def model_odds(state: State, policies: Mapping[str, Policy], max_states: int, exact: bool) -> ConflictOdds | None:
@@ -107,7 +136,7 @@ def _bridge(
             for (i, compact), p in entered.items():
                 starts[i].append((compact, w * p))
             continue
-        for p, move in branches(s, policies):
+        for p, move in grouped_branches(s, policies):
             child = s.fork()
             _apply(child, move)
             stack.append((child, w * p))
@@ -216,7 +245,7 @@ def _merged_bridge(
         found = memo.get(key)
         if found is None:
             found = {}
-            for p, move in branches(s, policies):
+            for p, move in grouped_branches(s, policies):
                 child = s.fork()
                 _apply(child, move)
                 below = reach(child)

@@ -14,8 +14,10 @@ carry several dice (``uniform(bits, 6561)`` is two 4dF).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from typing import Any, TypeVar, cast
 
 import numba
@@ -40,9 +42,28 @@ MOST_THREADS = 4
 _POOL: ThreadPoolExecutor | None = None
 
 
+_HERE = threading.local()
+"""Per thread: whether :func:`one_thread` is in force there."""
+
+
+@contextmanager
+def one_thread() -> Iterator[None]:
+    """Inside, in the calling thread only: :func:`side_by_side` and :func:`in_background` run their calls in this
+    thread. A warm-up that refuses to compile (``kernel_warm_up.compiling_refused``, which refuses this thread's
+    compilations only) must not start kernels on other threads, which would compile freely."""
+    before = getattr(_HERE, "alone", False)
+    _HERE.alone = True
+    try:
+        yield
+    finally:
+        _HERE.alone = before
+
+
 def threads() -> int:
-    """The threads :func:`side_by_side` runs on: ``KONFLIKT_THREADS`` when set, else the cores this process may
-    use, at most :data:`MOST_THREADS`."""
+    """The threads :func:`side_by_side` runs on: 1 inside :func:`one_thread`, else ``KONFLIKT_THREADS`` when set,
+    else the cores this process may use, at most :data:`MOST_THREADS`."""
+    if getattr(_HERE, "alone", False):
+        return 1
     asked = os.environ.get("KONFLIKT_THREADS", "")
     if asked.isdigit() and int(asked) > 0:
         return int(asked)

@@ -501,6 +501,10 @@ class BlockSolver:
         self.queued: set[tuple[int, int]] = set()
         self.untabled: list[Band] = []
         """Queued bands whose tables may not be made yet (:meth:`_meanwhile`)."""
+        self.kept: list[tuple[Band, Prepared, list[int]]] | None = None
+        """Where a run is asked to keep them (a list, not ``None``): each solved band, its prepared tables and its
+        solved slots in solve order, with the band's index of state codes (:mod:`.values` runs the solve backward over
+        them)."""
         self.tally = Tally()
         self.worded = 0
         """Entries of the tally's ends whose words are known (:meth:`_meanwhile`)."""
@@ -695,6 +699,8 @@ class BlockSolver:
             self.enter(target)
         totals = entering[:, :, MASS].sum(axis=1) + dead[:, MASS]
         solved = [slot for slot in order.tolist() if totals[slot] > 0]
+        if self.kept is not None:
+            self.kept.append((band, prep, solved))
         self._account(band, prep, tally, solved, totals, sweeps, res, mag, dead, by_end, played)
         # the round cap: the tail of the time the mass spends, through each block in order, and on through its exits
         alive, tail_out = S.cap_tails(
@@ -776,7 +782,8 @@ class BlockSolver:
     def _let_go(self, band: Band) -> None:
         """A solved band's walks, index and store (no later band enters it: penalties only fall)."""
         band.offsets, band.keys, band.weights = [], [], []
-        band.at = np.zeros(0, dtype=np.int64)
+        if self.kept is None:
+            band.at = np.zeros(0, dtype=np.int64)
         band.tails = np.zeros((0, 0))
 
     def _answer(self, tally: Tally, mass: float, left: int, before: Floats) -> Blocks:

@@ -2,9 +2,10 @@
 
 **Why the State-API solver explodes.** A round of the State is a chain of nodes: the secret movement, two d100 for
 a Stridsvana contest, two more for the initiative, the attack roll, the defence roll, the damage dice, the counter
-roll and its dice — each d100 a hundred branches and each kept in ``key()`` while a rule reads it (``rolls``, ``att_quality``, ``hit``),
-so one round start fans out into hundreds of thousands of keys before they merge at the next round, and the round
-clock (``max_rounds`` 300) multiplies every state by the rounds it can be met in. Measured on ``levald/duel``
+roll and its dice — each d100 a hundred branches and each kept in ``key()`` while a rule reads it (``rolls``,
+``att_quality``, ``hit``), so one round start fans out into hundreds of thousands of keys before they merge at the
+next round (the bridge from a saved round walks the d100 by their classes, ``LevaldState.chance_classes``), and the
+round clock (``max_rounds`` 300) multiplies every state by the rounds it can be met in. Measured on ``levald/duel``
 (200,000 kernel duels): 40 distinct round starts after round 1, 698 after 2, 6,372 after 7, 68,238 distinct ones
 without the clock; the State-API solver gives up in the first rounds.
 
@@ -148,6 +149,8 @@ class LevaldModel:
         self._fighters_seen = state.fighters
         self._memo: dict[Hashable, Any] = {}
         self._ends: dict[Compact, Hashable] = {}
+        self.winner_values: Any = None
+        """Each side's chance from every state a block solve met (:meth:`prepare_winners`), or ``None``."""
         self._grounds: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         """Gaining ground per (attacker, distance): (distance after, the flag to set, count over CHOICE)."""
 
@@ -245,6 +248,21 @@ class LevaldModel:
         from konflikt.rulesets.levald.blocks import block_solver
 
         return block_solver(self).run(weighted, max_states)
+
+    def prepare_winners(self, start: Hashable, max_states: int | None = None) -> None:
+        """Each side's chance of winning from every state the block solve from ``start`` meets, kept on the model
+        for :meth:`winners_from` (:mod:`.values`: the block solve forward, then backward)."""
+        from konflikt.rulesets.levald.values import WinnerValues
+
+        self.winner_values = WinnerValues(self, start, max_states)
+
+    def winners_from(self, weighted: Sequence[tuple[Hashable, Fraction]]) -> tuple[dict[Hashable, float], float] | None:
+        """Each winners' tuple's chance from the weighted round starts by the prepared values, with an absolute
+        bound; ``None`` where none are prepared or they do not reach a start."""
+        if self.winner_values is None:
+            return None
+        found: tuple[dict[Hashable, float], float] | None = self.winner_values.at(weighted)
+        return found
 
     def without_boxes(self, label: Hashable) -> Hashable:
         """An end label whose fate words do not tell the wound boxes apart (the State's words of a fighter with no

@@ -13,6 +13,7 @@ rounds the next sub-fight runs. The tracks are plain lists so that the state sta
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from fractions import Fraction
 from typing import NamedTuple
 
 from konflikt.core.actions import Action, ChanceOutcome
@@ -38,6 +39,8 @@ ROLLS_READ = frozenset({"move_roll", "init_roll", "defence_roll"})
 """Phases at which the d100 readings held are still read (the first of a contest; the attack roll's effect)."""
 EXCHANGE_DONE = frozenset({"ground", "over"})
 """Phases after an exchange's rolls and damage: its attack quality and counter flag are no longer read."""
+AFTER_THE_ATTACK = frozenset({"damage", "counter_roll", "free_roll"})
+"""Phases after the attack was compared with the defence: of its quality only whether it succeeded is read."""
 
 
 class Hit(NamedTuple):
@@ -209,6 +212,29 @@ class LevaldState(NarrationMixin):
             striker = self.fighters[self.hit.src]
             return striker.guarded if self.hit.guarded_dice else striker.open
         return D100
+
+    def chance_classes(self) -> list[tuple[ChanceOutcome, Fraction]]:
+        """The pending roll's outcomes grouped by what the rules read of them, one outcome (the lowest) standing for
+        each group with the group's probability: a Stridsvana or defence roll by its quality against its target
+        (the contest and the defence compare qualities only), an attack roll (and a counter-attack's or a free
+        attack's) by its level and its effect (the quality, and the damage's effect); the damage dice as they are.
+        The exact solvers' bridge from a saved round walks these instead of a hundred outcomes each."""
+        outcomes = self.chance_outcomes()
+        target = self._pending_target()
+        if target is None:
+            return outcomes
+        by_quality = self.phase in ("move_roll", "init_roll", "defence_roll")
+        groups: dict[tuple[int, int], tuple[ChanceOutcome, Fraction]] = {}
+        for outcome, p in outcomes:
+            assert isinstance(outcome, int)
+            key = (
+                self._quality(outcome, target)
+                if by_quality
+                else (R.level(outcome, target, self.options.exceptional), effect(outcome))
+            )
+            first, q = groups.get(key, (outcome, Fraction(0)))
+            groups[key] = (first, q + p)
+        return list(groups.values())
 
     # ---- movement --------------------------------------------------------------------------------------------------
     def _apply_joint(self, actions: Mapping[str, Action]) -> None:
@@ -706,19 +732,28 @@ class LevaldState(NarrationMixin):
             self.pending,
             self.free_attacks,
             tuple(self.regained),
-            tuple(self.round_defence),
+            tuple(self.round_defence) if self.options.several_attackers == "one_defence" else (),
             self.wish,
             self.rolls if phase in ROLLS_READ else (),
             self.att,
             self.dfn,
             self.counter if phase not in EXCHANGE_DONE else False,
-            self.att_quality if phase not in EXCHANGE_DONE else (0, 0),
+            self._quality_read(),
             self.hit,
             self.after if phase == "damage" else "",
             tuple(self.cornered),
             tuple(self.prepared),
             tuple(sorted((k, str(v)) for k, v in self._secret.items())),
         )
+
+    def _quality_read(self) -> tuple[int, int]:
+        """What of the attack's quality the rest of the exchange reads: all of it against the defence roll, only
+        whether it succeeded once the damage is rolled (whether to gain ground), nothing once the exchange is done."""
+        if self.phase in EXCHANGE_DONE:
+            return (0, 0)
+        if self.phase in AFTER_THE_ATTACK:
+            return (int(self.att_quality[0] >= R.SUCCESS), 0)
+        return self.att_quality
 
     def correctable(self) -> dict[str, dict[str, tuple[int, int, int]]]:
         """The GM may set a fighter's Gard by hand (0 to its maximum)."""

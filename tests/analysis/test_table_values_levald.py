@@ -1,0 +1,108 @@
+"""At the table, Le våld's "who wins from here" by prepared values (``from_here.warm_values``): after the opening's
+values are ready, every later question, mid-round included, is exact within the stated bound and agrees with the
+model's own answer from there."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterator
+from fractions import Fraction
+
+import pytest
+
+from konflikt.analysis import from_here
+from konflikt.analysis.exact import Move, _apply, branches, conflict_odds, grouped_branches
+from konflikt.core.conflict import new_state
+from konflikt.core.ruleset import Policy
+from konflikt.core.state import State
+from konflikt.sim.runner import Generators, Runner
+from tests.analysis.test_blocks_levald import SMALL, policies_of
+
+Walk = Callable[[State, dict[str, Policy]], list[tuple[Fraction, Move]]]
+
+
+@pytest.fixture()
+def fresh_values() -> Iterator[None]:
+    from_here._VALUED.clear()
+    yield
+    from_here._VALUED.clear()
+
+
+def test_after_the_warm_up_each_step_is_answered_by_the_values_within_their_bound(fresh_values: None) -> None:
+    sc = SMALL["heuristic"]()
+    policies = dict(policies_of(sc))
+    opening: State = new_state(sc)
+    from_here.warm_values(sc, opening, policies).join()
+    assert from_here._VALUED
+    answered = 0
+    phases = set()
+    for seed in range(1, 6):
+        state = opening.fork()
+        runner = Runner(policies, Generators.from_seed(seed))
+        while not state.is_terminal():
+            answer = from_here.who_wins(sc, state, policies, budget=30)
+            assert answer.method == "exact", answer.note
+            found = re.fullmatch(r"prepared values, floats within (\S+)", answer.note)
+            assert found, answer.note
+            bound = float(found.group(1))
+            model = conflict_odds(state, policies, exact=False).winners()  # the model's own answer from here
+            want = {c.label: c.p for c in from_here._Sides.of(sc).rows(Counter(), 0, model)}
+            got = {c.label: c.p for c in answer.chances}
+            for label in set(want) | set(got):
+                assert abs(got.get(label, 0.0) - want.get(label, 0.0)) <= 2 * bound + 1e-6, (state.phase, label)
+            phases.add(state.phase)
+            answered += 1
+            runner.step(state)
+    assert answered >= 20 and {"move_roll", "attack_roll", "damage"} <= phases  # mid-round states among them
+
+
+def test_without_prepared_values_nothing_is_answered_by_them(fresh_values: None) -> None:
+    sc = SMALL["heuristic"]()
+    state = new_state(sc)
+    assert from_here._by_values(sc, state, dict(policies_of(sc)), 1.0) is None
+
+
+D100_PHASES = ("move_roll", "init_roll", "attack_roll", "defence_roll", "counter_roll", "free_roll")
+
+
+def test_the_grouped_d100_lead_where_every_outcome_does() -> None:
+    """``LevaldState.chance_classes``: from a state at a d100, the States reached once no d100 is pending any more
+    (a decision, the damage dice, the next round, the end) through one outcome per class, with the class's
+    probability, are those reached through all hundred outcomes, Fraction for Fraction; and the classes are fewer."""
+    sc = SMALL["heuristic"]()
+    policies = dict(policies_of(sc))
+    phases: set[str] = set()
+    for seed in range(1, 8):
+        state: State = new_state(sc)
+        runner = Runner(policies, Generators.from_seed(seed))
+        while not state.is_terminal():
+            if state.phase in D100_PHASES and state.phase not in phases:
+                full = _past_the_d100(state, policies, branches)
+                grouped = _past_the_d100(state, policies, grouped_branches)
+                assert grouped == full, state.phase
+                assert len(grouped_branches(state, policies)) < len(branches(state, policies))
+                phases.add(state.phase)
+            runner.step(state)
+    assert {"move_roll", "attack_roll", "counter_roll"} <= phases
+
+
+def _past_the_d100(state: State, policies: dict[str, Policy], walk: Walk) -> dict[Hashable, Fraction]:
+    """The States where no d100 is pending any more, reached from ``state`` by ``walk``'s branches, and their
+    probabilities: a step at a time, equal States (by ``key()``) merged."""
+    out: dict[Hashable, Fraction] = {}
+    level: dict[Hashable, tuple[State, Fraction]] = {state.key(): (state.fork(), Fraction(1))}
+    while level:
+        after: dict[Hashable, tuple[State, Fraction]] = {}
+        for s, w in level.values():
+            for p, move in walk(s, policies):
+                child = s.fork()
+                _apply(child, move)
+                key = child.key()
+                if child.is_terminal() or child.phase not in D100_PHASES:  # type: ignore[attr-defined]
+                    out[key] = out.get(key, Fraction(0)) + w * p
+                    continue
+                held = after.get(key)
+                after[key] = (child, w * p) if held is None else (held[0], held[1] + w * p)
+        level = after
+    return out
