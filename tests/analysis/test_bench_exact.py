@@ -50,3 +50,27 @@ def test_the_bench_table_shows_each_saved_state_by_its_steps() -> None:
     assert _seconds(cells) == "3: 0.50 s, 10: over the limit, 40: 2.00 s (State API)"
     assert _seconds({"s": None, "why": "too many states for exact odds"}) == "too many states"
     assert _seconds([]) == "-"
+
+
+def test_a_duel_whose_model_prepares_values_times_the_tables_question_by_them() -> None:
+    """Le våld's models prepare each side's chance from every state: the bench times the preparation and then
+    "who wins from here" from each saved state, answered by the values (exact); other models have no such cell."""
+    from konflikt.analysis import from_here
+    from konflikt.cli.bench_command import table_values_line
+    from konflikt.sim.bench import table_values
+    from tests.analysis.test_blocks_levald import SMALL, policies_of
+
+    sc = SMALL["heuristic"]()
+    seats = dict(policies_of(sc))
+    try:
+        cell = table_values(sc, new_state(sc), seats)
+    finally:
+        from_here._VALUED.clear()
+    assert cell is not None and cell["prepare_s"] > 0 and cell["at"]
+    assert all(c["method"] == "exact" and c["note"].startswith("prepared values") for c in cell["at"])
+    line = table_values_line("small", cell)
+    assert line.startswith("small at the table (who wins from here, by values prepared in ")
+    assert f"{cell['at'][0]['steps']}: " in line and "(reference)" not in line
+    robbers = load_scenario("fimbulfrost/robbers")
+    robber_seats = {s: p for s, p in seat_policies(robbers).items() if p is not None}
+    assert table_values(robbers, new_state(robbers), robber_seats) is None

@@ -330,6 +330,11 @@ def _values_model(state: State, policies: Mapping[str, Policy]) -> Any:
     return made
 
 
+def prepares_values(state: State, policies: Mapping[str, Policy]) -> bool:
+    """Whether the table prepares each side's chance from every state for this conflict (:func:`warm_values`)."""
+    return _values_model(state, policies) is not None
+
+
 def warm_values(scenario: Scenario, state: State, policies: Mapping[str, Policy]) -> threading.Thread:
     """Prepare each side's chance from every state of the duel from ``state`` (a round start) in a background
     thread, within :data:`VALUES_WARM_SECONDS`: every later "who wins from here" is then the bridge to the next round

@@ -146,6 +146,9 @@ def register(app: typer.Typer) -> None:
                 "exact probability (issue 21: within 4)",
                 highlight=False,
             )
+            for r in data["exact_odds"]:
+                if r.get("table_values") is not None:
+                    out.print(table_values_line(r["scenario"], r["table_values"]), highlight=False, markup=False)
         out.print(startup_table(data["startup"]))
         print_scale(data)
         out.print(
@@ -244,6 +247,17 @@ def print_scale(data: dict[str, Any]) -> None:
 def _share(value: float | None) -> str:
     """A ratio well below one as ``1/N`` (the issue states its targets so)."""
     return "-" if not value else f"1/{1 / value:,.0f}"
+
+
+def table_values_line(scenario: str, cell: dict[str, Any]) -> str:
+    """The table's question by prepared values: the preparation's seconds, then each saved state's answer."""
+    answers = ", ".join(
+        f"{c['steps']}: {c['s']:.2f} s" + ("" if c["method"] == "exact" else f" ({c['method']})") for c in cell["at"]
+    )
+    return (
+        f"{scenario} at the table (who wins from here, by values prepared in {cell['prepare_s']:.1f} s, "
+        f"≤ {cell['target_s']:g} s each): {answers or '-'}"
+    )
 
 
 def _seconds(cell: dict[str, Any] | list[dict[str, Any]] | None) -> str:

@@ -216,12 +216,31 @@ def exact_odds(names: tuple[str, ...], old: bool) -> list[dict[str, Any]]:
             row["saved_at"].append({"steps": steps, **cell, "target_s": SAVED_TARGET})
             if steps == SAVED_STEPS[-1]:
                 row["saved"] = cell
+        table = table_values(sc, state, seats)
+        if table is not None:
+            row["table_values"] = table
         if old:
             row["state_api"] = _exact_cell(partial(conflict_odds, state, seats, use_model=False))
             if answered is not None:  # the floats timed above, not solved again
                 row["vs_sim"] = agreement(name, answered, SIM_CHECK)
         rows.append(row)
     return rows
+
+
+def table_values(scenario: Any, state: Any, seats: dict[str, Any]) -> dict[str, Any] | None:
+    """Where the scenario's model prepares each side's chance from every state (Le våld's duel): the CPU seconds of
+    the preparation (as the table's warm-up does it, in one thread) and of "who wins from here" from each saved
+    state after it (the table's question, answered by the values); ``None`` for other models."""
+    from konflikt.analysis import from_here
+
+    if not from_here.prepares_values(state, seats):
+        return None
+    _, prepared = _cpu(lambda: from_here.warm_values(scenario, state, seats).join())
+    cells = []
+    for steps, saved in saved_states(state, seats):
+        answer, seconds = _cpu(partial(from_here.who_wins, scenario, saved, seats, 30.0))
+        cells.append({"steps": steps, "s": seconds, "method": answer.method, "note": answer.note})
+    return {"prepare_s": prepared, "at": cells, "target_s": SAVED_TARGET}
 
 
 SAVED_TARGET = 1.0
