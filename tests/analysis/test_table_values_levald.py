@@ -24,9 +24,14 @@ Walk = Callable[[State, dict[str, Policy]], list[tuple[Fraction, Move]]]
 
 @pytest.fixture()
 def fresh_values() -> Iterator[None]:
-    from_here._VALUED.clear()
+    def clear() -> None:
+        from_here._VALUED.clear()
+        from_here._VALUED_MODELS.clear()
+        from_here._WARMING.clear()
+
+    clear()
     yield
-    from_here._VALUED.clear()
+    clear()
 
 
 def test_after_the_warm_up_each_step_is_answered_by_the_values_within_their_bound(fresh_values: None) -> None:
@@ -106,3 +111,38 @@ def _past_the_d100(state: State, policies: dict[str, Policy], walk: Walk) -> dic
                 after[key] = (child, w * p) if held is None else (held[0], held[1] + w * p)
         level = after
     return out
+
+
+def test_values_are_prepared_once_one_conflict_at_a_time_and_only_where_a_model_prepares_them(
+    fresh_values: None,
+) -> None:
+    """``ensure_values``: a Le våld round's start starts the warm-up (a resumed table's too), a second call for the
+    same conflict or while one runs does not, a mid-round State and a ruleset whose models prepare nothing never
+    do; the next conflict's values replace the last one's (one conflict's held at a time)."""
+    from konflikt.core.scenario import load_scenario
+    from konflikt.sim.runner import seat_policies
+
+    sc = SMALL["heuristic"]()
+    policies = dict(policies_of(sc))
+    state = new_state(sc)
+    thread = from_here.ensure_values(sc, state, policies)
+    assert thread is not None
+    assert from_here.ensure_values(SMALL["options"](), state, policies) is None  # one warm-up at a time
+    thread.join()
+    assert from_here.ensure_values(sc, state, policies) is None  # ready: nothing to do
+    first = from_here._VALUED_MODELS[0]
+    assert first.winner_values is not None
+    mid = state.fork()
+    runner = Runner(policies, Generators.from_seed(2))
+    while not mid.is_terminal() and mid.phase in ("move", "gm"):
+        runner.step(mid)
+    other = SMALL["options"]()
+    assert from_here.ensure_values(other, mid, dict(policies_of(other))) is None  # mid-round: no start to solve from
+    later = new_state(other)
+    second = from_here.ensure_values(other, later, dict(policies_of(other)))
+    assert second is not None
+    second.join()
+    assert from_here._VALUED_MODELS[0] is not first and first.winner_values is None
+    robbers = load_scenario("fimbulfrost/robbers")
+    seats = {s: p for s, p in seat_policies(robbers).items() if p is not None}
+    assert from_here.ensure_values(robbers, new_state(robbers), seats) is None

@@ -242,6 +242,10 @@ _WARM_UPS: dict[tuple[int, tuple[tuple[str, str], ...]], WarmUp] = {}
 
 _VALUED: set[tuple[int, tuple[tuple[str, str], ...]]] = set()
 """The scenario and policies whose model holds prepared values (:func:`warm_values`; one scenario at a time)."""
+_VALUED_MODELS: list[Any] = []
+"""The model holding them (its values are let go when another conflict's are prepared)."""
+_WARMING: set[tuple[int, tuple[tuple[str, str], ...]]] = set()
+"""The scenario and policies whose values are being prepared now."""
 _KERNEL_LOCK = threading.Lock()
 _EXACT_LOCK = threading.Lock()
 """Held while the exact solver runs (a question, or :func:`prepare`'s exploration of the opening's chain): a
@@ -257,15 +261,19 @@ def prepare(scenario: Scenario, state: State, policies: Mapping[str, Policy]) ->
     prompt: making a kernel and its first run (tables built, compiled code loaded) take most of a second, and
     compiling it, where numba's cache does not have it yet, many (in a separate process:
     :mod:`konflikt.analysis.kernel_warm_up`). Where the ruleset has a compact model, the opening's chain is
-    explored meanwhile too (:func:`warm_chain`)."""
-    if state.steps():
-        return
-    if _keeps_chain(state, policies):
-        warm_chain(state, policies)
-    elif _values_model(state, policies) is not None:
-        warm_values(scenario, state, policies)
-    if scenario.ruleset.kernel is None:
-        return
+    explored meanwhile too (:func:`warm_chain`), or, where the model prepares each side's chance from every state
+    (Le våld), those are worked out (:func:`ensure_values`, also for a table resumed at a round's start)."""
+    warm = None
+    if not state.steps():
+        if _keeps_chain(state, policies):
+            warm_chain(state, policies)
+        if scenario.ruleset.kernel is not None:
+            warm = _warm_kernel(scenario, state, policies)
+    ensure_values(scenario, state, policies, after=warm)  # from the opening, or a table resumed at a round's start
+
+
+def _warm_kernel(scenario: Scenario, state: State, policies: Mapping[str, Policy]) -> WarmUp:
+    """The kernel of this opening made and played once in the background (:class:`WarmUp`)."""
 
     def make() -> Any:
         with _KERNEL_LOCK:
@@ -279,6 +287,7 @@ def prepare(scenario: Scenario, state: State, policies: Mapping[str, Policy]) ->
     _WARM_UPS.clear()
     _WARM_UPS[_key(scenario, policies)] = warm
     warm.start(make, play_once, payload_of(scenario, state.options, policies))
+    return warm
 
 
 def _keeps_chain(state: State, policies: Mapping[str, Policy]) -> bool:
@@ -335,33 +344,61 @@ def prepares_values(state: State, policies: Mapping[str, Policy]) -> bool:
     return _values_model(state, policies) is not None
 
 
-def warm_values(scenario: Scenario, state: State, policies: Mapping[str, Policy]) -> threading.Thread:
+def ensure_values(
+    scenario: Scenario, state: State, policies: Mapping[str, Policy], after: WarmUp | None = None
+) -> threading.Thread | None:
+    """Start :func:`warm_values` where this conflict's model prepares values, none are ready or on the way for it,
+    and ``state`` is a round's start (the browser table calls it with each question; the terminal table at its first
+    prompt). Returns the warm-up's thread, or ``None`` where none was started."""
+    key = _key(scenario, policies)
+    if key in _VALUED or _WARMING or state.is_terminal() or _values_model(state, policies) is None:
+        return None  # one warm-up at a time: each is ~20 CPU seconds
+    return warm_values(scenario, state, policies, after)
+
+
+def warm_values(
+    scenario: Scenario, state: State, policies: Mapping[str, Policy], after: WarmUp | None = None
+) -> threading.Thread:
     """Prepare each side's chance from every state of the duel from ``state`` (a round start) in a background
     thread, within :data:`VALUES_WARM_SECONDS`: every later "who wins from here" is then the bridge to the next round
-    starts and a look-up (Le våld's duel: ~0.1 s instead of a whole solve). A question asked meanwhile waits for it
-    within its share of the budget (:data:`_EXACT_LOCK`), else estimates; out of reach the warm-up just ends."""
+    starts and a look-up (Le våld's duel: ~0.1 s instead of a whole solve). The model works them out on a twin of
+    its own, so questions asked meanwhile are answered as before (the exact solver, else an estimate); out of reach
+    (too many states, out of time, the compiled kernels not in numba's cache) the warm-up just ends.
+
+    numba is imported in the calling thread, or, ``after`` a kernel's warm-up, once that has loaded it: two
+    threads importing numba at once can find it half made ("no attribute 'start_event'")."""
+    if after is None:
+        import konflikt.dice.compiled  # noqa: F401 (numba, imported here before any thread of ours imports it)
     model = _values_model(state, policies)
-    start = model.encode(state) if model is not None else None
-    started = threading.Event()
+    opening = state.fork()
+    key = _key(scenario, policies)
+    _WARMING.add(key)
 
     def build() -> None:
-        from konflikt.dice.compiled import one_thread  # numba, imported where a model is warmed, not at start-up
+        if after is not None:
+            after.wait(VALUES_WARM_SECONDS)  # its thread imports numba (or finds it must be compiled elsewhere)
+        from konflikt.dice.compiled import one_thread
 
+        try:  # in this thread alone, loading the compiled kernels: compiling them here would stall the table
+            if model is None:
+                return
+            with deadline(time.monotonic() + VALUES_WARM_SECONDS), one_thread(), compiling_refused():
+                model.prepare_winners(opening, DEFAULT_MAX_STATES * 4)
+        except (KonfliktError, ValueError, CompileRefused):
+            return
+        finally:
+            _WARMING.discard(key)
         with _EXACT_LOCK:
-            started.set()
-            if start is None:
-                return
-            try:  # in this thread alone, loading the compiled kernels: compiling them here would stall the table
-                with deadline(time.monotonic() + VALUES_WARM_SECONDS), one_thread(), compiling_refused():
-                    model.prepare_winners(start, DEFAULT_MAX_STATES * 4)
-            except (KonfliktError, CompileRefused):
-                return
+            for valued in _VALUED_MODELS:  # one conflict's values at a time (~170 MB for the bundled duel)
+                if valued is not model:
+                    valued.winner_values = None
             _VALUED.clear()
-            _VALUED.add(_key(scenario, policies))
+            _VALUED_MODELS.clear()
+            _VALUED.add(key)
+            _VALUED_MODELS.append(model)
 
     thread = threading.Thread(target=build, name="konflikt-values-warm-up", daemon=True)
     thread.start()
-    started.wait(1.0)
     return thread
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from konflikt.analysis.from_here import who_wins
+from konflikt.analysis.from_here import ensure_values, who_wins
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import State
 from konflikt.sim.runner import seat_policies
@@ -39,6 +39,11 @@ class FromHere:
         }
 
 
+PREPARE_VALUES = False
+"""Whether a question prepares values for the next ones (``from_here.ensure_values``): ``konflikt serve`` turns it
+on; off elsewhere (an app made in tests would start a 20-second warm-up per Le våld table)."""
+
+
 def who_wins_from_here(scenario: Scenario, state: State, seats: dict[str, str], budget: float = BUDGET) -> FromHere:
     """Who wins from ``state`` (a copy the caller will not touch again), with ``seats`` naming each seat's policy.
 
@@ -49,6 +54,8 @@ def who_wins_from_here(scenario: Scenario, state: State, seats: dict[str, str], 
     if any(name == "human" for name in names.values()):
         return FromHere(method="none", note="a human seat and no deterministic policy to stand in for it")
     policies = {s: p for s, p in seat_policies(scenario, names).items() if p is not None}
+    if PREPARE_VALUES:  # Le våld: each side's chance from every state, ready for the next questions
+        ensure_values(scenario, state, policies)
     answer = who_wins(scenario, state, policies, budget, seed=0)
     rows = sorted(((c.label, c.p, c.low, c.high) for c in answer.chances), key=lambda row: -row[1])
     if answer.exact:

@@ -13,6 +13,7 @@ import uvicorn
 from konflikt.core.state import GM
 from konflikt.errors import KonfliktError
 from konflikt.store.db import Store
+from konflikt.web import odds
 from konflikt.web.app import MAX_MESSAGE, create_app
 from konflikt.web.links import Links
 
@@ -81,6 +82,7 @@ def run(host: str, port: int, db: Path | None) -> None:
     # the `websockets` implementation is the one measured fastest here (docs/table.md): its deprecation notice is
     # for uvicorn's own command line, not for the GM starting a table
     warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
+    odds.PREPARE_VALUES = True  # a real table: Le våld's values are worked out for the questions to come
     # no per-message compression: on a LAN it costs the server (and every phone) more than it saves on the wire
     uvicorn.run(
         create_app(db),

@@ -249,12 +249,19 @@ class LevaldModel:
 
         return block_solver(self).run(weighted, max_states)
 
-    def prepare_winners(self, start: Hashable, max_states: int | None = None) -> None:
-        """Each side's chance of winning from every state the block solve from ``start`` meets, kept on the model
-        for :meth:`winners_from` (:mod:`.values`: the block solve forward, then backward)."""
+    def prepare_winners(self, state: State, max_states: int | None = None) -> None:
+        """Each side's chance of winning from every state the block solve from ``state`` (a round's start) meets,
+        kept on the model for :meth:`winners_from` (:mod:`.values`: the block solve forward, then backward). Worked
+        out on a twin of this model (its own tables and scratch State), so that it may run in a background thread
+        while this model answers other questions."""
         from konflikt.rulesets.levald.values import WinnerValues
 
-        self.winner_values = WinnerValues(self, start, max_states)
+        assert isinstance(state, LevaldState)
+        twin = LevaldModel(state, self.kinds)
+        start = twin.encode(state)
+        if start is None:
+            raise ValueError("the values are prepared from a round's start")
+        self.winner_values = WinnerValues(twin, start, max_states)
 
     def winners_from(self, weighted: Sequence[tuple[Hashable, Fraction]]) -> tuple[dict[Hashable, float], float] | None:
         """Each winners' tuple's chance from the weighted round starts by the prepared values, with an absolute
