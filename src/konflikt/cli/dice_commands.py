@@ -96,9 +96,11 @@ def print_answer(answer: OddsAnswer, as_json: bool, extra: dict[str, Any] | None
         console.print(note, style="dim", highlight=False, markup=False)
     if answer.error_bound is not None:
         kind = "an absolute" if answer.absolute else "a relative"
+        # an absolute bound comes from a solve without the clock, for a conflict too large for the exact fractions
+        exact_hint = "" if answer.absolute else "; the exact fractions with --exact"
         console.print(
             f"floats: every probability within {kind} error of {answer.error_bound:.1e} of the exact value; "
-            "decimals rounded to 6 digits; the exact fractions with --exact",
+            f"decimals rounded to 6 digits{exact_hint}",
             style="dim",
             highlight=False,
             markup=False,
