@@ -59,7 +59,9 @@ def test_a_duel_whose_model_prepares_values_times_the_tables_question_by_them() 
     from konflikt.cli.bench_command import table_values_line
     from konflikt.sim.bench import table_values
     from tests.analysis.test_blocks_levald import SMALL, policies_of
+    from tests.analysis.test_table_values_levald import compile_the_kernels
 
+    compile_the_kernels()  # the table's warm-up loads them, and refuses to compile them
     sc = SMALL["heuristic"]()
     seats = dict(policies_of(sc))
     try:

@@ -16,10 +16,19 @@ from konflikt.analysis.exact import Move, _apply, branches, conflict_odds, group
 from konflikt.core.conflict import new_state
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import State
+from konflikt.rulesets.levald.values import WinnerValues
 from konflikt.sim.runner import Generators, Runner
-from tests.analysis.test_blocks_levald import SMALL, policies_of
+from tests.analysis.test_blocks_levald import SMALL, opening, policies_of
 
 Walk = Callable[[State, dict[str, Policy]], list[tuple[Fraction, Move]]]
+
+
+def compile_the_kernels() -> None:
+    """The block solve's and the values' kernels compiled (or loaded) in this thread: the table's warm-up refuses to
+    compile them (in a fresh clone numba's cache is empty until some solve has run)."""
+    for name in ("heuristic", "options"):  # their kernels' argument types differ (two defence rolls, a shield)
+        _, model, start = opening(SMALL[name]())
+        WinnerValues(model, start)
 
 
 @pytest.fixture()
@@ -29,6 +38,7 @@ def fresh_values() -> Iterator[None]:
         from_here._VALUED_MODELS.clear()
         from_here._WARMING.clear()
 
+    compile_the_kernels()
     clear()
     yield
     clear()
@@ -125,9 +135,11 @@ def test_values_are_prepared_once_one_conflict_at_a_time_and_only_where_a_model_
     sc = SMALL["heuristic"]()
     policies = dict(policies_of(sc))
     state = new_state(sc)
+    from_here._WARMING.add((0, ()))  # another conflict's warm-up running: one at a time
+    assert from_here.ensure_values(sc, state, policies) is None
+    from_here._WARMING.clear()
     thread = from_here.ensure_values(sc, state, policies)
     assert thread is not None
-    assert from_here.ensure_values(SMALL["options"](), state, policies) is None  # one warm-up at a time
     thread.join()
     assert from_here.ensure_values(sc, state, policies) is None  # ready: nothing to do
     first = from_here._VALUED_MODELS[0]
