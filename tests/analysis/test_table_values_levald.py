@@ -4,10 +4,14 @@ model's own answer from there."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterator
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -158,3 +162,29 @@ def test_values_are_prepared_once_one_conflict_at_a_time_and_only_where_a_model_
     robbers = load_scenario("fimbulfrost/robbers")
     seats = {s: p for s, p in seat_policies(robbers).items() if p is not None}
     assert from_here.ensure_values(robbers, new_state(robbers), seats) is None
+
+
+COLD_WARM_UP = """
+import sys
+from konflikt.analysis import from_here
+from konflikt.core.conflict import new_state
+from tests.analysis.test_blocks_levald import SMALL, policies_of
+sc = SMALL["heuristic"]()
+policies = dict(policies_of(sc))
+from_here.warm_values(sc, new_state(sc), policies).join()
+print("values ready" if from_here._VALUED else "no values")
+"""
+
+
+def test_in_a_fresh_install_a_separate_process_compiles_what_the_values_need(tmp_path: Path) -> None:
+    """numba's cache empty (a fresh install): the warm-up refuses to compile in the table's process, has a
+    separate process prepare the same values (compiling the kernels into the cache), then loads them and is
+    ready."""
+    cache = tmp_path / "numba"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    done = subprocess.run(
+        [sys.executable, "-c", COLD_WARM_UP], env=env, capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "values ready"
+    assert any(cache.rglob("values.value_sweeps-*.nbi"))  # compiled into the cache, by the separate process

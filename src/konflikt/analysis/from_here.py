@@ -29,7 +29,13 @@ import numpy as np
 
 from konflikt.analysis.exact import DEFAULT_MAX_STATES, conflict_odds
 from konflikt.analysis.horizon import has_horizon, has_propagation
-from konflikt.analysis.kernel_warm_up import CompileRefused, WarmUp, compiling_refused, payload_of
+from konflikt.analysis.kernel_warm_up import (
+    CompileRefused,
+    WarmUp,
+    compile_elsewhere,
+    compiling_refused,
+    payload_of,
+)
 from konflikt.analysis.model_odds import model_odds, winners_by_values
 from konflikt.core.actions import Action
 from konflikt.core.batch import wilson
@@ -52,6 +58,8 @@ KERNEL_MAX = 200_000
 """Conflicts a kernel plays at most for one answer (enough for intervals of ±0.2%)."""
 GROWTH = 4
 """A kernel's next chunk of conflicts is at most this many times its last (see :func:`_kernel_runs`)."""
+KERNEL_COMPILE_SECONDS = 600.0
+"""The most :func:`warm_values` waits for the kernel's warm-up (compiling elsewhere in a fresh install) first."""
 VALUES_WARM_SECONDS = 120.0
 """The most wall seconds :func:`warm_values` may take (Le våld's bundled duel: ~20 s on its one thread)."""
 CHAIN_WARM_SECONDS = 20.0
@@ -363,7 +371,10 @@ def warm_values(
     thread, within :data:`VALUES_WARM_SECONDS`: every later "who wins from here" is then the bridge to the next round
     starts and a look-up (Le våld's duel: ~0.1 s instead of a whole solve). The model works them out on a twin of
     its own, so questions asked meanwhile are answered as before (the exact solver, else an estimate); out of reach
-    (too many states, out of time, the compiled kernels not in numba's cache) the warm-up just ends.
+    (too many states, out of time) the warm-up just ends. Where numba's cache lacks the kernels it needs (a fresh
+    install), a separate process prepares the same values once to compile them
+    (:func:`kernel_warm_up.compile_elsewhere`, at a lower priority; ~1–2 minutes for the bundled duel), and the
+    warm-up then loads them.
 
     numba is imported in the calling thread, or, ``after`` a kernel's warm-up, once that has loaded it: two
     threads importing numba at once can find it half made ("no attribute 'start_event'")."""
@@ -375,16 +386,23 @@ def warm_values(
     _WARMING.add(key)
 
     def build() -> None:
-        if after is not None:
-            after.wait(VALUES_WARM_SECONDS)  # its thread imports numba (or finds it must be compiled elsewhere)
+        if after is not None:  # its thread imports numba, and any compiling it starts elsewhere goes first
+            after.ready.wait(KERNEL_COMPILE_SECONDS)
         from konflikt.dice.compiled import one_thread
 
         try:  # in this thread alone, loading the compiled kernels: compiling them here would stall the table
             if model is None:
                 return
-            with deadline(time.monotonic() + VALUES_WARM_SECONDS), one_thread(), compiling_refused():
-                model.prepare_winners(opening, DEFAULT_MAX_STATES * 4)
-        except (KonfliktError, ValueError, CompileRefused):
+            for attempt in range(2):
+                try:
+                    with deadline(time.monotonic() + VALUES_WARM_SECONDS), one_thread(), compiling_refused():
+                        model.prepare_winners(opening, DEFAULT_MAX_STATES * 4)
+                    break
+                except CompileRefused:  # not in numba's cache (a fresh install): compiled by a separate process
+                    payload = payload_of(scenario, opening.options, policies) | {"values": True}
+                    if attempt or not compile_elsewhere(payload):
+                        return
+        except (KonfliktError, ValueError):
             return
         finally:
             _WARMING.discard(key)

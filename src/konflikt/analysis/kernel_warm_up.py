@@ -169,7 +169,9 @@ def compile_elsewhere(payload: Mapping[str, Any]) -> bool:
 
 
 def main() -> None:
-    """The separate process: build the kernel described on stdin and play it once."""
+    """The separate process: build the kernel described on stdin and play it once; or, with ``values`` in the
+    payload, prepare the compact model's values from the opening (``prepare_winners``: Le våld), which compiles the
+    kernels they need."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # the table's Ctrl-C ends it without a traceback
     with suppress(OSError):  # not permitted: at the usual priority then
         os.nice(NICENESS)
@@ -177,6 +179,16 @@ def main() -> None:
     scenario = scenario_from_document(payload["document"], payload["source"])
     ruleset = scenario.ruleset
     policies = {seat: ruleset.policy(name) for seat, name in payload["policies"].items()}
+    if payload.get("values"):
+        from konflikt.core.conflict import new_state
+
+        state = new_state(scenario, payload["options"])
+        assert ruleset.exact_model is not None
+        model = ruleset.exact_model(state, policies)
+        if isinstance(model, str) or model is None or not hasattr(model, "prepare_winners"):
+            raise SystemExit("no model with values")
+        model.prepare_winners(state)
+        return
     assert ruleset.kernel is not None
     made = ruleset.kernel(scenario, Options(payload["options"]), policies)
     if isinstance(made, str):
