@@ -39,7 +39,6 @@ def compile_the_kernels() -> None:
 def fresh_values() -> Iterator[None]:
     def clear() -> None:
         from_here._VALUED.clear()
-        from_here._VALUED_MODELS.clear()
         from_here._WARMING.clear()
 
     compile_the_kernels()
@@ -146,7 +145,7 @@ def test_values_are_prepared_once_one_conflict_at_a_time_and_only_where_a_model_
     assert thread is not None
     thread.join()
     assert from_here.ensure_values(sc, state, policies) is None  # ready: nothing to do
-    first = from_here._VALUED_MODELS[0]
+    (first,) = from_here._VALUED.values()
     assert first.winner_values is not None
     mid = state.fork()
     runner = Runner(policies, Generators.from_seed(2))
@@ -158,7 +157,8 @@ def test_values_are_prepared_once_one_conflict_at_a_time_and_only_where_a_model_
     second = from_here.ensure_values(other, later, dict(policies_of(other)))
     assert second is not None
     second.join()
-    assert from_here._VALUED_MODELS[0] is not first and first.winner_values is None
+    (now,) = from_here._VALUED.values()
+    assert now is not first and first.winner_values is None
     robbers = load_scenario("fimbulfrost/robbers")
     seats = {s: p for s, p in seat_policies(robbers).items() if p is not None}
     assert from_here.ensure_values(robbers, new_state(robbers), seats) is None

@@ -37,17 +37,15 @@ from konflikt.rulesets.levald.model import (
     REDECIDE,
     SIZE,
     WOUNDS,
+    Compact,
     LevaldModel,
     _cleared,
     exact_model,
 )
+from konflikt.rulesets.levald.walk import Floats, Ints
 from konflikt.sim.runner import seat_policies
 from tests.analysis.model_check import reachable
 from tests.analysis.test_model_levald import SCENARIOS, model_at, policies_of
-
-Ints = np.ndarray[Any, np.dtype[np.int64]]
-Floats = np.ndarray[Any, np.dtype[np.float64]]
-Compact = tuple[int, ...]
 
 STATES = 16
 """Random round starts per scenario: enough that every scenario meets counter-attacks (asserted); the slow test

@@ -248,10 +248,9 @@ _KERNELS: dict[tuple[int, tuple[tuple[str, str], ...]], tuple[Scenario, Any]] = 
 _WARM_UPS: dict[tuple[int, tuple[tuple[str, str], ...]], WarmUp] = {}
 """The warm-up :func:`prepare` started for a scenario and its seats' policies (one scenario at a time)."""
 
-_VALUED: set[tuple[int, tuple[tuple[str, str], ...]]] = set()
-"""The scenario and policies whose model holds prepared values (:func:`warm_values`; one scenario at a time)."""
-_VALUED_MODELS: list[Any] = []
-"""The model holding them (its values are let go when another conflict's are prepared)."""
+_VALUED: dict[tuple[int, tuple[tuple[str, str], ...]], Any] = {}
+"""The scenario and policies whose model holds prepared values (:func:`warm_values`), with that model: one at a
+time (its values are let go when another conflict's are prepared)."""
 _WARMING: set[tuple[int, tuple[tuple[str, str], ...]]] = set()
 """The scenario and policies whose values are being prepared now."""
 _KERNEL_LOCK = threading.Lock()
@@ -373,7 +372,7 @@ def warm_values(
     its own, so questions asked meanwhile are answered as before (the exact solver, else an estimate); out of reach
     (too many states, out of time) the warm-up just ends. Where numba's cache lacks the kernels it needs (a fresh
     install), a separate process prepares the same values once to compile them
-    (:func:`kernel_warm_up.compile_elsewhere`, at a lower priority; ~1–2 minutes for the bundled duel), and the
+    (:func:`kernel_warm_up.compile_elsewhere`, at a lower priority; about a minute for the bundled duel), and the
     warm-up then loads them.
 
     numba is imported in the calling thread, or, ``after`` a kernel's warm-up, once that has loaded it: two
@@ -407,13 +406,11 @@ def warm_values(
         finally:
             _WARMING.discard(key)
         with _EXACT_LOCK:
-            for valued in _VALUED_MODELS:  # one conflict's values at a time (~170 MB for the bundled duel)
+            for valued in _VALUED.values():  # one conflict's values at a time (~170 MB for the bundled duel)
                 if valued is not model:
                     valued.winner_values = None
             _VALUED.clear()
-            _VALUED_MODELS.clear()
-            _VALUED.add(key)
-            _VALUED_MODELS.append(model)
+            _VALUED[key] = model
 
     thread = threading.Thread(target=build, name="konflikt-values-warm-up", daemon=True)
     thread.start()

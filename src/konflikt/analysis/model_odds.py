@@ -44,17 +44,10 @@ def winners_by_values(state: State, policies: Mapping[str, Policy]) -> tuple[dic
     """Each winners' tuple's chance from ``state`` by a model's prepared values (its optional ``winners_from``:
     Le våld's duel, :mod:`konflikt.rulesets.levald.values`), and the absolute bound on each: the bridge to the next
     round starts, then a look-up. ``None`` where no model has values ready for where the bridge leads."""
-    factory = get_ruleset(state.ruleset).exact_model
-    if factory is None:
+    bridged = _bridged(state, policies, {})
+    if bridged is None or len(bridged[0]) > 1:
         return None
-    models: list[ExactModel] = []
-    starts: list[list[tuple[Hashable, Fraction]]] = []
-    try:
-        finished = _bridge(state, policies, factory, models, starts, {})
-    except _Refused:
-        return None
-    if finished is None or len(models) > 1:
-        return None
+    models, starts, finished = bridged
     out: dict[Hashable, float] = {}
     bound = 0.0
     if models:
@@ -72,20 +65,13 @@ def winners_by_values(state: State, policies: Mapping[str, Policy]) -> tuple[dic
 def model_odds(state: State, policies: Mapping[str, Policy], max_states: int, exact: bool) -> ConflictOdds | None:
     """The odds from the ruleset's compact model, or ``None`` where it has none or it does not cover the case."""
     ruleset = get_ruleset(state.ruleset)
-    factory = ruleset.exact_model
-    if factory is None:
-        return None
-    models: list[ExactModel] = []
-    starts: list[list[tuple[Hashable, Fraction]]] = []
     ended: dict[tuple[Hashable, int], Fraction] = {}
     held: dict[Hashable, Fraction] = {}
     """Marks already true where the bridge reaches a model's start, or an end (see ``Chain.marks``)."""
-    try:
-        finished = _bridge(state, policies, factory, models, starts, held)
-    except _Refused:
+    bridged = _bridged(state, policies, held)
+    if bridged is None:
         return None
-    if finished is None:
-        return None
+    models, starts, finished = bridged
     for s, w in finished:  # ended on the bridge: labelled as the model labels its ends
         model = models[0] if models else None
         key = (_label(model, s), _length(s, ruleset.length_key))
@@ -93,6 +79,24 @@ def model_odds(state: State, policies: Mapping[str, Policy], max_states: int, ex
         for mark in _held(model, s):
             held[mark] = held.get(mark, Fraction(0)) + w
     return _solve(models, starts, ended, held, max_states, exact, ruleset.length_unit)
+
+
+def _bridged(
+    state: State, policies: Mapping[str, Policy], held: dict[Hashable, Fraction]
+) -> tuple[list[ExactModel], list[list[tuple[Hashable, Fraction]]], list[tuple[State, Fraction]]] | None:
+    """The ruleset's models reached from ``state``, their weighted starts and the States that ended on the way
+    (:func:`_bridge`, filling ``held``); ``None`` where the ruleset has no model, one refuses a state on the way, or
+    the walk grows too large."""
+    factory = get_ruleset(state.ruleset).exact_model
+    if factory is None:
+        return None
+    models: list[ExactModel] = []
+    starts: list[list[tuple[Hashable, Fraction]]] = []
+    try:
+        finished = _bridge(state, policies, factory, models, starts, held)
+    except _Refused:
+        return None
+    return None if finished is None else (models, starts, finished)
 
 
 def _bridge(

@@ -139,8 +139,6 @@ class Grid:
     def __init__(self, model: LevaldModel) -> None:
         self.dists = model.last + 1
         self.gards = tuple(f.gard_max + 1 for f in model.fighters)
-        self.size = 8 * self.dists * 3 * 4 * self.gards[0] * self.gards[1]
-        """Codes run from 0 to ``size`` − 1."""
 
     def code(self, kind: Rows, att: Rows, succ: Rows, rows: Rows) -> Rows:
         c = (kind * 2 + att) * 2 + succ
@@ -394,13 +392,6 @@ class Band:
             w_kind, w_w, kinds, np.array([untouched_column(int(t)) for t in kinds[:, 2]], dtype=np.int64),
             weights_by_class, self.class_stays, e_ptr, e_col, e_w2, end_kinds, survival, widest, most_in,
         )  # fmt: skip
-
-
-def _csr(rows: Rows, cols: Rows, w: Floats, n: int) -> tuple[Rows, Rows, Floats]:
-    """(rows, cols, weights) as CSR over ``n`` rows (entries in each row by column)."""
-    order = np.lexsort((cols, rows))
-    ptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=n))]).astype(np.int64)
-    return ptr, cols[order].astype(np.int64), w[order].astype(np.float64)
 
 
 @dataclass(frozen=True)

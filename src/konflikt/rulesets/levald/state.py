@@ -36,7 +36,8 @@ FIGHTING, KNOCKED_OUT, DEAD, LEFT = "fighting", "knocked_out", "dead", "left"
 DAMAGED, MOVED = 2, 1
 """Bits of a pair's reason to decide the initiative afresh."""
 ROLLS_READ = frozenset({"move_roll", "init_roll", "defence_roll"})
-"""Phases at which the d100 readings held are still read (the first of a contest; the attack roll's effect)."""
+"""Phases at which the d100 readings held are still read (the first of a contest; the attack roll's effect), and
+whose pending roll is judged by its quality alone (a Stridsvana contest, a defence)."""
 EXCHANGE_DONE = frozenset({"ground", "over"})
 """Phases after an exchange's rolls and damage: its attack quality and counter flag are no longer read."""
 AFTER_THE_ATTACK = frozenset({"damage", "counter_roll", "free_roll"})
@@ -223,7 +224,7 @@ class LevaldState(NarrationMixin):
         target = self._pending_target()
         if target is None:
             return outcomes
-        by_quality = self.phase in ("move_roll", "init_roll", "defence_roll")
+        by_quality = self.phase in ROLLS_READ
         groups: dict[tuple[int, int], tuple[ChanceOutcome, Fraction]] = {}
         for outcome, p in outcomes:
             assert isinstance(outcome, int)
@@ -710,9 +711,10 @@ class LevaldState(NarrationMixin):
     def key(self) -> Hashable:
         """Everything the rest of the conflict reads. What a roll leaves behind is dropped once no rule reads it any
         more (it is only narration then), so that States differing only in it merge: the d100 readings are read in
-        a contest and by the defence roll (the attack roll's effect), the attack's quality until the damage and the
-        counter-attack are done (whether to gain ground), the counter flag until the exchange's damage, and where
-        to go on after the damage only in it. Without this a round's bridge from a saved State meets ~90,000 keys."""
+        a contest and by the defence roll (the attack roll's effect), the attack's quality against the defence and
+        then only whether it succeeded until the exchange is done (whether to gain ground), the counter flag until
+        the exchange's damage, where to go on after the damage only in it, and the round's defence rolls only under
+        ``several_attackers = one_defence``. Without this a round's bridge from a saved State meets ~90,000 keys."""
         phase = self.phase
         return (
             phase,

@@ -51,6 +51,8 @@ TOLERANCE = 1e-9
 is measured and bounded (see the module)."""
 MOST_SWEEPS = 10_000
 UNIT_ROUNDOFF_32 = 2.0**-24
+BINOMIALS = np.array([[comb(k, j) for j in range(MOMENTS + 1)] for k in range(MOMENTS + 1)], dtype=np.float64)
+"""C(k, j) for the moments' own parts."""
 
 
 @compiled
@@ -182,30 +184,31 @@ def exit_sums(
 
 
 @dataclass
-class _Band:
-    """A kept band: its prepared tables, each solved slot's first row in the store (−1 not solved)."""
-
-    key: tuple[int, int]
-    low: tuple[int, int]
-    width: tuple[int, int]
-    at: Ints
-    prep: Prepared
-    solved: list[int]
-    base: Ints
-    found: _Found | None = None
-
-
-@dataclass
 class _Found:
     """A solved band's state codes met (ascending) and each one's position among its live states (−1 deadlocked)."""
 
     codes: Ints
     positions: Ints
 
-    def position(self, code: int) -> int | None:
-        """The position of ``code`` (−1 deadlocked), ``None`` where the band never met it."""
-        i = int(np.searchsorted(self.codes, code))
-        return int(self.positions[i]) if i < len(self.codes) and self.codes[i] == code else None
+    def positions_of(self, codes: Ints) -> Ints:
+        """Each code's position (−1 deadlocked, −2 never met)."""
+        i = np.minimum(np.searchsorted(self.codes, codes), len(self.codes) - 1)
+        out: Ints = np.where(self.codes[i] == codes, self.positions[i], -2)
+        return out
+
+
+@dataclass
+class _Band:
+    """A kept band: its prepared tables (let go once its values are solved), the states it met, each solved slot's
+    first row in the store (−1 not solved)."""
+
+    key: tuple[int, int]
+    low: tuple[int, int]
+    width: tuple[int, int]
+    found: _Found
+    prep: Prepared | None
+    solved: list[int]
+    base: Ints
 
 
 class WinnerValues:
@@ -242,23 +245,21 @@ class WinnerValues:
             for slot in solved:
                 base[slot] = rows
                 rows += len(prep.codes)
-            self.bands[key] = _Band(key, band.low, band.width, band.at, prep, solved, base)  # type: ignore[arg-type]
+            codes = np.flatnonzero(band.at >= 0)
+            found = _Found(codes, prep.position[band.at[codes]])
+            self.bands[key] = _Band(key, band.low, band.width, found, prep, solved, base)  # type: ignore[arg-type]
         self.store = np.full((rows, self.columns), np.nan, dtype=np.float32)
         self.residual = 0.0
         self.sweeps = 0
-        for band, _, _ in reversed(kept):
+        for entry in reversed(self.bands.values()):  # a band's wounds lead to bands solved later forward
             check_time()
-            self._solve(self.bands[(R.daze_penalty(band.low[0]), R.daze_penalty(band.low[1]))])
-        for band, _, _ in kept:
-            band.at = np.zeros(0, dtype=np.int64)
+            self._solve(entry)
         for entry in self.bands.values():  # the tables are no longer needed: the codes met and the store answer
-            codes = np.flatnonzero(entry.at >= 0)
-            entry.found = _Found(codes, entry.prep.position[entry.at[codes]])
-            entry.at = np.zeros(0, dtype=np.int64)
-            entry.prep = None  # type: ignore[assignment]
+            entry.prep = None
 
     def _solve(self, entry: _Band) -> None:
         prep = entry.prep
+        assert prep is not None
         n = len(prep.codes)
         wb = entry.width[1]
         sides = len(self.sides)
@@ -276,7 +277,6 @@ class WinnerValues:
         for slot in entry.solved:
             diagonals.setdefault(slot // wb + slot % wb, []).append(slot)
 
-        binomials = np.array([[comb(k, j) for j in range(MOMENTS + 1)] for k in range(MOMENTS + 1)], dtype=np.float64)
         every = np.arange(self.columns, dtype=np.int64)
         told: list[tuple[int, float]] = []
 
@@ -288,7 +288,7 @@ class WinnerValues:
                 exit_sums(rhs, every, slot, prep.n_ptr, prep.n_row, prep.n_w, prep.node_hit, prep.w_ptr,
                           prep.w_kind, prep.w_w, target, base, positions, self.store)  # fmt: skip
                 x = np.zeros_like(rhs)
-                told.append(value_sweeps(x, rhs, start, sides, binomials, *tables, TOLERANCE, MOST_SWEEPS))
+                told.append(value_sweeps(x, rhs, start, sides, BINOMIALS, *tables, TOLERANCE, MOST_SWEEPS))
                 first = entry.base[slot]
                 self.store[first : first + n] = x
 
@@ -305,6 +305,7 @@ class WinnerValues:
         row in the store (its ``base``, −1 when not solved), with ``positions``: per target band, each wound node's
         state's position there (−1 deadlocked, −2 not met)."""
         prep = entry.prep
+        assert prep is not None
         wa, wb = entry.width
         kinds = len(prep.kinds)
         slots = wa * wb
@@ -330,8 +331,7 @@ class WinnerValues:
                 row = bands.get(key)
                 if row is None:
                     row = bands[key] = len(position_rows)
-                    at = there.at[prep.node_code]
-                    position_rows.append(np.where(at >= 0, there.prep.position[np.maximum(at, 0)], -2))
+                    position_rows.append(there.found.positions_of(prep.node_code))
                 target[k, slot] = row
                 base[k, slot] = there.base[(da - there.low[0]) * there.width[1] + (db - there.low[1])]
         position_rows.append(np.full(len(prep.node_code), -2, dtype=np.int64))  # a band never made: not met
@@ -360,9 +360,8 @@ class WinnerValues:
             zero = np.zeros(1, dtype=np.int64)
             code = int(grid.code(zero, zero, zero, np.array([compact], dtype=np.int64))[0])
             slot = (daze[0] - entry.low[0]) * entry.width[1] + (daze[1] - entry.low[1])
-            assert entry.found is not None
-            position = entry.found.position(code)
-            if position is None or entry.base[slot] < 0:
+            position = int(entry.found.positions_of(np.array([code]))[0])
+            if position == -2 or entry.base[slot] < 0:
                 return None
             if position == -1:  # deadlocked: it plays on to the cap and nobody wins
                 out[()] = out.get((), 0.0) + weight
