@@ -33,6 +33,10 @@ GM = "@gm"
 """The game master's seat: sees everything. Rulesets may also give it decisions (the GM's final say)."""
 CORRECTION = "@correction"
 """The node of a GM's correction: a value set by hand with a reason, logged and replayed like any other step."""
+DECLARATION = "@declaration"
+"""The node of a GM's declaration that a side has reached its goal: the conflict ends there (logged, replayed)."""
+GOAL_REACHED = "goal_reached"
+"""The ending of a conflict the GM declared over because a side reached its goal (:meth:`State.declare_goal`)."""
 MAX_REASON = 200
 
 
@@ -200,6 +204,17 @@ class State(ABC):
         """Set a value :meth:`correctable` lists (already checked against its bounds)."""
         raise NotImplementedError(f"{type(self).__name__} lists no correctable values")
 
+    def goal_sides(self) -> dict[str, tuple[str, str | None]]:
+        """Every side that may reach its goal: side id → (the side's name, its goal as the scenario states it, or
+        ``None`` where the scenario states none). What :meth:`declare_goal` checks and the front ends offer."""
+        return {}
+
+    def _end_by_goal(self, side: str, goal: str) -> None:
+        """End the conflict because ``side`` has reached ``goal`` (the GM's word, already checked): afterwards
+        :meth:`current_player` is :data:`TERMINAL` and :meth:`outcome` has the ending :data:`GOAL_REACHED`, ``side``
+        its only winner, and every participant's fate as it stands (wounds, consequences, tokens kept)."""
+        raise NotImplementedError(f"{type(self).__name__} cannot end by a goal reached")
+
     # ---- the public API ---------------------------------------------------------------------------------------
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL
@@ -355,9 +370,47 @@ class State(ABC):
             reason=reason,
         )
 
+    def declare_goal(self, side: str, goal: str = "") -> None:
+        """The GM declares that ``side`` has reached its goal: the conflict ends there, with that side the winner.
+
+        Every text sets goals against each other, and a fight need not end by knock-out ("Om ena sidan uppnår sitt
+        mål innan handlingspölen är slut…", PWGE; Le våld's Omtöckning has no limit): whether a goal is reached is
+        the table's judgement, not a rule konflikt can compute, so the GM says it, with the goal in words (the
+        scenario's stated goal by default). A step of its own, logged and replayed like a correction.
+
+        Raises:
+            IllegalActionError: the conflict is over, or ``side`` is not a side of this conflict.
+            InvalidActionError: no goal in words (the scenario states none and none is given), or one too long.
+        """
+        if self.is_terminal():
+            raise IllegalActionError("the conflict is over: no goal can be declared reached")
+        sides = self.goal_sides()
+        if side not in sides:
+            known = ", ".join(f"{sid} ({name})" for sid, (name, _) in sides.items()) or "none"
+            raise IllegalActionError(f"{side!r} is not a side of this conflict (sides: {known})")
+        name, stated = sides[side]
+        goal = " ".join(str(goal).split()) or (stated or "")
+        if not goal:
+            raise InvalidActionError(f"the scenario states no goal for {name}: say which goal it reached")
+        if len(goal) > MAX_REASON:
+            raise InvalidActionError(f"a goal is said in 1 to {MAX_REASON} characters, not {len(goal)}")
+        self._steps.append(Step(DECLARATION, action=Action.of("declare", side=side, goal=goal)))
+        self._secret.clear()
+        self._end_by_goal(side, goal)
+        self.emit(
+            GOAL_REACHED,
+            f"The GM declares that {name} has reached its goal ({goal}): the conflict ends, {name} wins",
+            side=side,
+            goal=goal,
+        )
+
     def apply_step(self, step: Step) -> None:
         """Replay one recorded step."""
-        if step.node == CORRECTION:
+        if step.node == DECLARATION:
+            if step.action is None or step.action.kind != "declare":
+                raise InvalidActionError("a declaration step without its declaration")
+            self.declare_goal(str(step.action.get("side", "")), str(step.action.get("goal", "")))
+        elif step.node == CORRECTION:
             if step.action is None or step.action.kind != "correct":
                 raise InvalidActionError("a correction step without its correction")
             a = step.action
@@ -519,4 +572,4 @@ def _text(action: Action | ChanceOutcome) -> str:
     return str(action)
 
 
-__all__ = ["CHANCE", "GM", "SIMULTANEOUS", "TERMINAL", "DiceError", "State"]
+__all__ = ["CHANCE", "DECLARATION", "GM", "GOAL_REACHED", "SIMULTANEOUS", "TERMINAL", "DiceError", "State"]
