@@ -292,19 +292,10 @@ def solve_float(chain: Chain, starts: Sequence[tuple[int, Fraction]]) -> Solved[
 
 
 def _cyclic_float(chain: Chain, starts: Sequence[tuple[int, Fraction]]) -> Solved[float]:
-    """Expected visits by one sparse solve, then each end's share; the bound from the solve's residual.
-
-    scipy is optional (``pip install konflikt[exact]``): without it the exact solve answers, in floats."""
+    """Expected visits by one sparse solve, then each end's share; the bound from the solve's residual."""
     import numpy as np
-
-    try:
-        import scipy.sparse as sp
-        from scipy.sparse.linalg import spsolve
-    except ImportError:  # pragma: no cover - scipy is in the dev environment
-        solved = _cyclic_exact(chain, starts)
-        return Solved(
-            {k: float(p) for k, p in solved.ends.items()}, {}, UNIT_ROUNDOFF, "gauss-jordan", has_lengths=False
-        )
+    import scipy.sparse as sp
+    from scipy.sparse.linalg import spsolve
 
     n = chain.size
     rows: list[int] = []

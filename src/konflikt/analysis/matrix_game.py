@@ -103,13 +103,11 @@ def solve_float(matrix: Sequence[Sequence[Number]]) -> MatrixSolution:
     """The value and optimal strategies in floats, by scipy's ``linprog`` (two programmes, one per side).
 
     Raises:
-        KonfliktError: scipy is not installed (``pip install 'konflikt[exact]'``), or the solver failed.
+        KonfliktError: the solver failed.
     """
-    try:
-        import numpy as np
-        from scipy.optimize import linprog
-    except ImportError:
-        raise KonfliktError("solving a matrix game in floats needs scipy: pip install 'konflikt[exact]'") from None
+    import numpy as np
+    from scipy.optimize import linprog
+
     a = np.array([[float(x) for x in r] for r in _checked(matrix)])
 
     def side(payoff: np.ndarray) -> tuple[float, np.ndarray]:
