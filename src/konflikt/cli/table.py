@@ -55,6 +55,8 @@ commands at any prompt:
   undo [n]    take back the last n human inputs (decisions, table dice and corrections; default 1)
   correct     a value set by hand (a Gard not regained, a box marked twice): 'correct' lists them;
               correct SEAT VALUE NUMBER REASON, e.g. 'correct hedda Gard 2 forgot a regained point'
+  declare     the GM says a side has reached its goal: the conflict ends with that side the winner;
+              'declare' lists the sides and their goals; declare SIDE [GOAL], e.g. 'declare venus'
   save        confirm that everything is saved (it is, after every step)
   quit        stop here; resume later with konflikt play --resume ID"""
 
@@ -320,6 +322,8 @@ class TableSession:
             raise Quit
         elif word == "correct":
             self.correct(text.strip()[len(words[0]) :].strip())
+        elif word == "declare":
+            self.declare(text.strip()[len(words[0]) :].strip())
         elif word == "undo":
             count = 1
             if len(words) > 1:
@@ -487,6 +491,37 @@ class TableSession:
             return
         self.record("correction", before)
         if self.quiet:  # the GM's own input is said back even under --quiet, as undo's answer is
+            self.console.print(self.state.history()[-1].text, highlight=False, markup=False)
+        raise Corrected
+
+    def declare(self, text: str) -> None:
+        """``declare`` at a prompt: alone, the sides and the goals the scenario states; with ``SIDE [GOAL]`` (the side
+        by id or name), the GM's word that the side has reached its goal, which ends the conflict with it the winner
+        (``State.declare_goal``): a step of its own, saved and undone like a correction."""
+        sides = self.state.goal_sides()
+        if not text:
+            self.console.print(
+                "declare SIDE [GOAL]: the GM says a side has reached its goal, and the conflict ends with that side "
+                "the winner (the goal in words is logged; the scenario's own when none is typed)",
+                highlight=False,
+                markup=False,
+            )
+            for side, (name, goal) in sides.items():
+                stated = f"goal: {goal}" if goal else "no goal stated (type it after the side)"
+                self.console.print(f"  {side} ({name}): {stated}", highlight=False, markup=False)
+            return
+        labels = {label: side for side, (name, _) in sides.items() for label in (side, name, name.split(" (", 1)[0])}
+        found, rest = _prefix(text, labels)
+        before = self.state.status()
+        try:
+            if found is None:
+                raise KonfliktError(f"{text[:40]!r}: no side of that name (sides: {', '.join(sides) or 'none'})")
+            self.state.declare_goal(found, rest)
+        except KonfliktError as exc:
+            self.console.print(str(exc), style="red", highlight=False, markup=False)
+            return
+        self.record("declaration", before)
+        if self.quiet:  # the GM's own input is said back even under --quiet
             self.console.print(self.state.history()[-1].text, highlight=False, markup=False)
         raise Corrected
 

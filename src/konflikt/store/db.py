@@ -94,8 +94,9 @@ class SavedConflict:
     outcome: str | None
 
 
-HUMAN_SOURCES = ("human", "table", "correction")
-"""The sources of a step that a person gave: a decision, dice typed at the table, a value the GM corrected by hand.
+HUMAN_SOURCES = ("human", "table", "correction", "declaration")
+"""The sources of a step that a person gave: a decision, dice typed at the table, a value the GM corrected by hand,
+a goal the GM declared reached.
 ``undo`` takes these back one at a time, in ``play`` and in the browser alike (one list for both, so a correction
 made in the browser is not taken back by ``play --resume --undo 1`` together with the input before it)."""
 

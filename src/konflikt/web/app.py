@@ -53,9 +53,9 @@ BURST = 20.0
 """Messages per second a connection may send on average, and in a burst."""
 UPLOAD_MAX = 64 * 1024
 """Bytes: the largest scenario the console takes (the bundled ones are under 4 KB)."""
-IN_THE_HTML = frozenset(("status", "rolls", "sheet", "corrections", "links", "policies", "odds", "post"))
+IN_THE_HTML = frozenset(("status", "rolls", "sheet", "corrections", "goals", "links", "policies", "odds", "post"))
 """A panel's fields that a socket's frames leave to the HTML (see :meth:`Hub._frame_body`)."""
-FIELDS = ("type", "step", "choice", "seat", "text", "count", "target", "value", "reason")
+FIELDS = ("type", "step", "choice", "seat", "text", "count", "target", "value", "reason", "side", "goal")
 
 STATIC = Path(__file__).parent / "static"
 
@@ -221,7 +221,7 @@ class Hub:
         """The GM's cards of tools: the table's (undo, pause, the odds, the seats), rendered again only when the
         pause, the odds or the end changes; the correction form only when a correctable value does (in PWGE the
         action pools, at most steps). Neither holds the step number."""
-        post, corrections = panel["post"], panel["corrections"]
+        post, corrections, goals = panel["post"], panel["corrections"], panel["goals"]
         tools = table.kept(
             "gm_tools",
             (post, panel["paused"], panel["terminal"], orjson.dumps(panel["odds"]), tuple(panel["policies"].items())),
@@ -229,8 +229,8 @@ class Hub:
         )
         form = table.kept(
             "corrections",
-            (post, tuple(tuple(c.values()) for c in corrections)),
-            lambda: Markup(self.render("corrections.html", post=post, corrections=corrections)),
+            (post, tuple(tuple(c.values()) for c in corrections), tuple(tuple(g.values()) for g in goals)),
+            lambda: Markup(self.render("corrections.html", post=post, corrections=corrections, goals=goals)),
         )
         return tools + form
 

@@ -197,7 +197,7 @@ class WebTable:
         claimed = message.get("seat")
         if claimed is not None and claimed != seat and seat != GM:
             raise Refused(f"this link acts only for {seat}, not for {str(claimed)[:40]!r}")
-        if kind in ("undo", "pause", "resume", "correct") and seat != GM:
+        if kind in ("undo", "pause", "resume", "correct", "declare") and seat != GM:
             raise Refused(f"only the GM may {kind}")
         if kind == "pause":
             self.paused = True
@@ -213,8 +213,13 @@ class WebTable:
             self.correct(message)
             self.advance()
             return
+        if kind == "declare":
+            self.declare(message)
+            return
         if kind not in ("act", "roll"):
-            raise Refused(f"unknown message type {str(kind)[:40]!r} (act, roll, undo, pause, resume, correct, odds)")
+            raise Refused(
+                f"unknown message type {str(kind)[:40]!r} (act, roll, undo, pause, resume, correct, declare, odds)"
+            )
         if self.paused:
             raise Refused("the GM has paused the table")
         if self.state.is_terminal():
@@ -259,6 +264,26 @@ class WebTable:
         except KonfliktError as exc:
             raise Refused(str(exc)) from None
         self.record("correction")
+
+    def declare(self, message: Mapping[str, Any]) -> None:
+        """The GM declares that a side has reached its goal: the conflict ends there (``State.declare_goal``)."""
+        side = message.get("side")
+        if not isinstance(side, str):
+            raise Refused("a declaration names the side that reached its goal ('side')")
+        goal = message.get("goal", "")
+        try:
+            self.state.declare_goal(side, goal if isinstance(goal, str) else "")
+        except KonfliktError as exc:
+            raise Refused(str(exc)) from None
+        self.record("declaration")
+
+    def goals(self) -> list[dict[str, str]]:
+        """The GM's declaration form: every side that may reach its goal, with the goal the scenario states."""
+        if self.state.is_terminal():
+            return []
+        return [
+            {"side": side, "label": name, "goal": goal or ""} for side, (name, goal) in self.state.goal_sides().items()
+        ]
 
     def corrections(self) -> list[dict[str, Any]]:
         """The GM's correction form: every value the ruleset lets the GM set, with its bounds."""
@@ -506,6 +531,7 @@ class WebTable:
                 "sheet": shared["sheets"].get(seat, {}),
                 "policies": {self.label(s): self.names.get(s) or "human" for s in self.seats()} if seat == GM else {},
                 "corrections": self.cached("corrections", self.corrections) if seat == GM else [],
+                "goals": self.cached("goals", self.goals) if seat == GM else [],
             }
         )
         return panel
