@@ -85,6 +85,9 @@ def conflict(batch: Batch, i: int) -> tuple[Hashable, Hashable, dict[str, Hashab
         ("ball", {"social_distance_and_damage": False}, 30),
         ("shootout", {}, 15),
         ("shootout", {"experience_dice": True, "max_tops_per_roll": 1, "dodge_keeps_range_difficulty": False}, 8),
+        ("negotiation", {"experience_dice": True}, 50),
+        ("negotiation", {"experience_dice": True, "social_distance_and_damage": False}, 30),
+        ("chase", {"experience_dice": True}, 40),
     ],
 )
 def test_kernel_replays_the_reference_dice_to_the_same_end(name: str, overrides: dict[str, object], games: int) -> None:
@@ -201,13 +204,26 @@ def compare(what: str, kernel: Counter[Any], k_n: int, reference: Counter[Any], 
     return wrong
 
 
-@pytest.mark.parametrize("name", sorted(REFERENCE_N))
-def test_kernel_frequencies_lie_within_four_standard_errors_of_the_reference(name: str) -> None:
+VARIANTS: list[tuple[str, dict[str, object]]] = [
+    *((name, {}) for name in sorted(REFERENCE_N)),
+    ("negotiation", {"experience_dice": True}),
+]
+"""The bundled scenarios as they are, and the negotiation with experience dice (where the heuristic answers moves
+paying with its dice)."""
+
+
+@pytest.mark.parametrize(
+    ("name", "overrides"), VARIANTS, ids=[f"{n}{'-' if o else ''}{'-'.join(o)}" for n, o in VARIANTS]
+)
+def test_kernel_frequencies_lie_within_four_standard_errors_of_the_reference(
+    name: str, overrides: dict[str, object]
+) -> None:
     scenario = load_scenario(f"pwge/{name}")
     reference = Tally()
-    reference.add(run_chunk(scenario, {}, seat_policies(scenario), REFERENCE_N[name], np.random.SeedSequence(7)))
+    seats = seat_policies(scenario)
+    reference.add(run_chunk(scenario, overrides, seats, REFERENCE_N[name], np.random.SeedSequence(7)))
     vectorised = Tally()
-    vectorised.add(kernel_of(scenario).run(KERNEL_N, np.random.default_rng(np.random.SeedSequence(7))))
+    vectorised.add(kernel_of(scenario, overrides).run(KERNEL_N, np.random.default_rng(np.random.SeedSequence(7))))
     k, r = vectorised, reference
     wrong = compare("winners", k.winners, k.n, r.winners, r.n, 0.0)
     wrong += compare("ending", Counter(k.endings), k.n, Counter(r.endings), r.n, 0.0)

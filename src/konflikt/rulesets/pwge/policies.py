@@ -12,6 +12,7 @@ import numpy as np
 
 from konflikt.core.actions import Action
 from konflikt.core.state import State
+from konflikt.rulesets.pwge.choices import paid_with_die
 from konflikt.rulesets.pwge.exchange import Deed
 from konflikt.rulesets.pwge.odds import p_attack_wins
 from konflikt.rulesets.pwge.rules import LAST_MELEE
@@ -37,8 +38,10 @@ class HeuristicPolicy:
         assert isinstance(state, PwgeState)
         legal = list(state.legal_actions(seat))
         i = state.index[seat]
-        choice = _decide(state, i, legal)
-        choice = choice if choice in legal else legal[-1]
+        # the heuristic weighs each choice once, whatever pays for it; how it pays is :func:`pays_with_die`'s
+        unpaid = [a for a in legal if not paid_with_die(a)]
+        choice = _decide(state, i, unpaid)
+        choice = choice if choice in unpaid else unpaid[-1]
         by_die = Action.of(choice.kind, **dict(choice.args), pay="die")
         return by_die if pays_with_die(state, i) and by_die in legal else choice
 
@@ -147,7 +150,7 @@ def _open(state: object, i: int, legal: list[Action], purse: int, fleeing: bool)
         return Action.of("pass")
     best: tuple[Fraction, Action] = (Fraction(0), Action.of("pass"))
     for action in legal:
-        if action.kind in ("pass", "other", "switch") or action.get("pay"):
+        if action.kind in ("pass", "other", "switch"):
             continue  # any other handling is the players' invention: the heuristic keeps to deeds it can weigh
         j = state.index[action["target"]]
         if action.kind in ("attack", "press"):
