@@ -2,8 +2,10 @@
 
 A kernel that plays one conflict at a time in a loop reads like the rules; numba compiles it to machine code, and
 ``cache=True`` keeps that code between processes (beside the module, or in the user's cache directory when the
-installed package is read-only, or in ``NUMBA_CACHE_DIR``). This module imports numba: a kernel imports it (and its
-own loop) only when it first plays, so the command line starts without numba.
+installed package is read-only, or in ``NUMBA_CACHE_DIR``), keyed on every module of konflikt the function's module
+imports (:mod:`konflikt.dice.compile_cache`), so an edited rule is never run from a stale cache. This module
+imports numba: a kernel imports it (and its own loop) only when it first plays, so the command line starts without
+numba.
 
 Dice are drawn from the numpy ``Generator`` the kernel is given, 32 bits at a time straight from its bit generator
 (numpy's ``integers`` called per die from compiled code allocates an array each time), and mapped to ``0 … n−1`` by
@@ -27,6 +29,8 @@ from numba.core import types
 from numba.extending import intrinsic
 from numba.np.random.generator_core import next_uint32, next_uint64
 
+from konflikt.dice.compile_cache import stamped
+
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
 
@@ -34,7 +38,7 @@ T = TypeVar("T")
 def compiled(func: F) -> F:
     """``numba.njit(cache=True, nogil=True)``, typed for mypy (numba has no type hints): a kernel lets go of
     Python's lock while it runs, so kernels that write apart can run side by side in threads (:func:`side_by_side`)."""
-    return cast(F, numba.njit(cache=True, nogil=True)(func))
+    return cast(F, stamped(numba.njit(cache=True, nogil=True)(func)))
 
 
 MOST_THREADS = 4

@@ -33,6 +33,7 @@ import numpy as np
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
+from konflikt.dice.compile_cache import stamped
 from konflikt.dice.compiled import compiled, uniform
 from konflikt.rulesets.pwge import kernel_rules as R
 from konflikt.rulesets.pwge.kernel_rules import DEADLOCK, GOAL, POOLS, RESPONSE_FIRST, SIM
@@ -51,7 +52,7 @@ def rule(func: F) -> F:
 def leaf(func: F) -> F:
     """A look-up or a few lines the steps call again and again: compiled into each caller (numba inlines it before
     LLVM sees it; a call, even without an atomic, cost more than the body)."""
-    return cast(F, numba.njit(cache=True, inline="always")(func))
+    return cast(F, stamped(numba.njit(cache=True, inline="always")(func)))
 
 
 @intrinsic
