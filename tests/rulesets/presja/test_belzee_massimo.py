@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from konflikt.core.actions import Action
 from konflikt.core.state import CHANCE
 from konflikt.errors import IllegalActionError
 from tests.rulesets.presja.helpers import absorb_choices, act, knife_fight, pass_invocations, roll, texts
@@ -120,6 +121,29 @@ def test_gracz_ktory_bierze_konsekwencje_powinien_opisac_names_it() -> None:
     act(state, "absorb", boxes="1:1", cons="mild", name="Rozcięta_dłoń")
     assert state.cons_names[state.index["belzee"]][0] == "Rozcięta dłoń"
     assert "'Rozcięta dłoń'" in texts(state, "absorb")[0]
+
+
+def test_any_name_the_player_gives_is_a_legal_choice_and_a_wrong_one_is_refused_for_its_true_reason() -> None:
+    """The legal choices hold each way to take the hit with any name the player gives its consequence ("Gracz, który
+    bierze konsekwencję, powinien opisać"): the table's ``action in legal`` took ``absorb … name=…`` for an illegal
+    choice and why_illegal said it "does not take presja 3 by the rules"."""
+    state = _exchange_of_the_text()
+    pass_invocations(state)
+    legal = state.legal_actions("belzee")
+    for name in ("Rozcięta_dłoń", "Powierzchowne_rozcięcie_dłoni", "yes", 7, ("Krwawiąca_dłoń",)):
+        assert Action.of("absorb", boxes="1:1", cons="mild", name=name) in legal, name
+    assert Action.of("absorb", boxes="1:1", cons="mild") in legal
+    too_many = Action.of("absorb", boxes="1:1", cons="mild", name=("A", "B"))
+    assert too_many not in legal
+    why = state.why_illegal("belzee", too_many)
+    assert "2 names for 1 consequence" in why and "does not take presja" not in why
+    boxes_only = Action.of("absorb", boxes="2-3:3", cons="", name="A")
+    assert boxes_only not in legal
+    assert "takes none (only boxes)" in state.why_illegal("belzee", boxes_only)
+    wrong_way = Action.of("absorb", boxes="2-3:3", cons="mild", name="A")
+    assert "does not take presja 3 by the rules" in state.why_illegal("belzee", wrong_way)
+    state.apply_action(Action.parse("absorb boxes=1:1 cons=mild name=yes"))
+    assert state.cons_names[state.index["belzee"]][0] == "yes", "the word the player typed, not a boolean"
 
 
 def test_a_name_for_more_consequences_than_taken_is_refused() -> None:

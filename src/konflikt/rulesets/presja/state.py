@@ -17,11 +17,11 @@ from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import CHANCE, GM, TERMINAL, State
 from konflikt.dice import Dice
-from konflikt.errors import IllegalActionError
 from konflikt.rulesets.presja import invoke, texts
 from konflikt.rulesets.presja.acts import act
 from konflikt.rulesets.presja.fighters import Fighter
 from konflikt.rulesets.presja.models import Character, Consequences, Setup, consequence_names
+from konflikt.rulesets.presja.naming import AbsorbChoices, consequence_names_typed, without_name
 from konflikt.rulesets.presja.options import ADVANTAGE_KINDS, POSITIONAL
 from konflikt.rulesets.presja.rules import (
     TACTICS,
@@ -36,22 +36,6 @@ from konflikt.rulesets.presja.track import SLOTS, Absorb, absorb_options, mark
 
 _DECL_MEMO: dict[tuple[object, ...], tuple[Action, ...]] = {}
 ACTIVE, TAKEN_OUT, CONCEDED = 0, 1, 2
-
-
-def without_name(action: Action) -> Action:
-    """An ``absorb`` as the legal choices list it: without the consequence names the player typed."""
-    if action.get("name") is None:
-        return action
-    return Action(action.kind, tuple((k, v) for k, v in action.args if k != "name"))
-
-
-def consequence_names_typed(action: Action) -> tuple[str, ...]:
-    """The names typed for the consequences of an ``absorb`` (``name=Rozcięta_dłoń``: ``_`` for spaces)."""
-    raw = action.get("name")
-    if raw is None:
-        return ()
-    names = raw if isinstance(raw, tuple) else (raw,)
-    return tuple(str(n).replace("_", " ").strip() for n in names if str(n).strip("_ "))
 
 
 class AttackNumbers(NamedTuple):
@@ -270,7 +254,7 @@ class PresjaState(State):
         if ph == "absorb":
             _, defender, presja = self.hits[self.ptr]
             ways = self.absorb_choices(defender, presja)
-            return (*(self.absorb_action(way) for way in ways), act("taken_out"))
+            return AbsorbChoices((*(self.absorb_action(way) for way in ways), act("taken_out")))
         if ph == "order":
             return tuple(act("order", first=self.fighters[i].id) for i in self.tie_groups[0])
         if ph == "compel":
@@ -421,19 +405,6 @@ class PresjaState(State):
             self.cons_names[t][s] = typed[k] if k < len(typed) else names[(self.exchange - 1) % len(names)]
             self.cons_new[t] += 1
         texts.emit_absorb(self, t, p, option)
-
-    def _check_legal(self, seat: str, action: Action) -> None:
-        """An ``absorb`` may carry the consequence's name the player gives it ("Gracz, który bierze konsekwencję,
-        powinien opisać co się stało"): legal when the same choice without the name is."""
-        if action.kind == "absorb" and action.get("name") is not None:
-            names = consequence_names_typed(action)
-            if not names or len(names) > len(str(action.get("cons") or "").split("+")):
-                raise IllegalActionError(
-                    f"illegal action {str(action)!r} for {seat}: name= gives one name per consequence taken "
-                    "(words joined by _, several names by commas)"
-                )
-            action = without_name(action)
-        super()._check_legal(seat, action)
 
     def absorb_choices(self, t: int, p: int) -> tuple[Absorb, ...]:
         """Every legal way for participant ``t`` to take ``p`` points of presja now (empty: taken out)."""

@@ -11,6 +11,7 @@ from konflikt.core.actions import Action
 from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.state import narration
 from konflikt.rulesets.presja.models import level_text
+from konflikt.rulesets.presja.naming import name_problem, without_name
 from konflikt.rulesets.presja.options import ADVANTAGE_KINDS
 from konflikt.rulesets.presja.rules import TACTIC_NAMES
 from konflikt.rulesets.presja.static import ROLL
@@ -528,10 +529,13 @@ def why_illegal(conflict: PresjaState, seat: str, action: Action) -> str | None:
         and conflict.fighters[conflict.hits[conflict.ptr][1]].id == seat
     ):
         p = conflict.hits[conflict.ptr][2]
+        wrong_name = name_problem(action)
+        if wrong_name is not None:
+            return wrong_name
         return (
             f"that does not take presja {p} by the rules: each free box once, an amount within its range, "
             "consequences for the rest with none taken for nothing (legal: "
-            + "; ".join(str(a) for a in conflict.legal_actions(seat))
+            + "; ".join(str(without_name(a)) for a in conflict.legal_actions(seat))
             + ")"
         )
     if (
