@@ -203,3 +203,40 @@ def test_pass_helper_is_harmless_when_nothing_to_invoke() -> None:
     state = duel(P, P)
     pass_invocations(state)
     assert state.phase == "declare"
+
+
+def test_a_shooter_from_the_next_zone_gets_the_sides_flanking_named_as_such() -> None:
+    """ "Oskrzydlenie – bonus +1 dla strony, która oskrzydliła przeciwnika (zachodzi go z boku)": the +1 is the
+    side's. g0 and g1 come at lone where it stands; g2 shoots from the next zone ("w tej samej strefie lub sąsiedniej
+    o ile mają prawo działać na dystans") and shares the side's +1, but it flanks nobody: its line said "+1
+    Oskrzydlenie (flanking)" as if it did."""
+    setup = {
+        "zones": [{"id": "x", "name": "X"}, {"id": "y", "name": "Y"}],
+        "adjacent": [["x", "y"]],
+        "positions": {"g0": "x", "g1": "x", "g2": "y", "lone": "x"},
+    }
+    state = scenario(
+        [
+            [
+                fighter("g0", **P, zmysly=4),
+                fighter("g1", **P, zmysly=3),
+                fighter("g2", **P, zmysly=2, weapon="luk"),
+            ],
+            [fighter("lone", skill=6, fate_points=0, zmysly=1)],
+        ],
+        {"advantage_numbers": "auto", "advantage_flanking": "auto", "advantage_surrounded": "auto"},
+        setup,
+    )
+    for _ in range(3):
+        act(state, "attack", target="lone", tactic=None)
+    act(state, "defend", tactic=None)
+    for _ in range(4):
+        roll(state, "0 0 0 0")
+    lines = {e.data["who"]: e.text for e in state.history() if e.kind == "attack"}
+    assert {who: _attack_of(state, who) for who in lines} == {"g0": 4, "g1": 4, "g2": 4}, "numbers + flanking each"
+    for melee in ("g0", "g1"):
+        assert "+1 Oskrzydlenie (flanking) =" in lines[melee]
+    assert "+1 Oskrzydlenie (flanking)" not in lines["g2"]
+    assert (
+        "+1 Oskrzydlenie (the side's flanking of lone, s0: g0 and g1 at lone's side; g2 shoots from Y)" in lines["g2"]
+    )

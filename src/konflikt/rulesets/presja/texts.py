@@ -256,7 +256,7 @@ def emit_attack(conflict: PresjaState, i: int, t: int, numbers: AttackNumbers) -
     parts = roll_parts(conflict, i)
     if numbers.attack_tactic:
         parts.append(f"{numbers.attack_tactic:+d} taktyka (tactic)")
-    parts.extend(f"+1 {ADV_LABELS[k]}" for k in numbers.advantages)
+    parts.extend(f"+1 {advantage_words(conflict, i, t, k)}" for k in numbers.advantages)
     defence_parts = roll_parts(conflict, t)
     if numbers.defence_tactic:
         defence_parts.append(f"{numbers.defence_tactic:+d} taktyka (tactic)")
@@ -288,6 +288,30 @@ def emit_attack(conflict: PresjaState, i: int, t: int, numbers: AttackNumbers) -
         defence=numbers.defence,
         margin=margin,
         pressure=numbers.presja,
+    )
+
+
+def advantage_words(conflict: PresjaState, i: int, t: int, kind: str) -> str:
+    """An advantage of ``i``'s attack on ``t`` in words: its label, and for flanking or surrounding by an attacker
+    who is not at the target's side (a shooter from the next zone) what it is — the bonus of the side ("bonus +1 dla
+    strony, która oskrzydliła przeciwnika") that others earn where the target stands, not the shooter's own."""
+    label = ADV_LABELS[kind]
+    if kind not in ("flanking", "surrounded") or conflict.zone[i] == conflict.zone[t]:
+        return label
+    side = conflict.fighters[i].side
+    at_its_side = [
+        fj.name
+        for j, fj in enumerate(conflict.fighters)
+        if fj.side == side and conflict._attacks(j) == t and conflict.zone[j] == conflict.zone[t]
+    ]
+    what = "flanking" if kind == "flanking" else "surrounding"
+    target = conflict.fighters[t].name
+    if not at_its_side:
+        return f"{label} (the MG's (GM's) call: {conflict.fighters[i].name} shoots from the next zone)"
+    return (
+        f"{label.partition(' (')[0]} (the side's {what} of {target}, {conflict.side_names[side]}: "
+        f"{' and '.join(at_its_side)} at {target}'s side; {conflict.fighters[i].name} shoots from "
+        f"{conflict.zone_names[conflict.zone[i]]})"
     )
 
 
