@@ -43,7 +43,7 @@ def solver_for(scenario: Scenario, state: State) -> Solver:
     stored = optimal_cache.load(key)
     if stored is None or not solver.restore(stored):
         solver.explore()
-        optimal_cache.save(key, solver.cache_payload())
+        optimal_cache.save(key, solver.cache_payload(), scenario.title, "equilibrium")
     if len(_SOLVERS) >= 4:
         _SOLVERS.clear()
     _SOLVERS[key] = solver

@@ -67,10 +67,11 @@ def _register() -> _click.Command:
     )
     for module in (*commands, serve_command, info_commands):
         module.register(app)
-    from konflikt.cli import campaign_command, chars_command
+    from konflikt.cli import cache_command, campaign_command, chars_command
 
     chars_command.register(app)
     campaign_command.register(app)
+    cache_command.register(app)
     _command = typer.main.get_command(app)
     return _command
 
