@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from konflikt.analysis.background_solve import OptimalInBackground
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
 from konflikt.errors import KonfliktError
@@ -82,9 +83,12 @@ def advise(
     iterations: int = MCTS_ITERATIONS,
     seed: int = 0,
     seconds: float = SOLVE_SECONDS,
+    optimal: OptimalInBackground | None = None,
 ) -> Advice:
     """``seat``'s advice at ``state`` (not changed): see the module. ``seconds``: how long the State-API solver may
-    try from here, for a ruleset without a round game, before the search takes over."""
+    try from here, for a ruleset without a round game, before the search takes over. ``optimal``: the solved game
+    being prepared beside the table (:mod:`.background_solve`): until it is ready the search answers at once, saying
+    so, instead of solving the game here (a minute, the first time)."""
     from konflikt.analysis.mcts import Search
     from konflikt.analysis.optimal_solve import advice
 
@@ -92,7 +96,9 @@ def advise(
         return Advice(seat, "none", note=f"{seat} has no decision now")
     seen = state.seen_by(seat)
     seen.quiet = True
-    if scenario.ruleset.round_game is not None:  # solved once per scenario, kept on disk
+    if optimal is not None and not optimal.ready():
+        rows, why = None, optimal.progress()
+    elif scenario.ruleset.round_game is not None:  # solved once per scenario, kept on disk
         rows, why = advice(scenario, seen, seat)
     else:  # the State API from here, within the budget
         rows, why = _from_here(scenario, seen, seat, seconds)

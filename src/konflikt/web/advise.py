@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from konflikt.analysis.advice import MCTS_ITERATIONS, Advice, advise, asked
+from konflikt.analysis.background_solve import prepared
 from konflikt.core.state import GM
 from konflikt.errors import KonfliktError
 
@@ -72,8 +73,10 @@ async def handle(table: WebTable, viewer: str, message: Mapping[str, Any], chang
         box.answers[seat] = (version, None)
         box.seq += 1
     changed()
+    scenario = table.conflict.scenario
+    optimal = prepared(scenario, table.conflict.overrides)  # a worker process, once per game; MCTS meanwhile
     try:
-        answer = await asyncio.to_thread(advise, table.conflict.scenario, copy, seat, ITERATIONS)
+        answer = await asyncio.to_thread(advise, scenario, copy, seat, ITERATIONS, optimal=optimal)
     except Exception as exc:  # the panel says what went wrong; the table goes on
         answer = Advice(seat, "none", note=" ".join(f"the calculation failed: {exc}".split())[:300])
     async with table.lock:
