@@ -8,6 +8,7 @@ from konflikt.core.actions import Action
 from konflikt.core.scenario import load_scenario
 from konflikt.dice import SuccessPool
 from konflikt.rulesets.fimbulfrost import phases as P
+from konflikt.rulesets.fimbulfrost.policies import HeuristicPolicy
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
 from tests.rulesets.fimbulfrost.helpers import act, hero, present_each_other, roll, start, to_round2
 
@@ -209,3 +210,58 @@ def test_robbers_scenario_file_is_the_texts_example() -> None:
 def test_budolf_example_probability_the_robbers_fall_in_round1() -> None:
     """4d6 + 3d6 all on the robbers (Status 6): at least 6 successes of 7 dice."""
     assert sum(p for r, p in SuccessPool(7).distribution().items() if r.successes >= 6) == Fraction(8, 128)
+
+
+def _budolf_spends_all_his_armour_and_the_heroes_lose_round3(
+    options: dict[str, object] | None = None,
+) -> FimbulfrostState:
+    """The example's round 3 ("Budolf tager terninger fra sin rustningspulje, mens Rudolf får beskrevet sine handlinger
+    endnu vildere") with Budolf taking his whole armour pool (5), after rounds 1 and 2 where nobody scores: the
+    robbers keep Status 6 and the heroes have lost ("skal købe negative konsekvenser for deres modstanderes
+    tilbageværende Status-point"): each buys 6."""
+    state = start(options=options)
+    to_round2(state, 0, 0)
+    act(state, "describe", stil=True, stunt=True, snak=True)
+    act(state, "describe", stil=True, stunt=True, snak=True)
+    roll(state, 0)
+    roll(state, 0)
+    roll(state, 0)  # the robbers' Kamp: nothing
+    act(state, "armour", dice=5)
+    act(state, "wilder", by="budolf")
+    act(state, "done")
+    act(state, "done")
+    roll(state, 0)
+    roll(state, 0)
+    assert state.result == 2 and state.opp_status == 6 and state.pools[0] == [0, 0, 0]
+    assert state.asks == [("cons", 0, 6, 3), ("cons", 1, 6, 3)]
+    return state
+
+
+def test_budolf_example_armour_spent_and_round3_lost_death_only_when_nothing_else_is_left() -> None:
+    """ "spilleren bliver kun tvunget ud i at vælge denne, hvis der ikke er flere valgmuligheder tilbage på listen":
+    Budolf, with no gear and his armour spent, still has 'Grejet er tabt' and 'Rustningen er flænset' on the round-3
+    list (each unchosen until he chooses it), so his 6 points buy 6 of the 7 entries before død and he lives; død is
+    offered beside them all the way (it may be chosen, it is forced only at the end)."""
+    state = _budolf_spends_all_his_armour_and_the_heroes_lose_round3()
+    for left in range(6, 0, -1):
+        assert state.current_player() == "budolf" and state.asks[0] == ("cons", 0, left, 3)
+        offered = [str(a["entry"]) for a in state.legal_actions()]
+        assert "doed" in offered and len(offered) == 8 - (6 - left), offered
+        state.apply_action(HeuristicPolicy().choose(state, "budolf", None))  # type: ignore[arg-type]
+    assert state.fate[0] != 2 and "doed" not in state.taken[0] and len(state.taken[0]) == 6
+    assert {"grej-tabt", "rustning-flaeret"} <= set(state.taken[0])
+    while not state.is_terminal():
+        state.apply_action(HeuristicPolicy().choose(state, state.current_player(), None))  # type: ignore[arg-type]
+    assert state.fate == [0, 0] and state.outcome().data["dead"] == 0
+
+
+def test_budolf_example_under_the_option_consequence_must_cost_he_dies() -> None:
+    """konflikt's own option ``consequence_must_cost`` (off by default) keeps the old reading "a consequence must cost
+    something": with gear and armour gone, two entries are hidden, five are left before død, and the sixth point kills
+    Budolf."""
+    state = _budolf_spends_all_his_armour_and_the_heroes_lose_round3({"consequence_must_cost": True})
+    offered = {str(a["entry"]) for a in state.legal_actions()}
+    assert not offered & {"grej-tabt", "rustning-flaeret"}
+    for _ in range(6):
+        state.apply_action(HeuristicPolicy().choose(state, "budolf", None))  # type: ignore[arg-type]
+    assert state.fate[0] == 2 and state.taken[0][-1] == "doed"

@@ -10,6 +10,7 @@ import pytest
 from konflikt.core.actions import Action
 from konflikt.errors import IllegalActionError, ScenarioError
 from konflikt.rulesets.fimbulfrost.models import REQUIRED_LISTS, load_catalogue
+from konflikt.rulesets.fimbulfrost.policies import HeuristicPolicy
 from konflikt.rulesets.fimbulfrost.rules import available_entries, hero_list
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
 from tests.rulesets.fimbulfrost.helpers import (
@@ -198,14 +199,14 @@ def test_the_opponents_death_may_be_bought_with_the_first_point() -> None:
 
 def test_a_refused_consequence_says_the_true_reason() -> None:
     """A consequence typed that is not offered is refused with the reason that holds now: death kept off the round-1
-    list by the option round1_death = false, an entry that would cost nothing ("ubehagelige ting": a consequence
-    must cost something), or an entry of another list (the hero's død while buying for the opponent), never "død
+    list by the option round1_death = false, an entry that would cost nothing (under konflikt's own option
+    consequence_must_cost), or an entry of another list (the hero's død while buying for the opponent), never "død
     may be chosen only when nothing else is left", which the default does not rule."""
     out_in_round1 = budolf_below_0_in_round1({"round1_death": False})
     with pytest.raises(IllegalActionError, match=r"round1_death = false"):
         act(out_in_round1, "consequence", entry="doed")
 
-    lost = start()  # Budolf has no gear: losing it would cost him nothing
+    lost = start(options={"consequence_must_cost": True})  # Budolf has no gear: losing it would cost him nothing
     _lose_round3(lost)
     assert lost.chars[0].grej == 0
     with pytest.raises(IllegalActionError, match=r"would cost .* nothing"):
@@ -257,3 +258,57 @@ def test_a_hero_dead_before_a_lost_round_3_buys_nothing_more() -> None:
     act(state, "done")
     roll(state, 0)
     assert state.result == 2 and state.asks == [("cons", 0, 4, 3)], "the robbers keep 4: Budolf alone buys 4"
+
+
+def _robbers_at_minus(points: int) -> FimbulfrostState:
+    """The robbers (Status 7 − points) defeated in round 1 by the heroes' 4 + 3 successes: ``points`` below 0."""
+    state = start(opponent=hero("roeverne", character="builtin:roeverbanden", status=7 - points))
+    present_each_other(state)
+    roll(state, 4)
+    roll(state, 3)
+    act(state, "split", opponent=4)
+    act(state, "split", opponent=3)
+    assert state.asks == [("opp", 0, points, 1)]
+    return state
+
+
+@pytest.mark.parametrize(
+    ("first", "ruled_out"),
+    [
+        ("modstander-flygter", ("modstander-fanget", "modstander-draebt")),
+        ("modstander-fanget", ("modstander-flygter", "modstander-draebt")),
+    ],
+)
+def test_opposing_fates_of_the_opponent_are_not_bought_together(first: str, ruled_out: tuple[str, ...]) -> None:
+    """An opponent that flees (Flygter) is not also taken prisoner (Taget til fange) or killed (Dræbt), and one taken
+    prisoner does not also flee or die by the heroes' purchase: each rules out the others, both ways; the other
+    entries (wounded, loot left behind) stay."""
+    state = _robbers_at_minus(4)
+    act(state, "consequence", entry=first)
+    offered = {str(a.get("entry")) for a in state.legal_actions() if a.kind == "consequence"}
+    assert offered == {"modstander-saaret", "modstander-bytte"}
+    for entry in ruled_out:
+        with pytest.raises(IllegalActionError, match="opposing fates exclude each other"):
+            act(state, "consequence", entry=entry)
+
+
+def test_the_heuristic_buys_a_fled_opponent_no_capture_and_no_death() -> None:
+    """Five points below 0: the heuristic buys the mildest first (Flygter), then what does not oppose it (wounded, loot
+    left), and the rest cannot be bought (the old list sold it flight, capture and death together)."""
+    state = _robbers_at_minus(5)
+    while not state.is_terminal():
+        state.apply_action(HeuristicPolicy().choose(state, state.current_player(), None))  # type: ignore[arg-type]
+    assert sorted(state.opp_taken) == ["modstander-bytte", "modstander-flygter", "modstander-saaret"]
+    assert any(e.kind == "exhausted" for e in state.history())
+    assert "Dræbt" not in state.outcome().participants["roeverne"]
+
+
+def test_an_exclusion_must_name_another_entry_of_its_list(tmp_path: Path) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text(
+        '[lists.modstander]\nda = "x"\nen = "x"\n[[lists.modstander.entries]]\nid = "flygter"\nda = "Flygter"\n'
+        'en = "flees"\nseverity = 1\nexcludes = ["fanget"]\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(ScenarioError, match=r"mine\.toml.*'flygter' excludes 'fanget'"):
+        start(setup={"konsekvenslister": str(path)})

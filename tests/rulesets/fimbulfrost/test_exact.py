@@ -108,19 +108,28 @@ def test_exact_winner_odds_of_the_bundled_conflicts_are_the_pinned_fractions() -
 
 def test_exact_death_odds_follow_the_texts_consequences() -> None:
     """The dragon kills Rudolf only now: every point below 0 is paid and death is on the round-1 list ("Det
-    inkluderer blandt “død”"); under the digest's defaults P(Rudolf dead) was below 1/10,000 (pinned now: 0.0509 and
-    0.2163)."""
+    inkluderer blandt “død”"); under the digest's defaults P(Rudolf dead) was below 1/10,000. Death is forced only
+    when no entry is left unchosen ("kun tvunget … hvis der ikke er flere valgmuligheder tilbage på listen"), an entry
+    whose effect is already true included: P(Budolf dead) is 18.87% (issue 43), against 21.63% under konflikt's own
+    option ``consequence_must_cost``, which hides such entries (Budolf has no gear and spends his armour)."""
     sc = load_scenario("fimbulfrost/dragon")
-    odds = conflict_odds(new_state(sc), seat_policies(sc))
-    dead = {
-        pid: sum(p for label, p in odds.fates(pid).items() if str(label).startswith("død"))
-        for pid in ("budolf", "rudolf")
-    }
+
+    def deaths(overrides: dict[str, object]) -> dict[str, Fraction]:
+        odds = conflict_odds(new_state(sc, overrides), seat_policies(sc))
+        return {
+            pid: sum((p for label, p in odds.fates(pid).items() if str(label).startswith("død")), Fraction(0))
+            for pid in ("budolf", "rudolf")
+        }
+
+    dead = deaths({})
+    assert dead["budolf"] == Fraction(5735184651500921, 30399297484750848)
+    assert round(float(dead["budolf"]), 4) == 0.1887
     assert round(float(dead["rudolf"]), 4) == 0.0509
-    assert round(float(dead["budolf"]), 4) == 0.2163
-    digest = load_scenario("fimbulfrost/dragon")
-    options = {"morale": "next_hit", "round1_death": False, "round3_loss": "each"}
-    old = conflict_odds(new_state(digest, options), seat_policies(digest))
+    hidden = deaths({"consequence_must_cost": True})
+    assert round(float(hidden["budolf"]), 4) == 0.2163
+    assert round(float(hidden["budolf"] - dead["budolf"]), 4) == 0.0276
+    options = {"morale": "next_hit", "round1_death": False, "round3_loss": "each", "consequence_must_cost": True}
+    old = conflict_odds(new_state(sc, options), seat_policies(sc))
     assert sum(p for label, p in old.fates("rudolf").items() if str(label).startswith("død")) < Fraction(1, 10_000)
 
 

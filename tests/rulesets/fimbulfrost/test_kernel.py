@@ -167,6 +167,11 @@ def _builtin(pid: str, **fields: Any) -> dict[str, Any]:
             {"morale": "round1", "round1_death": False},
         ),
         (
+            "konflikt's own consequence_must_cost: entries that would cost nothing hidden, the dragon, three heroes",
+            {"heroes": [_builtin("sigrun"), _builtin("budolf"), _builtin("rudolf")], "opponent": _builtin("drage")},
+            {"consequence_must_cost": True},
+        ),
+        (
             "carried consequences that may be taken again",
             {"heroes": [_builtin("budolf", konsekvenser=["skramme", "forstuvet"]), _builtin("rudolf")]},
             {"carried_consequences_count": False},

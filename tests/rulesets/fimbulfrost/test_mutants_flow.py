@@ -75,7 +75,7 @@ def test_the_heroes_buy_the_defeated_opponents_consequences_in_turn_from_the_fir
     state = three_heroes_defeat_the_robbers()
     assert state.asks == [("opp", 0, 3, 1)]
     buyers = []
-    for entry in ("modstander-flygter", "modstander-saaret", "modstander-fanget"):
+    for entry in ("modstander-flygter", "modstander-saaret", "modstander-bytte"):
         buyers.append(state.current_player())
         act(state, "consequence", entry=entry)
     assert buyers == ["budolf", "rudolf", "sigrun"]
@@ -87,7 +87,7 @@ def test_the_opponents_consequences_say_how_many_more_may_be_bought() -> None:
     before = len(state.history())
     act(state, "consequence", entry="modstander-flygter")
     act(state, "consequence", entry="modstander-saaret")
-    act(state, "consequence", entry="modstander-fanget")
+    act(state, "consequence", entry="modstander-bytte")
     texts = [text for _, text, _ in said(state, before, "consequence")]
     assert [t.split(" for Røverbanden")[1] for t in texts] == [" (2 more may be bought)", " (1 more may be bought)", ""]
 

@@ -172,8 +172,9 @@ def test_every_point_below_0_is_paid_in_round1_death_forced_when_the_list_runs_o
             assert all(a.kind == "consequence" for a in legal)
             state.apply_action(legal[0])
             taken += 1
-        # the dragon's round-1 list: shaken, fled (its 'all gear lost' costs Budolf nothing: he has no gear), death
-        assert taken == (3 if allow else 2)
+        # the dragon's round-1 list: shaken, fled, ran in terror losing all gear (still on the list, though Budolf has
+        # no gear: an entry stays choosable until chosen), then death
+        assert taken == (4 if allow else 3)
         assert state.fate[0] == (2 if allow else 1)
         assert any(e.kind == "exhausted" for e in state.history()) is not allow
 

@@ -83,30 +83,46 @@ def _lose_round3(state: FimbulfrostState, budolf_armour: int = 0) -> None:
         roll(state, 0)
 
 
-def test_a_consequence_must_cost_something_no_gear_lost_from_an_empty_gear_pool() -> None:
-    """ "ubehagelige ting for heltene": Budolf has no gear, so 'Grejet er tabt' would cost him nothing and is not
-    offered; once he has spent his whole armour pool, 'Rustningen er flænset' is not offered either."""
+def test_an_entry_whose_effect_is_already_true_stays_on_the_list_by_default() -> None:
+    """ "spilleren bliver kun tvunget ud i at vælge denne, hvis der ikke er flere valgmuligheder tilbage på listen":
+    Budolf has no gear, yet 'Grejet er tabt' is still offered; once he has spent his whole armour pool, 'Rustningen er
+    flænset' is still offered too (an entry stays choosable until it is chosen)."""
     state = start()
+    _lose_round3(state)
+    assert Action.of("consequence", entry="grej-tabt") in state.legal_actions()
+    state = start()
+    _lose_round3(state, budolf_armour=5)
+    assert state.pools[0][0] == 0 and state.current_player() == "budolf"
+    assert Action.of("consequence", entry="rustning-flaeret") in state.legal_actions()
+
+
+def test_option_consequence_must_cost_hides_an_entry_that_would_cost_nothing() -> None:
+    """konflikt's own option ``consequence_must_cost``: Budolf has no gear, so 'Grejet er tabt' would cost him nothing
+    and is not offered; once he has spent his whole armour pool, 'Rustningen er flænset' is not offered either."""
+    options = {"consequence_must_cost": True}
+    state = start(options=options)
     _lose_round3(state)
     legal = state.legal_actions()
     assert Action.of("consequence", entry="grej-tabt") not in legal
     assert Action.of("consequence", entry="rustning-flaeret") in legal
-    state = start()
+    state = start(options=options)
     _lose_round3(state, budolf_armour=5)
     assert state.pools[0][0] == 0
     assert state.current_player() == "budolf"
     assert Action.of("consequence", entry="rustning-flaeret") not in state.legal_actions()
 
 
-def test_the_heuristic_never_picks_a_free_entry() -> None:
+def test_under_consequence_must_cost_the_heuristic_never_picks_a_free_entry() -> None:
     """The heuristic takes the least harmful entry on offer; 'Grejet er tabt' (severity 2) is cheaper than a deep
-    wound, but free for Budolf, so it is never taken by him."""
-    state = start()
-    _lose_round3(state)
-    policy = HeuristicPolicy()
-    while not state.is_terminal():
-        state.apply_action(policy.choose(state, state.current_player(), None))  # type: ignore[arg-type]
-    assert "grej-tabt" not in state.taken[0]
+    wound, but free for Budolf, so under ``consequence_must_cost`` it is never taken by him (by default it is, being
+    on his list and mild)."""
+    for must_cost in (True, False):
+        state = start(options={"consequence_must_cost": must_cost})
+        _lose_round3(state)
+        policy = HeuristicPolicy()
+        while not state.is_terminal():
+            state.apply_action(policy.choose(state, state.current_player(), None))  # type: ignore[arg-type]
+        assert ("grej-tabt" in state.taken[0]) is not must_cost
 
 
 def test_alle_heltene_buy_for_a_lost_round_3_even_those_already_out() -> None:

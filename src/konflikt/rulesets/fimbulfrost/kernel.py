@@ -12,9 +12,10 @@ and the policy use (``split_round1``, ``split_hits``, ``absorb``, ``dice_needed`
   gathers (free dice first, pool dice only to the 19/20 chance) and the pool dice spent;
 * konsekvenser — under these rules a hero buys at most two batches in a conflict (when out, for the 1s of the
   defeating roll, or for a lost round 3; a hero out before a lost round 3 buys for it too, under the default
-  ``round3_loss = every``), always the least harmful entry first, with death forced last and entries that would
-  cost nothing (a pool already empty) left out, so (fate before buying, round, empty pools, count, count of a
-  second batch) gives the fate's words, deaths, death marks and lost pools.
+  ``round3_loss = every``), always the least harmful entry first, with death forced last, so (fate before buying,
+  round, empty pools, count, count of a second batch) gives the fate's words, deaths, death marks and lost pools.
+  An entry whose effect is already true (a pool empty) stays on the list; under konflikt's own option
+  ``consequence_must_cost`` it is left out, and the empty pools are part of the key.
 
 Per conflict the kernel then only draws dice, adds, compares and looks up, one conflict at a time in compiled code
 (:mod:`.kernel_loop`, numba), rolling only the dice the conflict gets to. The draws are exact: a pool's successes
@@ -42,7 +43,13 @@ from konflikt.core.scenario import Scenario
 from konflikt.rulesets.fimbulfrost.models import Catalogue, Character, Entry, load_catalogue
 from konflikt.rulesets.fimbulfrost.narrate import FATES
 from konflikt.rulesets.fimbulfrost.options import OPTIONS
-from konflikt.rulesets.fimbulfrost.policies import CONFIDENCE, HeuristicPolicy, split_hits, split_round1
+from konflikt.rulesets.fimbulfrost.policies import (
+    CONFIDENCE,
+    HeuristicPolicy,
+    least_harmful,
+    split_hits,
+    split_round1,
+)
 from konflikt.rulesets.fimbulfrost.rules import (
     P_SUCCESS,
     POOL_OPTION,
@@ -63,6 +70,7 @@ Arr = npt.NDArray[Any]
 
 MIRRORED = frozenset(
     {"points_per_consequence", "carried_consequences_count", "round1_death", "pools_spent", "morale"}
+    | {"consequence_must_cost"}
     | {"borrowed_time_dice", "question_dice"}
 )
 """Options the kernel plays at any value (the dice options give dice only under options it refuses; ``pools_spent``
@@ -200,9 +208,12 @@ def purchases(
     allow_death: bool,
     pools: Sequence[int],
     omdomme: int,
+    must_cost: bool = False,
 ) -> list[Entry]:
-    """The entries the heuristic buys one after another in one batch, least harmful first, until the list runs out or
-    death ends it; a pool emptied by an entry makes later entries that empty it cost nothing, as in the state."""
+    """The entries the heuristic buys one after another in one batch (:func:`least_harmful` first) until the list runs
+    out or death ends it. ``must_cost``: konflikt's own option ``consequence_must_cost``, under which an entry whose
+    effect is already true is not offered (a pool emptied by an entry makes later entries that empty it cost
+    nothing, as in the state)."""
     pools, seq = list(pools), list[Entry]()
     while True:
         entries = available_entries(
@@ -211,12 +222,11 @@ def purchases(
             round_no,
             [*taken, *(e.id for e in seq)],
             allow_death,
-            effects_already_true(pools, omdomme),
+            effects_already_true(pools, omdomme) if must_cost else frozenset(),
         )
         if not entries:
             return seq
-        best = min(range(len(entries)), key=lambda k: (entries[k].severity, k))
-        seq.append(catalogue.entry(entries[best].id))
+        seq.append(catalogue.entry(entries[least_harmful(entries)].id))
         if seq[-1].loses is not None:
             pools[POOL_NAMES.index(seq[-1].loses)] = 0
         if seq[-1].death:
@@ -317,6 +327,7 @@ def _hero_tables(catalogue: Catalogue, hero: Character, opp: Character, options:
             allow_death,
             pools,
             hero.omdomme,
+            bool(options.consequence_must_cost),
         )
 
     def emptied(pools: Sequence[int], empty: int) -> list[int]:

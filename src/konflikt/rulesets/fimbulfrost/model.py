@@ -403,6 +403,7 @@ class FimbulfrostModel:
                 round_no != 1 or bool(self.options.round1_death),
                 pools,
                 c.chars[i].omdomme,
+                bool(self.options.consequence_must_cost),
             )
             found = self._bought[key] = tuple(e.id for e in seq)
         return found

@@ -83,6 +83,11 @@ class Entry(BaseModel):
     runder: list[int] = Field(default_factory=lambda: [1, 2, 3], description="rounds in which the entry applies")
     loses: Literal["rustning", "grej", "vaaben"] | None = Field(None, description="a resource pool emptied")
     omdomme: int = Field(0, ge=-10, le=0, description="a change to Omdømme for the next conflict (−1: rygtet plettet)")
+    excludes: list[str] = Field(
+        default_factory=list,
+        description="entries of the same list that cannot be held with this one (opposing fates: flees, captured, "
+        "killed); the relation goes both ways",
+    )
 
     @property
     def effects(self) -> frozenset[str]:
@@ -102,6 +107,10 @@ class ConsequenceList(BaseModel):
         ids = [e.id for e in self.entries]
         if len(set(ids)) != len(ids):
             raise ValueError(f"entry ids on one list must differ: {ids}")
+        for e in self.entries:
+            unknown = [other for other in e.excludes if other not in ids or other == e.id]
+            if unknown:
+                raise ValueError(f"entry {e.id!r} excludes {unknown[0]!r}, which is not another entry of its list")
         return self
 
 

@@ -12,7 +12,7 @@ from konflikt.core.state import State
 from konflikt.dice import PoolRoll
 from konflikt.rulesets.fimbulfrost import phases as P
 from konflikt.rulesets.fimbulfrost.models import Catalogue, Character, Entry
-from konflikt.rulesets.fimbulfrost.rules import AREA_EN, AREAS, hero_list
+from konflikt.rulesets.fimbulfrost.rules import AREA_EN, AREAS, excluded, hero_list
 
 FATES = ("står (standing)", "ude (out)", "død (dead)")
 
@@ -341,13 +341,21 @@ class Narration(State):
                 return f"'{entry.da}' ({entry.en}) is already taken: each entry may be chosen once"
             special = self.opp.konsekvensliste
             list_name = self.opp.nederlagsliste if kind == "opp" else hero_list(self.catalogue, special, round_no)
-            on_list = any(e.id == entry.id and round_no in e.runder for e in self.catalogue.lists[list_name].entries)
+            listed = self.catalogue.lists[list_name].entries
+            on_list = any(e.id == entry.id and round_no in e.runder for e in listed)
+            if on_list and excluded(entry, taken, listed):
+                held = [e for e in listed if e.id in taken and (e.id in entry.excludes or entry.id in e.excludes)]
+                who = self.opp_name if kind == "opp" else self.names[i]
+                return (
+                    f"'{entry.da}' ({entry.en}) cannot befall {who} beside '{held[0].da}' ({held[0].en}): opposing "
+                    "fates exclude each other"
+                )
             if on_list and kind != "opp" and entry.death and round_no == 1 and not self.options.round1_death:
                 return "død (death) is not offered in runde (round) 1 under the option round1_death = false"
-            if on_list and kind != "opp" and not entry.death:
+            if on_list and kind != "opp" and not entry.death and self.options.consequence_must_cost:
                 return (
                     f"'{entry.da}' ({entry.en}) would cost {self.names[i]} nothing (what it takes is already gone): "
-                    "a consequence must cost something"
+                    "a consequence must cost something under konflikt's own option consequence_must_cost"
                 )
             return f"'{entry.da}' ({entry.en}) is not on the list in use now ({list_name}, runde (round) {round_no})"
         if action.kind == "present" and self.phase == P.PRESENT and action.get("by") in self.hero_ids:

@@ -65,6 +65,16 @@ OPTIONS = OptionSet(
         "blandt “død”",
     ),
     RuleOption(
+        "consequence_must_cost",
+        bool,
+        False,
+        "konflikt's own reading, off by default: a consequence must cost something, so an entry whose every "
+        "mechanical effect is already true of the hero (gear lost with an empty gear pool, armour torn with the "
+        "armour spent, −1 Omdømme at Omdømme 0) is not offered, and death comes that much sooner; the text keeps "
+        "every unchosen entry on the list and forces death only 'hvis der ikke er flere valgmuligheder tilbage på "
+        "listen'",
+    ),
+    RuleOption(
         "buy_back",
         bool,
         False,

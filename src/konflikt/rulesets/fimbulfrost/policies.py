@@ -11,12 +11,14 @@ exact analysis can memoise over it and a vectorised kernel can mirror it:
 * round 2: describe all three areas; weapon dice only to reach the dice needed;
 * round 3: gather free dice first (even wilder, maneuvers, answers), then pool dice, only as many as needed for a
   :data:`CONFIDENCE` chance of defeating the opponent; borrowed time last;
-* consequences: the least harmful entry first (death only when forced, by the rules); buy back only when it costs
-  at most two entries and cannot force death; buy every point for a defeated opponent, least harmful first.
+* consequences: the least harmful entry first (by severity; death only when forced, by the rules); buy back only
+  when it costs at most two entries and cannot force death; buy every point for a defeated opponent, least harmful
+  first.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -25,6 +27,7 @@ from konflikt.core.actions import Action
 from konflikt.core.state import State
 from konflikt.errors import KonfliktError
 from konflikt.rulesets.fimbulfrost import phases as P
+from konflikt.rulesets.fimbulfrost.models import Entry
 from konflikt.rulesets.fimbulfrost.rules import Round3Option, buy_back_count, dice_needed, maneuver_bit
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
 
@@ -52,6 +55,13 @@ def split_round1(successes: int, later: int, opp_status: int, friends_eff: list[
             left -= need
     shares[0] = left
     return shares
+
+
+def least_harmful(entries: Sequence[Entry]) -> int:
+    """The index of the entry the heuristic buys: the lowest severity, then the list's order. The severity rates the
+    whole harm of an entry (fleeing in panic is more than the gear left behind), so an entry whose mechanical effect
+    is already true is not taken first for that alone."""
+    return min(range(len(entries)), key=lambda k: (entries[k].severity, k))
 
 
 def split_hits(hits: int, eff: list[int]) -> list[int]:
@@ -148,5 +158,4 @@ class HeuristicPolicy:
             safe = s.hero_entries(i, round_no, allow_death=False)
             return Action.of("buy_back" if cost <= 2 and len(safe) >= cost else "stay_out")
         entries = s.ask_entries()
-        best = min(range(len(entries)), key=lambda k: (entries[k].severity, k))
-        return Action.of("consequence", entry=entries[best].id)
+        return Action.of("consequence", entry=entries[least_harmful(entries)].id)

@@ -4,7 +4,7 @@ and a later vectorised kernel alike.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from enum import IntFlag
 from fractions import Fraction
 from functools import cache
@@ -120,10 +120,18 @@ def effects_already_true(pools: Sequence[int], omdomme: int) -> frozenset[str]:
 
 
 def costs_something(entry: Entry, already_true: frozenset[str]) -> bool:
-    """ "ubehagelige ting for heltene": a consequence must cost something. An entry whose every mechanical effect is
-    already true (gear lost with an empty gear pool) would cost nothing and is not offered; an entry without
-    mechanical effects (a wound, a scar) always costs its harm."""
+    """Whether taking ``entry`` would change the hero: an entry whose every mechanical effect is already true (gear
+    lost with an empty gear pool) changes nothing; an entry without mechanical effects (a wound, a scar) always costs
+    its harm. Read by konflikt's own option ``consequence_must_cost`` and by the heuristic's order."""
     return not entry.effects or not entry.effects <= already_true
+
+
+def excluded(entry: Entry, taken: Collection[str], listed: Sequence[Entry]) -> bool:
+    """Whether ``entry`` is ruled out by an entry already taken that it excludes, or that excludes it (opposing fates
+    such as fleeing, being captured and being killed: the relation goes both ways)."""
+    if any(other in taken for other in entry.excludes):
+        return True
+    return any(entry.id in other.excludes for other in listed if other.id in taken)
 
 
 def available_entries(
@@ -134,26 +142,31 @@ def available_entries(
     allow_death: bool = True,
     already_true: frozenset[str] = frozenset(),
 ) -> tuple[Entry, ...]:
-    """The entries a hero may buy now from his own list: unused ones of the list for this round that cost something,
-    and death (død), which "spilleren bliver kun tvunget ud i at vælge … hvis der ikke er flere valgmuligheder tilbage
-    på listen": forced when nothing else is left, never forbidden before.
+    """The entries a hero may buy now from his own list: every entry of the list for this round not yet chosen (and
+    not excluded by one chosen), and death (død), which "spilleren bliver kun tvunget ud i at vælge … hvis der ikke er
+    flere valgmuligheder tilbage på listen": forced when nothing else is left, never forbidden before. An entry
+    whose effect is already true (gear lost with no gear) stays on the list until it is chosen.
 
     Args:
         taken: entries the hero already has (this conflict, and carried ones when they count).
         allow_death: False only in round 1 under the option ``round1_death = false``.
-        already_true: effects already true of the hero (:func:`effects_already_true`).
+        already_true: effects already true of the hero (:func:`effects_already_true`) under konflikt's own option
+            ``consequence_must_cost``, which leaves out the entries that would cost nothing; empty by default.
     """
-    entries = [e for e in catalogue.lists[list_name].entries if round_no in e.runder and e.id not in taken]
+    listed = catalogue.lists[list_name].entries
+    entries = [e for e in listed if round_no in e.runder and e.id not in taken and not excluded(e, taken, listed)]
     others = tuple(e for e in entries if not e.death and costs_something(e, already_true))
     deaths = tuple(e for e in entries if e.death) if allow_death else ()
     return others + deaths
 
 
 def opponent_entries(catalogue: Catalogue, list_name: str, round_no: int, taken: Sequence[str]) -> tuple[Entry, ...]:
-    """The entries the heroes may buy for a defeated opponent: every unused one of its list for this round, death
-    (dræbt) as soon as they can pay for it ("kan spillerne købe konsekvenser til modstanderen for det antal point"):
-    the death-last rule is for the heroes' own lists."""
-    return tuple(e for e in catalogue.lists[list_name].entries if round_no in e.runder and e.id not in taken)
+    """The entries the heroes may buy for a defeated opponent: every unused one of its list for this round that no
+    entry taken excludes (it cannot both flee and be captured or killed), death (dræbt) as soon as they can pay for
+    it ("kan spillerne købe konsekvenser til modstanderen for det antal point"): the death-last rule is for the
+    heroes' own lists."""
+    listed = catalogue.lists[list_name].entries
+    return tuple(e for e in listed if round_no in e.runder and e.id not in taken and not excluded(e, taken, listed))
 
 
 def hero_list(catalogue: Catalogue, special: str | None, round_no: int) -> str:

@@ -209,16 +209,21 @@ class FimbulfrostState(Narration):
         return self.hero_entries(i, round_no)
 
     def hero_entries(self, i: int, round_no: int, allow_death: bool | None = None) -> tuple[Entry, ...]:
-        """The entries hero ``i`` may buy from his own list in ``round_no``: unused, costing something, death when
-        allowed (forced when nothing else is left)."""
+        """The entries hero ``i`` may buy from his own list in ``round_no``: every one not yet chosen, death when
+        allowed (forced when nothing else is left); under konflikt's own option ``consequence_must_cost`` only those
+        that cost him something."""
         return available_entries(
             self.catalogue,
             hero_list(self.catalogue, self.opp.konsekvensliste, round_no),
             round_no,
             [*self.taken[i], *self.carried[i]],
             allow_death=(round_no != 1 or self.options.round1_death) if allow_death is None else allow_death,
-            already_true=effects_already_true(self.pools[i], self.chars[i].omdomme),
+            already_true=self.already_true(i) if self.options.consequence_must_cost else frozenset(),
         )
+
+    def already_true(self, i: int) -> frozenset[str]:
+        """The effects a consequence could have that are already true of hero ``i`` now (an empty pool, Omdømme 0)."""
+        return effects_already_true(self.pools[i], self.chars[i].omdomme)
 
     # ---- applying decisions -----------------------------------------------------------------------------------
     def _apply(self, seat: str, action: Action) -> None:
