@@ -113,6 +113,50 @@ def test_two_pools_emptied_together_by_the_order_bids_remain_a_deadlock() -> Non
     assert "ran out together" in outcome.summary
 
 
+def test_a_double_knock_out_by_simultaneous_blows_is_a_deadlock() -> None:
+    """ "En handling och dess svarshandling inträffar samtidigt": Ann's blow and Bo's answer land together and fell
+    both. Nobody is left standing and neither fell first: "båda sidorna gör slut på sina handlingspölar … så har man
+    nått ett dödläge" (before: whoever the program resolved second won)."""
+    state = make(person("ann", body_points=3), person("bo", body_points=3))
+    act(state, "attack", target="bo", weapon="melee")
+    act(state, "no_counter")
+    act(state, "respond", deed="attack", weapon="melee")
+    act(state, "no_counter")
+    state.apply_actions({"ann": Action.of("no_order"), "bo": Action.of("no_order")})
+    roll(state, 12, 2, 6)  # Ann hits: 6 damage
+    act(state, "accept")
+    act(state, "accept")
+    assert state.out[BO] and not state.is_terminal(), "Bo's answer still happens: it is simultaneous"
+    roll(state, 12, 2, 6)  # Bo hits back at the same moment
+    act(state, "accept")
+    assert state.out == [True, True]
+    outcome = state.outcome()
+    assert (outcome.ending, outcome.winners) == ("deadlock", ())
+    assert state.dry_order == ((0, 1),)
+    assert "together" in outcome.summary
+
+
+def test_pools_emptied_by_simultaneous_deeds_run_dry_together() -> None:
+    """Each blow costs its target its last tokens (a Skråma, −2): both pools empty in the same moment, a deadlock;
+    with the order bought the first blow empties its target's pool first, and that side has lost."""
+    for order, expected in (("no_order", ("deadlock", ())), ("order", ("pools_exhausted", ("red",)))):
+        state = make()
+        state.tokens[ANN] = state.tokens[BO] = 3
+        act(state, "attack", target="bo", weapon="melee")
+        act(state, "no_counter")
+        act(state, "respond", deed="attack", weapon="melee")
+        act(state, "no_counter")
+        state.apply_actions({"ann": Action.of(order), "bo": Action.of("no_order")})
+        roll(state, 12, 2, 3)  # Ann hits: 1T + 2 = 3 damage, a Skråma
+        act(state, "accept")  # Ann keeps it
+        act(state, "accept")  # Bo does not counter-top: −2, his last tokens
+        roll(state, 12, 2, 3)  # Bo, still standing, hits back: a Skråma for Ann
+        act(state, "accept")  # Ann does not counter-top: her last tokens
+        assert state.tokens == [0, 0]
+        outcome = state.outcome()
+        assert (outcome.ending, outcome.winners) == expected, order
+
+
 # ---- order of resolution -----------------------------------------------------------------------------------------
 def _exchange_of_blows(order: dict[str, str]) -> PwgeState:
     state = make(person("ann", body_points=3))

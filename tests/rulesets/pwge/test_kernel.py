@@ -161,11 +161,26 @@ def test_kernel_replays_contest_totals_below_zero_to_the_same_end() -> None:
     replay(weak_diplomats(10), {}, 40)
 
 
-def replay(scenario: Scenario, overrides: dict[str, object], games: int) -> None:
+def test_kernel_replays_simultaneous_knock_outs_and_emptied_pools_as_deadlocks() -> None:
+    """Duellists of 6 body points: some exchanges end with both felled, or both pools emptied, by an action and its
+    response resolving samtidigt (simultaneously): a deadlock in the reference, and so in the kernel."""
+    scenario = _variant("duel", {})
+    doc = copy.deepcopy(dict(scenario.document))
+    for side in doc["sides"]:
+        side["participants"][0]["body_points"] = 6
+    expected = replay(scenario_from_document(doc, scenario.source), {"experience_dice": False}, 40)
+    endings = Counter((ending, all("out of the conflict" in fate for fate in fates.values()))
+                      for ending, _, fates, _ in expected)  # fmt: skip
+    assert endings[("deadlock", True)] >= 1, endings
+
+
+def replay(
+    scenario: Scenario, overrides: dict[str, object], games: int
+) -> list[tuple[str, tuple[str, ...], dict[str, str], int]]:
     """Play ``games`` reference conflicts recording their dice, then all of them at once in the kernel, each
     conflict drawing its own recorded faces: every one must end exactly as in the reference."""
     seats = seat_policies(scenario)
-    expected = []
+    expected: list[tuple[str, tuple[str, ...], dict[str, str], int]] = []
     faces: list[list[int]] = []
     for seed in range(games):
         gen = Generators.from_seed(seed)
@@ -184,6 +199,7 @@ def replay(scenario: Scenario, overrides: dict[str, object], games: int) -> None
     for seed, want in enumerate(expected):
         assert conflict(batch, seed) == want, f"seed {seed}"
         assert dice.used[seed] == len(faces[seed]), f"seed {seed}: the kernel rolled fewer dice than the reference"
+    return expected
 
 
 def within(count_a: int, n_a: int, count_b: int, n_b: int) -> tuple[bool, str]:

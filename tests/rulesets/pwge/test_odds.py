@@ -91,3 +91,41 @@ def test_topping_without_tokens_is_the_plain_roll_and_tokens_help() -> None:
     assert p_topping_contest(3, 3, 0, 0) == p_attack_wins(3, 3)
     assert p_topping_contest(3, 3, 2, 0) > p_topping_contest(3, 3, 1, 0) > p_attack_wins(3, 3)
     assert p_topping_contest(3, 3, 0, 2) < p_attack_wins(3, 3)
+
+
+def test_exact_odds_of_a_fragile_duel_count_simultaneous_knock_outs_as_deadlocks() -> None:
+    """Two heuristic swordsmen of 3 body points, exactly, by the compact model (the kernel's array flow) and by the
+    State API: equal Fraction for Fraction, and the exchanges whose action and response fell both at once
+    ("inträffar samtidigt") are deadlocks, as likely with either one named first (before: a win for one of them)."""
+    from konflikt.analysis.exact import conflict_odds
+    from konflikt.core.conflict import new_state
+    from konflikt.core.scenario import scenario_from_document
+    from konflikt.sim.runner import seat_policies
+
+    def fighter(pid: str) -> dict[str, object]:
+        return {"id": pid, "name": pid.capitalize(), "policy": "heuristic", "attributes": {"Styrka": 2},
+                "attribute": "Styrka", "melee_weapon": "svard", "body_points": 3, "experience_dice": 1}  # fmt: skip
+
+    doc = {
+        "ruleset": "pwge",
+        "title": "fragile duel",
+        "options": {"experience_dice": True},
+        "sides": [{"id": "red", "participants": [fighter("ann")]}, {"id": "blue", "participants": [fighter("bo")]}],
+        "setup": {},
+    }
+    scenario = scenario_from_document(doc, "fragile_duel.toml")
+    seats = {s: p for s, p in seat_policies(scenario).items() if p is not None}
+    by_model = conflict_odds(new_state(scenario), seats)
+    by_state = conflict_odds(new_state(scenario), seats, use_model=False)
+    assert by_model.method == "model" and by_state.method == "state"
+    assert by_model.distribution == by_state.distribution
+    both_out = Fraction(0)
+    wins = {"red": Fraction(0), "blue": Fraction(0)}
+    for (ending, winners, fates), p in by_model.distribution.items():
+        if all("out of the conflict" in fate for _, fate in fates):
+            assert (ending, winners) == ("deadlock", ())
+            both_out += p
+        if winners:
+            wins[winners[0]] += p
+    assert both_out > Fraction(1, 50)
+    assert wins["red"] == wins["blue"]

@@ -3,7 +3,9 @@
 1. One side reaches its goal (``goal_reached``).
 2. One side's pools run out first with nothing decided: that side has lost, but the other side's goal is not
    fully reached; the loser may withdraw and regroup (``pools_exhausted``).
-3. Both sides' pools run out, or nobody wants to start a new action: a dödläge (``deadlock``).
+3. Both sides' pools run out, or nobody wants to start a new action: a dödläge (``deadlock``). Pools emptied in
+   one step (the secret order bids), or by an action and its response that happen samtidigt (simultaneously, their
+   damage too: a double knock-out), ran out together: neither ran out first.
 """
 
 from __future__ import annotations
@@ -91,9 +93,15 @@ def check(state: PwgeState) -> bool:
         last = state.dry_order[-1]
         if len(state.dry_order) > 1 and len(last) == 1:
             _exhausted(state, [s for s in sides if s != last[0]], last[0], "in this exchange, ")
+        elif all(not _standing(state, s) for s in sides):
+            state.record_ending(
+                "deadlock", (), "every side fell together (samtidigt, simultaneously): dödläge (deadlock)"
+            )
         else:
             state.record_ending(
-                "deadlock", (), "every side's handlingspöl (action pool) ran out together: dödläge (deadlock)"
+                "deadlock",
+                (),
+                "every side's handlingspöl (action pool) ran out together (samtidigt): dödläge (deadlock)",
             )
         return True
     if len(wet) == 1:

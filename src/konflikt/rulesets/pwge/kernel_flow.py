@@ -181,6 +181,9 @@ class Conflicts:
         self.r_at = z + NONE
         """The distance code a response is made at when it meets someone closing in (NONE: the usual one)."""
         self.snap, self.order, self.pos = z.copy(), z.copy(), z.copy()
+        self.together = np.zeros(n, dtype=bool)
+        """An action and its response resolving samtidigt (simultaneously): the sides they empty are noted together
+        when the exchange ends (:meth:`PwgeState.deeds_together`)."""
         # the contest: roles a and b (b = NONE for a difficulty), modifiers, rolls, which are made, tops, declined
         self.c_order = np.zeros(n, dtype=bool)
         self.c_a, self.c_b = z.copy(), z.copy()
@@ -254,7 +257,12 @@ class Conflicts:
         return result
 
     def note_dry(self, idx: Int, wet: Int | None = None) -> None:
-        """:meth:`PwgeState.note_dry_sides`: the sides newly dry in this step form the next group."""
+        """:meth:`PwgeState.note_dry_sides`: the sides newly dry in this step form the next group (not while an
+        action and its response resolve together: they are noted when the exchange ends)."""
+        apart = ~self.together[idx]
+        if not apart.all():
+            idx = idx[apart]
+            wet = None if wet is None else wet[apart]
         dry = ~(self.wet(idx) if wet is None else wet)
         some = dry.any(axis=1)  # the usual case: every side can still spend
         if not some.any():
@@ -390,6 +398,7 @@ class Conflicts:
 
     def queue(self, idx: Int) -> None:
         self.pos[idx] = 0
+        self.together[idx] = (self.rkind[idx] != NONE) & (self.order[idx] == SIM)
         self.phase[idx] = Phase.RESOLVE
 
     def on_counter(self, idx: Int, response: bool) -> None:
@@ -521,6 +530,7 @@ class Conflicts:
         self.phase[idx] = Phase.CROLL
 
     def end_exchange(self, idx: Int) -> None:
+        self.together[idx] = False
         ended = self.check(idx)
         rest = idx[~ended]
         free = self.free[rest]

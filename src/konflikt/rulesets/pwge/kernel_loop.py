@@ -94,7 +94,10 @@ MAX_STEPS = 1_000_000
 # the scalars of ``s``, a conflict's state: where the conflict stands, its counts, and the exchange under way
 PHASE, FLOOR, PASSES, SP, STEPS, ACTIONS, ENDING, WINNER, DRY_GROUPS, ID = range(10)
 ACTOR, TARGET, AKIND, RKIND, ACOUNT, RCOUNT, IS_FREE, R_AT, SNAP, ORDER = range(10, 20)
-X = 20
+TOGETHER = 20
+"""1 while an action and its response resolve samtidigt (simultaneously): the sides they empty are noted together
+when the exchange ends (:meth:`PwgeState.deeds_together`)."""
+X = 21
 # rows of ``play``'s output, then per participant p: tokens, body points, worst wound, out at ``PERSON + 4 p``
 OUT_ENDING, OUT_WINNER, OUT_STEPS, OUT_ACTIONS, PERSON = range(5)
 
@@ -226,7 +229,10 @@ def pay(s: Int, p: int) -> None:
 
 @leaf
 def note_dry(s: Int, t: Int) -> None:
-    """:meth:`PwgeState.note_dry_sides`: the sides newly dry in this step form the next group."""
+    """:meth:`PwgeState.note_dry_sides`: the sides newly dry in this step form the next group (none while deeds
+    resolve together: they are noted when the exchange ends)."""
+    if s[TOGETHER]:
+        return
     newly = False
     for side in range(t[SIDES]):
         if s[DRY_RANK + side] == NONE and not side_can_act(s, t, side):
@@ -467,8 +473,10 @@ def exchange(bits: Any, dice: Replay, s: Int, t: Int) -> None:
             counter(s, t, True)
     if s[RKIND] != NONE and (can(s, a) or can(s, j)):
         order_bids(bits, dice, s, t)
+    s[TOGETHER] = s[RKIND] != NONE and s[ORDER] == SIM
     for pos in range(1 if s[RKIND] == NONE else 2):
         resolve_deed(bits, dice, s, t, pos)
+    s[TOGETHER] = 0
     end_exchange(s, t)
 
 

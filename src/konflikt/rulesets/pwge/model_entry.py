@@ -78,6 +78,7 @@ def load(rows: Branches, i: int, state: PwgeState) -> None:
     rows.sp[i] = state.surpriser_turn
     rows.ending[i] = rows.winner[i] = NONE
     assert len(rows.tok[i]) == people
+    rows.together[i] = state.deeds_together()
     _exchange(rows, i, state)
     if state.phase == "free_attack":
         rows.phase[i] = Phase.FREE

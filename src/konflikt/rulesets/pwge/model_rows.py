@@ -39,9 +39,10 @@ DAMAGE_FIELDS = ("d_att", "d_def", "d_mod", "d_arm", "d_roll", "d_stage", "d_top
 WEIGHT_FIELDS = ("num", "pow6", "origin", "forced", "ids", "steps")
 """Not part of a row's situation: its weight (num / 6^pow6), which open floor it came from, the roll it is to
 make, and the kernel's conflict number and step count (the length here is in actions)."""
-PURSES = ("tok", "xp", "out", "dry_rank", "dry_groups")
+PURSES = ("tok", "xp", "out", "dry_rank", "dry_groups", "together")
 """What a stage reads of the people and sides besides its own fields: who can still spend, what the heuristic counts
-as its purse, and when each side ran dry (a spend that empties a pool is noted, :meth:`Conflicts.note_dry`)."""
+as its purse, and when each side ran dry (a spend that empties a pool is noted, :meth:`Conflicts.note_dry`, unless
+an action and its response resolve together)."""
 POW6 = np.array([6**k for k in range(400)], dtype=object)
 
 

@@ -715,11 +715,19 @@ class PwgeState(State):
         self.passes = 0
         self.open_floor(ex.action.actor + 1)
 
+    def deeds_together(self) -> bool:
+        """Whether an action and its response are resolving now, samtidigt (simultaneously): "En handling och dess
+        svarshandling inträffar samtidigt, om man inte vill sätta turordning på endera av dem"."""
+        ex = self.ex
+        return ex is not None and ex.response is not None and ex.order == "simultaneous" and bool(ex.queue)
+
     def note_dry_sides(self) -> None:
         """Remember the sides whose pools have just run dry, in order ("Ena sidans handlingspöl tar slut före den
-        andra sidans"): sides that ran dry in the same step (the secret order bids) ran dry together. Before the
-        attributes are chosen no pool is filled yet, so none can run dry."""
-        if self.phase == "attribute":
+        andra sidans"): sides that ran dry in the same step (the secret order bids) ran dry together, and so did
+        sides emptied while a simultaneous action and response resolve (their blows, their tops and their damage
+        happen at once: noted when the exchange closes). Before the attributes are chosen no pool is filled yet, so
+        none can run dry."""
+        if self.phase == "attribute" or self.deeds_together():
             return
         recorded = {s for group in self.dry_order for s in group}
         newly = tuple(s for s in range(len(self.side_ids)) if s not in recorded and not endings.side_can_act(self, s))
