@@ -196,22 +196,20 @@ def test_with_one_defence_the_defence_roll_of_the_round_stands_against_the_next_
     )
     state = state_of(doc)
     move(state, solo="hold", x="hold", y="hold")
-    act(state, "attack")
+    act(state, "attack")  # x
+    act(state, "defend")
+    act(state, "attack")  # y: every pair's choices before any roll
     act(state, "defend")
     roll(state, 50, 5)  # solo's exceptional defence holds against x
-    act(state, "ground", step=0)
     since = len(state.history())
-    act(state, "attack")
-    act(state, "defend")
     roll(state, 50)
-    assert events(state, since) == [
-        ("choice", "Y anfaller (attacks)"),
-        ("choice", "Solo försvarar sig (defends)"),
+    assert events(state, since - 1) == [
+        ("exchange", "Y mot (vs) Solo: anfalls- och försvarsslag (attack and defence rolls)"),
         ("roll", "Y: anfallsslag (attack) 50 mot (vs) 60 → lyckat (success), effekt (effect) 5"),
         ("attack", "Solo's defence roll of this round stands (one_defence)"),
         ("attack", "No damage (ingen skada): the defence held (försvaret håller)"),
     ]
-    assert state.phase == "ground" and state.current_player() == "y"
+    assert state.phase == "ground" and state.current_player() == "x"  # gaining ground comes last, x's first
 
 
 # ---- leaving and the free attack ----------------------------------------------------------------------------------
@@ -412,15 +410,15 @@ def test_a_holder_who_gained_ground_and_was_then_damaged_keeps_both_reasons_for_
     )
     state = state_of(doc)
     move(state, solo="hold", x="hold", y="hold")
+    roll(state, 90, 20)  # solo–y at Spjut: both optimal, y wins the roll (every pair's initiative first)
     assert (state.att, state.dfn) == (0, 1)  # Spjut: solo optimal, x's Kortsvärd (Dolk) too far
     act(state, "attack")
     act(state, "defend")
-    roll(state, 29, 90, 3)
-    act(state, "ground", step=-1)  # x is cornered: solo steps in to Stång
-    roll(state, 90, 20)  # solo–y at Spjut: both optimal, y wins the roll
-    act(state, "attack")
+    act(state, "attack")  # y
     act(state, "defend")
+    roll(state, 29, 90, 3)
     roll(state, 29, 90, 3)  # y damages solo, the holder of solo–x
+    act(state, "ground", step=-1)  # x is cornered: solo steps in to Stång
     act(state, "ground", step=0)
     move(state, solo="hold", x="hold", y="hold")
     assert state.scale[state.dist[0]] == "Stång"

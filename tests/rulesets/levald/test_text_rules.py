@@ -30,13 +30,13 @@ def test_varje_delstrid_en_kombatant_mot_ett_antal_kombatanter_one_against_two()
     assert state.current_player() == "x" and state.phase == "attacker"
     act(state, "attack")
     act(state, "defend")
-    roll(state, 50, 90, 3)  # x: effect 5 + 3T6 3 = 8 on solo's Gard 12
-    act(state, "ground", step=0)
     assert state.rounds == 0 and state.current_player() == "y" and state.phase == "attacker"
     act(state, "attack")
     act(state, "defend")
+    roll(state, 50, 90, 3)  # x: effect 5 + 3T6 3 = 8 on solo's Gard 12
     roll(state, 50, 90, 3)  # y: 8 more: Gard 4 → 0 with 4 falling through, a Skråma
     assert state.gard[0] == 0 and state.wounds[0] == [1, 0, 0, 0, 0]
+    act(state, "ground", step=0)  # x, then y: last in the round
     act(state, "ground", step=0)
     assert state.rounds == 1 and state.current_player() == SIMULTANEOUS
     assert state.simultaneous_seats() == ("solo", "x", "y")
@@ -78,12 +78,10 @@ def test_one_gard_point_a_round_however_many_pairs_find_nobody_fighting() -> Non
 def test_several_attackers_defence_each_or_one_defence(rule: str, defence_rolled: bool) -> None:
     state = one_against("x", "y", several_attackers=rule)
     move(state, solo="hold", x="hold", y="hold")
-    act(state, "attack")
-    act(state, "defend")
+    for _ in range(2):  # x's and y's choices, before any roll
+        act(state, "attack")
+        act(state, "defend")
     roll(state, 50, 5)  # solo's defence 05 ≤ 70 // 5: exceptional, the attack (a success) does not win
-    act(state, "ground", step=0)
-    act(state, "attack")
-    act(state, "defend")
     roll(state, 50)
     assert (state.phase == "defence_roll") == defence_rolled
     if not defence_rolled:
@@ -96,12 +94,12 @@ def test_an_out_opponent_leaves_the_delstrid_to_the_others() -> None:
     state = state_of(doc)
     move(state, solo="hold", x="hold", y="hold")
     roll(state, 20, 90)  # solo wins the initiative against x
+    roll(state, 20, 90)  # and against y: every pair's initiative before any roll
     act(state, "attack")
     act(state, "defend")
+    act(state, "regain")  # solo lets y be
     roll(state, 35, 90, 10)  # 18 open damage ≥ Kraft + Själ 10: Kritisk, x is out
     assert state.fate[1] == "knocked_out"
-    roll(state, 20, 90)  # the pair solo–y decides its initiative in the same round
-    act(state, "regain")
     assert state.current_player() == SIMULTANEOUS and state.simultaneous_seats() == ("solo", "y")
 
 
@@ -137,8 +135,8 @@ def test_a_damaged_holders_new_roll_never_makes_the_one_too_far_the_attacker() -
     doc = document(fighter("a", "Spjut"), [fighter("b", "Svärd"), fighter("c", "Spjut")], distance="Spjut")
     state = state_of(doc)
     move(state, a="hold", b="hold", c="hold")
-    act(state, "regain")  # a–b: a optimal, b (sword) too far: a attacks, and lets it be
-    roll(state, 90, 10)  # a–c: both optimal, c wins the initiative
+    roll(state, 90, 10)  # a–c: both optimal, c wins the initiative (a–b: a optimal, b too far: a attacks)
+    act(state, "regain")  # a–b: a lets it be
     act(state, "attack")
     act(state, "defend")
     roll(state, 35, 99, 3)  # c hits a's Gard: the holder of a–b is damaged

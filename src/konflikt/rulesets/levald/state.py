@@ -3,11 +3,14 @@
 The fight runs in delstrider (sub-fights): "Varje strid delas in i delstrider som innehåller en kombatant på ena
 sidan och ett antal kombatanter på andra sidan." A sub-fight is one fighter (the centre) against every enemy engaged
 with it; each pair (centre, enemy) keeps its own distance and initiative. A round of the sub-fight runs:
+the text's steps ("Rundorna delas in i följande moment"), each across every pair of the sub-fight before the next:
 movement (every fighter of the sub-fight chooses in secret at once; each pair resolves it, with a Stridsvana contest
-where the wishes differ) → leaving (every enemy whose weapon reaches the leaver gets a free attack) → each pair's
-exchange in turn: initiative (the table; kept until the holder is damaged or the distance changes) → the attacker's
-and the defender's choices → attack, defence or counter rolls → damage → gain ground. After ``subfight_rounds``
-rounds the next sub-fight runs. The tracks are plain lists so that the state stays cheap to clone.
+where the wishes differ) → leaving (every enemy engaged with the leaver whose weapon reaches it gets a free attack)
+→ initiative, pair by pair (the table; kept until the holder is damaged or the distance changes) → the attacker's
+and the defender's choices, pair by pair → each pair's attack, defence or counter rolls and their damage, in turn →
+gain ground, pair by pair, last in the round. Damage in one pair thus never re-decides another pair's initiative in
+the same round: it counts from the next. After ``subfight_rounds`` rounds the next sub-fight runs. The tracks are
+plain lists so that the state stays cheap to clone.
 """
 
 from __future__ import annotations
@@ -42,6 +45,10 @@ EXCHANGE_DONE = frozenset({"ground", "over"})
 """Phases after an exchange's rolls and damage: its attack quality and counter flag are no longer read."""
 AFTER_THE_ATTACK = frozenset({"damage", "counter_roll", "free_roll"})
 """Phases after the attack was compared with the defence: of its quality only whether it succeeded is read."""
+CHOOSING = frozenset({"attacker", "defender"})
+"""Phases of the round's choices (every pair's, before any attack roll)."""
+ROLLING = frozenset({"attack_roll", "defence_roll", "damage", "counter_roll"})
+"""Phases of the round's rolls and damage (pair by pair, after every pair's choices)."""
 
 
 class Hit(NamedTuple):
@@ -90,6 +97,9 @@ class LevaldState(NarrationMixin):
         self.dist = [start] * len(self.pairs)  # a position on self.scale
         self.holder = [-1] * len(self.pairs)
         self.redecide = [MOVED] * len(self.pairs)
+        self.ground_moved = [False] * len(self.pairs)
+        """Narration only: a gain-ground step moved the pair since its initiative was decided, and did not count
+        (``gain_ground_changes_initiative = false``)."""
         # the sub-fight (delstrid): its centre, its pairs, and the rounds it has run
         self.centre = -1
         self.subfight: tuple[int, ...] = ()
@@ -103,6 +113,8 @@ class LevaldState(NarrationMixin):
         self.free_attacks: tuple[tuple[int, int, int], ...] = ()  # (enemy, leaver, pair) still to strike
         self.regained = [False] * len(self.fighters)  # one Gard point a round at most, however many pairs
         self.round_defence: list[tuple[tuple[int, int], ...]] = [() for _ in self.fighters]
+        self.choice = [""] * len(self.pairs)  # each pair's choices this round: regain, defend or counter
+        self.gains = [False] * len(self.pairs)  # each pair's attack roll succeeded: its attacker may gain ground
         self.active = 0  # the pair being resolved
         self.contest_why = ""
         # the pair's exchange in progress
@@ -283,7 +295,8 @@ class LevaldState(NarrationMixin):
 
         The text: "Man kan lämna en strid om avståndet är större än fiendens vapenlängd. Man kan lämna en strid om
         avståndet är lika med fiendens vapenlängd eller längre, men fienden får då ett gratisanfall" — every enemy
-        still standing (and not leaving too) is checked at its own pair's distance.
+        the leaver is engaged with (its pairs of this sub-fight), still standing and not leaving too, is checked at
+        that pair's distance; an enemy of another sub-fight is not the leaver's "fiende" in this fight's sense.
         """
         leavers = [i for i in self.subfight_fighters() if self.wishes[i] == "leave"]
         if not leavers:
@@ -292,7 +305,8 @@ class LevaldState(NarrationMixin):
         attacks: list[tuple[int, int, int]] = []
         for leaver in leavers:
             reaching = []
-            for p, pair in enumerate(self.pairs):
+            for p in self.subfight:
+                pair = self.pairs[p]
                 if leaver not in pair:
                     continue
                 enemy = pair[1] if leaver == pair[0] else pair[0]
@@ -356,38 +370,99 @@ class LevaldState(NarrationMixin):
         elif phase == "free_roll":
             self._free_roll(outcome)
 
-    # ---- the exchanges of the round, pair by pair --------------------------------------------------------------------
+    # ---- the round's steps, each across every pair of the sub-fight -------------------------------------------------
+    def _both_stand(self, p: int) -> bool:
+        a, b = self.pairs[p]
+        return self.fate[a] == FIGHTING and self.fate[b] == FIGHTING
+
+    def _roles_of(self, p: int) -> None:
+        """The pair's attacker (its initiative holder) and defender become the active ones."""
+        self.active = p
+        a, b = self.pairs[p]
+        self.att = self.holder[p]
+        self.dfn = b if self.att == a else a
+
     def _start_exchanges(self) -> None:
         self.pending = self.subfight
-        self._next_exchange()
+        self.att = self.dfn = -1
+        self.counter = False
+        self.att_quality = (0, 0)
+        self.rolls = ()
+        self._next_initiative()
 
-    def _next_exchange(self) -> None:
-        """The next pair of the sub-fight whose fighters both stand fights its exchange; then the round ends."""
-        while self.pending and not self._fight_is_over():
+    def _next_initiative(self) -> None:
+        """Bestäm initiativ: every pair whose fighters both stand settles its initiative (a Stridsvana contest where
+        the table calls for one) before any pair's choices and rolls."""
+        while self.pending:
             self.active, self.pending = self.pending[0], self.pending[1:]
-            a, b = self.pairs[self.active]
-            if self.fate[a] != FIGHTING or self.fate[b] != FIGHTING:
+            if not self._both_stand(self.active):
                 continue
-            self.att = self.dfn = -1
-            self.counter = False
+            self.rolls = ()
+            if self._decide_initiative():
+                return  # its contest is rolled first
+        self.pending = self.subfight
+        self._next_choice()
+
+    def _next_choice(self) -> None:
+        """The attacker's and the defender's choices, pair by pair, for every pair with an attacker this round."""
+        while self.pending:
+            p, self.pending = self.pending[0], self.pending[1:]
+            if self._both_stand(p) and self.holder[p] >= 0:
+                self._roles_of(p)
+                self.counter = False
+                self.phase = "attacker"
+                return
+        self.pending = self.subfight
+        self._next_roll()
+
+    def _next_roll(self) -> None:
+        """Slå anfalls- och försvarsslag, markera skada: the next pair whose attack was chosen rolls it, if both
+        still stand; then gaining ground."""
+        while self.pending and not self._fight_is_over():
+            p, self.pending = self.pending[0], self.pending[1:]
+            if not self._both_stand(p) or self.choice[p] not in ("defend", "counter"):
+                continue
+            self._roles_of(p)
+            self.counter = self.choice[p] == "counter"
             self.att_quality = (0, 0)
             self.rolls = ()
-            self._decide_initiative()
+            if len(self.subfight) > 1:
+                self.emit(
+                    "exchange",
+                    f"{self.fighters[self.att].name} mot (vs) {self.fighters[self.dfn].name}: anfalls- och "
+                    "försvarsslag (attack and defence rolls)",
+                )
+            self.phase = "attack_roll"
+            return
+        self.pending = self.subfight
+        self._next_ground()
+
+    def _next_ground(self) -> None:
+        """Vinna terräng, last in the round ("Dessa avståndsändringar sker sist i rundan"): each pair whose attack
+        roll succeeded, both still standing, in turn; then the round ends."""
+        while self.pending and not self._fight_is_over():
+            p, self.pending = self.pending[0], self.pending[1:]
+            if not self.gains[p] or not self._both_stand(p):
+                continue
+            self._roles_of(p)
+            self.phase = "ground"
             return
         self._end_round()
 
     # ---- initiative ------------------------------------------------------------------------------------------------
-    def _decide_initiative(self) -> None:
+    def _decide_initiative(self) -> bool:
+        """The active pair's initiative: kept, the table, or a contest (``True``: its two d100 are rolled next)."""
         p = self.active
         a, b = self.pairs[p]
+        d = self.pair_distance()
         if self.holder[p] >= 0 and not self.redecide[p]:
             self._set_roles(
                 self.holder[p],
                 "initiativet kvarstår (the initiative stays): nobody damaged the "
                 "holder and the distance did not change",
             )
-            return
-        d = self.pair_distance()
+            return False
+        self.ground_moved[p] = False
         reach_a, reach_b = R.reach(d, self.fighters[a].length), R.reach(d, self.fighters[b].length)
         only_damaged = self.redecide[p] == DAMAGED and self.holder[p] >= 0
         damaged_roll = only_damaged and self.options.holder_damaged == "roll"
@@ -410,8 +485,10 @@ class LevaldState(NarrationMixin):
             self.emit("initiative", f"Initiativ (initiative) {where}: opposed Stridsvana roll")
             self.rolls = ()
             self.phase = "init_roll"
+            return True
         else:
             self._set_roles(a if decision == "a" else b, f"Initiativ (initiative) {where}")
+        return False
 
     def _initiative_contest(self, winner: int | None) -> None:
         p = self.active
@@ -419,31 +496,31 @@ class LevaldState(NarrationMixin):
             self.holder[p] = -1
             self.redecide[p] = MOVED
             self._nobody_fights(f"Nobody won the Stridsvana roll for the initiative ({self.contest_why})")
-            return
-        self._set_roles(
-            self.pairs[p][winner], f"{self._pair_name(winner)} won the Stridsvana roll ({self.contest_why})"
-        )
+        else:
+            self._set_roles(
+                self.pairs[p][winner], f"{self._pair_name(winner)} won the Stridsvana roll ({self.contest_why})"
+            )
+        self._next_initiative()
 
     def _set_roles(self, attacker: int, why: str) -> None:
+        """The active pair's initiative holder: its anfallare (attacker) for this round."""
         p = self.active
         self.holder[p] = attacker
         a, b = self.pairs[p]
-        self.att, self.dfn = attacker, (b if attacker == a else a)
-        self.counter = False
+        defender = b if attacker == a else a
         self.emit(
             "initiative",
-            f"{why} → {self.fighters[self.att].name} is anfallare (attacker), {self.fighters[self.dfn].name} "
+            f"{why} → {self.fighters[attacker].name} is anfallare (attacker), {self.fighters[defender].name} "
             "försvarare (defender)",
-            attacker=self.fighters[self.att].id,
+            attacker=self.fighters[attacker].id,
         )
-        self.phase = "attacker"
 
     def _nobody_fights(self, why: str) -> None:
+        """Nobody attacks in the active pair: both regain one Gard, and the pair's round is over."""
         a, b = self.pairs[self.active]
         self.emit("initiative", f"{why}: ingen anfallare (no attacker), nobody needs to defend")
         self._regain(a)
         self._regain(b)
-        self._next_exchange()
 
     def _regain(self, i: int) -> None:
         """ "Återfår ett poäng Gard": once a round at most (konflikt's own, for a fighter in several pairs)."""
@@ -463,20 +540,20 @@ class LevaldState(NarrationMixin):
             self.phase = "move"
             self.emit("round", "Deklarera rörelse (declare movement) in secret")
         elif kind == "regain":
+            self.choice[self.active] = kind
             self.emit("choice", f"{self.fighters[self.att].name} does not attack (låter bli att anfalla)")
             self._regain(self.att)
             self.emit("choice", f"{self.fighters[self.dfn].name} need not roll anything")
             self._regain(self.dfn)
-            self._next_exchange()
+            self._next_choice()
         elif kind == "attack":
             self.emit("choice", f"{self.fighters[self.att].name} anfaller (attacks)")
             self.phase = "defender"
         elif kind in ("defend", "counter"):
-            self.counter = kind == "counter"
-            text = "kontrar (counter-attacks): no defence roll" if self.counter else "försvarar sig (defends)"
+            self.choice[self.active] = kind
+            text = "kontrar (counter-attacks): no defence roll" if kind == "counter" else "försvarar sig (defends)"
             self.emit("choice", f"{self.fighters[self.dfn].name} {text}")
-            self.rolls = ()
-            self.phase = "attack_roll"
+            self._next_choice()
         elif kind == "ground":
             self._gain_ground(int(action["step"]))
 
@@ -597,11 +674,9 @@ class LevaldState(NarrationMixin):
 
     # ---- gain ground -----------------------------------------------------------------------------------------------
     def _gain_ground_or_end(self) -> None:
-        standing = self.fate[self.att] == FIGHTING and self.fate[self.dfn] == FIGHTING
-        if standing and self.att_quality[0] >= R.SUCCESS:
-            self.phase = "ground"
-            return
-        self._next_exchange()
+        """The pair's exchange is done: whether its attacker may gain ground (at the round's end)."""
+        self.gains[self.active] = self.att_quality[0] >= R.SUCCESS
+        self._next_roll()
 
     def _gain_ground(self, step: int) -> None:
         p = self.active
@@ -617,7 +692,7 @@ class LevaldState(NarrationMixin):
             step=step,
             distance=self.dist[p],
         )
-        self._next_exchange()
+        self._next_ground()
 
     def _toggle_condition(self, kind: str, i: int) -> None:
         """The GM's say on the per-fighter conditions: cornered (inträngd i ett hörn) and prepared (beredd)."""
@@ -675,6 +750,8 @@ class LevaldState(NarrationMixin):
         self.wishes = [""] * len(self.fighters)
         self.regained = [False] * len(self.fighters)
         self.round_defence = [() for _ in self.fighters]
+        self.choice = [""] * len(self.pairs)
+        self.gains = [False] * len(self.pairs)
         self._round_text()
         if self.gm_conditions:
             self.phase = "gm"
@@ -740,6 +817,8 @@ class LevaldState(NarrationMixin):
             self.att,
             self.dfn,
             self.counter if phase not in EXCHANGE_DONE else False,
+            self._choices_read(),
+            self._gains_read(),
             self._quality_read(),
             self.hit,
             self.after if phase == "damage" else "",
@@ -747,6 +826,23 @@ class LevaldState(NarrationMixin):
             tuple(self.prepared),
             tuple(sorted((k, str(v)) for k, v in self._secret.items())),
         )
+
+    def _choices_read(self) -> tuple[str, ...]:
+        """The pairs' choices while a rule still reads them: all of them while the choices are made, then those of
+        the pairs still to roll."""
+        if self.phase in CHOOSING:
+            return tuple(self.choice)
+        if self.phase in ROLLING:
+            return tuple(c if p in self.pending else "" for p, c in enumerate(self.choice))
+        return ()
+
+    def _gains_read(self) -> tuple[bool, ...]:
+        """Which pairs' attackers may still gain ground: read while the rolls go on and then in the ground step."""
+        if self.phase in ROLLING:
+            return tuple(self.gains)
+        if self.phase == "ground":
+            return tuple(g and p in self.pending for p, g in enumerate(self.gains))
+        return ()
 
     def _quality_read(self) -> tuple[int, int]:
         """What of the attack's quality the rest of the exchange reads: all of it against the defence roll, only
