@@ -149,6 +149,7 @@ def register(app: typer.Typer) -> None:
             for r in data["exact_odds"]:
                 if r.get("table_values") is not None:
                     out.print(table_values_line(r["scenario"], r["table_values"]), highlight=False, markup=False)
+        out.print(table_odds_table(data.get("table_odds", [])))
         out.print(startup_table(data["startup"]))
         print_scale(data)
         out.print(
@@ -247,6 +248,32 @@ def print_scale(data: dict[str, Any]) -> None:
 def _share(value: float | None) -> str:
     """A ratio well below one as ``1/N`` (the issue states its targets so)."""
     return "-" if not value else f"1/{1 / value:,.0f}"
+
+
+def table_odds_table(rows: list[dict[str, Any]]) -> Table:
+    """``odds`` at the table's prompts: each bundled scenario at the opening and steps 3, 10 and 40, the seconds
+    and whether exact or how many conflicts the estimate played (target: ≤ 1.5 s, exact or n ≥ 10,000)."""
+    from konflikt.sim.bench import TABLE_STEPS
+
+    t = Table(
+        title="odds at the table: who wins from here (wall seconds; exact, or ≈ n conflicts; ✗ below target)",
+        title_justify="left",
+    )
+    t.add_column("scenario")
+    for steps in TABLE_STEPS:
+        t.add_column("opening" if steps == 0 else f"step {steps}", justify="right")
+    for row in rows:
+        cells = {c["steps"]: c for c in row["at"]}
+        shown = []
+        for steps in TABLE_STEPS:
+            c = cells.get(steps)
+            if c is None:
+                shown.append("(over)")
+                continue
+            how = "exact" if c["exact"] else f"≈ n={c['n']:,}"
+            shown.append(f"{c['s']:.2f} s, {how}" + ("" if c["meets"] else " ✗"))
+        t.add_row(row["scenario"], *shown)
+    return t
 
 
 def table_values_line(scenario: str, cell: dict[str, Any]) -> str:

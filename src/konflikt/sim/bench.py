@@ -263,6 +263,45 @@ def saved_states(state: Any, seats: dict[str, Any]) -> list[tuple[int, Any]]:
     return out
 
 
+TABLE_STEPS = (0, 3, 10, 40)
+"""The steps of a bundled conflict at which ``bench`` asks the table's "who wins from here" (issue 41)."""
+TABLE_TARGET_S = 1.5
+TABLE_TARGET_N = 10_000
+"""The table's answer: within 1.5 s, and exact or an estimate over at least 10,000 conflicts."""
+
+
+def table_odds(names: list[str] | None = None) -> list[dict[str, Any]]:
+    """ "Who wins from here" as the table asks it (``odds`` at a prompt, every seat on the heuristic), at the
+    opening right after the table's own preparation started (:func:`from_here.prepare`, as ``play`` starts it) and
+    at steps 3, 10 and 40 of a seeded conflict: the wall seconds, whether exact, and how many conflicts an estimate
+    played, beside the targets. One row a bundled scenario."""
+    from konflikt.analysis import from_here
+    from konflikt.core.scenario import bundled_examples
+
+    bundled = [f"{p.parent.name}/{p.stem}" for p in sorted(bundled_examples().glob("*/*.toml"))]
+    rows: list[dict[str, Any]] = []
+    for name in names or [n for n in bundled if not n.startswith("sweeps/")]:
+        scenario = load_scenario(name)
+        seats = {s: p or scenario.ruleset.policy("heuristic") for s, p in seat_policies(scenario).items()}
+        opening = new_state(scenario)
+        from_here.prepare(scenario, opening, seats)
+        runner = Runner(seats, Generators.from_seed(1))
+        state, done, cells = opening.fork(), 0, []
+        for steps in TABLE_STEPS:
+            while done < steps and not state.is_terminal():
+                runner.step(state)
+                done += 1
+            if state.is_terminal():
+                break
+            began = time.monotonic()
+            answer = from_here.who_wins(scenario, state, seats, from_here.BUDGET, 1, at_opening=steps == 0)
+            seconds = time.monotonic() - began
+            meets = seconds <= TABLE_TARGET_S and (answer.exact or answer.n >= TABLE_TARGET_N)
+            cells.append({"steps": steps, "s": seconds, "exact": answer.exact, "n": answer.n, "meets": meets})
+        rows.append({"scenario": name, "at": cells})
+    return rows
+
+
 SIM_CHECK = 1_000_000
 """Conflicts simulated (the vectorised kernel where it plays the scenario) to check the exact odds against."""
 
@@ -314,6 +353,7 @@ def run_bench(quick: bool = False, exact: bool = True) -> dict[str, Any]:
         "conflicts": rates,
         "numpy_random_integers_per_s": raw,
         "exact_odds": exact_odds(SCENARIOS, old=not quick) if exact else [],
+        "table_odds": table_odds(list(SCENARIOS) if quick else None),
         "peak_memory_mb": peak_memory_mb(),
         "load_average": list(os.getloadavg()),
         "cores": os.cpu_count(),
