@@ -226,7 +226,7 @@ def test_unspent_experience_dice_kan_anvandas_precis_som_vanligt_after_the_confl
     act(state, "pass")
     after = aftermath(state)
     assert after.characters["ann"]["experience_dice"] == 2
-    assert "Ann: 1 erfarenhetstärning(ar) (experience dice) spent, 2 left" in after.lines
+    assert "Ann: 1 erfarenhetstärning (experience die) spent, 2 left" in after.lines
 
 
 def test_pools_not_yet_filled_have_not_run_dry() -> None:

@@ -36,3 +36,30 @@ def test_a_distance_choice_says_closer_to_or_farther_from_the_other() -> None:
     assert said, "no distance choice met"
     assert all("farther from " in s or "closer to " in s for s in said), said
     assert not any("farther to " in s for s in said), said
+
+
+def test_counts_take_the_singular_or_the_plural_and_a_fate_does_not_repeat_the_name() -> None:
+    """Issue 43: "Kapten Nova: Kapten Nova:" (the front ends print the name before the fate), "1 body points",
+    "1 erfarenhetstärningar"."""
+    from konflikt.rulesets.pwge.persist import aftermath
+    from tests.rulesets.pwge.helpers import act, make, person, texts
+
+    state = make(person("ann", experience_dice=1, body_points=1), person("bo", experience_dice=2),
+                 options={"experience_dice": True})  # fmt: skip
+    opening = texts(state)
+    assert any(t.endswith("on the side; 1 erfarenhetstärning (experience die)") for t in opening), opening
+    assert any(t.endswith("on the side; 2 erfarenhetstärningar (experience dice)") for t in opening), opening
+    assert any("+2×0 fitting skills −0 others on the side" in t for t in opening), opening
+    act(state, "attack", target="bo", weapon="melee", pay="die")
+    assert any(t.endswith("— 6 tokens and 0 experience dice left") for t in texts(state))
+    act(state, "no_counter")
+    act(state, "respond", deed="attack", weapon="melee", pay="die")
+    assert any(t.endswith("— 6 tokens and 1 experience die left") for t in texts(state))
+    act(state, "no_counter")
+    state.declare_goal("red", "Bo gives way")
+    fates = state.outcome().participants
+    assert fates["ann"] == "6 tokens left, 1 body point, worst hit oskadd (unhurt)"
+    assert not fates["bo"].startswith("Bo")
+    lines = aftermath(state).lines
+    assert "Ann: 1 erfarenhetstärning (experience die) spent, 0 left" in lines
+    assert "Bo: 1 erfarenhetstärning (experience die) spent, 1 left" in lines

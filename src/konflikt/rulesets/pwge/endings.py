@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from konflikt.core.outcome import ConflictOutcome
+from konflikt.rulesets.pwge.narration import counted, tokens_word
 from konflikt.rulesets.pwge.rules import LAST_MELEE, WOUND_GLOSS, WOUND_LEVELS, ranged_of
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ def goal_side(state: PwgeState) -> tuple[int, str] | None:
     for s in sides:
         if state.points[s] >= state.setup.goal_successes:
             moves = "utspel" if state.kind == "diplomatic" else "framstötar"
-            return s, f"{state.points[s]} successful moves ({moves}) carried the point"
+            return s, f"{counted(state.points[s], 'successful move', 'successful moves')} ({moves}) carried the point"
     return None
 
 
@@ -122,17 +123,18 @@ def _exhausted(state: PwgeState, losers: list[int], winner: int, when: str) -> N
 
 
 def fate(state: PwgeState, i: int) -> str:
-    f = state.people[i]
+    """How participant ``i`` stands at the end, in words (the front ends print the name beside it)."""
     level = WOUND_LEVELS[state.wounds[i]]
-    words = f"{state.tokens[i]} token{'' if state.tokens[i] == 1 else 's'} left"
+    words = f"{tokens_word(state.tokens[i])} left"
     if state.kind in ("combat", "chase"):
-        words += f", {state.body[i]} body points, worst hit {level} ({WOUND_GLOSS[level]})"
+        words += f", {counted(state.body[i], 'body point', 'body points')}, worst hit {level} ({WOUND_GLOSS[level]})"
     elif state.tracks_body():
         kind = "diplomatiska" if state.kind == "diplomatic" else "sociala"
-        words += f", {state.body[i]} {kind} kroppspoäng ({state.kind} body points)"
+        gloss = counted(state.body[i], f"{state.kind} body point", f"{state.kind} body points")
+        words += f", {state.body[i]} {kind} kroppspoäng ({gloss})"
     if state.out[i]:
         words += ", out of the conflict"
-    return f"{f.name}: {words}"
+    return words
 
 
 def outcome(state: PwgeState) -> ConflictOutcome:

@@ -40,9 +40,19 @@ def _dist(state: PwgeState, code: int) -> str:
     return f"{code} of 0–10"
 
 
+def counted(count: int, one: str, many: str) -> str:
+    """A count with its word in the singular or the plural: ``1 token``, ``3 tokens``, ``1 erfarenhetstärning``."""
+    return f"{count} {one if count == 1 else many}"
+
+
 def tokens_word(count: int) -> str:
     """``1 token``, ``3 tokens``."""
-    return f"{count} token{'' if count == 1 else 's'}"
+    return counted(count, "token", "tokens")
+
+
+def dice_words(count: int) -> str:
+    """``1 erfarenhetstärning (experience die)``, ``2 erfarenhetstärningar (experience dice)``."""
+    return counted(count, "erfarenhetstärning (experience die)", "erfarenhetstärningar (experience dice)")
 
 
 def kind_line(state: PwgeState) -> None:
@@ -118,9 +128,10 @@ def opening(state: PwgeState) -> None:
         others = sum(1 for g in state.people if g.side == f.side) - 1
         state.emit(
             "pool",
-            f"{f.name} ({side}): handlingspöl (action pool) {f.pool} tokens = 2×{f.attribute_name} {f.attribute}"
-            f" {IDENTITY[f.identity_fit]} +2×{f.skill_count} fitting skills −{others} others on the side"
-            + (f"; {state.xp[i]} erfarenhetstärningar (experience dice)" if state.xp[i] else ""),
+            f"{f.name} ({side}): handlingspöl (action pool) {tokens_word(f.pool)} = 2×{f.attribute_name} "
+            f"{f.attribute} {IDENTITY[f.identity_fit]} +2×{counted(f.skill_count, 'fitting skill', 'fitting skills')}"
+            f" −{counted(others, 'other', 'others')} on the side"
+            + (f"; {dice_words(state.xp[i])}" if state.xp[i] else ""),
             seat=f.pid,
             tokens=f.pool,
         )

@@ -12,6 +12,7 @@ from typing import Any
 
 from konflikt.core.outcome import Aftermath
 from konflikt.core.state import State
+from konflikt.rulesets.pwge import narration
 from konflikt.rulesets.pwge.state import PHYSICAL, PwgeState
 
 
@@ -61,5 +62,5 @@ def aftermath(state: State) -> Aftermath:
         for i, f in enumerate(state.people):
             spent = f.experience_dice - state.xp[i]
             if spent:
-                lines.append(f"{f.name}: {spent} erfarenhetstärning(ar) (experience dice) spent, {state.xp[i]} left")
+                lines.append(f"{f.name}: {narration.dice_words(spent)} spent, {state.xp[i]} left")
     return Aftermath(characters=docs, lines=tuple(lines))

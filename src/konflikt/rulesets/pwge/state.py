@@ -15,15 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.options import Options
 from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.scenario import Scenario
-from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
+from konflikt.core.state import CHANCE, GOAL_REACHED, SIMULTANEOUS, TERMINAL, State
 from konflikt.dice import Dice, SumDice
-from konflikt.rulesets.pwge import endings, narration, resolution
+from konflikt.rulesets.pwge import at_table, endings, narration, resolution
 from konflikt.rulesets.pwge.choices import (
     ACCEPT,
     COUNTER,
@@ -73,6 +74,8 @@ class PwgeState(State):
         self.setup = setup
         self.side_ids: tuple[str, ...] = tuple(s.id for s in scenario.sides)
         self.side_names: tuple[str, ...] = tuple(s.name for s in scenario.sides)
+        self.side_goals: tuple[str | None, ...] = tuple(s.goal for s in scenario.sides)
+        """Each side's goal as the scenario states it ("vad de vill uppnå"), for the GM to declare reached."""
         self.people: tuple[Fighter, ...] = fighters_of(scenario)
         self.index: dict[str, int] = {f.pid: i for i, f in enumerate(self.people)}
         self.characters: tuple[Mapping[str, Any], ...] = tuple(p.data.model_dump() for p in scenario.participants())
@@ -634,7 +637,8 @@ class PwgeState(State):
             self.emit(
                 "spend",
                 f"{f.name} spends 1 erfarenhetstärning (experience die) instead of a token on {purpose} — "
-                f"{narration.tokens_word(self.tokens[i])} and {self.xp[i]} experience dice left",
+                f"{narration.tokens_word(self.tokens[i])} and "
+                f"{narration.counted(self.xp[i], 'experience die', 'experience dice')} left",
                 seat=f.pid,
                 tokens=self.tokens[i],
                 experience_dice=self.xp[i],
@@ -734,6 +738,23 @@ class PwgeState(State):
         if newly:
             self.dry_order = (*self.dry_order, newly)
 
+    def goal_sides(self) -> dict[str, tuple[str, str | None]]:
+        """Every side, with its name and its goal as the scenario states it: "Det första man ska göra i en konflikt
+        är att definiera den, närmare bestämt avgöra vilka som är inblandade i den och vad de vill uppnå"."""
+        return {
+            side: (name, goal) for side, name, goal in zip(self.side_ids, self.side_names, self.side_goals, strict=True)
+        }
+
+    def _end_by_goal(self, side: str, goal: str) -> None:
+        """The GM declares ``side``'s goal reached: "Om ena sidan uppnår sitt mål innan handlingspölen är slut så är
+        det inte så mycket att orda om. Den ena sidan har i så fall uppnått sitt mål." The conflict ends where it
+        stands — an exchange, a roll or a damage roll under way is dropped, every pool, body point and wound kept
+        (the core narrates the declaration)."""
+        name = self.side_names[self.side_ids.index(side)]
+        self.ex, self.contest, self.dmg = None, None, None
+        self.phase = "done"
+        self.ending = (GOAL_REACHED, (side,), f"{name} reaches its goal, as the GM declares: {goal}")
+
     def record_ending(self, ending: str, winners: tuple[str, ...], summary: str) -> None:
         """Record the ending and say it."""
         self.ending = (ending, winners, summary)
@@ -769,6 +790,16 @@ class PwgeState(State):
             self.dmg.key() if self.dmg else None,
             self.ending,
         )
+
+    # ---- what the table shows beside the choices (at_table.py) ------------------------------------------------
+    def setup_facts(self) -> dict[str, dict[str, str]]:
+        return at_table.setup_facts(self)
+
+    def roll_stakes(self) -> list[tuple[str, Fraction]]:
+        return at_table.roll_stakes(self)
+
+    def ending_words(self, ending: str) -> str:
+        return at_table.ENDINGS.get(ending, super().ending_words(ending))
 
     def correctable(self) -> dict[str, dict[str, tuple[int, int, int]]]:
         """The GM may set each person's handlingspöl (action pool: tokens left) by hand, from 0 to the full pool."""
