@@ -121,3 +121,27 @@ def test_relation_distance_stays_on_0_to_10() -> None:
     assert relation_step(10, "farther") is None
     assert relation_step(5, "closer") == 4
     assert diplomatic_penalty(7) == 3
+
+
+def test_every_weapon_the_text_names_has_its_length_in_the_armoury() -> None:
+    """ "För obeväpnad är vapenlängden Kropp, för dolkar och sköldar är vapenlängden Dolk, för svärd och enhandsyxor
+    är vapenlängden Svärd, tvåhandssvärd, tvåhandsyxor och stavar har vapenlängden Stav, och spjut och pålvapen har
+    vapenlängden Spjut" — the two-handed axe was missing (issue 43)."""
+    from konflikt.rulesets.pwge.models import armoury
+
+    melee = armoury().melee
+    named = {
+        "obevapnad": "Kropp", "dolk": "Dolk", "skold": "Dolk", "svard": "Svärd", "yxa": "Svärd",
+        "tvahandssvard": "Stav", "tvahandsyxa": "Stav", "stav": "Stav", "spjut": "Spjut", "elektrospjut": "Spjut",
+    }  # fmt: skip
+    assert {key: melee[key].length for key in named} == named
+    assert melee["tvahandsyxa"].name == "Tvåhandsyxa" and melee["tvahandsyxa"].gloss == "two-handed axe"
+
+
+def test_a_two_handed_axe_reaches_stav_and_shorter_not_spjut() -> None:
+    from tests.rulesets.pwge.helpers import make, person
+
+    state = make(person("ann", melee_weapon="tvahandsyxa"), setup={"start_distance": "Stav"})
+    assert state.attack_mods(0, 1, "melee", 3) == (3, 0, 4)  # Stav: usable, damage 4 (the axe's stand-in)
+    assert state.attack_mods(0, 1, "melee", 2) == (3, 0, 4)  # Svärd: shorter, usable
+    assert state.attack_mods(0, 1, "melee", 4) is None  # Spjut: longer than the axe
