@@ -9,11 +9,30 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Annotated
 
+import typer
+
+from konflikt.cli.completion import complete_rule_option, complete_scenario, complete_seat_policy
 from konflikt.core.deadline import OutOfTime, deadline
 from konflikt.core.options import parse_assignments
 from konflikt.core.scenario import Scenario
 from konflikt.errors import KonfliktError
+
+ScenarioArgument = Annotated[
+    str,
+    typer.Argument(metavar="SCENARIO", help="A scenario file, or RULESET/NAME.", autocompletion=complete_scenario),
+]
+PolicyOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--policy", "-p", help="Seat policy seat=name (e.g. belzee=human).", autocompletion=complete_seat_policy
+    ),
+]
+RuleOption = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", help="Rule option name=value.", autocompletion=complete_rule_option),
+]
 
 
 class Stopped(Exception):

@@ -13,7 +13,8 @@ from typer.core import TyperCommand
 
 from konflikt.analysis.exact import DEFAULT_MAX_STATES, StateSpaceTooLarge
 from konflikt.analysis.questions import whole_conflict_answer
-from konflikt.cli.common import overrides_for, seat_overrides, time_limit, working
+from konflikt.cli.common import PolicyOption, RuleOption, overrides_for, seat_overrides, time_limit, working
+from konflikt.cli.completion import complete_scenario_or_ruleset
 from konflikt.cli.render import LONG_FRACTION, plain_console, probability_table, probability_text
 from konflikt.core.conflict import new_state
 from konflikt.core.odds import OddsAnswer
@@ -165,7 +166,8 @@ def register(app: typer.Typer) -> None:
         target: Annotated[
             str | None,
             typer.Argument(
-                help="A dice expression; a ruleset id and a question; or a scenario (file or RULESET/NAME)."
+                help="A dice expression; a ruleset id and a question; or a scenario (file or RULESET/NAME).",
+                autocompletion=complete_scenario_or_ruleset,
             ),
         ] = None,
         as_json: Annotated[
@@ -181,8 +183,8 @@ def register(app: typer.Typer) -> None:
             int | None, typer.Option(min=0, help="With --saved: odds as the conflict stood after this many steps.")
         ] = None,
         db: Annotated[Path | None, typer.Option(help="The save database for --saved.")] = None,
-        option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Rule option name=value.")] = None,
-        policy: Annotated[list[str] | None, typer.Option("--policy", "-p", help="Seat policy seat=name.")] = None,
+        option: RuleOption = None,
+        policy: PolicyOption = None,
         max_states: Annotated[int, typer.Option(min=1, help="Give up above this many states.")] = DEFAULT_MAX_STATES,
         exact: Annotated[
             bool,

@@ -9,6 +9,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from konflikt.cli.completion import complete_ruleset
 from konflikt.cli.render import plain_console
 from konflikt.core.conformance import ConformanceTable
 from konflikt.core.ruleset import all_rulesets, get_ruleset
@@ -18,7 +19,9 @@ from konflikt.core.scenario import bundled_examples, read_toml
 def register(app: typer.Typer) -> None:
     @app.command()
     def rules(
-        ruleset: Annotated[str | None, typer.Argument(help="One ruleset id (default: all).")] = None,
+        ruleset: Annotated[
+            str | None, typer.Argument(help="One ruleset id (default: all).", autocompletion=complete_ruleset)
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
         conformance: Annotated[
             bool, typer.Option("--conformance", help="The source text sentence by sentence: status, code, tests.")

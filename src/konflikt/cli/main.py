@@ -68,7 +68,9 @@ def _register() -> _click.Command:
     for module in (*commands, serve_command, info_commands):
         module.register(app)
     from konflikt.cli import cache_command, campaign_command, chars_command
+    from konflikt.cli.completion import use_own_scripts
 
+    use_own_scripts()
     chars_command.register(app)
     campaign_command.register(app)
     cache_command.register(app)
@@ -90,6 +92,12 @@ def fail(message: str, code: int = 2) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    if os.environ.get("_KONFLIKT_COMPLETE"):
+        # asked by a shell's completion script: before the quick --help path, which would answer the empty
+        # command line the script sends with the help text
+        from konflikt.cli.completion import answer as complete
+
+        raise SystemExit(complete(_register))
     if answer(sys.argv[1:] if argv is None else list(argv)):
         return
     from konflikt.cli.common import Stopped

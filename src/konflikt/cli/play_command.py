@@ -11,7 +11,16 @@ from rich.table import Table
 from rich.text import Text
 
 from konflikt.cli.campaign_command import print_changes
-from konflikt.cli.common import Stopped, choose_seed, overrides_for, seat_overrides, write_output
+from konflikt.cli.common import (
+    PolicyOption,
+    RuleOption,
+    Stopped,
+    choose_seed,
+    overrides_for,
+    seat_overrides,
+    write_output,
+)
+from konflikt.cli.completion import complete_scenario
 from konflikt.cli.render import plain_console
 from konflikt.cli.run_command import header
 from konflikt.cli.table import TableSession
@@ -31,15 +40,16 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def play(
         scenario_name: Annotated[
-            str | None, typer.Argument(metavar="[SCENARIO]", help="A scenario file, or RULESET/NAME.")
+            str | None,
+            typer.Argument(
+                metavar="[SCENARIO]", help="A scenario file, or RULESET/NAME.", autocompletion=complete_scenario
+            ),
         ] = None,
         resume: Annotated[int | None, typer.Option(help="Continue saved conflict ID.")] = None,
         dice: Annotated[str, typer.Option(help="auto: konflikt rolls; table: type the dice rolled at the table.")] = "",
         seed: Annotated[int | None, typer.Option(help="Seed for konflikt's own rolls and policies.")] = None,
-        option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Rule option name=value.")] = None,
-        policy: Annotated[
-            list[str] | None, typer.Option("--policy", "-p", help="Seat policy seat=name (e.g. belzee=human).")
-        ] = None,
+        option: RuleOption = None,
+        policy: PolicyOption = None,
         db: DbOption = None,
         campaign: Annotated[
             str | None, typer.Option(help="Take characters from this campaign's library; write them back.")

@@ -29,6 +29,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("serve", "Serve the table in a browser: the GM's console, a join link per seat, live over WebSocket."),
     ("rules", "The registered rulesets with their rule options, defaults and docs."),
     ("examples", "The bundled example scenarios (run one with: konflikt run RULESET/NAME)."),
+    ("cache", "The solved games kept on disk ($KONFLIKT_CACHE, else your cache folder): each with its scenario,..."),
     ("report", "Balancing reports the source texts ask for (tables, CSV and plots): `konflikt report` lists them."),
     ("chars", "The character library: characters kept between conflicts, per campaign."),
     ("campaign", "Campaigns: time between conflicts (rest), and the list of them."),

@@ -13,7 +13,15 @@ from rich.panel import Panel
 from rich.text import Text
 
 from konflikt.cli.campaign_command import keep_in_campaign, print_changes
-from konflikt.cli.common import choose_seed, overrides_for, seat_overrides, write_output
+from konflikt.cli.common import (
+    PolicyOption,
+    RuleOption,
+    ScenarioArgument,
+    choose_seed,
+    overrides_for,
+    seat_overrides,
+    write_output,
+)
 from konflikt.cli.line_input import ask_line
 from konflikt.cli.prompts import list_choices, read_choice
 from konflikt.cli.render import (
@@ -69,10 +77,10 @@ def header(console: Console, scenario: Scenario, seed: int, played_by: Mapping[s
 def register(app: typer.Typer) -> None:
     @app.command()
     def run(
-        scenario_name: Annotated[str, typer.Argument(metavar="SCENARIO", help="A scenario file, or RULESET/NAME.")],
+        scenario_name: ScenarioArgument,
         seed: Annotated[int | None, typer.Option(help="Seed (default: the scenario's, else a fresh one).")] = None,
-        option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Rule option name=value.")] = None,
-        policy: Annotated[list[str] | None, typer.Option("--policy", "-p", help="Seat policy seat=name.")] = None,
+        option: RuleOption = None,
+        policy: PolicyOption = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the events and the outcome as JSON.")] = False,
         save: Annotated[Path | None, typer.Option(help="Write the whole conflict (replayable) as JSON.")] = None,
         campaign: Annotated[

@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from konflikt.cli.common import choose_seed, overrides_for, seat_overrides
+from konflikt.cli.common import PolicyOption, RuleOption, ScenarioArgument, choose_seed, overrides_for, seat_overrides
 from konflikt.cli.render import plain_console
 from konflikt.core.batch import wilson
 from konflikt.core.scenario import load_scenario
@@ -80,13 +80,13 @@ def print_summary(console: Console, data: dict[str, Any], fates: bool = False) -
 def register(app: typer.Typer) -> None:
     @app.command()
     def sim(
-        scenario_name: Annotated[str, typer.Argument(metavar="SCENARIO", help="A scenario file, or RULESET/NAME.")],
+        scenario_name: ScenarioArgument,
         n: Annotated[int, typer.Option("-n", min=1, help="How many conflicts.")] = 10_000,
         seed: Annotated[int | None, typer.Option(help="Seed (same seed and n → same numbers, any --workers).")] = None,
         workers: Annotated[int, typer.Option(min=1, help="Processes to use.")] = 1,
         engine: Annotated[str, typer.Option(help="auto, reference or vectorised.")] = "auto",
-        option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Rule option name=value.")] = None,
-        policy: Annotated[list[str] | None, typer.Option("--policy", "-p", help="Seat policy seat=name.")] = None,
+        option: RuleOption = None,
+        policy: PolicyOption = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
         csv_path: Annotated[
             Path | None, typer.Option("--csv", help="Also write every row (with the run header) to this CSV file.")

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from konflikt.cli.common import overrides_for
+from konflikt.cli.common import RuleOption, ScenarioArgument, overrides_for
 from konflikt.cli.render import plain_console
 from konflikt.errors import KonfliktError
 
@@ -24,12 +24,12 @@ def _pp(x: float) -> str:
 def register(app: typer.Typer) -> None:
     @app.command()
     def solve(
-        scenario_name: Annotated[str, typer.Argument(metavar="SCENARIO", help="A scenario file, or RULESET/NAME.")],
+        scenario_name: ScenarioArgument,
         json_out: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
         exact: Annotated[
             bool, typer.Option("--exact", help="Fractions where the State API answers (the round game is in floats).")
         ] = False,
-        option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Rule option name=value.")] = None,
+        option: RuleOption = None,
         seconds: Annotated[
             float, typer.Option("--seconds", min=1, max=86_400, help="Search time before giving up (State API).")
         ] = SEARCH_SECONDS,
