@@ -97,6 +97,32 @@ def test_the_check_sees_upward_sideways_and_cross_ruleset_imports() -> None:
     assert violations("konflikt.rulesets.pwge.state", "from . import rules\nfrom konflikt.core import state\n") == []
 
 
+def string_imports(source: str) -> list[str]:
+    """Modules of konflikt imported by name at run time (``importlib.import_module("konflikt.…")``,
+    ``__import__("konflikt.…")``): a dependency the import scan above cannot see, so none is allowed; the registry
+    finds rulesets and search policies through entry points instead."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            target = node.args[0].value
+            if name in ("import_module", "__import__") and isinstance(target, str) and target.startswith("konflikt"):
+                found.append(target)
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(SRC.rglob("*.py")), ids=lambda p: module_name(p))
+def test_no_module_imports_konflikt_by_a_string(path: Path) -> None:
+    assert string_imports(path.read_text(encoding="utf-8")) == []
+
+
+def test_the_check_sees_a_string_import() -> None:
+    lazy = 'import importlib\ndef later():\n    return importlib.import_module("konflikt.analysis.mcts")\n'
+    assert string_imports(lazy) == ["konflikt.analysis.mcts"]
+    assert string_imports('__import__("konflikt.sim")\n') == ["konflikt.sim"]
+    assert string_imports('importlib.import_module("numpy")\n') == []
+
+
 def test_the_package_root_imports_nothing() -> None:
     root = SRC / "konflikt" / "__init__.py"
     assert imports_of("konflikt", root.read_text(encoding="utf-8"), is_package=True) == []

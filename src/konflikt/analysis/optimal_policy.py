@@ -87,7 +87,7 @@ class OptimalPolicy:
 
 
 def make_policy(name: str, argument: str | None) -> Policy:
-    """``optimal``: the registry's maker (``core.ruleset.SEARCH_POLICIES``); it takes no argument."""
+    """``optimal``: the registry's maker (``core.ruleset.POLICIES``); it takes no argument."""
     if argument is not None:
         raise KonfliktError(f"policy {name}:{argument}: optimal takes nothing after a colon (write {name})")
     return OptimalPolicy()

@@ -139,7 +139,7 @@ class RolloutPolicy:
 
 
 def make_policy(name: str, argument: str | None) -> Policy:
-    """``rollout`` or ``rollout:N`` (N playouts a choice): the registry's maker (``core.ruleset.SEARCH_POLICIES``)."""
+    """``rollout`` or ``rollout:N`` (N playouts a choice): the registry's maker (``core.ruleset.POLICIES``)."""
     if argument is None:
         return RolloutPolicy()
     playouts = budget_after_colon(name, argument, "playouts", MAX_PLAYOUTS, 16)

@@ -6,10 +6,10 @@ them by name on first use, so ``core`` never imports a ruleset directly.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import metadata
+from importlib.metadata import EntryPoint
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -141,15 +141,24 @@ class RandomPolicy:
         return legal[int(rng.integers(len(legal)))]
 
 
-SEARCH_POLICIES: dict[str, str] = {
-    "mcts": "konflikt.analysis.mcts",
-    "optimal": "konflikt.analysis.optimal_policy",
-    "rollout": "konflikt.analysis.rollout",
-}
-"""Policies every ruleset has that search or solve the game (``konflikt.analysis``, above ``core``): name → the
-module that makes them, imported by name on first use (as the rulesets are), whose ``make_policy(name, argument)``
-returns the policy. A name may carry an argument after a colon, the module's to read (``mcts:2000``). Such a policy
-may define ``bind(scenario, names)``; ``sim.runner.seat_policies`` calls it with the scenario it plays."""
+RULESETS = "konflikt.rulesets"
+"""The entry-point group of the rulesets: name → the module that registers it when imported (``pyproject.toml``'s
+``[project.entry-points."konflikt.rulesets"]``). A fifth system may live in a package of its own and declare itself
+there; ``core`` names no ruleset."""
+POLICIES = "konflikt.policies"
+"""The entry-point group of the policies every ruleset has that search or solve the game (``konflikt.analysis``,
+above ``core``): name → ``make_policy(name, argument)``, loaded on first use. A name may carry an argument after a
+colon, the maker's to read (``mcts:2000``). Such a policy may define ``bind(scenario, names)``;
+``sim.runner.seat_policies`` calls it with the scenario it plays."""
+
+
+def entry_points(group: str) -> dict[str, EntryPoint]:
+    """The installed entry points of ``group`` by name (the package's own and any other installed package's)."""
+    return {point.name: point for point in metadata.entry_points(group=group)}
+
+
+def search_policy_names() -> list[str]:
+    return sorted(entry_points(POLICIES))
 
 
 @dataclass(frozen=True)
@@ -221,8 +230,9 @@ class Ruleset:
 
     def policy(self, name: str) -> Policy:
         base, colon, argument = name.partition(":")
-        if base in SEARCH_POLICIES and base not in self.policies:
-            maker: Callable[[str, str | None], Policy] = importlib.import_module(SEARCH_POLICIES[base]).make_policy
+        search = entry_points(POLICIES)
+        if base in search and base not in self.policies:
+            maker: Callable[[str, str | None], Policy] = search[base].load()
             return maker(base, argument if colon else None)
         factories: dict[str, Callable[[], Policy]] = {"random": RandomPolicy, **self.policies}
         if name not in factories:
@@ -238,7 +248,7 @@ class Ruleset:
         return load_conformance(conformance_path(self.content_dir))
 
     def policy_names(self) -> list[str]:
-        return sorted({"random", *self.policies, *SEARCH_POLICIES})
+        return sorted({"random", *self.policies, *search_policy_names()})
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -262,25 +272,22 @@ def register(ruleset: Ruleset) -> Ruleset:
     return ruleset
 
 
-def _package_ids() -> list[str]:
-    package = importlib.import_module("konflikt.rulesets")
-    return sorted(m.name for m in pkgutil.iter_modules(package.__path__) if m.ispkg)
-
-
 def ruleset_ids() -> list[str]:
-    return _package_ids()
+    """Every installed ruleset's id (the entry points of :data:`RULESETS`)."""
+    return sorted(entry_points(RULESETS))
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:
     if ruleset_id not in _REGISTRY:
-        if ruleset_id not in _package_ids():
-            known = ", ".join(_package_ids()) or "none"
+        found = entry_points(RULESETS).get(ruleset_id)
+        if found is None:
+            known = ", ".join(ruleset_ids()) or "none"
             raise KonfliktError(f"unknown ruleset {ruleset_id!r} (known: {known})")
-        importlib.import_module(f"konflikt.rulesets.{ruleset_id}")
+        found.load()  # the module registers its ruleset as it is imported
         if ruleset_id not in _REGISTRY:
             raise KonfliktError(f"ruleset package {ruleset_id!r} did not register itself")
     return _REGISTRY[ruleset_id]
 
 
 def all_rulesets() -> list[Ruleset]:
-    return [get_ruleset(rid) for rid in _package_ids()]
+    return [get_ruleset(rid) for rid in ruleset_ids()]

@@ -71,7 +71,7 @@ def seat_policies(scenario: Scenario, overrides: Mapping[str, str] | None = None
     out = {seat: None if name == "human" else scenario.ruleset.policy(name) for seat, name in names.items()}
     for policy in out.values():
         bind = getattr(policy, "bind", None)
-        if bind is not None:  # a policy that searches the game needs the scenario (core.ruleset.SEARCH_POLICIES)
+        if bind is not None:  # a policy that searches the game needs the scenario (core.ruleset.POLICIES)
             bind(scenario, names)
     return out
 
