@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import difflib
 import secrets
 import signal
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
@@ -16,7 +17,7 @@ import typer
 from konflikt.cli.completion import complete_rule_option, complete_scenario, complete_seat_policy
 from konflikt.core.deadline import OutOfTime, deadline
 from konflikt.core.options import parse_assignments
-from konflikt.core.scenario import Scenario
+from konflikt.core.scenario import Scenario, bundled_examples, load_scenario
 from konflikt.errors import KonfliktError
 
 ScenarioArgument = Annotated[
@@ -105,29 +106,117 @@ def write_output(path: Path, text: str) -> None:
         raise KonfliktError(f"{path}: cannot be written ({exc.strerror or exc})") from None
 
 
+def nearest(word: str, known: Iterable[str]) -> str | None:
+    """The one of ``known`` closest to ``word`` (case ignored), if any is close (:mod:`difflib`)."""
+    by_lower = {k.lower(): k for k in known}
+    close = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=0.6)
+    return by_lower[close[0]] if close else None
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the nearest of ``known``, else ``""``."""
+    near = nearest(word, known)
+    return f" (did you mean {near!r}?)" if near else ""
+
+
+def bundled_names(ruleset: str | None = None) -> list[str]:
+    """The bundled scenarios as ``RULESET/NAME``, of one ruleset or all."""
+    root = bundled_examples()
+    return [
+        f"{path.parent.name}/{path.stem}"
+        for path in sorted(root.glob("*/*.toml"))
+        if path.parent.name != "sweeps" and ruleset in (None, path.parent.name)
+    ]
+
+
+def ruleset_alone(name: str) -> str | None:
+    """The ruleset id when ``name`` is one (``presja`` or ``presja/``) and no file or folder of that name is here:
+    its scenarios are listed instead of an error."""
+    word = name.rstrip("/")
+    if not word or "/" in word or Path(name).exists():
+        return None
+    return word if bundled_names(word) else None
+
+
+def load_named(name: str) -> Scenario:
+    """:func:`load_scenario`, with "did you mean" for a name that is neither a file nor a bundled scenario (the
+    whole ``RULESET/NAME`` compared, else the name alone: ``knife_fight`` → ``presja/knife_fight``)."""
+    try:
+        missing = not Path(name).exists() and not Path(name).is_symlink()
+    except (OSError, ValueError):
+        missing = False
+    names = bundled_names()
+    word = name.removesuffix(".toml")
+    if missing and word not in names:
+        by_stem = {n.partition("/")[2]: n for n in names}
+        near = nearest(word, names) or by_stem.get(nearest(word.rpartition("/")[2], by_stem) or "")
+        hint = f" (did you mean {near!r}?)" if near else ""
+        raise KonfliktError(f"{name}: no such file, and no bundled example of that name{hint}; see 'konflikt examples'")
+    return load_scenario(name)
+
+
 def overrides_for(scenario: Scenario, option: list[str] | None) -> dict[str, str]:
     """``--option name=value`` pairs, checked against the scenario's ruleset now (so errors come before play)."""
     overrides = parse_assignments(option or [])
+    known = [o.name for o in scenario.ruleset.options]
+    for name in overrides:
+        if name not in known:
+            raise KonfliktError(
+                f"unknown rule option {name!r} for {scenario.ruleset.id}{did_you_mean(name, known)} "
+                f"(see 'konflikt rules {scenario.ruleset.id}')"
+            )
     scenario.ruleset.options.resolve(scenario.options, overrides)
     return overrides
 
 
-def seat_overrides(scenario: Scenario, policy: list[str] | None) -> dict[str, str]:
-    """``--policy seat=name`` pairs (``gm`` names the game master's seat)."""
+def seat_id(scenario: Scenario, seat: str, what: str) -> str:
+    """The seat named ``seat`` in any case (``Belzee`` is ``belzee``; ``gm`` is the game master's seat).
+
+    Raises:
+        KonfliktError: no such seat (the nearest named, and every seat listed).
+    """
     from konflikt.core.state import GM
 
+    seats = [p.id for p in scenario.participants()]
+    if seat in (*seats, GM):
+        return seat
+    if seat.lower() in ("gm", GM):
+        return GM
+    same = [s for s in seats if s.lower() == seat.lower()]
+    if len(same) == 1:
+        return same[0]
+    raise KonfliktError(f"{what}: no seat {seat!r}{did_you_mean(seat, seats)} (seats: {', '.join(sorted(seats))}, gm)")
+
+
+def policy_name(scenario: Scenario, name: str, what: str) -> str:
+    """``human`` or a policy of the scenario's ruleset (in any case, ``mcts:500`` with its argument), checked.
+
+    Raises:
+        KonfliktError: no such policy (the nearest named, and every policy listed).
+    """
+    base, colon, argument = name.strip().partition(":")
+    base = base.lower()
+    known = [*scenario.ruleset.policy_names(), "human"]
+    if base not in known:
+        raise KonfliktError(
+            f"{what}: unknown policy {base!r} for {scenario.ruleset.id}{did_you_mean(base, known)} "
+            f"(known: {', '.join(known)})"
+        )
+    full = base + colon + argument
+    if full != "human":
+        scenario.ruleset.policy(full)
+    return full
+
+
+def seat_overrides(scenario: Scenario, policy: list[str] | None) -> dict[str, str]:
+    """``--policy seat=name`` pairs (``gm`` names the game master's seat; seat ids and policies in any case)."""
     result: dict[str, str] = {}
-    seats = {p.id for p in scenario.participants()}
     for text in policy or []:
         seat, sep, name = text.partition("=")
         if not sep:
             raise KonfliktError(f"--policy {text!r} is not of the form seat=policy")
-        seat = GM if seat in ("gm", GM) else seat
-        if seat not in seats and seat != GM:
-            raise KonfliktError(f"--policy {text!r}: no seat {seat!r} (seats: {', '.join(sorted(seats))}, gm)")
-        if name != "human":
-            scenario.ruleset.policy(name)
-        result[seat] = name
+        what = f"--policy {text!r}"
+        result[seat_id(scenario, seat.strip(), what)] = policy_name(scenario, name, what)
     return result
 
 

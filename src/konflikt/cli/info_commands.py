@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from konflikt.cli.common import bundled_names, ruleset_alone
 from konflikt.cli.completion import complete_ruleset
 from konflikt.cli.render import plain_console
 from konflikt.core.conformance import ConformanceTable
 from konflikt.core.ruleset import all_rulesets, get_ruleset
-from konflikt.core.scenario import bundled_examples, read_toml
+from konflikt.core.scenario import load_scenario
+from konflikt.errors import KonfliktError
 
 
 def register(app: typer.Typer) -> None:
@@ -67,24 +70,70 @@ def register(app: typer.Typer) -> None:
             console.print(table)
 
     @app.command()
-    def examples(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    def examples(
+        ruleset: Annotated[
+            str | None, typer.Argument(help="One ruleset id (default: all).", autocompletion=complete_ruleset)
+        ] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
         """The bundled example scenarios (run one with: konflikt run RULESET/NAME)."""
-        root = bundled_examples()
-        found = []
-        for path in sorted(root.glob("*/*.toml")):
-            if path.parent.name == "sweeps":
-                continue
-            doc = read_toml(path)
-            found.append({"name": f"{path.parent.name}/{path.stem}", "title": str(doc.get("title", ""))})
+        if ruleset is not None:
+            get_ruleset(ruleset)
         if as_json:
-            typer.echo(json.dumps(found, ensure_ascii=False, indent=2))
+            typer.echo(json.dumps(example_list(ruleset), ensure_ascii=False, indent=2))
             return
-        table = Table("scenario", "title")
-        for column in table.columns:
-            column.overflow = "fold"
-        for item in found:
-            table.add_row(item["name"], item["title"])
-        plain_console().print(table)
+        show_examples(plain_console(), ruleset)
+
+
+def example_list(ruleset: str | None = None) -> list[dict[str, Any]]:
+    """Each bundled scenario: its name, title, and seats (id, name, side, the policy that plays it by default)."""
+    found: list[dict[str, Any]] = []
+    for name in bundled_names(ruleset):
+        scenario = load_scenario(name)
+        seats = [
+            {"id": p.id, "name": p.name, "side": side.id, "policy": p.policy}
+            for side in scenario.sides
+            for p in side.participants
+        ]
+        found.append({"name": name, "title": scenario.title, "seats": seats, "gm": scenario.gm})
+    return found
+
+
+def show_examples(console: Console, ruleset: str | None = None) -> None:
+    """The bundled scenarios as a table: name, title, and each seat with who plays it unless told otherwise."""
+    table = Table("scenario", "title", "seats: id — name (default policy)")
+    for column in table.columns:
+        column.overflow = "fold"
+    for item in example_list(ruleset):
+        seats = Text()
+        for i, seat in enumerate(item["seats"]):
+            seats.append("\n" if i else "")
+            seats.append(seat["id"], style="bold")
+            seats.append(f" — {seat['name']} ({seat['policy']})")
+        table.add_row(Text(item["name"]), Text(item["title"]), seats)
+    console.print(table)
+    console.print(
+        Text("seats are named in any case: konflikt play RULESET/NAME --policy SEAT=human (or a policy)"),
+        style="dim",
+        highlight=False,
+    )
+
+
+def listed_instead(name: str, command: str, as_json: bool = False) -> bool:
+    """``konflikt run presja``: a ruleset id alone lists the ruleset's scenarios (``True``) instead of failing; in a
+    JSON run it is one line naming them (exit code 2)."""
+    ruleset = ruleset_alone(name)
+    if ruleset is None:
+        return False
+    names = bundled_names(ruleset)
+    if as_json:
+        raise KonfliktError(f"{ruleset} is a ruleset: name one of its scenarios ({', '.join(names)})")
+    console = plain_console()
+    console.print(
+        Text(f"{ruleset} is a ruleset; its scenarios (konflikt {command} {names[0]}):"), style="bold", highlight=False
+    )
+    show_examples(console, ruleset)
+    return True
 
 
 def show_conformance(tables: list[ConformanceTable], as_json: bool) -> None:

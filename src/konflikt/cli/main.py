@@ -117,6 +117,13 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(130) from None
     except typer.TyperException as exc:
         message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        if isinstance(exc, _click.exceptions.NoSuchOption) and exc.possibilities:
+            from konflikt.cli.common import nearest
+
+            near = nearest(exc.option_name, exc.possibilities)
+            message = exc.message + (
+                f" (did you mean {near}?)" if near else f" (options: {', '.join(exc.possibilities)})"
+            )
         if type(exc).__name__ == "NoArgsIsHelpError":
             sys.stdout.write(message + "\n")
             raise SystemExit(0) from None

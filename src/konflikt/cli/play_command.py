@@ -16,16 +16,18 @@ from konflikt.cli.common import (
     RuleOption,
     Stopped,
     choose_seed,
+    load_named,
     overrides_for,
     seat_overrides,
     write_output,
 )
 from konflikt.cli.completion import complete_scenario
+from konflikt.cli.info_commands import listed_instead
 from konflikt.cli.render import plain_console
 from konflikt.cli.run_command import header
 from konflikt.cli.table import TableSession
 from konflikt.core.conflict import MAX_JSON_BYTES, Conflict, PlayInfo, parse_json
-from konflikt.core.scenario import characters_from, load_scenario, read_regular_file
+from konflikt.core.scenario import characters_from, read_regular_file
 from konflikt.core.state import GM
 from konflikt.errors import KonfliktError, StoreError
 from konflikt.sim.runner import seat_policies
@@ -91,9 +93,11 @@ def register(app: typer.Typer) -> None:
         fresh: Conflict | None = None
         source = LibrarySource(db, campaign)
         if scenario_name is not None:
+            if listed_instead(scenario_name, "play"):
+                return
             # everything about a new conflict is checked before the save database is opened or created
             with characters_from(source):
-                scenario = load_scenario(scenario_name)
+                scenario = load_named(scenario_name)
             overrides = overrides_for(scenario, option)
             names = {p.id: p.policy for p in scenario.participants()}
             names[GM] = scenario.gm

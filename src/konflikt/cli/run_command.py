@@ -18,10 +18,12 @@ from konflikt.cli.common import (
     RuleOption,
     ScenarioArgument,
     choose_seed,
+    load_named,
     overrides_for,
     seat_overrides,
     write_output,
 )
+from konflikt.cli.info_commands import listed_instead
 from konflikt.cli.line_input import ask_line
 from konflikt.cli.prompts import list_choices, read_choice
 from konflikt.cli.render import (
@@ -34,7 +36,7 @@ from konflikt.cli.render import (
 from konflikt.core.actions import Action
 from konflikt.core.conflict import Conflict, new_state
 from konflikt.core.names import scenario_names
-from konflikt.core.scenario import Scenario, characters_from, load_scenario
+from konflikt.core.scenario import Scenario, characters_from
 from konflikt.core.state import GM, State
 from konflikt.errors import KonfliktError
 from konflikt.sim.header import writable_file
@@ -90,9 +92,11 @@ def register(app: typer.Typer) -> None:
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the outcome.")] = False,
     ) -> None:
         """Play a whole conflict and print the narrated log and the outcome."""
+        if listed_instead(scenario_name, "run", as_json):
+            return
         source = LibrarySource(db, campaign)
         with characters_from(source):
-            scenario = load_scenario(scenario_name)
+            scenario = load_named(scenario_name)
         overrides = overrides_for(scenario, option)
         seats = seat_policies(scenario, seat_overrides(scenario, policy))
         the_seed = choose_seed(seed, scenario)

@@ -12,10 +12,18 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from konflikt.cli.common import PolicyOption, RuleOption, ScenarioArgument, choose_seed, overrides_for, seat_overrides
+from konflikt.cli.common import (
+    PolicyOption,
+    RuleOption,
+    ScenarioArgument,
+    choose_seed,
+    load_named,
+    overrides_for,
+    seat_overrides,
+)
+from konflikt.cli.info_commands import listed_instead
 from konflikt.cli.render import plain_console
 from konflikt.core.batch import wilson
-from konflikt.core.scenario import load_scenario
 from konflikt.errors import KonfliktError
 
 FATE_ROWS = 12
@@ -103,7 +111,9 @@ def register(app: typer.Typer) -> None:
             raise KonfliktError(f"--csv {csv_path}: that is a folder; name a file")
         if csv_path is not None:
             writable_file(csv_path)  # before the minutes of play, not after them
-        scenario = load_scenario(scenario_name)
+        if listed_instead(scenario_name, "sim", as_json):
+            return
+        scenario = load_named(scenario_name)
         overrides = overrides_for(scenario, option)
         policies = seat_overrides(scenario, policy)
         the_seed = choose_seed(seed, scenario)

@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from konflikt.cli.common import RuleOption, ScenarioArgument, overrides_for
+from konflikt.cli.common import RuleOption, ScenarioArgument, load_named, overrides_for
+from konflikt.cli.info_commands import listed_instead
 from konflikt.cli.render import plain_console
 from konflikt.errors import KonfliktError
 
@@ -39,9 +40,10 @@ def register(app: typer.Typer) -> None:
         from konflikt.analysis.optimal import TooLargeToSolve
         from konflikt.analysis.optimal_solve import solver_for
         from konflikt.core.conflict import new_state
-        from konflikt.core.scenario import load_scenario
 
-        scenario = load_scenario(scenario_name)
+        if listed_instead(scenario_name, "solve", json_out):
+            return
+        scenario = load_named(scenario_name)
         overrides = overrides_for(scenario, option)
         state = new_state(scenario, overrides)
         state.quiet = True
