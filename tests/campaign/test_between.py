@@ -33,12 +33,14 @@ BUDOLF = {"name": "Budolf", "role": "hero", "omdomme": 4, "status": 6, "rustning
 
 # ---- fimbulfrost -----------------------------------------------------------------------------------------------------
 def test_rygtet_er_plettet_costs_one_omdomme_for_the_next_fight_only() -> None:
-    """ "Rygtet er plettet (−1 Omdømme til næste kamp)": 4 → 3 for the next fight, 4 again after it."""
-    after_first = {**BUDOLF, "omdomme": 3, "konsekvenser": ["rygte-plettet"]}  # the aftermath's document
+    """ "Rygtet er plettet (−1 Omdømme til næste kamp)": 4 → 3 for the next fight, 4 again after it (the aftermath's
+    document carries the −1 for one fight; the next fight's aftermath drops it)."""
+    after_first = {**BUDOLF, "omdomme_til_naeste_kamp": -1, "konsekvenser": ["rygte-plettet"]}  # the aftermath's
     first = FIMBULFROST.settle(BUDOLF, (), after_first)
-    assert first.document["omdomme"] == 3
-    assert [p["effect"] for p in first.pending] == ["omdomme-back"]
-    second = FIMBULFROST.settle(first.document, first.pending, dict(first.document))  # the next fight: nothing new
+    assert first.document["omdomme"] == 4 and first.document["omdomme_til_naeste_kamp"] == -1
+    assert first.pending == ()
+    after_second = {k: v for k, v in first.document.items() if k != "omdomme_til_naeste_kamp"}  # nothing new
+    second = FIMBULFROST.settle(first.document, first.pending, after_second)
     assert second.document["omdomme"] == 4 and second.pending == ()
     assert second.document["konsekvenser"] == ["rygte-plettet"], "the consequence itself stays on the sheet"
     assert any("til næste kamp" in line for line in second.lines)

@@ -246,7 +246,7 @@ def test_aftermath_applies_each_entry_with_an_effect(entry_id: str) -> None:
     sigrun = Character.model_validate(result.characters["sigrun"])
     assert entry_id in sigrun.konsekvenser
     if entry.omdomme:
-        assert sigrun.omdomme == 3 + entry.omdomme
+        assert sigrun.omdomme == 3 and sigrun.omdomme_this_fight == 3 + entry.omdomme
     if entry.loses:
         assert getattr(sigrun, entry.loses) == 0
     assert any("Sigrun" in line for line in result.lines)
@@ -255,12 +255,12 @@ def test_aftermath_applies_each_entry_with_an_effect(entry_id: str) -> None:
 def test_aftermath_rygtet_er_plettet_costs_one_omdomme_next_conflict_and_loads_back() -> None:
     result = aftermath(_finished_with("rygte-plettet"))
     sigrun = Character.model_validate(result.characters["sigrun"])
-    assert sigrun.omdomme == 2
-    assert any("Omdømme 3 → 2 (Rygtet er plettet" in line for line in result.lines)
+    assert sigrun.omdomme == 3 and sigrun.omdomme_til_naeste_kamp == -1
+    assert any("Omdømme 3 → 2 for the next fight only (Rygtet er plettet" in line for line in result.lines)
     for pid, document in result.characters.items():
         assert Character.model_validate(document).name, pid
     nxt = start(heroes=[hero("sigrun", **result.characters["sigrun"]), hero("rudolf", character="builtin:rudolf")])
-    assert nxt.chars[0].omdomme == 2 and "rygte-plettet" in nxt.carried[0]
+    assert nxt.chars[0].omdomme_this_fight == 2 and "rygte-plettet" in nxt.carried[0]
 
 
 def test_trin_4d_the_outcome_of_the_round_is_described() -> None:

@@ -3,8 +3,10 @@
 The aftermath (``carry.py``) puts on the sheet what the fight left: the consequences bought, −1 Omdømme, a pool
 emptied or spent, borrowed time. Three of those effects run on after it, and live here as delayed effects:
 
-- "Rygtet er plettet (−1 Omdømme til næste kamp)": the −1 holds for the hero's next fight only, and is given back
-  when that fight is over.
+- "Rygtet er plettet (−1 Omdømme til næste kamp)": the −1 holds for the hero's next fight only. The aftermath's
+  document carries it itself (``omdomme_til_naeste_kamp``: the next fight counts it, that fight's aftermath drops
+  it), so the campaign only says so; a library written before keeps its lowered Omdømme and an ``omdomme-back``
+  effect, given back here as it was.
 - "dødsmærket, så han svinder hen og dør en uges tid senere": a death mark kills seven days of rest later.
 - Pool dice spent in runde 3 ("Ressourcer, hvor man spenderer ressourcer") come back after a day's rest; a pool a
   consequence emptied ("udstyr efterladt", "Rustningen er flænset") stays empty until the game master gives it back
@@ -56,7 +58,8 @@ def fallen(document: Mapping[str, Any]) -> str | None:
 
 
 def settle(before: Mapping[str, Any], pending: Sequence[Mapping[str, Any]], after: Mapping[str, Any]) -> Carried:
-    """The hero after a fight: last fight's −1 Omdømme given back, this fight's delayed effects set."""
+    """The hero after a fight: this fight's delayed effects set; an Omdømme lowered for one fight is the document's
+    own (``omdomme_til_naeste_kamp``), an older library's ``omdomme-back`` is given back."""
     document = dict(after)
     kept: list[dict[str, Any]] = []
     lines: list[str] = []
@@ -68,10 +71,12 @@ def settle(before: Mapping[str, Any], pending: Sequence[Mapping[str, Any]], afte
         else:
             kept.append(dict(effect))
     bought = _bought(before, after)
-    lowered = int(before.get("omdomme", 0)) - int(after.get("omdomme", 0))
-    if lowered > 0 and any(entry.omdomme for entry in bought):
-        why = "; ".join(entry.da for entry in bought if entry.omdomme)
-        kept.append({"effect": OMDOMME, "amount": lowered, "why": why})
+    held = int(before.get("omdomme_til_naeste_kamp", 0))
+    if held:
+        lines.append(f"Omdømme {held} held for this fight only (til næste kamp): {omdomme} again")
+    lowered = -int(after.get("omdomme_til_naeste_kamp", 0))
+    if lowered:
+        why = "; ".join(entry.da for entry in bought if entry.omdomme) or "til næste kamp"
         lines.append(f"Omdømme −{lowered} for the next fight only ({why})")
     document["omdomme"] = omdomme
     for entry in bought:
@@ -84,7 +89,8 @@ def settle(before: Mapping[str, Any], pending: Sequence[Mapping[str, Any]], afte
         had, has = int(before.get(pool, 0)), int(document.get(pool, 0))
         if pool in emptied:
             refills.pop(pool, None)
-            lines.append(f"{POOL_WORDS[pool]} 0: emptied by a consequence, until the GM gives it back")
+            if had:  # an entry that empties a pool the hero never had changes nothing on the sheet
+                lines.append(f"{POOL_WORDS[pool]} 0: emptied by a consequence, until the GM gives it back")
         elif has < had:
             full = int(refills[pool]["to"]) if pool in refills else had
             refills[pool] = {"effect": REFILL, "pool": pool, "to": full, "days": REFILL_DAYS}
@@ -123,7 +129,10 @@ def rest(
 
 def sheet(document: Mapping[str, Any], pending: Sequence[Mapping[str, Any]]) -> list[str]:
     """The hero's (or opponent's) sheet in Fimbulfrost's words."""
-    lines = [f"Omdømme (reputation) {document.get('omdomme', 0)}; Status {document.get('status', 0)}"]
+    omdomme, next_fight = int(document.get("omdomme", 0)), int(document.get("omdomme_til_naeste_kamp", 0))
+    lines = [f"Omdømme (reputation) {omdomme}; Status {document.get('status', 0)}"]
+    if next_fight:
+        lines.append(f"Omdømme {max(0, omdomme + next_fight)} in the next fight only ({next_fight}: til næste kamp)")
     if document.get("role") == "opponent":
         lines.append(f"Kamp (fight) {document.get('kamp', 0)}; modstander (opponent)")
     else:

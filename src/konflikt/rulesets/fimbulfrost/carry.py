@@ -1,10 +1,13 @@
 """After the conflict (the ``Ruleset.aftermath`` hook): each participant's character document for the next conflict.
 
 The heroes keep what the conflict cost them: the consequences bought (konsekvenser), and their mechanical effects —
-"Rygtet er plettet (−1 Omdømme til næste kamp)" lowers Omdømme, "Flygtet i panik, udstyr efterladt" and the other
-pool losses empty a pool — pool dice spent in round 3 (gone under the default ``pools_spent``: "Ressourcer, hvor man
-spenderer ressourcer"), and borrowed time taken (lånt tid). Status is the conflict's own track and starts fresh
-(the text gives no rule for it: konflikt's own). The opponent keeps the consequences the heroes bought for it.
+"Rygtet er plettet (−1 Omdømme til næste kamp)" lowers Omdømme for the next fight only (the document keeps the
+sheet's Omdømme and carries the −1 as ``omdomme_til_naeste_kamp``, which that fight counts and its own aftermath
+drops, so a document reused outside a campaign gives the point back as a campaign does), "Flygtet i panik, udstyr
+efterladt" and the other pool losses empty a pool — pool dice spent in round 3 (gone under the default
+``pools_spent``: "Ressourcer, hvor man spenderer ressourcer"), and borrowed time taken (lånt tid). Status is the
+conflict's own track and starts fresh (the text gives no rule for it: konflikt's own). The opponent keeps the
+consequences the heroes bought for it.
 """
 
 from __future__ import annotations
@@ -40,11 +43,18 @@ def aftermath(state: State) -> Aftermath:
         document["name"] = character.name
         document["konsekvenser"] = [*character.konsekvenser, *state.taken[i]]
         changes: list[str] = []
-        omdomme = max(0, character.omdomme + sum(entry.omdomme for entry in bought))
-        if omdomme != character.omdomme:
+        document["omdomme"] = character.omdomme
+        if character.omdomme_til_naeste_kamp:
+            changes.append(
+                f"Omdømme {character.omdomme_this_fight} → {character.omdomme}: the last fight's "
+                f"{character.omdomme_til_naeste_kamp} held for this fight only"
+            )
+        next_fight = max(sum(entry.omdomme for entry in bought), -character.omdomme)  # never below 0 Omdømme
+        document["omdomme_til_naeste_kamp"] = next_fight
+        if next_fight:
             causes = "; ".join(entry.da for entry in bought if entry.omdomme)
-            changes.append(f"Omdømme {character.omdomme} → {omdomme} ({causes})")
-        document["omdomme"] = omdomme
+            lowered = character.omdomme + next_fight
+            changes.append(f"Omdømme {character.omdomme} → {lowered} for the next fight only ({causes})")
         emptied = {entry.loses: entry for entry in bought if entry.loses}
         for k, pool in enumerate(POOLS):
             start = getattr(character, pool)

@@ -262,7 +262,7 @@ class FimbulfrostGame:
 
         n, phase = s.n, s.phase
         if phase == P.R1_ROLL:  # every hero's Omdømme roll; the splits come after all of them
-            dice = [presentation_dice(s.chars[i].omdomme, s.presenter[i] == i) for i in range(n)]
+            dice = [presentation_dice(s.chars[i].omdomme_this_fight, s.presenter[i] == i) for i in range(n)]
             spreads = [_successes(d).items() if d else [(0, 1)] for d in dice]
             whole = 6 ** sum(dice)
             for combo in product(*spreads):

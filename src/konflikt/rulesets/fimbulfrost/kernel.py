@@ -374,7 +374,7 @@ def compile_scenario(scenario: Scenario, options: Options) -> Tables | str:
     n, per = len(heroes), int(options.points_per_consequence)
     catalogue = load_catalogue(scenario.setup.lists_path(scenario.source))
     who = presenters(n)
-    d1 = [presentation_dice(h.omdomme, who[i] == i) for i, h in enumerate(heroes)]
+    d1 = [presentation_dice(h.omdomme_this_fight, who[i] == i) for i, h in enumerate(heroes)]
     radix1 = [int(np.prod([d + 1 for d in d1[i + 1 :]])) for i in range(n)]
     k1_size = int(np.prod([d + 1 for d in d1]))
     om, kamp, status = opp.omdomme, opp.kamp, opp.status

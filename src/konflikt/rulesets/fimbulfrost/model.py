@@ -242,7 +242,7 @@ class FimbulfrostModel:
         _, os, hstatus, _, fate, pools, taken = start
         n, chars = self.n, self.conflict.chars
         by = presenters(n)
-        dice = [presentation_dice(chars[i].omdomme, by[i] == i) for i in range(n)]
+        dice = [presentation_dice(chars[i].omdomme_this_fight, by[i] == i) for i in range(n)]
         answer = _successes(self.opp.omdomme)
         answered = 6**self.opp.omdomme
         out: list[tuple[Hashable, int]] = []

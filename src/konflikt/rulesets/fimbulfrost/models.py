@@ -53,9 +53,22 @@ class Character(BaseModel):
     vaaben: int = Field(0, ge=0, le=30, description="Våbenpulje (weapon pool), only under the weapon_pool option")
     manovrer: list[Maneuver] = Field(default_factory=list, description="manøvrer (maneuvers), each once")
     konsekvenser: list[str] = Field(default_factory=list, description="consequences carried from earlier conflicts")
+    omdomme_til_naeste_kamp: int = Field(
+        0,
+        ge=-30,
+        le=0,
+        description="a change to Omdømme for this fight only, set by the last fight's consequences ('−1 Omdømme til "
+        "næste kamp'): the fight's dice count from omdomme plus it, and the fight's aftermath drops it",
+    )
     laant_tid: int = Field(0, ge=0, description="times the hero has lived on borrowed time (death scenes owed)")
     konsekvensliste: str | None = Field(None, description="opponent: a special list used against the heroes")
     nederlagsliste: str = Field("modstander", description="opponent: the list bought for it when defeated")
+
+    @property
+    def omdomme_this_fight(self) -> int:
+        """The Omdømme this fight's dice count from: the sheet's, less what the last fight's consequences took for
+        this one fight ("−1 Omdømme til næste kamp"), never below 0."""
+        return max(0, self.omdomme + self.omdomme_til_naeste_kamp)
 
     @model_validator(mode="after")
     def _kinds(self) -> Character:

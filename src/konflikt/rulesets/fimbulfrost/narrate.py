@@ -68,7 +68,7 @@ class Narration(State):
         self.emit(kind, text, hero=self.hero_ids[i] if i >= 0 else self.opp_id, dice=dice)
 
     def say_present(self, i: int, j: int, dice: int) -> None:
-        om = self.chars[i].omdomme
+        om = self.omdomme_text(i)
         if i == j:
             how = f"presents himself (præsenterer sig selv): Omdømme {om} − 1 = {dice}d6"
         else:
@@ -263,7 +263,7 @@ class Narration(State):
         for i, hid in enumerate(self.hero_ids):
             row = {
                 "Status": str(self.hstatus[i]),
-                "Omdømme (reputation)": str(self.chars[i].omdomme),  # what the presentation dice count from
+                "Omdømme (reputation)": self.omdomme_text(i),  # what the presentation dice count from
                 "morale": str(self.morale[i]),
                 "fate": FATES[self.fate[i]],
                 "dice": str(self.dice[i]),
@@ -277,6 +277,15 @@ class Narration(State):
                 row["lånt tid (borrowed time)"] = str(self.borrowed[i])
             table[hid] = row
         return table
+
+    def omdomme_text(self, i: int) -> str:
+        """Hero ``i``'s Omdømme as this fight counts it, with the sheet's value beside it when the last fight's
+        consequences lower it for this fight only."""
+        char = self.chars[i]
+        if not char.omdomme_til_naeste_kamp:
+            return str(char.omdomme)
+        lowered = -char.omdomme_til_naeste_kamp
+        return f"{char.omdomme_this_fight} ({char.omdomme} − {lowered} til næste kamp: this fight only)"
 
     def hero_name(self, hero_id: object) -> str:
         """A hero's name for a seat id in an action (the choices name people as the narration does)."""

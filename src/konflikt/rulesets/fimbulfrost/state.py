@@ -9,6 +9,7 @@ the flow stays a plain loop (see :meth:`FimbulfrostState._advance`). The state i
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from fractions import Fraction
 from typing import Any
 
 from konflikt.core.actions import Action, ChanceOutcome
@@ -17,6 +18,7 @@ from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import CHANCE, TERMINAL
 from konflikt.dice import PoolRoll, SuccessPool
+from konflikt.rulesets.fimbulfrost import at_table
 from konflikt.rulesets.fimbulfrost import phases as P
 from konflikt.rulesets.fimbulfrost.models import Catalogue, Character, Entry, load_catalogue
 from konflikt.rulesets.fimbulfrost.narrate import Narration
@@ -236,7 +238,7 @@ class FimbulfrostState(Narration):
     def _do_present(self, i: int, action: Action) -> None:
         j = self.hero_ids.index(action["by"])
         self.presenter[i] = j
-        self.say_present(i, j, presentation_dice(self.chars[i].omdomme, i == j))
+        self.say_present(i, j, presentation_dice(self.chars[i].omdomme_this_fight, i == j))
         self.cursor += 1
 
     def _do_split(self, i: int, action: Action) -> None:
@@ -445,7 +447,7 @@ class FimbulfrostState(Narration):
 
     def _dice_of(self, i: int) -> int:
         if self.phase == P.R1_ROLL:
-            return presentation_dice(self.chars[i].omdomme, self.presenter[i] == i)
+            return presentation_dice(self.chars[i].omdomme_this_fight, self.presenter[i] == i)
         return self.dice[i]
 
     def _apply_chance(self, outcome: ChanceOutcome) -> None:
@@ -647,6 +649,22 @@ class FimbulfrostState(Narration):
             tuple(self.used),
             tuple(self.done),
         )
+
+    # ---- what the table shows beside the choices (at_table.py) ------------------------------------------------
+    def decision_stake(self, seat: str) -> str:
+        return at_table.decision_stake(self, seat)
+
+    def roll_stakes(self) -> list[tuple[str, Fraction]]:
+        return at_table.roll_stakes(self)
+
+    def setup_facts(self) -> dict[str, dict[str, str]]:
+        return at_table.setup_facts(self)
+
+    def id_words(self) -> dict[str, str]:
+        return at_table.id_words(self)
+
+    def ending_words(self, ending: str) -> str:
+        return at_table.ENDINGS.get(ending, super().ending_words(ending))
 
     def correctable(self) -> dict[str, dict[str, tuple[int, int, int]]]:
         """The GM may set each hero's pools (rustning, grej, våben) by hand, from 0 to the character's value."""
