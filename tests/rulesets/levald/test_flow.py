@@ -261,14 +261,38 @@ def test_gain_ground_against_a_cornered_defender() -> None:
 
 
 def test_gain_ground_may_leave_the_initiative_alone_by_option() -> None:
+    """a's spear at Stång (too close) against b's sword (too far): a attacks, steps out to Spjut (still in reach);
+    with the option off the step is not a change of distance, and the log says so."""
+    state = duel("Spjut", "Svärd", "Stång", options={"gain_ground_changes_initiative": False})
+    move(state, a="hold", b="hold")
+    act(state, "attack")
+    act(state, "defend")
+    roll(state, 29, 10)  # b's exceptional defence holds; a's attack succeeded: a may gain ground
+    act(state, "ground", step=1)
+    since = len(state.history())
+    move(state, a="hold", b="hold")
+    assert state.att == 0 and state.scale[state.dist[0]] == "Spjut"
+    said = "\n".join(e.text for e in state.history()[since:])
+    assert "the distance changed only by gaining ground, which does not count (gain_ground_changes_initiative" in said
+    assert "the distance did not change" not in said
+
+
+def test_an_attacker_who_steps_out_of_its_own_reach_keeps_no_initiative_it_cannot_use() -> None:
+    """With the option off, a's sword steps out to Stång: a's weapon no longer reaches, so the table decides —
+    "den som är på för långt avstånd [blir] automatiskt försvarare" — and b's spear attacks."""
     state = duel("Svärd", "Spjut", options={"gain_ground_changes_initiative": False})
     move(state, a="hold", b="hold")
     act(state, "attack")
     act(state, "defend")
     roll(state, 29, 10)
     act(state, "ground", step=1)
+    since = len(state.history())
     move(state, a="hold", b="hold")
-    assert state.att == 0
+    assert state.scale[state.dist[0]] == "Stång"
+    assert state.att == 1 and state.legal_actions("b")
+    said = "\n".join(e.text for e in state.history()[since:])
+    assert "A's weapon no longer reaches (gaining ground took the distance beyond it)" in said
+    assert "the distance did not change" not in said
 
 
 def test_no_gain_ground_after_a_missed_attack() -> None:

@@ -158,8 +158,9 @@ def initiative(
     target_a: int, target_b: int,
 ) -> tuple[int, int]:  # fmt: skip
     """Who attacks after the movement, and why to decide afresh next time: (holder or −1 nobody, ``REDECIDE`` bits).
-    The holder keeps it; else the initiative table by reach, or an opposed Stridsvana roll (``roll_a``, ``roll_b``)."""
-    if holder >= 0 and redecide == 0:
+    The holder keeps it while its weapon reaches (:func:`rules.keeps_initiative`); else the initiative table by
+    reach, or an opposed Stridsvana roll (``roll_a``, ``roll_b``)."""
+    if holder >= 0 and redecide == 0 and d <= (length_a if holder == 0 else length_b):
         return holder, 0
     far_a, far_b = d > length_a, d > length_b
     opt_a, opt_b = d == length_a, d == length_b

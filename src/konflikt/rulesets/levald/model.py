@@ -339,11 +339,11 @@ class LevaldModel:
     def _initiative(self, s: list[int], n: int, out: dict[Compact, int]) -> None:
         """The holder keeps it; else the initiative table, or an opposed Stridsvana roll (a damaged holder)."""
         holder, redecide = s[HOLDER], s[REDECIDE]
-        if holder >= 0 and not redecide:
-            self._attacker(s, n, out, holder)
-            return
         d = self.scale_index[s[DIST]]
         f = self.fighters
+        if holder >= 0 and not redecide and R.keeps_initiative(d, f[holder].length):
+            self._attacker(s, n, out, holder)
+            return
         only_damaged = redecide == DAMAGED and holder >= 0
         damaged_roll = only_damaged and self.options.holder_damaged == "roll"
         decision = R.initiative_afresh(R.reach(d, f[0].length), R.reach(d, f[1].length), damaged_roll)

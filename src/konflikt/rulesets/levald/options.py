@@ -81,7 +81,8 @@ OPTIONS = OptionSet(
         "gain_ground_changes_initiative",
         bool,
         True,
-        "a gain-ground step counts as 'the distance changes' for the next round's initiative",
+        "a gain-ground step counts as 'the distance changes' for the next round's initiative (off: it does not, "
+        "but a holder whose step took it out of its own weapon's reach keeps no initiative: the table decides)",
         source="de påverkar inte nästa rundas rörelsedeklaration och eventuella initiativslag annat än att de har "
         "gjorts.",
     ),

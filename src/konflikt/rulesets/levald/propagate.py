@@ -623,10 +623,10 @@ def _move_table(m: LevaldModel, s: list[int]) -> list[tuple[tuple[int, ...], flo
 def _initiative_table(m: LevaldModel, s: list[int]) -> list[tuple[tuple[int, ...], float]]:
     """(attacker or −1 for nobody, the holder after, why to decide afresh after) as ``model._initiative``."""
     holder, redecide = s[HOLDER], s[REDECIDE]
-    if holder >= 0 and not redecide:
-        return [((holder, holder, redecide), 1.0)]
     f = m.fighters
     d = m.scale_index[s[DIST]]
+    if holder >= 0 and not redecide and R.keeps_initiative(d, f[holder].length):
+        return [((holder, holder, redecide), 1.0)]
     only_damaged = redecide == DAMAGED and holder >= 0
     damaged_roll = only_damaged and m.options.holder_damaged == "roll"
     decision = R.initiative_afresh(R.reach(d, f[0].length), R.reach(d, f[1].length), damaged_roll)

@@ -161,6 +161,14 @@ def initiative_afresh(reach_a: Reach, reach_b: Reach, damaged_holder_rolls: bool
     return decision
 
 
+def keeps_initiative(distance: int, holder_length: int) -> bool:
+    """Whether a holder whose initiative nothing re-decides (not damaged, the distance not changed) keeps it: only
+    while its own weapon reaches. A step of gaining ground that does not count as a change of distance
+    (``gain_ground_changes_initiative = false``) may leave it too far, and then "den som är på för långt avstånd
+    [blir] automatiskt försvarare": the table decides afresh."""
+    return distance <= holder_length
+
+
 def may_counter(distance: int, defender_length: int) -> bool:
     """The defender may counter-attack when the distance is equal to its weapon length or shorter."""
     return distance <= defender_length

@@ -25,6 +25,7 @@ from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL
 from konflikt.dice import Dice, Percentile, effect
+from konflikt.rulesets.levald import at_table
 from konflikt.rulesets.levald import rules as R
 from konflikt.rulesets.levald.fighters import Fighter, fighters_of
 from konflikt.rulesets.levald.models import Character
@@ -455,13 +456,22 @@ class LevaldState(NarrationMixin):
         p = self.active
         a, b = self.pairs[p]
         d = self.pair_distance()
-        if self.holder[p] >= 0 and not self.redecide[p]:
-            self._set_roles(
-                self.holder[p],
-                "initiativet kvarstår (the initiative stays): nobody damaged the "
-                "holder and the distance did not change",
-            )
-            return False
+        holder = self.holder[p]
+        out_of_reach = False
+        if holder >= 0 and not self.redecide[p]:
+            if R.keeps_initiative(d, self.fighters[holder].length):
+                unchanged = (
+                    "the distance changed only by gaining ground, which does not count "
+                    "(gain_ground_changes_initiative = false)"
+                    if self.ground_moved[p]
+                    else "the distance did not change"
+                )
+                self._set_roles(
+                    holder,
+                    f"initiativet kvarstår (the initiative stays): nobody damaged the holder and {unchanged}",
+                )
+                return False
+            out_of_reach = True
         self.ground_moved[p] = False
         reach_a, reach_b = R.reach(d, self.fighters[a].length), R.reach(d, self.fighters[b].length)
         only_damaged = self.redecide[p] == DAMAGED and self.holder[p] >= 0
@@ -473,6 +483,11 @@ class LevaldState(NarrationMixin):
             f"at {self._dist_name()}: {self.fighters[a].name} {R.REACH_TEXT[reach_a]}, "
             f"{self.fighters[b].name} {R.REACH_TEXT[reach_b]}"
         )
+        if out_of_reach:
+            where += (
+                f"; {self.fighters[holder].name}'s weapon no longer reaches (gaining ground took the distance beyond "
+                "it): the table decides"
+            )
         if damaged_roll and decision == "roll":
             where += "; anfallaren blev skadad (the attacker was damaged): a new roll"
         elif damaged_roll and decision != "none":
@@ -685,6 +700,8 @@ class LevaldState(NarrationMixin):
         changed = self.dist[p] != before
         if changed and self.options.gain_ground_changes_initiative:
             self.redecide[p] |= MOVED
+        elif changed:
+            self.ground_moved[p] = True
         self.emit(
             "ground",
             f"Vinna terräng (gain ground): {self.fighters[self.att].name} {self._ground_word(step)} → "
@@ -852,6 +869,16 @@ class LevaldState(NarrationMixin):
         if self.phase in AFTER_THE_ATTACK:
             return (int(self.att_quality[0] >= R.SUCCESS), 0)
         return self.att_quality
+
+    # ---- what the table shows beside the choices (at_table.py) ------------------------------------------------
+    def setup_facts(self) -> dict[str, dict[str, str]]:
+        return at_table.setup_facts(self)
+
+    def status_pending(self) -> dict[str, dict[str, str]]:
+        return at_table.status_pending(self)
+
+    def ending_words(self, ending: str) -> str:
+        return at_table.ENDINGS.get(ending, super().ending_words(ending))
 
     def correctable(self) -> dict[str, dict[str, tuple[int, int, int]]]:
         """The GM may set a fighter's Gard by hand (0 to its maximum)."""
