@@ -120,7 +120,7 @@ def test_the_systems_notations_keep_their_classes(expr: str) -> None:
         ("d{1,2", "ends too early"),
         ("3d6>", "ends too early"),
         ("(3d6", "not closed"),
-        ("3d6*2", "unexpected"),
+        ("3d6**2", "unexpected '*'"),
         ("5", "at least one die"),
         ("d{3,3}!", "one face cannot explode"),
         ("d{1,1000000000}", "faces lie between"),
