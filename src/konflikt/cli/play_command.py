@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
@@ -18,16 +20,18 @@ from konflikt.cli.common import (
     choose_seed,
     load_named,
     overrides_for,
+    policy_name,
     seat_overrides,
     write_output,
 )
 from konflikt.cli.completion import complete_scenario
 from konflikt.cli.info_commands import listed_instead
+from konflikt.cli.line_input import ask_line
 from konflikt.cli.render import plain_console
 from konflikt.cli.run_command import header
 from konflikt.cli.table import TableSession
 from konflikt.core.conflict import MAX_JSON_BYTES, Conflict, PlayInfo, parse_json
-from konflikt.core.scenario import characters_from, read_regular_file
+from konflikt.core.scenario import Scenario, characters_from, read_regular_file
 from konflikt.core.state import GM
 from konflikt.errors import KonfliktError, StoreError
 from konflikt.sim.runner import seat_policies
@@ -36,6 +40,47 @@ from konflikt.store.db import NoDatabase, Store, default_path
 from konflikt.store.source import LibrarySource
 
 DbOption = Annotated[Path | None, typer.Option("--db", help="The save database (default: your data folder).")]
+
+
+def at_a_terminal() -> bool:
+    """Whether a person can answer: stdin is a terminal (not a pipe, a file or CI's empty input)."""
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+HUMAN_WORDS = ("human", "h", "me", "person", "player")
+
+
+def ask_who_plays(console: Console, scenario: Scenario) -> dict[str, str]:
+    """Each participant's seat asked at the terminal, side by side: Enter keeps the scenario's policy; ``human`` (or
+    ``h``) is a person at the table; else a policy of the ruleset, in any case (``mcts:500`` with its argument).
+    A word that is neither is refused with the nearest one and asked again."""
+    policies = ", ".join(scenario.ruleset.policy_names())
+    intro = Text(scenario.title, style="bold")
+    intro.append(
+        f" — who plays each seat? Enter keeps [the scenario's choice]; or type human (h), or a policy: {policies}"
+    )
+    console.print(intro, highlight=False)
+    chosen: dict[str, str] = {}
+    for side in scenario.sides:
+        for part in side.participants:
+            prompt = Text("  ")
+            prompt.append(part.name, style="bold")
+            prompt.append(f" ({part.id}, side {side.name}) [{part.policy}] › ")
+            while True:
+                text = ask_line(console, prompt).strip()
+                if not text:
+                    chosen[part.id] = part.policy
+                    break
+                try:
+                    word = "human" if text.lower() in HUMAN_WORDS else text
+                    chosen[part.id] = policy_name(scenario, word, part.name)
+                    break
+                except KonfliktError as exc:
+                    console.print(str(exc), style="red", highlight=False, markup=False)
+    return chosen
 
 
 def register(app: typer.Typer) -> None:
@@ -77,8 +122,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Run a conflict at the table: human seats are asked, dice rolled or typed in; saved after every step.
 
-        After each step only what changed is shown (`state` at a prompt shows everything); `odds` at any prompt
-        says who wins from here."""
+        Without --policy, at a terminal, it first asks who plays each seat (a person, or a policy; Enter keeps the
+        scenario's). After each step only what changed is shown (`state` at a prompt shows everything); `odds` at
+        any prompt says who wins from here."""
         if dice not in ("", "auto", "table"):
             raise KonfliktError(f"--dice takes auto or table, not {dice!r}")
         console = plain_console()
@@ -101,7 +147,19 @@ def register(app: typer.Typer) -> None:
             overrides = overrides_for(scenario, option)
             names = {p.id: p.policy for p in scenario.participants()}
             names[GM] = scenario.gm
-            names.update(seat_overrides(scenario, policy))
+            if policy:
+                names.update(seat_overrides(scenario, policy))
+            elif at_a_terminal():
+                names.update(ask_who_plays(console, scenario))
+            elif not quiet:
+                console.print(
+                    "no terminal to ask who plays each seat: as the scenario says ("
+                    + ", ".join(f"{p.id} {p.policy}" for p in scenario.participants())
+                    + "); --policy SEAT=human gives a seat to a person",
+                    style="dim",
+                    highlight=False,
+                    markup=False,
+                )
             seat_policies(scenario, names)
             fresh = Conflict(scenario, overrides, choose_seed(seed, scenario))
             fresh.replay()
