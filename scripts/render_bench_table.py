@@ -1,4 +1,4 @@
-"""The README's simulation-speed table from ``konflikt bench --json`` (stdin), in Markdown.
+"""docs/bench.md's simulation-speed table from ``konflikt bench --json`` (stdin), in Markdown.
 
     konflikt bench --json > bench.json; python scripts/render_bench_table.py < bench.json
 

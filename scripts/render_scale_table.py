@@ -1,4 +1,4 @@
-"""The README's "every core" rows from ``konflikt bench --json`` (and the memory rows of ``bench --memory --json``).
+"""docs/bench.md's "every core" rows from ``konflikt bench --json`` (and the memory rows of ``bench --memory --json``).
 
     konflikt bench --json > bench.json
     konflikt bench --memory --json > memory.json        # minutes; each row stops itself after 15 minutes
