@@ -210,6 +210,9 @@ class DiceExpression(Dice):
     def notation(self) -> str:  # type: ignore[override]
         return self.written
 
+    def rolls_dice(self) -> bool:
+        return not all(isinstance(t, int) for _, t in self.terms)
+
     def raw(self) -> DiceExpression:
         """The sum without its comparison (a side of ``A vs B by RULE`` gives the rule its dice)."""
         return self if self.compare is None else DiceExpression(self.terms, written=self.written)
@@ -473,6 +476,8 @@ class _Parser:
         first = self.side()
         if self.word() != "vs":
             self.end()
+            if not first.rolls_dice():
+                raise self.fail("roll at least one die, e.g. 3d6")
             return first
         a_text = _written(self.tokens[start : self.i])
         self.take()
@@ -481,6 +486,8 @@ class _Parser:
         b_text = _written(self.tokens[start : self.i])
         if self.word() == "vs":
             raise self.fail("one 'vs' at a time: A vs B")
+        if not first.rolls_dice() and not second.rolls_dice():
+            raise self.fail("roll at least one die on one side, e.g. 3d6 vs 12")
         a = replace(first, written=a_text)
         b = replace(second, written=b_text)
         written = f"{a_text} vs {b_text}"
@@ -518,8 +525,6 @@ class _Parser:
             compare = (op, self.signed("a number to compare with"))
         if self.peek() is not None and self.word() not in ("vs", "by"):
             raise self.fail(f"unexpected {self.peek()!r}")
-        if all(isinstance(t, int) for _, t in terms):
-            raise self.fail("roll at least one die, e.g. 3d6")
         pool = False
         if compare is not None and not bracketed and len(terms) == 1 and terms[0][0] == 1:
             group = terms[0][1]
