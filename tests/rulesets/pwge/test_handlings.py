@@ -120,14 +120,20 @@ def test_the_seat_chooses_the_attribute_when_the_scenario_names_none() -> None:
     assert state.tokens[ANN] == 2 * 2 and state.people[ANN].roll == 2
     assert state.phase == "open"
     assert state.dry_order == ()  # the pools were empty only because nobody had chosen yet
-    assert any("chooses the egenskap (attribute) that best fits the approach: Karisma 2" in t for t in texts(state))
+    assert "Ann takes Karisma 2 as the egenskap (attribute) in use" in texts(state)
 
 
 def test_the_heuristic_names_its_attribute_as_a_step() -> None:
+    """The heuristic cannot judge an approach: it takes its highest attribute, and the log says that much, not that
+    it "best fits the approach" (issue 43)."""
     free = {"id": "ann", "name": "Ann", "attributes": {"Styrka": 5, "Karisma": 2}, "melee_weapon": "svard"}
     state = make(free)
     choice = HeuristicPolicy().choose(state, "ann", np.random.default_rng(0))
     assert choice == Action.of("attribute", name="Styrka")
+    state.apply_action(choice)
+    said = [t for t in texts(state) if "egenskap" in t]
+    assert said == ["Ann takes Styrka 5 as the egenskap (attribute) in use, the highest of 2"]
+    assert not any("best fits" in t for t in texts(state))
 
 
 # ---- a starting distance on the scale -------------------------------------------------------------------------------
@@ -151,18 +157,69 @@ def test_a_starting_distance_outside_the_scale_is_refused_with_the_scale_named(k
 
 # ---- the words at the table ------------------------------------------------------------------------------------------
 def test_every_roll_breaks_its_modifier_down() -> None:
-    state = make(
-        person("ann", attributes={"Smidighet": 4}, attribute="Smidighet", skills={"Svärd": 2}, fitting_skills=["Svärd"])
-    )
+    ann = person("ann", attributes={"Smidighet": 4}, attribute="Smidighet", skills={"Svärdskonst": 2},
+                 fitting_skills=["Svärdskonst"])  # fmt: skip
+    state = make(ann)
     act(state, "attack", target="bo", weapon="melee")
     act(state, "counter")
     act(state, "no_response")
-    assert state.roll_purpose() == "Ann's anfall (attack): 2T+7 = Smidighet 4 + Svärd 2 + Svärd 1 (at its length)"
+    assert (
+        state.roll_purpose() == "Ann's anfall (attack) with Svärd: 2T+7 = Smidighet 4 + Svärdskonst 2 + Svärd 1 "
+        "(at its length)"
+    )
     roll(state, 12)
     assert state.roll_purpose() == "Bo's mothandling (counter): 2T+3 = Styrka 3"
     roll(state, 5)
     act(state, "accept")  # Bo, behind, does not top
     assert state.roll_purpose() == "Ann's skadeslag (damage roll): 1T+2 = Svärd 2"
+
+
+ZORAK = {"id": "zorak", "name": "Zorak", "character": "builtin:zorak", "attribute": "Styrka",
+         "fitting_skills": ["Pålvapen"], "policy": "random"}  # fmt: skip
+
+
+def test_the_skill_follows_the_weapon_used_and_the_roll_names_the_weapon() -> None:
+    """Zorak (Pålvapen 3, Strålvapen 2; only Pålvapen fits this fight) adds Pålvapen 3 and the lance's +2 to a
+    lance thrust, and Strålvapen 2 to a ray-pistol shot — not his best fitting skill to every roll (issue 43). His
+    counters still add the best fitting skill."""
+    state = make(b=ZORAK, setup={"start_distance": "Spjut"})
+    zorak = state.index["zorak"]
+    assert state.attack_mods(zorak, ANN, "melee", 4) == (4 + 3 + 2, 0, 2)
+    assert state.attack_mods(zorak, ANN, "ranged", 6) == (4 + 2, 2, 2)
+    act(state, "pass")
+    act(state, "attack", target="ann", weapon="ranged")
+    act(state, "no_counter")
+    act(state, "no_response")
+    assert state.roll_purpose() == "Zorak's anfall (attack) with Strålpistol: 2T+6 = Styrka 4 + Strålvapen 2"
+    roll(state, 8, 12)  # at Spjut (range 0) against a difficulty of 2T
+    assert "Zorak rolls the anfall (attack) with Strålpistol: 2T+6 = Styrka 4 + Strålvapen 2 → 8" in texts(state)
+    act(state, "accept")
+    assert "Zorak's anfall (attack) with Strålpistol fails (8 against 12; a tie holds for the defence)" in texts(state)
+    act(state, "distance", target="zorak", way="closer")
+    act(state, "counter")
+    act(state, "no_response")
+    roll(state, 5)
+    assert state.roll_purpose() == "Zorak's mothandling (counter): 2T+7 = Styrka 4 + Pålvapen 3"
+
+
+def test_an_attack_with_a_weapon_of_no_skill_the_character_has_adds_none() -> None:
+    """Ann has only Svärdskonst: her sword thrust adds it, the stun pistol she carries adds nothing."""
+    ann = person("ann", skills={"Svärdskonst": 2}, fitting_skills=["Svärdskonst"], ranged_weapon="bedovningspistol")
+    state = make(ann)
+    assert state.attack_mods(ANN, 1, "melee", 2) == (3 + 2 + 1, 0, 2)
+    assert state.attack_mods(ANN, 1, "ranged", 6) == (3, 2, 1)
+    assert state.people[ANN].roll == 3 + 2  # her counters and moves: the best fitting skill
+
+
+def test_switching_weapons_takes_the_new_weapons_skill() -> None:
+    ann = person("ann", skills={"Svärdskonst": 2, "Pålvapen": 4}, carried_weapons=["spjut"])
+    state = make(ann, setup={"start_distance": "Spjut"})
+    assert state.attack_mods(ANN, 1, "melee", 4) is None
+    act(state, "switch", target="bo", weapon="spjut")
+    act(state, "no_counter")
+    act(state, "no_response")
+    assert state.people[ANN].melee_skill == ("Pålvapen", 4)
+    assert state.attack_mods(ANN, 1, "melee", 4) == (3 + 4 + 1, 0, 2)
 
 
 def test_diplomacy_says_utspel_and_social_says_framstot() -> None:

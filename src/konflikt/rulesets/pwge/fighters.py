@@ -22,7 +22,11 @@ class Fighter:
         attribute_name: the egenskap (attribute) in use; empty until the seat has chosen it.
         attribute: the attribute's value alone (the order roll adds only this).
         skill_name, skill: the best fitting färdighet (skill) and its value (0 with none).
-        roll: what the stand-in roll adds to 2T: the attribute in use + the best fitting skill.
+        roll: what the stand-in roll adds to 2T: the attribute in use + the best fitting skill (every roll but an
+            attack's).
+        skills: every skill of the character, (name, value), to find the one a weapon takes.
+        melee_skill, ranged_skill: the skill an attack with the weapon in hand adds, (name, value): the best of the
+            character's skills that the weapon names (``skills`` in weapons.toml); ("", 0) with none.
         pool: the handlingspöl (action pool) at the start, from the text's formula.
         others: the other persons on the same side (−1 token each).
         melee_length: the melee weapon's vapenlängd as a distance code (Kropp 0 … Spjut 4).
@@ -37,6 +41,7 @@ class Fighter:
     attribute: int
     skill_name: str
     skill: int
+    skills: tuple[tuple[str, int], ...]
     identity_fit: str
     skill_count: int
     others: int
@@ -49,6 +54,8 @@ class Fighter:
     ranged_name: str
     ranged: tuple[int, int, int] | None
     carried: tuple[str, ...]
+    melee_skill: tuple[str, int]
+    ranged_skill: tuple[str, int]
     armour: int
     body: int
     ammunition: int
@@ -58,6 +65,11 @@ class Fighter:
     def roll(self) -> int:
         return self.attribute + self.skill
 
+    def attack_roll(self, weapon: str) -> int:
+        """What the stand-in roll of an attack adds to 2T: the attribute in use + the skill of the weapon used
+        (``melee`` or ``ranged``), before the weapon's own bonus."""
+        return self.attribute + (self.melee_skill if weapon == "melee" else self.ranged_skill)[1]
+
     @property
     def pool(self) -> int:
         return pool_size(self.attribute, self.identity_fit, self.skill_count, self.others) if self.chosen else 0
@@ -66,6 +78,17 @@ class Fighter:
     def chosen(self) -> bool:
         """Whether the attribute in use is known (named in the scenario or chosen at the start)."""
         return bool(self.attribute_name)
+
+
+def weapon_skill(skills: tuple[tuple[str, int], ...], serving: tuple[str, ...]) -> tuple[str, int]:
+    """The best of the character's ``skills`` among those a weapon names (``serving``): (name, value); ("", 0) when
+    the character has none of them. Ties go to the name the weapon lists first."""
+    own = dict(skills)
+    named = [s for s in serving if s in own]
+    if not named:
+        return "", 0
+    best = max(named, key=lambda s: (own[s], -serving.index(s)))
+    return best, own[best]
 
 
 def with_attribute(fighter: Fighter, name: str, value: int) -> Fighter:
@@ -86,6 +109,7 @@ def wielding(fighter: Fighter, weapon: str) -> Fighter:
             melee_length=melee.length_code,
             melee_bonus=melee.attack_bonus,
             melee_damage=melee.damage,
+            melee_skill=weapon_skill(fighter.skills, melee.skills),
             carried=carried,
         )
     ranged = arms.ranged[weapon]
@@ -95,6 +119,7 @@ def wielding(fighter: Fighter, weapon: str) -> Fighter:
         ranged_key=weapon,
         ranged_name=ranged.name,
         ranged=(ranged.kort, ranged.max, ranged.damage),
+        ranged_skill=weapon_skill(fighter.skills, ranged.skills),
         carried=carried,
     )
 
@@ -110,6 +135,7 @@ def fighters_of(scenario: Scenario) -> tuple[Fighter, ...]:
             melee = c.melee()
             ranged = c.ranged()
             skill_name = max(c.fitting_skills, key=lambda s: (c.skills[s], s), default="")
+            skills = tuple(c.skills.items())
             result.append(
                 Fighter(
                     pid=p.id,
@@ -119,6 +145,7 @@ def fighters_of(scenario: Scenario) -> tuple[Fighter, ...]:
                     attribute=c.attributes[c.attribute] if c.attribute else 0,
                     skill_name=skill_name,
                     skill=c.skills[skill_name] if skill_name else 0,
+                    skills=skills,
                     identity_fit=c.identity_fit,
                     skill_count=len(c.fitting_skills),
                     others=others,
@@ -131,6 +158,8 @@ def fighters_of(scenario: Scenario) -> tuple[Fighter, ...]:
                     ranged_name=ranged.name if ranged else "",
                     ranged=(ranged.kort, ranged.max, ranged.damage) if ranged else None,
                     carried=tuple(c.carried_weapons),
+                    melee_skill=weapon_skill(skills, melee.skills),
+                    ranged_skill=weapon_skill(skills, ranged.skills) if ranged else ("", 0),
                     armour=c.armour,
                     body=c.body_points,
                     ammunition=c.ammunition,

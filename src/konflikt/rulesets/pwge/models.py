@@ -35,6 +35,11 @@ class MeleeWeapon(BaseModel):
     length: Literal["Kropp", "Dolk", "Svärd", "Stav", "Spjut"]
     attack_bonus: int = Field(default=0, ge=0, le=6)
     damage: int = Field(default=0, ge=0, le=10)
+    skills: tuple[str, ...] = Field(
+        default=(),
+        description="the färdigheter (skills) an attack with it adds, the best the character has (konflikt's own "
+        "stand-in for Parallel Worlds)",
+    )
 
     @property
     def length_code(self) -> int:
@@ -51,6 +56,11 @@ class RangedWeapon(BaseModel):
     kort: int = Field(ge=1, le=50)
     max: int = Field(ge=1, le=50)
     damage: int = Field(default=0, ge=0, le=10)
+    skills: tuple[str, ...] = Field(
+        default=(),
+        description="the färdigheter (skills) an attack with it adds, the best the character has (konflikt's own "
+        "stand-in for Parallel Worlds)",
+    )
 
     @model_validator(mode="after")
     def _kort_within_max(self) -> RangedWeapon:
@@ -149,7 +159,7 @@ class Character(BaseModel):
 
     # ---- derived -------------------------------------------------------------------------------------------
     def skill_value(self) -> int:
-        """The best fitting skill (0 with none): what the stand-in roll adds to the attribute."""
+        """The best fitting skill (0 with none): what the stand-in roll adds to the attribute (but for attacks)."""
         return max((self.skills[s] for s in self.fitting_skills), default=0)
 
     def melee(self) -> MeleeWeapon:

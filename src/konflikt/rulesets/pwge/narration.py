@@ -70,9 +70,11 @@ def roll_parts(f: Fighter) -> str:
 
 
 def attack_parts(state: PwgeState, i: int, weapon: str, code: int) -> str:
-    """An attack's modifier in words, with the weapon's bonus when it is used at its own length."""
+    """An attack's modifier in words: the attribute, the skill of the weapon used, and the weapon's bonus when it is
+    used at its own length."""
     f = state.people[i]
-    words = roll_parts(f)
+    skill_name, skill = f.melee_skill if weapon == "melee" else f.ranged_skill
+    words = attribute_parts(f) + (f" + {skill_name} {skill}" if skill_name else "")
     if weapon == "melee" and f.melee_bonus and melee_reach(code, f.melee_length) == "optimal":
         words += f" + {f.melee_name} {f.melee_bonus} (at its length)"
     return words
@@ -140,6 +142,12 @@ def opening(state: PwgeState) -> None:
             state.emit(
                 "distance", f"avstånd (distance) {state.people[i].name}–{state.people[j].name}: {_dist(state, code)}"
             )
+
+
+def attack_label(state: PwgeState, deed: Deed) -> str:
+    """An attack's roll named with its weapon: ``anfall (attack) with Strålpistol``."""
+    f = state.people[deed.actor]
+    return f"anfall (attack) with {f.melee_name if deed.weapon == 'melee' else f.ranged_name}"
 
 
 def deed_words(state: PwgeState, deed: Deed) -> str:

@@ -88,7 +88,7 @@ def _decide(state: object, i: int, legal: list[Action]) -> Action:
     phase = state.phase
     purse = _purse(state, i)
     fleeing = state.kind == "chase" and state.side_ids[state.people[i].side] == state.setup.fleeing
-    if phase == "attribute":
+    if phase == "attribute":  # it cannot judge an approach: its highest attribute (the log says only that)
         attributes = state.characters[i]["attributes"]
         return max(legal, key=lambda a: (attributes[a["name"]], a))
     if phase == "open":

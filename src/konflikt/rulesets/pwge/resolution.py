@@ -111,7 +111,7 @@ def resolve_next(state: PwgeState) -> None:
             target.roll + (band if keep else 0),
             narration.roll_parts(target) + (f" + {band} avståndsband (range band)" if keep else ""),
         )
-    start_contest(state, deed, (attack, attack_parts), defence, "anfall (attack)")
+    start_contest(state, deed, (attack, attack_parts), defence, narration.attack_label(state, deed))
 
 
 def start_contest(state: PwgeState, deed: Deed, attack: tuple[int, str], defence: tuple[int, str], label: str) -> None:

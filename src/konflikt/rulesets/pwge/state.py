@@ -187,14 +187,14 @@ class PwgeState(State):
             reach = melee_reach(code, f.melee_length)
             if reach == "none":
                 return None
-            return f.roll + (f.melee_bonus if reach == "optimal" else 0), 0, f.melee_damage
+            return f.attack_roll("melee") + (f.melee_bonus if reach == "optimal" else 0), 0, f.melee_damage
         if f.ranged is None:
             return None
         kort, max_range, damage = f.ranged
         band = ranged_band(code, kort, max_range, self.options.max_is_in_range)
         if band is None:
             return None
-        return f.roll, band, damage
+        return f.attack_roll("ranged"), band, damage
 
     def press_penalty(self, i: int, j: int) -> int:
         """What the diplomatic distance takes off a diplomatic move (only with the suggestion)."""
@@ -466,9 +466,12 @@ class PwgeState(State):
         name = str(action["name"])
         value = int(self.characters[i]["attributes"][name])
         self.people = (*self.people[:i], with_attribute(self.people[i], name, value), *self.people[i + 1 :])
+        attributes = self.characters[i]["attributes"]
+        highest = value == max(attributes.values()) and len(attributes) > 1
         self.emit(
             "attribute",
-            f"{self.people[i].name} chooses the egenskap (attribute) that best fits the approach: {name} {value}",
+            f"{self.people[i].name} takes {name} {value} as the egenskap (attribute) in use"
+            + (f", the highest of {len(attributes)}" if highest else ""),
             seat=self.people[i].pid,
         )
         if all(f.chosen for f in self.people):
