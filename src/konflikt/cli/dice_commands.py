@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any
@@ -21,6 +23,7 @@ from konflikt.core.odds import OddsAnswer
 from konflikt.core.ruleset import get_ruleset, ruleset_ids
 from konflikt.dice import Dice, DiceExpression, SuccessPool, exact_seconds, parse_dice
 from konflikt.dice.distribution import decimal_text, fraction_text, mean, value_text
+from konflikt.dice.opposed import Opposed
 from konflikt.errors import DiceError, KonfliktError
 from konflikt.sim.runner import seat_policies
 from konflikt.store.db import Store
@@ -63,6 +66,8 @@ def dice_answer(dice: Dice) -> OddsAnswer:
             probabilities={"mean successes": mean(successes)},
             cumulative=True,
         )
+    if isinstance(dice, Opposed):
+        return opposed_answer(dice)
     dist = dice.distribution()
     if isinstance(dice, DiceExpression) and dice.compare is not None:
         rows = [(dice.outcome_label(k), p) for k, p in dist.items()]
@@ -73,7 +78,109 @@ def dice_answer(dice: Dice) -> OddsAnswer:
     return OddsAnswer(dice.notation, "outcome", rows, probabilities={"mean": mean(dist)}, cumulative=True)
 
 
-def print_answer(answer: OddsAnswer, as_json: bool, extra: dict[str, Any] | None = None, exact: bool = False) -> None:
+def opposed_answer(dice: Opposed) -> OddsAnswer:
+    """``A vs B``: who is higher (ties shown) and the margin A−B; or, judged by a rule, the rule's outcomes."""
+    dist = dice.distribution()
+    sides = f"A = {dice.a.notation}, B = {dice.b.notation}"
+    if dice.judge is not None:
+        judge = dice.judge
+        rows = [(str(k), dist.get(k, Fraction(0))) for k in dist]
+        return OddsAnswer(
+            f"{dice.notation} ({sides})", judge.label, rows, cumulative=judge.numeric, notes=list(judge.notes)
+        )
+    margin = dice.margin()
+    kind = ", each side's successes" if dice.a.pool or dice.b.pool else ""
+    return OddsAnswer(
+        f"{dice.notation} ({sides}{kind})",
+        "who is higher",
+        [(str(k), p) for k, p in dist.items()],
+        distributions={"margin A−B": [(str(k), p) for k, p in margin.items()]},
+        probabilities={"mean margin A−B": mean(margin)},
+    )
+
+
+@dataclass(frozen=True)
+class ComparedAnswer:
+    """Several dice expressions' exact answers, compared outcome by outcome (``konflikt odds 3d6 4d6kh3 2d10``)."""
+
+    answers: tuple[OddsAnswer, ...]
+    names: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        labels = {a.label for a in self.answers}
+        return labels.pop() if len(labels) == 1 else "outcome"
+
+    @property
+    def numeric(self) -> bool:
+        return all(a.cumulative for a in self.answers)
+
+    def rows(self) -> list[tuple[str, list[Fraction]]]:
+        """Every outcome of any of them, with each one's probability (0 where it cannot happen), in order."""
+        keys: list[str] = []
+        for answer in self.answers:
+            keys += [k for k, _ in answer.outcomes if k not in keys]
+        if self.numeric:
+            keys.sort(key=int)
+        tables = [{k: Fraction(p) for k, p in a.outcomes} for a in self.answers]
+        return [(k, [t.get(k, Fraction(0)) for t in tables]) for k in keys]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "expressions": list(self.names),
+            "label": self.label,
+            "outcomes": {k: [fraction_text(p) for p in ps] for k, ps in self.rows()},
+            "answers": [{"expression": n, **a.to_json()} for n, a in zip(self.names, self.answers, strict=True)],
+        }
+
+
+MAX_COMPARED = 8
+"""``konflikt odds A B C …``: at most this many expressions side by side."""
+
+
+def compared_answer(dice: list[Dice]) -> ComparedAnswer:
+    if len(dice) > MAX_COMPARED:
+        raise DiceError(f"compare at most {MAX_COMPARED} dice expressions at a time, not {len(dice)}")
+    answers = tuple(dice_answer(d) for d in dice)
+    if any(not isinstance(p, Fraction) for a in answers for _, p in a.outcomes):  # pragma: no cover - dice are exact
+        raise DiceError("only exact answers are compared")
+    return ComparedAnswer(answers, tuple(d.notation for d in dice))
+
+
+def print_compared(compared: ComparedAnswer, exact: bool) -> None:
+    """One table: a row per outcome, a column per expression; then each one's mean."""
+    from rich.table import Table
+    from rich.text import Text
+
+    console = plain_console()
+    table = Table(title=Text("compared: " + ", ".join(compared.names)), title_justify="left")
+    table.add_column(Text(compared.label), justify="right", overflow="fold")
+    for name in compared.names:
+        table.add_column(Text(name), justify="right", overflow="fold")
+    for key, ps in compared.rows():
+        table.add_row(Text(key), *(fraction_text(p) if exact else probability_text(p) for p in ps))
+    console.print(table)
+    for name, answer in zip(compared.names, compared.answers, strict=True):
+        for what, p in answer.probabilities.items():
+            shown = (
+                f"{fraction_text(p)} ≈ {decimal_text(p)}"
+                if exact and isinstance(p, Fraction)
+                else value_text(Fraction(p))
+            )
+            console.print(f"{name}: {what} {shown}", highlight=False, markup=False)
+    if not exact:
+        console.print("decimals rounded to 6 digits; the exact fractions with --exact or --json", style="dim")
+
+
+def print_answer(
+    answer: OddsAnswer | ComparedAnswer, as_json: bool, extra: dict[str, Any] | None = None, exact: bool = False
+) -> None:
+    if isinstance(answer, ComparedAnswer):
+        if as_json:
+            typer.echo(json.dumps({**(extra or {}), **answer.to_json()}, ensure_ascii=False, indent=2))
+        else:
+            print_compared(answer, exact)
+        return
     if as_json:
         typer.echo(json.dumps({**(extra or {}), **answer.to_json()}, ensure_ascii=False, indent=2))
         return
@@ -92,6 +199,8 @@ def print_answer(answer: OddsAnswer, as_json: bool, extra: dict[str, Any] | None
     for name, rows in answer.distributions.items():
         if len(rows) <= 40:
             console.print(probability_table(name, name, rows, exact, played=answer.played))
+        else:
+            console.print(f"{name}: {len(rows)} outcomes, every one in --json", style="dim", markup=False)
     for note in answer.notes:
         console.print(note, style="dim", highlight=False, markup=False)
     if answer.error_bound is not None:
@@ -140,7 +249,9 @@ def register(app: typer.Typer) -> None:
         expression: Annotated[
             list[str],
             typer.Argument(
-                metavar="EXPR", help="Dice: 4dF, 3d6, 2T+2, 6d6 pool, d100, 4d6kh3, 2d10+1d4-2, 4dF+2>=3, 6d6>=4."
+                metavar="EXPR",
+                help="Dice: 4dF, 3d6, 2T+2, 6d6 pool, d100, 4d6kh3, 2d10+1d4-2, 4dF+2>=3, 6d6>=4, 3d6r1, 2d6*3, "
+                "max(2d6,1d12), 2d6 vs 2d6, d100<=60 vs d100<=55 by quality.",
             ),
         ],
         seed: Annotated[int | None, typer.Option(help="Seed for a repeatable roll.")] = None,
@@ -148,7 +259,7 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     ) -> None:
         """Roll dice (seeded when asked). The words of an expression need no quotes: konflikt roll 6d6 pool."""
-        dice = parse_dice(" ".join(expression))
+        dice = read_expression(" ".join(expression))
         rng = np.random.default_rng(check_seed(seed))
         rolled = [dice.roll(rng) for _ in range(times)]  # the same draws as sample(), with each die's face kept
         if as_json:
@@ -218,6 +329,11 @@ def questions_help() -> str:
                 for p in question.params
             )
             lines.append(f"{ruleset_id} {name} {params}: {question.doc}")
+    from konflikt.analysis.dice_questions import opposed_rules
+
+    lines.append("Opposed rules (konflikt odds 'A vs B by RULE', the rule's options with -o name=value):")
+    lines += [f"by {name}: {rule.doc}" for name, rule in opposed_rules().items()]
+    lines.append("Several expressions compared side by side: konflikt odds 3d6 4d6kh3 2d10 [--plot F]")
     return "\n\n".join(lines)
 
 
@@ -239,7 +355,7 @@ def odds_of(
     max_states: int,
     from_step: int | None = None,
     exact: bool = False,
-) -> tuple[OddsAnswer, dict[str, Any]]:
+) -> tuple[OddsAnswer | ComparedAnswer, dict[str, Any]]:
     """The answer of ``konflikt odds`` and what JSON adds to it (computed inside the time limit). A whole conflict
     is solved in floats unless ``exact`` (then in Fractions); JSON says which (``exact``, ``error_bound``)."""
     if saved is not None:
@@ -305,13 +421,45 @@ def odds_of(
             answer, extra = estimated_answer(scenario, overrides, chosen, exc)
             return answer, {"scenario": scenario.source, **extra}
         return answer, {"scenario": scenario.source, **_how_exact(answer)}
+    words = [target, *rest]
     try:
-        dice = parse_dice(" ".join([target, *rest]))  # unquoted words of one expression: 6d6 pool
+        dice = read_expression(" ".join(words), option)  # unquoted words of one expression: 6d6 pool, 2d6 vs 2d6
     except DiceError as exc:
+        several = read_several(words, option) if len(words) > 1 else None
+        if several is not None:  # several expressions, each a word of its own: compared side by side
+            compared = compared_answer(several)
+            return compared, {"expressions": list(compared.names)}
         raise DiceError(
             f"{exc}; or name a ruleset ({', '.join(ruleset_ids())}) and a question, or a scenario"
         ) from None
     return dice_answer(dice), {"expression": dice.notation}
+
+
+def read_expression(text: str, option: list[str] | None = None) -> Dice:
+    """A dice expression; ``A vs B by RULE`` with the systems' opposed rules (and ``-o`` options for the rule)."""
+    if re.search(r"\bby\b", text, re.IGNORECASE):
+        from konflikt.analysis.dice_questions import read_dice
+        from konflikt.core.options import parse_assignments
+
+        return read_dice(text, parse_assignments(option or []))
+    if option:
+        raise KonfliktError(
+            f"-o {option[0]}: rule options go with a scenario or with an opposed rule ('A vs B by quality')"
+        )
+    return parse_dice(text)
+
+
+def read_several(words: list[str], option: list[str] | None) -> list[Dice] | None:
+    """Each word its own expression (``3d6 4d6kh3 2d10``); ``None`` when the words were meant as one (the first
+    is no expression alone, or a word joins two: ``vs``, ``by``); the first word that is not an expression: one
+    line naming it."""
+    if any(word.strip().lower() in ("vs", "by") for word in words):
+        return None
+    try:
+        first = read_expression(words[0], option)
+    except DiceError:
+        return None
+    return [first, *(read_expression(word, option) for word in words[1:])]
 
 
 def _how_exact(answer: OddsAnswer) -> dict[str, Any]:
@@ -323,16 +471,49 @@ def _how_exact(answer: OddsAnswer) -> dict[str, Any]:
     return {"exact": False, "error_bound": answer.error_bound, "error_bound_kind": kind}
 
 
-def plot_answer(answer: OddsAnswer, path: Path | None) -> None:
-    """Draw the answer's main distribution to ``path`` (PNG or SVG by its suffix), and say so on stderr."""
+def plot_answer(answer: OddsAnswer | ComparedAnswer, path: Path | None) -> None:
+    """Draw the answer's main distribution to ``path`` (PNG or SVG by its suffix), and say so on stderr; several
+    expressions compared: one line (numbers) or bar (words) per expression on the same axes."""
     if path is None:
         return
     if path.suffix.lower() not in (".png", ".svg"):
         raise KonfliktError(f"--plot {path}: name a .png or .svg file")
-    from konflikt.sim.plots import distribution_plot
+    if isinstance(answer, ComparedAnswer):
+        written = compared_plot(answer, path)
+    else:
+        from konflikt.sim.plots import distribution_plot
 
-    written = distribution_plot(answer.title, answer.label, answer.outcomes, answer.cumulative, path)
+        written = distribution_plot(answer.title, answer.label, answer.outcomes, answer.cumulative, path)
     typer.echo(f"wrote {written}", err=True)
+
+
+def compared_plot(compared: ComparedAnswer, out: Path) -> Path:
+    import matplotlib.pyplot as plt
+
+    from konflikt.sim import plots  # matplotlib without a screen, text kept as text in SVG
+
+    rows = compared.rows()
+    keys = [k for k, _ in rows]
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.28 * len(rows) + 2), 4.2))
+    count = len(compared.names)
+    for i, name in enumerate(compared.names):
+        ps = [float(row[i]) for _, row in rows]
+        if compared.numeric:
+            ax.plot([int(k) for k in keys], ps, marker=".", label=name)
+        else:
+            width = 0.8 / count
+            ax.bar([j + (i - (count - 1) / 2) * width for j in range(len(keys))], ps, width, label=name)
+    if not compared.numeric:
+        ax.set_xticks(range(len(keys)), keys)
+    ax.set_xlabel(compared.label)
+    ax.set_ylabel("probability")
+    ax.set_ylim(0, max((float(p) for _, row in rows for p in row), default=1) * 1.15)
+    ax.set_title("compared: " + ", ".join(compared.names))
+    ax.grid(alpha=0.3, axis="y")
+    ax.legend()
+    fig.tight_layout()
+    plots._write(fig, out, [(out, {"dpi": 120})])
+    return out
 
 
 __all__ = ["dice_answer", "fraction_text", "register"]
