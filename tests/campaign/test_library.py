@@ -39,7 +39,7 @@ def test_a_version_2_save_is_migrated_on_the_first_write_and_its_conflicts_load(
     assert version(db) == 2, "a read-only open changes nothing"
     store = Store.open(db)
     try:
-        assert version(db) == SCHEMA_VERSION == 3
+        assert version(db) == SCHEMA_VERSION == 4
         assert [(row.id, row.steps, row.outcome) for row in store.list()] == before
         assert store.load(2).conflict.steps == steps
         assert store.load(1).conflict.replay().is_terminal()

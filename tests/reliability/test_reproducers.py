@@ -70,7 +70,7 @@ def damaged_copies(db: Path, tmp_path: Path) -> list[Path]:
     data = db.read_bytes()
     page = int.from_bytes(data[16:18], "big")
     found = []
-    for n, offset in enumerate(range(page + 40, len(data), 211)):
+    for n, offset in enumerate(range(page + 40, len(data), 101)):
         copy = tmp_path / f"damaged{n}.sqlite"
         flipped = bytearray(data)
         for k in range(8):
@@ -112,7 +112,7 @@ def test_a_schema_whose_key_was_damaged_is_refused_before_anything_is_written(cl
     conn = sqlite3.connect(saved_db)
     conn.execute("PRAGMA writable_schema = ON")
     conn.execute(
-        "UPDATE sqlite_master SET sql = replace(sql, 'id INTEGER PRIMARY KEY', 'id INTEGER PRIMARY$KEY') "
+        "UPDATE sqlite_master SET sql = replace(sql, 'id INTEGER PRIMARY KEY AUTOINCREMENT', 'id INTEGER PRIMARY$KEY') "
         "WHERE name = 'conflicts'"
     )
     conn.commit()
@@ -211,10 +211,13 @@ def test_one_process_per_open_conflict(cli: Cli, saved_db: Path) -> None:
     parent = os.getppid()
     conn = sqlite3.connect(saved_db)
     conn.execute(
-        "INSERT INTO sessions VALUES (1, ?, ?, ?, '2026-01-01 10:00:00')",
+        "INSERT INTO sessions (conflict_id, host, pid, started, since) VALUES (1, ?, ?, ?, '2026-01-01 10:00:00')",
         (os.uname().nodename, parent, _process_started(parent)),
     )
-    conn.execute("INSERT INTO sessions VALUES (2, ?, 999999999, '', '2026-01-01 10:00:00')", (os.uname().nodename,))
+    conn.execute(
+        "INSERT INTO sessions (conflict_id, host, pid, started, since) VALUES (2, ?, 999999999, '', '')",
+        (os.uname().nodename,),
+    )
     conn.commit()
     conn.close()
     refused(cli("play", "--resume", "1", "--db", str(saved_db)), "conflict 1 is open in another konflikt")

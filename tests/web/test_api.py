@@ -99,7 +99,7 @@ def test_bad_input_gets_one_line_and_changes_nothing(tmp_path: Path) -> None:
             ({"type": "act", "step": 0, "choice": "x"}, "choice x is not on hedda's list: a number from 0 to 3"),
             ({"type": "act", "step": 5, "choice": 0}, "the table has moved on (now at step 0); your page is updated"),
             ({"type": "act", "choice": 0}, "a choice needs the step it was made at ('step': a number)"),
-            ({"type": "fly"}, "unknown message type 'fly' (act, roll, undo, pause, resume, correct, odds)"),
+            ({"type": "fly"}, "unknown message type 'fly' (act, roll, undo, pause, resume, correct, declare, odds)"),
             ({"type": "undo", "count": 0}, "undo takes a number of steps from 1 to 1000, not 0"),
         ]
         for message, error in cases:

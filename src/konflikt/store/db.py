@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import socket
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -28,23 +30,33 @@ from konflikt.store import library
 from konflikt.store.library import Ending
 
 APPLICATION_ID = 0x4B4F4E46  # "KONF"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
+"""The one schema version of the save database (``PRAGMA user_version``): 1 conflicts and steps, 2 ``sessions``,
+3 the character library (:mod:`konflikt.store.library`), 4 conflict ids never reused (``AUTOINCREMENT``), the
+browser table's join links (``links``) and leases (``sessions.owner``, ``sessions.lease``)."""
 #: Files above this size get ``PRAGMA quick_check`` only; smaller ones the full ``integrity_check`` (indexes too).
 FULL_CHECK_BYTES = 64 * 1024 * 1024
 
-SCHEMA = """
-CREATE TABLE conflicts (
-    id INTEGER PRIMARY KEY,
+CONFLICTS = """
+CREATE TABLE {name} (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     title TEXT NOT NULL,
     ruleset TEXT NOT NULL,
     created TEXT NOT NULL,
     updated TEXT NOT NULL,
     record TEXT NOT NULL,
     dice TEXT NOT NULL DEFAULT 'auto',
-    seats TEXT NOT NULL DEFAULT '{}',
+    seats TEXT NOT NULL DEFAULT '{{}}',
     finished INTEGER NOT NULL DEFAULT 0,
     outcome TEXT
-);
+)
+"""
+"""Version 4: ``AUTOINCREMENT``, so the id of a deleted conflict is never given to another (a link, a campaign's
+history or a stale page that names it can never reach a conflict it was not made for)."""
+
+SCHEMA = (
+    CONFLICTS.format(name="conflicts")
+    + """;
 CREATE TABLE steps (
     conflict_id INTEGER NOT NULL REFERENCES conflicts(id) ON DELETE CASCADE,
     idx INTEGER NOT NULL,
@@ -53,6 +65,7 @@ CREATE TABLE steps (
     PRIMARY KEY (conflict_id, idx)
 );
 """
+)
 
 #: Version 2: which process has a conflict open at the table (one process per open conflict).
 SESSIONS = """
@@ -64,16 +77,47 @@ CREATE TABLE IF NOT EXISTS sessions (
     since TEXT NOT NULL
 );
 """
+#: Version 4: which open store holds the claim (two in one process are two holders), and a lease: a claim with one
+#: (a server's) lapses unless it is renewed; one without (``play``'s) lives as long as its process.
+SESSIONS_V4 = (
+    "ALTER TABLE sessions ADD COLUMN owner TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE sessions ADD COLUMN lease REAL",
+)
+#: Version 4: the browser table's join links, each bound to the conflict it was made for. Deleting the conflict
+#: leaves the token with no conflict (``conflict_id`` NULL): the link answers "this table was deleted", forever.
+LINKS = """
+CREATE TABLE IF NOT EXISTS links (
+    token TEXT PRIMARY KEY,
+    table_id INTEGER NOT NULL,
+    conflict_id INTEGER REFERENCES conflicts(id) ON DELETE SET NULL,
+    seat TEXT NOT NULL,
+    made TEXT NOT NULL
+);
+"""
 
 #: The columns konflikt expects in each of its tables (a file with other columns is not one of ours).
 COLUMNS = {
     "conflicts": {"id", "title", "ruleset", "created", "updated", "record", "dice", "seats", "finished", "outcome"},
     "steps": {"conflict_id", "idx", "step", "source"},
-    "sessions": {"conflict_id", "host", "pid", "started", "since"},
+    "sessions": {"conflict_id", "host", "pid", "started", "since", "owner", "lease"},
+    "links": {"token", "table_id", "conflict_id", "seat", "made"},
     **library.COLUMNS,
 }
 #: The schema version that brought each table (a file of an older version lacks it, and is brought up to date).
-SINCE = {"sessions": 2} | {name: library.SCHEMA_VERSION for name in library.COLUMNS}
+SINCE = {"sessions": 2, "links": 4} | {name: library.SINCE_VERSION for name in library.COLUMNS}
+#: The version that brought a column to a table that is older than it.
+COLUMN_SINCE = {("sessions", "owner"): 4, ("sessions", "lease"): 4}
+
+LEASE_SECONDS = 30.0
+"""How long a server's claim on a conflict lives unless renewed (it renews every :data:`RENEW_SECONDS`)."""
+RENEW_SECONDS = 10.0
+TOKEN_BYTES = 18
+"""A join link's token: ``secrets.token_urlsafe(18)``, 24 characters."""
+
+
+def expected_columns(name: str, version: int) -> set[str]:
+    """The columns of konflikt's table ``name`` in a file of schema ``version``."""
+    return {c for c in COLUMNS[name] if version >= COLUMN_SINCE.get((name, c), 0)}
 
 
 def default_path() -> Path:
@@ -115,6 +159,26 @@ class Loaded:
 class NoDatabase(StoreError):
     """A command that reads or changes what is saved was pointed at a database that does not exist (it is not
     created)."""
+
+
+class TableGone(StoreError):
+    """A write or a link for a conflict that has been deleted: a stale table writes nothing."""
+
+
+def legacy_links(path: Path) -> list[tuple[int, str, str]]:
+    """The join links an older server kept in ``<db>.links.json`` (table id, seat, token); none where the file is
+    missing or unreadable (its tokens then open nothing)."""
+    try:
+        data = json.loads(path.with_name(path.name + ".links.json").read_text(encoding="utf-8"))
+        tables = data.get("tables", {}) if isinstance(data, dict) else {}
+        return [
+            (int(table), str(seat), str(token))
+            for table, seats in tables.items()
+            for seat, token in seats.items()
+            if str(table).isascii() and str(table).isdigit() and len(str(table)) <= 18
+        ]
+    except (OSError, ValueError, TypeError, AttributeError, RecursionError):
+        return []
 
 
 def _text(data: bytes) -> str:
@@ -163,7 +227,7 @@ def _check_file(conn: sqlite3.Connection, path: Path) -> None:
         raise StoreError(f"{path}: another program's SQLite database, not konflikt's; left untouched")
     if version > SCHEMA_VERSION:
         raise StoreError(f"{path}: saved by a newer konflikt (schema {version}); left untouched")
-    expected = {name: cols for name, cols in COLUMNS.items() if version >= SINCE.get(name, 0)}
+    expected = {name: expected_columns(name, version) for name in COLUMNS if version >= SINCE.get(name, 0)}
     for name, cols in expected.items():
         if tables.get(name) != cols:
             found = "missing" if name not in tables else f"columns {', '.join(sorted(tables[name]))}"
@@ -219,6 +283,8 @@ class Store:
         self.conn = conn
         self.path = path
         self.readonly = readonly
+        self.owner = secrets.token_hex(8)
+        """This open store as a claim's holder: two stores of one process (a server and a command) are two."""
         self._claimed: set[int] = set()
 
     @classmethod
@@ -266,76 +332,225 @@ class Store:
 
     def _prepare(self) -> None:
         """Create konflikt's tables in a new file, or bring an older file up to date (the first write), in one
-        transaction: version 1 gains ``sessions``, version 2 the character library."""
+        transaction: version 1 gains ``sessions``, version 2 the character library, version 3 ids never reused and
+        the join links (:meth:`_migrate_to_4`), every row kept."""
         conn = self.conn
         try:
             if conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
                 # version 1 wrote WAL files; the rollback journal lets read-only commands create nothing
                 with suppress(sqlite3.OperationalError):
                     conn.execute("PRAGMA journal_mode = DELETE")
-            conn.execute("PRAGMA foreign_keys = ON")
+            old = conn.execute("PRAGMA user_version").fetchone()[0]
+            ours = conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+            # rebuilding the conflicts table (version 4) drops and renames it: foreign keys off while it does
+            # (a no-op inside a transaction, so here), checked whole before the commit
+            rebuild = ours and old < 4
+            conn.execute(f"PRAGMA foreign_keys = {'OFF' if rebuild else 'ON'}")
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("BEGIN IMMEDIATE")
             try:
                 app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
                 if app_id != APPLICATION_ID:
                     if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
                         raise StoreError(f"{self.path}: another program's SQLite database, not konflikt's; untouched")
                     for statement in SCHEMA.split(";"):
                         if statement.strip():
                             conn.execute(statement)
+                    conn.execute(SESSIONS)
+                    for statement in SESSIONS_V4:
+                        conn.execute(statement)
+                    conn.execute(LINKS)
+                    for statement in library.SCHEMA.split(";"):
+                        if statement.strip():
+                            conn.execute(statement)
                     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                    version = SCHEMA_VERSION
+                if version != SCHEMA_VERSION:
                     conn.execute(SESSIONS)
                     for statement in library.SCHEMA.split(";"):
                         if statement.strip():
                             conn.execute(statement)
+                    if version < 4:
+                        if not rebuild:  # another konflikt migrated it between our look and our transaction
+                            raise StoreError(f"{self.path}: changed while it was opened; try again")
+                        self._migrate_to_4()
                     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
+            if rebuild:
+                conn.execute("PRAGMA foreign_keys = ON")
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot be written ({exc})") from None
 
+    def _migrate_to_4(self) -> None:
+        """Version 3 → 4 inside the caller's transaction: the conflicts table rebuilt with ``AUTOINCREMENT`` (every
+        row kept, ids and all), ``sessions`` gains its owner and lease, and ``links`` is made, holding the tokens of
+        an older server's ``<db>.links.json`` (bound to the conflict that has the id now, or to none where it is
+        gone). The ids already given out (conflicts, the library's history, the old links) are never given again."""
+        conn = self.conn
+        conn.execute(CONFLICTS.format(name="conflicts_v4"))
+        conn.execute(
+            "INSERT INTO conflicts_v4 (id, title, ruleset, created, updated, record, dice, seats, finished, outcome) "
+            "SELECT id, title, ruleset, created, updated, record, dice, seats, finished, outcome FROM conflicts"
+        )
+        conn.execute("DROP TABLE conflicts")
+        conn.execute("ALTER TABLE conflicts_v4 RENAME TO conflicts")
+        for statement in SESSIONS_V4:
+            conn.execute(statement)
+        conn.execute(LINKS)
+        legacy = legacy_links(self.path)
+        known = {row[0] for row in conn.execute("SELECT id FROM conflicts")}
+        for table_id, seat, token in legacy:
+            conn.execute(
+                "INSERT OR IGNORE INTO links (token, table_id, conflict_id, seat, made) VALUES (?,?,?,?,?)",
+                (token, table_id, table_id if table_id in known else None, seat, _now()),
+            )
+        used = [
+            *(row[0] for row in conn.execute("SELECT max(id) FROM conflicts")),
+            *(row[0] for row in conn.execute("SELECT max(conflict_id) FROM history")),
+            *(table_id for table_id, _, _ in legacy),
+        ]
+        highest = max((int(n) for n in used if isinstance(n, int)), default=0)
+        conn.execute("DELETE FROM sqlite_sequence WHERE name = 'conflicts'")
+        conn.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('conflicts', ?)", (highest,))
+        problems = conn.execute("PRAGMA foreign_key_check").fetchall()
+        if problems:
+            raise StoreError(f"{self.path}: cannot be brought to schema 4 (foreign key {problems[0]}); left untouched")
+
     def close(self) -> None:
-        """Release this process's conflicts and close the connection."""
+        """Release this store's conflicts and close the connection."""
         for conflict_id in list(self._claimed):
             with suppress(sqlite3.Error, StoreError):
                 self.release(conflict_id)
         self.conn.close()
 
-    def claim(self, conflict_id: int) -> None:
-        """Mark the conflict open in this process (one process per open conflict at the table).
+    def _holder(self, held: Sequence[Any] | None) -> str | None:
+        """Who else holds a claim that is still live (``None``: nobody, or it is ours, or it has lapsed)."""
+        if held is None:
+            return None
+        h_host, h_pid, h_started, h_since, h_owner, h_lease = held
+        if (h_host, h_pid, h_owner) == (socket.gethostname(), os.getpid(), self.owner):
+            return None
+        here = h_host == socket.gethostname()
+        where = f"process {h_pid}" + ("" if here else f" on {h_host}")
+        if h_lease is not None:
+            if time.time() >= float(h_lease) or (here and not _alive(int(h_pid), str(h_started))):
+                return None  # a server that stopped renewing its claim, or is gone
+            return f"open at a konflikt serve table ({where}, since {h_since}); stop that server, or wait until "
+        if here and not _alive(int(h_pid), str(h_started)):
+            return None
+        return f"open in another konflikt ({where}, since {h_since}); quit it there"
 
-        A mark left by a process that is gone (killed, crashed) is taken over.
+    def claim(self, conflict_id: int, lease: float | None = None) -> None:
+        """Mark the conflict open in this store (one holder per open conflict at the table).
+
+        With ``lease`` (seconds: a server), the claim lapses unless :meth:`renew` renews it; without, it lives as
+        long as this process. A claim whose process is gone (killed, crashed) or whose lease has lapsed is taken
+        over.
 
         Raises:
-            StoreError: another live konflikt has the conflict open.
+            StoreError: another live holder has the conflict open.
         """
         host, pid = socket.gethostname(), os.getpid()
         with self.transaction() as tx:
-            row = tx.execute("SELECT host, pid, started, since FROM sessions WHERE conflict_id = ?", (conflict_id,))
-            held = row.fetchone()
-            mine = held is None or (held[0], held[1]) == (host, pid)
-            if not mine and (held[0] != host or _alive(int(held[1]), str(held[2]))):
-                where = f"process {held[1]}" + (f" on {held[0]}" if held[0] != host else "")
-                raise StoreError(
-                    f"conflict {conflict_id} is open in another konflikt ({where}, since {held[3]}); quit it there"
-                )
-            tx.execute(
-                "INSERT OR REPLACE INTO sessions (conflict_id, host, pid, started, since) VALUES (?,?,?,?,?)",
-                (conflict_id, host, pid, _process_started(pid), _now()),
+            row = tx.execute(
+                "SELECT host, pid, started, since, owner, lease FROM sessions WHERE conflict_id = ?", (conflict_id,)
             )
+            other = self._holder(row.fetchone())
+            if other is not None:
+                if other.endswith("until "):
+                    other += f"its claim lapses ({LEASE_SECONDS:.0f} s after its last renewal)"
+                raise StoreError(f"conflict {conflict_id} is {other}")
+            tx.execute(
+                "INSERT OR REPLACE INTO sessions (conflict_id, host, pid, started, since, owner, lease) "
+                "VALUES (?,?,?,?,?,?,?)",
+                (
+                    conflict_id, host, pid, _process_started(pid), _now(), self.owner,
+                    None if lease is None else time.time() + lease,
+                ),
+            )  # fmt: skip
         self._claimed.add(conflict_id)
+
+    def renew(self, lease: float) -> set[int]:
+        """Renew the leases of this store's claims for ``lease`` seconds more; the conflicts whose claim it no
+        longer holds (taken over after it lapsed, or deleted) are returned and forgotten."""
+        until = time.time() + lease
+        lost: set[int] = set()
+        with self.transaction() as tx:
+            for conflict_id in sorted(self._claimed):
+                cur = tx.execute(
+                    "UPDATE sessions SET lease = ? WHERE conflict_id = ? AND host = ? AND pid = ? AND owner = ?",
+                    (until, conflict_id, socket.gethostname(), os.getpid(), self.owner),
+                )
+                if cur.rowcount != 1:
+                    lost.add(conflict_id)
+        self._claimed -= lost
+        return lost
+
+    def holds(self, tx: sqlite3.Connection, conflict_id: int) -> None:
+        """Inside a transaction: refuse to write to a conflict that is gone, or that this store no longer holds.
+
+        Raises:
+            TableGone: the conflict was deleted.
+            StoreError: another konflikt has taken it over.
+        """
+        if tx.execute("SELECT 1 FROM conflicts WHERE id = ?", (conflict_id,)).fetchone() is None:
+            self._claimed.discard(conflict_id)
+            raise TableGone(f"conflict {conflict_id} was deleted")
+        row = tx.execute(
+            "SELECT 1 FROM sessions WHERE conflict_id = ? AND host = ? AND pid = ? AND owner = ?",
+            (conflict_id, socket.gethostname(), os.getpid(), self.owner),
+        ).fetchone()
+        if row is None:
+            self._claimed.discard(conflict_id)
+            raise StoreError(f"conflict {conflict_id} was taken over by another konflikt after this one's claim lapsed")
 
     def release(self, conflict_id: int) -> None:
         with self.transaction() as tx:
             tx.execute(
-                "DELETE FROM sessions WHERE conflict_id = ? AND host = ? AND pid = ?",
-                (conflict_id, socket.gethostname(), os.getpid()),
+                "DELETE FROM sessions WHERE conflict_id = ? AND host = ? AND pid = ? AND owner = ?",
+                (conflict_id, socket.gethostname(), os.getpid(), self.owner),
             )
         self._claimed.discard(conflict_id)
+
+    # ---- join links (the browser table) ---------------------------------------------------------------------------
+    def links(self) -> list[tuple[str, int, int | None, str]]:
+        """Every join link: ``(token, the table id it was made for, the conflict it opens or None, seat)``."""
+        if not self.readonly or "links" in self._tables():
+            rows = self.conn.execute("SELECT token, table_id, conflict_id, seat FROM links ORDER BY table_id, seat")
+            return [(str(t), int(i), None if c is None else int(c), str(s)) for t, i, c, s in rows.fetchall()]
+        return []
+
+    def link(self, conflict_id: int, seats: Sequence[str]) -> dict[str, str]:
+        """The conflict's join links by seat, making the missing ones (one transaction); each token is bound to this
+        conflict and dropped with it.
+
+        Raises:
+            TableGone: there is no such conflict (deleted).
+        """
+        with self.transaction() as tx:
+            if tx.execute("SELECT 1 FROM conflicts WHERE id = ?", (conflict_id,)).fetchone() is None:
+                raise TableGone(f"conflict {conflict_id} was deleted")
+            rows = tx.execute("SELECT seat, token FROM links WHERE conflict_id = ?", (conflict_id,)).fetchall()
+            tokens = {str(seat): str(token) for seat, token in rows}
+            for seat in seats:
+                if seat not in tokens:
+                    tokens[seat] = secrets.token_urlsafe(TOKEN_BYTES)
+                    tx.execute(
+                        "INSERT INTO links (token, table_id, conflict_id, seat, made) VALUES (?,?,?,?,?)",
+                        (tokens[seat], conflict_id, conflict_id, seat, _now()),
+                    )
+        return tokens
+
+    def exists(self, conflict_id: int) -> bool:
+        return self.conn.execute("SELECT 1 FROM conflicts WHERE id = ?", (conflict_id,)).fetchone() is not None
+
+    def _tables(self) -> set[str]:
+        return {str(row[0]) for row in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -407,13 +622,16 @@ class Store:
         )
         library.write_back(tx, conflict_id, ending)
 
-    def append_many(self, runs: Iterable[tuple[int, int, Sequence[Step], Sequence[str]]]) -> None:
+    def append_many(self, runs: Iterable[tuple[int, int, Sequence[Step], Sequence[str]]], held: bool = False) -> None:
         """Commit runs of applied steps, ``(conflict_id, first index, steps, sources)``, in one transaction.
 
-        A table server commits what several inputs caused at once (one fsync, not one per step); all or none.
+        A table server commits what several inputs caused at once (one fsync, not one per step); all or none. With
+        ``held`` (the server) each conflict must still exist and be claimed by this store (:meth:`holds`).
         """
         with self.transaction() as tx:
             for conflict_id, first, steps, sources in runs:
+                if held:
+                    self.holds(tx, conflict_id)
                 if len(steps) != len(sources):
                     raise ValueError("one source per step")
                 rows = zip(steps, sources, strict=True)
@@ -426,10 +644,12 @@ class Store:
                 )
                 tx.execute("UPDATE conflicts SET updated = ? WHERE id = ?", (_now(), conflict_id))
 
-    def truncate(self, conflict_id: int, keep: int) -> None:
+    def truncate(self, conflict_id: int, keep: int, held: bool = False) -> None:
         """Drop every step from index ``keep`` on (undo), in one transaction; undoing past the end of a campaign's
-        conflict gives its characters back as they were before it."""
+        conflict gives its characters back as they were before it. ``held``: as :meth:`append_many`."""
         with self.transaction() as tx:
+            if held:
+                self.holds(tx, conflict_id)
             tx.execute("DELETE FROM steps WHERE conflict_id = ? AND idx >= ?", (conflict_id, keep))
             tx.execute(
                 "UPDATE conflicts SET updated = ?, finished = 0, outcome = NULL WHERE id = ?", (_now(), conflict_id)
@@ -446,19 +666,24 @@ class Store:
             raise StoreError(f"no saved conflict {conflict_id} in {self.path}")
         self.claim(conflict_id)
         with self.transaction() as tx:
+            # its join links stay, bound to no conflict: they answer "this table was deleted" and open nothing
+            tx.execute("UPDATE links SET conflict_id = NULL WHERE conflict_id = ?", (conflict_id,))
             tx.execute("DELETE FROM sessions WHERE conflict_id = ?", (conflict_id,))
             tx.execute("DELETE FROM steps WHERE conflict_id = ?", (conflict_id,))
             tx.execute("DELETE FROM conflicts WHERE id = ?", (conflict_id,))
         self._claimed.discard(conflict_id)
 
-    def finish(self, conflict_id: int, outcome: str) -> None:
+    def finish(self, conflict_id: int, outcome: str, held: bool = False) -> None:
         """Mark the conflict finished. A campaign's conflict whose last step was saved without its ending (by a
-        front end that does not pass one to :meth:`append`) writes its characters back here, once."""
+        front end that does not pass one to :meth:`append`) writes its characters back here, once. ``held``: as
+        :meth:`append_many`."""
         ending = None
         if library.needs_write_back(self.conn, conflict_id):
             loaded = self.load(conflict_id)
             ending = library.ending_of(loaded.conflict.replay(), loaded.conflict.scenario.title)
         with self.transaction() as tx:
+            if held:
+                self.holds(tx, conflict_id)
             tx.execute(
                 "UPDATE conflicts SET finished = 1, outcome = ?, updated = ? WHERE id = ?",
                 (outcome, _now(), conflict_id),

@@ -28,7 +28,8 @@ from konflikt.core.scenario import ID_PATTERN, validation_message
 from konflikt.core.state import State
 from konflikt.errors import KonfliktError, OptionError, StoreError
 
-SCHEMA_VERSION = 3
+SINCE_VERSION = 3
+"""The schema version that brought the library's tables (the file's version is ``konflikt.store.db.SCHEMA_VERSION``)."""
 DEFAULT_CAMPAIGN = "default"
 
 SCHEMA = """

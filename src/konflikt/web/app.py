@@ -38,8 +38,9 @@ from konflikt.core.conflict import Conflict
 from konflikt.core.scenario import Scenario, bundled_examples, load_scenario
 from konflikt.core.state import GM
 from konflikt.errors import KonfliktError, StoreError
+from konflikt.store.db import LEASE_SECONDS, RENEW_SECONDS, Loaded, Store, TableGone
 from konflikt.web import advise
-from konflikt.web.links import Links
+from konflikt.web.links import Links, TableDeleted
 from konflikt.web.odds import FromHere, who_wins_from_here
 from konflikt.web.pages import Pages
 from konflikt.web.table import Refused, Sent, WebTable
@@ -108,17 +109,42 @@ class Hub:
 
     def open(self) -> None:
         self.engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="konflikt-engine")
-        self.writer = StoreThread(self.db)
-        self.links = Links.beside(self.writer.start())
+        self.writer = StoreThread(self.db, held=True)
+        path = self.writer.start()
+        try:
+            self.links = Links.beside(path)
+            self.links.load(self.writer.call_now(lambda store: store.links()))
+        except BaseException:
+            self.writer.stop()
+            raise
         if self.admin is not None and self.links.admin != self.admin:
             self.links.admin = self.admin
             self.links.save()
 
     def close(self) -> None:
         if self.writer is not None:
-            self.writer.stop()
+            self.writer.stop()  # the store's close releases this server's claims
         if self.engine is not None:
             self.engine.shutdown(wait=True)
+
+    async def renew(self) -> None:
+        """Renew this server's claims on its open tables while it runs; a table whose claim was lost (taken over
+        after it lapsed, or deleted) is dropped from memory, and its links answer why."""
+        while True:
+            await asyncio.sleep(RENEW_SECONDS)
+            try:
+                lost = await self.store.call(lambda store: store.renew(LEASE_SECONDS))
+            except StoreError:
+                continue
+            for cid in lost:
+                self.drop(cid, "this table was taken over by another konflikt; reload the page")
+
+    def drop(self, cid: int, why: str) -> None:
+        """Forget a table held in memory: its pages' next inputs are refused with ``why`` and write nothing."""
+        table = self.tables.pop(cid, None)
+        if table is not None:
+            table.dropped = why
+        self.changed(cid)
 
     @property
     def store(self) -> StoreThread:
@@ -127,22 +153,66 @@ class Hub:
 
     # ---- tables -----------------------------------------------------------------------------------------------
     async def table(self, cid: int) -> WebTable:
+        """The table of saved conflict ``cid``, loaded and claimed by this server (renewed while it runs).
+
+        Raises:
+            TableDeleted: the conflict is gone (its links say so from now on).
+            StoreError: another konflikt has it open (``play --resume``), or it cannot be read.
+        """
         if cid not in self.tables:
             async with self.loading:
                 if cid not in self.tables:
-                    loaded = await self.store.call(lambda store: store.load(cid))
+
+                    def claimed(store: Store) -> Loaded:
+                        if not store.exists(cid):
+                            raise TableGone(f"conflict {cid} was deleted")
+                        store.claim(cid, lease=LEASE_SECONDS)
+                        try:
+                            return store.load(cid)
+                        except BaseException:
+                            store.release(cid)
+                            raise
+
+                    try:
+                        loaded = await self.store.call(claimed)
+                    except TableGone:
+                        assert self.links is not None
+                        self.links.forget(cid)
+                        raise TableDeleted(cid) from None
                     table = WebTable.load(loaded)
                     await self.store.write(table.take_writes())
                     self.tables[cid] = table
         return self.tables[cid]
 
     async def seat_for(self, cid: int, token: str) -> tuple[WebTable, str]:
-        """The table and the seat a token acts for; an unknown pair is refused without saying which part."""
+        """The table and the seat a token acts for; an unknown pair is refused without saying which part.
+
+        Raises:
+            LookupError: no such link.
+            TableDeleted: a link made for a conflict that has been deleted.
+        """
         assert self.links is not None
         seat = self.links.seat_of(cid, token)
         if seat is None:
             raise LookupError("no such table link")
+        held = self.tables.get(cid)
+        if held is not None and not await self.store.call(lambda store: store.exists(cid)):
+            # deleted by another konflikt after this server's claim had lapsed: nothing more is written for it
+            self.links.forget(cid)
+            self.drop(cid, str(TableDeleted(cid)))
+            raise TableDeleted(cid)
         return await self.table(cid), seat
+
+    async def ensure_links(self, cid: int, seats: list[str]) -> dict[str, str]:
+        """The table's join links by seat, made (in the store, bound to this conflict) where missing."""
+        assert self.links is not None
+        try:
+            tokens = await self.store.call(lambda store: store.link(cid, seats))
+        except TableGone:
+            self.links.forget(cid)
+            raise TableDeleted(cid) from None
+        self.links.add(cid, tokens)
+        return tokens
 
     async def create(
         self, scenario: Scenario, policies: Mapping[str, str], dice: str, seed: int | None
@@ -166,15 +236,14 @@ class Hub:
         conflict = Conflict(scenario, {}, seed)
         conflict.replay()
         cid = await self.store.call(lambda store: store.create(conflict, dice, names))
-        tokens = self.links.ensure(cid, [p.id for p in scenario.participants()] + [GM])
+        tokens = await self.ensure_links(cid, [p.id for p in scenario.participants()] + [GM])
         await self.table(cid)
         return cid, tokens[GM]
 
     async def adopt(self, cid: int) -> str:
         """Open a saved conflict (begun with ``konflikt play`` perhaps) at this table: make its links."""
-        assert self.links is not None
         table = await self.table(cid)
-        return self.links.ensure(cid, table.seats())[GM]
+        return (await self.ensure_links(cid, table.seats()))[GM]
 
     # ---- frames -----------------------------------------------------------------------------------------------
     def render(self, name: str, **context: Any) -> str:
@@ -295,7 +364,13 @@ class Hub:
             conn.wake()
 
     async def apply(self, table: WebTable, seat: str, message: Mapping[str, Any]) -> None:
-        """Handle one input, commit what it caused, then wake the table's pages (in that order)."""
+        """Handle one input, commit what it caused, then wake the table's pages (in that order).
+
+        A table this server no longer holds (deleted, or taken over) takes nothing: its input is refused with the
+        reason, and nothing is written.
+        """
+        if table.dropped is not None or self.tables.get(table.id) is not table:
+            raise Refused(table.dropped or "this table was closed on the server; reload the page")
         if message.get("type") == "odds":
             await self.ask_odds(table, seat)
             return
@@ -310,9 +385,15 @@ class Hub:
             finally:
                 try:
                     await self.store.write(table.take_writes())
+                except TableGone:
+                    # deleted under a server whose claim had lapsed: the steps in memory are written nowhere
+                    assert self.links is not None
+                    self.links.forget(table.id)
+                    self.drop(table.id, str(TableDeleted(table.id)))
+                    raise TableDeleted(table.id) from None
                 except Exception as exc:
                     # the table in memory is ahead of the file: forget it, the next request reloads what was saved
-                    self.tables.pop(table.id, None)
+                    self.drop(table.id, one_line(f"the save database could not be written: {exc}; reload the page"))
                     raise StoreError(f"the save database could not be written: {exc}") from None
                 finally:
                     self.changed(table.id)
@@ -382,9 +463,13 @@ def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.open()
         app.state.hub = hub
+        renewing = asyncio.create_task(hub.renew())
         try:
             yield
         finally:
+            renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewing
             hub.close()
 
     def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -488,12 +573,16 @@ def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
             table, seat = await lookup(request)
         except LookupError:
             raise PageRefused("no such table link: ask your game master for yours", 404) from None
+        except TableDeleted as exc:
+            raise PageRefused(str(exc), 410) from None
         error = None
         if request.method == "POST":
             form = await posted_form(request)
             message = {k: _form_value(k, str(form[k])) for k in FIELDS if k in form}
             try:
                 await hub.apply(table, seat, message)
+            except TableDeleted as exc:
+                raise PageRefused(str(exc), 410) from None
             except KonfliktError as exc:
                 error = one_line(str(exc))
             else:
@@ -516,6 +605,8 @@ def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
             table, seat = await lookup(request)
         except LookupError:
             return JSONResponse({"error": "no such table link"}, status_code=404)
+        except TableDeleted as exc:
+            return JSONResponse({"error": one_line(str(exc))}, status_code=410)
         except KonfliktError as exc:
             return JSONResponse({"error": one_line(str(exc))}, status_code=400)
         if request.method == "POST":
@@ -532,6 +623,8 @@ def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
                 return JSONResponse({"error": "not a JSON object"}, status_code=400)
             try:
                 await hub.apply(table, seat, message)
+            except TableDeleted as exc:
+                return JSONResponse({"error": one_line(str(exc))}, status_code=410)
             except KonfliktError as exc:
                 return JSONResponse({"error": one_line(str(exc))}, status_code=400)
         async with table.lock:
@@ -543,6 +636,9 @@ def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
             return
         try:
             table, seat = await lookup(ws)
+        except TableDeleted as exc:
+            await ws.close(code=1008, reason=one_line(str(exc))[:120])
+            return
         except (LookupError, KonfliktError, ValueError):
             await ws.close(code=1008, reason="no such table link")
             return
@@ -601,6 +697,8 @@ def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
                     await hub.apply(table, seat, message)
                 except KonfliktError as exc:
                     conn.queue.put_nowait({"type": "error", "message": one_line(str(exc)), "ack": conn.ack})
+                    if isinstance(exc, TableDeleted):
+                        break
         except WebSocketDisconnect:
             pass
         finally:

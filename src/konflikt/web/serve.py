@@ -36,6 +36,7 @@ def banner(host: str, port: int, db: Path | None) -> list[str]:
     store = Store.open(db)
     try:
         links = Links.beside(store.path)
+        links.load(store.links())
         rows = [r for r in store.list() if not r.finished]
         path = store.path
     finally:

@@ -74,6 +74,8 @@ class WebTable:
     odds_seq: int = 0
     advice: AdviceBox = field(default_factory=AdviceBox)
     """The ``advise`` panel's answers and whether players see them (:mod:`konflikt.web.advise`)."""
+    dropped: str | None = None
+    """Why the server no longer holds this table (deleted, taken over): its inputs are refused with it."""
     _cache_version: tuple[str, int, bool] = ("", -1, False)
     _cache: dict[Any, Any] = field(default_factory=dict)
     _kept: dict[Any, tuple[Any, Any]] = field(default_factory=dict)
@@ -372,7 +374,7 @@ class WebTable:
             self.unsaved = []
         if self.state.is_terminal() and not self.finished:
             cid, summary = self.id, self.state.outcome().summary
-            self.writes.append(lambda store: store.finish(cid, summary))
+            self.writes.append(lambda store: store.finish(cid, summary, held=True))
             self.finished = True
 
     def take_writes(self) -> list[Write]:
@@ -389,7 +391,7 @@ class WebTable:
         keep = human[-min(count, len(human))]
         self.save()
         cid = self.id
-        self.writes.append(lambda store: store.truncate(cid, keep))
+        self.writes.append(lambda store: store.truncate(cid, keep, held=True))
         self.sources = self.sources[:keep]
         self.conflict.steps = self.conflict.steps[:keep]
         self.finished = False

@@ -63,8 +63,10 @@ class _Job:
 class StoreThread:
     """One thread owning the store's connection (SQLite connections stay in the thread that opened them)."""
 
-    def __init__(self, db: Path | None) -> None:
+    def __init__(self, db: Path | None, held: bool = False) -> None:
         self.db = db
+        self.held = held
+        """The server's: steps are appended only to conflicts this store still claims (and that still exist)."""
         self.path: Path | None = None
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="konflikt-store", daemon=True)
@@ -88,6 +90,12 @@ class StoreThread:
         done: Future[T] = Future()
         self._jobs.put(_Job(done, call=work))
         return await asyncio.wrap_future(done)
+
+    def call_now(self, work: Callable[[Store], T]) -> T:
+        """:meth:`call`, waited for in the calling thread (the server's start, before the event loop serves)."""
+        done: Future[T] = Future()
+        self._jobs.put(_Job(done, call=work))
+        return done.result()
 
     async def write(self, writes: Sequence[Write]) -> None:
         """Commit a table's writes, in order; appends may share a transaction with other tables' appends."""
@@ -151,7 +159,7 @@ class StoreThread:
         appends = [w for w in writes if isinstance(w, Append)]
         if len(appends) == len(writes):
             try:
-                store.append_many([(w.conflict_id, w.first, w.steps, w.sources) for w in appends])
+                store.append_many([(w.conflict_id, w.first, w.steps, w.sources) for w in appends], held=self.held)
             except Exception:  # one job's bad write must not fail the others: one by one below
                 pass
             else:
@@ -163,7 +171,7 @@ class StoreThread:
             try:
                 for w in job.writes:
                     if isinstance(w, Append):
-                        store.append_many([(w.conflict_id, w.first, w.steps, w.sources)])
+                        store.append_many([(w.conflict_id, w.first, w.steps, w.sources)], held=self.held)
                         self.commits += 1
                     else:
                         w(store)
