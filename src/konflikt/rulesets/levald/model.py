@@ -670,6 +670,8 @@ def exact_model(state: State, policies: Mapping[str, Policy]) -> LevaldModel | s
             return f"the levald model mirrors the heuristic and random policies only, not {f.id}'s"
     if state.gm_conditions and policy_kind(policies.get(GM)) != "heuristic":
         return "the levald model mirrors GM conditions only with the heuristic GM (who never changes them)"
+    if state.options.gard_out_cannot_back:
+        return "the levald model does not mirror option gard_out_cannot_back (its choices would read Gard)"
     if not at_round_start(state):
         return None
     identity = (LevaldModel.identity(state), kinds)

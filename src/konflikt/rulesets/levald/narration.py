@@ -101,6 +101,12 @@ class NarrationMixin(State):
     def _kept_defence(self) -> tuple[tuple[int, int], ...]:
         raise NotImplementedError
 
+    def cannot_back(self, i: int) -> bool:
+        raise NotImplementedError
+
+    def immobile(self, i: int) -> bool:
+        raise NotImplementedError
+
     # ---- small words -----------------------------------------------------------------------------------------------
     def _move_word(self, kind: str) -> str:
         return MOVE_WORDS[kind]
@@ -115,7 +121,7 @@ class NarrationMixin(State):
         return f"{name} ({R.DISTANCE_ENGLISH[name]})"
 
     def _ground_word(self, step: int) -> str:
-        if self.cornered[self.dfn]:
+        if self.immobile(self.dfn):
             return "follows in (följer med anfallet, −1 step)" if step < 0 else "stands (står kvar)"
         return "does not follow (följer inte efter, +1 step)" if step > 0 else "follows (följer efter)"
 
@@ -379,6 +385,12 @@ class NarrationMixin(State):
             )
         if action.kind == "leave" and not self.options.allow_leave:
             return "leaving is switched off (option allow_leave)"
+        i = self.index.get(seat, -1)
+        if action.kind in ("retreat", "leave") and self.phase == "move" and i >= 0 and self.cannot_back(i):
+            return (
+                f'{self.fighters[i].name} has no Gard left and "kan inte backa längre" (cannot back any more: '
+                "option gard_out_cannot_back)"
+            )
         return super().why_illegal(seat, action)
 
     def _target_words(self, i: int, skill: str, skill_value: int, modifier: int, modifier_name: str) -> str:

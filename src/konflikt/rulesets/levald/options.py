@@ -87,6 +87,17 @@ OPTIONS = OptionSet(
         "gjorts.",
     ),
     RuleOption(
+        "gard_out_cannot_back",
+        bool,
+        False,
+        "a fighter whose Gard has run out cannot back any more: as the defender it is 'på annat sätt orörlig' when "
+        "the attacker gains ground (follow in or stand, as against one cornered), and it may not declare Retirera "
+        "(retreat) or Lämna (leave); off (the default): the sentence describes what Gard stands for, and the rule "
+        "the text gives for Gard 0 is the open dice and the thresholds",
+        source="När gard tar slut så är försvaret helt vidöppet. Man är för trött, saknar balans och kan inte backa "
+        "längre.",
+    ),
+    RuleOption(
         "allow_leave",
         bool,
         True,

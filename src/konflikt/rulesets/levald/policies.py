@@ -93,11 +93,12 @@ class HeuristicPolicy:
         if d > length:
             return Action.of("advance")
         if d < length:
-            return Action.of("retreat")
+            return Action.of("retreat") if Action.of("retreat") in legal else Action.of("hold")
         if state.holder[pair] == enemy:
             # at my best distance but without the initiative: change the distance to force a new decision
             closer = d - 1
-            return Action.of("advance" if closer >= 0 and closer != state.fighters[enemy].length else "retreat")
+            wish = "advance" if closer >= 0 and closer != state.fighters[enemy].length else "retreat"
+            return Action.of(wish) if Action.of(wish) in legal else Action.of("hold")
         return Action.of("hold")
 
     def _defend(self, state: LevaldState, me: int, legal: list[Action]) -> Action:

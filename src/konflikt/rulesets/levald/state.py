@@ -204,9 +204,11 @@ class LevaldState(NarrationMixin):
         if phase == "move":
             if i not in self.subfight_fighters():
                 return ()
-            kinds = (
+            kinds: tuple[str, ...] = (
                 ("advance", "hold", "retreat", "leave") if self.options.allow_leave else ("advance", "hold", "retreat")
             )
+            if self.cannot_back(i):
+                kinds = tuple(k for k in kinds if R.WISH[k] <= 0)
             return tuple(Action.of(k) for k in kinds)
         if phase == "attacker" and i == self.att:
             return (Action.of("attack"), Action.of("regain"))
@@ -215,9 +217,18 @@ class LevaldState(NarrationMixin):
                 return (Action.of("defend"), Action.of("counter"))
             return (Action.of("defend"),)
         if phase == "ground" and i == self.att:
-            steps = (-1, 0) if self.cornered[self.dfn] else (0, 1)
+            steps = (-1, 0) if self.immobile(self.dfn) else (0, 1)
             return tuple(Action.of("ground", step=s) for s in steps)
         return ()
+
+    def cannot_back(self, i: int) -> bool:
+        """ "När gard tar slut … kan inte backa längre", read as a rule (option ``gard_out_cannot_back``)."""
+        return bool(self.options.gard_out_cannot_back) and self.gard[i] == 0
+
+    def immobile(self, i: int) -> bool:
+        """A defender the attacker gains ground against as one "inträngd i ett hörn eller på annat sätt orörlig":
+        cornered, or without Gard under ``gard_out_cannot_back``."""
+        return self.cornered[i] or self.cannot_back(i)
 
     def pending_roll(self) -> Dice | None:
         if self.phase not in CHANCE_PHASES:
