@@ -30,6 +30,7 @@ from math import lcm
 from typing import Generic, TypeVar
 
 from konflikt.analysis.exact import StateSpaceTooLarge
+from konflikt.core.capabilities import Marks, StepsInBatches
 from konflikt.core.deadline import check_time
 from konflikt.core.ruleset import ExactModel
 from konflikt.errors import KonfliktError
@@ -95,8 +96,8 @@ def explore(model: ExactModel, starts: Sequence[Hashable], max_states: int, dept
             level.append(0)
             queue.append(index[s])
     successors, end, length = model.successors, model.end, model.length
-    marks = getattr(model, "marks", None)
-    batch = getattr(model, "successors_batch", None)
+    marks = model.marks if isinstance(model, Marks) else None
+    batch = model.successors_batch if isinstance(model, StepsInBatches) else None
     stepped: dict[int, tuple[int, Sequence[tuple[Hashable, int]]]] = {}
     """Successors worked out ahead, a level at a time, by a model that steps many states at once."""
     collecting = gc.isenabled()

@@ -33,6 +33,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from konflikt.core.actions import Action, ChanceOutcome
+from konflikt.core.capabilities import ChanceClasses, Spreads
 from konflikt.core.deadline import check_time
 from konflikt.core.ruleset import Policy, RandomPolicy
 from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
@@ -129,9 +130,8 @@ def policy_distribution(policy: Policy, state: State, seat: str) -> list[tuple[A
     if isinstance(policy, RandomPolicy):
         legal = list(state.legal_actions(seat))
         return [(a, Fraction(1, len(legal))) for a in legal]
-    spread = getattr(policy, "action_distribution", None)
-    if spread is not None:
-        result: list[tuple[Action, Fraction]] = spread(state, seat)
+    if isinstance(policy, Spreads):
+        result: list[tuple[Action, Fraction]] = policy.action_distribution(state, seat)
         return [(a, p) for a, p in result if p]
     try:
         return [(policy.choose(state, seat, _REFUSE), Fraction(1))]
@@ -162,11 +162,9 @@ def grouped_branches(state: State, policies: Mapping[str, Policy]) -> list[tuple
     optional ``chance_classes``: Le våld's d100 by quality and effect): one outcome stands for each group, with the
     group's probability. The bridge to a model's starts walks these (a saved round of Le våld: thousands of States
     instead of tens of thousands)."""
-    if state.current_player() == CHANCE:
-        classes = getattr(state, "chance_classes", None)
-        if classes is not None:
-            grouped: list[tuple[ChanceOutcome, Fraction]] = classes()
-            return [(p, (0, outcome)) for outcome, p in grouped if p]
+    if state.current_player() == CHANCE and isinstance(state, ChanceClasses):
+        grouped: list[tuple[ChanceOutcome, Fraction]] = state.chance_classes()
+        return [(p, (0, outcome)) for outcome, p in grouped if p]
     return branches(state, policies)
 
 

@@ -39,6 +39,7 @@ from konflikt.analysis.kernel_warm_up import (
 from konflikt.analysis.model_odds import model_odds, winners_by_values
 from konflikt.core.actions import Action
 from konflikt.core.batch import wilson
+from konflikt.core.capabilities import PreparesWinners
 from konflikt.core.deadline import OutOfTime, deadline
 from konflikt.core.ruleset import Policy, get_ruleset
 from konflikt.core.scenario import Scenario
@@ -341,7 +342,7 @@ def _values_model(state: State, policies: Mapping[str, Policy]) -> Any:
     Le våld's duel, whose block solve keeps nothing for the next question otherwise), else ``None``."""
     factory = get_ruleset(state.ruleset).exact_model
     made = factory(state, policies) if factory is not None else None
-    if made is None or isinstance(made, str) or not hasattr(made, "prepare_winners"):
+    if not isinstance(made, PreparesWinners):
         return None
     return made
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from konflikt.analysis.compact import CHECK_EVERY, UNIT_ROUNDOFF, Chain, Label, Solved, explore
 from konflikt.analysis.exact import StateSpaceTooLarge
+from konflikt.core.capabilities import ClocklessChain, Propagates, SolvesBlocks
 from konflikt.core.deadline import check_time
 from konflikt.errors import KonfliktError
 
@@ -51,7 +52,7 @@ class Clockless:
 
 def has_propagation(model: object) -> bool:
     """Whether ``model`` pushes its float odds forward itself (``propagate(weighted, max_live)``: Le våld)."""
-    return hasattr(model, "propagate")
+    return isinstance(model, Propagates)
 
 
 def propagate_odds(
@@ -78,7 +79,7 @@ def has_blocks(model: object) -> bool:
     """Whether ``model`` solves its float odds without the clock itself (``solve_blocks(weighted, max_states)``:
     Le våld, block by block of Omtöckning), giving each label's probability and the mean length, not the
     length's distribution."""
-    return hasattr(model, "solve_blocks")
+    return isinstance(model, SolvesBlocks)
 
 
 def blocks_odds(model: Any, weighted: Sequence[tuple[Hashable, Fraction]], max_states: int) -> Any:
@@ -104,7 +105,7 @@ def blocks_odds(model: Any, weighted: Sequence[tuple[Hashable, Fraction]], max_s
 
 def has_horizon(model: object) -> bool:
     """Whether ``model`` offers the clockless chain (``clock``, ``step``, ``at_cap``, ``cap``)."""
-    return all(hasattr(model, name) for name in ("clock", "step", "at_cap", "cap"))
+    return isinstance(model, ClocklessChain)
 
 
 def solve_horizon(

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from konflikt.core.capabilities import PreparesWinners
 from konflikt.core.options import Options
 from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario, scenario_from_document
@@ -185,7 +186,7 @@ def main() -> None:
         state = new_state(scenario, payload["options"])
         assert ruleset.exact_model is not None
         model = ruleset.exact_model(state, policies)
-        if isinstance(model, str) or model is None or not hasattr(model, "prepare_winners"):
+        if not isinstance(model, PreparesWinners):
             raise SystemExit("no model with values")
         model.prepare_winners(state)
         return

@@ -24,6 +24,7 @@ from konflikt.analysis.horizon import (
     propagate_odds,
     solve_horizon,
 )
+from konflikt.core.capabilities import Enters, HeldInKey, Holds, Labels, Marks, WinnersFrom
 from konflikt.core.deadline import check_time
 from konflikt.core.ruleset import ExactModel, Policy, get_ruleset
 from konflikt.core.state import State
@@ -51,8 +52,7 @@ def winners_by_values(state: State, policies: Mapping[str, Policy]) -> tuple[dic
     out: dict[Hashable, float] = {}
     bound = 0.0
     if models:
-        winners_from = getattr(models[0], "winners_from", None)
-        found = winners_from(starts[0]) if winners_from is not None else None
+        found = models[0].winners_from(starts[0]) if isinstance(models[0], WinnersFrom) else None
         if found is None:
             return None
         out, bound = dict(found[0]), found[1]
@@ -180,13 +180,13 @@ def _start_at(
         return None
     compact = made.encode(s)
     if compact is None:
-        if getattr(made, "enter", None) is None:
+        if not isinstance(made, Enters):
             raise AssertionError(f"{type(made).__name__} was built from a state it does not encode")
         if made not in models:  # built to enter the round ``s`` is in (see ``_entered``)
             models.append(made)
             starts.append([])
         return None
-    if not marks_allowed and getattr(made, "held", None) is not None and not getattr(made, "held_in_key", False):
+    if not marks_allowed and isinstance(made, Holds) and not (isinstance(made, HeldInKey) and made.held_in_key):
         raise _Marked
     models.append(made)
     starts.append([])
@@ -198,10 +198,9 @@ def _entered(s: State, models: list[ExactModel]) -> dict[tuple[int, Hashable], F
     ``enter``: the starts reached, each with its probability; ``None`` where it cannot load ``s``), instead of the
     State API's walk. Only models without marks enter (the marks on the way would be the walk's)."""
     for i, model in enumerate(models):
-        enter = getattr(model, "enter", None)
-        if enter is None or getattr(model, "held", None) is not None:
+        if not isinstance(model, Enters) or isinstance(model, Holds):
             continue
-        found: list[tuple[Hashable, Fraction]] | None = enter(s)
+        found: list[tuple[Hashable, Fraction]] | None = model.enter(s)
         if found is not None:
             return {(i, compact): p for compact, p in found}
     return None
@@ -311,14 +310,12 @@ def _encode(models: list[ExactModel], state: State) -> tuple[int, Hashable] | No
 
 def _label(model: ExactModel | None, state: State) -> Hashable:
     """How the model labels an ended State (its optional ``label``), else :func:`outcome_label`."""
-    label = getattr(model, "label", None)
-    return label(state) if label is not None else outcome_label(state)
+    return model.label(state) if isinstance(model, Labels) else outcome_label(state)
 
 
 def _held(model: ExactModel | None, state: State) -> list[Hashable]:
     """The marks already true at ``state`` (the model's optional ``held``)."""
-    held = getattr(model, "held", None)
-    return list(held(state)) if held is not None else []
+    return list(model.held(state)) if isinstance(model, Holds) else []
 
 
 def _length(state: State, key: str | None) -> int:
@@ -455,7 +452,7 @@ def _solve(
         lengths=dict(sorted(lengths.items())) if has_lengths else None,  # type: ignore[arg-type]
         unit=unit,
         method="model",
-        marks=(marks if exact else marks_f) if block_marks or any(getattr(m, "marks", None) for m in models) else None,  # type: ignore[arg-type]
+        marks=(marks if exact else marks_f) if block_marks or any(isinstance(m, Marks) for m in models) else None,  # type: ignore[arg-type]
         error_bound=bound,
         absolute_bound=absolute,
         mean_length=mean,

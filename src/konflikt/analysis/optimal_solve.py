@@ -21,6 +21,7 @@ from konflikt.analysis import optimal_model as om
 from konflikt.analysis.exact import _apply, branches, policy_distribution
 from konflikt.analysis.optimal import Expectimax, Game, TooLargeToSolve, score
 from konflikt.core.actions import Action
+from konflikt.core.capabilities import DescribesStates, NamesRounds
 from konflikt.core.ruleset import Policy, RoundGame
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import GM, State
@@ -397,7 +398,7 @@ class Solver:
         best = self.game_solution([side])
         plain = self.game_solution([])
         met = om.reach(plain, *self.root)
-        numbered = getattr(game, "round_name", game.unit) is not None
+        numbered = _round_name(game) is not None
         if not numbered:  # steps are decisions (fimbulfrost): a state is one situation whatever the steps left
             first: dict[int, int] = {}
             merged: dict[tuple[int, int], float] = {}
@@ -423,7 +424,7 @@ class Solver:
                     if gap > 1e-9:
                         where = _describe_state(game, ex.states[u])
                         if numbered:
-                            name = getattr(game, "round_name", game.unit)
+                            name = _round_name(game)
                             where = f"{name} {self.root[1] - rounds + 1}: {where}"
                         out.append(
                             Loss(self.sides[side], seat, where, game.describe(chosen), game.describe(top), gap, p)
@@ -516,8 +517,12 @@ class Solver:
 
 
 def _describe_state(game: RoundGame, compact: Hashable) -> str:
-    words = getattr(game, "describe_state", None)
-    return str(words(compact)) if words is not None else repr(compact)
+    return str(game.describe_state(compact)) if isinstance(game, DescribesStates) else repr(compact)
+
+
+def _round_name(game: RoundGame) -> str | None:
+    """What a round of the game is called (its unit unless it names its rounds; ``None``: steps, not rounds)."""
+    return game.round_name if isinstance(game, NamesRounds) else game.unit
 
 
 def _state_words(state: State) -> str:
