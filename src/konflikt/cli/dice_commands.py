@@ -494,21 +494,28 @@ def compared_plot(compared: ComparedAnswer, out: Path) -> Path:
 
     rows = compared.rows()
     keys = [k for k, _ in rows]
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.28 * len(rows) + 2), 4.2))
+    title = "compared: " + ", ".join(compared.names)
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.28 * len(rows) + 2, 0.11 * len(title)), 4.2))
     count = len(compared.names)
-    for i, name in enumerate(compared.names):
+    for i, (name, answer) in enumerate(zip(compared.names, compared.answers, strict=True)):
         ps = [float(row[i]) for _, row in rows]
-        if compared.numeric:
-            ax.plot([int(k) for k in keys], ps, marker=".", label=name)
+        if compared.numeric:  # each expression over its own outcomes: no line along the impossible ones
+            ax.plot(
+                [int(k) for k, _ in answer.outcomes], [float(p) for _, p in answer.outcomes], marker=".", label=name
+            )
         else:
             width = 0.8 / count
             ax.bar([j + (i - (count - 1) / 2) * width for j in range(len(keys))], ps, width, label=name)
-    if not compared.numeric:
+    if compared.numeric:
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    else:
         ax.set_xticks(range(len(keys)), keys)
     ax.set_xlabel(compared.label)
     ax.set_ylabel("probability")
     ax.set_ylim(0, max((float(p) for _, row in rows for p in row), default=1) * 1.15)
-    ax.set_title("compared: " + ", ".join(compared.names))
+    ax.set_title(title)
     ax.grid(alpha=0.3, axis="y")
     ax.legend()
     fig.tight_layout()
