@@ -13,7 +13,7 @@ from rich.console import Console
 from konflikt.analysis.exact import conflict_odds
 from konflikt.analysis.from_here import who_wins
 from konflikt.cli.prompts import read_choice
-from konflikt.cli.render import status_table
+from konflikt.cli.render import CHANGED, status_table
 from konflikt.cli.table import TableSession
 from konflikt.core.conflict import Conflict, new_state
 from konflikt.core.scenario import load_scenario
@@ -96,12 +96,27 @@ def test_a_d100_roll_shows_success_and_exceptional_not_a_hundred_rows() -> None:
 
 
 def test_a_pool_roll_shows_labelled_successes() -> None:
+    """A pool's successes; the 1s only where the rules read them (``ones``), and up to what is needed (``need``)."""
     from konflikt.core.stakes import default_stakes
 
     rows = dict(default_stakes(parse_dice("3d6 pool")))
     assert rows["successes ≥ 1"] == 1 - Fraction(1, 8)
     assert rows["successes ≥ 3"] == Fraction(1, 8)
+    assert "at least one 1" not in rows
+    rows = dict(default_stakes(parse_dice("3d6 pool"), ones=True, need=2))
     assert rows["at least one 1"] == 1 - Fraction(5, 6) ** 3
+    assert list(rows) == ["successes ≥ 1", "successes ≥ 2", "at least one 1"]
+
+
+def test_a_sum_without_a_target_shows_a_few_thresholds_not_ten() -> None:
+    """``2T+6`` listed ten at-least thresholds; without a target a sum shows at most five, from likely to unlikely."""
+    from konflikt.core.stakes import MAX_ROWS, default_stakes
+
+    for notation in ("4dF", "2T+6", "d100", "3d6"):
+        rows = default_stakes(parse_dice(notation))
+        assert 3 <= len(rows) <= MAX_ROWS == 5, (notation, rows)
+        chances = [p for _, p in rows]
+        assert chances == sorted(chances, reverse=True) and chances[0] > Fraction(1, 2) > chances[-1]
 
 
 def test_the_example_matches_the_dice_count() -> None:
@@ -172,12 +187,15 @@ def session(tmp_path: Path, name: str, answers: list[str], **kwargs: object) -> 
     return table, out
 
 
-def test_after_a_step_only_the_changed_rows_are_shown(tmp_path: Path) -> None:
-    table, out = session(tmp_path, "presja/knife_fight", ["2", "quit"])
+def test_after_a_step_only_what_changed_is_shown_a_line_a_participant(tmp_path: Path) -> None:
+    """The whole table at the start; after each step only what changed, grouped on one line per participant
+    (``↳ Belzee: Punkty Losu (fate points) 3 → 2``), not a bordered table of the changed rows each time."""
+    table, out = session(tmp_path, "presja/knife_fight", ["1", "quit"])
     table.run()
     text = out.getvalue()
-    tables = text.count("┏")
-    assert tables >= 2 and text.count("│ tor ") < tables  # the whole table at the start, then what changed
+    assert text.count("┏") == 1 and text.count("│ tor ") == 1  # the whole table once, at the start
+    changed = [line for line in text.splitlines() if line.startswith(CHANGED)]
+    assert f"{CHANGED}Belzee: Punkty Losu (fate points) 3 → 2" in changed, changed
     assert "strona_belzee" not in text and "┃ belzee" not in text  # names, not ids
     assert "┃ Belzee" in text
 

@@ -108,7 +108,8 @@ def test_saves_delete(cli: Callable[..., Result], tmp_path: Path) -> None:
 def test_run_quiet_prints_the_outcome_only(cli: Callable[..., Result]) -> None:
     result = cli("run", "presja/knife_fight", "--seed", "1", "--quiet")
     assert result.code == 0
-    assert "outcome: taken_out" in result.out and "Sekwencja" not in result.out and "seed 1" not in result.out
+    assert "outcome: wyeliminowany (taken out)" in result.out  # the ending in words
+    assert "Sekwencja" not in result.out and "seed 1" not in result.out
 
 
 def _colours(env_extra: dict[str, str]) -> set[str]:

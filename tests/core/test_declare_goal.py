@@ -145,7 +145,8 @@ def test_declare_at_the_play_prompt_ends_the_conflict(
     assert "declare SIDE [GOAL]" in screen and f"  {side} (" in screen
     assert "'nobody': no side of that name" in screen
     assert ended.is_terminal() and ended.outcome().ending == GOAL_REACHED and ended.outcome().winners == (side,)
-    assert "The GM declares that" in screen and "outcome: goal_reached" in screen
+    assert "The GM declares that" in screen and f"outcome: {ended.ending_words(GOAL_REACHED)}" in screen
+    assert "goal_reached" not in screen  # the ending in words
 
 
 def test_the_gm_declares_from_the_browser_console_a_player_may_not_and_undo_takes_it_back(tmp_path: Path) -> None:

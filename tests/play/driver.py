@@ -19,6 +19,7 @@ from konflikt.dice import Fudge, Percentile, SuccessPool, SumDice, parse_dice
 
 CHOICE = r"(\S+) choose 1-(\d+) › "
 ROLL = r"roll ([^\s›]+(?: pool)?) › "
+NAME = r"(\S+) name the consequence › "
 END = r"outcome: (\S+)"
 STOPPED = r"stopped; conflict (\d+) is saved"
 CONFLICT_ID = r"conflict (\d+), saved after every step"
@@ -63,16 +64,19 @@ class Session:
     transcript: list[str] = field(default_factory=list)
     inputs: int = 0
     conflict_id: int | None = None
+    columns: int = 140
+    listed: list[int] = field(default_factory=list)
+    """The choices of the last menu listed (a prompt asked again after a bad answer lists none)."""
 
     def spawn(self, *args: str) -> pexpect.spawn:
-        env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="140", LINES="50")
+        env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS=str(self.columns), LINES="50")
         return pexpect.spawn(
             sys.executable,
             ["-m", "konflikt", "play", *args, "--db", str(self.db)],
             env=env,
             encoding="utf-8",
             timeout=60,
-            dimensions=(50, 140),
+            dimensions=(50, self.columns),
         )
 
     def drive(
@@ -84,7 +88,10 @@ class Session:
     ) -> str | None:
         """Answer every prompt until the outcome (returns its ending) or until ``stop_after`` inputs."""
         while True:
-            which = child.expect([CHOICE, ROLL, END, pexpect.EOF])
+            which = child.expect([CHOICE, ROLL, END, pexpect.EOF, NAME])
+            if which == 4:
+                child.sendline("")  # a consequence keeps the list's name
+                continue
             if which == 2:
                 ending = str(child.match.group(1))
                 child.expect(pexpect.EOF)
@@ -109,7 +116,9 @@ class Session:
                 child.expect(r"undone 1 human input")
                 self.inputs -= 1
                 continue
-            text = answer(self.inputs, kind, detail, menu(child.before) if kind == "choice" else [])
+            if kind == "choice" and re.search(r"^\s*\d+\. ", child.before, re.MULTILINE):
+                self.listed = menu(child.before)
+            text = answer(self.inputs, kind, detail, self.listed if kind == "choice" else [])
             self.transcript.append(f"{self.inputs} {kind} {detail}: {text}")
             child.sendline(text)
             self.inputs += 1

@@ -10,9 +10,12 @@ from __future__ import annotations
 import difflib
 import unicodedata
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from rich.console import Console
+from rich.text import Text
 
+from konflikt.cli.render import print_item, readable
 from konflikt.core.actions import Action
 from konflikt.core.state import GM, State
 from konflikt.errors import InvalidActionError
@@ -27,12 +30,105 @@ def seat_label(state: State, seat: str, names: Mapping[str, str] | None = None) 
     return name or seat
 
 
+SHOWN = 9
+"""At most this many choices are listed at first; ``more`` lists the rest."""
+
+
+@dataclass(frozen=True)
+class Menu:
+    """A decision's choices as listed: each keeps its number (its place among the legal actions), the first
+    :data:`SHOWN` to list are the text's own (:meth:`State.leading_actions`), the recommended one and the choices of
+    a kind of their own (conceding, passing), then the rest in order; ``default`` is what Enter takes."""
+
+    legal: tuple[Action, ...]
+    shown: tuple[int, ...]
+    """Indices into ``legal`` listed at first, in the order listed."""
+    default: int | None = None
+    """The index into ``legal`` of the recommended choice (Enter takes it), if any."""
+
+    @property
+    def hidden(self) -> tuple[int, ...]:
+        return tuple(i for i in range(len(self.legal)) if i not in self.shown)
+
+
+def build_menu(state: State, seat: str, legal: Sequence[Action], recommended: Action | None = None) -> Menu:
+    """The menu of ``legal``: all of them when they are few; else the text's own choices, the recommended one and
+    those of a kind of their own first, filled up to :data:`SHOWN` in order."""
+    legal = tuple(legal)
+    default = legal.index(recommended) if recommended is not None and recommended in legal else None
+    if len(legal) <= SHOWN:
+        return Menu(legal, tuple(range(len(legal))), default)
+    index = {action: i for i, action in enumerate(legal)}
+    kinds: dict[str, int] = {}
+    for action in legal:
+        kinds[action.kind] = kinds.get(action.kind, 0) + 1
+    alone = [i for i, action in enumerate(legal) if kinds[action.kind] == 1 and i != default]
+    must = ([default] if default is not None else []) + alone
+    must = must[:SHOWN]
+    leading = [index[a] for a in state.leading_actions(seat) if a in index and index[a] not in must]
+    leading = leading[: SHOWN - len(must)]
+    fill = [i for i in range(len(legal)) if i not in must and i not in leading][: SHOWN - len(must) - len(leading)]
+    own = [i for i in (index[a] for a in state.leading_actions(seat) if a in index) if i in leading or i == default]
+    rest = sorted({*must, *fill} - set(own))
+    return Menu(legal, (*own, *rest), default)
+
+
+def choice_text(state: State, seat: str, action: Action, names: Mapping[str, str] | None = None) -> str:
+    """A choice in the system's words, ids as names, with what it costs."""
+    text = readable(state.describe_action(seat, action), names or {}, state.id_words())
+    cost = state.action_cost(seat, action)
+    return f"{text} — cost: {cost}" if cost else text
+
+
 def list_choices(
-    console: Console, state: State, seat: str, legal: Sequence[Action], names: Mapping[str, str] | None = None
+    console: Console,
+    state: State,
+    seat: str,
+    legal: Sequence[Action],
+    names: Mapping[str, str] | None = None,
+    menu: Menu | None = None,
 ) -> None:
-    console.print(f"\n{seat_label(state, seat, names)} decides:", style="bold", highlight=False)
-    for i, action in enumerate(legal, 1):
-        console.print(f"  {i:>2}. {state.describe_action(seat, action)}", highlight=False, markup=False)
+    """The seat's choices, numbered: every one, or with a ``menu`` the first it lists (``more`` for the rest), the
+    recommended one marked; what the decision is about first, when the ruleset says (:meth:`State.decision_stake`)."""
+    console.print(f"\n{seat_label(state, seat, names)} decides:", style="bold", highlight=False, markup=False)
+    stake = state.decision_stake(seat)
+    if stake:
+        print_item(console, readable(stake, names or {}, state.id_words()), indent="  ", style="bold")
+    menu = menu or Menu(tuple(legal), tuple(range(len(legal))))
+    print_numbered(console, state, seat, menu, menu.shown, names)
+    hidden = len(menu.hidden)
+    if hidden:
+        console.print(
+            f"  ({hidden} more choice{'s' if hidden > 1 else ''}: type 'more' to list them, or their words)",
+            style="dim",
+            highlight=False,
+            markup=False,
+        )
+
+
+def list_more(console: Console, state: State, seat: str, menu: Menu, names: Mapping[str, str] | None = None) -> None:
+    """The choices a menu did not list at first."""
+    if not menu.hidden:
+        console.print("every choice is listed above", highlight=False, markup=False)
+        return
+    print_numbered(console, state, seat, menu, menu.hidden, names)
+
+
+def print_numbered(
+    console: Console,
+    state: State,
+    seat: str,
+    menu: Menu,
+    indices: Sequence[int],
+    names: Mapping[str, str] | None = None,
+) -> None:
+    width = len(str(len(menu.legal)))
+    for i in indices:
+        mark = "  [Enter]" if i == menu.default else ""
+        line = Text(f"  {i + 1:>{max(2, width)}}. {choice_text(state, seat, menu.legal[i], names)}")
+        if mark:
+            line.append(mark, style="bold")
+        print_item(console, line, hang=max(2, width) + 4)
 
 
 def fold(text: str) -> str:

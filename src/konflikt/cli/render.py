@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -137,6 +138,26 @@ def percent(p: Probability) -> str:
     return f"{value:.2f}%"
 
 
+def current_status(state: State) -> dict[str, dict[str, str]]:
+    """Every track and pool as the table stands now: :meth:`State.status`, with the cells the pending roll or
+    decision is deciding afresh (:meth:`State.status_pending`) in place of what the step before left."""
+    status = {row: dict(cols) for row, cols in state.status().items()}
+    for row, cells in state.status_pending().items():
+        status.setdefault(row, {}).update(cells)
+    return status
+
+
+def readable(text: str, names: Mapping[str, str], words: Mapping[str, str] | None = None) -> str:
+    """``text`` as people read it: participant and side ids as names (:func:`named`), and the ids a ruleset's texts
+    hold (:meth:`State.id_words`: a list entry, ``belzee:mild``) as their words, wherever such an id stands alone."""
+    text = named(text, names)
+    if not words:
+        return text
+    keys = sorted(words, key=len, reverse=True)
+    pattern = re.compile(r"(?<![\w:-])(" + "|".join(re.escape(k) for k in keys) + r")(?![\w:-])")
+    return pattern.sub(lambda m: words[m.group(1)], text)
+
+
 def status_table(
     state: State,
     title: str | None = None,
@@ -150,8 +171,9 @@ def status_table(
         since: the status before a step: only the fields that changed are shown (``None`` when none did).
         names: participant and side ids → names, for the column heads and for cells that hold an id.
     """
-    status = state.status()
+    status = current_status(state)
     names = names or {}
+    words = state.id_words()
     fields: list[str] = []
     for cols in status.values():
         for c in cols:
@@ -167,22 +189,84 @@ def status_table(
         table.add_column(Text(names.get(row, row)), overflow="fold")
     for f in fields:
         cells = (str(status[row].get(f, "")) for row in status)
-        table.add_row(Text(f), *(Text(named(cell, names)) for cell in cells))
+        table.add_row(Text(f), *(Text(readable(cell, names, words)) for cell in cells))
     return table
 
 
+CHANGED = "  ↳ "
+"""The mark of a line of what a step changed on the table (the default view's compact form of the status table)."""
+SHORT_CELL = 16
+"""A changed cell this short is shown as ``before → after``; a longer one (a track, a list) as its new value."""
+
+
+def status_changes(
+    state: State, before: Mapping[str, Mapping[str, str]], names: Mapping[str, str] | None = None
+) -> list[str]:
+    """What a step changed on the table, one line per participant (and one for the table's shared facts): each
+    changed field with its new value, ``before → after`` where both are short. Nothing is left out."""
+    status = current_status(state)
+    names = names or {}
+    words = state.id_words()
+    lines = []
+    for row, cols in status.items():
+        changes = []
+        for field, now in cols.items():
+            was = before.get(row, {}).get(field)
+            if now == was:
+                continue
+            now_text = readable(str(now), names, words)
+            if was and len(was) <= SHORT_CELL and len(now) <= SHORT_CELL:
+                changes.append(f"{field} {readable(was, names, words)} → {now_text}")
+            else:
+                changes.append(f"{field} {now_text}")
+        if changes:
+            who = "" if row == "table" else f"{names.get(row, row)}: "
+            lines.append(f"{who}{'; '.join(changes)}")
+    return lines
+
+
+def setup_lines(state: State, names: Mapping[str, str] | None = None) -> list[str]:
+    """The set-up facts (:meth:`State.setup_facts`), one line per participant: every number the rules read."""
+    names = names or {}
+    return [
+        f"{names.get(pid, pid)} — " + "; ".join(f"{label}: {value}" for label, value in facts.items())
+        for pid, facts in state.setup_facts().items()
+        if facts
+    ]
+
+
+def setup_panel(state: State, names: Mapping[str, str] | None = None) -> Panel | None:
+    """The opening panel: each participant's set-up facts, the numbers a game master checks the rules against."""
+    lines = setup_lines(state, names)
+    if not lines:
+        return None
+    body = Text()
+    for n, line in enumerate(lines):
+        if n:
+            body.append("\n")
+        who, _, rest = line.partition(" — ")
+        body.append(who, style="bold")
+        body.append(f" — {rest}")
+    return Panel(body, title=Text("set-up (the numbers the rules read)"), title_align="left", expand=False)
+
+
 def outcome_panel(state: State, names: Mapping[str, str] | None = None) -> Panel:
-    """How the conflict ended, each participant's fate, and what carries into the next conflict (the aftermath)."""
+    """How the conflict ended (in words), each participant's fate, and what carries into the next conflict."""
     outcome = state.outcome()
-    body = Text(outcome.summary, style="bold")
+    names = names or {}
+    words = state.id_words()
+    body = Text(readable(outcome.summary, names, words), style="bold")
     for pid, fate in outcome.participants.items():
-        body.append(f"\n{(names or {}).get(pid, pid)}: {fate}")
+        who = names.get(pid, pid)
+        fate_text = readable(fate, names, words)
+        # a fate that begins with the name already ("Kapten Nova: 0 tokens left") is not named twice
+        body.append(f"\n{fate_text}" if fate_text.startswith(f"{who}:") else f"\n{who}: {fate_text}")
     aftermath = aftermath_of(state)
     if aftermath is not None and aftermath.lines:
         body.append("\nafter the conflict (what carries into the next one):", style="dim")
         for line in aftermath.lines:
-            body.append(f"\n  {line}")
-    return Panel(body, title=Text(f"outcome: {outcome.ending}"), expand=False)
+            body.append(f"\n  {readable(line, names, words)}")
+    return Panel(body, title=Text(f"outcome: {state.ending_words(outcome.ending)}"), expand=False)
 
 
 def aftermath_of(state: State) -> Aftermath | None:
@@ -192,10 +276,22 @@ def aftermath_of(state: State) -> Aftermath | None:
 
 
 def print_events(console: Console, events: Sequence[Event], compact: bool = False) -> None:
-    """The narrated events, each in full (wrapped), or with ``compact`` each on one line cut to the width."""
+    """The narrated events, each in full. ``compact`` (the default view of ``play``): each event one item, its
+    continuation lines indented under it; nothing is ever cut to the width."""
     for event in events:
         style = EVENT_STYLES.get(event.kind)
         if compact:
-            console.print(Text(event.text, style=style or ""), no_wrap=True, overflow="ellipsis", highlight=False)
+            print_item(console, event.text, style=style or "")
         else:
             console.print(event.text, style=style, highlight=False, markup=False)
+
+
+def print_item(console: Console, text: str | Text, indent: str = "", style: str = "", hang: int = 2) -> None:
+    """One item wrapped to the width, its continuation lines indented ``hang`` more than its first: the words are
+    folded, never cut."""
+    body = text if isinstance(text, Text) else Text(text, style=style)
+    width = max(20, console.width - len(indent) - hang)
+    for n, line in enumerate(body.wrap(console, width, overflow="fold")):
+        line.rstrip()
+        lead = indent if n == 0 else " " * (len(indent) + hang)
+        console.print(Text(lead) + line, highlight=False, no_wrap=True, crop=False)

@@ -12,13 +12,24 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from rich.console import Console
 from rich.text import Text
 
 from konflikt.analysis.from_here import ENGINES, Chance, FromHere, choice_odds, percent, prepare, who_wins
 from konflikt.cli.line_input import ask_line
-from konflikt.cli.prompts import list_choices, read_choice, seat_label
-from konflikt.cli.render import outcome_panel, print_events, probability_table, status_table
+from konflikt.cli.prompts import Menu, build_menu, choice_text, list_choices, list_more, read_choice, seat_label
+from konflikt.cli.render import (
+    CHANGED,
+    current_status,
+    outcome_panel,
+    print_events,
+    print_item,
+    probability_table,
+    setup_panel,
+    status_changes,
+    status_table,
+)
 from konflikt.cli.render import percent as render_percent
 from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.conflict import Conflict
@@ -40,13 +51,17 @@ TABLE_ODDS_POLICY = "heuristic"
 WHOLE_BUDGET = 1.2
 CHOICES_BUDGET = 0.8
 """Seconds for "who wins from here", then for the chance of each choice: the whole answer well under 2 s."""
+MAX_NAME = 200
+"""The longest name a player may give a consequence at the table."""
 SUMMARY_BUDGET = 0.5
 """Seconds for the one-line summary of ``play --odds`` after each exchange or round."""
 
-HELP = """a choice: its number, or words of it as listed (atak, attack Massimo, avancera, lamna, angreb…)
+HELP = """a choice: its number, or words of it as listed (atak, attack Massimo, avancera, lamna, angreb), or Enter for
+the one marked [Enter] (what the heuristic would choose)
 commands at any prompt:
   help        this list
-  state       every track and pool now
+  state       the set-up (every number the rules read) and every track and pool now
+  more        the choices not listed at first
   log         the narrated log so far
   odds        who wins from here (exact, or ≈ estimated in about a second), the chance of each choice, and
               at a roll the chances that matter for it
@@ -118,10 +133,13 @@ class TableSession:
         self.asking: str | None = None
         """The seat the table is asking now (its choices get their chances from ``odds``)."""
         self.round = self.state.round_number()
+        self.menu: Menu | None = None
+        """The choices of the decision being asked (``more`` lists the rest)."""
 
     # ---- the loop -----------------------------------------------------------------------------------------------
     def run(self) -> State:
         if not self.state.is_terminal() and not self.quiet:
+            self.show_setup()
             self.console.print(self.table("Now"))
         if any(policy is None for policy in self.seats.values()):
             prepare(self.conflict.scenario, self.state, self.stand_ins())  # for 'odds' at the first prompt
@@ -147,6 +165,12 @@ class TableSession:
         self.console.print(outcome_panel(self.state, self.names), highlight=False)
         return self.state
 
+    def show_setup(self) -> None:
+        """The opening panel: each participant's numbers the rules read (skills, weapons, tracks)."""
+        panel = setup_panel(self.state, self.names)
+        if panel is not None:
+            self.console.print(panel)
+
     def table(self, title: str | None = None, since: dict[str, dict[str, str]] | None = None) -> Any:
         """The status table with names for ids (only the rows changed ``since``; ``""`` when none did)."""
         table = status_table(self.state, title, since=since, names=self.names)
@@ -155,20 +179,20 @@ class TableSession:
     def step(self) -> None:
         state = self.state
         node = state.current_player()
-        before = state.status()
+        before = current_status(state)
         if node == CHANCE:
             rolls, source = self.roll()
             for outcome, faces in rolls:
                 state.apply_action(outcome, faces=faces)
                 self.record(source, before)
-                before = state.status()
+                before = current_status(state)
                 source = JOINT_SOURCE  # the later dice of one prompt are undone with the first
         elif node == SIMULTANEOUS:
             for seat in state.waiting_for():
                 action, source = self.decide(seat, secret=True)
                 state.apply_actions({seat: action})
                 self.record(source, before)
-                before = state.status()
+                before = current_status(state)
         else:
             action, source = self.decide(node, secret=False)
             state.apply_action(action)
@@ -186,10 +210,13 @@ class TableSession:
             return
         new = [e for e in self.state.history() if e.step == len(steps) - 1 and e.visible_to is None]
         print_events(self.console, new, compact=not self.verbose)
-        if not self.state.is_terminal():
-            changed = status_table(self.state, since=None if self.verbose else before, names=self.names)
-            if changed is not None and self.state.status() != before:
-                self.console.print(changed)
+        if self.state.is_terminal() or current_status(self.state) == before:
+            return
+        if self.verbose:
+            self.console.print(self.table())
+            return
+        for line in status_changes(self.state, before, self.names):  # what changed, grouped a line a participant
+            print_item(self.console, line, indent=CHANGED, style="dim")
 
     def summary(self, node: str) -> None:
         """``play --odds``: who wins from here, in one line, when an exchange or round has ended (after a roll
@@ -227,15 +254,53 @@ class TableSession:
                 style="bold yellow",
                 highlight=False,
             )
-        list_choices(self.console, self.state, seat, legal, self.names)
+        self.menu = menu = build_menu(self.state, seat, legal, self.recommended(seat))
+        list_choices(self.console, self.state, seat, legal, self.names, menu)
         while True:
             text = self.ask(f"{seat} choose 1-{len(legal)} › ", secret)  # the seat id: scripts read it
+            if not text.strip() and menu.default is not None:
+                return self.named(seat, legal[menu.default], secret), "human"
             if self.command(text):
                 continue
             try:
-                return read_choice(text, self.state, seat, legal), "human"
+                action = read_choice(text, self.state, seat, legal)
             except KonfliktError as exc:
                 self.console.print(str(exc), style="red", highlight=False, markup=False)
+                continue
+            return self.named(seat, action, secret), "human"
+
+    def recommended(self, seat: str) -> Action | None:
+        """The choice marked for Enter: what the heuristic would choose, from what the seat knows."""
+        try:
+            policy = self.conflict.scenario.ruleset.policy(TABLE_ODDS_POLICY)
+            known = self.state.seen_by(seat) if self.state.is_simultaneous_node() else self.state.fork()
+            return policy.choose(known, seat, np.random.default_rng(len(self.state.steps())))
+        except KonfliktError:
+            return None
+
+    def named(self, seat: str, action: Action, secret: bool) -> Action:
+        """A chosen consequence, named at the table: for each consequence the choice takes, the player may say what
+        it is ("Gracz, który bierze konsekwencję, powinien opisać co się stało"); Enter keeps the list's name."""
+        taken = self.state.consequences_taken(seat, action)
+        if not taken:
+            return action
+        names: list[str] = []
+        for listed in taken:
+            print_item(
+                self.console,
+                f"{seat_label(self.state, seat, self.names)} takes the consequence '{listed}': say what it is "
+                "(Enter keeps this name)",
+                indent="  ",
+            )
+            while True:
+                typed = " ".join(self.ask(f"{seat} name the consequence › ", secret).split())
+                if len(typed) <= MAX_NAME:
+                    break
+                self.console.print(
+                    f"a name of at most {MAX_NAME} characters, please", style="red", highlight=False, markup=False
+                )
+            names.append(typed)
+        return self.state.with_consequence_names(seat, action, names) if any(names) else action
 
     def roll(self) -> tuple[list[Rolled], str]:
         """The pending roll's result(s) with their faces: rolled by konflikt face by face, or typed as they fell (the
@@ -255,9 +320,9 @@ class TableSession:
                 highlight=False,
                 markup=False,
             )
-            stakes = "; ".join(f"{label} {render_percent(p)}" for label, p in self.state.roll_stakes())
+            stakes = "; ".join(f"{label}: {render_percent(p)}" for label, p in self.state.roll_stakes())
             if stakes:
-                self.console.print(f"  chances: {stakes}", style="dim", highlight=False, markup=False)
+                print_item(self.console, f"chances: {stakes}", indent="  ", style="dim")
         else:
             self.console.print("", highlight=False)
             for number, purpose in enumerate(purposes, 1):
@@ -309,7 +374,10 @@ class TableSession:
         if word == "help":
             self.console.print(HELP, highlight=False, markup=False)
         elif word == "state":
+            self.show_setup()
             self.console.print(self.table("Now"))
+        elif word == "more" and self.menu is not None and self.asking is not None:
+            list_more(self.console, self.state, self.asking, self.menu, self.names)
         elif word == "log":
             print_events(self.console, [e for e in self.state.history() if e.visible_to is None])
         elif word == "odds":
@@ -384,8 +452,8 @@ class TableSession:
             mine = next((c for c in chance.chances if side and c.label.startswith(side)), None)
             shown = chance.line() if mine is None else _one(mine, chance)
             line = Text(f"  {number:>2}. {shown} — ")
-            line.append(state.describe_action(seat, action), style="dim")
-            self.console.print(line, no_wrap=True, overflow="ellipsis", highlight=False)
+            line.append(choice_text(state, seat, action, self.names), style="dim")
+            print_item(self.console, line, hang=6)
 
     def show_advice(self) -> None:
         """Each legal choice with its side's win chance under optimal continuation, best first; where optimal play
@@ -405,10 +473,12 @@ class TableSession:
                 highlight=False,
                 markup=False,
             )
-            for number, (action, p) in enumerate(rows, 1):
+            legal = list(state.legal_actions(seat))  # each choice by its own number, as the menu lists it
+            for rank, (action, p) in enumerate(rows, 1):
+                number = legal.index(action) + 1 if action in legal else rank
                 line = Text(f"  {number:>2}. {percent(p)} — ")
-                line.append(state.describe_action(seat, action), style="dim")
-                self.console.print(line, no_wrap=True, overflow="ellipsis", highlight=False)
+                line.append(choice_text(state, seat, action, self.names), style="dim")
+                print_item(self.console, line, hang=6)
             return
         self.console.print(
             f"advice for {name}: ≈ from here with the heuristic playing on (not optimal play: {why})",
@@ -424,11 +494,13 @@ class TableSession:
             mine = next((c for c in chance.chances if side and c.label.startswith(side)), None)
             ranked.append((-(mine.p if mine else 0.0), action, mine, chance))
         ranked.sort(key=lambda row: row[0])
-        for number, (_, action, mine, chance) in enumerate(ranked, 1):
+        legal = list(state.legal_actions(seat))
+        for rank, (_, action, mine, chance) in enumerate(ranked, 1):
+            number = legal.index(action) + 1 if action in legal else rank
             shown = chance.line() if mine is None else _one(mine, chance)
             line = Text(f"  {number:>2}. {shown} — ")
-            line.append(state.describe_action(seat, action), style="dim")
-            self.console.print(line, no_wrap=True, overflow="ellipsis", highlight=False)
+            line.append(choice_text(state, seat, action, self.names), style="dim")
+            print_item(self.console, line, hang=6)
 
     def side_of(self, seat: str) -> str:
         """The name of ``seat``'s side as :mod:`konflikt.analysis.from_here` labels it (empty for the GM)."""
@@ -484,7 +556,7 @@ class TableSession:
             number, _, reason = rest.partition(" ")
             if not (number.lstrip("-").isascii() and number.lstrip("-").isdigit() and len(number) < 10):
                 raise KonfliktError(f"correct {seat} {name}: a whole number next, not {number[:20]!r}")
-            before = self.state.status()
+            before = current_status(self.state)
             self.state.correct(seat, name, int(number), reason)
         except KonfliktError as exc:
             self.console.print(str(exc), style="red", highlight=False, markup=False)
@@ -512,7 +584,7 @@ class TableSession:
             return
         labels = {label: side for side, (name, _) in sides.items() for label in (side, name, name.split(" (", 1)[0])}
         found, rest = _prefix(text, labels)
-        before = self.state.status()
+        before = current_status(self.state)
         try:
             if found is None:
                 raise KonfliktError(f"{text[:40]!r}: no side of that name (sides: {', '.join(sides) or 'none'})")

@@ -13,36 +13,49 @@ from typing import Any
 
 from konflikt.dice import Dice
 
-MAX_ROWS = 10
-"""At most this many thresholds: a long range is shown at evenly spaced points."""
+MAX_ROWS = 5
+"""At most this many thresholds of a sum without a target: those whose chance is nearest 90%, 70%, 50%, 30% and 10%
+(a roll with a target says the chances against it instead, ``State.roll_stakes``)."""
+QUANTILES = (Fraction(9, 10), Fraction(7, 10), Fraction(1, 2), Fraction(3, 10), Fraction(1, 10))
 
 
-def default_stakes(dice: Dice) -> list[tuple[str, Fraction]]:
-    """``(label, chance)`` rows: ``4dF ≥ +1``, or ``successes ≥ 2`` for a pool (with ``at least one 1``)."""
+def default_stakes(dice: Dice, ones: bool = False, need: int | None = None) -> list[tuple[str, Fraction]]:
+    """``(label, chance)`` rows: ``4dF ≥ +1``, or ``successes ≥ 2`` for a pool.
+
+    Args:
+        ones: add ``at least one 1`` to a pool's rows (only where the rules read the 1s).
+        need: a pool's successes needed: the rows up to it, the last one labelled as what is needed.
+    """
     dist: dict[Any, Fraction] = dice.distribution()
     if dist and all(hasattr(k, "successes") for k in dist):
         successes: dict[int, Fraction] = {}
-        ones = Fraction(0)
+        one = Fraction(0)
         for roll, p in dist.items():
             successes[roll.successes] = successes.get(roll.successes, Fraction(0)) + p
             if getattr(roll, "ones", 0):
-                ones += p
-        rows = _at_least(successes, "successes")
-        if ones:
-            rows.append(("at least one 1", ones))
+                one += p
+        rows = _at_least(successes, "successes", upto=need)
+        if need is not None and need > max(successes):
+            rows.append((f"successes ≥ {need}", Fraction(0)))
+        if ones and one:
+            rows.append(("at least one 1", one))
         return rows
     if dist and all(isinstance(k, int) and not isinstance(k, bool) for k in dist):
-        return _at_least(dist, dice.notation)
+        return _at_least(dist, dice.notation, middle=True)
     return [(dice.outcome_label(k), p) for k, p in dist.items()][:MAX_ROWS]
 
 
-def _at_least(dist: dict[int, Fraction], what: str) -> list[tuple[str, Fraction]]:
+def _at_least(
+    dist: dict[int, Fraction], what: str, upto: int | None = None, middle: bool = False
+) -> list[tuple[str, Fraction]]:
+    """At-least rows: every value (up to ``upto``), or with ``middle`` the :data:`MAX_ROWS` around the middle."""
     values = sorted(dist)[1:]  # "at least the lowest" is certain
-    if len(values) > MAX_ROWS:
-        step = len(values) / MAX_ROWS
-        values = sorted({values[int(i * step)] for i in range(MAX_ROWS)})
-    return [(f"{what} ≥ {_signed(v) if 'F' in what else v}", sum((p for k, p in dist.items() if k >= v), Fraction(0)))
-            for v in values]  # fmt: skip
+    if upto is not None:
+        values = [v for v in values if v <= upto]
+    chance = {v: sum((p for k, p in dist.items() if k >= v), Fraction(0)) for v in values}
+    if middle and len(values) > MAX_ROWS:
+        values = sorted({min(values, key=lambda v: (abs(chance[v] - q), v)) for q in QUANTILES})
+    return [(f"{what} ≥ {_signed(v) if 'F' in what else v}", chance[v]) for v in values]
 
 
 def _signed(v: int) -> str:

@@ -94,6 +94,55 @@ class State(ABC):
         dice = self.pending_roll()
         return default_stakes(dice) if dice is not None else []
 
+    # ---- what a front end shows beside the choices (all optional, with defaults) ---------------------------------
+    def decision_stake(self, seat: str) -> str:
+        """What the decision ``seat`` is asked now decides and how much is at stake, in the system's words with
+        English ("Belzee takes presja (pressure) 6: …"), said above the choices. Default: nothing to add."""
+        return ""
+
+    def action_cost(self, seat: str, action: Action) -> str:
+        """What choosing ``action`` costs ``seat`` now, in the system's words ("free", "1 Punkt Losu (fate
+        point)"), shown beside the choice before it is chosen; ``""`` where the choice's own words say it."""
+        return ""
+
+    def leading_actions(self, seat: str) -> Sequence[Action]:
+        """Of the legal choices, those the text itself names first (presja's absorb: one box that takes it all, a
+        lower box and a consequence), best first: a long menu shows them before the rest. Default: none."""
+        return ()
+
+    def consequences_taken(self, seat: str, action: Action) -> tuple[str, ...]:
+        """The names ``action`` gives the consequences it takes (the list's names), in order, where the player may
+        name them at the table (:meth:`with_consequence_names`); ``()`` where it takes none or the ruleset takes no
+        names."""
+        return ()
+
+    def with_consequence_names(self, seat: str, action: Action, names: Sequence[str]) -> Action:
+        """``action`` with the player's own names for its consequences, in :meth:`consequences_taken`'s order (an
+        empty name keeps the list's). Only asked where :meth:`consequences_taken` gives names."""
+        return action
+
+    def setup_facts(self) -> dict[str, dict[str, str]]:
+        """Every number the rules read from the set-up, per participant: id → label → value (skills, attributes,
+        weapon and armour factors, tracks), labelled in the system's words with English, for the opening panel a
+        game master checks numbers against. Default: none."""
+        return {}
+
+    def ending_words(self, ending: str) -> str:
+        """An ending (``ConflictOutcome.ending``) in the system's words with English, for people. Default: the id's
+        words (``goal_reached`` → ``goal reached``)."""
+        return ending.replace("_", " ").replace("-", " ")
+
+    def id_words(self) -> dict[str, str]:
+        """Ids the ruleset's texts hold (a consequence list entry, ``belzee:mild``) → the words people read; a
+        front end shows the words wherever such an id stands alone. Default: none."""
+        return {}
+
+    def status_pending(self) -> dict[str, dict[str, str]]:
+        """Status cells (:meth:`status`'s row → field → text) that the pending roll or decision is deciding afresh
+        (Le våld's initiative while its Stridsvana contest is rolled): a front end shows these at the prompt in
+        place of the value the step before left. Default: none."""
+        return {}
+
     def round_number(self) -> int | None:
         """The number of the exchange or round being played, for front ends that report once a round (``play
         --odds``); ``None`` when the system has no rounds. Default: the round of :meth:`clock`."""
