@@ -82,6 +82,7 @@ class NarrationMixin(State):
     bypass_reason: str
     gm_conditions: bool
     pair_of: dict[tuple[int, int], int]
+    goal_reached: tuple[str, str]
 
     def subfight_fighters(self) -> tuple[int, ...]:
         raise NotImplementedError
@@ -164,6 +165,12 @@ class NarrationMixin(State):
 
     def _summary(self, winners: tuple[str, ...]) -> str:
         fates = ", ".join(f"{f.name} {FATE_TEXT[self.fate[i]]}" for i, f in enumerate(self.fighters))
+        side, goal = self.goal_reached
+        if side:
+            return (
+                f"{self.side_names[side]} reaches its goal, as the GM declares: {goal} (in round {self.rounds + 1}): "
+                f"{fates}"
+            )
         if winners:
             return f"{self.side_names[winners[0]]} wins after {self.rounds} rounds: {fates}"
         return f"No winner after {self.rounds} rounds: {fates}"

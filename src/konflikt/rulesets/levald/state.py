@@ -23,7 +23,7 @@ from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.options import Options
 from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.scenario import Scenario
-from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL
+from konflikt.core.state import CHANCE, GM, GOAL_REACHED, SIMULTANEOUS, TERMINAL
 from konflikt.dice import Dice, Percentile, effect
 from konflikt.rulesets.levald import at_table
 from konflikt.rulesets.levald import rules as R
@@ -68,7 +68,18 @@ class LevaldState(NarrationMixin):
     """One Le våld fight in progress (two sides; sub-fights of one fighter against the enemies engaged with it)."""
 
     ruleset = "levald"
-    shared = ("fighters", "characters", "index", "sides", "side_names", "pairs", "pair_of", "scale", "scale_index")
+    shared = (
+        "fighters",
+        "characters",
+        "index",
+        "sides",
+        "side_names",
+        "side_goals",
+        "pairs",
+        "pair_of",
+        "scale",
+        "scale_index",
+    )
     """Fixed for the whole fight: copies share them (a Fighter holds weapon models that deep-copy slowly)."""
 
     def __init__(self, scenario: Scenario, options: Options) -> None:
@@ -78,6 +89,7 @@ class LevaldState(NarrationMixin):
         self.index = {f.id: i for i, f in enumerate(self.fighters)}
         self.sides: tuple[str, ...] = tuple(s.id for s in scenario.sides)
         self.side_names = {s.id: s.name for s in scenario.sides}
+        self.side_goals = {s.id: s.goal for s in scenario.sides}
         characters = [p.data for p in scenario.participants()]
         self.characters: tuple[Character, ...] = tuple(characters)
         self.gard = [min(c.gard if c.gard_now is None else c.gard_now, c.gard) for c in characters]
@@ -108,6 +120,8 @@ class LevaldState(NarrationMixin):
         self.rounds = 0
         self.phase = "move"
         self.ending = ""
+        self.goal_reached: tuple[str, str] = ("", "")
+        """The side the GM declared to have reached its goal, and the goal in words (``State.declare_goal``)."""
         # the round in progress
         self.wishes = [""] * len(self.fighters)  # each fighter's secret movement this round ("" if not moving)
         self.pending: tuple[int, ...] = ()  # pairs still to resolve in this stage of the round
@@ -152,6 +166,19 @@ class LevaldState(NarrationMixin):
     def side_of(self, seat: str) -> str | None:
         i = self.index.get(seat)
         return None if i is None else self.fighters[i].side
+
+    def goal_sides(self) -> dict[str, tuple[str, str | None]]:
+        return {side: (self.side_names[side], self.side_goals.get(side)) for side in self.sides}
+
+    def _end_by_goal(self, side: str, goal: str) -> None:
+        """The GM's word ends the fight where it stands: no roll pending is made, no choice awaited is asked; every
+        Gard, Omtöckning and wound box stays as it is (the aftermath carries them)."""
+        self.goal_reached = (side, goal)
+        self.ending = GOAL_REACHED
+        self.phase = "over"
+        self.hit = None
+        self.pending = ()
+        self.free_attacks = ()
 
     def current_player(self) -> str:
         phase = self.phase
@@ -853,6 +880,7 @@ class LevaldState(NarrationMixin):
             tuple(self.cornered),
             tuple(self.prepared),
             tuple(sorted((k, str(v)) for k, v in self._secret.items())),
+            self.goal_reached,
         )
 
     def _choices_read(self) -> tuple[str, ...]:
@@ -917,6 +945,8 @@ class LevaldState(NarrationMixin):
             s for s in self.sides if any(f.side == s and self.fate[i] == FIGHTING for i, f in enumerate(self.fighters))
         ]
         winners = tuple(standing) if len(standing) == 1 and self.ending == "fight_over" else ()
+        if self.ending == GOAL_REACHED:
+            winners = (self.goal_reached[0],)
         ending = self.ending
         if ending == "fight_over":
             losers = [self.fate[i] for i, f in enumerate(self.fighters) if f.side not in winners]

@@ -9,6 +9,7 @@ out; then the declared moves between zones. Texts and views live in :mod:`.texts
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 from konflikt.core.actions import Action, ChanceOutcome
@@ -17,7 +18,7 @@ from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import CHANCE, GM, TERMINAL, State
 from konflikt.dice import Dice
-from konflikt.rulesets.presja import invoke, texts
+from konflikt.rulesets.presja import at_table, invoke, texts
 from konflikt.rulesets.presja.acts import act
 from konflikt.rulesets.presja.fighters import Fighter
 from konflikt.rulesets.presja.models import Character, Consequences, Setup, consequence_names
@@ -835,3 +836,31 @@ class PresjaState(State):
             cons = Consequences(mild=names[0], moderate=names[1], severe=names[2])
             out[fi.id] = fi.character.model_copy(update={"fate_points": self.fate_points[i], "consequences": cons})
         return out
+    # ---- what the table shows beside the choices (at_table.py) ------------------------------------------------
+    def decision_stake(self, seat: str) -> str:
+        return at_table.decision_stake(self, seat)
+
+    def leading_actions(self, seat: str) -> Sequence[Action]:
+        return at_table.leading_actions(self, seat)
+
+    def action_cost(self, seat: str, action: Action) -> str:
+        return at_table.action_cost(self, seat, action)
+
+    def consequences_taken(self, seat: str, action: Action) -> tuple[str, ...]:
+        return at_table.consequences_taken(self, seat, action)
+
+    def with_consequence_names(self, seat: str, action: Action, names: Sequence[str]) -> Action:
+        return at_table.with_consequence_names(self, action, names)
+
+    def setup_facts(self) -> dict[str, dict[str, str]]:
+        return at_table.setup_facts(self)
+
+    def roll_stakes(self) -> list[tuple[str, Fraction]]:
+        return at_table.roll_stakes(self)
+
+    def ending_words(self, ending: str) -> str:
+        return at_table.ENDINGS.get(ending, super().ending_words(ending))
+
+    def id_words(self) -> dict[str, str]:
+        return at_table.id_words(self)
+
