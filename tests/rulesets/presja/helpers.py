@@ -60,11 +60,19 @@ def act(state: PresjaState, kind: str, **args: Any) -> None:
 
 
 def roll(state: PresjaState, faces: str) -> None:
-    """A 4dF roll as it fell at the table (``+ + 0 -``), typed as ``play --dice table`` takes it: faces and all."""
+    """A 4dF roll as it fell at the table (``+ + 0 -``), typed as ``play --dice table`` takes it: faces and all.
+    Whoever may still concede before this roll fights on (tests of that window answer it themselves)."""
+    fight_on(state)
     dice = state.pending_roll()
     assert dice is not None
     outcome, fell = dice.read_faces(faces)
     state.apply_action(outcome, faces=fell)
+
+
+def fight_on(state: PresjaState) -> None:
+    """Nobody concedes before the next roll (the window "przed rzutem przeciwnika")."""
+    while state.phase == "concede_window":
+        act(state, "fight_on")
 
 
 def pass_invocations(state: PresjaState) -> None:

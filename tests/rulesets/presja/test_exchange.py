@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from konflikt.core.actions import Action
 from konflikt.core.state import CHANCE, GM, TERMINAL
 from konflikt.errors import IllegalActionError, ScenarioError
+from konflikt.rulesets.presja.policies import HeuristicPolicy
 from konflikt.rulesets.presja.state import Declaration, PresjaState
 from tests.rulesets.presja.helpers import (
     absorb_choices,
@@ -88,6 +91,79 @@ def test_concede_before_the_roll_ends_the_conflict_and_pays_fate_points() -> Non
     assert out.ending == "conceded" and out.winners == ("s1",)
     assert state.fate_points[state.index["a"]] == 1
     assert not texts(state, "roll"), "nobody rolled: conceding comes before the opponent's roll"
+
+
+def test_zanim_przeciwnik_wykona_rzut_one_may_concede_after_ones_own_roll_before_the_opponents() -> None:
+    """ "Zostajesz pokonany, gdy zadecydujesz o poddaniu się. Musisz to uczynić przed rzutem przeciwnika": a rolls
+    first; its foe's roll is still to come, so a may still concede (conceding was offered at the declarations
+    only). b, whose foe has rolled, is not asked."""
+    state = duel(KNIFE, KNIFE)
+    act(state, "attack", target="b", tactic=None)
+    act(state, "attack", target="a", tactic=None)
+    assert state.current_player() == CHANCE, "b declared last: nothing new for it before a's roll"
+    roll(state, "- - - -")
+    assert state.current_player() == "a" and kinds(state) == ["concede", "fight_on"]
+    act(state, "concede")
+    assert state.current_player() == TERMINAL
+    out = state.outcome()
+    assert out.ending == "conceded" and out.winners == ("s1",)
+    assert state.fate_points[state.index["a"]] == 1
+    assert len(texts(state, "roll")) == 1, "b never rolls"
+    assert "a poddaje się (concedes) before b's roll (przed rzutem przeciwnika), after a's roll" in texts(
+        state, "declare"
+    )
+
+
+def test_after_the_opponents_roll_it_is_too_late_to_concede_and_the_reason_says_so() -> None:
+    state = duel({**KNIFE, "skill": 0}, {**KNIFE, "skill": 5})
+    act(state, "defend", tactic=None)
+    act(state, "attack", target="a", tactic=None)
+    roll(state, "0 0 0 0")
+    act(state, "fight_on")
+    assert state.current_player() == CHANCE, "b is not asked: its foe a has rolled"
+    roll(state, "0 0 0 0")
+    pass_invocations(state)
+    assert state.current_player() == "a" and state.phase == "absorb"
+    why = state.why_illegal("a", Action.of("concede"))
+    assert why.startswith("too late to concede this exchange: b has rolled"), why
+    with pytest.raises(IllegalActionError, match="przed rzutem przeciwnika"):
+        act(state, "concede")
+
+
+def test_in_a_group_fight_each_is_asked_once_before_the_first_roll_of_a_foe() -> None:
+    """g0 and g1 against lone, in the order g0, lone, g1: lone may concede before g0's roll (g1 declared after it),
+    g0 and g1 before lone's roll; before g1's roll nobody is asked (lone has seen g0's roll)."""
+    state = scenario(
+        [
+            [fighter("g0", **KNIFE, zmysly=3), fighter("g1", **KNIFE, zmysly=1)],
+            [fighter("lone", **KNIFE, zmysly=2)],
+        ]
+    )
+    act(state, "attack", target="lone", tactic=None)
+    act(state, "defend", tactic=None)
+    act(state, "attack", target="lone", tactic=None)
+    asked = []
+    while state.phase in ("concede_window", "roll"):
+        if state.phase == "roll":
+            state.apply_action(0)
+        else:
+            asked.append((state.current_player(), len(texts(state, "roll"))))
+            act(state, "fight_on")
+    assert len(texts(state, "roll")) == 3
+    assert asked == [("lone", 0), ("g0", 1), ("g1", 1)]
+
+
+def test_the_window_follows_the_ban_on_conceding_and_the_heuristic_fights_on() -> None:
+    for banned in (duel(KNIFE, KNIFE, allow_concede=False), duel({**KNIFE, "may_concede": False}, KNIFE)):
+        act(banned, "attack", target="b", tactic=None)
+        act(banned, "attack", target="a", tactic=None)
+        roll(banned, "- - - -")
+        assert banned.current_player() == CHANCE
+    state = duel(KNIFE, KNIFE)
+    act(state, "attack", target="b", tactic=None)
+    act(state, "attack", target="a", tactic=None)
+    roll(state, "- - - -")
+    assert HeuristicPolicy().choose(state, "a", np.random.default_rng(0)) == Action.of("fight_on")
 
 
 def test_concede_after_a_mild_and_a_moderate_gives_3_fate_points() -> None:

@@ -11,6 +11,7 @@ KNIFE_FIGHT_TO_THE_FIRST_HIT = [
     "2",  # Belzee invokes no aspect for the order of action
     "attack target=massimo tactic=none",
     "+ + 0 -",  # Gracz wyrzucił + + 0 -
+    "fight_on",  # Belzee does not concede before Massimo's roll
     "0 0 + +",  # MG wyrzucił 0 0 + +
     "8",  # Belzee invokes nothing; Massimo invokes his aspect (+2)
     "8",
@@ -46,3 +47,12 @@ def test_the_player_names_the_consequence_at_the_table(tmp_path: Path) -> None:
     assert "does not take presja" not in shown, shown[-3000:]
     assert "name= gives one name per consequence taken: 2 names for 1 consequence" in shown
     assert "Belzee takes presja 6 (pressure): konsekwencja poważna (severe) 'Złamana ręka'" in shown
+
+
+def test_the_player_concedes_after_his_roll_before_the_gms_roll_at_the_table(tmp_path: Path) -> None:
+    """ "Musisz to uczynić przed rzutem przeciwnika": Belzee rolls - - - - and concedes before Massimo rolls (the
+    table asked only at the declarations)."""
+    shown = play_typed(tmp_path, ["2", "attack target=massimo tactic=none", "- - - -", "concede"])
+    said = "Belzee poddaje się (concedes) before Massimo's roll (przed rzutem przeciwnika), after Belzee's roll"
+    assert said in shown
+    assert "Massimo wins (they conceded) after 1 exchange(s)" in shown

@@ -47,8 +47,8 @@ class PresjaGame:
     round_name = "sekwencja walki (exchange)"
     scope = (
         "optimised: each exchange's declaration (atak/obrona/ruch (attack/defend/move) with a taktyka (tactic), or "
-        "poddanie się (concede)); played by the heuristic on both sides: invocations and Punkty Losu (fate points), "
-        "absorbing presja (pressure), and the GM's calls"
+        "poddanie się (concede)); played by the heuristic on both sides: conceding after one's own roll (it fights "
+        "on), invocations and Punkty Losu (fate points), absorbing presja (pressure), and the GM's calls"
     )
 
     def __init__(self, model: PresjaModel) -> None:

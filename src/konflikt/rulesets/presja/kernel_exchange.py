@@ -107,6 +107,9 @@ class ExchangeRules:
         """Tick boxes of each weapon aspect that may be invoked (przewaga jakości broni)."""
         self.compels = bool(rule_values["compels"])
         """Whether the GM is asked about compels at the start of an exchange where anyone has a consequence."""
+        self.window = int(bool(rule_values["allow_concede"]) and f[a].may_concede)
+        """The step of the first's window to concede before the second's roll (the heuristic fights on): asked
+        when it may concede. The second declared last, so it has no window before the first's roll."""
         self.clears = rule_values["weapon_aspect_clears"] == "exchange"
         self.timed = timed(opening)
         self.kinds = tuple(
@@ -237,7 +240,7 @@ class ExchangeRules:
         after = (
             m[0], m[1], cons_l[0], cons_l[1], fp[0], fp[1], new[0], new[1], fate[0], fate[1], later, t0, t1, z[0], z[1]
         )  # fmt: skip
-        return after, compel + 4 + extra, newly
+        return after, compel + 4 + self.window + extra, newly
 
     def _hit(self, t: int, marked: int, cons: tuple[int, ...], p: int) -> tuple[int, tuple[int, int, int], int] | None:
         """Absorbing ``p`` by the heuristic's least harm: (marked, consequence slots, newly taken bits) or ``None``

@@ -111,8 +111,8 @@ OPTIONS = OptionSet(
         "allow_concede",
         bool,
         True,
-        "participants may concede (poddanie się) before the opponents roll",
-        source="Jeśli twoja sytuacja wygląda bardzo źle, zawsze możesz poddać się (lub ustąpić).",
+        "participants may concede (poddanie się) before a foe's roll, as the text always allows ('zawsze możesz "
+        "poddać się'); off forbids it to everyone (konflikt's own, as a character's may_concede = false is)",
     ),
     RuleOption(
         "advantage_mobility",

@@ -1,6 +1,9 @@
 """The `heuristic` policy of `presja`, for every seat including the GM's.
 
 Deterministic given the state (it never draws from the generator), so exact analysis may memoise on ``key()``:
+- before a foe's roll (the window the text leaves to concede, "przed rzutem przeciwnika"): fight on — the concession
+  is weighed at the declaration, and the kernel and the exact model play an exchange by the difference of the two
+  rolls, which a concession on one's own roll would split;
 - declarations: concede when being taken out this exchange is likely and no attack of its own could take the foe
   out this exchange (who could still win fights on, as optimal play does); otherwise attack the foe it expects to
   hurt most and pick the tactic with the best expected pressure dealt minus (weighted) pressure taken — weighted
@@ -86,6 +89,8 @@ class HeuristicPolicy:
             return self._absorb(conflict)
         if ph == "ignore":
             return self._ignore(conflict)
+        if ph == "concede_window":
+            return act("fight_on")  # weighed at the declaration (see the module)
         if ph == "edge":
             return act("pass")  # fate points are kept for the fight
         if ph == "compel":

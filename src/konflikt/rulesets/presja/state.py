@@ -148,6 +148,10 @@ class PresjaState(State):
         self.compelled: list[tuple[int, int]] = []
         """(owner, slot) of the consequences the GM has compelled this exchange."""
         self.compel_pending: tuple[int, int] | None = None
+        self.window: list[int] = []
+        """Who may still concede before the next roll of a foe, in the order of action (:meth:`_open_window`)."""
+        self.window_before = -1
+        """The roll (its place in the order) whose window to concede has been held this exchange (−1: none yet)."""
         self.levels = self._fighting_levels()
 
     def level(self, i: int) -> int:
@@ -216,6 +220,8 @@ class PresjaState(State):
         if ph == "ignore":
             assert self.pending is not None
             return self.fighters[self.pending[1]].id
+        if ph == "concede_window":
+            return self.fighters[self.window[0]].id
         if ph == "reroll":
             return CHANCE
         return TERMINAL
@@ -252,6 +258,8 @@ class PresjaState(State):
             return (*invoke.options(self, who), act("pass"))
         if ph == "ignore":
             return (act("ignore"), act("accept"))
+        if ph == "concede_window":
+            return (act("concede"), act("fight_on"))
         if ph == "absorb":
             _, defender, presja = self.hits[self.ptr]
             ways = self.absorb_choices(defender, presja)
@@ -305,9 +313,14 @@ class PresjaState(State):
         out.extend(act("defend", tactic=tactic_arg(t)) for t in tactics)
         for z in sorted(self.adjacent[self.zone[i]]):
             out.extend(act("move", to=self.zone_ids[z], tactic=tactic_arg(t)) for t in tactics)
-        if self.rule_values["allow_concede"] and self.fighters[i].may_concede:
+        if self.may_concede(i):
             out.append(act("concede"))
         return tuple(out)
+
+    def may_concede(self, i: int) -> bool:
+        """Whether participant ``i`` may concede at all: still fighting, and not forbidden (konflikt's own
+        ``allow_concede`` and a character's ``may_concede``; the text: "zawsze możesz poddać się")."""
+        return self.fate[i] == ACTIVE and self.rule_values["allow_concede"] and self.fighters[i].may_concede
 
     def _conceding(self, j: int) -> bool:
         d = self.decl[j]
@@ -339,6 +352,8 @@ class PresjaState(State):
                 invoke.apply(self, who, action)
         elif ph == "ignore":
             invoke.answer(self, action.kind == "ignore")
+        elif ph == "concede_window":
+            self._window_answer(action)
         elif ph == "absorb":
             self._absorb(action)
         elif ph == "order":
@@ -382,12 +397,60 @@ class PresjaState(State):
             self.decl[i] = Declaration("concede")
         texts.emit_declaration(self, i)
         if kind == "concede":
-            gain = concede_fate_points(self.cons_new[i])
-            self.fate_points[i] += gain
-            self.fate[i] = CONCEDED
-            texts.emit_concede(self, i, gain)
-            self._check_end()
+            self._concede(i)
         self.ptr += 1
+
+    def _concede(self, i: int) -> None:
+        """Pokonany: ``i`` leaves the scene on its own terms, with 1 Punkt Losu and 1 per consequence taken in this
+        conflict; the conflict ends when a side has nobody left."""
+        gain = concede_fate_points(self.cons_new[i])
+        self.fate_points[i] += gain
+        self.fate[i] = CONCEDED
+        texts.emit_concede(self, i, gain)
+        self._check_end()
+
+    # ---- conceding before a foe's roll -----------------------------------------------------------------------
+    def foe_has_rolled(self, i: int) -> bool:
+        """Whether a foe of ``i`` has rolled this exchange: then it is too late for ``i`` to concede."""
+        side = self.fighters[i].side
+        return any(self.dice[j] is not None for j, fj in enumerate(self.fighters) if fj.side != side)
+
+    def _open_window(self, roller: int) -> None:
+        """Before ``roller``'s 4dF, whoever it is a foe of and may still concede is asked ("Zostajesz pokonany, gdy
+        zadecydujesz o poddaniu się. Musisz to uczynić przed rzutem przeciwnika").
+
+        Each participant is asked at most once an exchange, at the last moment the text allows: before the first
+        roll of any of its foes (a foe's roll ends it). Not asked when nothing has happened since its own
+        declaration (the last to declare, before the first roll): that declaration was the same choice. Asked in
+        the order of action."""
+        self.window_before = self.ptr
+        side = self.fighters[roller].side
+        active = [i for i in self.order if self.fate[i] == ACTIVE]
+        first_roll = all(d is None for d in self.dice)
+        last_to_declare = active[-1] if active else -1
+        self.window = [
+            i
+            for i in active
+            if self.fighters[i].side != side
+            and self.may_concede(i)
+            and not self.foe_has_rolled(i)
+            and not (first_roll and i == last_to_declare)
+        ]
+        if self.window:
+            self.phase = "concede_window"
+
+    def _window_answer(self, action: Action) -> None:
+        i = self.window.pop(0)
+        if action.kind == "concede":
+            self.decl[i] = Declaration("concede")
+            texts.emit_window_concede(self, i)
+            self._concede(i)
+            if self.phase == "done":
+                return
+        else:
+            texts.emit_fight_on(self, i)
+        if not self.window:
+            self.phase = "roll"
 
     def _absorb(self, action: Action) -> None:
         a, t, p = self.hits[self.ptr]
@@ -510,6 +573,8 @@ class PresjaState(State):
                 while self.ptr < len(self.order) and self.fate[self.order[self.ptr]] != ACTIVE:
                     self.ptr += 1
                 if self.ptr < len(self.order):
+                    if self.window_before != self.ptr:
+                        self._open_window(self.order[self.ptr])
                     return
                 self.phase, self.ptr, self.inv_acted = "invoke", 0, False
                 self.inv_queue = [i for i in self.order if self.fate[i] == ACTIVE]
@@ -738,6 +803,8 @@ class PresjaState(State):
             tuple(self.hits),
             tuple(self.compelled),
             self.compel_pending,
+            tuple(self.window),
+            self.window_before,
             self.ending,
         )
 
@@ -807,6 +874,34 @@ class PresjaState(State):
             self.marked[i] = self.marked[i] | bit if value else self.marked[i] & ~bit
         self._ver += 1
 
+    # ---- what the table shows beside the choices (at_table.py) ------------------------------------------------
+    def decision_stake(self, seat: str) -> str:
+        return at_table.decision_stake(self, seat)
+
+    def leading_actions(self, seat: str) -> Sequence[Action]:
+        return at_table.leading_actions(self, seat)
+
+    def action_cost(self, seat: str, action: Action) -> str:
+        return at_table.action_cost(self, seat, action)
+
+    def consequences_taken(self, seat: str, action: Action) -> tuple[str, ...]:
+        return at_table.consequences_taken(self, seat, action)
+
+    def with_consequence_names(self, seat: str, action: Action, names: Sequence[str]) -> Action:
+        return at_table.with_consequence_names(self, action, names)
+
+    def setup_facts(self) -> dict[str, dict[str, str]]:
+        return at_table.setup_facts(self)
+
+    def roll_stakes(self) -> list[tuple[str, Fraction]]:
+        return at_table.roll_stakes(self)
+
+    def ending_words(self, ending: str) -> str:
+        return at_table.ENDINGS.get(ending, super().ending_words(ending))
+
+    def id_words(self) -> dict[str, str]:
+        return at_table.id_words(self)
+
     def invariants(self) -> list[str]:
         broken: list[str] = []
         for i, fi in enumerate(self.fighters):
@@ -836,31 +931,3 @@ class PresjaState(State):
             cons = Consequences(mild=names[0], moderate=names[1], severe=names[2])
             out[fi.id] = fi.character.model_copy(update={"fate_points": self.fate_points[i], "consequences": cons})
         return out
-    # ---- what the table shows beside the choices (at_table.py) ------------------------------------------------
-    def decision_stake(self, seat: str) -> str:
-        return at_table.decision_stake(self, seat)
-
-    def leading_actions(self, seat: str) -> Sequence[Action]:
-        return at_table.leading_actions(self, seat)
-
-    def action_cost(self, seat: str, action: Action) -> str:
-        return at_table.action_cost(self, seat, action)
-
-    def consequences_taken(self, seat: str, action: Action) -> tuple[str, ...]:
-        return at_table.consequences_taken(self, seat, action)
-
-    def with_consequence_names(self, seat: str, action: Action, names: Sequence[str]) -> Action:
-        return at_table.with_consequence_names(self, action, names)
-
-    def setup_facts(self) -> dict[str, dict[str, str]]:
-        return at_table.setup_facts(self)
-
-    def roll_stakes(self) -> list[tuple[str, Fraction]]:
-        return at_table.roll_stakes(self)
-
-    def ending_words(self, ending: str) -> str:
-        return at_table.ENDINGS.get(ending, super().ending_words(ending))
-
-    def id_words(self) -> dict[str, str]:
-        return at_table.id_words(self)
-

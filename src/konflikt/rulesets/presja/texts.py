@@ -166,6 +166,33 @@ def emit_concede(conflict: PresjaState, i: int, gain: int) -> None:
     )
 
 
+def _rolled_so_far(conflict: PresjaState) -> str:
+    names = [conflict.fighters[j].name for j in conflict.order if conflict.dice[j] is not None]
+    return f"after {', '.join(names)}'s roll" if names else "before any roll"
+
+
+@narration
+def emit_window_concede(conflict: PresjaState, i: int) -> None:
+    roller = conflict.fighters[conflict.order[conflict.ptr]].name
+    conflict.emit(
+        "declare",
+        f"{conflict.fighters[i].name} poddaje się (concedes) before {roller}'s roll (przed rzutem przeciwnika), "
+        f"{_rolled_so_far(conflict)}",
+        who=conflict.fighters[i].id,
+        declared="concede",
+    )
+
+
+@narration
+def emit_fight_on(conflict: PresjaState, i: int) -> None:
+    roller = conflict.fighters[conflict.order[conflict.ptr]].name
+    conflict.emit(
+        "fight_on",
+        f"{conflict.fighters[i].name} walczy dalej (fights on): no concession before {roller}'s roll",
+        who=conflict.fighters[i].id,
+    )
+
+
 def fell_text(conflict: PresjaState, dice: int) -> str:
     """The 4dF as they fell, as the text writes them (``+ + 0 - = +1``) when the step knows the faces (typed at the
     table or rolled face by face); the total alone (``+1``) when it does not (exact analysis, a typed total)."""
@@ -417,6 +444,7 @@ PHASE_WORDS = {
     "reroll": "przerzut (reroll)",
     "invoke": "wywołanie (invoking) aspects after the roll",
     "ignore": "ignoring an invoked aspect (a Punkt Losu)",
+    "concede_window": "poddanie się (conceding) before a foe's roll, or fighting on",
     "absorb": "presja (pressure) taken on the tor (track) or in konsekwencje (consequences)",
     "done": "the conflict is over",
 }
@@ -499,7 +527,13 @@ def describe(conflict: PresjaState, seat: str, action: Action) -> str:
     if k == "concede":
         i = conflict.index[seat]
         gain = 1 + conflict.cons_new[i]
-        return f"poddaj się (concede): leave the scene on your terms, gain {gain} Punkty Losu (fate points)"
+        when = ""
+        if conflict.phase == "concede_window":
+            when = f" now, before {conflict.fighters[conflict.order[conflict.ptr]].name}'s roll"
+        return f"poddaj się (concede){when}: leave the scene on your terms, gain {gain} Punkty Losu (fate points)"
+    if k == "fight_on":
+        roller = conflict.fighters[conflict.order[conflict.ptr]].name
+        return f"walcz dalej (fight on): {roller} rolls next, and then it is too late to concede this exchange"
     if k == "invoke":
         i = conflict.index[seat]
         eff = {"bonus": f"+{conflict.rule_values['invoke_bonus']}", "reroll": "reroll 4dF", "tick": "+1 margin"}[
@@ -547,6 +581,10 @@ def describe(conflict: PresjaState, seat: str, action: Action) -> str:
 
 def why_illegal(conflict: PresjaState, seat: str, action: Action) -> str | None:
     """Specific reasons for the commonest mistakes; ``None`` falls back to the generic list."""
+    if action.kind == "concede" and seat in conflict.index and conflict.current_player() == seat:
+        late = _too_late_to_concede(conflict, conflict.index[seat])
+        if late is not None:
+            return late
     if (
         conflict.phase == "absorb"
         and action.kind == "absorb"
@@ -592,3 +630,17 @@ def why_illegal(conflict: PresjaState, seat: str, action: Action) -> str | None:
     if action.kind == "move" and action.get("to") in conflict.zone_ids:
         return "you may move only to an adjacent zone"
     return None
+
+
+def _too_late_to_concede(conflict: PresjaState, i: int) -> str | None:
+    """Why ``i`` may not concede now when a foe has rolled this exchange ("Musisz to jednak zadeklarować przed
+    rzutem przeciwnika"), or ``None``."""
+    if conflict.phase in ("declare", "concede_window") or not conflict.may_concede(i) or not conflict.foe_has_rolled(i):
+        return None
+    side = conflict.fighters[i].side
+    rolled = [fj.name for j, fj in enumerate(conflict.fighters) if fj.side != side and conflict.dice[j] is not None]
+    return (
+        f"too late to concede this exchange: {', '.join(rolled)} {'has' if len(rolled) == 1 else 'have'} rolled, "
+        "and one concedes before the opponent's "
+        "roll ('Musisz to jednak zadeklarować przed rzutem przeciwnika'); concede at the next exchange's declaration"
+    )
