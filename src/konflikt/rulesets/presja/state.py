@@ -16,7 +16,7 @@ from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.options import Options
 from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.scenario import Scenario
-from konflikt.core.state import CHANCE, GM, TERMINAL, State
+from konflikt.core.state import CHANCE, GM, GOAL_REACHED, TERMINAL, State
 from konflikt.dice import Dice
 from konflikt.rulesets.presja import at_table, invoke, texts
 from konflikt.rulesets.presja.acts import act
@@ -72,8 +72,8 @@ class PresjaState(State):
 
     ruleset = "presja"
     shared = (
-        "rule_values", "values", "fighters", "index", "side_ids", "side_names", "zone_ids", "zone_names", "adjacent",
-        "situation", "surprised", "auto_kinds",
+        "rule_values", "values", "fighters", "index", "side_ids", "side_names", "side_goals", "zone_ids", "zone_names",
+        "adjacent", "situation", "surprised", "auto_kinds",
     )  # fmt: skip
 
     def __init__(self, scenario: Scenario, options: Options) -> None:
@@ -82,7 +82,7 @@ class PresjaState(State):
         static = static_for(scenario, options, self.rule_values)
         self.values = static.values
         self.ladder_name: str = options.ladder
-        self.side_ids, self.side_names = static.side_ids, static.side_names
+        self.side_ids, self.side_names, self.side_goals = static.side_ids, static.side_names, static.side_goals
         self.fighters: tuple[Fighter, ...] = static.fighters
         self.index = static.index
         self.zone_ids, self.zone_names, self.adjacent = static.zone_ids, static.zone_names, static.adjacent
@@ -118,6 +118,10 @@ class PresjaState(State):
         self.edge_queue: list[int] = []
         """Who may still invoke an aspect for the order of action, highest Zmysły first."""
         self.ending = ""
+        self.goal_winner = -1
+        """The side the GM declared has reached its goal (:meth:`_end_by_goal`; −1: none)."""
+        self.goal = ""
+        """That goal in words."""
         self._ver = 0
         self._cache: tuple[int, str, Sequence[Action]] | None = None
         self._inv_cache: tuple[int, int, tuple[Action, ...]] | None = None
@@ -763,6 +767,22 @@ class PresjaState(State):
         texts.emit_compel_answer(self, owner, s, accepted)
         self.phase = "compel" if self.compel_choices() else "declare"
 
+    def goal_sides(self) -> dict[str, tuple[str, str | None]]:
+        """Each side with its name and the goal its scenario states (or ``None``)."""
+        return {
+            sid: (name, goal) for sid, name, goal in zip(self.side_ids, self.side_names, self.side_goals, strict=True)
+        }
+
+    def _end_by_goal(self, side: str, goal: str) -> None:
+        """The GM's word: ``side`` has reached ``goal``, and the conflict ends where it stands, wherever in the
+        exchange (a hit not yet taken is not taken, a roll not yet made is not made); every track, consequence and
+        Punkt Losu stays as it is, and a move declared this exchange is not made."""
+        self._ver += 1
+        self.goal_winner, self.goal = self.side_ids.index(side), goal
+        self.phase, self.ending = "done", GOAL_REACHED
+        self.pending = self.compel_pending = None
+        self.window = []
+
     def _check_end(self) -> bool:
         sides = {self.fighters[i].side for i in range(len(self.fighters)) if self.fate[i] == ACTIVE}
         if len(sides) > 1:
@@ -806,6 +826,8 @@ class PresjaState(State):
             tuple(self.window),
             self.window_before,
             self.ending,
+            self.goal_winner,
+            self.goal,
         )
 
     def clock(self) -> tuple[int, int] | None:

@@ -47,6 +47,7 @@ class Static:
         level_text(0, options.ladder)  # fail early on a bad ladder
         self.side_ids = tuple(s.id for s in scenario.sides)
         self.side_names = tuple(s.name for s in scenario.sides)
+        self.side_goals = tuple(s.goal for s in scenario.sides)
         self.fighters = tuple(
             make_fighter(p, si, base, options.cialo_above_3)
             for si, side in enumerate(scenario.sides)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from konflikt.core.actions import Action
 from konflikt.core.outcome import ConflictOutcome
-from konflikt.core.state import narration
+from konflikt.core.state import GOAL_REACHED, narration
 from konflikt.rulesets.presja.models import level_text
 from konflikt.rulesets.presja.naming import name_problem, without_name
 from konflikt.rulesets.presja.options import ADVANTAGE_KINDS
@@ -412,6 +412,13 @@ def outcome(conflict: PresjaState) -> ConflictOutcome:
         data[f"{fi.id}.fate_points"] = conflict.fate_points[i]
         data[f"{fi.id}.boxes_marked"] = bin(conflict.marked[i]).count("1")
         data[f"{fi.id}.consequences"] = sum(1 for c in conflict.cons[i] if c)
+    if conflict.ending == GOAL_REACHED:
+        won = conflict.goal_winner
+        summary = (
+            f"{conflict.side_names[won]} reaches its goal ({conflict.goal}) after {conflict.exchange} exchange(s): "
+            "the MG's (GM's) word"
+        )
+        return ConflictOutcome(GOAL_REACHED, (conflict.side_ids[won],), summary, fates, data)
     if conflict.ending == "deadlock":
         return ConflictOutcome(
             "deadlock", (), f"Impas (deadlock): no side prevailed in {conflict.exchange} exchanges", fates, data
