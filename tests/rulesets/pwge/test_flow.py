@@ -394,9 +394,9 @@ def test_without_the_suggestion_no_distance_is_written_into_the_characters() -> 
     assert not any("avstånd" in line for line in after.lines), after.lines
 
 
-def test_physical_body_points_lost_in_a_fight_are_not_carried_to_the_next() -> None:
-    """A stand-in: the text keeps the physical kroppspoäng apart ("de som man blir av med genom att få fysiskt
-    stryk") and gives no healing; Parallel Worlds' is not in it, so the next conflict starts at full body points."""
+def test_physical_body_points_lost_in_a_fight_are_carried_to_the_next() -> None:
+    """Only the diplomatic and social kroppspoäng "återställs … mellan varje konflikt"; the physical ones, "de som
+    man blir av med genom att få fysiskt stryk", stay lost (before: every conflict started at full body points)."""
     state = make()
     act(state, "attack", target="bo", weapon="melee")
     act(state, "no_counter")
@@ -406,7 +406,29 @@ def test_physical_body_points_lost_in_a_fight_are_not_carried_to_the_next() -> N
     act(state, "accept")
     assert state.body[BO] == 2
     after = RULESET.aftermath(state) if RULESET.aftermath else None
-    assert after is not None and after.characters["bo"]["body_points"] == 10
+    assert after is not None
+    assert after.characters["bo"]["body_points"] == 10 and after.characters["bo"]["damage_taken"] == 8
+    assert after.characters["ann"]["damage_taken"] == 0
+    assert "Bo: 8 kroppspoäng (body points) lost (2 of 10 left), carried into the next conflict" in " ".join(
+        after.lines
+    )
+    bo = {k: v for k, v in after.characters["bo"].items() if v is not None}
+    again = make(b={"id": "bo", "policy": "random", **bo})
+    assert again.body[BO] == 2 and not again.out[BO]
+    assert "Bo comes to this conflict with 2 of 10 kroppspoäng (body points): 8 lost in an earlier one" in texts(again)
+
+
+def test_a_character_with_no_body_points_left_is_out_of_a_fight_but_not_of_a_ball() -> None:
+    """Earlier damage that left no body points: Medvetslös (unconscious) from the start of a fight, which the other
+    side has then won; at a ball the separate social kroppspoäng are whole and it takes part."""
+    fight = make(b=person("bo", damage_taken=10))
+    assert fight.out[BO] and fight.body[BO] == 0 and fight.is_terminal()
+    assert fight.outcome().winners == ("red",)
+    ball = make(b=person("bo", damage_taken=10), setup={"kind": "social"},
+                options={"social_distance_and_damage": True})  # fmt: skip
+    assert not ball.out[BO] and ball.body[BO] == 10 and not ball.is_terminal()
+    after = RULESET.aftermath(ball) if RULESET.aftermath else None
+    assert after is not None and after.characters["bo"]["damage_taken"] == 10, "a ball heals no physical damage"
 
 
 @pytest.mark.parametrize("name", ["negotiation", "ball"])

@@ -15,7 +15,7 @@ from konflikt.errors import IllegalActionError, InvalidActionError
 from konflikt.rulesets.pwge import RULESET
 from konflikt.rulesets.pwge.state import PwgeState
 from konflikt.sim.runner import Generators, Runner, seat_policies
-from tests.rulesets.pwge.helpers import act, make, roll
+from tests.rulesets.pwge.helpers import act, make, person, roll
 
 ANN, BO = 0, 1
 
@@ -128,9 +128,16 @@ def test_a_saved_declaration_replays_to_the_same_end() -> None:
 
 
 def test_the_aftermath_follows_a_declared_goal() -> None:
-    """The documents after a declared end carry what the conflict left (experience dice spent)."""
-    state, _ = duel()
-    state.declare_goal("pirater")
+    """The documents after a declared end carry what the conflict left: the damage taken, the dice spent."""
+    state = make(person("ann", experience_dice=2), options={"experience_dice": True})
+    act(state, "attack", target="bo", weapon="melee", pay="die")
+    act(state, "no_counter")
+    act(state, "no_response")
+    roll(state, 12, 2, 4)
+    act(state, "accept")
+    act(state, "accept")
+    state.declare_goal("red", "Bo yields")
     assert RULESET.aftermath is not None
     after = RULESET.aftermath(state)
-    assert set(after.characters) == {"nova", "zorak"}
+    assert after.characters["bo"]["damage_taken"] == 4
+    assert after.characters["ann"]["experience_dice"] == 1

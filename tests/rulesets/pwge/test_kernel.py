@@ -124,8 +124,14 @@ def test_kernel_replays_uneven_sides_to_the_same_end(
         ("duel", [{"body_points": 6}, {"body_points": 6}], {}, 20),
         ("duel", [{"experience_dice": 30, "body_points": 60}] * 2, {}, 20),
         ("chase", [{}, {"melee_weapon": "spjut", "ranged_weapon": None}], {"start_distance": 1}, 40),
+        ("shootout", [{"damage_taken": 10}, {"damage_taken": 6}], {}, 10),
     ],
-    ids=["fragile duel: order rolls", "experience dice at the last token", "chase with a spear: caught at Spjut"],
+    ids=[
+        "fragile duel: order rolls",
+        "experience dice at the last token",
+        "chase with a spear: caught at Spjut",
+        "carried damage: Nova out from the start, Zorak at 6 of 12",
+    ],
 )
 def test_kernel_replays_rare_paths_to_the_same_end(
     name: str, fields: list[dict[str, Any]], setup: dict[str, Any], games: int

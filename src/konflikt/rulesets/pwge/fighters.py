@@ -58,6 +58,7 @@ class Fighter:
     ranged_skill: tuple[str, int]
     armour: int
     body: int
+    damage_taken: int
     ammunition: int
     experience_dice: int
 
@@ -162,6 +163,7 @@ def fighters_of(scenario: Scenario) -> tuple[Fighter, ...]:
                     ranged_skill=weapon_skill(skills, ranged.skills) if ranged else ("", 0),
                     armour=c.armour,
                     body=c.body_points,
+                    damage_taken=c.damage_taken,
                     ammunition=c.ammunition,
                     experience_dice=c.experience_dice,
                 )

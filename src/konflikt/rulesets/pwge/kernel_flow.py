@@ -157,7 +157,8 @@ class Conflicts:
         self.xp = np.tile(np.array(start.xp, dtype=np.int64), (n, 1))
         self.body = np.tile(np.array(start.body, dtype=np.int64), (n, 1))
         self.wnd = np.zeros((n, t.people), dtype=np.int64)
-        self.out = np.zeros((n, t.people), dtype=bool)
+        self.out = self.body <= 0
+        """Out of the conflict; from the start when earlier damage left no body points."""
         self.pts = np.zeros((n, t.sides), dtype=np.int64)
         self.dry_rank = np.full((n, t.sides), NONE, dtype=np.int64)
         """When each side's pools ran dry: the number of the step group (:attr:`PwgeState.dry_order`), NONE: not."""

@@ -720,7 +720,8 @@ def start(s: Int, t: Int, j: int) -> None:
     s[ENDING] = s[WINNER] = NONE
     for p in range(t[PEOPLE]):
         s[TOK + p], s[XP + p] = per_person(t, START_TOKENS, p), per_person(t, START_XP, p)
-        s[BODY + p], s[WND + p], s[OUT + p] = per_person(t, START_BODY, p), 0, 0
+        s[BODY + p], s[WND + p] = per_person(t, START_BODY, p), 0
+        s[OUT + p] = 1 if s[BODY + p] <= 0 else 0  # earlier damage left no body points: out from the start
         for q in range(t[PEOPLE]):
             s[DIST + p * MAX_PEOPLE + q] = per_pair(t, START_DIST, p, q)
     for side in range(t[SIDES]):

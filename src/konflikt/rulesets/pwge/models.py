@@ -105,6 +105,13 @@ class Character(BaseModel):
         description="kroppspoäng (konflikt's own stand-in for Parallel Worlds: 10); the diplomatic and social "
         "kroppspoäng of the text's suggestion are as many ('som bestäms precis som vanligt')",
     )
+    damage_taken: int = Field(
+        default=0,
+        ge=0,
+        le=1000,
+        description="physical kroppspoäng lost in earlier conflicts and not yet healed: a fight or a chase starts "
+        "with body_points − damage_taken (the diplomatic and social ones are restored between conflicts)",
+    )
     ammunition: int = Field(default=0, ge=0, le=10, description="social/diplomatic ammunition: the damage modifier")
     experience_dice: int = Field(default=0, ge=0, le=50, description="erfarenhetstärningar not yet spent")
     diplomatic_distance: dict[str, int] = Field(default_factory=dict, description="name → 0–10, persists")

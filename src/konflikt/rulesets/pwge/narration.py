@@ -137,6 +137,14 @@ def opening(state: PwgeState) -> None:
             seat=f.pid,
             tokens=f.pool,
         )
+        if f.damage_taken and state.kind in ("combat", "chase"):
+            state.emit(
+                "carried",
+                f"{f.name} comes to this conflict with {state.body[i]} of {f.body} kroppspoäng (body points): "
+                f"{f.damage_taken} lost in an earlier one"
+                + ("; Medvetslös (unconscious), out of the conflict" if state.out[i] else ""),
+                seat=f.pid,
+            )
     for (i, j), code in sorted(state.dist.items()):
         if state.distance_in_play():
             state.emit(

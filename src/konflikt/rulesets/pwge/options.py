@@ -92,6 +92,16 @@ OPTIONS = OptionSet(
         maximum=100,
     ),
     RuleOption(
+        "healing_per_day",
+        int,
+        0,
+        "physical kroppspoäng (body points) a character regains per day of rest between conflicts "
+        "(`konflikt campaign rest --days N`); 0: none, the GM heals by editing damage_taken. Physical damage carries "
+        "into the next conflict; how it heals is Parallel Worlds' rule, not in the text: konflikt's own stand-in",
+        minimum=0,
+        maximum=100,
+    ),
+    RuleOption(
         "max_tops_per_roll",
         int,
         0,

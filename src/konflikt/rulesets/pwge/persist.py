@@ -1,4 +1,4 @@
-"""What outlasts a conflict: the diplomatic and social distances (0–10) and unspent experience dice.
+"""What outlasts a conflict: the diplomatic and social distances (0–10), unspent experience dice, physical damage.
 
 "Sociala och diplomatiska avstånd kvarstår mellan varje konflikt" — social and diplomatic distances remain between
 conflicts. :func:`aftermath` (the ruleset's ``aftermath`` hook) returns each participant's character document with
@@ -13,6 +13,7 @@ from typing import Any
 from konflikt.core.outcome import Aftermath
 from konflikt.core.state import State
 from konflikt.rulesets.pwge import narration
+from konflikt.rulesets.pwge.narration import counted
 from konflikt.rulesets.pwge.state import PHYSICAL, PwgeState
 
 
@@ -23,9 +24,11 @@ def updated_characters(state: PwgeState) -> dict[str, dict[str, Any]]:
     ``social_distance_and_damage``) both characters of every pair record their diplomatic_distance
     (social_distance) to each other, keyed by the other's name; without it no distance was in play, and what the
     characters hold stays as it was (a default start distance is not written as if the conflict had set it).
-    Experience dice spent as tokens are gone. Body points are not carried over: social/diplomatic ones "återställs
-    för det mesta helt mellan varje konflikt", and physical healing is Parallel Worlds' business. The attribute in
-    use and the weapons in hand belong to this conflict, so the documents keep the character's own.
+    Experience dice spent as tokens are gone. Physical damage carries over: after a fight or a chase each document's
+    ``damage_taken`` is the physical kroppspoäng lost so far (they are "de som man blir av med genom att få fysiskt
+    stryk", and only the social and diplomatic ones "återställs för det mesta helt mellan varje konflikt"); healing
+    them is Parallel Worlds' business (the campaign's rest, option ``healing_per_day``, or the GM's edit). The
+    attribute in use and the weapons in hand belong to this conflict, so the documents keep the character's own.
     """
     docs = [copy.deepcopy(dict(c)) for c in state.characters]
     if state.kind not in PHYSICAL and state.distance_in_play():  # without the suggestion no distance was in play
@@ -33,6 +36,9 @@ def updated_characters(state: PwgeState) -> dict[str, dict[str, Any]]:
         for (i, j), distance in state.dist.items():
             docs[i][field][state.people[j].name] = distance
             docs[j][field][state.people[i].name] = distance
+    if state.kind in PHYSICAL:
+        for i, f in enumerate(state.people):
+            docs[i]["damage_taken"] = f.body - state.body[i]
     if state.options.experience_dice:
         for i, doc in enumerate(docs):
             doc["experience_dice"] = state.xp[i]
@@ -58,6 +64,15 @@ def aftermath(state: State) -> Aftermath:
             lines.append(f"{a.name}–{b.name}: {word} {change} of 0–10, kvarstår (kept) for the next conflict")
         if state.tracks_body():
             lines.append("the diplomatic and social kroppspoäng (body points) återställs (are restored) in full")
+    if state.kind in PHYSICAL:
+        for i, f in enumerate(state.people):
+            lost = f.body - state.body[i]
+            if lost != f.damage_taken:
+                lines.append(
+                    f"{f.name}: {counted(lost, 'kroppspoäng (body point)', 'kroppspoäng (body points)')} lost "
+                    f"({state.body[i]} of {f.body} left), carried into the next conflict (damage_taken "
+                    f"{f.damage_taken} → {lost}; healing is Parallel Worlds')"
+                )
     if state.options.experience_dice:
         for i, f in enumerate(state.people):
             spent = f.experience_dice - state.xp[i]

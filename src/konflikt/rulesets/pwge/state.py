@@ -82,11 +82,14 @@ class PwgeState(State):
         n = len(self.people)
         self.tokens: list[int] = [0] * n
         self.xp: list[int] = [f.experience_dice if options.experience_dice else 0 for f in self.people]
-        self.body: list[int] = [f.body for f in self.people]
-        """Kroppspoäng: physical ones in combat and chases; with the text's suggestion, the separate diplomatic or
-        social ones, "som bestäms precis som vanligt" — as many as the physical ones."""
+        self.body: list[int] = [f.body - (f.damage_taken if self.kind in PHYSICAL else 0) for f in self.people]
+        """Kroppspoäng: physical ones in combat and chases, less the damage an earlier conflict left (physical damage
+        carries over: only the social and diplomatic ones "återställs … mellan varje konflikt"); with the text's
+        suggestion, the separate diplomatic or social ones, "som bestäms precis som vanligt" — as many as the physical
+        ones, in full."""
         self.wounds: list[int] = [0] * n
-        self.out: list[bool] = [False] * n
+        self.out: list[bool] = [self.kind in PHYSICAL and b <= 0 for b in self.body]
+        """Out of the conflict: at 0 body points or below (Medvetslös), from the start when earlier damage left none."""
         self.points: list[int] = [0] * len(self.side_ids)
         self.dist: dict[tuple[int, int], int] = self._start_distances(scenario)
         self.dry_order: tuple[tuple[int, ...], ...] = ()
