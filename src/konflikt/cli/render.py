@@ -154,7 +154,7 @@ def readable(text: str, names: Mapping[str, str], words: Mapping[str, str] | Non
     if not words:
         return text
     keys = sorted(words, key=len, reverse=True)
-    pattern = re.compile(r"(?<![\w:-])(" + "|".join(re.escape(k) for k in keys) + r")(?![\w:-])")
+    pattern = re.compile(r"(?<![\w:-])(" + "|".join(re.escape(k) for k in keys) + r")(?![\w-]|:\w)")
     return pattern.sub(lambda m: words[m.group(1)], text)
 
 
