@@ -37,6 +37,7 @@ def test_a_seat_sees_the_round_the_heroes_and_their_pools() -> None:
         "budolf": {
             "status": 6,
             "morale": 0,
+            "status_pool": 6,
             "fate": "standing",
             "dice": 0,
             "pools": {"rustning": 5, "grej": 0, "vaaben": 0},
@@ -46,6 +47,7 @@ def test_a_seat_sees_the_round_the_heroes_and_their_pools() -> None:
         "rudolf": {
             "status": 4,
             "morale": 0,
+            "status_pool": 4,
             "fate": "out",
             "dice": 0,
             "pools": {"rustning": 6, "grej": 0, "vaaben": 0},

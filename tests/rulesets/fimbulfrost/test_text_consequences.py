@@ -155,7 +155,8 @@ def test_each_1_costs_a_consequence_only_when_1s_were_rolled_and_each_purchase_s
     end = next(e.text for e in state.history() if e.kind == "end")
     assert "for each 1 rolled" in end and "Rudolf 1" in end and "Budolf" not in end.split("for each 1 rolled")[1]
     act(state, "consequence", entry="skramme")
-    assert "for a 1 rolled (ulykke, mishap)" in state.history()[-1].text
+    bought = [e.text for e in state.history() if e.kind == "consequence"]
+    assert "for a 1 rolled (ulykke, mishap)" in bought[-1]
     clean = start()
     to_round2(clean, robbers=0)
     act(clean, "describe", **ALL)
@@ -265,20 +266,67 @@ def test_aftermath_rygtet_er_plettet_costs_one_omdomme_next_conflict_and_loads_b
 
 def test_trin_4d_the_outcome_of_the_round_is_described() -> None:
     """ "Trin 4D: Når konsekvenser er fordelt, beskriver man udfaldet af Omdømme-runden" (and Trin 3D after round 2):
-    after the consequences the table hears who still stands and which round follows."""
+    once the consequences are bought the table gets its beat to describe the round (a ``describe_outcome`` event with
+    where everyone stands, each Status pool with its morale), then hears which round follows."""
+    state = start(
+        heroes=[hero("budolf", character="builtin:budolf", status=1), hero("rudolf", character="builtin:rudolf")]
+    )
+    present_each_other(state)
+    roll(state, 2)
+    roll(state, 0)
+    act(state, "split", opponent=0, morale_rudolf=2)
+    roll(state, 2)
+    act(state, "hit", budolf=2)  # Budolf 1 → −1: out, one consequence
+    assert not [e for e in state.history() if e.kind == "describe_outcome"], "not before the consequence is bought"
+    act(state, "consequence", entry="ydmyget")
+    kinds = [e.kind for e in state.history()]
+    assert kinds[-3:] == ["consequence", "describe_outcome", "round"]
+    described = state.history()[-2].text
+    assert described.startswith("Trin 4D: konsekvenserne er fordelt, beskriv udfaldet af runde (round) 1")
+    assert "Budolf ude (out); Rudolf står (standing), Status-pulje (status pool) 6 (4 + 2 morale-bonus)" in described
+    assert described.endswith("Røverbanden Status 6")
+    act(state, "describe", **ALL)
+    roll(state, 0)
+    roll(state, 0)
+    described = [e.text for e in state.history() if e.kind == "describe_outcome"]
+    assert len(described) == 2 and described[-1].startswith("Trin 3D: ")
+    assert [e.text for e in state.history() if e.kind == "round"][-1] == (
+        "Røverbanden and 1 hero(es) still stand: runde (round) 3, Ressourcer (resources)"
+    )
+
+
+def test_the_end_of_the_fight_is_described_after_its_last_consequence() -> None:
+    """The fight's last round is described too, once the last consequence is bought (here the robbers' and Budolf's
+    for his 1), and only once."""
     state = start()
-    to_round2(state, robbers=1)
-    described = [e.text for e in state.history() if e.kind == "round"]
-    assert described == [
-        "Røverbanden and 2 hero(es) still stand: runde (round) 2, Stil, Stunt og Snak (style, stunt and talk)"
-    ]
+    to_round2(state, 2, 2)  # robbers at 2
     act(state, "describe", **ALL)
     act(state, "describe", **ALL)
+    roll(state, 2, 1)
+    roll(state, 1, 0)  # the robbers at −1
+    assert not [e for e in state.history() if e.kind == "describe_outcome" and "runde (round) 2" in e.text]
+    act(state, "spare")
+    act(state, "consequence", entry="skramme")
+    assert state.is_terminal()
+    last = state.history()[-1]
+    assert last.kind == "describe_outcome" and "runde (round) 2" in last.text
+    assert last.text.endswith("Røverbanden overvundet (defeated)")
+    assert sum(e.kind == "describe_outcome" for e in state.history()) == 2
+
+
+def test_morale_is_shown_as_part_of_the_status_pool() -> None:
+    """ "føjer dem som morale-bonus til en vens Status-pulje": the table shows the Status pool with the morale in it
+    (Rudolf 4 + 2 = 6), and the view gives the pool beside its two parts."""
+    state = start()
+    present_each_other(state)
+    roll(state, 3)
     roll(state, 0)
-    roll(state, 0)
-    roll(state, 0)
-    described = [e.text for e in state.history() if e.kind == "round"]
-    assert described[-1] == "Røverbanden and 2 hero(es) still stand: runde (round) 3, Ressourcer (resources)"
+    act(state, "split", opponent=1, morale_rudolf=2)
+    row = state.status()["rudolf"]
+    assert row["Status-pulje (status pool)"] == "6 (4 + 2 morale-bonus)" and "morale" not in row
+    assert state.status()["budolf"]["Status-pulje (status pool)"] == "6"
+    rudolf = state.view("rudolf")["heroes"]["rudolf"]
+    assert (rudolf["status_pool"], rudolf["status"], rudolf["morale"]) == (6, 4, 2)
 
 
 BARE_RUNDE = re.compile(r"\brunde \d", re.IGNORECASE)

@@ -62,6 +62,7 @@ class Narration(State):
     borrowed: list[int]
     opp_taken: list[str]
     carried: tuple[frozenset[str], ...]
+    described: int
 
     # ---- events -----------------------------------------------------------------------------------------------
     def say(self, i: int, kind: str, text: str, dice: int) -> None:
@@ -201,6 +202,38 @@ class Narration(State):
             text = f"Every hero is out of the fight in runde (round) {round_no}: {self.opp_name} wins"
         self.emit("end", text, result=result, round=round_no, opponent_status=self.opp_status)
 
+    def say_outcome(self) -> None:
+        """Trin 4D / 3D: "Når konsekvenser er fordelt, beskriver man udfaldet af … runden": the table's beat to tell
+        what happened, with where everyone stands; at the end of the fight, once its last consequence is bought.
+        Narration only: no seat is asked (a step would cost every simulated conflict), the front ends pause on it."""
+        round_no = self.round
+        self.described = round_no
+        step = {1: "Trin 4D", 2: "Trin 3D"}.get(round_no, "Kampen ender her (the fight ends here)")
+        heroes = []
+        for i, name in enumerate(self.names):
+            if self.fate[i] == 0:
+                heroes.append(f"{name} {FATES[0]}, Status-pulje (status pool) {self.status_pool_text(i)}")
+            else:
+                heroes.append(f"{name} {FATES[self.fate[i]]}")
+        if self.phase == P.END and self.result == 1:
+            opp = f"{self.opp_name} overvundet (defeated)"
+        else:
+            opp = f"{self.opp_name} Status {self.opp_status}"
+        self.emit(
+            "describe_outcome",
+            f"{step}: konsekvenserne er fordelt, beskriv udfaldet af runde (round) {round_no} (the consequences are "
+            f"bought: describe how the round went): {'; '.join(heroes)}; {opp}",
+            round=round_no,
+            opponent_status=self.opp_status,
+        )
+
+    def status_pool_text(self, i: int) -> str:
+        """Hero ``i``'s Status pool: his Status with the morale bonus a friend added to it ("føjer dem som
+        morale-bonus til en vens Status-pulje"), the two shown apart while there is morale."""
+        if not self.morale[i]:
+            return str(self.hstatus[i])
+        return f"{self.hstatus[i] + self.morale[i]} ({self.hstatus[i]} + {self.morale[i]} morale-bonus)"
+
     def say_buy_back(self, i: int, count: int) -> None:
         self.emit(
             "buy_back",
@@ -262,9 +295,10 @@ class Narration(State):
         }
         for i, hid in enumerate(self.hero_ids):
             row = {
-                "Status": str(self.hstatus[i]),
+                "Status-pulje (status pool)": self.status_pool_text(
+                    i
+                ),  # morale is part of the pool, as the text adds it
                 "Omdømme (reputation)": self.omdomme_text(i),  # what the presentation dice count from
-                "morale": str(self.morale[i]),
                 "fate": FATES[self.fate[i]],
                 "dice": str(self.dice[i]),
                 "Rustning (armour)": str(self.pools[i][0]),

@@ -93,6 +93,8 @@ class FimbulfrostState(Narration):
         self.taken: list[list[str]] = [[] for _ in range(n)]
         self.borrowed = [0] * n
         self.opp_taken: list[str] = []
+        # narration only (not in key()): the last round whose outcome the table was asked to describe (Trin 4D / 3D)
+        self.described = 0
         self.emit(
             "start",
             f"Kamp (combat) in three rounds: {', '.join(self.names)} against {self.opp_name} "
@@ -514,6 +516,8 @@ class FimbulfrostState(Narration):
                 self.say_no_answer()
                 self.phase = P.CHECK
             else:
+                if phase == P.END and self.described < self.round:
+                    self.say_outcome()  # the last consequence is bought: the fight's end is described
                 return
 
     def _no_split_choice(self, i: int) -> bool:
@@ -590,10 +594,12 @@ class FimbulfrostState(Narration):
         self.phase = P.CHECK
 
     def _check(self) -> None:
-        """Step 4D / 3D: if both sides still stand, on to the next round."""
+        """Step 4D / 3D: the consequences are bought and the round's outcome is described; if both sides still
+        stand, on to the next round."""
         if not self.standing():
             self._finish(LOSS, self.round, [0] * self.n)
             return
+        self.say_outcome()
         if self.round == 1:
             if self.options.morale == "round1":
                 self.morale = [0] * self.n
@@ -710,6 +716,7 @@ class FimbulfrostState(Narration):
                 hid: {
                     "status": self.hstatus[i],
                     "morale": self.morale[i],
+                    "status_pool": self.hstatus[i] + self.morale[i],
                     "fate": ("standing", "out", "dead")[self.fate[i]],
                     "dice": self.dice[i],
                     "pools": dict(zip(POOLS, self.pools[i], strict=True)),
