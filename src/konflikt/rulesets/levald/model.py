@@ -672,6 +672,8 @@ def exact_model(state: State, policies: Mapping[str, Policy]) -> LevaldModel | s
         return "the levald model mirrors GM conditions only with the heuristic GM (who never changes them)"
     if state.options.gard_out_cannot_back:
         return "the levald model does not mirror option gard_out_cannot_back (its choices would read Gard)"
+    if state.options.after_nobody_wins != "decide":
+        return "the levald model mirrors option after_nobody_wins only at its default ('decide')"
     if not at_round_start(state):
         return None
     identity = (LevaldModel.identity(state), kinds)

@@ -71,6 +71,15 @@ OPTIONS = OptionSet(
         choices=("roll", "table"),
     ),
     RuleOption(
+        "after_nobody_wins",
+        str,
+        "decide",
+        "after a round in which nobody won the initiative roll: the initiative is decided afresh the next round "
+        "(decide), or it stays where it is — with nobody, both regaining Gard — until the distance changes (stays)",
+        source="Om ingendera händer så kvarstår initiativet där det är.",
+        choices=("decide", "stays"),
+    ),
+    RuleOption(
         "gard_damage_is_damage",
         bool,
         True,

@@ -94,7 +94,8 @@ class HeuristicPolicy:
             return Action.of("advance")
         if d < length:
             return Action.of("retreat") if Action.of("retreat") in legal else Action.of("hold")
-        if state.holder[pair] == enemy:
+        stuck = state.holder[pair] < 0 and not state.redecide[pair]  # nobody holds it until the distance changes
+        if state.holder[pair] == enemy or stuck:
             # at my best distance but without the initiative: change the distance to force a new decision
             closer = d - 1
             wish = "advance" if closer >= 0 and closer != state.fighters[enemy].length else "retreat"

@@ -496,6 +496,12 @@ class LevaldState(NarrationMixin):
         d = self.pair_distance()
         holder = self.holder[p]
         out_of_reach = False
+        if holder < 0 and not self.redecide[p]:  # after_nobody_wins = stays
+            self._nobody_fights(
+                f"Initiativ (initiative) at {self._dist_name()}: kvarstår där det är (stays where it is), with nobody: "
+                "nobody won the last roll and the distance has not changed (after_nobody_wins = stays)"
+            )
+            return False
         if holder >= 0 and not self.redecide[p]:
             if R.keeps_initiative(d, self.fighters[holder].length):
                 unchanged = (
@@ -547,7 +553,7 @@ class LevaldState(NarrationMixin):
         p = self.active
         if winner is None:
             self.holder[p] = -1
-            self.redecide[p] = MOVED
+            self.redecide[p] = MOVED if self.options.after_nobody_wins == "decide" else 0
             self._nobody_fights(f"Nobody won the Stridsvana roll for the initiative ({self.contest_why})")
         else:
             self._set_roles(
