@@ -1,4 +1,4 @@
-"""The score of one mutation run, as the line of the table in ``docs/architecture.md``.
+"""The score of one mutation run, as the line of the table in ``docs/history/mutation.md``.
 
     python scripts/mutation_score.py RESULTS_TXT TARGET MINUTES
 
