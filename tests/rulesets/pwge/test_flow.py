@@ -20,13 +20,12 @@ ANN, BO = 0, 1
 
 
 # ---- endings -----------------------------------------------------------------------------------------------------
-def test_with_three_sides_the_others_go_on_when_one_sides_pool_runs_out() -> None:
-    """konflikt's own: the text's endings speak of two sides; a third side whose pool runs out drops out of the
-    choosing and the two others go on."""
+def three_sides(options: dict[str, object]) -> PwgeState:
+    """Ann (red) and Bo (blue) of 6 tokens; Cy (green) of 2 spends his last on a top of his attack on Ann."""
     doc = {
         "ruleset": "pwge",
         "title": "test",
-        "options": {},
+        "options": options,
         "setup": {},
         "sides": [
             {"id": "red", "participants": [person("ann")]},
@@ -45,6 +44,23 @@ def test_with_three_sides_the_others_go_on_when_one_sides_pool_runs_out() -> Non
     act(state, "top")  # Cy's last token
     roll(state, 4)
     assert state.tokens[2] == 0 and state.dry_order == ((2,),)
+    return state
+
+
+def test_read_word_for_word_the_first_side_to_run_dry_ends_a_three_sided_conflict() -> None:
+    """ "Detta upprepas tills en eller fler sidor tömmer sina handlingspölar", word for word (first_dry_side_ends):
+    Cy's side has run dry, the conflict ends, and both sides still able to act have won."""
+    state = three_sides({"first_dry_side_ends": True})
+    outcome = state.outcome()
+    assert (outcome.ending, outcome.winners) == ("pools_exhausted", ("red", "blue"))
+    assert outcome.summary.startswith("green ran out of tokens first: lost the conflict, but red and blue's goals")
+    assert three_sides({}).ending is None
+
+
+def test_with_three_sides_the_others_go_on_when_one_sides_pool_runs_out() -> None:
+    """By default (the text's endings speak of two sides) a third side whose pool runs out drops out of the
+    choosing and the two others go on."""
+    state = three_sides({})
     assert state.ending is None and state.phase == "open" and state.current_player() == "ann"
     act(state, "pass")
     assert state.current_player() == "bo"  # Cy, with no token, is not given the floor

@@ -316,6 +316,24 @@ def test_kernel_replays_three_sides_to_the_same_end(name: str, copied: int) -> N
     replay(scenario_from_document(doc, scenario.source), {}, 20)
 
 
+def test_the_kernel_refuses_first_dry_side_ends_with_three_sides_and_sim_uses_the_reference() -> None:
+    """Several sides may win together under the option: the kernel's one-winner labels cannot say it."""
+    scenario = load_scenario("pwge/duel")
+    doc = copy.deepcopy(dict(scenario.document))
+    third = copy.deepcopy(doc["sides"][1])
+    third["id"] = "tredje"
+    third["participants"][0].update(id="ny", name="Zorak III")
+    doc["sides"].append(third)
+    three = scenario_from_document(doc, scenario.source)
+    options = three.ruleset.options.resolve(three.options, {"first_dry_side_ends": True})
+    reason = make_kernel(three, options, seat_policies(three))
+    assert isinstance(reason, str) and "first_dry_side_ends" in reason
+    used, kernel, note = choose_engine(three, {"first_dry_side_ends": True}, {}, "auto")
+    assert used == "reference" and kernel is None and "first_dry_side_ends" in note
+    two = scenario.ruleset.options.resolve(scenario.options, {"first_dry_side_ends": True})
+    assert isinstance(make_kernel(scenario, two, seat_policies(scenario)), PwgeKernel), "two sides: the same rule"
+
+
 @pytest.mark.parametrize(("seat", "policy"), [("nova", "random"), ("zorak", "human")])
 def test_the_kernel_refuses_a_seat_without_the_heuristic(seat: str, policy: str) -> None:
     reason = _reason(load_scenario("pwge/duel"), {seat: policy})

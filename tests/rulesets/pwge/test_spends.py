@@ -244,3 +244,45 @@ def test_experience_dice_cannot_be_spent_from_an_empty_pool() -> None:
 def test_experience_dice_ignored_without_the_option() -> None:
     state = make(person("ann", experience_dice=3))
     assert state.xp[ANN] == 0
+
+
+def test_a_top_that_puts_the_other_behind_lets_them_top_in_turn() -> None:
+    """ "Om du inte är nöjd med ett slag så kan du toppa det": the one behind is the one not satisfied; Ann tops into
+    the lead, so now Bo is behind and is asked; the one ahead never is."""
+    state = make()
+    act(state, "attack", target="bo", weapon="melee")
+    act(state, "counter")
+    act(state, "no_response")
+    roll(state, 8, 12)
+    assert state.current_player() == "ann"
+    act(state, "top")
+    roll(state, 14)
+    assert state.current_player() == "bo" and state.legal_actions() == [Action.of("top"), Action.of("accept")]
+    act(state, "accept")
+    assert state.phase == "damage"
+
+
+def test_with_an_empty_pool_one_buys_nothing_more_but_can_still_be_attacked() -> None:
+    """ "Man får spendera dem nästan hur man vill, men man har inte fler handlingar än så": Bo, at 0 tokens (Dan on
+    his side still has some), is not asked to counter, respond or top, is passed over for the floor, and Ann's
+    attack on him still lands."""
+    from konflikt.core.conflict import new_state
+    from konflikt.core.scenario import scenario_from_document
+
+    doc = {
+        "ruleset": "pwge",
+        "title": "t",
+        "sides": [
+            {"id": "red", "participants": [person("ann")]},
+            {"id": "blue", "participants": [person("bo"), person("dan")]},
+        ],
+    }
+    state = new_state(scenario_from_document(doc, "<test>"))
+    assert isinstance(state, PwgeState)
+    bo = state.index["bo"]
+    state.tokens[bo] = 0
+    act(state, "attack", target="bo", weapon="melee")
+    assert state.is_chance_node(), "no counter and no response asked of an empty pool"
+    roll(state, 12, 2, 4)
+    act(state, "accept")  # Ann keeps the damage; Bo is not asked to counter-top
+    assert state.body[bo] == 6 and state.phase == "open" and state.current_player() == "dan"

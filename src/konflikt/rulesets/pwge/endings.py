@@ -105,20 +105,24 @@ def check(state: PwgeState) -> bool:
                 "every side's handlingspöl (action pool) ran out together (samtidigt): dödläge (deadlock)",
             )
         return True
-    if len(wet) == 1:
-        _exhausted(state, dry, wet[0], "")
+    if len(wet) == 1 or state.options.first_dry_side_ends:
+        _exhausted(state, dry, wet, "")
         return True
     return False
 
 
-def _exhausted(state: PwgeState, losers: list[int], winner: int, when: str) -> None:
-    """'Ena sidans handlingspöl tar slut före den andra sidans': the side that ran out first has lost."""
+def _exhausted(state: PwgeState, losers: list[int], winners: list[int] | int, when: str) -> None:
+    """'Ena sidans handlingspöl tar slut före den andra sidans': the side that ran out first has lost (with
+    ``first_dry_side_ends`` and three or more sides, every side still able to act has won)."""
+    ahead = [winners] if isinstance(winners, int) else winners
     names = ", ".join(state.side_names[s] for s in losers)
+    others = " and ".join(state.side_names[s] for s in ahead)
+    goals = "goal is" if len(ahead) == 1 else "goals are"
     state.record_ending(
         "pools_exhausted",
-        (state.side_ids[winner],),
-        f"{when}{names} ran out of tokens first: lost the conflict, but {state.side_names[winner]}'s goal is not "
-        "fully reached; the losers may withdraw and regroup ('to live and fight another day')",
+        tuple(state.side_ids[s] for s in ahead),
+        f"{when}{names} ran out of tokens first: lost the conflict, but {others}'s {goals} not fully reached; the "
+        "losers may withdraw and regroup ('to live and fight another day')",
     )
 
 

@@ -242,6 +242,8 @@ def make_kernel(scenario: Scenario, options: Options, seats: Mapping[str, Policy
         if seat != GM and not isinstance(policy, HeuristicPolicy):
             name = "human" if policy is None else getattr(policy, "name", type(policy).__name__)
             return f"the pwge kernel mirrors only the heuristic policy ({seat} plays {name})"
+    if options.first_dry_side_ends and len(scenario.sides) > 2:
+        return "the pwge kernel does not play first_dry_side_ends with three or more sides (several winners)"
     people = len(scenario.participants())
     if people > MAX_PEOPLE:
         return f"the pwge kernel plays at most {MAX_PEOPLE} participants (this conflict has {people})"

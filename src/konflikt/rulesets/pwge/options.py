@@ -111,6 +111,15 @@ OPTIONS = OptionSet(
         maximum=50,
     ),
     RuleOption(
+        "first_dry_side_ends",
+        bool,
+        False,
+        "with three or more sides, the conflict ends as soon as a side's pools have run out, read word for word: the "
+        "dry sides have lost and every side still able to act wins. Off: a dry side drops out and the others go on "
+        "until only one can act (the text's endings speak of two sides). With two sides both are the same",
+        source="Detta upprepas tills en eller fler sidor tömmer sina handlingspölar",
+    ),
+    RuleOption(
         "free_attack",
         bool,
         True,
