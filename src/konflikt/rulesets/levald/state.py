@@ -851,8 +851,9 @@ class LevaldState(NarrationMixin):
         more (it is only narration then), so that States differing only in it merge: the d100 readings are read in
         a contest and by the defence roll (the attack roll's effect), the attack's quality against the defence and
         then only whether it succeeded until the exchange is done (whether to gain ground), the counter flag until
-        the exchange's damage, where to go on after the damage only in it, and the round's defence rolls only under
-        ``several_attackers = one_defence``. Without this a round's bridge from a saved State meets ~90,000 keys."""
+        the exchange's damage, where to go on after the damage only in it, the pairs' choices until their rolls, which
+        pairs may gain ground until they do, and the round's defence rolls only under
+        ``several_attackers = one_defence``. A goal the GM declared reached ends the key (empty in play). Without this a round's bridge from a saved State meets ~90,000 keys."""
         phase = self.phase
         return (
             phase,
