@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from konflikt.core.actions import Action
 from konflikt.core.outcome import ConflictOutcome
-from konflikt.core.state import State
+from konflikt.core.state import GOAL_REACHED, State
 from konflikt.dice import PoolRoll
 from konflikt.rulesets.fimbulfrost import phases as P
 from konflikt.rulesets.fimbulfrost.models import Catalogue, Character, Entry
@@ -63,6 +63,8 @@ class Narration(State):
     opp_taken: list[str]
     carried: tuple[frozenset[str], ...]
     described: int
+    goal: tuple[str, str] | None
+    sides: tuple[tuple[str, str, str | None], ...]
 
     # ---- events -----------------------------------------------------------------------------------------------
     def say(self, i: int, kind: str, text: str, dice: int) -> None:
@@ -428,18 +430,23 @@ class Narration(State):
         fates[self.opp_id] = ("overvundet (defeated)" if won else "står (standing)") + (
             ": " + "; ".join(opp_words) if opp_words else ""
         )
-        if won:
-            ending = "opponent_defeated"
+        if self.goal is not None:
+            side, goal = self.goal
+            ending, winners = GOAL_REACHED, (side,)
+            name = next(name for sid, name, _ in self.sides if sid == side)
+            summary = f"{name} reaches its goal in runde (round) {self.round}, as the GM declares: {goal}"
+        elif won:
+            ending, winners = "opponent_defeated", (self.hero_side,)
             summary = f"{self.opp_name} is overvundet (defeated) in runde (round) {self.round}"
         elif self.round == 3:
-            ending = "heroes_lost"
+            ending, winners = "heroes_lost", (self.opp_side,)
             summary = f"the heroes lose runde (round) 3: {self.opp_name} keeps Status {self.opp_status}"
         else:
-            ending = "heroes_out"
+            ending, winners = "heroes_out", (self.opp_side,)
             summary = f"every hero is out of the fight in runde (round) {self.round}"
         return ConflictOutcome(
             ending=ending,
-            winners=(self.hero_side,) if won else (self.opp_side,),
+            winners=winners,
             summary=summary,
             participants=fates,
             data={

@@ -43,7 +43,8 @@ from konflikt.rulesets.fimbulfrost.rules import (
 )
 
 STANDING, OUT, DEAD = 0, 1, 2
-VICTORY, LOSS = 1, 2
+VICTORY, LOSS, GOAL = 1, 2, 3
+"""How the conflict was decided: the opponent defeated, the heroes beaten, or a side's goal reached (the GM's word)."""
 POOL_OF_KIND = {"armour": 0, "gear": 1, "weapon": 2}
 
 
@@ -51,7 +52,7 @@ class FimbulfrostState(Narration):
     """Heroes (helte) against one opponent (modstander), round by round."""
 
     ruleset = "fimbulfrost"
-    shared = ("chars", "opp", "catalogue", "carried", "hero_ids", "names")
+    shared = ("chars", "opp", "catalogue", "carried", "hero_ids", "names", "sides")
     """Scenario data never changed during a conflict: copies share it (``State.fork`` is the generic fast copy)."""
 
     def __init__(self, scenario: Scenario, options: Options, catalogue: Catalogue | None = None) -> None:
@@ -63,6 +64,8 @@ class FimbulfrostState(Narration):
         self.names: tuple[str, ...] = tuple(p.name for p in heroes)
         self.chars: tuple[Character, ...] = tuple(p.data for p in heroes)
         self.hero_side = heroes[0].side
+        self.sides: tuple[tuple[str, str, str | None], ...] = tuple((s.id, s.name, s.goal) for s in scenario.sides)
+        """Each side as the scenario names it: (id, name, its stated goal or None)."""
         self.opp_id, self.opp_name, self.opp_side = opp.id, opp.name, opp.side
         self.opp: Character = opp.data
         self.catalogue = catalogue or load_catalogue(scenario.setup.lists_path(scenario.source))
@@ -93,6 +96,7 @@ class FimbulfrostState(Narration):
         self.taken: list[list[str]] = [[] for _ in range(n)]
         self.borrowed = [0] * n
         self.opp_taken: list[str] = []
+        self.goal: tuple[str, str] | None = None  # (side, goal in words) once the GM declares a goal reached
         # narration only (not in key()): the last round whose outcome the table was asked to describe (Trin 4D / 3D)
         self.described = 0
         self.emit(
@@ -619,6 +623,21 @@ class FimbulfrostState(Narration):
             result, round_no, ones if result == VICTORY or self.options.mishaps == "always" else [0] * self.n
         )
 
+    # ---- a goal reached ---------------------------------------------------------------------------------------
+    def goal_sides(self) -> dict[str, tuple[str, str | None]]:
+        """The heroes' side and the opponent's, with their names and goals as the scenario states them. The text
+        pits the heroes against "modstanderen" in every step; a fight may still end when either side has what it
+        came for, which is the table's judgement (:meth:`State.declare_goal`)."""
+        return {side: (name, goal) for side, name, goal in self.sides}
+
+    def _end_by_goal(self, side: str, goal: str) -> None:
+        """The GM's word ends the fight where it stands: a roll pending is not made, a split, a round-3 option or a
+        consequence awaited is not asked (the points still owed go unbought); every Status, pool and consequence
+        bought so far stays as it is, and the aftermath carries it."""
+        self.goal = (side, goal)
+        self.result, self.phase, self.asks, self.hits = GOAL, P.END, [], 0
+        self.described = self.round
+
     # ---- analysis ---------------------------------------------------------------------------------------------
     def key(self) -> Hashable:
         """Everything that decides the future, and nothing else.
@@ -639,7 +658,7 @@ class FimbulfrostState(Narration):
             tuple(sorted(self.opp_taken)),
         )
         if self.phase == P.END:
-            return (P.END, self.round, fates)
+            return (P.END, self.round, fates, self.goal)
         return (
             self.phase,
             self.round,
