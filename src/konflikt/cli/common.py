@@ -17,7 +17,7 @@ import typer
 from konflikt.cli.completion import complete_rule_option, complete_scenario, complete_seat_policy
 from konflikt.core.deadline import OutOfTime, deadline
 from konflikt.core.options import parse_assignments
-from konflikt.core.scenario import Scenario, bundled_examples, load_scenario
+from konflikt.core.scenario import Scenario, bundled_examples
 from konflikt.errors import KonfliktError
 
 ScenarioArgument = Annotated[
@@ -138,13 +138,17 @@ def ruleset_alone(name: str) -> str | None:
     return word if bundled_names(word) else None
 
 
-def load_named(name: str) -> Scenario:
-    """:func:`load_scenario`, with "did you mean" for a name that is neither a file nor a bundled scenario (the
-    whole ``RULESET/NAME`` compared, else the name alone: ``knife_fight`` → ``presja/knife_fight``)."""
+def check_named(name: str) -> None:
+    """Before :func:`load_scenario`: a name that is neither a file nor a bundled scenario is refused with "did you
+    mean" (the whole ``RULESET/NAME`` compared, else the name alone: ``knife_fight`` → ``presja/knife_fight``).
+
+    Raises:
+        KonfliktError: no such scenario.
+    """
     try:
         missing = not Path(name).exists() and not Path(name).is_symlink()
     except (OSError, ValueError):
-        missing = False
+        return  # load_scenario says why
     names = bundled_names()
     word = name.removesuffix(".toml")
     if missing and word not in names:
@@ -152,7 +156,6 @@ def load_named(name: str) -> Scenario:
         near = nearest(word, names) or by_stem.get(nearest(word.rpartition("/")[2], by_stem) or "")
         hint = f" (did you mean {near!r}?)" if near else ""
         raise KonfliktError(f"{name}: no such file, and no bundled example of that name{hint}; see 'konflikt examples'")
-    return load_scenario(name)
 
 
 def overrides_for(scenario: Scenario, option: list[str] | None) -> dict[str, str]:

@@ -15,12 +15,21 @@ from typer.core import TyperCommand
 
 from konflikt.analysis.exact import DEFAULT_MAX_STATES, StateSpaceTooLarge
 from konflikt.analysis.questions import whole_conflict_answer
-from konflikt.cli.common import PolicyOption, RuleOption, load_named, overrides_for, seat_overrides, time_limit, working
+from konflikt.cli.common import (
+    PolicyOption,
+    RuleOption,
+    check_named,
+    overrides_for,
+    seat_overrides,
+    time_limit,
+    working,
+)
 from konflikt.cli.completion import complete_scenario_or_ruleset
 from konflikt.cli.render import LONG_FRACTION, plain_console, probability_table, probability_text
 from konflikt.core.conflict import new_state
 from konflikt.core.odds import OddsAnswer
 from konflikt.core.ruleset import get_ruleset, ruleset_ids
+from konflikt.core.scenario import load_scenario
 from konflikt.dice import Dice, DiceExpression, SuccessPool, exact_seconds, parse_dice
 from konflikt.dice.distribution import decimal_text, fraction_text, mean, value_text
 from konflikt.dice.opposed import Opposed
@@ -409,7 +418,8 @@ def odds_of(
     if rest and ("/" in target or target.endswith(".toml")):
         raise KonfliktError(f"unexpected arguments after {target!r}: {' '.join(rest)}")
     if "/" in target or target.endswith(".toml"):
-        scenario = load_named(target)
+        check_named(target)
+        scenario = load_scenario(target)
         overrides = overrides_for(scenario, option)
         chosen = seat_overrides(scenario, policy)
         seats = seat_policies(scenario, chosen)

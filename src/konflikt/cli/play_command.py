@@ -17,8 +17,8 @@ from konflikt.cli.common import (
     PolicyOption,
     RuleOption,
     Stopped,
+    check_named,
     choose_seed,
-    load_named,
     overrides_for,
     policy_name,
     seat_overrides,
@@ -31,7 +31,7 @@ from konflikt.cli.render import plain_console
 from konflikt.cli.run_command import header
 from konflikt.cli.table import TableSession
 from konflikt.core.conflict import MAX_JSON_BYTES, Conflict, PlayInfo, parse_json
-from konflikt.core.scenario import Scenario, characters_from, read_regular_file
+from konflikt.core.scenario import Scenario, characters_from, load_scenario, read_regular_file
 from konflikt.core.state import GM
 from konflikt.errors import KonfliktError, StoreError
 from konflikt.sim.runner import seat_policies
@@ -143,7 +143,8 @@ def register(app: typer.Typer) -> None:
                 return
             # everything about a new conflict is checked before the save database is opened or created
             with characters_from(source):
-                scenario = load_named(scenario_name)
+                check_named(scenario_name)
+                scenario = load_scenario(scenario_name)
             overrides = overrides_for(scenario, option)
             names = {p.id: p.policy for p in scenario.participants()}
             names[GM] = scenario.gm

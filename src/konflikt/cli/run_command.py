@@ -17,8 +17,8 @@ from konflikt.cli.common import (
     PolicyOption,
     RuleOption,
     ScenarioArgument,
+    check_named,
     choose_seed,
-    load_named,
     overrides_for,
     seat_overrides,
     write_output,
@@ -36,7 +36,7 @@ from konflikt.cli.render import (
 from konflikt.core.actions import Action
 from konflikt.core.conflict import Conflict, new_state
 from konflikt.core.names import scenario_names
-from konflikt.core.scenario import Scenario, characters_from
+from konflikt.core.scenario import Scenario, characters_from, load_scenario
 from konflikt.core.state import GM, State
 from konflikt.errors import KonfliktError
 from konflikt.sim.header import writable_file
@@ -96,7 +96,8 @@ def register(app: typer.Typer) -> None:
             return
         source = LibrarySource(db, campaign)
         with characters_from(source):
-            scenario = load_named(scenario_name)
+            check_named(scenario_name)
+            scenario = load_scenario(scenario_name)
         overrides = overrides_for(scenario, option)
         seats = seat_policies(scenario, seat_overrides(scenario, policy))
         the_seed = choose_seed(seed, scenario)

@@ -16,14 +16,15 @@ from konflikt.cli.common import (
     PolicyOption,
     RuleOption,
     ScenarioArgument,
+    check_named,
     choose_seed,
-    load_named,
     overrides_for,
     seat_overrides,
 )
 from konflikt.cli.info_commands import listed_instead
 from konflikt.cli.render import plain_console
 from konflikt.core.batch import wilson
+from konflikt.core.scenario import load_scenario
 from konflikt.errors import KonfliktError
 
 FATE_ROWS = 12
@@ -102,18 +103,22 @@ def register(app: typer.Typer) -> None:
         fates: Annotated[bool, typer.Option("--fates", help="Also show whole fates (combinations).")] = False,
     ) -> None:
         """Play a scenario many times and report outcomes with 95% intervals, consequences, length and resources."""
-        from konflikt.sim.engine import check_count, simulate
+        from konflikt.sim.engine import capped_workers, check_count, simulate
         from konflikt.sim.header import run_header, writable_file, write_text
         from konflikt.sim.summary import summarise, summary_csv
 
         check_count(n)  # before the scenario is read or a kernel built
+        workers, note = capped_workers(workers)
+        if note is not None:
+            plain_console(stderr=True).print(note, highlight=False)
         if csv_path is not None and csv_path.is_dir():
             raise KonfliktError(f"--csv {csv_path}: that is a folder; name a file")
         if csv_path is not None:
             writable_file(csv_path)  # before the minutes of play, not after them
         if listed_instead(scenario_name, "sim", as_json):
             return
-        scenario = load_named(scenario_name)
+        check_named(scenario_name)
+        scenario = load_scenario(scenario_name)
         overrides = overrides_for(scenario, option)
         policies = seat_overrides(scenario, policy)
         the_seed = choose_seed(seed, scenario)

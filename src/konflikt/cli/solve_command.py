@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from konflikt.cli.common import RuleOption, ScenarioArgument, load_named, overrides_for
+from konflikt.cli.common import RuleOption, ScenarioArgument, check_named, overrides_for
 from konflikt.cli.info_commands import listed_instead
 from konflikt.cli.render import plain_console
 from konflikt.errors import KonfliktError
@@ -43,7 +43,10 @@ def register(app: typer.Typer) -> None:
 
         if listed_instead(scenario_name, "solve", json_out):
             return
-        scenario = load_named(scenario_name)
+        from konflikt.core.scenario import load_scenario
+
+        check_named(scenario_name)
+        scenario = load_scenario(scenario_name)
         overrides = overrides_for(scenario, option)
         state = new_state(scenario, overrides)
         state.quiet = True
