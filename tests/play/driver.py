@@ -105,6 +105,8 @@ class Session:
             if stop_after is not None and self.inputs >= stop_after:
                 return None
             kind, detail = ("choice", child.match.group(2)) if which == 0 else ("roll", child.match.group(1))
+            if kind == "choice" and re.search(r"^\s*\d+\. ", child.before, re.MULTILINE):
+                self.listed = menu(child.before)
             if bad_at is not None and self.inputs == bad_at:
                 bad_at = None
                 child.sendline("99" if kind == "choice" else "x y z")
@@ -116,8 +118,6 @@ class Session:
                 child.expect(r"undone 1 human input")
                 self.inputs -= 1
                 continue
-            if kind == "choice" and re.search(r"^\s*\d+\. ", child.before, re.MULTILINE):
-                self.listed = menu(child.before)
             text = answer(self.inputs, kind, detail, self.listed if kind == "choice" else [])
             self.transcript.append(f"{self.inputs} {kind} {detail}: {text}")
             child.sendline(text)

@@ -314,11 +314,12 @@ class TableSession:
         purposes = self.state.joint_roll_purposes()
         count = len(purposes)
         if count == 1:
-            self.console.print(
-                f"\n{purposes[0]}\n  roll {dice.notation} at the table and type {dice.table_hint()}, or 'auto' to let "
-                "konflikt roll",
-                highlight=False,
-                markup=False,
+            self.console.print()
+            print_item(self.console, purposes[0])
+            print_item(
+                self.console,
+                f"roll {dice.notation} at the table and type {dice.table_hint()}, or 'auto' to let konflikt roll",
+                indent="  ",
             )
             stakes = "; ".join(f"{label}: {render_percent(p)}" for label, p in self.state.roll_stakes())
             if stakes:
@@ -326,12 +327,12 @@ class TableSession:
         else:
             self.console.print("", highlight=False)
             for number, purpose in enumerate(purposes, 1):
-                self.console.print(f"{number}. {purpose}", highlight=False, markup=False)
-            self.console.print(
-                f"  roll all {count} at the table and type the {count} results in this order, e.g. "
+                print_item(self.console, f"{number}. {purpose}", hang=3)
+            print_item(
+                self.console,
+                f"roll all {count} at the table and type the {count} results in this order, e.g. "
                 f"'{' '.join(['47', '82', '15'][:count])}' (one result alone is taken as the first), or 'auto'",
-                highlight=False,
-                markup=False,
+                indent="  ",
             )
         prompt = f"roll {count}×{dice.notation} › " if count > 1 else f"roll {dice.notation} › "
         while True:
