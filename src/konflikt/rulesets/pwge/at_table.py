@@ -34,14 +34,23 @@ def setup_facts(conflict: PwgeState) -> dict[str, dict[str, str]]:
             "färdigheter (skills)": ", ".join(f"{k} {v}" for k, v in sheet.get("skills", {}).items()) or "-",
         }
         if f.chosen:
-            row["slag (roll)"] = f"2T + {f.attribute_name} {f.attribute} + {f.skill_name or 'no skill'} {f.skill}"
+            row["slag (roll)"] = (
+                f"2T + {f.attribute_name} {f.attribute} + {f.skill_name or 'no skill'} {f.skill} (an attack: the "
+                "weapon's skill)"
+            )
             row["handlingspöl (action pool)"] = f"{f.pool} marker (tokens)"
         else:
             row["egenskap (attribute in use)"] = "chosen at the start"
-        row["närstridsvapen (melee weapon)"] = f"{f.melee_name}: +{f.melee_bonus}, skada (damage) +{f.melee_damage}"
+        melee_skill = f"{f.melee_skill[0]} {f.melee_skill[1]}" if f.melee_skill[0] else "no skill"
+        row["närstridsvapen (melee weapon)"] = (
+            f"{f.melee_name}: {melee_skill}, +{f.melee_bonus}, skada (damage) +{f.melee_damage}"
+        )
         if f.ranged is not None:
             short, longest, damage = f.ranged
-            row["avståndsvapen (ranged weapon)"] = f"{f.ranged_name}: Kort {short}, Max {longest}, skada +{damage}"
+            ranged_skill = f"{f.ranged_skill[0]} {f.ranged_skill[1]}" if f.ranged_skill[0] else "no skill"
+            row["avståndsvapen (ranged weapon)"] = (
+                f"{f.ranged_name}: {ranged_skill}, Kort {short}, Max {longest}, skada +{damage}"
+            )
         row["rustning (armour)"] = str(f.armour)
         row["kroppspoäng (body points)"] = str(f.body)
         if f.ammunition:
