@@ -164,7 +164,7 @@ def test_wounds_stay_whatever_the_rest() -> None:
 
 # ---- presja ----------------------------------------------------------------------------------------------------------
 def test_moderate_and_severe_consequences_wait_for_healing() -> None:
-    """Mild ones clear with the aftermath's few minutes of rest; "Pozostają tylko umiarkowane i poważne"."""
+    """Rest clears marked boxes and mild ones; "Pozostają tylko umiarkowane i poważne konsekwencje"."""
     lis = {"name": "Lis", "consequences": {"moderate": "Skręcenie kostki", "severe": "Złamana ręka"}}
     rested = PRESJA.rest(lis, (), Rest(30, "days"), defaults("presja"))
     assert rested.document == lis
@@ -172,7 +172,8 @@ def test_moderate_and_severe_consequences_wait_for_healing() -> None:
 
 
 def test_presja_through_the_library(cli: Callable[..., Result], tmp_path: Path) -> None:
-    """Belzee and Massimo fight, rest, fight again: marked boxes and mild consequences never reach the library."""
+    """Belzee and Massimo fight: the library keeps what the fight left (marked boxes, mild consequences too: the end
+    of a fight is not rest); ``campaign rest --minutes`` clears the boxes at 5 minutes and the mild ones at 10."""
     db = tmp_path / "c.sqlite"
     for name in ("belzee", "massimo"):
         added = cli("chars", "add", str(character_file("presja", name)), "--ruleset", "presja", "--db", str(db))
@@ -182,9 +183,17 @@ def test_presja_through_the_library(cli: Callable[..., Result], tmp_path: Path) 
     docs = documents(db)
     for pid in ("belzee", "massimo"):
         kept = payload["aftermath"]["characters"][pid]
-        assert docs[pid].get("consequences", {}).get("mild") is None
         assert docs[pid].get("consequences", {}) == kept.get("consequences", {})
+        assert docs[pid].get("marked_boxes", []) == kept.get("marked_boxes", [])
         assert docs[pid].get("fate_points", 3) == kept.get("fate_points", 3)
+    assert docs["massimo"]["marked_boxes"], "seed 1: Massimo's track is marked at the end"
+    two = json.loads(cli("campaign", "rest", "--minutes", "2", "--db", str(db), "--json").out)
+    assert documents(db) == docs and pending(db, "massimo") == [{"effect": "rest", "minutes": 2}]
+    assert "2 minutes of rest so far" in two["changes"]["massimo"][0]
+    cli("campaign", "rest", "--minutes", "3", "--db", str(db))
+    rested = documents(db)
+    assert "marked_boxes" not in rested["massimo"] and pending(db, "massimo") == []
+    assert rested["belzee"]["consequences"].get("moderate") == docs["belzee"]["consequences"].get("moderate")
     healed = cli("chars", "edit", "belzee", "--set", "consequences.moderate=", "--set", "consequences.severe=",
                  "--db", str(db))  # fmt: skip
     assert healed.code == 0, healed.err

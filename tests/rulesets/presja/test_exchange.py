@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 from konflikt.core.actions import Action
+from konflikt.core.campaign import Rest
+from konflikt.core.ruleset import get_ruleset
 from konflikt.core.state import CHANCE, GM, TERMINAL
 from konflikt.errors import IllegalActionError, ScenarioError
 from konflikt.rulesets.presja.policies import HeuristicPolicy
@@ -324,20 +326,23 @@ def test_deadlock_after_max_exchanges() -> None:
     assert state.outcome().ending == "deadlock" and state.outcome().winners == ()
 
 
-def test_recovery_clears_boxes_and_mild_but_keeps_moderate_and_severe() -> None:
+def test_recovery_by_rest_clears_boxes_and_mild_but_keeps_moderate_and_severe() -> None:
     state = duel(KNIFE, KNIFE)
     a = state.index["a"]
     state.marked[a] = 0b111
     state.cons[a] = [1, 1, 1]
     state.cons_names[a] = ["Zmęczony", "Skręcenie kostki", "Złamana ręka"]
     state.fate_points[a] = 4
-    rested = state.after_conflict(rested=True)["a"]
-    assert rested.consequences.mild is None
-    assert (rested.consequences.moderate, rested.consequences.severe) == ("Skręcenie kostki", "Złamana ręka")
-    assert rested.fate_points == 4
-    assert state.after_conflict(rested=False)["a"].consequences.mild == "Zmęczony"
-    again = duel(rested.model_dump(), KNIFE)
-    assert again.marked[0] == 0 and again.cons[0] == [0, 2, 2], "a new conflict starts with clear boxes"
+    left = state.after_conflict()["a"]
+    assert left.consequences.mild == "Zmęczony" and left.marked_boxes == ["1", "1", "2-3"] and left.fate_points == 4
+    campaign = get_ruleset("presja").campaign
+    assert campaign is not None
+    rested = campaign.rest(left.model_dump(), (), Rest(10, "minutes"), get_ruleset("presja").options.resolve())
+    doc = rested.document
+    assert doc["consequences"] == {"moderate": "Skręcenie kostki", "severe": "Złamana ręka"}
+    assert "marked_boxes" not in doc and doc["fate_points"] == 4
+    again = duel(doc, KNIFE)
+    assert again.marked[0] == 0 and again.cons[0] == [0, 2, 2], "after the rest a new conflict starts with clear boxes"
 
 
 def test_scenario_errors_name_the_field() -> None:
@@ -424,8 +429,6 @@ def test_an_absorption_that_does_not_cover_says_why() -> None:
 
 
 def test_actions_typed_as_text_are_the_legal_ones() -> None:
-    from konflikt.core.actions import Action
-
     state = duel(KNIFE, KNIFE)
     for action in state.legal_actions():
         assert Action.parse(str(action)) == action, str(action)

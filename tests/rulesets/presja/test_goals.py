@@ -65,6 +65,7 @@ def test_at_an_absorb_choice_the_hit_is_not_taken_and_everything_else_stands() -
     assert state.marked[b] == 0b1 and state.cons[b] == [1, 0, 0], "the second hit is not taken"
     assert state.history()[-1].kind == GOAL_REACHED
     carried = aftermath(state).characters["belzee"]
+    assert carried["consequences"] == {"mild": "Rozcięta dłoń"} and carried["marked_boxes"] == ["1"]
     assert carried.get("fate_points", 3) == state.fate_points[b]
 
 

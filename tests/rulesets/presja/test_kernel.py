@@ -132,6 +132,12 @@ DUELS: dict[str, tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = {
         {"name": "B", "skill": 4, "cialo": 1, "weapon": "topor", "armour": "skorzana", "fate_points": 4},
         {},
     ),
+    "carried marked boxes and a mild consequence (a fight straight after another, no rest)": (
+        {"name": "A", "skill": 3, "zmysly": 1, "fate_points": 2, "marked_boxes": ["1", "2-3"],
+         "consequences": {"mild": "Zmęczony (tired)"}},
+        {"name": "B", "skill": 3, "weapon": "sztylet", "marked_boxes": ["4-5"]},
+        {},
+    ),
     "carried consequences, a stubborn foe": (
         {"name": "A", "skill": 2, "zmysly": 1, "fate_points": 1, "consequences": {"mild": "Siniak (bruise)"}},
         {"name": "B", "skill": 2, "weapon": "palka", "may_concede": False,

@@ -180,11 +180,11 @@ def test_a_compel_may_be_refused_only_with_a_fate_point_to_pay() -> None:
     assert state.compel_pending is None and state.fate_points[b] == 1
 
 
-def test_after_the_conflict_a_rest_clears_the_mild_consequence_by_default() -> None:
+def test_after_the_conflict_the_mild_consequence_and_the_box_stay_until_rest() -> None:
     state = _exchange_of_the_text()
     act(state, "absorb", boxes="1:1", cons="mild")
-    assert state.after_conflict()["belzee"].consequences.mild is None
-    assert state.after_conflict(rested=False)["belzee"].consequences.mild is not None
+    left = state.after_conflict()["belzee"]
+    assert left.consequences.mild is not None and left.marked_boxes == ["1"]
 
 
 KNIFE = {"skill": 2, "weapon": "noz"}

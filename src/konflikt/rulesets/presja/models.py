@@ -141,6 +141,21 @@ class Character(BaseModel):
     edges: list[str] = Field(default_factory=list, description="advantages the GM may see in this character")
     may_concede: bool = True
     consequences: Consequences = Field(default_factory=Consequences)
+    marked_boxes: list[str] = Field(
+        default_factory=list,
+        max_length=40,
+        description="boxes of the Tor Presji still marked from an earlier fight, by range ('1', '2-3', '4-5'): a "
+        "few minutes of rest clear them",
+    )
+
+    @field_validator("marked_boxes")
+    @classmethod
+    def _box_labels(cls, value: list[str]) -> list[str]:
+        for label in value:
+            lo, _, hi = label.partition("-")
+            if not (lo.isdigit() and (not hi or hi.isdigit())):
+                raise ValueError(f"a marked box is named by its range ('1', '2-3', '4-5'), not {label!r}")
+        return value
 
     @field_validator("weapon")
     @classmethod

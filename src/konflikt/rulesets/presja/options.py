@@ -243,6 +243,29 @@ OPTIONS = OptionSet(
         source="W ustalenia właściwej kolejności decydujące zdanie ma MG.",
     ),
     RuleOption(
+        "rest_clears_boxes",
+        int,
+        5,
+        "minutes of rest (konflikt campaign rest --minutes) after which every marked box of the Tor Presji clears: "
+        "the text's 'kilka minut' (a few minutes), 5 konflikt's own number; a fight straight after the last starts "
+        "with its boxes",
+        source="Po zakończeniu starcia, konfliktu - zakładając, że postacie mają kilka minut na odpoczynek, "
+        "wszystkie zakreślone pola, zostają wyczyszczone.",
+        minimum=1,
+        maximum=60,
+    ),
+    RuleOption(
+        "rest_clears_mild",
+        int,
+        10,
+        "minutes of rest after which mild consequences (łagodne konsekwencje) clear, within the text's 5-10: 10 "
+        "(by then surely), 5 (as soon as the text allows); moderate and severe ones stay",
+        source="łagodne konsekwencje również zostają wyczyszczone po 5-10 minut odpoczynku. Pozostają tylko "
+        "umiarkowane i poważne konsekwencje.",
+        minimum=5,
+        maximum=10,
+    ),
+    RuleOption(
         "max_exchanges",
         int,
         30,

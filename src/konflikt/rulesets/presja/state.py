@@ -18,6 +18,7 @@ from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import CHANCE, GM, GOAL_REACHED, TERMINAL, State
 from konflikt.dice import Dice
+from konflikt.errors import KonfliktError
 from konflikt.rulesets.presja import at_table, invoke, texts
 from konflikt.rulesets.presja.acts import act
 from konflikt.rulesets.presja.fighters import Fighter
@@ -33,7 +34,7 @@ from konflikt.rulesets.presja.rules import (
     tactic_mods,
 )
 from konflikt.rulesets.presja.static import ROLL, absorb_action, static_for, tactic_arg
-from konflikt.rulesets.presja.track import SLOTS, Absorb, absorb_options, mark
+from konflikt.rulesets.presja.track import SLOTS, Absorb, absorb_options, mark, marked_labels, marked_mask
 
 _DECL_MEMO: dict[tuple[object, ...], tuple[Action, ...]] = {}
 ACTIVE, TAKEN_OUT, CONCEDED = 0, 1, 2
@@ -96,7 +97,7 @@ class PresjaState(State):
         n = len(self.fighters)
         # dynamic state: plain lists of ints, all in key()
         self.fate_points = [fi.character.fate_points for fi in self.fighters]
-        self.marked = [0] * n
+        self.marked = [self._carried_boxes(fi) for fi in self.fighters]
         self.cons = [[0, 0, 0] for _ in range(n)]  # 0 empty, 1 taken (free invocation unused), 2 free one used
         self.cons_names: list[list[str]] = [["", "", ""] for _ in range(n)]
         for i, fi in enumerate(self.fighters):
@@ -128,6 +129,14 @@ class PresjaState(State):
         self._reset_exchange()
         texts.emit_setup(self)
         self._start_edges()
+
+    @staticmethod
+    def _carried_boxes(fi: Fighter) -> int:
+        """The boxes an earlier fight left marked, with no rest to clear them since."""
+        try:
+            return marked_mask(fi.track, fi.character.marked_boxes)
+        except KonfliktError as exc:
+            raise KonfliktError(f"{fi.id}: {exc}") from None
 
     # ---- the exchange's working state ------------------------------------------------------------------------
     def _reset_exchange(self) -> None:
@@ -939,17 +948,24 @@ class PresjaState(State):
                 broken.append(f"{fi.id}: zone {self.zone[i]}")
         return broken
 
-    def after_conflict(self, rested: bool = True) -> dict[str, Character]:
-        """Recovery: each character as it leaves the conflict.
+    def after_conflict(self) -> dict[str, Character]:
+        """Each character as it leaves the conflict, before any rest: its marked boxes, every consequence it holds,
+        its Punkty Losu as they stand (conceding included).
 
-        All boxes clear after a few minutes of rest (the track is not part of a Character); mild consequences clear
-        after 5–10 minutes of rest (``rested``); moderate and severe remain. Fate points are kept as they stand.
+        Recovery needs rest ("zakładając, że postacie mają kilka minut na odpoczynek, wszystkie zakreślone pola,
+        zostają wyczyszczone … łagodne konsekwencje również zostają wyczyszczone po 5-10 minut odpoczynku"): the
+        campaign's rest clears boxes and mild consequences (:mod:`.campaign`), so a fight straight after this one
+        starts with what this one left.
         """
         out: dict[str, Character] = {}
         for i, fi in enumerate(self.fighters):
             names = [n if self.cons[i][s] else None for s, n in enumerate(self.cons_names[i])]
-            if rested:
-                names[0] = None
             cons = Consequences(mild=names[0], moderate=names[1], severe=names[2])
-            out[fi.id] = fi.character.model_copy(update={"fate_points": self.fate_points[i], "consequences": cons})
+            out[fi.id] = fi.character.model_copy(
+                update={
+                    "fate_points": self.fate_points[i],
+                    "consequences": cons,
+                    "marked_boxes": marked_labels(fi.track, self.marked[i]),
+                }
+            )
         return out

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, combinations_with_replacement, product
 
-from konflikt.errors import OptionError
+from konflikt.errors import KonfliktError, OptionError
 
 Box = tuple[int, int]
 SLOTS = ("mild", "moderate", "severe")
@@ -270,6 +270,26 @@ def track_text(track: tuple[Box, ...], marked: int, body: frozenset[int] = froze
     return "".join(out)
 
 
-def recover_boxes() -> int:
-    """After the conflict and a few minutes of rest every marked box clears (the empty mask)."""
-    return 0
+def marked_labels(track: tuple[Box, ...], marked: int) -> list[str]:
+    """The marked boxes by their labels, in the track's order (``["1", "2-3"]``): what a character carries out of
+    a fight until rest clears them (boxes of one range are interchangeable, so the label says all)."""
+    return [box_label(b) for i, b in enumerate(track) if marked >> i & 1]
+
+
+def marked_mask(track: tuple[Box, ...], labels: list[str]) -> int:
+    """The bit mask of a track with these boxes marked (the first free box of each label, as a hit marks them).
+
+    Raises:
+        KonfliktError: a label names no box of the track, or more boxes of a range than the track has.
+    """
+    marked = 0
+    for label in labels:
+        free = [i for i, b in enumerate(track) if box_label(b) == label and not marked >> i & 1]
+        if not free:
+            have = sum(1 for b in track if box_label(b) == label)
+            raise KonfliktError(
+                f"marked_boxes: {labels.count(label)} box(es) '{label}' marked, but the track "
+                f"{track_text(track, 0)} has {have}"
+            )
+        marked |= 1 << free[0]
+    return marked
