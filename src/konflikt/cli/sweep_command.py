@@ -98,11 +98,15 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Simulate every cell of a grid over skills, weapons, characters and rule options."""
         from konflikt.core.scenario import read_toml
+        from konflikt.sim.engine import capped_workers
         from konflikt.sim.header import writable_folder
         from konflikt.sim.plots import write_table
         from konflikt.sim.sweep import base_scenario, cells, check_axes, load_spec, run_sweep, sweep_header
 
         spec = load_spec(spec_path)
+        workers, note = capped_workers(workers)
+        if note is not None:
+            plain_console(stderr=True).print(note, highlight=False)
         total = len(cells(spec))
         folder = out or Path(f"sweep-{spec_path.stem}")
         scenario_path, scenario = base_scenario(spec, spec_path)

@@ -305,6 +305,24 @@ def task_plan(n: int, size: int, kernel: bool) -> Iterator[tuple[int, int, int]]
         first = last
 
 
+WORKERS_PER_CORE = 4
+"""``--workers`` is capped at this many processes a core (``sim --workers 300`` made 301 processes and 12 GB)."""
+
+
+def worker_limit() -> int:
+    """The most worker processes a run starts: :data:`WORKERS_PER_CORE` × the cores of this machine."""
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
+def capped_workers(workers: int) -> tuple[int, str | None]:
+    """``workers`` within :func:`worker_limit`, and the one-line note to print when it was capped."""
+    limit = worker_limit()
+    if workers <= limit:
+        return workers, None
+    cores = os.cpu_count() or 1
+    return limit, f"note: --workers {workers:,}: using {limit} ({WORKERS_PER_CORE} × the {cores} cores here)"
+
+
 _POOL: ProcessPoolExecutor | None = None
 _POOL_WORKERS = 0
 
@@ -319,6 +337,7 @@ def worker_pool(workers: int) -> ProcessPoolExecutor:
     Its processes are forked when the first task arrives, after the parent has built the kernel, so they start with it.
     """
     global _POOL, _POOL_WORKERS
+    workers = capped_workers(workers)[0]  # every path that starts processes passes here
     if _POOL is None or workers != _POOL_WORKERS:
         close_pool()
         _POOL = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker)
@@ -387,6 +406,7 @@ def simulate(
     check_count(n)
     if workers < 1:
         raise KonfliktError(f"--workers must be at least 1, not {workers}")
+    workers = capped_workers(workers)[0]
     overrides = dict(overrides or {})
     policies = dict(policies or {})
     humans = [s for s, p in seat_policies(scenario, policies).items() if p is None]
