@@ -1,13 +1,16 @@
 """The ASGI app: the GM console, one page per seat, a JSON API and a WebSocket per page.
 
 Every request names a table and a token; the token decides the seat, and the seat decides what the page receives
-(``WebTable.panel``/``events_for``) and what it may do (``WebTable.handle``). An input is applied under the table's
-lock in the engine's own thread (one for the server: engine calls never run two at a time), so two messages never
-interleave inside a step and a policy that thinks long holds up only its own table; the store's writes run in their
-own thread (:mod:`konflikt.web.writer`), and the lock is held until they have committed, so no page ever sees a step
-that is not on the disk while other tables go on. Each connection has one writer task that builds its frame when it
-sends it: a burst of steps becomes one up-to-date frame, in order. The parts of a frame every page of a step shares
-are built once per step (``WebTable.cached``), and each seat's frame is serialized once per step
+(``WebTable.panel``/``events_for``) and what it may do (``WebTable.handle``). Nothing of the engine runs on the event
+loop: a table is loaded, and its inputs applied, under the table's lock in the table's own thread (so two messages
+never interleave inside a step, and a table that is slow holds up only itself); a policy that searches or solves
+(``mcts``, ``rollout``, ``optimal``) decides apart, in a thread of its own on a copy of the state, within a budget a
+decision, without the lock, in a worker process (:mod:`konflikt.web.bots`), so its table's pages go on too and no
+other table waits on the interpreter lock. The store's writes run in
+their own thread (:mod:`konflikt.web.writer`), and the lock is held until they have committed, so no page ever sees
+a step that is not on the disk while other tables go on. Each connection has one writer task that builds its frame
+when it sends it: a burst of steps becomes one up-to-date frame, in order. The parts of a frame every page of a step
+shares are built once per step (``WebTable.cached``), and each seat's frame is serialized once per step
 (``Hub.frame_text``).
 """
 
@@ -40,10 +43,11 @@ from konflikt.core.state import GM
 from konflikt.errors import KonfliktError, StoreError
 from konflikt.store.db import LEASE_SECONDS, RENEW_SECONDS, Loaded, Store, TableGone
 from konflikt.web import advise
+from konflikt.web.bots import Bots
 from konflikt.web.links import Links, TableDeleted
 from konflikt.web.odds import FromHere, who_wins_from_here
 from konflikt.web.pages import Pages
-from konflikt.web.table import Refused, Sent, WebTable
+from konflikt.web.table import BOT_SECONDS, Refused, Sent, WebTable
 from konflikt.web.upload import uploaded_scenario
 from konflikt.web.writer import StoreThread
 
@@ -95,20 +99,24 @@ class Conn:
 class Hub:
     """The live tables of one server, their links, and the pages connected to each."""
 
-    def __init__(self, db: Path | None, admin: str | None = None) -> None:
+    def __init__(self, db: Path | None, admin: str | None = None, bot_seconds: float = BOT_SECONDS) -> None:
         self.db = db
         self.admin = admin
+        self.bot_seconds = bot_seconds
+        """The budget of one decision of a policy that thinks long (:mod:`konflikt.web.bots`)."""
+        self.thinkers: dict[int, asyncio.Task[None]] = {}
+        self.bots = Bots()
+        """Worker processes for the decisions of policies that search (:mod:`konflikt.web.bots`)."""
         self.writer: StoreThread | None = None
         self.links: Links | None = None
         self.tables: dict[int, WebTable] = {}
         self.conns: dict[int, set[Conn]] = {}
         self.pages = Pages()
-        self.engine: ThreadPoolExecutor | None = None
-        """Where inputs are applied: one thread, so engine calls of different tables never run at once."""
+        self.engines: dict[int, ThreadPoolExecutor] = {}
+        """Where each table is loaded and its inputs applied: one thread a table, so a slow table stalls no other."""
         self.loading = asyncio.Lock()
 
     def open(self) -> None:
-        self.engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="konflikt-engine")
         self.writer = StoreThread(self.db, held=True)
         path = self.writer.start()
         try:
@@ -124,8 +132,18 @@ class Hub:
     def close(self) -> None:
         if self.writer is not None:
             self.writer.stop()  # the store's close releases this server's claims
-        if self.engine is not None:
-            self.engine.shutdown(wait=True)
+        for engine in self.engines.values():
+            engine.shutdown(wait=False, cancel_futures=True)
+        self.bots.close()
+
+    async def stop_thinking(self) -> None:
+        """Stop every table's bots (the server is stopping): a decision in progress is given up."""
+        thinkers = list(self.thinkers.values())
+        for task in thinkers:
+            task.cancel()
+        for task in thinkers:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
 
     async def renew(self) -> None:
         """Renew this server's claims on its open tables while it runs; a table whose claim was lost (taken over
@@ -179,10 +197,55 @@ class Hub:
                         assert self.links is not None
                         self.links.forget(cid)
                         raise TableDeleted(cid) from None
-                    table = WebTable.load(loaded)
+                    engine = self.engines.get(cid)
+                    if engine is None:
+                        engine = self.engines[cid] = ThreadPoolExecutor(1, thread_name_prefix=f"konflikt-table-{cid}")
+                    loop = asyncio.get_running_loop()
+                    table = await loop.run_in_executor(engine, WebTable.load, loaded)  # replayed off the event loop
                     await self.store.write(table.take_writes())
                     self.tables[cid] = table
+                    self.think(table)
         return self.tables[cid]
+
+    def think(self, table: WebTable) -> None:
+        """Let the table's policies that think long play, in the background, while it waits for them."""
+        running = self.thinkers.get(table.id)
+        if running is None or running.done():
+            self.thinkers[table.id] = asyncio.create_task(self._think(table))
+
+    async def _think(self, table: WebTable) -> None:
+        """One decision at a time, each in a thread of its own on a copy of the state, within the budget; the
+        lock is held only to take the copy and to apply and commit the decision, so the table's pages go on."""
+        loop = asyncio.get_running_loop()
+        while table.dropped is None and self.tables.get(table.id) is table:
+            async with table.lock:
+                job = table.bot_job()
+                if job is None:
+                    return
+                seat, policy, copy, rng, version = job
+                name = table.names.get(seat, "")
+                table.thinking = {"seat": seat, "label": table.label(seat), "policy": name, "budget": self.bot_seconds}
+                table.thinking_seq += 1
+            self.changed(table.id)
+            try:
+                action, why = await self.bots.decide(policy, copy, seat, rng, self.bot_seconds)
+            finally:
+                table.thinking = None
+                table.thinking_seq += 1
+            async with table.lock:
+                if why is not None:
+                    table.notice(f"{table.label(seat)} ({name}) {why}: the heuristic decided instead")
+                try:
+                    await loop.run_in_executor(self.engines[table.id], table.play_bot, seat, action, version)
+                except Exception as exc:  # the GM's page says so; the table waits, paused
+                    table.notice(f"{table.label(seat)} ({name}) could not decide: {exc}; the table is paused")
+                    table.paused = True
+                try:
+                    await self.commit(table)
+                except KonfliktError:
+                    return  # deleted or taken over: the pages' next inputs say so
+                finally:
+                    self.changed(table.id)
 
     async def seat_for(self, cid: int, token: str) -> tuple[WebTable, str]:
         """The table and the seat a token acts for; an unknown pair is refused without saying which part.
@@ -234,7 +297,7 @@ class Hub:
         if seed is None:
             seed = scenario.seed if scenario.seed is not None else secrets.randbelow(2**31)
         conflict = Conflict(scenario, {}, seed)
-        conflict.replay()
+        await asyncio.to_thread(conflict.replay)
         cid = await self.store.call(lambda store: store.create(conflict, dice, names))
         tokens = await self.ensure_links(cid, [p.id for p in scenario.participants()] + [GM])
         await self.table(cid)
@@ -251,7 +314,7 @@ class Hub:
 
     def panel(self, table: WebTable, seat: str, base: str) -> tuple[dict[str, Any], Markup]:
         """A seat's panel and its HTML, built once per step and seat (call it holding the table's lock)."""
-        odds = (table.odds_seq if seat == GM else 0, table.advice.seq)
+        odds = (table.odds_seq if seat == GM else 0, table.advice.seq, table.thinking_seq)
         return table.cached(("panel", seat, base, odds), lambda: self._panel(table, seat, base))
 
     def _panel(self, table: WebTable, seat: str, base: str) -> tuple[dict[str, Any], Markup]:
@@ -320,7 +383,7 @@ class Hub:
     def frame_text(self, table: WebTable, seat: str, sent: Sent, base: str, ack: str) -> str:
         """:meth:`frame` as the socket sends it, with the ``ack``: the seat's part serialized once per step (the
         same bytes for every page of that seat), then what this connection has not yet received."""
-        odds = (table.odds_seq if seat == GM else 0, table.advice.seq)
+        odds = (table.odds_seq if seat == GM else 0, table.advice.seq, table.thinking_seq)
         body: bytes = table.cached(("frame", seat, base, odds), lambda: self._frame_body(table, seat, base))
         events, reset = table.events_for(seat, sent)
         tail = orjson.dumps({"events": events, "reset": reset, "ack": ack})
@@ -379,24 +442,35 @@ class Hub:
             return
         async with table.lock:
             try:
-                # in the engine's thread: a policy that thinks long (a Presja heuristic on a crowded track can)
-                # holds up only this table, while the event loop goes on serving the others
-                await asyncio.get_running_loop().run_in_executor(self.engine, table.handle, seat, message)
+                # in the table's own thread: a policy that thinks long holds up only this table, while the event
+                # loop goes on serving the others; one that searches is left to :meth:`think`
+                await asyncio.get_running_loop().run_in_executor(self.engines[table.id], table.handle, seat, message)
             finally:
                 try:
-                    await self.store.write(table.take_writes())
-                except TableGone:
-                    # deleted under a server whose claim had lapsed: the steps in memory are written nowhere
-                    assert self.links is not None
-                    self.links.forget(table.id)
-                    self.drop(table.id, str(TableDeleted(table.id)))
-                    raise TableDeleted(table.id) from None
-                except Exception as exc:
-                    # the table in memory is ahead of the file: forget it, the next request reloads what was saved
-                    self.drop(table.id, one_line(f"the save database could not be written: {exc}; reload the page"))
-                    raise StoreError(f"the save database could not be written: {exc}") from None
+                    await self.commit(table)
                 finally:
                     self.changed(table.id)
+        self.think(table)
+
+    async def commit(self, table: WebTable) -> None:
+        """Commit the table's writes (call it holding the table's lock).
+
+        Raises:
+            TableDeleted: the conflict was deleted under this server (its claim had lapsed): nothing is written.
+            StoreError: the write failed; the table is dropped from memory and reloaded from the file.
+        """
+        try:
+            await self.store.write(table.take_writes())
+        except TableGone:
+            # deleted under a server whose claim had lapsed: the steps in memory are written nowhere
+            assert self.links is not None
+            self.links.forget(table.id)
+            self.drop(table.id, str(TableDeleted(table.id)))
+            raise TableDeleted(table.id) from None
+        except Exception as exc:
+            # the table in memory is ahead of the file: forget it, the next request reloads what was saved
+            self.drop(table.id, one_line(f"the save database could not be written: {exc}; reload the page"))
+            raise StoreError(f"the save database could not be written: {exc}") from None
 
 
 def same_origin(conn: HTTPConnection) -> bool:
@@ -455,9 +529,10 @@ def bundled_names() -> list[str]:
     return sorted(f"{p.parent.name}/{p.stem}" for p in bundled_examples().glob("*/*.toml") if p.parent.name != "sweeps")
 
 
-def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
-    """The app over the save database ``db``; ``admin`` fixes the console's key (tests), else it is kept beside it."""
-    hub = Hub(db, admin)
+def create_app(db: Path | None = None, admin: str | None = None, bot_seconds: float = BOT_SECONDS) -> Starlette:
+    """The app over the save database ``db``; ``admin`` fixes the console's key (tests), else it is kept beside it;
+    ``bot_seconds`` is the budget of one decision of a policy that searches."""
+    hub = Hub(db, admin, bot_seconds)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -470,6 +545,7 @@ def create_app(db: Path | None = None, admin: str | None = None) -> Starlette:
             renewing.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await renewing
+            await hub.stop_thinking()
             hub.close()
 
     def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:

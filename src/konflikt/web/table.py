@@ -34,6 +34,14 @@ T = TypeVar("T")
 
 MAX_AUTO_STEPS = 20_000
 GM_LABEL = "the GM (prowadzący / spelledare / spilleder)"
+THINKING = frozenset({"mcts", "rollout", "optimal"})
+"""Policies that search or solve (``mcts:N`` may think for minutes): they decide in a thread of their own, on a copy
+of the state, within the server's budget a decision (:data:`BOT_SECONDS`), while the table's pages go on."""
+BOT_SECONDS = 10.0
+"""How long a searching policy may think about one decision; past it, the ruleset's heuristic decides (the GM's page
+says so)."""
+NOTICES = 5
+"""The GM's page keeps the last few notices (a decision past its budget, a policy that failed)."""
 
 
 class Refused(KonfliktError):
@@ -76,6 +84,12 @@ class WebTable:
     """The ``advise`` panel's answers and whether players see them (:mod:`konflikt.web.advise`)."""
     dropped: str | None = None
     """Why the server no longer holds this table (deleted, taken over): its inputs are refused with it."""
+    thinking: dict[str, Any] | None = None
+    """The searching policy deciding now, off the table's lock: its seat's label, policy and budget."""
+    thinking_seq: int = 0
+    """Grows when :attr:`thinking` or :attr:`notices` change: part of the page cache's key."""
+    notices: list[str] = field(default_factory=list)
+    """What the GM should know about the bots (a decision past its budget): the last :data:`NOTICES`."""
     _cache_version: tuple[str, int, bool] = ("", -1, False)
     _cache: dict[Any, Any] = field(default_factory=dict)
     _kept: dict[Any, tuple[Any, Any]] = field(default_factory=dict)
@@ -330,8 +344,13 @@ class WebTable:
         self.rolls.append(Roll(step, purpose, dice.notation, shown, dice.describe(outcome), source))
         self.record(source)
 
+    def thinks_long(self, seat: str) -> bool:
+        """A seat played by a policy that searches or solves (:data:`THINKING`)."""
+        return self.policies.get(seat) is not None and self.names.get(seat, "").partition(":")[0] in THINKING
+
     def advance(self) -> None:
-        """Let policy seats and server dice act until a human (or the GM's typed dice) is needed."""
+        """Let policy seats and server dice act until a human (or the GM's typed dice) is needed, or a policy that
+        thinks long (:meth:`bot_due`: the server lets it think apart, :meth:`play_bot`)."""
         if self.paused:
             return
         gen = self.gen
@@ -344,7 +363,7 @@ class WebTable:
                     break
                 self.roll_here("auto")
             elif node == SIMULTANEOUS:
-                bots = [s for s in self.state.waiting_for() if not self.human(s)]
+                bots = [s for s in self.state.waiting_for() if not self.human(s) and not self.thinks_long(s)]
                 if not bots:
                     break
                 seat = bots[0]
@@ -354,10 +373,56 @@ class WebTable:
                 self.record("policy")
             else:
                 policy = self.policies.get(node)
-                if policy is None:
+                if policy is None or self.thinks_long(node):
                     break
                 self.state.apply_action(policy.choose(self.state, node, gen.policy_for(self.state, node)))
                 self.record("policy")
+
+    def bot_due(self) -> str | None:
+        """The seat of a policy that thinks long whose decision the table waits for now (``None``: none)."""
+        if self.paused or self.dropped is not None:
+            return None
+        node = self.state.current_player()
+        if node == SIMULTANEOUS:
+            seats = [s for s in self.state.waiting_for() if self.thinks_long(s)]
+        elif node in (CHANCE, TERMINAL):
+            seats = []
+        else:
+            seats = [node] if self.thinks_long(node) else []
+        return seats[0] if seats else None
+
+    def bot_job(self) -> tuple[str, Policy, State, Any, tuple[str, int, bool]] | None:
+        """What a policy that thinks long needs to decide apart (call it holding the table's lock): its seat, the
+        policy, a copy of the state, the step's generator and the version it was asked at."""
+        seat = self.bot_due()
+        if seat is None:
+            return None
+        policy = self.policies[seat]
+        assert policy is not None
+        return seat, policy, self.state.fork(), self.gen.policy_for(self.state, seat), self.version()
+
+    def play_bot(self, seat: str, action: Action | None, version: tuple[str, int, bool]) -> None:
+        """Apply a decision made apart (``None``: past its budget or failed, so the heuristic decides here), then
+        go on as :meth:`advance` does. A table that moved on meanwhile (an undo, a pause) takes nothing."""
+        if self.version() != version or self.bot_due() != seat:
+            return
+        try:
+            if action is None:
+                ruleset = self.conflict.scenario.ruleset
+                fallback = ruleset.policy("heuristic" if "heuristic" in ruleset.policies else "random")
+                action = fallback.choose(self.state, seat, self.gen.policy_for(self.state, seat))
+            if self.state.is_simultaneous_node():
+                self.state.apply_actions({seat: action})
+            else:
+                self.state.apply_action(action)
+            self.record("policy")
+            self.advance()
+        finally:
+            self.save()
+
+    def notice(self, text: str) -> None:
+        self.notices = [*self.notices, " ".join(text.split())[:300]][-NOTICES:]
+        self.thinking_seq += 1
 
     def record(self, source: str) -> None:
         """Note the step just applied; :meth:`save` lists it to be committed before anyone is told of it."""
@@ -534,6 +599,8 @@ class WebTable:
                 "policies": {self.label(s): self.names.get(s) or "human" for s in self.seats()} if seat == GM else {},
                 "corrections": self.cached("corrections", self.corrections) if seat == GM else [],
                 "goals": self.cached("goals", self.goals) if seat == GM else [],
+                "thinking": self.thinking,
+                "notices": list(self.notices) if seat == GM else [],
             }
         )
         return panel
