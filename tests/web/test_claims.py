@@ -178,3 +178,11 @@ def test_saved_links_are_rows_of_the_store_and_a_json_key_file_keeps_only_the_co
         assert {(t, s) for t, _, c, s in store.links() if c == cid} == {(t, s) for s, t in tokens.items()}
     finally:
         store.close()
+
+
+def test_serve_prints_an_ipv6_address_in_brackets(tmp_path: Path) -> None:
+    from konflikt.web.serve import banner
+
+    lines = banner("::1", 8000, tmp_path / "k.sqlite")
+    assert lines[0].startswith("konflikt table on http://[::1]:8000 ")
+    assert lines[1].startswith("GM console: http://[::1]:8000/console/")

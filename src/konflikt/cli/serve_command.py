@@ -17,10 +17,19 @@ def register(app: typer.Typer) -> None:
         host: Annotated[str, typer.Option(help="Address to listen on; 0.0.0.0 for a game on your LAN.")] = "127.0.0.1",
         port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
         db: Annotated[Path | None, typer.Option("--db", help="The save database (default: your data folder).")] = None,
+        bot_seconds: Annotated[
+            float,
+            typer.Option(
+                "--bot-seconds",
+                help="A searching policy's budget a decision (mcts, rollout, optimal); past it the heuristic decides.",
+            ),
+        ] = 10.0,
     ) -> None:
         """Serve the table in a browser: the GM's console, a join link per seat, live over WebSocket."""
         from konflikt.web.serve import run
 
+        if not 0.1 <= bot_seconds <= 3600:
+            raise KonfliktError(f"--bot-seconds {bot_seconds:g}: give seconds from 0.1 to 3600")
         if not 0 < port < 65536:
             raise KonfliktError(f"--port {port}: a port is a number from 1 to 65535")
         try:
@@ -28,4 +37,4 @@ def register(app: typer.Typer) -> None:
         except ValueError:
             if host != "localhost":
                 raise KonfliktError(f"--host {host!r}: give an IP address such as 127.0.0.1 or 0.0.0.0") from None
-        run(host, port, db)
+        run(host, port, db, bot_seconds)

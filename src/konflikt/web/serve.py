@@ -16,6 +16,7 @@ from konflikt.store.db import Store
 from konflikt.web import odds
 from konflikt.web.app import MAX_MESSAGE, create_app
 from konflikt.web.links import Links
+from konflikt.web.table import BOT_SECONDS
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -42,7 +43,7 @@ def banner(host: str, port: int, db: Path | None) -> list[str]:
     finally:
         store.close()
     shown = host if host in LOOPBACK else lan_address() if host in ("0.0.0.0", "::") else host
-    base = f"http://{shown}:{port}"
+    base = f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"  # an IPv6 address in brackets
     lines = [f"konflikt table on {base} (saves in {path})", f"GM console: {base}/console/{links.admin}"]
     if host not in LOOPBACK:
         lines.append(
@@ -75,7 +76,7 @@ def check_port(host: str, port: int) -> None:
         raise KonfliktError(f"cannot listen on {host}:{port}: {why}") from None
 
 
-def run(host: str, port: int, db: Path | None) -> None:
+def run(host: str, port: int, db: Path | None, bot_seconds: float = BOT_SECONDS) -> None:
     check_port(host, port)
     for line in banner(host, port, db):
         sys.stdout.write(line + "\n")
@@ -86,7 +87,7 @@ def run(host: str, port: int, db: Path | None) -> None:
     odds.PREPARE_VALUES = True  # a real table: Le våld's values are worked out for the questions to come
     # no per-message compression: on a LAN it costs the server (and every phone) more than it saves on the wire
     uvicorn.run(
-        create_app(db),
+        create_app(db, bot_seconds=bot_seconds),
         host=host,
         port=port,
         log_level="warning",
