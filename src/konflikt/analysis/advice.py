@@ -25,7 +25,7 @@ SOLVE_SECONDS = 2.0
 """How long the State-API solver may try from the asked state (a ruleset without a round game)."""
 
 
-def _from_here(
+def optimal_from_here(
     scenario: Scenario, state: State, seat: str, seconds: float
 ) -> tuple[list[tuple[Any, float]] | None, str]:
     """Optimal advice by expectimax over the State API from ``state`` itself, or why not."""
@@ -101,7 +101,7 @@ def advise(
     elif scenario.ruleset.round_game is not None:  # solved once per scenario, kept on disk
         rows, why = advice(scenario, seen, seat)
     else:  # the State API from here, within the budget
-        rows, why = _from_here(scenario, seen, seat, seconds)
+        rows, why = optimal_from_here(scenario, seen, seat, seconds)
     if rows is not None:
         words = [(seen.describe_action(seat, a), float(p), 0) for a, p in rows]
         return Advice(seat, "optimal", words, "win chance if both sides play optimally after the choice")
@@ -119,4 +119,4 @@ def advise(
     )
 
 
-__all__ = ["MCTS_ITERATIONS", "Advice", "advise", "asked"]
+__all__ = ["MCTS_ITERATIONS", "Advice", "advise", "asked", "optimal_from_here"]

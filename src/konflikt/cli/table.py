@@ -16,6 +16,7 @@ import numpy as np
 from rich.console import Console
 from rich.text import Text
 
+from konflikt.analysis.background_solve import OptimalInBackground, prepared
 from konflikt.analysis.from_here import ENGINES, Chance, FromHere, choice_odds, percent, prepare, who_wins
 from konflikt.cli.line_input import ask_line
 from konflikt.cli.prompts import Menu, build_menu, choice_text, list_choices, list_more, read_choice, seat_label
@@ -53,6 +54,9 @@ CHOICES_BUDGET = 0.8
 """Seconds for "who wins from here", then for the chance of each choice: the whole answer well under 2 s."""
 MAX_NAME = 200
 """The longest name a player may give a consequence at the table."""
+ADVICE_SOLVE_BUDGET = 0.6
+"""Seconds ``advise`` may search optimal play from the state asked, in a ruleset without a round game (Le våld,
+PWGE); beyond it the answer is the heuristic's values, and says so."""
 SUMMARY_BUDGET = 0.5
 """Seconds for the one-line summary of ``play --odds`` after each exchange or round."""
 
@@ -135,6 +139,8 @@ class TableSession:
         self.round = self.state.round_number()
         self.menu: Menu | None = None
         """The choices of the decision being asked (``more`` lists the rest)."""
+        self.optimal: OptimalInBackground | None = None
+        """Optimal play being solved beside the table (``advise`` answers from it once it is ready)."""
 
     # ---- the loop -----------------------------------------------------------------------------------------------
     def run(self) -> State:
@@ -143,6 +149,15 @@ class TableSession:
             self.console.print(self.table("Now"))
         if any(policy is None for policy in self.seats.values()):
             prepare(self.conflict.scenario, self.state, self.stand_ins())  # for 'odds' at the first prompt
+            self.optimal = prepared(self.conflict.scenario, self.conflict.overrides)  # for 'advise', in a worker
+        try:
+            return self.play_on()
+        finally:
+            if self.optimal is not None:
+                self.optimal.stop()
+
+    def play_on(self) -> State:
+        """Ask and apply step after step until the conflict ends or the GM stops."""
         try:
             while not self.state.is_terminal():
                 try:
@@ -445,7 +460,12 @@ class TableSession:
             return
         if seat not in (state.waiting_for() if state.is_simultaneous_node() else [state.current_player()]):
             return
-        self.console.print(f"if {self.names.get(seat, seat)} chooses:", style="bold", highlight=False)
+        self.console.print(
+            f"if {self.names.get(seat, seat)} chooses (then both sides play like the built-in heuristic):",
+            style="bold",
+            highlight=False,
+            markup=False,
+        )
         side = self.side_of(seat)
         for number, (action, chance) in enumerate(
             choice_odds(scenario, state, seat, policies, CHOICES_BUDGET, seed), 1
@@ -456,40 +476,60 @@ class TableSession:
             line.append(choice_text(state, seat, action, self.names), style="dim")
             print_item(self.console, line, hang=6)
 
-    def show_advice(self) -> None:
-        """Each legal choice with its side's win chance under optimal continuation, best first; where optimal play
-        is out of reach (or this is no decision the solved game optimises), the from-here estimate, labelled."""
+    def optimal_rows(self, state: State, seat: str) -> tuple[list[tuple[Action, float]] | None, str]:
+        """Each choice's win chance under optimal play where it is at hand now, else ``None`` and why: never a
+        wait. The solved game comes from the worker beside the table (:mod:`konflikt.analysis.background_solve`);
+        a ruleset without a round game is searched from here within :data:`ADVICE_SOLVE_BUDGET`."""
+        from konflikt.analysis.advice import optimal_from_here
         from konflikt.analysis.optimal_solve import advice
 
+        scenario = self.conflict.scenario
+        if scenario.ruleset.round_game is None:
+            return optimal_from_here(scenario, state, seat, ADVICE_SOLVE_BUDGET)
+        if self.optimal is not None and not self.optimal.ready():
+            return None, self.optimal.progress()
+        return advice(scenario, state, seat)
+
+    def show_advice(self) -> None:
+        """Each legal choice with its side's win chance, best first: if both sides play optimally after it, where
+        that is at hand (the solved game is made beside the table: until it is ready, the answer says how far it
+        is), beside the chance if both play like the built-in heuristic (exact, or ≈ estimated), so that ``advise``
+        and ``odds`` show the same kind of number and say what each assumes. Never a wait past the budget."""
         state, scenario, seat = self.known(), self.conflict.scenario, self.asking
         if seat is None or state.current_player() in (CHANCE, TERMINAL):
             self.console.print("advise: no decision now (a roll, or the end)", highlight=False, markup=False)
             return
         name = self.names.get(seat, seat)
-        rows, why = advice(scenario, state, seat)
+        rows, why = self.optimal_rows(state, seat)
+        side = self.side_of(seat)
+        policies = self.stand_ins()
+        answers = choice_odds(scenario, state, seat, policies, CHOICES_BUDGET, self.conflict.seed or 0)
         if rows is not None:
             self.console.print(
-                f"advice for {name}: win chance if both sides play optimally after the choice, best first",
+                f"advice for {name}, best first: the win chance if both sides play optimally after the choice, "
+                "beside it if both play like the built-in heuristic",
                 style="bold",
                 highlight=False,
                 markup=False,
             )
+            heuristic = dict(answers)
             legal = list(state.legal_actions(seat))  # each choice by its own number, as the menu lists it
             for rank, (action, p) in enumerate(rows, 1):
                 number = legal.index(action) + 1 if action in legal else rank
-                line = Text(f"  {number:>2}. {percent(p)} — ")
+                found = heuristic.get(action)
+                mine = None if found is None else next((c for c in found.chances if c.label.startswith(side)), None)
+                beside = "" if found is None or mine is None else f" (heuristic: {_one(mine, found)})"
+                line = Text(f"  {number:>2}. optimal {percent(p)}{beside} — ")
                 line.append(choice_text(state, seat, action, self.names), style="dim")
                 print_item(self.console, line, hang=6)
             return
         self.console.print(
-            f"advice for {name}: ≈ from here with the heuristic playing on (not optimal play: {why})",
+            f"advice for {name}, best first: the win chance if both sides play like the built-in heuristic after "
+            f"the choice (optimal play: {why})",
             style="bold",
             highlight=False,
             markup=False,
         )
-        side = self.side_of(seat)
-        policies = self.stand_ins()
-        answers = choice_odds(scenario, state, seat, policies, CHOICES_BUDGET, self.conflict.seed or 0)
         ranked = []
         for action, chance in answers:
             mine = next((c for c in chance.chances if side and c.label.startswith(side)), None)
