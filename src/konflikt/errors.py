@@ -36,11 +36,22 @@ class StoreError(KonfliktError):
     """A save database that is damaged, foreign, or lacks the conflict asked for."""
 
 
+class ModelTooLarge(KonfliktError):
+    """A ruleset's own solver (not the generic one) stopped at its size limit, saying how far it got, so that
+    exact analysis can report it as every other state space too large: ``met`` states met, ``pending`` parts still
+    waiting, ``per_round`` the starts alive after each round (where it counts rounds)."""
+
+    met: int
+    pending: int = 0
+    per_round: tuple[int, ...] = ()
+
+
 __all__ = [
     "DiceError",
     "IllegalActionError",
     "InvalidActionError",
     "KonfliktError",
+    "ModelTooLarge",
     "OptionError",
     "ReplayError",
     "ScenarioError",

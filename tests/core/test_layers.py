@@ -134,3 +134,18 @@ def test_errors_are_imported_one_way() -> None:
     for path in sorted(SRC.rglob("*.py")):
         source = path.read_text(encoding="utf-8")
         assert "core.errors" not in source, f"{path} imports the errors another way"
+
+
+def test_analysis_asks_models_what_they_offer_by_protocol_not_by_probing() -> None:
+    """Issue 44: a model's optional capabilities are declared (``core/capabilities.py``) and asked with
+    ``isinstance``; no ``getattr``/``hasattr`` on a model, a game, a policy or an exception in ``analysis/``."""
+    probes = []
+    for path in sorted((SRC / "konflikt" / "analysis").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("getattr", "hasattr")
+            ):
+                probes.append(f"{path.name}:{node.lineno}")
+    assert probes == []

@@ -154,7 +154,7 @@ def _work() -> int:
     from konflikt.analysis.optimal_policy import solver_for
     from konflikt.errors import KonfliktError
 
-    if hasattr(os, "nice"):
+    if os.name == "posix":
         os.nice(NICE)
     request = json.loads(sys.stdin.read())
     scenario = scenario_from_document(request["document"], request["source"])

@@ -29,7 +29,7 @@ from konflikt.analysis.compact import CHECK_EVERY, UNIT_ROUNDOFF, Chain, Label, 
 from konflikt.analysis.exact import StateSpaceTooLarge
 from konflikt.core.capabilities import ClocklessChain, Propagates, SolvesBlocks
 from konflikt.core.deadline import check_time
-from konflikt.errors import KonfliktError
+from konflikt.errors import KonfliktError, ModelTooLarge
 
 
 class Clockless:
@@ -66,12 +66,9 @@ def propagate_odds(
     """
     try:
         pushed = model.propagate(weighted, max_states)
-    except KonfliktError as exc:
-        live = getattr(exc, "live", None)
-        if live is None:
-            raise
-        before = sum(getattr(exc, "per_round", [])[:-1])
-        raise StateSpaceTooLarge(before, int(live), max_states, why=f"by forward propagation: {exc}") from None
+    except ModelTooLarge as exc:  # the model's own refusal, with the starts alive in the round that stopped it
+        before = sum(exc.per_round[:-1])
+        raise StateSpaceTooLarge(before, exc.met, max_states, why=f"by forward propagation: {exc}") from None
     return int(pushed.peak), Solved(dict(pushed.ends), {}, float(pushed.error_bound) + float(pushed.leftover), "pushed")
 
 
@@ -92,13 +89,10 @@ def blocks_odds(model: Any, weighted: Sequence[tuple[Hashable, Fraction]], max_s
     """
     try:
         return model.solve_blocks(weighted, max_states)
-    except KonfliktError as exc:  # before ValueError, which KonfliktError is: the model's own refusals keep their count
-        met = getattr(exc, "met", None)
-        if met is None:
-            raise
-        raise StateSpaceTooLarge(
-            int(met), int(getattr(exc, "pending", 0)), max_states, why=f"by blocks: {exc}"
-        ) from None
+    except ModelTooLarge as exc:  # before ValueError, which it is: the model's own refusals keep their count
+        raise StateSpaceTooLarge(exc.met, exc.pending, max_states, why=f"by blocks: {exc}") from None
+    except KonfliktError:
+        raise
     except ValueError as exc:
         raise StateSpaceTooLarge(0, 0, max_states, why=f"the block solve: {exc}") from None
 

@@ -378,7 +378,7 @@ def _solve(
                 states += solved_b.states
                 for label, q in solved_b.ends.items():
                     by_label[label] = by_label.get(label, 0.0) + q
-                for mark, q in getattr(solved_b, "marks", {}).items():  # what its labels leave out (Le våld's boxes)
+                for mark, q in solved_b.marks.items():  # what its labels leave out (Le våld's boxes)
                     marks_f[mark] = marks_f.get(mark, 0.0) + q
                     block_marks = True
                 mean_part += solved_b.mean_length

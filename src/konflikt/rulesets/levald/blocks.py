@@ -68,7 +68,7 @@ import numpy as np
 
 from konflikt.core.deadline import check_time
 from konflikt.dice.compiled import in_background, side_by_side, threads
-from konflikt.errors import KonfliktError
+from konflikt.errors import ModelTooLarge
 from konflikt.rulesets.levald import rules as R
 from konflikt.rulesets.levald import sweeps as S
 from konflikt.rulesets.levald.model import (
@@ -116,11 +116,11 @@ def untouched_column(tick: int) -> int:
     return 2 + fighter * TICKED + box if tick >= 0 and box < TICKED else -1
 
 
-class TooManyBandStates(KonfliktError):
+class TooManyBandStates(ModelTooLarge):
     """More band states met than asked for: the block solve would not finish in reasonable time."""
 
     def __init__(self, met: int, limit: int, blocks: int, pending: int) -> None:
-        self.live, self.met, self.limit, self.blocks, self.pending = met, met, limit, blocks, pending
+        self.met, self.limit, self.blocks, self.pending = met, limit, blocks, pending
         where = (
             f"after {blocks:,} blocks of Omtöckning were solved, with {pending:,} bands of them still waiting"
             if blocks

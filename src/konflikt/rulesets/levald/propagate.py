@@ -77,7 +77,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from konflikt.core.deadline import check_time
-from konflikt.errors import KonfliktError
+from konflikt.errors import ModelTooLarge
 from konflikt.rulesets.levald import rules as R
 from konflikt.rulesets.levald.model import (
     BOXES,
@@ -137,11 +137,11 @@ class Propagated:
     """The most live round starts in one round."""
 
 
-class TooManyLive(KonfliktError):
+class TooManyLive(ModelTooLarge):
     """More round starts alive after a round than asked for (the push would not finish in reasonable time)."""
 
     def __init__(self, rounds: int, live: int, limit: int, per_round: list[int], whole: bool) -> None:
-        self.rounds, self.live, self.limit, self.per_round = rounds, live, limit, per_round
+        self.rounds, self.met, self.limit, self.per_round = rounds, live, limit, tuple(per_round)
         counted = "" if whole else "at least "
         super().__init__(
             f"{counted}{live:,} round starts alive after round {rounds}, over {limit:,} (alive after each round: "
