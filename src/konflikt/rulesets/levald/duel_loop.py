@@ -12,8 +12,9 @@ of the same name says. The fixed numbers of the duel are arrays built once by
 The loop is one function on purpose, its helpers given numbers only: numba counts the references of every array a
 compiled function is handed (an atomic add on entry and a subtract on exit, a call to the runtime each), and the
 earlier loop, a round function and its helpers each given the duel's arrays, spent nine tenths of its time on
-that. The d100 quality and effect tables are module constants, which numba freezes into the code — and numba
-keys its cache by this file's time stamp only: after changing a row or table of :mod:`.duel_rounds`, touch this file.
+that. The d100 quality and effect tables are module constants, which numba freezes into the code; the cache is
+keyed on every konflikt module this one imports (:mod:`konflikt.dice.compile_cache`), so a changed row or table of
+:mod:`.duel_rounds` recompiles the loop by itself.
 
 numba compiles the module on first use and caches the machine code (:mod:`konflikt.dice.compiled`); dice come from
 the kernel's numpy ``Generator``: a round's six d100 from two exactly uniform draws below 100³ (three d100 each, its
