@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import socket
 import sqlite3
@@ -26,6 +27,7 @@ from platformdirs import user_data_dir
 from konflikt.core.actions import Step
 from konflikt.core.conflict import Conflict, PlayInfo, parse_json
 from konflikt.errors import KonfliktError, StoreError
+from konflikt.safe_text import bad_text, escaped
 from konflikt.store import library
 from konflikt.store.library import Ending
 
@@ -179,6 +181,16 @@ def legacy_links(path: Path) -> list[tuple[int, str, str]]:
         ]
     except (OSError, ValueError, TypeError, AttributeError, RecursionError):
         return []
+
+
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _readable(value: Any, text: str) -> Any:
+    """A saved record or step as read: a lone surrogate a correction's reason (or an older import) brought in is
+    kept as its visible escape, so every page, frame and export of the conflict can be written (it was a 500 on
+    every page of the table, after a restart too)."""
+    return escaped(value) if isinstance(text, str) and _ESCAPED_SURROGATE.search(text) else value
 
 
 def _text(data: bytes) -> str:
@@ -575,6 +587,10 @@ class Store:
         back when it ends); ``ending`` (a conflict played whole, ``run``) ends it in the same transaction."""
         record = conflict.to_json()
         record["steps"] = []
+        bad = bad_text({"record": record, "steps": [step.to_json() for step in conflict.steps], "seats": seats or {}})
+        if bad is not None:
+            # no UTF-8 encoder takes a lone surrogate: refused here, in one line, not half way through the write
+            raise StoreError(f"{bad}: text that is not valid Unicode (a lone surrogate); nothing was saved")
         with self.transaction() as tx:
             cur = tx.execute(
                 "INSERT INTO conflicts (title, ruleset, created, updated, record, dice, seats) VALUES (?,?,?,?,?,?,?)",
@@ -701,10 +717,10 @@ class Store:
         ).fetchall()
         where = f"saved conflict {conflict_id} in {self.path}"
         try:
-            record = parse_json(row[0], "record")
+            record = _readable(parse_json(row[0], "record"), row[0])
             if not isinstance(record, dict):
                 raise KonfliktError("record: not a JSON object")
-            record["steps"] = [parse_json(step, "steps") for step, _ in rows]
+            record["steps"] = [_readable(parse_json(step, "steps"), step) for step, _ in rows]
             record["play"] = {
                 "dice": row[1],
                 "seats": parse_json(row[2], "seats"),

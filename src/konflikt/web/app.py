@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import unquote_to_bytes, urlsplit
 
 import orjson
 from markupsafe import Markup, escape
@@ -41,6 +41,7 @@ from konflikt.core.conflict import Conflict
 from konflikt.core.scenario import Scenario, bundled_examples, load_scenario
 from konflikt.core.state import GM
 from konflikt.errors import KonfliktError, StoreError
+from konflikt.safe_text import bad_text, shown
 from konflikt.store.db import LEASE_SECONDS, RENEW_SECONDS, Loaded, Store, TableGone
 from konflikt.web import advise
 from konflikt.web.bots import Bots
@@ -60,6 +61,10 @@ UPLOAD_MAX = 64 * 1024
 """Bytes: the largest scenario the console takes (the bundled ones are under 4 KB)."""
 IN_THE_HTML = frozenset(("status", "rolls", "sheet", "corrections", "goals", "links", "policies", "odds", "post"))
 """A panel's fields that a socket's frames leave to the HTML (see :meth:`Hub._frame_body`)."""
+MAX_FIELDS = 50
+"""The most fields a posted form may have (the console's seats form has one a seat)."""
+MAX_KEY = 64
+"""Characters: the longest token or console key a path may hold (they are 24)."""
 FIELDS = ("type", "step", "choice", "seat", "text", "count", "target", "value", "reason", "side", "goal")
 
 STATIC = Path(__file__).parent / "static"
@@ -434,6 +439,9 @@ class Hub:
         """
         if table.dropped is not None or self.tables.get(table.id) is not table:
             raise Refused(table.dropped or "this table was closed on the server; reload the page")
+        bad = bad_text(dict(message))
+        if bad is not None:  # JSON can spell a lone surrogate: no page, frame or save could be written with it
+            raise Refused(f"{bad}: text that is not valid Unicode (a lone surrogate); nothing was changed")
         if message.get("type") == "odds":
             await self.ask_odds(table, seat)
             return
@@ -486,10 +494,21 @@ async def read_form(request: Request, limit: int = MAX_MESSAGE) -> dict[str, str
     body = await request.body()
     if len(body) > limit:
         raise KonfliktError(f"form too long (at most {limit:,} bytes)")
-    try:
-        return dict(parse_qsl(body.decode("utf-8"), keep_blank_values=True, max_num_fields=50))
-    except (UnicodeDecodeError, ValueError):
-        raise KonfliktError("the form could not be read") from None
+    parts = [part for part in body.split(b"&") if part]
+    if len(parts) > MAX_FIELDS:
+        raise KonfliktError(f"the form could not be read (more than {MAX_FIELDS} fields)")
+    form: dict[str, str] = {}
+    for part in parts:
+        raw_name, _, raw_value = part.partition(b"=")
+        try:
+            name = unquote_to_bytes(raw_name.replace(b"+", b" ")).decode("utf-8")
+        except UnicodeDecodeError:
+            raise KonfliktError("the form could not be read (a field's name is not UTF-8 text)") from None
+        try:
+            form[name] = unquote_to_bytes(raw_value.replace(b"+", b" ")).decode("utf-8")
+        except UnicodeDecodeError:
+            raise KonfliktError(f"{shown(name, newlines=False)[:40]}: not UTF-8 text; nothing was changed") from None
+    return form
 
 
 class PageRefused(Exception):
@@ -578,7 +597,7 @@ def create_app(db: Path | None = None, admin: str | None = None, bot_seconds: fl
         """The console's key from the path; anything else is a page that does not exist."""
         assert hub.links is not None
         key = str(request.path_params["key"])
-        if not hub.links.is_admin(key):
+        if len(key) > MAX_KEY or not hub.links.is_admin(key):
             raise PageRefused("no such page", 404)
         return key
 
@@ -637,11 +656,18 @@ def create_app(db: Path | None = None, admin: str | None = None, bot_seconds: fl
     async def adopt(request: Request) -> Response:
         console_key(request)
         await posted_form(request)
-        token = await hub.adopt(int(request.path_params["cid"]))
-        return RedirectResponse(f"/t/{request.path_params['cid']}/{token}", status_code=303)
+        try:
+            cid = table_id(request.path_params["cid"])
+        except LookupError:
+            raise PageRefused("no such page", 404) from None
+        token = await hub.adopt(cid)
+        return RedirectResponse(f"/t/{cid}/{token}", status_code=303)
 
     async def lookup(conn: HTTPConnection) -> tuple[WebTable, str]:
-        return await hub.seat_for(int(conn.path_params["cid"]), str(conn.path_params["token"]))
+        token = str(conn.path_params["token"])
+        if len(token) > MAX_KEY:
+            raise LookupError("no such table link")
+        return await hub.seat_for(table_id(conn.path_params["cid"]), token)
 
     @html_errors
     async def seat_page(request: Request) -> Response:
@@ -695,6 +721,8 @@ def create_app(db: Path | None = None, admin: str | None = None, bot_seconds: fl
                 message = json.loads(body)
                 if not isinstance(message, dict):
                     raise ValueError
+            except RecursionError:
+                return JSONResponse({"error": "not a JSON object: nested too deeply"}, status_code=400)
             except ValueError:
                 return JSONResponse({"error": "not a JSON object"}, status_code=400)
             try:
@@ -740,7 +768,13 @@ def create_app(db: Path | None = None, admin: str | None = None, bot_seconds: fl
         first = True
         try:
             while True:
-                text = await ws.receive_text()
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    raise WebSocketDisconnect(int(frame.get("code", 1000)))
+                text = frame.get("text")
+                if not isinstance(text, str):
+                    await ws.close(code=1003, reason="binary frames are not taken: send JSON text")
+                    break
                 if len(text) > MAX_MESSAGE:
                     conn.queue.put_nowait({"type": "error", "message": f"message too long (at most {MAX_MESSAGE})"})
                     continue
@@ -751,8 +785,9 @@ def create_app(db: Path | None = None, admin: str | None = None, bot_seconds: fl
                     message = json.loads(text)
                     if not isinstance(message, dict):
                         raise ValueError
-                except ValueError:
-                    conn.queue.put_nowait({"type": "error", "message": "not a JSON object"})
+                except (ValueError, RecursionError) as exc:
+                    why = "not a JSON object" + (": nested too deeply" if isinstance(exc, RecursionError) else "")
+                    conn.queue.put_nowait({"type": "error", "message": why})
                     continue
                 if message.get("type") == "ping":
                     conn.queue.put_nowait({"type": "pong", "id": str(message.get("id", ""))[:40]})
@@ -788,13 +823,25 @@ def create_app(db: Path | None = None, admin: str | None = None, bot_seconds: fl
         Route("/console/{key}", console),
         Route("/console/{key}/new", new_table, methods=["GET", "POST"]),
         Route("/console/{key}/upload", upload, methods=["POST"]),
-        Route("/console/{key}/open/{cid:int}", adopt, methods=["POST"]),
-        Route("/t/{cid:int}/{token}", seat_page, methods=["GET", "POST"]),
-        Route("/api/t/{cid:int}/{token}", api, methods=["GET", "POST"]),
-        WebSocketRoute("/ws/{cid:int}/{token}", socket),
+        Route("/console/{key}/open/{cid}", adopt, methods=["POST"]),
+        Route("/t/{cid}/{token}", seat_page, methods=["GET", "POST"]),
+        Route("/api/t/{cid}/{token}", api, methods=["GET", "POST"]),
+        WebSocketRoute("/ws/{cid}/{token}", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
+
+
+def table_id(text: object) -> int:
+    """A table id from a path: up to 18 ASCII digits (a 4,400-digit id was a 500: too long for ``int``).
+
+    Raises:
+        LookupError: anything else (the page answers 404).
+    """
+    value = str(text)
+    if not (value.isascii() and value.isdigit() and len(value) <= 18):
+        raise LookupError("no such table")
+    return int(value)
 
 
 def _form_value(name: str, value: str) -> Any:
