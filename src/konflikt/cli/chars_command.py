@@ -7,6 +7,7 @@ Characters live in the save database beside the conflicts, one library per campa
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -22,6 +23,7 @@ from konflikt.core.campaign import Carried
 from konflikt.core.ruleset import get_ruleset, ruleset_ids
 from konflikt.core.scenario import bundled_character, check_depth, read_toml
 from konflikt.errors import KonfliktError, StoreError
+from konflikt.safe_text import shown
 from konflikt.store import library
 from konflikt.store.db import NoDatabase, Store
 
@@ -66,9 +68,18 @@ def character(db: Path | None, campaign: str, name: str) -> tuple[library.Charac
 
 
 # ---- TOML out ------------------------------------------------------------------------------------------------------
+_RAW_IN_JSON = re.compile(r"[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def _toml_string(text: str) -> str:
+    """A TOML basic string: what JSON escapes (C0), and DEL, C1 and the bidirectional overrides as ``\\uXXXX``, so
+    the file (and a terminal it is printed on) holds no raw control character."""
+    return _RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False))
+
+
 def _toml_key(key: str) -> str:
     bare = key and all(c.isascii() and (c.isalnum() or c in "-_") for c in key)
-    return key if bare else json.dumps(key, ensure_ascii=False)
+    return key if bare else _toml_string(key)
 
 
 def _toml_value(value: Any) -> str:
@@ -77,7 +88,7 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, int | float):
         return repr(value)
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return _toml_string(value)
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     if isinstance(value, Mapping):
@@ -88,7 +99,7 @@ def _toml_value(value: Any) -> str:
 
 def to_toml(document: Mapping[str, Any], header: str = "") -> str:
     """A character document as a character file (values inline; ``None`` fields left out: their defaults)."""
-    lines = [f"# {line}" for line in header.splitlines()]
+    lines = [f"# {shown(line)}" for line in header.splitlines()]
     lines += [f"{_toml_key(str(k))} = {_toml_value(v)}" for k, v in document.items() if v is not None]
     return "\n".join(lines) + "\n"
 

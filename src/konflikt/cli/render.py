@@ -5,12 +5,13 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from rich.console import Console
 from rich.panel import Panel
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
@@ -21,6 +22,7 @@ from konflikt.core.outcome import Aftermath
 from konflikt.core.ruleset import get_ruleset
 from konflikt.core.state import State
 from konflikt.dice.distribution import decimal_text, fraction_text
+from konflikt.safe_text import shown
 
 BAR_WIDTH = 20
 
@@ -48,6 +50,12 @@ class PipeConsole(Console):
         self.quiet = True
         quiet_stdout()
         raise SystemExit(0)
+
+    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+        """Every text printed passes here: its control characters are shown as escapes (``\\x1b``), so a title or
+        name from a shared file never drives the terminal (:func:`konflikt.safe_text.shown`); Rich's own control
+        segments (a live display's cursor moves) pass as they are."""
+        return super()._render_buffer(s if s.control else Segment(shown(s.text), s.style) for s in buffer)
 
 
 def quiet_stdout() -> None:
