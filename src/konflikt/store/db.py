@@ -234,6 +234,11 @@ def _check_file(conn: sqlite3.Connection, path: Path) -> None:
             for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
         }
     except (sqlite3.DatabaseError, StoreError, UnicodeDecodeError) as exc:
+        if "readonly database" in str(exc) and _journal(path):
+            raise StoreError(
+                f"{path}: a write was cut short here (a hot journal) and this account may not write the file to "
+                "finish it; open it once with 'konflikt play --resume' as its owner; left untouched"
+            ) from None
         raise StoreError(f"{path}: damaged save database ({exc}); left untouched") from None
     if app_id != APPLICATION_ID:
         raise StoreError(f"{path}: another program's SQLite database, not konflikt's; left untouched")
@@ -256,6 +261,42 @@ def _check_file(conn: sqlite3.Connection, path: Path) -> None:
     if problems != ["ok"]:
         problem = " ".join(str(problems[0]).replace("*** in database main ***", "").split())
         raise StoreError(f"{path}: damaged save database ({problem}); left untouched")
+
+
+def _journal(path: Path) -> bool:
+    """A write left unfinished beside the file: a rollback journal or a write-ahead log with something in it."""
+    for suffix in ("-journal", "-wal"):
+        side = path.with_name(path.name + suffix)
+        with suppress(OSError):
+            if side.stat().st_size > 0:
+                return True
+    return False
+
+
+def _recover(path: Path) -> None:
+    """Before a read-only open: finish what a killed writer left (a hot journal rolled back, a write-ahead log
+    read in), as the next writing open (``play --resume``) would. SQLite does that only on a connection that may
+    write, so a read-only one took a recoverable save for a damaged one ("attempt to write a readonly
+    database"). Only konflikt's own files, and only where the file and its folder may be written."""
+    if not _journal(path) or not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK | os.X_OK):
+        return
+    try:
+        with path.open("rb") as fh:
+            header = fh.read(100)
+    except OSError:
+        return
+    if len(header) < 72 or int.from_bytes(header[68:72], "big") != APPLICATION_ID:
+        return  # another program's file: its journal is its own business
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=rw", uri=True, isolation_level=None, timeout=10)
+    except sqlite3.Error:
+        return
+    try:
+        conn.execute("PRAGMA schema_version").fetchone()  # the first read rolls a hot journal back
+    except sqlite3.Error:
+        pass  # damaged after all: the read-only open says so
+    finally:
+        conn.close()
 
 
 def _process_started(pid: int) -> str:
@@ -325,6 +366,8 @@ class Store:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise StoreError(f"{path}: cannot create its folder ({exc.strerror or exc})") from None
+        if readonly and not fresh:
+            _recover(path)
         uri = f"{path.resolve().as_uri()}?mode={'ro' if readonly else 'rwc'}"
         try:
             conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10)
