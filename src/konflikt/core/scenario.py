@@ -234,9 +234,18 @@ def find_scenario(name: str) -> Path:
     raise ScenarioError(f"{name}: no such file, and no bundled example of that name (see 'konflikt examples')")
 
 
-def load_scenario(name: str | Path, characters: CharacterSource | None = None) -> Scenario:
+def load_scenario(
+    name: str | Path, characters: CharacterSource | None = None, settings: Sequence[str] = ()
+) -> Scenario:
+    """A scenario file (or bundled ``RULESET/NAME``), validated; ``settings``: ``PATH=VALUE`` what-ifs applied to
+    its document first (``hedda.kraft=14``, ``options.max_rounds=30``: :mod:`konflikt.core.overrides`)."""
     path = find_scenario(str(name))
     source = characters if characters is not None else _SOURCE.get()
+    if settings:
+        from konflikt.core.overrides import parse_settings, scenario_with_settings
+
+        parsed = parse_settings(settings)
+        return scenario_with_settings(read_toml(path), parsed, str(path), base=path.parent, characters=source)
     return scenario_from_document(read_toml(path), str(path), base=path.parent, characters=source)
 
 
