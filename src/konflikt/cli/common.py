@@ -34,6 +34,17 @@ RuleOption = Annotated[
     list[str] | None,
     typer.Option("--option", "-o", help="Rule option name=value.", autocompletion=complete_rule_option),
 ]
+SetOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        "-s",
+        metavar="PATH=VALUE",
+        help="What-if: set a value of the scenario before it is read, by participant id (hedda.kraft=14, "
+        "snurre.skills.Stångvapen=70), by position (sides.0.participants.1.status=5), options.NAME or setup.…; "
+        'the value as TOML (60, true, Svärd, ["a", "b"]). Repeatable; \'konflikt scenario show\' prints the result.',
+    ),
+]
 
 
 class Stopped(Exception):
@@ -138,6 +149,14 @@ def ruleset_alone(name: str) -> str | None:
     return word if bundled_names(word) else None
 
 
+def scenario_named(name: str, settings: list[str] | None = None) -> Scenario:
+    """A scenario by file or bundled name (checked first, "did you mean"), with ``--set PATH=VALUE`` applied."""
+    from konflikt.core.scenario import load_scenario
+
+    check_named(name)
+    return load_scenario(name, settings=settings or ())
+
+
 def check_named(name: str) -> None:
     """Before :func:`load_scenario`: a name that is neither a file nor a bundled scenario is refused with "did you
     mean" (the whole ``RULESET/NAME`` compared, else the name alone: ``knife_fight`` → ``presja/knife_fight``).
@@ -151,11 +170,19 @@ def check_named(name: str) -> None:
         return  # load_scenario says why
     names = bundled_names()
     word = name.removesuffix(".toml")
-    if missing and word not in names:
+    if missing and word not in names and not _bundled_file(word):
         by_stem = {n.partition("/")[2]: n for n in names}
         near = nearest(word, names) or by_stem.get(nearest(word.rpartition("/")[2], by_stem) or "")
         hint = f" (did you mean {near!r}?)" if near else ""
         raise KonfliktError(f"{name}: no such file, and no bundled example of that name{hint}; see 'konflikt examples'")
+
+
+def _bundled_file(word: str) -> bool:
+    """A bundled file not listed as a scenario (the weapon sweep's duel, ``sweeps/levald_weapons_duel``)."""
+    try:
+        return (bundled_examples() / f"{word}.toml").is_file() and ".." not in Path(word).parts
+    except (OSError, ValueError):
+        return False
 
 
 def overrides_for(scenario: Scenario, option: list[str] | None) -> dict[str, str]:

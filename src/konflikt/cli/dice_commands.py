@@ -18,8 +18,9 @@ from konflikt.analysis.questions import whole_conflict_answer
 from konflikt.cli.common import (
     PolicyOption,
     RuleOption,
-    check_named,
+    SetOption,
     overrides_for,
+    scenario_named,
     seat_overrides,
     time_limit,
     working,
@@ -29,7 +30,7 @@ from konflikt.cli.render import LONG_FRACTION, plain_console, probability_table,
 from konflikt.core.conflict import new_state
 from konflikt.core.odds import OddsAnswer
 from konflikt.core.ruleset import get_ruleset, ruleset_ids
-from konflikt.core.scenario import load_scenario
+from konflikt.core.scenario import Scenario
 from konflikt.dice import Dice, DiceExpression, SuccessPool, exact_seconds, parse_dice
 from konflikt.dice.distribution import decimal_text, fraction_text, mean, value_text
 from konflikt.dice.opposed import Opposed
@@ -303,6 +304,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
         db: Annotated[Path | None, typer.Option(help="The save database for --saved.")] = None,
         option: RuleOption = None,
+        settings: SetOption = None,
         policy: PolicyOption = None,
         max_states: Annotated[int, typer.Option(min=1, help="Give up above this many states.")] = DEFAULT_MAX_STATES,
         exact: Annotated[
@@ -322,7 +324,9 @@ def register(app: typer.Typer) -> None:
         whole conflict (a scenario, or --saved ID from the table: in floats with a stated error bound, or in
         fractions with --exact)."""
         with time_limit(timeout, "exact odds"), working("computing exact odds"):
-            answer, extra = odds_of(list(ctx.args), target, saved, db, option, policy, max_states, from_step, exact)
+            answer, extra = odds_of(
+                list(ctx.args), target, saved, db, option, policy, max_states, from_step, exact, settings
+            )
         print_answer(answer, as_json, extra, exact)
         plot_answer(answer, plot)
 
@@ -364,9 +368,13 @@ def odds_of(
     max_states: int,
     from_step: int | None = None,
     exact: bool = False,
+    settings: list[str] | None = None,
 ) -> tuple[OddsAnswer | ComparedAnswer, dict[str, Any]]:
     """The answer of ``konflikt odds`` and what JSON adds to it (computed inside the time limit). A whole conflict
     is solved in floats unless ``exact`` (then in Fractions); JSON says which (``exact``, ``error_bound``)."""
+    is_scenario = target is not None and ("/" in target or target.endswith(".toml"))
+    if settings and (saved is not None or not is_scenario):
+        raise KonfliktError(f"--set {settings[0]}: --set goes with a scenario (konflikt odds RULESET/NAME --set …)")
     if saved is not None:
         if target is not None:
             raise KonfliktError("give either a TARGET or --saved ID, not both")
@@ -417,20 +425,10 @@ def odds_of(
         return answer, {"ruleset": target, "params": params}
     if rest and ("/" in target or target.endswith(".toml")):
         raise KonfliktError(f"unexpected arguments after {target!r}: {' '.join(rest)}")
-    if "/" in target or target.endswith(".toml"):
-        check_named(target)
-        scenario = load_scenario(target)
-        overrides = overrides_for(scenario, option)
-        chosen = seat_overrides(scenario, policy)
-        seats = seat_policies(scenario, chosen)
-        try:
-            answer = whole_conflict_answer(scenario, new_state(scenario, overrides), seats, max_states, exact=exact)
-        except StateSpaceTooLarge as exc:  # out of exact reach: say so, and estimate
-            from konflikt.cli.odds_estimate import estimated_answer
-
-            answer, extra = estimated_answer(scenario, overrides, chosen, exc)
-            return answer, {"scenario": scenario.source, **extra}
-        return answer, {"scenario": scenario.source, **_how_exact(answer)}
+    if is_scenario:
+        scenario = scenario_named(target, settings)
+        answer, extra = scenario_answer(scenario, option, policy, max_states, exact)
+        return answer, {"scenario": scenario.source, **({"set": list(settings)} if settings else {}), **extra}
     words = [target, *rest]
     try:
         dice = read_expression(" ".join(words), option)  # unquoted words of one expression: 6d6 pool, 2d6 vs 2d6
@@ -443,6 +441,31 @@ def odds_of(
             f"{exc}; or name a ruleset ({', '.join(ruleset_ids())}) and a question, or a scenario"
         ) from None
     return dice_answer(dice), {"expression": dice.notation}
+
+
+def scenario_answer(
+    scenario: Scenario,
+    option: list[str] | None,
+    policy: list[str] | None,
+    max_states: int,
+    exact: bool,
+    n: int | None = None,
+    seed: int = 0,
+) -> tuple[OddsAnswer, dict[str, Any]]:
+    """A whole conflict's odds from its opening (``-o`` options and ``--policy`` seats applied): exact (in floats
+    within a stated bound, or in Fractions with ``exact``), else, out of exact reach, estimated by simulation; and
+    what JSON adds (``exact``/``error_bound``, or ``estimated`` with ``n``): ``n`` conflicts played from ``seed``
+    (``None``: as many as ``odds`` plays)."""
+    overrides = overrides_for(scenario, option)
+    chosen = seat_overrides(scenario, policy)
+    seats = seat_policies(scenario, chosen)
+    try:
+        answer = whole_conflict_answer(scenario, new_state(scenario, overrides), seats, max_states, exact=exact)
+    except StateSpaceTooLarge as exc:  # out of exact reach: say so, and estimate
+        from konflikt.cli.odds_estimate import estimated_answer
+
+        return estimated_answer(scenario, overrides, chosen, exc, n=n, seed=seed)
+    return answer, _how_exact(answer)
 
 
 def read_expression(text: str, option: list[str] | None = None) -> Dice:

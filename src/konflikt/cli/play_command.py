@@ -16,11 +16,12 @@ from konflikt.cli.campaign_command import print_changes
 from konflikt.cli.common import (
     PolicyOption,
     RuleOption,
+    SetOption,
     Stopped,
-    check_named,
     choose_seed,
     overrides_for,
     policy_name,
+    scenario_named,
     seat_overrides,
     write_output,
 )
@@ -31,7 +32,7 @@ from konflikt.cli.render import plain_console
 from konflikt.cli.run_command import header
 from konflikt.cli.table import TableSession
 from konflikt.core.conflict import MAX_JSON_BYTES, Conflict, PlayInfo, parse_json
-from konflikt.core.scenario import Scenario, characters_from, load_scenario, read_regular_file
+from konflikt.core.scenario import Scenario, characters_from, read_regular_file
 from konflikt.core.state import GM
 from konflikt.errors import KonfliktError, StoreError
 from konflikt.sim.runner import seat_policies
@@ -96,6 +97,7 @@ def register(app: typer.Typer) -> None:
         dice: Annotated[str, typer.Option(help="auto: konflikt rolls; table: type the dice rolled at the table.")] = "",
         seed: Annotated[int | None, typer.Option(help="Seed for konflikt's own rolls and policies.")] = None,
         option: RuleOption = None,
+        settings: SetOption = None,
         policy: PolicyOption = None,
         db: DbOption = None,
         campaign: Annotated[
@@ -143,8 +145,7 @@ def register(app: typer.Typer) -> None:
                 return
             # everything about a new conflict is checked before the save database is opened or created
             with characters_from(source):
-                check_named(scenario_name)
-                scenario = load_scenario(scenario_name)
+                scenario = scenario_named(scenario_name, settings)
             overrides = overrides_for(scenario, option)
             names = {p.id: p.policy for p in scenario.participants()}
             names[GM] = scenario.gm

@@ -17,9 +17,10 @@ from konflikt.cli.common import (
     PolicyOption,
     RuleOption,
     ScenarioArgument,
-    check_named,
+    SetOption,
     choose_seed,
     overrides_for,
+    scenario_named,
     seat_overrides,
     write_output,
 )
@@ -36,7 +37,7 @@ from konflikt.cli.render import (
 from konflikt.core.actions import Action
 from konflikt.core.conflict import Conflict, new_state
 from konflikt.core.names import scenario_names
-from konflikt.core.scenario import Scenario, characters_from, load_scenario
+from konflikt.core.scenario import Scenario, characters_from
 from konflikt.core.state import GM, State
 from konflikt.errors import KonfliktError
 from konflikt.sim.header import writable_file
@@ -82,6 +83,7 @@ def register(app: typer.Typer) -> None:
         scenario_name: ScenarioArgument,
         seed: Annotated[int | None, typer.Option(help="Seed (default: the scenario's, else a fresh one).")] = None,
         option: RuleOption = None,
+        settings: SetOption = None,
         policy: PolicyOption = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the events and the outcome as JSON.")] = False,
         save: Annotated[Path | None, typer.Option(help="Write the whole conflict (replayable) as JSON.")] = None,
@@ -96,8 +98,7 @@ def register(app: typer.Typer) -> None:
             return
         source = LibrarySource(db, campaign)
         with characters_from(source):
-            check_named(scenario_name)
-            scenario = load_scenario(scenario_name)
+            scenario = scenario_named(scenario_name, settings)
         overrides = overrides_for(scenario, option)
         seats = seat_policies(scenario, seat_overrides(scenario, policy))
         the_seed = choose_seed(seed, scenario)

@@ -16,6 +16,7 @@ from konflikt.cli.common import (
     PolicyOption,
     RuleOption,
     ScenarioArgument,
+    SetOption,
     check_named,
     choose_seed,
     overrides_for,
@@ -95,6 +96,7 @@ def register(app: typer.Typer) -> None:
         workers: Annotated[int, typer.Option(min=1, help="Processes to use.")] = 1,
         engine: Annotated[str, typer.Option(help="auto, reference or vectorised.")] = "auto",
         option: RuleOption = None,
+        settings: SetOption = None,
         policy: PolicyOption = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
         csv_path: Annotated[
@@ -118,7 +120,7 @@ def register(app: typer.Typer) -> None:
         if listed_instead(scenario_name, "sim", as_json):
             return
         check_named(scenario_name)
-        scenario = load_scenario(scenario_name)
+        scenario = load_scenario(scenario_name, settings=settings or ())
         overrides = overrides_for(scenario, option)
         policies = seat_overrides(scenario, policy)
         the_seed = choose_seed(seed, scenario)

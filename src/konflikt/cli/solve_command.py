@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from konflikt.cli.common import RuleOption, ScenarioArgument, check_named, overrides_for
+from konflikt.cli.common import RuleOption, ScenarioArgument, SetOption, overrides_for, scenario_named
 from konflikt.cli.info_commands import listed_instead
 from konflikt.cli.render import plain_console
 from konflikt.errors import KonfliktError
@@ -31,6 +31,7 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--exact", help="Fractions where the State API answers (the round game is in floats).")
         ] = False,
         option: RuleOption = None,
+        settings: SetOption = None,
         seconds: Annotated[
             float, typer.Option("--seconds", min=1, max=86_400, help="Search time before giving up (State API).")
         ] = SEARCH_SECONDS,
@@ -43,10 +44,7 @@ def register(app: typer.Typer) -> None:
 
         if listed_instead(scenario_name, "solve", json_out):
             return
-        from konflikt.core.scenario import load_scenario
-
-        check_named(scenario_name)
-        scenario = load_scenario(scenario_name)
+        scenario = scenario_named(scenario_name, settings)
         overrides = overrides_for(scenario, option)
         state = new_state(scenario, overrides)
         state.quiet = True
