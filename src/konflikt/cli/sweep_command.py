@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from konflikt.cli.common import SetOption
 from konflikt.cli.render import plain_console
 
 if TYPE_CHECKING:  # the sweep machinery and matplotlib are imported when a sweep runs, not for --help
@@ -95,6 +96,7 @@ def register(app: typer.Typer) -> None:
         workers: Annotated[int, typer.Option(min=1, help="Processes for --engine local.")] = 1,
         out: Annotated[Path | None, typer.Option(help="Output folder (default: sweep-<spec name>).")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
+        settings: SetOption = None,
     ) -> None:
         """Simulate every cell of a grid over skills, weapons, characters and rule options."""
         from konflikt.core.scenario import read_toml
@@ -104,6 +106,7 @@ def register(app: typer.Typer) -> None:
         from konflikt.sim.sweep import base_scenario, cells, check_axes, load_spec, run_sweep, sweep_header
 
         spec = load_spec(spec_path)
+        spec = spec.model_copy(update={"set": [*spec.set, *(settings or [])]})  # --set: on the base, before the axes
         workers, note = capped_workers(workers)
         if note is not None:
             plain_console(stderr=True).print(note, highlight=False)

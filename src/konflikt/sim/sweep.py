@@ -50,6 +50,7 @@ class SweepSpec(BaseModel):
     seed: int = Field(default=1, ge=0)
     engine: str = Field(default="auto", pattern="^(auto|reference|vectorised)$")
     options: dict[str, Any] = Field(default_factory=dict)
+    set: list[str] = Field(default_factory=list, max_length=200)
     axis: list[Axis] = Field(min_length=1, max_length=4)
 
 
@@ -103,6 +104,10 @@ def set_path(document: dict[str, Any], path: str, value: Any) -> None:
         if not found or "".join(f"{n}[{i}]" if i else n for n, i in found) != part:
             raise KonfliktError(f"sweep path {path!r}: cannot read {part!r}")
         keys.extend(name if name else int(index) for name, index in found)
+    from konflikt.core.overrides import id_position
+
+    if keys[0] not in document:  # hedda.kraft: by participant (or side) id
+        keys[:1] = id_position(document, str(keys[0])) or keys[:1]
     target: Any = document
     for depth, key in enumerate(keys[:-1]):
         try:
@@ -128,7 +133,7 @@ def cells(spec: SweepSpec) -> list[dict[str, Scalar]]:
 
 
 def cell_job(spec: SweepSpec, base: Mapping[str, Any], source: str, cell: Mapping[str, Scalar]) -> dict[str, Any]:
-    document = copy.deepcopy(dict(base))
+    document = copy.deepcopy(dict(base)) if not spec.set else with_settings(spec, base, source)
     overrides = dict(spec.options)
     for axis in spec.axis:
         if axis.option is not None:
@@ -271,6 +276,13 @@ def outcome_columns(rows: list[dict[str, Any]]) -> list[str]:
     return [k for k in rows[0] if k.startswith("win_") and not k.endswith(("_lo", "_hi"))] + ["nobody"]
 
 
+def with_settings(spec: SweepSpec, base: Mapping[str, Any], source: str) -> dict[str, Any]:
+    """The base document with the spec's ``set = ["PATH=VALUE", …]`` (and ``sweep --set``) applied, as ``--set``."""
+    from konflikt.core.overrides import apply_settings, parse_settings
+
+    return apply_settings(base, parse_settings(spec.set), source, Path(source).parent)
+
+
 def base_scenario(spec: SweepSpec, spec_path: Path) -> tuple[Path, Scenario]:
     """The sweep's scenario file (beside the spec, or a bundled name) and the scenario it holds with no axis set."""
     try:
@@ -282,6 +294,10 @@ def base_scenario(spec: SweepSpec, spec_path: Path) -> tuple[Path, Scenario]:
     except KonfliktError as exc:  # the spec and its field named: a designer may have several specs
         reason = str(exc).removeprefix(f"{spec.scenario}: ")
         raise ScenarioError(f"{spec_path}: scenario = {spec.scenario!r}: {reason}") from None
+    if spec.set:
+        from konflikt.core.overrides import parse_settings, scenario_with_settings
+
+        return path, scenario_with_settings(read_toml(path), parse_settings(spec.set), str(path), base=path.parent)
     return path, scenario_from_document(read_toml(path), str(path), base=path.parent)
 
 
