@@ -44,11 +44,13 @@ def _register() -> _click.Command:
         return _command
     from konflikt.cli import (
         bench_command,
+        compare_command,
         dice_commands,
         info_commands,
         play_command,
         report_command,
         run_command,
+        scenario_command,
         serve_command,
         sim_command,
         solve_command,
@@ -63,6 +65,8 @@ def _register() -> _click.Command:
         sweep_command,
         report_command,
         dice_commands,
+        compare_command,
+        scenario_command,
         bench_command,
     )
     for module in (*commands, serve_command, info_commands):

@@ -25,6 +25,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("sweep", "Simulate every cell of a grid over skills, weapons, characters and rule options."),
     ("roll", "Roll dice (seeded when asked)."),
     ("odds", "Exact odds: of dice (4dF), of a ruleset's question (presja exchange --attack 3 --defense 5), or..."),
+    ("compare", "Compare what-ifs side by side: each outcome's chance and the change against the first."),
+    ("scenario", "A scenario as konflikt reads it: 'scenario show SCENARIO --set PATH=VALUE' prints the resulting..."),
     ("bench", "Time exact dice questions against icepool and conflicts per second against the reference runner."),
     ("serve", "Serve the table in a browser: the GM's console, a join link per seat, live over WebSocket."),
     ("rules", "The registered rulesets with their rule options, defaults and docs."),
