@@ -193,7 +193,7 @@ def test_advise_answers_at_once_then_from_the_game_solved_beside_the_table(tmp_p
             else:
                 child.sendline("")  # a decision the solved game leaves to the heuristic: its choice (Enter), on
                 child.expect(PROMPT)
-        rows = re.findall(r"^\s+\d+\. optimal (\d+(?:\.\d)?)% \(heuristic: [^)]*\) — ", listed, re.MULTILINE)
+        rows = re.findall(r"^\s+\d+\. optimal (\d+(?:\.\d)?)% \(heuristic: .*?\) — ", listed, re.MULTILINE)
         values = [float(x) for x in rows]
         assert len(values) == 7, listed  # attack and defend with three tactics each, and concede
         assert values == sorted(values, reverse=True)
