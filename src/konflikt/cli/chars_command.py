@@ -116,6 +116,11 @@ def _parse_value(text: str) -> Any:
 def apply_set(document: Mapping[str, Any], assignment: str) -> dict[str, Any]:
     """``path=value`` into a copy of the document: ``omdomme=3``, ``wounds.lätt=0``, ``consequences.moderate=``
     (an empty value removes the field: its default)."""
+    if any(c in assignment for c in "\n\r\x00"):
+        raise KonfliktError(
+            f"--set {shown(assignment, newlines=False)[:80]!r}: one path=value on one line; give each with its own "
+            "--set (a second line was dropped before)"
+        )
     path, sep, raw = assignment.partition("=")
     keys = [key.strip() for key in path.split(".")]
     if not sep or not all(keys):

@@ -27,6 +27,7 @@ from konflikt.core.ruleset import Ruleset, get_ruleset
 from konflikt.core.scenario import ID_PATTERN, validation_message
 from konflikt.core.state import State
 from konflikt.errors import KonfliktError, OptionError, StoreError
+from konflikt.safe_text import bad_text, shown
 
 SINCE_VERSION = 3
 """The schema version that brought the library's tables (the file's version is ``konflikt.store.db.SCHEMA_VERSION``)."""
@@ -151,17 +152,52 @@ def ending_of(state: State, title: str) -> Ending | None:
 
 
 def check_name(name: str, what: str = "a character name") -> str:
-    if not re.match(ID_PATTERN, name) or len(name) > 64:
-        raise StoreError(f"{name[:80]!r} is not {what}: lower-case letters, digits, '-' and '_' (budolf, sir-rudolf)")
+    # fullmatch: the pattern's "$" also matches before a final newline ("budolf\n" was a twin of "budolf")
+    if not re.fullmatch(ID_PATTERN, name) or len(name) > 64:
+        raise StoreError(
+            f"{shown(name[:80], newlines=False)!r} is not {what}: lower-case letters, digits, '-' and '_' "
+            "(budolf, sir-rudolf)"
+        )
     return name
 
 
+PENDING_FIELDS: dict[str, dict[str, type]] = {
+    "omdomme-back": {"amount": int, "why": str},
+    "death-mark": {"days": int, "why": str},
+    "refill": {"pool": str, "to": int, "days": int},
+    "rest": {"minutes": int},
+}
+"""The delayed effects the rulesets set in motion (``core.campaign``), with the fields each one's rules read: a
+library row holding another shape is damage, said in one line (a KeyError in ``chars show``, ``campaign rest``
+and ``run --campaign`` before)."""
+
+
+def _pending_ok(effect: Any) -> bool:
+    if not isinstance(effect, dict) or not isinstance(effect.get("effect"), str):
+        return False
+    fields = PENDING_FIELDS.get(effect["effect"])
+    if fields is None:
+        return True  # another ruleset's own effect: its rules read it
+    return all(
+        isinstance(effect.get(key), kind) and not isinstance(effect.get(key), bool) for key, kind in fields.items()
+    )
+
+
 def validated(ruleset: Ruleset, document: Mapping[str, Any], where: str) -> dict[str, Any]:
-    """The document as its ruleset's model reads it; a document it refuses is one line naming the field."""
+    """The document as its ruleset's model reads it; a document it refuses is one line naming the field. Text
+    that is not Unicode (invalid bytes on the command line) and a ``true`` or ``false`` where the model wants a
+    number (which it would read as 1 or 0) are refused here too."""
+    bad = bad_text(dict(document))
+    if bad is not None:
+        raise StoreError(f"{where}: {bad}: text that is not valid UTF-8 (invalid bytes); nothing was changed")
     try:
-        ruleset.character.model_validate(dict(document))
+        model = ruleset.character.model_validate(dict(document))
     except ValidationError as exc:
         raise StoreError(validation_message(where, exc)) from None
+    read = model.model_dump() | model.model_dump(by_alias=True) if isinstance(model, BaseModel) else {}
+    for key, value in document.items():
+        if isinstance(value, bool) and isinstance(read.get(key), int | float) and not isinstance(read.get(key), bool):
+            raise StoreError(f"{where}: {key} = {str(value).lower()}: a number is wanted, not true or false")
     return dict(document)
 
 
@@ -199,8 +235,11 @@ def campaigns(conn: sqlite3.Connection) -> list[tuple[str, int, int]]:
 
 def _character(row: Sequence[Any], campaign: str) -> Character:
     document, pending = _loads(row[3], "character document"), _loads(row[4], "list of delayed effects")
-    if not isinstance(document, dict) or not isinstance(pending, list) or not all(isinstance(p, dict) for p in pending):
-        raise StoreError(f"the character library holds a damaged character {str(row[1])[:80]!r}; left untouched")
+    if not isinstance(document, dict) or not isinstance(pending, list) or not all(_pending_ok(p) for p in pending):
+        raise StoreError(
+            f"the character library holds a damaged character {shown(str(row[1])[:80], newlines=False)!r} (its "
+            "document or delayed effects); left untouched"
+        )
     return Character(int(row[0]), campaign, str(row[1]), str(row[2]), document, tuple(pending), str(row[5]))
 
 
