@@ -116,7 +116,7 @@ def test_bad_input_gets_one_line_and_changes_nothing(tmp_path: Path) -> None:
         bad_seed = {"scenario": "levald/duel", "seed": "-3", "dice": "auto"}
         assert client.post(f"/console/{ADMIN}/new", data=bad_seed).status_code == 400
         for form, error in (
-            ({"scenario": "levald/nope", "dice": "auto"}, "levald/nope: no such file"),
+            ({"scenario": "levald/nope", "dice": "auto"}, "no bundled scenario &#39;levald/nope&#39;"),
             ({"scenario": "levald/duel", "dice": "dice"}, "dice takes auto or table, not &#39;dice&#39;"),
             (
                 {"scenario": "levald/duel", "dice": "auto", "policy:hedda": "genius"},
@@ -223,8 +223,11 @@ def test_text_is_escaped(tmp_path: Path) -> None:
     evil = tmp_path / "evil.toml"
     evil.write_text(source.replace("Tvekamp vid bron", "<script>alert(1)</script>"), encoding="utf-8")
     with serving(tmp_path / "k.sqlite") as (client, _):
-        cid, tokens = new_table(client, str(evil), ("snurre",))
-        token = tokens[GM]
+        form = {"toml": evil.read_text(encoding="utf-8"), "dice": "auto", "seed": "7", "policy:snurre": "human"}
+        response = client.post(f"/console/{ADMIN}/new", data=form, follow_redirects=False)
+        assert response.status_code == 303, response.text
+        _, _, table, token = response.headers["location"].split("/")
+        cid = int(table)
         page = client.get(f"/t/{cid}/{token}").text
         assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
         assert "&lt;script&gt;" in frame(client, cid, token)["html"]

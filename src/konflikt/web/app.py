@@ -18,8 +18,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import ipaddress
 import json
 import secrets
+import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -35,6 +38,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from konflikt.core.conflict import Conflict
@@ -110,6 +114,8 @@ class Hub:
         self.bot_seconds = bot_seconds
         """The budget of one decision of a policy that thinks long (:mod:`konflikt.web.bots`)."""
         self.thinkers: dict[int, asyncio.Task[None]] = {}
+        self.failures: dict[str, list[float]] = {}
+        """Client address → when it asked for an unknown link (seat token, console key), within the window."""
         self.bots = Bots()
         """Worker processes for the decisions of policies that search (:mod:`konflikt.web.bots`)."""
         self.writer: StoreThread | None = None
@@ -427,6 +433,24 @@ class Hub:
                 table.odds_seq += 1
         self.changed(table.id)
 
+    def throttled(self, conn: HTTPConnection) -> bool:
+        """Whether this client's address asked for too many unknown links lately (:data:`FAILED_LINKS`)."""
+        who = conn.client.host if conn.client is not None else ""
+        now = time.monotonic()
+        recent = [t for t in self.failures.get(who, ()) if now - t < FAILED_WINDOW]
+        if recent:
+            self.failures[who] = recent
+        else:
+            self.failures.pop(who, None)
+        return len(recent) >= FAILED_LINKS
+
+    def failed(self, conn: HTTPConnection) -> None:
+        who = conn.client.host if conn.client is not None else ""
+        if len(self.failures) > 10_000:  # a flood from many addresses: forget the oldest half
+            for old in list(self.failures)[:5_000]:
+                del self.failures[old]
+        self.failures.setdefault(who, []).append(time.monotonic())
+
     def changed(self, cid: int) -> None:
         for conn in self.conns.get(cid, ()):
             conn.wake()
@@ -511,6 +535,10 @@ async def read_form(request: Request, limit: int = MAX_MESSAGE) -> dict[str, str
     return form
 
 
+class Throttled(LookupError):
+    """Too many unknown links from one address: answered 429."""
+
+
 class PageRefused(Exception):
     """A request a page answers with an error page: one line and its HTTP status."""
 
@@ -544,13 +572,108 @@ def base_url(conn: HTTPConnection) -> str:
     return str(url.replace(scheme=scheme)).rstrip("/")
 
 
+def bundled_scenario(name: str) -> Scenario:
+    """A bundled scenario by its ``RULESET/NAME``: the console never reads a file of the server's by its path
+    (``scenario=/etc/passwd`` was read); a scenario of one's own is uploaded."""
+    if name not in bundled_names():
+        raise PageRefused(
+            f"no bundled scenario {shown(name[:60], newlines=False)!r}: choose one of the list (RULESET/NAME), or "
+            "upload your own"
+        )
+    return load_scenario(name)
+
+
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        b"frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
+    ),
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+"""On every response: no inline script (the pages have none), never in a frame, no type sniffing, no referrer
+beyond this server."""
+FAILED_LINKS = 30
+FAILED_WINDOW = 60.0
+"""A client address that has asked for this many unknown links (seat tokens, console keys) in this many seconds
+is answered 429 until the window has passed: guessing tokens by the thousand is slowed to a crawl."""
+
+
+@functools.cache
+def own_names() -> frozenset[str]:
+    """The names this machine answers to on its own: ``localhost``, its host name, that name on the LAN
+    (``.local``, mDNS) and its fully qualified name."""
+    host = socket.gethostname().lower()
+    return frozenset({"localhost", host, f"{host}.local", socket.getfqdn().lower()})
+
+
+def host_allowed(host: str, port: int) -> bool:
+    """A request's ``Host`` as a browser that reached this server sends it: an IP address, or one of this
+    machine's own names (:func:`own_names`), and this server's port. Another name is refused: a DNS-rebinding page
+    reaches the server under a name of its own (``evil.example``)."""
+    name, sep, given = host.rpartition(":")
+    if not sep or given != str(port):
+        return False
+    name = name.removeprefix("[").removesuffix("]").lower().rstrip(".")
+    if name in own_names():
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+class Guard:
+    """An ASGI wrapper: the security headers on every response, and (for a real server) the ``Host`` checked."""
+
+    def __init__(self, app: Starlette, port: int | None) -> None:
+        self.app = app
+        self.port = port
+        self.state = app.state
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        if self.port is not None:
+            host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
+            if not host_allowed(host, self.port):
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008, "reason": "this server's address only"})
+                    return
+                body = b"refused: ask this server by its address (a name that is not this server's is refused)\n"
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 421,
+                        "headers": [(b"content-type", b"text/plain; charset=utf-8"), *SECURITY_HEADERS],
+                    }
+                )
+                await send({"type": "http.response.body", "body": body})
+                return
+
+        async def secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+            await send(message)
+
+        await self.app(scope, receive, secured)
+
+
 def bundled_names() -> list[str]:
     return sorted(f"{p.parent.name}/{p.stem}" for p in bundled_examples().glob("*/*.toml") if p.parent.name != "sweeps")
 
 
-def create_app(db: Path | None = None, admin: str | None = None, bot_seconds: float = BOT_SECONDS) -> Starlette:
+def create_app(
+    db: Path | None = None, admin: str | None = None, bot_seconds: float = BOT_SECONDS, port: int | None = None
+) -> Any:
     """The app over the save database ``db``; ``admin`` fixes the console's key (tests), else it is kept beside it;
-    ``bot_seconds`` is the budget of one decision of a policy that searches."""
+    ``bot_seconds`` is the budget of one decision of a policy that searches; with ``port`` (a real server) a
+    request's ``Host`` must name an address and that port (:func:`host_allowed`)."""
     hub = Hub(db, admin, bot_seconds)
 
     @contextlib.asynccontextmanager
@@ -596,8 +719,11 @@ def create_app(db: Path | None = None, admin: str | None = None, bot_seconds: fl
     def console_key(request: Request) -> str:
         """The console's key from the path; anything else is a page that does not exist."""
         assert hub.links is not None
+        if hub.throttled(request):
+            raise PageRefused("too many unknown links from this address: wait a minute", 429)
         key = str(request.path_params["key"])
         if len(key) > MAX_KEY or not hub.links.is_admin(key):
+            hub.failed(request)
             raise PageRefused("no such page", 404)
         return key
 
@@ -629,7 +755,7 @@ def create_app(db: Path | None = None, admin: str | None = None, bot_seconds: fl
         key = console_key(request)
         if request.method == "GET":
             name = request.query_params.get("scenario", "")
-            return seats_form(key, load_scenario(name), name=name)
+            return seats_form(key, bundled_scenario(name), name=name)
         form = await posted_form(request, UPLOAD_MAX + MAX_MESSAGE)
         policies = {k[7:]: str(v) for k, v in form.items() if k.startswith("policy:")}
         seed_text = str(form.get("seed", "")).strip()
@@ -640,7 +766,7 @@ def create_app(db: Path | None = None, admin: str | None = None, bot_seconds: fl
         except ValueError:
             raise PageRefused(f"seed {seed_text[:30]!r} is not a whole number from 0 to 2**63 - 1") from None
         toml = form.get("toml")
-        scenario = uploaded_scenario(toml) if toml else load_scenario(str(form.get("scenario", "")))
+        scenario = uploaded_scenario(toml) if toml else bundled_scenario(str(form.get("scenario", "")))
         cid, token = await hub.create(scenario, policies, str(form.get("dice", "auto")), seed)
         return RedirectResponse(f"/t/{cid}/{token}", status_code=303)
 
@@ -664,15 +790,23 @@ def create_app(db: Path | None = None, admin: str | None = None, bot_seconds: fl
         return RedirectResponse(f"/t/{cid}/{token}", status_code=303)
 
     async def lookup(conn: HTTPConnection) -> tuple[WebTable, str]:
+        if hub.throttled(conn):
+            raise Throttled("too many unknown links from this address: wait a minute")
         token = str(conn.path_params["token"])
-        if len(token) > MAX_KEY:
-            raise LookupError("no such table link")
-        return await hub.seat_for(table_id(conn.path_params["cid"]), token)
+        try:
+            if len(token) > MAX_KEY:
+                raise LookupError("no such table link")
+            return await hub.seat_for(table_id(conn.path_params["cid"]), token)
+        except LookupError:
+            hub.failed(conn)
+            raise
 
     @html_errors
     async def seat_page(request: Request) -> Response:
         try:
             table, seat = await lookup(request)
+        except Throttled as exc:
+            raise PageRefused(str(exc), 429) from None
         except LookupError:
             raise PageRefused("no such table link: ask your game master for yours", 404) from None
         except TableDeleted as exc:
@@ -705,6 +839,8 @@ def create_app(db: Path | None = None, admin: str | None = None, bot_seconds: fl
     async def api(request: Request) -> Response:
         try:
             table, seat = await lookup(request)
+        except Throttled as exc:
+            return JSONResponse({"error": str(exc)}, status_code=429)
         except LookupError:
             return JSONResponse({"error": "no such table link"}, status_code=404)
         except TableDeleted as exc:
@@ -829,7 +965,9 @@ def create_app(db: Path | None = None, admin: str | None = None, bot_seconds: fl
         WebSocketRoute("/ws/{cid}/{token}", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hub = hub
+    return Guard(app, port)
 
 
 def table_id(text: object) -> int:

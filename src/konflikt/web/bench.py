@@ -188,6 +188,8 @@ _NO_REDIRECT = urllib.request.build_opener(_Keep)
 def open_table(console: str, scenario: str, humans: list[str], seed: int) -> dict[str, str]:
     """Create one table through the console form; seat → page URL for every seat."""
     form = {"scenario": scenario, "dice": "auto", "seed": str(seed)} | {f"policy:{h}": "human" for h in humans}
+    if scenario.endswith(".toml") and Path(scenario).is_file():  # the console reads only bundled ones by name
+        form["toml"] = Path(scenario).read_text(encoding="utf-8")
     data = urllib.parse.urlencode(form).encode()
     try:  # the answer is a redirect to the GM's page: its address is enough (the page itself draws QR codes)
         _NO_REDIRECT.open(urllib.request.Request(console + "/new", data=data)).close()
