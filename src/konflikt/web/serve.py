@@ -87,7 +87,7 @@ def run(host: str, port: int, db: Path | None, bot_seconds: float = BOT_SECONDS)
     odds.PREPARE_VALUES = True  # a real table: Le våld's values are worked out for the questions to come
     # no per-message compression: on a LAN it costs the server (and every phone) more than it saves on the wire
     uvicorn.run(
-        create_app(db, bot_seconds=bot_seconds),
+        create_app(db, bot_seconds=bot_seconds, port=port),
         host=host,
         port=port,
         log_level="warning",
