@@ -247,6 +247,13 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=0, help="SIGKILLs of konflikt play, resumed and compared")
     parser.add_argument("--one", nargs=2, metavar=("TARGET", "SEED"), help="run one example with its traceback")
     args = parser.parse_args()
+    if args.jobs < 1:
+        parser.error("--jobs takes a whole number from 1")
+    from konflikt.sim.engine import capped_workers
+
+    args.jobs, note = capped_workers(args.jobs)  # 4 × the cores at most, as sim and sweep
+    if note is not None:
+        print(note.replace("--workers", "--jobs"), file=sys.stderr)
     if args.one:
         one(args.one[0], int(args.one[1]))
         return
