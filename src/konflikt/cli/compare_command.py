@@ -282,10 +282,13 @@ def print_compared(columns: list[Column], exact: bool) -> None:
                 cells.append(_difference_text(ps[0], base.played, p, column.played, exact))
             table.add_row(Text(section if n == 0 else ""), Text(key), *cells, end_section=n == len(rows) - 1)
     console.print(table)
-    bounds = [c.answer.error_bound for c in columns if c.answer.error_bound is not None]
+    bounds = [c.answer for c in columns if c.answer.error_bound is not None and c.played is None]
     if bounds:
+        kind = "an absolute" if any(a.absolute for a in bounds) else "a relative"
+        hint = "" if any(a.absolute for a in bounds) else "; --exact: fractions"
         console.print(
-            f"computed in floats: every probability within {max(bounds):.1e} of the exact value (--exact: fractions)",
+            f"computed in floats: every probability within {kind} error of "
+            f"{max(a.error_bound or 0.0 for a in bounds):.1e} of the exact value{hint}",
             style="dim",
             highlight=False,
         )
