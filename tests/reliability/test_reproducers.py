@@ -525,17 +525,17 @@ def test_huge_totals_typed_at_a_roll_prompt_keep_the_session(tmp_path: Path) -> 
 def test_exit_codes_of_every_path(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
     import konflikt.cli.run_command as run_command
 
-    def boom(name: str) -> None:
+    def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(run_command, "load_scenario", boom)
+    monkeypatch.setattr(run_command, "scenario_named", boom)
     result = cli("run", "fimbulfrost/robbers")
     assert result.code == 1 and result.err.count("\n") == 1 and "internal error: RuntimeError: a bug" in result.err
 
-    def interrupted(name: str) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(run_command, "load_scenario", interrupted)
+    monkeypatch.setattr(run_command, "scenario_named", interrupted)
     result = cli("run", "fimbulfrost/robbers")
     assert result.code == 130 and result.err == "konflikt: stopped\n"
 
