@@ -596,6 +596,8 @@ SECURITY_HEADERS = [
 ]
 """On every response: no inline script (the pages have none), never in a frame, no type sniffing, no referrer
 beyond this server."""
+HOST_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]")
+"""The characters of a ``Host`` that may be written into the policy (anything else: 'self' alone)."""
 FAILED_LINKS = 30
 FAILED_WINDOW = 60.0
 """A client address that has asked for this many unknown links (seat tokens, console keys) in this many seconds
@@ -656,9 +658,15 @@ class Guard:
                 await send({"type": "http.response.body", "body": body})
                 return
 
+        host = dict(scope.get("headers") or []).get(b"host", b"")
+        headers = list(SECURITY_HEADERS)
+        if host and all(c in HOST_CHARS for c in host):  # older Safari reads 'self' without ws:
+            policy = headers[0][1].replace(b"connect-src 'self'", b"connect-src 'self' ws://" + host)
+            headers[0] = (headers[0][0], policy)
+
         async def secured(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+                message = {**message, "headers": [*message.get("headers", []), *headers]}
             await send(message)
 
         await self.app(scope, receive, secured)
