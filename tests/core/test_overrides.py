@@ -232,3 +232,21 @@ def test_a_document_without_a_character_file_validates_the_same(tmp_path: Path) 
     scenario = load_scenario("pwge/duel", settings=["zorak.armour=0"])
     again = scenario_from_document(scenario.document, "copy")
     assert again.participant("zorak").data == scenario.participant("zorak").data
+
+
+def test_a_campaign_s_character_is_not_changed_by_a_what_if() -> None:
+    """``run --campaign`` writes what a conflict leaves back to the library: a ``--set`` on a character taken from
+    it would go into the campaign, so it is refused (the scene and the other participants may still be set)."""
+    from konflikt.cli.common import check_library_settings
+
+    scenario = load_scenario("fimbulfrost/robbers")
+    taken = {"budolf": "budolf"}
+    for text in (
+        "budolf.status=3",
+        "Budolf.status=3",
+        "sides.0.participants.0.status=3",
+        "sides.helte.participants.budolf.status=3",
+    ):
+        with pytest.raises(KonfliktError, match="is budolf of the campaign"):
+            check_library_settings(scenario, taken, [text])
+    check_library_settings(scenario, taken, ["rudolf.status=3", "sides.0.participants.1.status=3", "seed=4"])

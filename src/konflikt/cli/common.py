@@ -157,6 +157,25 @@ def scenario_named(name: str, settings: list[str] | None = None) -> Scenario:
     return load_scenario(name, settings=settings or ())
 
 
+def check_library_settings(scenario: Scenario, taken: dict[str, str], settings: list[str] | None) -> None:
+    """``--set`` on a character taken from a campaign's library is refused: the conflict's end would write the
+    what-if back into the campaign (``chars edit`` changes a character for good).
+
+    Raises:
+        KonfliktError: a setting on such a participant (one line naming it and the campaign's command).
+    """
+    from konflikt.core.overrides import participant_named
+
+    for text in settings or []:
+        pid = participant_named(scenario.document, text)
+        if pid is not None and pid in taken:
+            raise KonfliktError(
+                f"--set {text}: {pid} is {taken[pid]} of the campaign, and what the conflict leaves is written back "
+                f"to it; change the character for good with 'konflikt chars edit {taken[pid]} --set …', or play "
+                "without --campaign"
+            )
+
+
 def check_named(name: str) -> None:
     """Before :func:`load_scenario`: a name that is neither a file nor a bundled scenario is refused with "did you
     mean" (the whole ``RULESET/NAME`` compared, else the name alone: ``knife_fight`` → ``presja/knife_fight``).

@@ -18,6 +18,7 @@ from konflikt.cli.common import (
     RuleOption,
     SetOption,
     Stopped,
+    check_library_settings,
     choose_seed,
     overrides_for,
     policy_name,
@@ -146,6 +147,7 @@ def register(app: typer.Typer) -> None:
             # everything about a new conflict is checked before the save database is opened or created
             with characters_from(source):
                 scenario = scenario_named(scenario_name, settings)
+            check_library_settings(scenario, source.taken, settings)
             overrides = overrides_for(scenario, option)
             names = {p.id: p.policy for p in scenario.participants()}
             names[GM] = scenario.gm

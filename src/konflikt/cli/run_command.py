@@ -18,6 +18,7 @@ from konflikt.cli.common import (
     RuleOption,
     ScenarioArgument,
     SetOption,
+    check_library_settings,
     choose_seed,
     overrides_for,
     scenario_named,
@@ -99,6 +100,7 @@ def register(app: typer.Typer) -> None:
         source = LibrarySource(db, campaign)
         with characters_from(source):
             scenario = scenario_named(scenario_name, settings)
+        check_library_settings(scenario, source.taken, settings)
         overrides = overrides_for(scenario, option)
         seats = seat_policies(scenario, seat_overrides(scenario, policy))
         the_seed = choose_seed(seed, scenario)

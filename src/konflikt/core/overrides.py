@@ -309,6 +309,24 @@ def id_position(document: Mapping[str, Any], word: str) -> list[str | int] | Non
     return list(found) if found is not None else None
 
 
+def participant_named(document: Mapping[str, Any], text: str) -> str | None:
+    """The id of the participant a ``PATH=VALUE`` sets a field of (by id or by position), or ``None``."""
+    segments = parse_setting(text).segments
+    participants, _ = _ids(document)
+    by_fold = {_fold(pid): pid for pid in participants}
+    if _fold(segments[0]) in by_fold and segments[0] not in document:
+        return by_fold[_fold(segments[0])]
+    if len(segments) > 4 and segments[0] == "sides" and segments[2] == "participants":
+        sides = list(document.get("sides") or [])
+        at = _index(sides, segments[1])
+        side = sides[at] if at is not None else None
+        members = list(side.get("participants") or []) if isinstance(side, Mapping) else []
+        index = _index(members, segments[3])
+        if index is not None and isinstance(members[index], Mapping):
+            return str(members[index].get("id"))
+    return None
+
+
 def _shown(path: Sequence[str | int], ids: Mapping[tuple[str | int, ...], str]) -> str:
     """A position as the user writes it: by participant or side id where one starts it."""
     for size in (4, 2):
@@ -689,6 +707,7 @@ __all__ = [
     "parse_setting",
     "parse_settings",
     "parse_value",
+    "participant_named",
     "scenario_with_settings",
     "split_path",
 ]
