@@ -133,6 +133,8 @@ def register(app: typer.Typer) -> None:
         console = plain_console()
         if resume is not None and scenario_name is not None:
             raise KonfliktError("give either a SCENARIO or --resume ID, not both")
+        if resume is not None and settings:
+            raise KonfliktError(f"--set {settings[0]}: --set goes with a SCENARIO; a resumed conflict keeps its own")
         if resume is not None and campaign is not None:
             raise KonfliktError("--campaign goes with a SCENARIO: a resumed conflict keeps the campaign it began in")
         if resume is None and scenario_name is None:
