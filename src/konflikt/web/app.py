@@ -113,7 +113,8 @@ class Hub:
         self.admin = admin
         self.bot_seconds = bot_seconds
         """The budget of one decision of a policy that thinks long (:mod:`konflikt.web.bots`)."""
-        self.thinkers: dict[int, asyncio.Task[None]] = {}
+        self.thinkers: dict[int, tuple[WebTable, asyncio.Task[None]]] = {}
+        """Each table's bots at play (:meth:`think`), with the table object they play for."""
         self.failures: dict[str, list[float]] = {}
         """Client address → when it asked for an unknown link (seat token, console key), within the window."""
         self.bots = Bots()
@@ -149,7 +150,7 @@ class Hub:
 
     async def stop_thinking(self) -> None:
         """Stop every table's bots (the server is stopping): a decision in progress is given up."""
-        thinkers = list(self.thinkers.values())
+        thinkers = [task for _, task in self.thinkers.values()]
         for task in thinkers:
             task.cancel()
         for task in thinkers:
@@ -221,8 +222,8 @@ class Hub:
     def think(self, table: WebTable) -> None:
         """Let the table's policies that think long play, in the background, while it waits for them."""
         running = self.thinkers.get(table.id)
-        if running is None or running.done():
-            self.thinkers[table.id] = asyncio.create_task(self._think(table))
+        if running is None or running[1].done() or running[0] is not table:  # a table reloaded: its own bots
+            self.thinkers[table.id] = (table, asyncio.create_task(self._think(table)))
 
     async def _think(self, table: WebTable) -> None:
         """One decision at a time, each in a thread of its own on a copy of the state, within the budget; the
