@@ -235,8 +235,8 @@ def test_a_shooter_from_the_next_zone_gets_the_sides_flanking_named_as_such() ->
     lines = {e.data["who"]: e.text for e in state.history() if e.kind == "attack"}
     assert {who: _attack_of(state, who) for who in lines} == {"g0": 4, "g1": 4, "g2": 4}, "numbers + flanking each"
     for melee in ("g0", "g1"):
-        assert "+1 Oskrzydlenie (flanking) =" in lines[melee]
-    assert "+1 Oskrzydlenie (flanking)" not in lines["g2"]
+        assert "Oskrzydlenie (flanking) +1 =" in lines[melee]
+    assert "Oskrzydlenie (flanking) +1" not in lines["g2"]
     assert (
-        "+1 Oskrzydlenie (the side's flanking of lone, s0: g0 and g1 at lone's side; g2 shoots from Y)" in lines["g2"]
+        "Oskrzydlenie (the side's flanking of lone, s0: g0 and g1 at lone's side; g2 shoots from Y) +1" in lines["g2"]
     )

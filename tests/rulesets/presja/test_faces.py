@@ -34,8 +34,8 @@ def _the_texts_exchange():  # type: ignore[no-untyped-def]
 def test_a_roll_typed_face_by_face_is_narrated_with_its_faces_and_total() -> None:
     """Fails on the narration that showed the total only (``rzuca 4dF (rolls): +1 →``)."""
     belzee, massimo = texts(_the_texts_exchange(), "roll")
-    assert "Belzee rzuca 4dF (rolls): + + 0 - = +1 → Walka na noże (knife fighting) +2 +1 = bardzo dobry" in belzee
-    assert "Massimo rzuca 4dF (rolls): 0 0 + + = +2 → Sztylety (daggers) +3 +2 = znakomity" in massimo
+    assert "Belzee rzuca 4dF (rolls): + + 0 - = +1 → Walka na noże (knife fighting) +2, 4dF +1 = bardzo dobry" in belzee
+    assert "Massimo rzuca 4dF (rolls): 0 0 + + = +2 → Sztylety (daggers) +3, 4dF +2 = znakomity" in massimo
 
 
 def test_the_faces_are_in_the_step_and_the_event_but_not_in_the_outcome() -> None:
@@ -52,7 +52,7 @@ def test_a_typed_total_is_narrated_by_the_total_alone() -> None:
     act(state, "attack", target="belzee", tactic=None)
     roll(state, "+1")
     belzee = texts(state, "roll")[0]
-    assert "Belzee rzuca 4dF (rolls): +1 → Walka na noże (knife fighting) +2 +1 = bardzo dobry" in belzee
+    assert "Belzee rzuca 4dF (rolls): +1 → Walka na noże (knife fighting) +2, 4dF +1 = bardzo dobry" in belzee
     assert state.steps()[-1].faces is None
 
 

@@ -46,6 +46,28 @@ def name_for(state: PresjaState, who: int, key: str) -> str:
 
 
 ADV_LABELS = {kind: label for kind, _, label in ADVANTAGE_KINDS}
+
+
+def punkty_losu(n: int) -> str:
+    """``1 Punkt Losu``, ``2 Punkty Losu``, ``5 Punktów Losu``: the Polish noun agrees with its number."""
+    if n == 1:
+        word = "Punkt"
+    elif n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14):
+        word = "Punkty"
+    else:
+        word = "Punktów"
+    return f"{n} {word} Losu (fate point{'' if n == 1 else 's'})"
+
+
+def total_text(value: int, ladder_name: str) -> str:
+    """``-1 (słaby, Poor)``: a total and its word on the ladder (the number alone off the ladder)."""
+    words = level_text(value, ladder_name)
+    name, _, rest = words.partition(" (")
+    if not rest:
+        return words
+    return f"{value:+d} ({name}, {rest.partition(', ')[2]}"
+
+
 STATUS_WORDS = ("w walce (fighting)", "wyeliminowany (taken out)", "pokonany — poddał się (conceded)")
 
 
@@ -158,8 +180,8 @@ def emit_concede(conflict: PresjaState, i: int, gain: int) -> None:
     conflict.emit(
         "concede",
         f"{conflict.fighters[i].name} is pokonany (conceded): leaves the scene on their own terms; the opponents "
-        f"gain a fitting concession. +{gain} Punkty Losu (fate points: 1 + {gain - 1} for consequences taken in "
-        "this conflict) "
+        f"gain a fitting concession. +{punkty_losu(gain)}: 1 + {gain - 1} for consequences taken in "
+        "this conflict "
         f"→ {conflict.fate_points[i]}",
         who=conflict.fighters[i].id,
         gain=gain,
@@ -210,7 +232,8 @@ def emit_roll(conflict: PresjaState, i: int, dice: int) -> None:
     surprised = " (zaskoczony, surprised)" if conflict.exchange == 1 and i in conflict.surprised else ""
     conflict.emit(
         "roll",
-        f"{fi.name} rzuca 4dF (rolls): {fell_text(conflict, dice)} → {fi.skill_name} {lv:+d}{surprised} {dice:+d} = "
+        f"{fi.name} rzuca 4dF (rolls): {fell_text(conflict, dice)} → {fi.skill_name} {lv:+d}{surprised}, "
+        f"4dF {dice:+d} = "
         f"{level_text(total, conflict.ladder_name)}: Atak i Obrona (attack and defence) {total}",
         who=fi.id,
         dice=dice,
@@ -282,16 +305,17 @@ def emit_attack(conflict: PresjaState, i: int, t: int, numbers: AttackNumbers) -
     fa, ft = conflict.fighters[i], conflict.fighters[t]
     parts = roll_parts(conflict, i)
     if numbers.attack_tactic:
-        parts.append(f"{numbers.attack_tactic:+d} taktyka (tactic)")
-    parts.extend(f"+1 {advantage_words(conflict, i, t, k)}" for k in numbers.advantages)
+        parts.append(f"taktyka (tactic) {numbers.attack_tactic:+d}")
+    parts.extend(f"{advantage_words(conflict, i, t, k)} +1" for k in numbers.advantages)
     defence_parts = roll_parts(conflict, t)
     if numbers.defence_tactic:
-        defence_parts.append(f"{numbers.defence_tactic:+d} taktyka (tactic)")
+        defence_parts.append(f"taktyka (tactic) {numbers.defence_tactic:+d}")
     if numbers.crowd:
-        defence_parts.append(f"−{numbers.crowd} for the other attackers")
+        defence_parts.append(f"the other attackers -{numbers.crowd}")
+    ladder = conflict.ladder_name
     head = (
-        f"{fa.name}: Atak (attack) {' '.join(parts)} = {numbers.attack} vs {ft.name}'s Obrona (defence) "
-        f"{' '.join(defence_parts)} = {numbers.defence}"
+        f"{fa.name}: Atak (attack): {', '.join(parts)} = {total_text(numbers.attack, ladder)} vs {ft.name}'s "
+        f"Obrona (defence): {', '.join(defence_parts)} = {total_text(numbers.defence, ladder)}"
     )
     margin = numbers.attack - numbers.defence
     if margin < 0:
@@ -343,12 +367,13 @@ def advantage_words(conflict: PresjaState, i: int, t: int, kind: str) -> str:
 
 
 def roll_parts(conflict: PresjaState, i: int) -> list[str]:
-    """``2 Walka na noże`` ``+1 4dF`` ``+2 aspekt 'X'``: the roll that is both Attack and Defence, term by term."""
+    """``Walka na noże +2`` ``4dF +1`` ``aspekt 'X' +2``: the roll that is both Attack and Defence, term by term,
+    each label before its signed value."""
     fi = conflict.fighters[i]
-    parts = [f"{conflict.level(i)} {fi.skill_name}", f"{conflict.dice[i] or 0:+d} 4dF"]
+    parts = [f"{fi.skill_name} {conflict.level(i):+d}", f"4dF {conflict.dice[i] or 0:+d}"]
     step = conflict.rule_values["invoke_bonus"]
     for key in conflict.bonus_keys[i]:
-        parts.append(f"+{1 if key == 'fate_point' else step} {name_for(conflict, i, key)}")
+        parts.append(f"{name_for(conflict, i, key)} +{1 if key == 'fate_point' else step}")
     return parts
 
 
@@ -537,7 +562,7 @@ def describe(conflict: PresjaState, seat: str, action: Action) -> str:
         when = ""
         if conflict.phase == "concede_window":
             when = f" now, before {conflict.fighters[conflict.order[conflict.ptr]].name}'s roll"
-        return f"poddaj się (concede){when}: leave the scene on your terms, gain {gain} Punkty Losu (fate points)"
+        return f"poddaj się (concede){when}: leave the scene on your terms, gain {punkty_losu(gain)}"
     if k == "fight_on":
         roller = conflict.fighters[conflict.order[conflict.ptr]].name
         return f"walcz dalej (fight on): {roller} rolls next, and then it is too late to concede this exchange"
@@ -550,7 +575,8 @@ def describe(conflict: PresjaState, seat: str, action: Action) -> str:
     if k == "fate_point":
         return "wydaj Punkt Losu (spend a fate point) without an aspect: +1"
     if k == "compel":
-        return f"wymuś (compel) {action['consequence']}: offer its owner a Punkt Losu for a complication"
+        what = _consequence_words(conflict, str(action["consequence"]))
+        return f"wymuś (compel) {what}: offer its owner a Punkt Losu for a complication"
     if k == "pass" and conflict.phase == "compel":
         return "nie wymuszaj (no compel) this exchange"
     if k == "accept" and conflict.phase == "compel_answer":
@@ -566,7 +592,7 @@ def describe(conflict: PresjaState, seat: str, action: Action) -> str:
     if k == "accept":
         return "let the invocation of your consequence stand"
     if k == "absorb":
-        parts = [f'box "{p}"' for p in str(action["boxes"]).split("+") if p]
+        parts = [_box_words(p) for p in str(action["boxes"]).split("+") if p]
         parts += [f"konsekwencja {SLOT_NAMES[c]}" for c in str(action["cons"]).split("+") if c]
         return "przyjmij presję (take the pressure): " + ", ".join(parts)
     if k == "taken_out":
@@ -584,6 +610,22 @@ def describe(conflict: PresjaState, seat: str, action: Action) -> str:
         between = " / ".join(action.get("pair") or ())
         return f"{label}, {between}, this exchange → {action['holder'] or 'nobody'}"
     return str(action)
+
+
+def _consequence_words(conflict: PresjaState, key: str) -> str:
+    """``belzee:mild`` → ``Belzee's konsekwencja lekka (mild) 'Rozcięta brew'``."""
+    who, _, slot = key.partition(":")
+    i = conflict.index.get(who)
+    if i is None or slot not in SLOTS:
+        return key
+    name = conflict.cons_names[i][SLOTS.index(slot)]
+    return f"{conflict.fighters[i].name}'s konsekwencja {SLOT_NAMES[slot]}" + (f" '{name}'" if name else "")
+
+
+def _box_words(box: str) -> str:
+    """``2-3:3`` → ``pole (box) 2-3 takes 3``."""
+    label, _, amount = box.rpartition(":")
+    return f"pole (box) {label} takes {amount}" if label else f"pole (box) {box}"
 
 
 def why_illegal(conflict: PresjaState, seat: str, action: Action) -> str | None:
