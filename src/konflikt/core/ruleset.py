@@ -279,7 +279,12 @@ def ruleset_ids() -> list[str]:
 
 def get_ruleset(ruleset_id: str) -> Ruleset:
     if ruleset_id not in _REGISTRY:
-        found = entry_points(RULESETS).get(ruleset_id)
+        installed = entry_points(RULESETS)
+        if not installed:  # an install made before the entry points were declared (a developer's old venv)
+            raise KonfliktError(
+                "no rulesets are installed (konflikt's entry points are missing): reinstall it, e.g. pip install -e ."
+            )
+        found = installed.get(ruleset_id)
         if found is None:
             known = ", ".join(ruleset_ids()) or "none"
             raise KonfliktError(f"unknown ruleset {ruleset_id!r} (known: {known})")
