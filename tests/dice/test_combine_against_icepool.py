@@ -9,7 +9,6 @@ from itertools import product
 from typing import Any
 
 import icepool
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,6 +16,7 @@ from hypothesis import strategies as st
 from konflikt.dice import exact_seconds, parse_dice
 from konflikt.dice.expression import parse_expression
 from konflikt.errors import DiceError
+from tests.dice.sampling import assert_samples_follow
 
 
 def fractions_of(die: icepool.Die) -> dict[Any, Fraction]:
@@ -129,18 +129,7 @@ def test_products_match_icepool(scale: int, n: int, sides: int, m: int, other: i
 )
 def test_combined_samples_follow_the_exact_distribution(expr: str) -> None:
     """Seeded: every outcome's share of 20,000 rolls within 4 standard errors of its exact probability."""
-    dice = parse_expression(expr)
-    rng = np.random.default_rng(45)
-    n = 20_000
-    seen: dict[Any, int] = {}
-    for _ in range(n):
-        outcome = dice.sample(rng)
-        seen[outcome] = seen.get(outcome, 0) + 1
-    exact = dice.distribution()
-    assert set(seen) <= set(exact)
-    for outcome, p in exact.items():
-        se = (float(p) * (1 - float(p)) / n) ** 0.5
-        assert abs(seen.get(outcome, 0) / n - float(p)) <= 4 * se + 1e-9, (expr, outcome)
+    assert_samples_follow(parse_expression(expr), seed=45, label=expr)
 
 
 def test_cost_estimates_of_the_new_forms() -> None:

@@ -18,6 +18,7 @@ from konflikt.dice import parse_dice
 from konflikt.dice.expression import parse_expression
 from konflikt.dice.opposed import Opposed
 from konflikt.errors import DiceError
+from tests.dice.sampling import assert_samples_follow
 
 
 def fractions_of(die: icepool.Die) -> dict[Any, Fraction]:
@@ -152,18 +153,7 @@ def test_contest_is_pwges_opposed_roll_ties_to_b(a: int, b: int) -> None:
 )
 def test_opposed_samples_follow_the_exact_distribution(expr: str) -> None:
     """Seeded: every outcome's share of 20,000 rolls within 4 standard errors of its exact probability."""
-    dice = read_dice(expr)
-    rng = np.random.default_rng(45)
-    n = 20_000
-    seen: dict[Any, int] = {}
-    for _ in range(n):
-        outcome = dice.sample(rng)
-        seen[outcome] = seen.get(outcome, 0) + 1
-    exact = dice.distribution()
-    assert set(seen) <= set(exact)
-    for outcome, p in exact.items():
-        se = (float(p) * (1 - float(p)) / n) ** 0.5
-        assert abs(seen.get(outcome, 0) / n - float(p)) <= 4 * se + 1e-9, (expr, outcome)
+    assert_samples_follow(read_dice(expr), seed=45, label=expr)
 
 
 def test_a_roll_shows_both_sides_and_reads_them_at_the_table() -> None:

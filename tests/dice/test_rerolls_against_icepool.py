@@ -9,7 +9,6 @@ from fractions import Fraction
 from typing import Any
 
 import icepool
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,6 +16,7 @@ from hypothesis import strategies as st
 from konflikt.dice import PoolRoll
 from konflikt.dice.expression import DiceExpression, parse_expression
 from konflikt.errors import DiceError
+from tests.dice.sampling import assert_samples_follow
 
 
 def fractions_of(die: icepool.Die) -> dict[Any, Fraction]:
@@ -100,18 +100,7 @@ def test_rerolls_of_custom_dice_match_icepool(faces: list[int], op: str, target:
 @pytest.mark.parametrize("expr", ["3d6r1", "4d6ro1", "4d6ro1kh3", "3d6r1!", "6d6r1>=4", "2d10ro<=2"])
 def test_rerolled_samples_follow_the_exact_distribution(expr: str) -> None:
     """Seeded: every outcome's share of 20,000 rolls within 4 standard errors of its exact probability."""
-    dice = parse_expression(expr)
-    rng = np.random.default_rng(2024)
-    n = 20_000
-    seen: dict[Any, int] = {}
-    for _ in range(n):
-        outcome = dice.sample(rng)
-        seen[outcome] = seen.get(outcome, 0) + 1
-    exact = dice.distribution()
-    assert set(seen) <= set(exact)
-    for outcome, p in exact.items():
-        se = (float(p) * (1 - float(p)) / n) ** 0.5
-        assert abs(seen.get(outcome, 0) / n - float(p)) <= 4 * se + 1e-9, (expr, outcome)
+    assert_samples_follow(parse_expression(expr), seed=2024, label=expr)
 
 
 @pytest.mark.parametrize(
