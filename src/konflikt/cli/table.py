@@ -341,8 +341,13 @@ class TableSession:
                 print_item(self.console, f"chances: {stakes}", indent="  ", style="dim")
         else:
             self.console.print("", highlight=False)
+            each = self.state.joint_roll_stakes()
             for number, purpose in enumerate(purposes, 1):
                 print_item(self.console, f"{number}. {purpose}", hang=3)
+                rows = each[number - 1] if len(each) == count else []
+                stakes = "; ".join(f"{label}: {render_percent(p)}" for label, p in rows)
+                if stakes:
+                    print_item(self.console, f"chances: {stakes}", indent="   ", style="dim")
             print_item(
                 self.console,
                 f"roll all {count} at the table and type the {count} results in this order, e.g. "

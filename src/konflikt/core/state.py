@@ -155,6 +155,12 @@ class State(ABC):
         text lets both sides roll together (opposed rolls) returns more, and the table asks for them in one prompt."""
         return (self.roll_purpose(),)
 
+    def joint_roll_stakes(self) -> tuple[list[tuple[str, Fraction]], ...]:
+        """At a chance node: :meth:`roll_stakes` for each roll of :meth:`joint_roll_purposes`, in the same order, so
+        a joint prompt shows each roll's chances as a single roll's prompt does. Default: the pending roll's stakes
+        where it is asked alone, none for a joint prompt (a ruleset with joint rolls says each roll's)."""
+        return (self.roll_stakes(),) if len(self.joint_roll_purposes()) == 1 else ()
+
     @abstractmethod
     def _apply(self, seat: str, action: Action) -> None:
         """Apply a checked action of ``seat``; append events with :meth:`emit`."""

@@ -50,7 +50,12 @@ def test_the_gm_sets_conditions_then_a_counter_follows_the_attack_word_for_word(
         ("condition", "Spelledaren (GM): A is now beredd (prepared)"),
         ("round", "Deklarera rörelse (declare movement) in secret"),
         ("movement", "Rörelse (movement) revealed: A Avancera (advance), B Bibehålla (hold)"),
-        ("roll", "A: Stridsvana (combat experience) 20 mot (vs) 50 → lyckat (success), effekt (effect) 2"),
+        (
+            "roll",
+            "A: Stridsvana (combat experience) 20 mot (vs) 50 → "
+            "lyckat (success), effekt (effect) 2 "
+            "(2 + 0: the roll's two dice added, summan av tärningarna i procentslaget)",
+        ),
         ("roll", "B: Stridsvana (combat experience) 90 mot (vs) 50 → misslyckat (failure), effekt (effect) 9"),
         ("distance", "Avancera (advance): A's success beats B's failure → avståndet (distance) Stång → Svärd"),
         (
@@ -90,7 +95,12 @@ def test_nobody_wins_the_movement_contest_the_option_nobody_chose_and_both_too_f
     roll(state, 90, 95)  # both fail: retreat, which nobody chose
     assert events(state, 2) == [
         ("movement", "Rörelse (movement) revealed: A Avancera (advance), B Bibehålla (hold)"),
-        ("roll", "A: Stridsvana (combat experience) 90 mot (vs) 50 → misslyckat (failure), effekt (effect) 9"),
+        (
+            "roll",
+            "A: Stridsvana (combat experience) 90 mot (vs) 50 → "
+            "misslyckat (failure), effekt (effect) 9 "
+            "(9 + 0: the roll's two dice added, summan av tärningarna i procentslaget)",
+        ),
         ("roll", "B: Stridsvana (combat experience) 95 mot (vs) 50 → misslyckat (failure), effekt (effect) 14"),
         (
             "distance",
@@ -118,7 +128,12 @@ def test_nobody_wins_the_initiative_roll_says_so_without_the_option_nobody_chose
             "Initiativ (initiative) at Svärd (sword): A optimalt (optimal), B optimalt (optimal): opposed Stridsvana "
             "roll",
         ),
-        ("roll", "A: Stridsvana (combat experience) 90 mot (vs) 50 → misslyckat (failure), effekt (effect) 9"),
+        (
+            "roll",
+            "A: Stridsvana (combat experience) 90 mot (vs) 50 → "
+            "misslyckat (failure), effekt (effect) 9 "
+            "(9 + 0: the roll's two dice added, summan av tärningarna i procentslaget)",
+        ),
         ("roll", "B: Stridsvana (combat experience) 99 mot (vs) 50 → misslyckat (failure), effekt (effect) 18"),
         (
             "initiative",
@@ -251,7 +266,12 @@ def test_a_missed_free_attack_says_it_misses() -> None:
     since = len(state.history())
     roll(state, 95)
     assert events(state, since) == [
-        ("roll", "B: gratisanfall (free attack) 95 mot (vs) 70 → misslyckat (failure), effekt (effect) 14"),
+        (
+            "roll",
+            "B: gratisanfall (free attack) 95 mot (vs) 70 → "
+            "misslyckat (failure), effekt (effect) 14 "
+            "(9 + 5: the roll's two dice added, summan av tärningarna i procentslaget)",
+        ),
         ("attack", "B's attack misses (missar): no damage"),
         ("leave", "A has left the fight (har lämnat striden)"),
         ("end", "Striden är över (the fight is over): Right holds the field"),

@@ -135,7 +135,7 @@ class NarrationMixin(State):
         self.emit(
             "roll",
             f"{self.fighters[i].name}: {what} {'00' if roll == 100 else f'{roll:02d}'} mot (vs) {target}{extra} → "
-            f"{R.LEVEL_TEXT[success_level]}, effekt (effect) {effect(roll)}",
+            f"{R.LEVEL_TEXT[success_level]}, effekt (effect) {effect(roll)}{self._effect_explained(roll)}",
             who=self.fighters[i].id,
             roll=roll,
             target=target,
@@ -143,6 +143,14 @@ class NarrationMixin(State):
             effect=effect(roll),
         )
         return roll_quality
+
+    def _effect_explained(self, roll: int) -> str:
+        """The first roll of a conflict says what its effekt is: the sum of the percentile roll's two dice ("summan
+        av tärningarna i procentslaget"); later rolls show the number alone."""
+        if self.quiet or any("effect" in e.data for e in self._events):
+            return ""
+        tens, units = (0, 0) if roll == 100 else divmod(roll, 10)
+        return f" ({tens} + {units}: the roll's two dice added, summan av tärningarna i procentslaget)"
 
     def _setup_text(self) -> str:
         parts = []
@@ -473,6 +481,21 @@ class NarrationMixin(State):
         target = self._pending_target()
         if target is None:
             return super().roll_stakes()
+        return self._stakes_against(target)
+
+    def joint_roll_stakes(self) -> tuple[list[tuple[str, Fraction]], ...]:
+        """Each roll of :meth:`joint_roll_purposes` against its own target, in the same order: both Stridsvana rolls
+        of an opposed contest, an attack and its defence roll(s)."""
+        phase = self.phase
+        if phase in ("move_roll", "init_roll") and not self.rolls:
+            return tuple(self._stakes_against(self._stridsvana_target(i)) for i in self.pairs[self.active])
+        purposes = self.joint_roll_purposes()
+        if phase == "attack_roll" and len(purposes) > 1:
+            defence = self._stakes_against(self._defence_target(self.dfn))
+            return (self._stakes_against(self._attack_target(self.att)), *([defence] * (len(purposes) - 1)))
+        return (self.roll_stakes(),)
+
+    def _stakes_against(self, target: int) -> list[tuple[str, Fraction]]:
         levels = [R.level(roll, target, self.options.exceptional) for roll in range(1, 101)]
         success = Fraction(sum(1 for v in levels if v >= R.SUCCESS), 100)
         rows = [(f"lyckat (success): d100 ≤ {target}", success)]
