@@ -6,6 +6,8 @@ number, in Danish with English beside it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from konflikt.core.actions import Action
 from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.state import GOAL_REACHED, State
@@ -292,7 +294,7 @@ class Narration(State):
                 "Status": str(self.opp_status),
                 "Omdømme (reputation)": str(self.opp.omdomme),
                 "Kamp (fight)": str(self.opp.kamp),
-                "konsekvenser (consequences)": ", ".join(self.opp_taken) or "-",
+                "konsekvenser (consequences)": self.entries_text(self.opp_taken),
             },
         }
         for i, hid in enumerate(self.hero_ids):
@@ -308,11 +310,23 @@ class Narration(State):
             }
             if self.chars[i].vaaben:
                 row["Våben (weapon pool)"] = str(self.pools[i][2])
-            row["konsekvenser (consequences)"] = ", ".join(self.taken[i]) or "-"
+            row["konsekvenser (consequences)"] = self.entries_text(self.taken[i])
             if self.borrowed[i]:
                 row["lånt tid (borrowed time)"] = str(self.borrowed[i])
             table[hid] = row
         return table
+
+    def entries_text(self, entry_ids: Sequence[str]) -> str:
+        """The list entries taken, in the system's words with English (``Skramme (a scratch), …``), not their ids."""
+        words = []
+        for entry_id in entry_ids:
+            try:
+                e = self.catalogue.entry(entry_id)
+            except KeyError:
+                words.append(entry_id)
+            else:
+                words.append(f"{e.da} ({e.en})")
+        return ", ".join(words) or "-"
 
     def omdomme_text(self, i: int) -> str:
         """Hero ``i``'s Omdømme as this fight counts it, with the sheet's value beside it when the last fight's
@@ -341,7 +355,8 @@ class Narration(State):
             ]
             return f"fordel: {action['opponent']} off the opponent's Status" + "".join(f", {g}" for g in gifts)
         if kind == "hit":
-            return "fordel skade (split the hits): " + (", ".join(f"{k} {v}" for k, v in action.args) or "none")
+            hits = [f"{v} to {self.hero_name(k)}" for k, v in action.args]
+            return "fordel skade (split the hits): " + (", ".join(hits) or "none")
         if kind == "describe":
             chosen = [f"{a} ({AREA_EN[a]})" for a in AREAS if action[a]]
             return f"beskriv {', '.join(chosen) or 'intet (nothing)'}: {len(chosen)}d6"
