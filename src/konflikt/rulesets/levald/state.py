@@ -853,7 +853,8 @@ class LevaldState(NarrationMixin):
         then only whether it succeeded until the exchange is done (whether to gain ground), the counter flag until
         the exchange's damage, where to go on after the damage only in it, the pairs' choices until their rolls, which
         pairs may gain ground until they do, and the round's defence rolls only under
-        ``several_attackers = one_defence``. A goal the GM declared reached ends the key (empty in play). Without this a round's bridge from a saved State meets ~90,000 keys."""
+        ``several_attackers = one_defence``. A goal the GM declared reached ends the key (empty in play). Without this
+        a round's bridge from a saved State meets ~90,000 keys."""
         phase = self.phase
         return (
             phase,
