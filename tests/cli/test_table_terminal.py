@@ -151,6 +151,31 @@ def test_the_pressure_track_shows_its_marked_boxes(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
 
 
+@pytest.mark.parametrize("scenario", sorted(HUMAN_SEAT))
+def test_advise_at_the_first_prompt_answers_within_2_s_and_says_what_it_assumes(tmp_path: Path, scenario: str) -> None:
+    """Every ruleset: ``advise`` at the first prompt ranks the choices with a number each, within 2 s (× the load),
+    and says what the numbers assume (optimal play, or both sides playing like the built-in heuristic, and why)."""
+    os.environ["KONFLIKT_CACHE"] = str(tmp_path / "cache")
+    try:
+        child = play(tmp_path, scenario)
+        child.expect(PROMPT)
+        read_the_prompt(child.pid)
+        started = time.monotonic()
+        child.sendline("advise")
+        child.expect(r"advice for [^\n]*, best first: the win chance if both sides play (optimally|like the built-in)")
+        assumes = child.after
+        child.expect(PROMPT)
+        took = time.monotonic() - started
+        assert took < ODDS_SECONDS * overload() + 1.0, f"{took:.2f} s"
+        assert "optimally" in assumes or "optimal play: " in child.before, child.before
+        assert re.search(r"^\s+\d+\. (optimal )?≈? ?\d+(\.\d)?%", child.before, re.MULTILINE), child.before
+        child.sendintr()
+        child.expect(pexpect.EOF)
+        child.close()
+    finally:
+        os.environ.pop("KONFLIKT_CACHE", None)
+
+
 def test_advise_answers_at_once_then_from_the_game_solved_beside_the_table(tmp_path: Path) -> None:
     """``advise`` never waits on the solve (it froze the terminal for a minute): at the first prompt it answers
     within 2 s with each choice's chance if both play like the heuristic, saying that optimal play is being solved
