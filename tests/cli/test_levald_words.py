@@ -5,18 +5,10 @@ a single roll's prompt does.
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
-from rich.console import Console
-
-from konflikt.cli.table import TableSession
-from konflikt.core.conflict import Conflict
-from konflikt.core.scenario import load_scenario
 from konflikt.core.state import State
-from konflikt.sim.runner import seat_policies
-from konflikt.store.db import Store
-from tests.cli.test_table_screen import played, reach
+from tests.cli.test_table_screen import at_table, played, reach
 
 
 def test_the_first_effekt_is_explained_as_the_digit_sum_and_only_the_first() -> None:
@@ -39,22 +31,8 @@ def _joint(kind: str) -> State:
 
 def _prompt(tmp_path: Path, state: State) -> str:
     """The table's screen at ``state``'s joint roll prompt (dice typed at the table), quitting there."""
-    scenario = load_scenario("levald/duel")
-    store = Store.open(tmp_path / "s.sqlite")
-    conflict = Conflict(scenario, {}, 1)
-    conflict_id = store.create(conflict)
-    steps = state.steps()
-    for n, step in enumerate(steps):
-        store.append(conflict_id, n, step, "policy", None)
-    conflict.steps = steps
-    out = io.StringIO()
-    console = Console(file=out, width=100, markup=False, no_color=True)
-    table = TableSession(
-        console, store, conflict_id, conflict, ["policy"] * len(steps), seat_policies(scenario), "table",
-        ask=lambda prompt, secret: "quit",
-    )  # fmt: skip
-    table.run()
-    return out.getvalue()
+    _, screen = at_table(tmp_path, "levald/duel", 1, state, {}, lambda prompt: "quit", dice="table", width=100)
+    return screen
 
 
 def test_an_opposed_stridsvana_prompt_shows_each_rolls_chances(tmp_path: Path) -> None:

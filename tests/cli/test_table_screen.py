@@ -46,7 +46,14 @@ def text_of(renderable: object, width: int = 80) -> str:
 
 
 def at_table(
-    tmp_path: Path, name: str, seed: int, state: State, humans: dict[str, str], answers: Callable[[str], str]
+    tmp_path: Path,
+    name: str,
+    seed: int,
+    state: State,
+    humans: dict[str, str],
+    answers: Callable[[str], str],
+    dice: str = "auto",
+    width: int = 80,
 ) -> tuple[TableSession, str]:
     """A table session resumed at ``state`` (its steps replayed), the ``humans`` asked through ``answers``."""
     scenario = load_scenario(name)
@@ -58,9 +65,9 @@ def at_table(
         store.append(conflict_id, n, step, "policy", None)
     conflict.steps = steps
     out = io.StringIO()
-    console = Console(file=out, width=80, markup=False, no_color=True)
+    console = Console(file=out, width=width, markup=False, no_color=True)
     table = TableSession(
-        console, store, conflict_id, conflict, ["policy"] * len(steps), seat_policies(scenario, humans), "auto",
+        console, store, conflict_id, conflict, ["policy"] * len(steps), seat_policies(scenario, humans), dice,
         ask=lambda prompt, secret: answers(prompt),
     )  # fmt: skip
     table.run()
