@@ -23,6 +23,8 @@ from typing import Any
 
 import pytest
 
+from konflikt.core.scenario import load_scenario
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTEFACTS = Path(os.environ.get("KONFLIKT_ARTEFACTS", ROOT / "test-artefacts" / "web"))
 PHONE = {"width": 390, "height": 844}
@@ -120,6 +122,14 @@ def shot(page: Any, name: str) -> Path:
     return path
 
 
+def every_seat_human(gm: Any) -> None:
+    """On the seats form: a person plays every participant (the scenario's seats start as its policies say)."""
+    gm.wait_for_selector("select[name^='policy:']")
+    for select in gm.locator("select[name^='policy:']").all():
+        if select.get_attribute("name") != "policy:@gm":
+            select.select_option("human")
+
+
 def step_of(page: Any) -> int:
     return int(page.evaluate("() => document.body.dataset.step"))
 
@@ -141,6 +151,7 @@ def test_a_le_vald_duel_on_two_phones_with_secret_movement_a_reload_and_a_server
     gm.goto(server.console)
     gm.select_option("select[name=scenario]", "levald/duel")
     gm.click("text=Choose the seats")
+    every_seat_human(gm)
     gm.fill("input[name=seed]", "11")
     gm.click("text=Open the table")
     gm.wait_for_selector("text=Game master's console")
@@ -244,14 +255,16 @@ def test_a_whole_conflict_of_every_ruleset_played_on_the_pages(
     gm.click("text=Choose the seats")
     gm.wait_for_selector("select[name^='policy:']")  # the seats' page has loaded: locator.all() does not wait
     seats = [s.get_attribute("name")[len("policy:") :] for s in gm.locator("select[name^='policy:']").all()]
+    written = {p.id: p.policy for p in load_scenario(scenario).participants()}
     for seat in seats:
-        if seat != "@gm":
-            assert gm.locator(f"select[name='policy:{seat}']").input_value() == "human"
+        if seat != "@gm":  # the scenario's own policy first; a person is chosen for every seat
+            assert gm.locator(f"select[name='policy:{seat}']").input_value() == written[seat]
+    every_seat_human(gm)
     gm.fill("input[name=seed]", str(seed))
     gm.click("text=Open the table")
     gm.wait_for_selector("text=Game master's console")
     links = [li.locator("a").get_attribute("href") for li in gm.locator("#join-links ul.links li").all()]
-    players = links[:-1]  # the last link is the GM's own
+    players = links  # the GM's own page has no join link
     assert len(players) == len(seats) - 1 >= 2
     contexts = [phone(browser) for _ in players]
     pages = [c.new_page() for c in contexts]
@@ -322,12 +335,12 @@ def test_no_phone_page_is_wider_than_the_phone(server: Server, browser: Any, sce
     gm.goto(server.console)
     gm.select_option("select[name=scenario]", scenario)
     gm.click("text=Choose the seats")
-    gm.wait_for_selector("select[name^='policy:']")
+    every_seat_human(gm)
     gm.click("text=Open the table")
     gm.wait_for_selector("text=Game master's console")
     links = [li.locator("a").get_attribute("href") for li in gm.locator("#join-links ul.links li").all()]
     context = phone(browser)
-    for link in links:
+    for link in [*links, gm.url]:
         page = context.new_page()
         page.goto(link)
         page.wait_for_selector("#connection:text('live')")
@@ -349,7 +362,7 @@ def test_the_connection_line_covers_no_text_of_the_page(server: Server, browser:
     gm.goto(server.console)
     gm.select_option("select[name=scenario]", "levald/duel")
     gm.click("text=Choose the seats")
-    gm.wait_for_selector("select[name^='policy:']")
+    every_seat_human(gm)
     gm.click("text=Open the table")
     gm.wait_for_selector("text=Game master's console")
     link = gm.locator("#join-links ul.links li a").first.get_attribute("href")

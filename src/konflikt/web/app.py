@@ -52,6 +52,7 @@ from konflikt.web.bots import Bots
 from konflikt.web.links import Links, TableDeleted
 from konflikt.web.odds import FromHere, who_wins_from_here
 from konflikt.web.pages import Pages
+from konflikt.web.policies import explained
 from konflikt.web.table import BOT_SECONDS, Refused, Sent, WebTable
 from konflikt.web.upload import uploaded_scenario
 from konflikt.web.writer import StoreThread
@@ -344,9 +345,9 @@ class Hub:
                 ("links", base),
                 tuple(token.items()),
                 lambda: [
-                    {"label": table.label(s), "url": f"{base}/t/{table.id}/{token[s]}"}
+                    {"seat": s, "label": table.label(s), "url": f"{base}/t/{table.id}/{token[s]}"}
                     for s in table.seats()
-                    if s in token
+                    if s in token and s != GM and table.human(s)  # the GM has this page; a bot needs none
                 ],
             )
             gm_tools = self._gm_tools(table, panel)
@@ -756,7 +757,7 @@ def create_app(
             toml=toml,
             title=scenario.title,
             seats=seats,
-            policies=[*scenario.ruleset.policy_names(), "human"],
+            policies=explained(scenario.ruleset),
         )
 
     @html_errors

@@ -186,7 +186,7 @@ _NO_REDIRECT = urllib.request.build_opener(_Keep)
 
 
 def open_table(console: str, scenario: str, humans: list[str], seed: int) -> dict[str, str]:
-    """Create one table through the console form; seat → page URL for every seat."""
+    """Create one table through the console form; seat → page URL for every human seat and the GM."""
     form = {"scenario": scenario, "dice": "auto", "seed": str(seed)} | {f"policy:{h}": "human" for h in humans}
     if scenario.endswith(".toml") and Path(scenario).is_file():  # the console reads only bundled ones by name
         form["toml"] = Path(scenario).read_text(encoding="utf-8")
@@ -198,13 +198,10 @@ def open_table(console: str, scenario: str, humans: list[str], seed: int) -> dic
         if answer.code != 303:
             raise KonfliktError(f"bench --serve: the console answered {answer.code}") from None
         location = answer.headers["location"]
-    api = urllib.parse.urljoin(console, location).replace("/t/", "/api/t/", 1)
-    with urllib.request.urlopen(api) as response:
+    gm_page = urllib.parse.urljoin(console, location)
+    with urllib.request.urlopen(gm_page.replace("/t/", "/api/t/", 1)) as response:
         frame = orjson.loads(response.read())
-    from konflikt.core.scenario import load_scenario
-
-    seats = [p.id for p in load_scenario(scenario).participants()] + [GM]
-    return {seat: link["url"] for seat, link in zip(seats, frame["links"], strict=True)}
+    return {link["seat"]: link["url"] for link in frame["links"]} | {GM: gm_page}  # join links: human seats
 
 
 def table_pages(table: int, urls: dict[str, str], humans: list[str], seats: int) -> list[Page]:
