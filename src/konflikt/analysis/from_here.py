@@ -7,9 +7,11 @@ model's float push is within a relative 10⁻¹² or so of the Fractions and cos
 State-API solver computes Fractions either way. While the game master reads the first prompt, :func:`prepare`
 explores the opening's compact chain in a background thread (the model keeps it, ``model_odds._EXPLORED``), so
 that every later question from a state that chain holds is only the push. Otherwise the conflict is played out
-many times from the current state: by the ruleset's vectorised kernel where it covers the state (a kernel plays
-from the scenario's opening only), else by the reference runner from forks of the state. An estimate carries its
-95% (Wilson) interval and the number of conflicts played, and is labelled ``≈``.
+many times from the current state: by the ruleset's vectorised kernel where it covers the conflict, else by the
+reference runner from forks of the state. A kernel that starts from a State (``StartsFrom``) plays from the asked
+state itself where it can represent it (a round's start), else from the points the State API's walk reaches next,
+each with its exact probability (:func:`kernel_starts`: the bridge the exact odds walk to a model's round starts).
+An estimate carries its 95% (Wilson) interval and the number of conflicts played, and is labelled ``≈``.
 
 This module sits above both ``analysis`` and ``sim`` (layer 5, like ``sim.bench``): it is the one place that
 chooses between them.
@@ -20,14 +22,14 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from konflikt.analysis.exact import DEFAULT_MAX_STATES, conflict_odds
+from konflikt.analysis.exact import DEFAULT_MAX_STATES, _apply, conflict_odds, grouped_branches
 from konflikt.analysis.horizon import has_horizon, has_propagation
 from konflikt.analysis.kernel_warm_up import (
     CompileRefused,
@@ -38,13 +40,14 @@ from konflikt.analysis.kernel_warm_up import (
 )
 from konflikt.analysis.model_odds import model_odds, winners_by_values
 from konflikt.core.actions import Action
-from konflikt.core.batch import wilson
-from konflikt.core.capabilities import PreparesWinners
+from konflikt.core.batch import Batch, Coded, wilson
+from konflikt.core.capabilities import PreparesWinners, StartsFrom
 from konflikt.core.deadline import OutOfTime, deadline
 from konflikt.core.ruleset import Policy, get_ruleset
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import SIMULTANEOUS, State
 from konflikt.errors import KonfliktError
+from konflikt.sim.reference import numbers
 from konflikt.sim.runner import Generators, Runner
 
 BUDGET = 1.5
@@ -66,6 +69,9 @@ VALUES_WARM_SECONDS = 120.0
 CHAIN_WARM_SECONDS = 20.0
 """The most wall seconds :func:`prepare`'s background exploration of the opening's chain may take (beyond it the
 chain is out of the table's reach anyway, and the thread would only slow the table down)."""
+BRIDGE_MOVES = 20_000
+"""The most State-API moves from the asked state to the points a kernel starts from (the rest of a round: the
+knife fight's rolls and answers, a few hundred); beyond it the reference runner answers."""
 NOBODY = "nobody"
 ENGINES = {"exact": "exact", "kernel": "vectorised kernel", "reference": "reference runner"}
 
@@ -184,7 +190,8 @@ def who_wins(
         over: dict[Hashable, Fraction] = {state.outcome().winners: Fraction(1)}
         return FromHere(sides.rows(Counter(), 0, over), "exact", 0, 0.0, "the conflict is over")
     opening = not state.steps() if at_opening is None else at_opening
-    covered = opening and scenario.ruleset.kernel is not None and not _compiling_elsewhere(scenario, policies)
+    kernel_made = scenario.ruleset.kernel is not None and not _compiling_elsewhere(scenario, policies)
+    covered = kernel_made and (opening or _starts_from(scenario, policies))
     share = budget * (KERNEL_EXACT_SHARE if covered else EXACT_SHARE)
     valued = _by_values(scenario, state, policies, share)
     if valued is not None:
@@ -212,13 +219,151 @@ def who_wins(
         return FromHere(sides.rows(Counter(), 0, odds.winners()), "exact", 0, seconds, how)
     end = start + budget
     kernel = _kernel(scenario, state, policies, (end - time.monotonic()) / 2) if covered else None
-    if kernel is not None:
-        winners, n = _kernel_runs(kernel, end, seed)
+    played: tuple[Counter[Hashable], int] | None = None
+    if kernel is not None and opening:
+        played = _kernel_runs(lambda n, rng: kernel.run(n, rng).winners.counts(), end, seed)
+    elif isinstance(kernel, StartsFrom):
+        found = _locked_starts(kernel, state, policies, end)
+        if found is not None:
+            played = _kernel_runs(lambda n, rng: _winners(found.batches(n, rng)), end, seed)
+    if played is not None:
+        winners, n = played
         method = "kernel"
     else:
         winners, n = _reference_runs(state, policies, end, seed)
         method = "reference"
     return FromHere(sides.rows(winners, n, None), method, n, time.monotonic() - start, why)
+
+
+@dataclass
+class KernelStarts:
+    """Where a kernel's conflicts start from a State (:func:`kernel_starts`): the kernel's starts and the States
+    that ended on the way there, each with its exact probability."""
+
+    kernel: StartsFrom
+    starts: list[Any]
+    ended: list[State]
+    weights: list[Fraction]
+    """Per start, then per ended State, in that order: they sum to 1."""
+    length_key: str | None = None
+    """The ruleset's ``length_key``, for the ended States' lengths in its own unit."""
+
+    def batches(self, n: int, rng: np.random.Generator) -> list[Batch]:
+        """``n`` conflicts from the State: how many start from each point drawn from their probabilities at once
+        (a multinomial: exactly as if each conflict walked the bridge), then each start's share played by the
+        kernel; a share that ended on the way is its ended State's outcome, repeated."""
+        counts = rng.multinomial(n, np.asarray([float(w) for w in self.weights]) / float(sum(self.weights)))
+        out: list[Batch] = []
+        for start, k in zip(self.starts, counts.tolist(), strict=False):
+            if k:
+                out.append(self.kernel.run_from(start, int(k), rng))
+        for ended, k in zip(self.ended, counts.tolist()[len(self.starts) :], strict=True):
+            if k:
+                out.append(_ended_batch(ended, int(k), self.length_key))
+        return out
+
+
+def kernel_starts(
+    kernel: StartsFrom, state: State, policies: Mapping[str, Policy], max_moves: int = BRIDGE_MOVES
+) -> KernelStarts | None:
+    """Where ``kernel``'s conflicts start from ``state``: ``state`` itself where the kernel represents it, else the
+    points the State API's walk reaches first (every chance outcome, grouped where the rules read them alike, and
+    every policy choice, with its probability, memoised by ``key()`` as the exact odds' bridge is), or ends.
+    ``None`` where the walk takes more than ``max_moves`` moves or a policy's choice is not exact (it draws random
+    numbers): the reference runner answers then."""
+    starts: dict[Hashable, Any] = {}
+    ends: dict[Hashable, State] = {}
+    memo: dict[Hashable, dict[Hashable, Fraction]] = {}
+    moves = 0
+
+    def reach(s: State) -> dict[Hashable, Fraction]:
+        nonlocal moves
+        if s.is_terminal():
+            end = ("end", s.key())
+            ends.setdefault(end, s)
+            return {end: Fraction(1)}
+        key = s.key()
+        found = memo.get(key)
+        if found is not None:
+            return found
+        start = kernel.start_from(s)
+        if start is not None:
+            starts.setdefault(("start", key), start)
+            found = {("start", key): Fraction(1)}
+        else:
+            found = {}
+            for p, move in grouped_branches(s, policies):
+                moves += 1
+                if moves > max_moves:
+                    raise _TooFar
+                child = s.fork()
+                _apply(child, move)
+                for where, q in reach(child).items():
+                    found[where] = found.get(where, Fraction(0)) + p * q
+        memo[key] = found
+        return found
+
+    try:
+        reached = reach(state)
+    except (_TooFar, KonfliktError, RecursionError):
+        return None
+    order = [k for k in reached if k in starts] + [k for k in reached if k in ends]
+    return KernelStarts(
+        kernel,
+        [starts[k] for k in order if k in starts],
+        [ends[k] for k in order if k in ends],
+        [reached[k] for k in order],
+        get_ruleset(state.ruleset).length_key,
+    )
+
+
+class _TooFar(Exception):
+    """The walk to a kernel's starts grew beyond its limit."""
+
+
+def _ended_batch(state: State, k: int, length_key: str | None) -> Batch:
+    """``k`` copies of an ended State's outcome as a batch (a conflict that ended on the way to a kernel's start);
+    its length counts no steps, as the bridge's are not counted (:class:`~konflikt.core.capabilities.StartsFrom`)."""
+    outcome = state.outcome()
+    same = np.zeros(k, np.int64)
+    rounds = None
+    if length_key is not None and isinstance(outcome.data.get(length_key), int):
+        rounds = np.full(k, int(outcome.data[length_key]), np.int64)
+    return Batch(
+        Coded(same, [outcome.winners]),
+        Coded(same, [outcome.ending]),
+        {pid: Coded(same, [fate]) for pid, fate in outcome.participants.items()},
+        np.zeros(k, np.int64),
+        {name: np.full(k, value) for name, value in numbers(outcome.data)},
+        rounds,
+    )
+
+
+def _winners(batches: Sequence[Batch]) -> Counter[Hashable]:
+    return sum((b.winners.counts() for b in batches), Counter())
+
+
+def _locked_starts(kernel: StartsFrom, state: State, policies: Mapping[str, Policy], end: float) -> KernelStarts | None:
+    """:func:`kernel_starts` holding the kernel (its tables grow as it reads starts), within half the time left."""
+    wait = max((end - time.monotonic()) / 2, 0.001)
+    if not _KERNEL_LOCK.acquire(timeout=wait):
+        return None
+    try:
+        with deadline(time.monotonic() + wait):
+            return kernel_starts(kernel, state, policies)
+    except OutOfTime:
+        return None
+    finally:
+        _KERNEL_LOCK.release()
+
+
+def _starts_from(scenario: Scenario, policies: Mapping[str, Policy]) -> bool:
+    """Whether the ruleset's kernel for this scenario and these seats (made, or being made by the warm-up) can
+    start from a State under way: the exact solver then gets the shorter share of the budget."""
+    found = _KERNELS.get(_key(scenario, policies))
+    if found is not None and found[0] is scenario:
+        return isinstance(found[1], StartsFrom)
+    return True  # not made yet: the kernel decides when it is (the opening's share is the kernel's in any case)
 
 
 def choice_odds(
@@ -473,17 +618,18 @@ def _made_kernel(scenario: Scenario, state: State, policies: Mapping[str, Policy
     return found[1]
 
 
-def _kernel_runs(kernel: Any, end: float, seed: int) -> tuple[Counter[Hashable], int]:
-    """Chunks of conflicts played by the kernel until the time is up (a chunk is not interrupted: each is sized to
-    end within the time left)."""
+def _kernel_runs(
+    play: Callable[[int, np.random.Generator], Counter[Hashable]], end: float, seed: int
+) -> tuple[Counter[Hashable], int]:
+    """Chunks of conflicts played by the kernel (``play(n, rng)``: the winners of ``n`` conflicts) until the time is
+    up (a chunk is not interrupted: each is sized to end within the time left)."""
     rng = np.random.default_rng(seed)
     batches: list[Counter[Hashable]] = []
     done, chunk = 0, KERNEL_FIRST
     while done < KERNEL_MAX and time.monotonic() < end:
         began = time.monotonic()
         with _KERNEL_LOCK:
-            batch = kernel.run(chunk, rng)
-        batches.append(batch.winners.counts())
+            batches.append(play(chunk, rng))
         done += chunk
         # the next chunk sized to a quarter of the time left, so the last one ends near the budget, and at most
         # GROWTH times this one: a kernel that fills its tables as it meets new states (presja) plays its first

@@ -12,7 +12,10 @@ from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
+import numpy as np
+
 from konflikt.core.actions import Action, ChanceOutcome
+from konflikt.core.batch import Batch
 from konflikt.core.state import State
 
 
@@ -51,6 +54,22 @@ class Enters(Protocol):
     probability (``None`` where it cannot load the State)."""
 
     def enter(self, state: State) -> list[tuple[Hashable, Fraction]] | None: ...
+
+
+@runtime_checkable
+class StartsFrom(Protocol):
+    """A vectorised kernel that starts a batch from a State of its conflict, not only from the opening.
+
+    ``start_from`` reads ``state`` into the kernel's starting arrays (a table row, a start vector, the names held),
+    exactly, or returns ``None`` where the kernel cannot represent that point (the middle of a round, another
+    conflict): the caller then steps the State API on to the points it can, over every chance outcome and policy
+    choice with its probability, as the exact odds bridge to a model's round starts, and plays from each. ``run_from``
+    plays ``n`` conflicts from one such start, with the labels the reference runner writes (its lengths count the
+    steps from the start on, as the reference runner counts them on a fork of the State)."""
+
+    def start_from(self, state: State) -> Any | None: ...
+
+    def run_from(self, start: Any, n: int, rng: np.random.Generator) -> Batch: ...
 
 
 @runtime_checkable

@@ -18,7 +18,8 @@ more or fewer than two participants (the skirmish: several per side), and a seat
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -26,11 +27,12 @@ import numpy.typing as npt
 from konflikt.core.batch import Batch, Coded
 from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
-from konflikt.core.state import GM
-from konflikt.rulesets.presja.kernel_exchange import DELTAS, Duel, ExchangeRules, duel_of
+from konflikt.core.state import GM, State
+from konflikt.rulesets.presja.kernel_exchange import DELTAS, Decl, Duel, ExchangeRules, duel_of
 from konflikt.rulesets.presja.kernel_labels import SLOT_MULT, Labeller, slot_code
+from konflikt.rulesets.presja.model import at_exchange_start
 from konflikt.rulesets.presja.policies import HeuristicPolicy
-from konflikt.rulesets.presja.state import PresjaState
+from konflikt.rulesets.presja.state import Declaration, PresjaState
 from konflikt.rulesets.presja.static import _FACES4
 
 I64 = npt.NDArray[np.int64]
@@ -46,6 +48,20 @@ ENDED = 1 << 51  # the conflict is over after this exchange
 STEP_BITS = 16
 
 
+class Declared(NamedTuple):
+    """An exchange under way with both declarations made (by whoever: a player at the table, or the heuristic),
+    before the first roll: a row of the table whose cells lead to ordinary :data:`Duel` rows (a batch started in
+    the middle of an exchange, :meth:`PresjaKernel.start_from`)."""
+
+    duel: Duel
+    first: Decl
+    second: Decl
+
+
+Row = Duel | Declared
+"""What a row of the table stands for."""
+
+
 class Table:
     """The lazily filled exchange table over the states met so far (grows as new states appear).
 
@@ -55,8 +71,8 @@ class Table:
 
     def __init__(self, rules: ExchangeRules, start: Duel) -> None:
         self.rules = rules
-        self.ids: dict[Duel, int] = {}
-        self.states: list[Duel] = []
+        self.ids: dict[Row, int] = {}
+        self.states: list[Row] = []
         cap = 1024
         self.cells: I64 = np.zeros(cap * DELTAS, np.int64)
         self.facts: I64 = np.zeros((cap, 8), np.int64)
@@ -65,12 +81,13 @@ class Table:
         self.complete_to = 0
         """The states before this one have every cell computed (:meth:`complete`)."""
 
-    def id_of(self, s: Duel) -> int:
-        found = self.ids.get(s)
+    def id_of(self, row: Row) -> int:
+        found = self.ids.get(row)
         if found is not None:
             return found
-        k = self.ids[s] = len(self.states)
-        self.states.append(s)
+        k = self.ids[row] = len(self.states)
+        self.states.append(row)
+        s = row.duel if isinstance(row, Declared) else row
         if k == len(self.facts):  # double both
             self.cells = np.concatenate([self.cells, np.zeros(len(self.cells), np.int64)])
             self.facts = np.concatenate([self.facts, np.zeros_like(self.facts)])
@@ -96,7 +113,11 @@ class Table:
     def fill(self, cell: int) -> None:
         """Compute a missing (state, dice) cell in Python, once."""
         sid, delta = divmod(cell, DELTAS)
-        after, steps, new = self.rules.exchange(self.states[sid], delta - 8)
+        row = self.states[sid]
+        if isinstance(row, Declared):
+            after, steps, new = self.rules.exchange_declared(row.duel, delta - 8, row.first, row.second)
+        else:
+            after, steps, new = self.rules.exchange(row, delta - 8)
         nxt = self.id_of(after)
         assert 0 < steps < 1 << STEP_BITS and nxt * DELTAS <= NEXT_MASK
         acc = steps + (1 << STEP_BITS)
@@ -111,6 +132,46 @@ MAX_STATES = 50_000
 """Beyond this many states a table stays lazily filled (memory, and the time to fill it: ~0.2 ms a state)."""
 
 
+@dataclass(frozen=True)
+class PresjaStart:
+    """Where a batch of conflicts starts (:meth:`PresjaKernel.start_from`): what :func:`.kernel_loop.play` reads."""
+
+    row: int
+    """The start's row of the exchange table (its state id × 17)."""
+    carried: int
+    """The name codes of the consequences held at the start (participant i in bits 16 i ...)."""
+    exchange: int
+    """The exchange about to be played."""
+    steps: int
+    """Added to each conflict's length in steps: the opening's steps from the opening; from a state under way the
+    length counts from there on, as the reference runner counts it on a fork, so minus the steps of the exchange
+    already taken that the first row's cells count."""
+    labels: Labeller
+    """Writes the labels, with the names of the consequences held at the start."""
+
+
+def _decl(declaration: Declaration) -> Decl:
+    """A State's declaration as the exchange rules take it (in a duel an attack is on the other)."""
+    zone = declaration.zone if declaration.kind == "move" else -1
+    return Decl(declaration.kind, declaration.tactic, zone)
+
+
+def _carried(conflict: PresjaState, who: tuple[int, int]) -> int:
+    """The name codes of the consequences ``conflict`` holds, each as "held at the start"."""
+    return sum(
+        slot_code(s, 0, bool(conflict.cons[j][s])) * SLOT_MULT[s] << (16 * i)
+        for i, j in enumerate(who)
+        for s in range(3)
+    )
+
+
+def _identity(conflict: PresjaState) -> Hashable:
+    """What a state must share with the kernel's opening to start a batch: the fixed numbers, the fighters' ids,
+    the order of action and the rule options (the rest a :data:`Duel` and the names hold)."""
+    ids = tuple(fi.id for fi in conflict.fighters)
+    return (conflict.static_key, ids, tuple(conflict.order), repr(conflict.rule_values))
+
+
 class PresjaKernel:
     """Plays ``n`` one-against-one fights at once (see the module docstring)."""
 
@@ -122,12 +183,13 @@ class PresjaKernel:
         self.table = Table(self.rules, duel_of(opening, a, b))
         self.labels = Labeller(opening, self.rules.who)
         self.max_exchanges = int(opening.rule_values["max_exchanges"])
-        self.carried = sum(
-            slot_code(s, 0, bool(opening.cons[j][s])) * SLOT_MULT[s] << (16 * i)
-            for i, j in enumerate(self.rules.who)
-            for s in range(3)
-        )
+        self.carried = _carried(opening, self.rules.who)
         """The name codes of consequences brought into the conflict (participant i in bits 16 i ...)."""
+        self.identity = _identity(opening)
+        self.opening_start = PresjaStart(self.table.start, self.carried, 1, opening_steps, self.labels)
+        """Where :meth:`run` starts: the first exchange, after the opening's steps."""
+        self._labellers: dict[tuple[tuple[str, ...], ...], Labeller] = {}
+        """A :class:`Labeller` per set of consequence names held at a start (:meth:`start_from`)."""
         self.names = np.stack([self._names(e) for e in range(self.max_exchanges + 1)])
         """Per exchange and mask of newly taken slots: what their names add to the name codes."""
         self.trace: npt.NDArray[np.int32] | None = None
@@ -145,9 +207,62 @@ class PresjaKernel:
         return out
 
     def run(self, n: int, rng: np.random.Generator, trace: bool = False) -> Batch:
-        """Play ``n`` conflicts in the compiled loop (:mod:`.kernel_loop`), computing each cell the table lacks
-        when the loop first meets it."""
-        from konflikt.rulesets.presja.kernel_loop import CONFLICT, REFILL, WORD, play
+        """Play ``n`` conflicts from the opening (see :meth:`run_from`)."""
+        return self.run_from(self.opening_start, n, rng, trace)
+
+    def start_from(self, state: State) -> PresjaStart | None:
+        """Where a batch starts from ``state``, a conflict of this kernel's scenario under way: its row of the
+        table, the name codes of the consequences held (named as ``state`` names them) and the exchange.
+
+        Represented: the start of an exchange (a :data:`Duel` holds all of it), the GM's compels passed or answered,
+        the first declaration made, and both made before the first roll (a :class:`Declared` row). ``None``
+        elsewhere (a roll made, the invocations, the absorbing: the caller steps the State on to the next exchange's
+        start, a few moves with one roll or none left), or for another conflict (other fighters, order of action
+        or options)."""
+        if not isinstance(state, PresjaState) or state.is_terminal() or _identity(state) != self.identity:
+            return None
+        point = self._point(state)
+        if point is None:
+            return None
+        row, taken = point
+        who = self.rules.who
+        held = tuple(tuple(state.cons_names[j]) for j in who)
+        labels = self._labellers.get(held)
+        if labels is None:
+            if len(self._labellers) > 64:
+                self._labellers.clear()
+            labels = self._labellers[held] = Labeller(state.fork(), who)  # type: ignore[arg-type]
+        return PresjaStart(self.table.id_of(row) * DELTAS, _carried(state, who), state.exchange, -taken, labels)
+
+    def _point(self, state: PresjaState) -> tuple[Row, int] | None:
+        """The row ``state`` stands at and the steps of its exchange the row's cells count that are already taken
+        (the GM's pass on compels, the declarations), or ``None`` where no row holds it."""
+        a, b = self.rules.who
+        duel = duel_of(state, a, b)
+        if at_exchange_start(state):
+            return duel, 0
+        if state.compel_pending is not None or any(d is not None for d in state.dice):
+            return None
+        compel = 1 if self.rules.compels and (any(duel[2]) or any(duel[3])) else 0
+        first, second = state.decl[a], state.decl[b]
+        if state.phase == "compel" and state.ptr == 0 and first is None and second is None:
+            return duel, 0  # compels answered: the GM's pass to come is the step the cells count
+        if state.phase == "declare" and state.ptr == 0 and first is None and second is None:
+            return duel, compel
+        if first is None or first.kind == "concede" or (second is not None and second.kind == "concede"):
+            return None
+        mine = _decl(first)
+        if state.phase == "declare" and state.ptr == 1 and second is None:
+            theirs = self.rules.second_declares(duel, mine)
+            return Declared(duel, mine, theirs), compel + 1
+        if state.phase == "roll" and state.ptr == 0 and state.window_before == 0 and second is not None:
+            return Declared(duel, mine, _decl(second)), compel + 2
+        return None
+
+    def run_from(self, start: PresjaStart, n: int, rng: np.random.Generator, trace: bool = False) -> Batch:
+        """Play ``n`` conflicts from ``start`` in the compiled loop (:mod:`.kernel_loop`), computing each cell the
+        table lacks when the loop first meets it."""
+        from konflikt.rulesets.presja.kernel_loop import CONFLICT, EXCHANGES, REFILL, WORD, play
 
         tab = self.table
         if n >= COMPLETE_AT:
@@ -160,8 +275,8 @@ class PresjaKernel:
         words = _words(rng, n * WORDS_PER_CONFLICT)
         while True:
             missing = play(
-                words, tab.cells, DELTA_OF_PAIR, self.names, tab.facts, tab.start, self.carried, self.opening_steps,
-                at, ending, codes, length, numbers, trace_arg,
+                words, tab.cells, DELTA_OF_PAIR, self.names, tab.facts, start.row, start.carried, start.steps,
+                start.exchange, at, ending, codes, length, numbers, trace_arg,
             )  # fmt: skip
             if missing == REFILL:  # the words not yet used first, then fresh ones
                 fresh = _words(rng, max(n - at[CONFLICT], 1) * WORDS_PER_CONFLICT)
@@ -170,16 +285,17 @@ class PresjaKernel:
             elif missing >= 0:
                 tab.fill(missing)
             else:
-                return self._batch(ending, codes, length, numbers)
+                numbers[EXCHANGES] += start.exchange - 1  # the exchange the conflict ended in, as the State counts
+                return self._batch(start.labels, ending, codes, length, numbers)
 
-    def _batch(self, ending: I64, codes: I64, length: I64, numbers: npt.NDArray[np.int32]) -> Batch:
+    def _batch(self, labels: Labeller, ending: I64, codes: I64, length: I64, numbers: npt.NDArray[np.int32]) -> Batch:
         present, inverse = _present(ending, 18)
-        pairs = [self.labels.ending(c) for c in present]
+        pairs = [labels.ending(c) for c in present]
         endings, winners = _coded(inverse, [p[0] for p in pairs]), _coded(inverse, [p[1] for p in pairs])
         per: list[Coded] = []
         for i in (0, 1):
             present, inverse = _present(codes[i], 3 * SLOT_MULT[3])
-            per.append(Coded(inverse, [self.labels.fate(i, c) for c in present]))
+            per.append(Coded(inverse, [labels.fate(i, c) for c in present]))
         fates = {fi.id: per[self.rules.who.index(k)] for k, fi in enumerate(self.opening.fighters)}
         resources: dict[str, npt.NDArray[np.int32]] = {"exchanges": numbers[0]}
         for k, fi in enumerate(self.opening.fighters):

@@ -153,6 +153,11 @@ class ExchangeRules:
             found = self._decl[key] = (first, second)
         return found
 
+    def second_declares(self, s: Duel, first: Decl) -> Decl:
+        """What the heuristic declares second in state ``s`` after the first declared ``first`` (whoever chose it:
+        a batch started between the two declarations)."""
+        return self._declares(1, (s[0], s[1]), (s[2], s[3]), first, s[10], (s[13], s[14]))
+
     def _declares(
         self,
         i: int,

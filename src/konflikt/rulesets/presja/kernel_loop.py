@@ -58,6 +58,7 @@ def play(
     start: int,
     carried: int,
     opening_steps: int,
+    first_exchange: int,
     at: Int,
     ending: Int,
     codes: Int,
@@ -65,12 +66,13 @@ def play(
     numbers: Int,
     trace: Int,
 ) -> int:
-    """Play conflicts ``at[CONFLICT]`` … n − 1 (n = ``ending.size``) from the state row ``start`` with the name
-    codes ``carried`` (the consequences brought into the conflict), resuming the
-    first from ``at`` when ``at[EXCHANGE]`` > 0. Each finished conflict j gets its ending code (deadlock · 9 + fate₀ ·
-    3 + fate₁), each participant's fate code (fate + 3 · name code) in ``codes[i, j]``, its length in steps and its
-    numbers. Dice come from ``words`` (uint32) from ``at[WORD]`` on. Returns −1 when all are played, :data:`REFILL`
-    when the words ran out, or the first cell the table lacks (``at`` then says where to resume).
+    """Play conflicts ``at[CONFLICT]`` … n − 1 (n = ``ending.size``) from the state row ``start`` at exchange
+    ``first_exchange`` (1 at the opening; later when a batch starts from a conflict under way) with the name codes
+    ``carried`` (the consequences held at the start), resuming the first from ``at`` when ``at[EXCHANGE]`` > 0.
+    Each finished conflict j gets its ending code (deadlock · 9 + fate₀ · 3 + fate₁), each participant's fate code
+    (fate + 3 · name code) in ``codes[i, j]``, its length in steps and its numbers. Dice come from ``words``
+    (uint32) from ``at[WORD]`` on. Returns −1 when all are played, :data:`REFILL` when the words ran out, or the
+    first cell the table lacks (``at`` then says where to resume).
     """
     pos = at[WORD]
     n = ending.size
@@ -82,7 +84,7 @@ def play(
             row, acc, names, e, f, g = at[ROW], at[ACC], at[NAMES], at[EXCHANGE], at[FACES], at[NEXT_FACES]
             at[EXCHANGE] = 0
         else:
-            row, acc, names, e, f, g = start, 0, carried, 1, -1, -1
+            row, acc, names, e, f, g = start, 0, carried, first_exchange, -1, -1
         ended = False
         while e <= max_exchanges:
             if f < 0 and g >= 0:  # the second exchange of a pair drawn together

@@ -1,0 +1,226 @@
+"""Kernels started from a conflict under way (``StartsFrom``) against the reference runner from the same State.
+
+Two kinds of evidence per ruleset. (1) Statistical: from States some typed steps into a conflict — at a round's
+start, at a mid-round point the kernel represents, and at one it does not (bridged over the rest of the round by
+:func:`konflikt.analysis.from_here.kernel_starts`) — the kernel's winner and ending frequencies lie within 4
+two-sample standard errors of the reference runner's from the same State (fixed seeds). (2) The starting arrays
+represent the State exactly: what the kernel reads back from its start (tracks, pools, the declarations made) is
+the State's, and for presja the kernel's own dice replayed through the State give the same ending, conflict by
+conflict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from math import sqrt
+from typing import Any
+
+import numpy as np
+import pytest
+
+from konflikt.analysis.from_here import KernelStarts, kernel_starts, who_wins
+from konflikt.core.actions import ChanceOutcome
+from konflikt.core.batch import Tally
+from konflikt.core.capabilities import StartsFrom
+from konflikt.core.conflict import new_state
+from konflikt.core.ruleset import Policy
+from konflikt.core.scenario import Scenario, load_scenario
+from konflikt.core.state import State
+from konflikt.sim.reference import run_chunk
+from konflikt.sim.runner import Generators, Runner, seat_policies
+
+# kernels against reference runs: tens of seconds a pass, which no mutation run affords
+pytestmark = pytest.mark.mutation_slow
+
+N_KERNEL = 60_000
+N_REFERENCE = 1_500
+FREQUENT = 0.01
+
+
+def seats(sc: Scenario) -> dict[str, Policy]:
+    return {s: p for s, p in seat_policies(sc).items() if p is not None}
+
+
+def kernel_of(sc: Scenario) -> StartsFrom:
+    assert sc.ruleset.kernel is not None
+    state = new_state(sc)
+    made = sc.ruleset.kernel(sc, state.options, seat_policies(sc))
+    assert isinstance(made, StartsFrom), made
+    return made
+
+
+def states_along(sc: Scenario, seed: int, steps: int) -> list[State]:
+    """The State after each of the first ``steps`` steps of one conflict played by the heuristic (and its dice)."""
+    state = new_state(sc)
+    runner = Runner(seat_policies(sc), Generators.from_seed(seed))
+    out: list[State] = []
+    while len(out) < steps and not state.is_terminal():
+        runner.step(state)
+        out.append(state.fork())
+    return out
+
+
+def first_where(sc: Scenario, seed: int, test: Callable[[State], bool], after: int = 1) -> State:
+    """The first State of a seeded conflict, ``after`` steps in or later, where ``test`` holds."""
+    for k, state in enumerate(states_along(sc, seed, 400)):
+        if k + 1 >= after and not state.is_terminal() and test(state):
+            return state
+    raise AssertionError("no such state in the conflict")
+
+
+def kernel_tally(kernel: StartsFrom, state: State, sc: Scenario, n: int = N_KERNEL, seed: int = 5) -> Tally:
+    found = kernel_starts(kernel, state, seats(sc))
+    assert isinstance(found, KernelStarts)
+    tally = Tally()
+    for batch in found.batches(n, np.random.default_rng(seed)):
+        tally.add(batch)
+    assert tally.n == n
+    return tally
+
+
+def reference_tally(state: State, sc: Scenario, n: int = N_REFERENCE, seed: int = 9) -> Tally:
+    tally = Tally()
+    tally.add(run_chunk(sc, {}, seat_policies(sc), n, np.random.SeedSequence(seed), state))
+    return tally
+
+
+def assert_within_4se(what: str, ref: Mapping[Any, int], n_ref: int, ker: Mapping[Any, int], n_ker: int) -> int:
+    """Every label frequent in either run: |kernel − reference| ≤ 4 two-sample standard errors. Returns how many."""
+    checked = 0
+    for label in set(ref) | set(ker):
+        p_ref, p_ker = ref.get(label, 0) / n_ref, ker.get(label, 0) / n_ker
+        pooled = (ref.get(label, 0) + ker.get(label, 0)) / (n_ref + n_ker)
+        if max(p_ref, p_ker) < FREQUENT:
+            continue
+        se = sqrt(pooled * (1 - pooled) * (1 / n_ref + 1 / n_ker))
+        assert abs(p_ker - p_ref) <= 4 * se, f"{what} {label!r}: kernel {p_ker:.4f}, reference {p_ref:.4f}, SE {se:.4f}"
+        checked += 1
+    return checked
+
+
+def assert_agrees(sc: Scenario, kernel: StartsFrom, state: State) -> None:
+    ker, ref = kernel_tally(kernel, state, sc), reference_tally(state, sc)
+    checked = assert_within_4se("winners", ref.winners, ref.n, ker.winners, ker.n)
+    checked += assert_within_4se("endings", ref.endings, ref.n, ker.endings, ker.n)
+    assert checked >= 2
+
+
+# ---- presja ----------------------------------------------------------------------------------------------------------
+def presja_points() -> dict[str, Callable[[State], bool]]:
+    from konflikt.rulesets.presja.model import at_exchange_start
+
+    def started(s: Any) -> bool:
+        return bool(at_exchange_start(s)) and s.exchange >= 2
+
+    def one_declared(s: Any) -> bool:
+        return bool(s.phase == "declare" and s.ptr == 1 and s.exchange >= 2)
+
+    def declared(s: Any) -> bool:
+        return bool(s.phase == "roll" and s.ptr == 0 and all(d is None for d in s.dice) and s.exchange >= 2)
+
+    def rolled(s: Any) -> bool:
+        return bool(s.phase == "invoke" and s.exchange >= 2)
+
+    return {"exchange start": started, "first declared": one_declared, "both declared": declared, "rolled": rolled}
+
+
+@pytest.mark.parametrize("point", list(presja_points()))
+def test_presja_from_a_state_under_way_agrees_with_the_reference_runner(point: str) -> None:
+    sc = load_scenario("presja/knife_fight")
+    kernel = kernel_of(sc)
+    state = first_where(sc, 4, presja_points()[point])
+    assert (kernel.start_from(state) is None) == (point == "rolled")  # after a roll: bridged to the next exchange
+    assert_agrees(sc, kernel, state)
+
+
+def test_presja_starting_arrays_read_back_as_the_state_and_replay_through_it() -> None:
+    """At every step of two conflicts the kernel represents: its row holds the State's tracks, consequences,
+    fate points, fates, zones, ticks and declarations, the names held read back as the State's fate words, and 25
+    conflicts from there, the kernel's dice typed into a fork of the State, end as the kernel says (ending, fates,
+    length, numbers)."""
+    from konflikt.rulesets.presja import texts
+    from konflikt.rulesets.presja.kernel import DELTAS, Declared, PresjaKernel, PresjaStart
+    from konflikt.rulesets.presja.static import _FACES4
+
+    sc = load_scenario("presja/knife_fight")
+    kernel = kernel_of(sc)
+    assert isinstance(kernel, PresjaKernel)
+    a, b = kernel.rules.who
+    met = set()
+    for seed in (4, 12):
+        for state in states_along(sc, seed, 400):
+            start = kernel.start_from(state)
+            if start is None:
+                continue
+            assert isinstance(start, PresjaStart)
+            s: Any = state
+            row = kernel.table.states[start.row // DELTAS]
+            duel = row.duel if isinstance(row, Declared) else row
+            met.add((type(row).__name__, s.phase))
+            assert start.exchange == s.exchange
+            assert duel[0:2] == (s.marked[a], s.marked[b])
+            assert duel[2:4] == (tuple(s.cons[a]), tuple(s.cons[b]))
+            assert duel[4:10] == (
+                *(s.fate_points[j] for j in (a, b)),
+                *(s.cons_new[j] for j in (a, b)),
+                *(s.fate[j] for j in (a, b)),
+            )
+            assert duel[11:15] == (s.ticks[a], s.ticks[b], s.zone[a], s.zone[b])
+            if isinstance(row, Declared):
+                assert (row.first.kind, row.first.tactic) == (s.decl[a].kind, s.decl[a].tactic)
+                if s.decl[b] is not None:
+                    assert (row.second.kind, row.second.tactic) == (s.decl[b].kind, s.decl[b].tactic)
+            words = texts.outcome(s).participants
+            for i, j in enumerate((a, b)):
+                code = s.fate[j] + 3 * (start.carried >> (16 * i) & 0xFFFF)
+                assert start.labels.fate(i, code) == words[s.fighters[j].id]
+            replay_from(sc, kernel, start, state, _FACES4)
+    assert {kind for kind, _ in met} == {"tuple", "Declared"}
+    assert {phase for _, phase in met} >= {"declare", "roll"}
+
+
+def replay_from(sc: Scenario, kernel: Any, start: Any, state: State, faces4: Any, n: int = 25) -> None:
+    batch = kernel.run_from(start, n, np.random.default_rng(len(state.key().__repr__())), trace=True)
+    first = kernel.rules.who[0]
+    for k in range(n):
+        trace = kernel.trace[k]
+
+        def dice(s: State, trace: Any = trace) -> ChanceOutcome:
+            conflict: Any = s
+            pair = int(trace[conflict.exchange - 1])
+            return faces4[pair // 81] if conflict.roller() == first else faces4[pair % 81]
+
+        played = state.fork()
+        Runner(seat_policies(sc), Generators.from_seed(0), roll=dice).play(played)
+        outcome = played.outcome()
+        assert batch.winners.labels[batch.winners.codes[k]] == outcome.winners
+        assert batch.endings.labels[batch.endings.codes[k]] == outcome.ending
+        for pid, fate in outcome.participants.items():
+            assert batch.fates[pid].labels[batch.fates[pid].codes[k]] == fate
+        assert batch.length[k] == len(played.steps())
+        numbers = {name: float(v) for name, v in outcome.data.items() if name != "rounds"}
+        assert {name: float(arr[k]) for name, arr in batch.resources.items()} == numbers
+
+
+# ---- the table's question -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["presja/knife_fight"])
+def test_who_wins_mid_conflict_is_a_kernel_estimate_of_many_conflicts(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no time for the exact solver, "who wins from here" some steps in is the kernel's, over at least 10,000
+    conflicts (its loop compiled first, as the table's warm-up does), and each choice's over at least 2,000."""
+    import konflikt.analysis.from_here as from_here
+
+    monkeypatch.setattr(from_here, "EXACT_SHARE", 0.0)
+    monkeypatch.setattr(from_here, "KERNEL_EXACT_SHARE", 0.0)
+    sc = load_scenario(name)
+    policies = seats(sc)
+    state = states_along(sc, 4, 12)[-1]
+    kernel_of(sc).run(200, np.random.default_rng(0))  # type: ignore[attr-defined]
+    from_here._made_kernel(sc, state, policies).run(200, np.random.default_rng(0))
+    answer = who_wins(sc, state, policies, budget=3.0, seed=1, at_opening=False)
+    assert answer.method == "kernel" and answer.n >= 10_000, answer
+    seat = state.current_player()
+    if seat in policies:
+        for _, chance in from_here.choice_odds(sc, state, seat, policies, budget=6.0, seed=1):
+            assert chance.method == "kernel" and chance.n >= 2_000, chance
