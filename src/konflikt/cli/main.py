@@ -51,6 +51,7 @@ def _register() -> _click.Command:
         report_command,
         run_command,
         scenario_command,
+        sensitivity_command,
         serve_command,
         sim_command,
         solve_command,
@@ -66,6 +67,7 @@ def _register() -> _click.Command:
         report_command,
         dice_commands,
         compare_command,
+        sensitivity_command,
         scenario_command,
         bench_command,
     )

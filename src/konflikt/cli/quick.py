@@ -26,6 +26,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("roll", "Roll dice (seeded when asked)."),
     ("odds", "Exact odds: of dice (4dF), of a ruleset's question (presja exchange --attack 3 --defense 5), or..."),
     ("compare", "Compare what-ifs side by side: each outcome's chance and the change against the first."),
+    ("sensitivity", "Which rule moves the balance: each rule option and each number of the participants varied one..."),
     ("scenario", "A scenario as konflikt reads it: 'scenario show SCENARIO --set PATH=VALUE' prints the resulting..."),
     ("bench", "Time exact dice questions against icepool and conflicts per second against the reference runner."),
     ("serve", "Serve the table in a browser: the GM's console, a join link per seat, live over WebSocket."),
