@@ -14,6 +14,7 @@ Two hazards, one module:
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -35,6 +36,24 @@ def shown(text: str, newlines: bool = True) -> str:
     table cell, a one-line listing)."""
     text = (_CONTROL if newlines else _CONTROL_LINE).sub(_escape, text)
     return _SURROGATE.sub(_escape, text) if _SURROGATE.search(text) else text
+
+
+def control_character(text: str) -> str | None:
+    """The first control character of ``text`` (newline and tab included) as its visible escape, else ``None``."""
+    found = _CONTROL_LINE.search(text) or _SURROGATE.search(text)
+    return None if found is None else _escape(found)
+
+
+_RAW_IN_JSON = re.compile(r"[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+"""What JSON leaves raw that a terminal reads: DEL, C1 (``\\x9b`` is CSI in 8-bit mode), the bidirectional
+overrides, and lone surrogates (no UTF-8 encoder takes them)."""
+
+
+def json_text(value: Any, indent: int | None = None) -> str:
+    """``value`` as JSON that is safe to print: as ``json.dumps(ensure_ascii=False)`` (letters stay letters), with
+    every control character, not only C0, written as its ``\\uXXXX`` escape. It reads back as the same value."""
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    return _RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text) if _RAW_IN_JSON.search(text) else text
 
 
 def has_surrogate(text: str) -> bool:

@@ -82,6 +82,9 @@ def parse_value(raw: str) -> Any:
     return value
 
 
+_LINE_BREAK = re.compile("[\x00\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+"""What ends a line (``str.splitlines``), and NUL."""
+
 _SEGMENT = re.compile(r'"((?:[^"\\]|\\.)*)"|([^.\[\]"]+)|\[([^\]]*)\]')
 
 
@@ -127,6 +130,11 @@ def parse_setting(text: str) -> Setting:
     Raises:
         KonfliktError: no ``=``, an empty or unreadable path, a value that is no TOML list or table.
     """
+    if _LINE_BREAK.search(text):
+        # TOML reads "3\nstatus=60" as the value 3 and a second key it then dropped: status was never set
+        raise KonfliktError(
+            f"--set {text!r}: one PATH=VALUE on one line, without line breaks or NUL (give --set once for each)"
+        )
     path, sep, raw = text.partition("=")
     path = path.strip()
     if not sep or not path:

@@ -18,15 +18,56 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, ValidationInfo
 
 from konflikt.core.ruleset import Ruleset, get_ruleset
 from konflikt.errors import KonfliktError, ScenarioError
+from konflikt.safe_text import control_character
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9_\-]*$"
 
 #: A seed: a whole number from 0 to 2**63 - 1 (numpy's ``SeedSequence`` refuses negatives; text is not a number).
 Seed = Annotated[int, Field(strict=True, ge=0, lt=2**63)]
+
+
+def _not_a_boolean(value: Any) -> Any:
+    # pydantic reads true as 1 and false as 0 for an int: `omdomme = true` was Omdømme 1, `Karisma = true` 1
+    if isinstance(value, bool):
+        raise ValueError("a number is wanted, not true or false")
+    return value
+
+
+Number = Annotated[int, BeforeValidator(_not_a_boolean)]
+"""A whole number of a model (``omdomme``, ``kraft``, a skill's %): ``true`` and ``false`` are refused, not read as
+1 and 0. Every ``int`` of the rulesets' models is one (``tests/reliability/test_models_48.py``)."""
+
+
+def _one_line_name(value: str) -> str:
+    text = value.strip()
+    if not text:
+        raise ValueError("a name is wanted, not empty text")
+    bad = control_character(text)
+    if bad is not None:
+        raise ValueError(f"a name is one line of text without control characters, and this one holds {bad}")
+    return text
+
+
+Name = Annotated[str, AfterValidator(_one_line_name)]
+"""A name people read (a character's, a participant's, a side's): spaces around it dropped, then one line with no
+control character (``"Budolf\\n"`` and ``"Bu\\x00dolf"`` were twins of ``"Budolf"`` that printed the same, and
+``\\x1b…`` drives the terminal that prints it)."""
+
+
+def within_scenario(info: ValidationInfo) -> bool:
+    """Whether a character is being validated as part of a scenario, whose ``Setup.check_scenario`` then checks
+    it against the scenario's own content (a file of consequence lists laid over the bundled ones); a character on
+    its own (a library entry, ``chars add``, ``chars edit``) is checked against the bundled content instead."""
+    return isinstance(info.context, Mapping) and bool(info.context.get(WITHIN_SCENARIO))
+
+
+WITHIN_SCENARIO = "within_scenario"
+"""The validation context's key that :func:`within_scenario` reads."""
+
 #: The largest scenario or character file read (the bundled ones are a few kB).
 MAX_FILE_BYTES = 1024 * 1024
 #: How deeply tables and lists may nest in a scenario or conflict file (the bundled ones use 4).
@@ -57,7 +98,7 @@ class ParticipantSpec(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     id: str = Field(pattern=ID_PATTERN)
-    name: str | None = None
+    name: Name | None = None
     character: str | None = Field(default=None, min_length=1)
     policy: str | None = Field(default=None, min_length=1)
 
@@ -66,7 +107,7 @@ class SideSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str = Field(pattern=ID_PATTERN)
-    name: str | None = None
+    name: Name | None = None
     goal: str | None = None
     participants: list[ParticipantSpec] = Field(min_length=1)
 
@@ -145,7 +186,10 @@ def validation_message(source: str, exc: ValidationError, prefix: Sequence[str |
     err = exc.errors()[0]
     loc = format_loc([*prefix, *err["loc"]])
     value = err.get("input")
-    shown = "" if isinstance(value, dict) else f" = {value!r}"
+    if isinstance(value, bool):
+        shown = f" = {str(value).lower()}"  # as the file and --set spell it
+    else:
+        shown = "" if isinstance(value, dict) else f" = {value!r}"
     more = len(exc.errors()) - 1
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
     message = str(err["msg"])
@@ -284,7 +328,7 @@ def scenario_from_document(
             seen.add(part.id)
             fields = _character_fields(ruleset, part, source, base, where, characters)
             try:
-                data = ruleset.character.model_validate(fields)
+                data = ruleset.character.model_validate(fields, context={WITHIN_SCENARIO: True})
             except ValidationError as exc:
                 raise ScenarioError(validation_message(source, exc, where)) from None
             policy = part.policy or default_policy

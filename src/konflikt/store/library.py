@@ -24,7 +24,7 @@ from pydantic import BaseModel, ValidationError
 
 from konflikt.core.campaign import Carried, Rest
 from konflikt.core.ruleset import Ruleset, get_ruleset
-from konflikt.core.scenario import ID_PATTERN, validation_message
+from konflikt.core.scenario import ID_PATTERN, WITHIN_SCENARIO, validation_message
 from konflikt.core.state import State
 from konflikt.errors import KonfliktError, OptionError, StoreError
 from konflikt.safe_text import bad_text, shown
@@ -183,22 +183,31 @@ def _pending_ok(effect: Any) -> bool:
     )
 
 
-def validated(ruleset: Ruleset, document: Mapping[str, Any], where: str) -> dict[str, Any]:
+def validated(
+    ruleset: Ruleset, document: Mapping[str, Any], where: str, within_scenario: bool = False
+) -> dict[str, Any]:
     """The document as its ruleset's model reads it; a document it refuses is one line naming the field. Text
     that is not Unicode (invalid bytes on the command line) and a ``true`` or ``false`` where the model wants a
-    number (which it would read as 1 or 0) are refused here too."""
+    number (which it would read as 1 or 0) are refused here too.
+
+    ``within_scenario``: the document comes from a conflict's end, whose scenario already checked it against its
+    own content (a consequence of a scenario's own lists); by hand (``chars add``, ``chars edit``) it is checked
+    against the ruleset's bundled content."""
     bad = bad_text(dict(document))
     if bad is not None:
         raise StoreError(f"{where}: {bad}: text that is not valid UTF-8 (invalid bytes); nothing was changed")
     try:
-        model = ruleset.character.model_validate(dict(document))
+        model = ruleset.character.model_validate(dict(document), context={WITHIN_SCENARIO: within_scenario})
     except ValidationError as exc:
         raise StoreError(validation_message(where, exc)) from None
     read = model.model_dump() | model.model_dump(by_alias=True) if isinstance(model, BaseModel) else {}
+    out = dict(document)
     for key, value in document.items():
         if isinstance(value, bool) and isinstance(read.get(key), int | float) and not isinstance(read.get(key), bool):
             raise StoreError(f"{where}: {key} = {str(value).lower()}: a number is wanted, not true or false")
-    return dict(document)
+        if isinstance(value, str) and isinstance(read.get(key), str):
+            out[key] = read[key]  # as the model reads it: a name without the spaces or line break around it
+    return out
 
 
 def has_library(conn: sqlite3.Connection) -> bool:
@@ -296,7 +305,8 @@ def update(
 ) -> None:
     """Write the character as ``carried`` has it, with a history row saying what changed it."""
     ruleset = get_ruleset(character.ruleset)
-    validated(ruleset, carried.document, character.name)
+    document = validated(ruleset, carried.document, character.name, within_scenario=kind in (CONFLICT, UNDONE))
+    carried = Carried(document, carried.pending, carried.lines)
     conn.execute(
         "UPDATE characters SET document = ?, pending = ?, updated = ? WHERE id = ?",
         (_dumps(carried.document), _dumps(list(carried.pending)), _now(), character.id),

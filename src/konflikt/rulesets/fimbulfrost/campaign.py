@@ -112,7 +112,7 @@ def rest(
         left = int(effect.get("days", 0)) - days
         if effect["effect"] == DEATH and days:
             if left <= 0:
-                doc["konsekvenser"] = [*doc.get("konsekvenser", []), "doed"]
+                doc["konsekvenser"] = list(dict.fromkeys([*doc.get("konsekvenser", []), "doed"]))
                 lines.append(f"død (dies): {effect['why']}, {DEATH_MARK_DAYS} days after the fight")
                 continue
             lines.append(f"{effect['why']}: {left} days left to live")

@@ -41,7 +41,8 @@ def aftermath(state: State) -> Aftermath:
         bought = [state.catalogue.entry(entry_id) for entry_id in state.taken[i]]
         document = character.model_dump(exclude_defaults=True)
         document["name"] = character.name
-        document["konsekvenser"] = [*character.konsekvenser, *state.taken[i]]
+        # each held once: under carried_consequences_count = false a carried one may be taken again
+        document["konsekvenser"] = list(dict.fromkeys([*character.konsekvenser, *state.taken[i]]))
         changes: list[str] = []
         document["omdomme"] = character.omdomme
         if character.omdomme_til_naeste_kamp:
@@ -76,7 +77,7 @@ def aftermath(state: State) -> Aftermath:
     opponent = state.opp.model_dump(exclude_defaults=True)
     opponent["name"] = state.opp.name
     opponent["role"] = "opponent"
-    opponent["konsekvenser"] = [*state.opp.konsekvenser, *state.opp_taken]
+    opponent["konsekvenser"] = list(dict.fromkeys([*state.opp.konsekvenser, *state.opp_taken]))
     documents[state.opp_id] = opponent
     if state.opp_taken:
         taken = [state.catalogue.entry(entry_id) for entry_id in state.opp_taken]

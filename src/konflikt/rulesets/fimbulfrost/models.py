@@ -11,9 +11,9 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
-from konflikt.core.scenario import read_toml, validation_message
+from konflikt.core.scenario import Name, Number, read_toml, validation_message, within_scenario
 from konflikt.errors import ScenarioError
 
 if TYPE_CHECKING:
@@ -31,7 +31,14 @@ class Maneuver(BaseModel):
 
     id: str = Field(pattern=ID)
     name: str
-    dice: int = Field(ge=1, le=12)
+    dice: Number = Field(ge=1, le=12)
+
+
+MAX_CARRIED = 200
+"""The most consequences one character carries: the bundled lists hold fewer entries than this, each held once."""
+MAX_BORROWED = 1000
+"""The most times a hero has lived on borrowed time: once a conflict (the round-3 choice is taken at most once), so
+a thousand is a campaign longer than any table plays; 10**12 was accepted."""
 
 
 class Character(BaseModel):
@@ -43,24 +50,33 @@ class Character(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str
+    name: Name
     role: Literal["hero", "opponent"] = "hero"
-    omdomme: int = Field(ge=0, le=30, description="Omdømme (reputation): round-1 dice")
-    status: int = Field(ge=1, le=60, description="Status: the conflict's 'hit points'")
-    kamp: int = Field(0, ge=0, le=30, description="Kamp (fight): the opponent's round-2 dice")
-    rustning: int = Field(0, ge=0, le=30, description="Rustningspulje (armour pool), spent in round 3")
-    grej: int = Field(0, ge=0, le=30, description="Grejpulje (gear pool), spent in round 3")
-    vaaben: int = Field(0, ge=0, le=30, description="Våbenpulje (weapon pool), only under the weapon_pool option")
+    omdomme: Number = Field(ge=0, le=30, description="Omdømme (reputation): round-1 dice")
+    status: Number = Field(ge=1, le=60, description="Status: the conflict's 'hit points'")
+    kamp: Number = Field(0, ge=0, le=30, description="Kamp (fight): the opponent's round-2 dice")
+    rustning: Number = Field(0, ge=0, le=30, description="Rustningspulje (armour pool), spent in round 3")
+    grej: Number = Field(0, ge=0, le=30, description="Grejpulje (gear pool), spent in round 3")
+    vaaben: Number = Field(0, ge=0, le=30, description="Våbenpulje (weapon pool), only under the weapon_pool option")
     manovrer: list[Maneuver] = Field(default_factory=list, description="manøvrer (maneuvers), each once")
-    konsekvenser: list[str] = Field(default_factory=list, description="consequences carried from earlier conflicts")
-    omdomme_til_naeste_kamp: int = Field(
+    konsekvenser: list[str] = Field(
+        default_factory=list,
+        max_length=MAX_CARRIED,
+        description="consequences carried from earlier conflicts, each once, by their ids on the lists",
+    )
+    omdomme_til_naeste_kamp: Number = Field(
         0,
         ge=-30,
         le=0,
         description="a change to Omdømme for this fight only, set by the last fight's consequences ('−1 Omdømme til "
         "næste kamp'): the fight's dice count from omdomme plus it, and the fight's aftermath drops it",
     )
-    laant_tid: int = Field(0, ge=0, description="times the hero has lived on borrowed time (death scenes owed)")
+    laant_tid: Number = Field(
+        0,
+        ge=0,
+        le=MAX_BORROWED,
+        description="times the hero has lived on borrowed time (death scenes owed): at most once a conflict",
+    )
     konsekvensliste: str | None = Field(None, description="opponent: a special list used against the heroes")
     nederlagsliste: str = Field("modstander", description="opponent: the list bought for it when defeated")
 
@@ -69,6 +85,22 @@ class Character(BaseModel):
         """The Omdømme this fight's dice count from: the sheet's, less what the last fight's consequences took for
         this one fight ("−1 Omdømme til næste kamp"), never below 0."""
         return max(0, self.omdomme + self.omdomme_til_naeste_kamp)
+
+    @field_validator("konsekvenser")
+    @classmethod
+    def _known_once(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        seen: set[str] = set()
+        for entry in value:
+            if entry in seen:
+                raise ValueError(f"consequence {entry!r} is carried twice: a consequence is held once")
+            seen.add(entry)
+        if within_scenario(info):
+            return value  # the scenario's check_scenario reads its own lists, laid over the bundled ones
+        known = bundled_catalogue().known_ids()
+        for entry in value:
+            if entry not in known:
+                raise ValueError(f"unknown consequence {entry!r} (the lists' ids: {', '.join(sorted(known))})")
+        return value
 
     @model_validator(mode="after")
     def _kinds(self) -> Character:
@@ -90,12 +122,14 @@ class Entry(BaseModel):
     id: str = Field(pattern=ID)
     da: str
     en: str
-    severity: int = Field(ge=0, le=10)
+    severity: Number = Field(ge=0, le=10)
     death: bool = False
     death_mark: bool = Field(False, description="dødsmærket: alive now, wastes away and dies about a week later")
-    runder: list[int] = Field(default_factory=lambda: [1, 2, 3], description="rounds in which the entry applies")
+    runder: list[Number] = Field(default_factory=lambda: [1, 2, 3], description="rounds in which the entry applies")
     loses: Literal["rustning", "grej", "vaaben"] | None = Field(None, description="a resource pool emptied")
-    omdomme: int = Field(0, ge=-10, le=0, description="a change to Omdømme for the next conflict (−1: rygtet plettet)")
+    omdomme: Number = Field(
+        0, ge=-10, le=0, description="a change to Omdømme for the next conflict (−1: rygtet plettet)"
+    )
     excludes: list[str] = Field(
         default_factory=list,
         description="entries of the same list that cannot be held with this one (opposing fates: flees, captured, "

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from konflikt.core.scenario import read_toml, validation_message
+from konflikt.core.scenario import Name, Number, read_toml, validation_message
 from konflikt.dice import SumDice, parse_dice
 from konflikt.errors import KonfliktError, ScenarioError
 from konflikt.rulesets.levald.rules import DISTANCES, WEAPON_LENGTHS
@@ -37,13 +37,17 @@ class Weapon(BaseModel):
     english: str = ""
     skill: str = Field(min_length=1, description="Färdighet: the skill used with it")
     type: str = Field(default="Lätt", description="Typ: Lätt (civil) or Tungt (war)")
-    attack_mod: int = Field(default=0, ge=-100, le=100, description="Anfallsmod")
-    defence_mod: int = Field(default=0, ge=-100, le=100, description="Försvarsmod")
+    attack_mod: Number = Field(default=0, ge=-100, le=100, description="Anfallsmod")
+    defence_mod: Number = Field(default=0, ge=-100, le=100, description="Försvarsmod")
     damage_guarded: str = Field(description="Skada skyddad: dice while the target has Gard")
     damage_open: str = Field(description="Skada öppen: dice once the target's Gard is gone")
     length: str = Field(description="Vapenlängd")
-    durability: int = Field(default=0, ge=0, description="Stryktålighet (carried as data, no breaking rule)")
-    bra: int | None = Field(default=None, description='"Bra": the designer\'s balance rating, not for players')
+    durability: Number = Field(
+        default=0, ge=0, le=1000, description="Stryktålighet (carried as data, no breaking rule; the table's ≤ 40)"
+    )
+    bra: Number | None = Field(
+        default=None, ge=-100, le=100, description='"Bra": the designer\'s balance rating, not for players'
+    )
     shield: bool = Field(default=False, description="a shield: Gard against ranged attacks, two defence rolls")
     ranged: bool = Field(default=False, description="a ranged weapon: Gard counts against it only with a shield")
 
@@ -104,16 +108,23 @@ def find_weapon(name: str, library: list[Weapon] | tuple[Weapon, ...]) -> Weapon
     raise KonfliktError(f"unknown weapon {name!r} (known: {known})")
 
 
+MAX_BOXES = 100
+"""The most ticked boxes of one wound level a fighter carries in: a fight ticks a few, and one Kritisk or Dödlig box
+already ends it; a billion was accepted."""
+
+
 class Wounds(BaseModel):
     """Ticked wound boxes: how many of each level the character carries."""
 
     model_config = ConfigDict(extra="forbid")
 
-    skrama: int = Field(default=0, ge=0, validation_alias=AliasChoices("skråma", "skrama"))
-    latt: int = Field(default=0, ge=0, validation_alias=AliasChoices("lätt", "latt"))
-    allvarlig: int = Field(default=0, ge=0)
-    kritisk: int = Field(default=0, ge=0, description="a ticked Kritisk box: the fighter starts utslagen")
-    dodlig: int = Field(default=0, ge=0, validation_alias=AliasChoices("dödlig", "dodlig"))
+    skrama: Number = Field(default=0, ge=0, le=MAX_BOXES, validation_alias=AliasChoices("skråma", "skrama"))
+    latt: Number = Field(default=0, ge=0, le=MAX_BOXES, validation_alias=AliasChoices("lätt", "latt"))
+    allvarlig: Number = Field(default=0, ge=0, le=MAX_BOXES)
+    kritisk: Number = Field(
+        default=0, ge=0, le=MAX_BOXES, description="a ticked Kritisk box: the fighter starts utslagen"
+    )
+    dodlig: Number = Field(default=0, ge=0, le=MAX_BOXES, validation_alias=AliasChoices("dödlig", "dodlig"))
 
     def boxes(self) -> list[int]:
         """The boxes in the order of rules.WOUNDS: Skråma, Lätt, Allvarlig, Kritisk, Dödlig."""
@@ -125,19 +136,24 @@ class Character(BaseModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    name: str = Field(min_length=1)
+    name: Name
     description: str = ""
-    kraft: int = Field(ge=1, le=200, description="Kraft (strength)")
-    sjal: int = Field(ge=0, le=200, validation_alias=AliasChoices("själ", "sjal"), description="Själ (soul)")
-    stridsvana: int = Field(ge=0, le=200, description="Stridsvana (combat experience), a skill in %")
-    skills: dict[str, int] = Field(min_length=1, description="Färdigheter: weapon skill name → %")
+    kraft: Number = Field(ge=1, le=200, description="Kraft (strength)")
+    sjal: Number = Field(ge=0, le=200, validation_alias=AliasChoices("själ", "sjal"), description="Själ (soul)")
+    stridsvana: Number = Field(ge=0, le=200, description="Stridsvana (combat experience), a skill in %")
+    skills: dict[str, Number] = Field(min_length=1, description="Färdigheter: weapon skill name → %")
     weapon: str | Weapon = Field(description="a weapon's name from the table, or a whole inline weapon table")
     shield: str | Weapon | None = Field(
         default=None, description="a shield carried with the weapon (Typ 'Lätt + vapen'): its name or table"
     )
-    gard: int = Field(ge=0, le=500, description="Gard maximum (no formula in the text)")
-    gard_now: int | None = Field(default=None, ge=0, description="Gard at the start, if not full")
-    daze: int = Field(default=0, ge=0, description="Omtöckning carried into the fight")
+    gard: Number = Field(ge=0, le=500, description="Gard maximum (no formula in the text)")
+    gard_now: Number | None = Field(default=None, ge=0, le=500, description="Gard at the start, if not full")
+    daze: Number = Field(
+        default=0,
+        ge=0,
+        le=1000,
+        description="Omtöckning carried into the fight (−10 % for every 5 past the first: at 1,000 no roll succeeds)",
+    )
     wounds: Wounds = Field(default_factory=Wounds, description="wound boxes carried into the fight")
 
     @field_validator("skills")

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from konflikt.core.scenario import Name, Number
 from konflikt.errors import KonfliktError
 
 if TYPE_CHECKING:
@@ -28,11 +29,11 @@ class Weapon(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str
-    damage: int = Field(0, ge=0, le=10, description="Czynnik Obrażeń (damage factor)")
+    damage: Number = Field(0, ge=0, le=10, description="Czynnik Obrażeń (damage factor)")
     ranged: bool = False
-    reach: int = Field(0, ge=0, le=10)
+    reach: Number = Field(0, ge=0, le=10)
     aspect: str | None = None
-    aspect_boxes: int = Field(0, ge=0, le=5)
+    aspect_boxes: Number = Field(0, ge=0, le=5)
 
 
 class Armour(BaseModel):
@@ -41,13 +42,13 @@ class Armour(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str
-    absorption: int = Field(0, ge=0, le=10, description="Czynnik Wyparowań (absorption factor)")
+    absorption: Number = Field(0, ge=0, le=10, description="Czynnik Wyparowań (absorption factor)")
 
 
 class Level(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    value: int
+    value: Number = Field(ge=-100, le=100)
     name: str
     english: str
 
@@ -112,9 +113,9 @@ class Consequences(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    mild: str | None = None
-    moderate: str | None = None
-    severe: str | None = None
+    mild: Name | None = None
+    moderate: Name | None = None
+    severe: Name | None = None
 
 
 class Character(BaseModel):
@@ -126,18 +127,18 @@ class Character(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str
+    name: Name
     skill_name: str = Field("Walka (fighting)", min_length=1)
-    skill: int | None = Field(None, ge=-4, le=10)
-    zmysly: int = Field(0, ge=-4, le=10, description="Zmysły (Senses)")
-    cialo: int = Field(0, ge=0, le=10, description="Ciało (Body)")
+    skill: Number | None = Field(None, ge=-4, le=10)
+    zmysly: Number = Field(0, ge=-4, le=10, description="Zmysły (Senses)")
+    cialo: Number = Field(0, ge=0, le=10, description="Ciało (Body)")
     weapon: str | Weapon = "piesci"
     armour: str | Armour = "brak"
-    fate_points: int = Field(3, ge=0, le=20, description="Punkty Losu (fate points)")
+    fate_points: Number = Field(3, ge=0, le=20, description="Punkty Losu (fate points)")
     aspects: list[str] = Field(default_factory=list)
     initiative_edge: str | None = Field(None, description="a stunt or aspect that wins ties of Zmysły")
     player: bool = Field(False, description="a player's character (the GM runs the others)")
-    warlike: int = Field(0, ge=0, le=5, description="levels of a warlike aspect (przewaga w osobowości)")
+    warlike: Number = Field(0, ge=0, le=5, description="levels of a warlike aspect (przewaga w osobowości)")
     edges: list[str] = Field(default_factory=list, description="advantages the GM may see in this character")
     may_concede: bool = True
     consequences: Consequences = Field(default_factory=Consequences)

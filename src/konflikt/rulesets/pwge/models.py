@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from konflikt.core.scenario import Name, Number
 from konflikt.errors import ScenarioError
 from konflikt.rulesets.pwge.rules import MELEE_NAMES, code_of_ranged, parse_distance
 
@@ -33,8 +34,8 @@ class MeleeWeapon(BaseModel):
     name: str
     gloss: str = ""
     length: Literal["Kropp", "Dolk", "Svärd", "Stav", "Spjut"]
-    attack_bonus: int = Field(default=0, ge=0, le=6)
-    damage: int = Field(default=0, ge=0, le=10)
+    attack_bonus: Number = Field(default=0, ge=0, le=6)
+    damage: Number = Field(default=0, ge=0, le=10)
     skills: tuple[str, ...] = Field(
         default=(),
         description="the färdigheter (skills) an attack with it adds, the best the character has (konflikt's own "
@@ -53,9 +54,9 @@ class RangedWeapon(BaseModel):
 
     name: str
     gloss: str = ""
-    kort: int = Field(ge=1, le=50)
-    max: int = Field(ge=1, le=50)
-    damage: int = Field(default=0, ge=0, le=10)
+    kort: Number = Field(ge=1, le=50)
+    max: Number = Field(ge=1, le=50)
+    damage: Number = Field(default=0, ge=0, le=10)
     skills: tuple[str, ...] = Field(
         default=(),
         description="the färdigheter (skills) an attack with it adds, the best the character has (konflikt's own "
@@ -88,34 +89,34 @@ class Character(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str
+    name: Name
     identity: str = Field(default="", description="identitet: the character concept")
-    attributes: dict[str, int] = Field(min_length=1, description="egenskaper 1–6 (PW stand-in scale)")
-    skills: dict[str, int] = Field(default_factory=dict, description="färdigheter 0–5 (PW stand-in scale)")
+    attributes: dict[str, Number] = Field(min_length=1, description="egenskaper 1–6 (PW stand-in scale)")
+    skills: dict[str, Number] = Field(default_factory=dict, description="färdigheter 0–5 (PW stand-in scale)")
     melee_weapon: str = "obevapnad"
     ranged_weapon: str | None = None
-    armour: int = Field(default=0, ge=0, le=10)
+    armour: Number = Field(default=0, ge=0, le=10)
     carried_weapons: list[str] = Field(
         default_factory=list, description="other melee or ranged weapons carried, to switch to with a handling"
     )
-    body_points: int = Field(
+    body_points: Number = Field(
         default=10,
         ge=1,
         le=100,
         description="kroppspoäng (konflikt's own stand-in for Parallel Worlds: 10); the diplomatic and social "
         "kroppspoäng of the text's suggestion are as many ('som bestäms precis som vanligt')",
     )
-    damage_taken: int = Field(
+    damage_taken: Number = Field(
         default=0,
         ge=0,
         le=1000,
         description="physical kroppspoäng lost in earlier conflicts and not yet healed: a fight or a chase starts "
         "with body_points − damage_taken (the diplomatic and social ones are restored between conflicts)",
     )
-    ammunition: int = Field(default=0, ge=0, le=10, description="social/diplomatic ammunition: the damage modifier")
-    experience_dice: int = Field(default=0, ge=0, le=50, description="erfarenhetstärningar not yet spent")
-    diplomatic_distance: dict[str, int] = Field(default_factory=dict, description="name → 0–10, persists")
-    social_distance: dict[str, int] = Field(default_factory=dict, description="name → 0–10, persists")
+    ammunition: Number = Field(default=0, ge=0, le=10, description="social/diplomatic ammunition: the damage modifier")
+    experience_dice: Number = Field(default=0, ge=0, le=50, description="erfarenhetstärningar not yet spent")
+    diplomatic_distance: dict[str, Number] = Field(default_factory=dict, description="name → 0–10, persists")
+    social_distance: dict[str, Number] = Field(default_factory=dict, description="name → 0–10, persists")
     # how this conflict is fought (usually set per participant in the scenario)
     attribute: str | None = Field(
         default=None, description="the attribute in use; unnamed, the seat chooses it when the conflict starts"
@@ -182,13 +183,13 @@ class Setup(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: Kind = "combat"
-    start_distance: str | int = Field(default="Svärd", description="melee name or ranged number, every pair")
+    start_distance: str | Number = Field(default="Svärd", description="melee name or ranged number, every pair")
     surprise: str | None = Field(default=None, description="id of the side that surprises the others")
     fleeing: str | None = Field(default=None, description="chase: id of the fleeing side")
-    escape_distance: int = Field(default=6, ge=1, le=30, description="chase: range at which a fleer escapes")
-    max_range: int = Field(default=12, ge=1, le=50, description="the farthest ranged distance tracked")
-    goal_successes: int = Field(default=3, ge=1, le=20, description="diplomatic/social without damage: moves won")
-    relation_distance: int = Field(default=5, ge=0, le=10, description="diplomatic/social distance when none stored")
+    escape_distance: Number = Field(default=6, ge=1, le=30, description="chase: range at which a fleer escapes")
+    max_range: Number = Field(default=12, ge=1, le=50, description="the farthest ranged distance tracked")
+    goal_successes: Number = Field(default=3, ge=1, le=20, description="diplomatic/social without damage: moves won")
+    relation_distance: Number = Field(default=5, ge=0, le=10, description="diplomatic/social distance when none stored")
 
     @field_validator("start_distance")
     @classmethod
