@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -17,6 +16,7 @@ from konflikt.core.campaign import Rest, Unit
 from konflikt.core.conflict import Conflict
 from konflikt.core.options import parse_assignments
 from konflikt.errors import KonfliktError
+from konflikt.safe_text import json_text
 from konflikt.store import library
 from konflikt.store.db import Store
 
@@ -62,7 +62,7 @@ def campaign_rest(
     finally:
         store.close()
     if as_json:
-        typer.echo(json.dumps({"rest": str(time), "changes": {n: list(lines) for n, lines in changes}}))
+        typer.echo(json_text({"rest": str(time), "changes": {n: list(lines) for n, lines in changes}}))
         return
     console = plain_console()
     console.print(Text(f"campaign {campaign}: {time} of rest", style="bold"))

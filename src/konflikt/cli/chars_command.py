@@ -7,7 +7,6 @@ Characters live in the save database beside the conflicts, one library per campa
 from __future__ import annotations
 
 import json
-import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -23,7 +22,7 @@ from konflikt.core.campaign import Carried
 from konflikt.core.ruleset import get_ruleset, ruleset_ids
 from konflikt.core.scenario import bundled_character, check_depth, read_toml
 from konflikt.errors import KonfliktError, StoreError
-from konflikt.safe_text import shown
+from konflikt.safe_text import json_text, shown
 from konflikt.store import library
 from konflikt.store.db import NoDatabase, Store
 
@@ -68,13 +67,12 @@ def character(db: Path | None, campaign: str, name: str) -> tuple[library.Charac
 
 
 # ---- TOML out ------------------------------------------------------------------------------------------------------
-_RAW_IN_JSON = re.compile(r"[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def _toml_string(text: str) -> str:
     """A TOML basic string: what JSON escapes (C0), and DEL, C1 and the bidirectional overrides as ``\\uXXXX``, so
     the file (and a terminal it is printed on) holds no raw control character."""
-    return _RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False))
+    return json_text(text)
 
 
 def _toml_key(key: str) -> str:
@@ -162,7 +160,7 @@ def chars_list(
         finally:
             store.close()
     if as_json:
-        typer.echo(json.dumps([{"name": r.name, "ruleset": r.ruleset, "updated": r.updated} for r in rows]))
+        typer.echo(json_text([{"name": r.name, "ruleset": r.ruleset, "updated": r.updated} for r in rows]))
         return
     console = plain_console()
     if not rows:
@@ -195,7 +193,7 @@ def chars_show(
             "pending": list(found.pending),
             "history": [row.__dict__ | {"lines": list(row.lines)} for row in rows],
         }
-        typer.echo(json.dumps(payload, ensure_ascii=False, indent=1))
+        typer.echo(json_text(payload, indent=1))
         return
     ruleset = get_ruleset(found.ruleset)
     console = plain_console()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -36,6 +35,7 @@ from konflikt.core.conflict import MAX_JSON_BYTES, Conflict, PlayInfo, parse_jso
 from konflikt.core.scenario import Scenario, characters_from, read_regular_file
 from konflikt.core.state import GM
 from konflikt.errors import KonfliktError, StoreError
+from konflikt.safe_text import json_text
 from konflikt.sim.runner import seat_policies
 from konflikt.store import library
 from konflikt.store.db import NoDatabase, Store, default_path
@@ -244,7 +244,7 @@ def register(app: typer.Typer) -> None:
         finally:
             store.close()
         if as_json:
-            typer.echo(json.dumps([r.__dict__ for r in rows], ensure_ascii=False, indent=1))
+            typer.echo(json_text([r.__dict__ for r in rows], indent=1))
             return
         table = Table("id", "ruleset", "title", "steps", "updated", "state")
         for r in rows:
@@ -261,7 +261,7 @@ def register(app: typer.Typer) -> None:
         """A saved conflict as JSON, to move it to another machine (the database is only read)."""
         store = Store.open(db, readonly=True)
         try:
-            text = json.dumps(store.export(conflict_id), ensure_ascii=False, indent=1)
+            text = json_text(store.export(conflict_id), indent=1)
         finally:
             store.close()
         if out is None:
