@@ -202,8 +202,76 @@ def replay_from(sc: Scenario, kernel: Any, start: Any, state: State, faces4: Any
         assert {name: float(arr[k]) for name, arr in batch.resources.items()} == numbers
 
 
-# ---- the table's question -----------------------------------------------------------------------------------------
-@pytest.mark.parametrize("name", ["presja/knife_fight"])
+# ---- Le våld ---------------------------------------------------------------------------------------------------------
+def levald_points() -> dict[str, Callable[[State], bool]]:
+    from konflikt.rulesets.levald.model import at_round_start
+
+    def started(s: Any) -> bool:
+        return bool(at_round_start(s)) and s.rounds >= 2
+
+    def revealed(s: Any) -> bool:
+        return bool(s.phase == "move_roll" and s.rounds >= 1)
+
+    def attacker(s: Any) -> bool:
+        return bool(s.phase == "attacker" and s.rounds >= 1)
+
+    return {"round start": started, "movement revealed": revealed, "attacker's choice": attacker}
+
+
+@pytest.mark.parametrize("point", list(levald_points()))
+def test_levald_from_a_state_under_way_agrees_with_the_reference_runner(point: str) -> None:
+    sc = load_scenario("levald/duel")
+    kernel = kernel_of(sc)
+    state = first_where(sc, 2, levald_points()[point])
+    assert (kernel.start_from(state) is None) == (point == "attacker's choice")  # bridged to the next round
+    assert_agrees(sc, kernel, state)
+
+
+def test_levald_start_vectors_read_back_as_the_state_and_replay_through_it() -> None:
+    """At every step of two duels the kernel represents: the start vector holds the State's distance, initiative,
+    rounds, Gard, Omtöckning, fates and wound boxes, the entry its revealed movement and first contest roll, and 20
+    duels from there, the kernel's dice typed into a fork of the State, end as the kernel says."""
+    from konflikt.rulesets.levald import duel_rounds as L
+    from konflikt.rulesets.levald import rules as R
+    from konflikt.rulesets.levald.kernel import DuelKernel
+    from tests.rulesets.levald.test_kernel import replay_roll
+
+    sc = load_scenario("levald/duel")
+    kernel = kernel_of(sc)
+    assert isinstance(kernel, DuelKernel)
+    met = set()
+    for seed in (2, 7):
+        for state in states_along(sc, seed, 120):
+            start = kernel.start_from(state)
+            if start is None:
+                continue
+            s: Any = state
+            vector, entry = start
+            met.add(int(entry[L.ENTRY]))
+            assert (vector[L.DIST], vector[L.HOLDER], vector[L.REDECIDE]) == (s.dist[0], s.holder[0], s.redecide[0])
+            assert vector[L.ROUNDS] == s.rounds
+            assert list(vector[L.GARD : L.GARD + 2]) == s.gard and list(vector[L.DAZE : L.DAZE + 2]) == s.daze
+            assert [L.FATE_NAMES[int(x)] for x in vector[L.FATE : L.FATE + 2]] == s.fate
+            assert vector[L.WOUNDS : L.WOUNDS + 2 * L.BOXES].reshape(2, L.BOXES).tolist() == s.wounds
+            if entry[L.ENTRY] == L.REVEALED:
+                assert [entry[L.WISH_A], entry[L.WISH_B]] == [R.WISH[w] for w in s.wishes]
+                assert [bool(entry[L.LEAVE_A]), bool(entry[L.LEAVE_B])] == [w == "leave" for w in s.wishes]
+                assert (int(entry[L.ROLL_A]) if s.rolls else -1) == (s.rolls[0] if s.rolls else -1)
+            batch, trace = kernel.run_traced_from(start, 20, np.random.default_rng(s.rounds))
+            for j in range(20):
+                played = state.fork()
+                Runner(seat_policies(sc), Generators.from_seed(0), roll=replay_roll(trace, j)).play(played)
+                outcome = played.outcome()
+                assert batch.winners.labels[batch.winners.codes[j]] == outcome.winners
+                assert batch.endings.labels[batch.endings.codes[j]] == outcome.ending
+                for pid, fate in outcome.participants.items():
+                    assert batch.fates[pid].labels[batch.fates[pid].codes[j]] == fate
+                assert batch.length[j] == outcome.data["rounds"]
+    assert met == {L.AT_START, L.REVEALED}
+
+
+# ---- the table's question --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["presja/knife_fight", "levald/duel"])
 def test_who_wins_mid_conflict_is_a_kernel_estimate_of_many_conflicts(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

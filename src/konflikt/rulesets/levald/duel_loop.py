@@ -41,6 +41,7 @@ from konflikt.rulesets.levald.duel_rounds import (
     DEFENCE,
     DIST,
     EMPTY_SCRATCH,
+    ENTRY,
     FATE,
     FIGHTING,
     FREE_IGNORES_GARD,
@@ -52,6 +53,8 @@ from konflikt.rulesets.levald.duel_rounds import (
     HOLDER,
     HOLDER_ROLL,
     KNOCKED_OUT,
+    LEAVE_A,
+    LEAVE_B,
     LEFT,
     LENGTH,
     LEVEL_CAP,
@@ -60,6 +63,8 @@ from konflikt.rulesets.levald.duel_rounds import (
     MOVED,
     QUALITY,
     REDECIDE,
+    REVEALED,
+    ROLL_A,
     ROLL_EFFECT,
     ROUNDS,
     SHIELD,
@@ -71,6 +76,8 @@ from konflikt.rulesets.levald.duel_rounds import (
     T_DEFENCE2,
     TARGET_MAX,
     TWO_DEFENCE,
+    WISH_A,
+    WISH_B,
     WOUNDS,
 )
 from konflikt.rulesets.levald.policies import LOSING_BADLY
@@ -293,14 +300,18 @@ def play(
     dice: Int,
     tables: Int,
     counter_table: Int,
+    entry: Int,
     out: Int,
     trace_d100: Int,
     trace_other: Int,
 ) -> None:
-    """Play ``n`` duels from ``start``; duel j's final vector goes to ``out[:, j]``. With a trace (``trace_d100``
-    of shape (max_rounds, 6, n), ``trace_other`` (4, max_rounds, n), −1 filled) every die is recorded by round:
-    the six d100 (movement a, b; initiative a, b; attack; defence), then a second defence roll, the counter-attack
-    roll and the damage dice of the hit and of the counter (−1 where none)."""
+    """Play ``n`` duels from ``start``; duel j's final vector goes to ``out[:, j]``. ``entry`` says where in its
+    first round each duel starts: ``entry[ENTRY]`` 0 at the round's start; 1 with the secret movement revealed
+    (``entry[WISH_A:ROLL_A]``: each fighter's wish and whether it leaves) and the movement contest's first roll
+    ``entry[ROLL_A]`` made where it is not −1 (a batch started from a State in the middle of a round). With a trace
+    (``trace_d100`` of shape (max_rounds, 6, n), ``trace_other`` (4, max_rounds, n), −1 filled) every die is
+    recorded by round: the six d100 (movement a, b; initiative a, b; attack; defence), then a second defence roll,
+    the counter-attack roll and the damage dice of the hit and of the counter (−1 where none)."""
     bits = rng.bit_generator
     s = np.empty(start.size, dtype=np.int64)
     rolls = np.empty(6, dtype=np.int64)
@@ -316,6 +327,7 @@ def play(
     heuristics = f[HEURISTIC, 0] != 0 and f[HEURISTIC, 1] != 0
     for j in range(n):
         s[:] = start
+        first = True
         while True:
             if keep:
                 traced[:] = -1
@@ -324,10 +336,16 @@ def play(
             pen[0], pen[1] = daze_penalty(s[DAZE]), daze_penalty(s[DAZE + 1])
             holder, d = s[HOLDER], scale[s[DIST]]
             # the secret movement: both wishes, then the same wish that way or the Stridsvana contest
-            wa, leave_a = wish(bits, f[HEURISTIC, 0] != 0, allow_leave, 0, holder, d, f[LENGTH, 0], f[LENGTH, 1],
-                               pen[0], pen[1])  # fmt: skip
-            wb, leave_b = wish(bits, f[HEURISTIC, 1] != 0, allow_leave, 1, holder, d, f[LENGTH, 1], f[LENGTH, 0],
-                               pen[1], pen[0])  # fmt: skip
+            if first and entry[ENTRY] == REVEALED:  # as the State revealed them (and the first roll, if made)
+                wa, leave_a, wb, leave_b = entry[WISH_A], entry[LEAVE_A] != 0, entry[WISH_B], entry[LEAVE_B] != 0
+                if entry[ROLL_A] >= 0:
+                    rolls[0] = entry[ROLL_A]
+            else:
+                wa, leave_a = wish(bits, f[HEURISTIC, 0] != 0, allow_leave, 0, holder, d, f[LENGTH, 0],
+                                   f[LENGTH, 1], pen[0], pen[1])  # fmt: skip
+                wb, leave_b = wish(bits, f[HEURISTIC, 1] != 0, allow_leave, 1, holder, d, f[LENGTH, 1],
+                                   f[LENGTH, 0], pen[1], pen[0])  # fmt: skip
+            first = False
             won = -1
             if wa != wb:
                 won = contest(rolls[0], rolls[1], f[STRIDSVANA, 0] + pen[0], f[STRIDSVANA, 1] + pen[1])

@@ -30,7 +30,7 @@ from konflikt.core.batch import Batch
 from konflikt.core.options import Options
 from konflikt.core.ruleset import Policy, RandomPolicy
 from konflikt.core.scenario import Scenario
-from konflikt.core.state import GM
+from konflikt.core.state import GM, State
 from konflikt.dice import SumDice
 from konflikt.rulesets.levald import duel_rounds as L
 from konflikt.rulesets.levald import rules as R
@@ -163,7 +163,7 @@ def make_kernel(scenario: Scenario, options: Options, seats: Mapping[str, Policy
         level_cap=cap,
         options=options,
     )
-    return DuelKernel(duel)
+    return DuelKernel(duel, identity(state))
 
 
 def counter_table(state: Any, cap: Int) -> Int:
@@ -190,26 +190,90 @@ def counter_table(state: Any, cap: Int) -> Int:
     return table
 
 
+AT_START_ENTRY = np.array([L.AT_START, *[-1] * (L.ENTRIES - 1)], dtype=np.int64)
+"""The entry of a batch from the opening: at its first round's start."""
+
+
+def identity(state: Any) -> tuple[Any, ...]:
+    """What a State must share with the kernel's opening to start a batch: the fighters (weapons, targets,
+    thresholds), the rule options, the conditions set (the rest is the start vector)."""
+    return (repr(state.fighters), repr(state.options), tuple(state.cornered), tuple(state.prepared))
+
+
 class DuelKernel:
     """Plays ``n`` duels, one after another in a compiled loop (:mod:`.duel_loop`); ``run`` returns the same labels
     as the reference runner."""
 
-    def __init__(self, duel: Duel) -> None:
+    def __init__(self, duel: Duel, identity: tuple[Any, ...] | None = None) -> None:
         self.duel = duel
         self.arrays = loop_arrays(duel)
+        self.identity = identity
+        """:func:`identity` of the opening (``None``: the kernel starts from its opening only)."""
+        self._fighters_seen: Any = None
 
-    def _play(self, n: int, rng: np.random.Generator, rounds: int) -> tuple[Batch, Int, Int]:
+    def start_from(self, state: State) -> tuple[Int, Int] | None:
+        """Where a batch starts from ``state``, a duel of this kernel's scenario: the start vector (distance,
+        initiative holder and why to decide it afresh, rounds played, each fighter's Gard, Omtöckning, fate and wound
+        boxes) and the entry into its first round (:data:`~.duel_rounds.ENTRY`).
+
+        Represented: the start of a round (before any secret marker is down, or the GM's conditions where the GM may
+        set them), and the secret movement revealed with the movement contest to roll (none or one of its two d100
+        made), where the bridge over the rest of the round is largest. ``None`` elsewhere in a round (the caller
+        steps the State on to the next round's start) or for another duel."""
+        from konflikt.rulesets.levald.model import at_round_start
+        from konflikt.rulesets.levald.state import LevaldState
+
+        if not isinstance(state, LevaldState) or state.is_terminal() or self.identity is None:
+            return None
+        entry = np.full(L.ENTRIES, -1, dtype=np.int64)
+        entry[L.ENTRY] = L.AT_START
+        if not at_round_start(state):
+            if state.phase != "move_roll" or len(state.pairs) != 1 or len(state.rolls) > 1:
+                return None
+            entry[L.ENTRY] = L.REVEALED
+            entry[L.WISH_A], entry[L.WISH_B] = (R.WISH[state.wishes[i]] for i in (0, 1))
+            entry[L.LEAVE_A], entry[L.LEAVE_B] = (state.wishes[i] == "leave" for i in (0, 1))
+            if state.rolls:
+                entry[L.ROLL_A] = state.rolls[0]
+        if state.fighters is not self._fighters_seen:  # the same fighters' copies are checked once
+            if identity(state) != self.identity:
+                return None
+            self._fighters_seen = state.fighters
+        elif (repr(state.options), tuple(state.cornered), tuple(state.prepared)) != self.identity[1:]:
+            return None
+        start = np.zeros(ROWS, dtype=np.int64)
+        start[DIST], start[HOLDER], start[REDECIDE] = state.dist[0], state.holder[0], state.redecide[0]
+        start[L.ROUNDS] = state.rounds
+        start[GARD : GARD + 2], start[DAZE : DAZE + 2] = state.gard, state.daze
+        start[L.FATE : L.FATE + 2] = [L.FATE_NAMES.index(x) for x in state.fate]
+        start[WOUNDS : WOUNDS + 2 * len(R.WOUNDS)] = [w for ws in state.wounds for w in ws]
+        return start, entry
+
+    def _play(
+        self, n: int, rng: np.random.Generator, rounds: int, start: tuple[Int, Int] | None = None
+    ) -> tuple[Batch, Int, Int]:
         from konflikt.rulesets.levald.duel_loop import play
 
         out = np.empty((ROWS, n), dtype=np.int32)  # a finished duel's numbers: int32, half the fresh memory of int64
         trace_d100 = np.full((rounds, 6, n if rounds else 0), -1, dtype=np.int64)
         trace_other = np.full((4, rounds, n if rounds else 0), -1, dtype=np.int64)
         loop: Any = play  # compiled: numba checks the argument types
-        loop(rng, n, *self.arrays, out, trace_d100, trace_other)
+        vector, entry = (self.arrays[0], AT_START_ENTRY) if start is None else start
+        loop(rng, n, vector, *self.arrays[1:], entry, out, trace_d100, trace_other)
         return results(self.duel, out), trace_d100, trace_other
 
     def run(self, n: int, rng: np.random.Generator) -> Batch:
         return self._play(n, rng, 0)[0]
+
+    def run_from(self, start: tuple[Int, Int], n: int, rng: np.random.Generator) -> Batch:
+        """Play ``n`` duels from a start (:meth:`start_from`)."""
+        return self._play(n, rng, 0, start)[0]
+
+    def run_traced_from(self, start: tuple[Int, Int], n: int, rng: np.random.Generator) -> tuple[Batch, dict[str, Int]]:
+        """:meth:`run_from` with every die recorded, as :meth:`run_traced` (rounds from the start's on)."""
+        batch, d100, other = self._play(n, rng, int(self.duel.options.max_rounds), start)
+        names = ("defence2", "counter", "damage", "counter_damage")
+        return batch, {"d100": d100, **{name: other[k] for k, name in enumerate(names)}}
 
     def run_traced(self, n: int, rng: np.random.Generator) -> tuple[Batch, dict[str, Int]]:
         """``run``, and every die each duel drew, round by round (``trace[key][round, ..., duel]``; −1: none), so
