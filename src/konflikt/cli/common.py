@@ -47,6 +47,24 @@ SetOption = Annotated[
 ]
 
 
+ForceOption = Annotated[
+    bool,
+    typer.Option(
+        "--force",
+        help="Start even where the work is over its budget (cells × conflicts, states, seconds): it may run for "
+        "hours; a spinner or bar shows it going and Ctrl-C stops it.",
+    ),
+]
+
+
+def over_budget(what: str, amount: int, budget: int, unit: str, lower: str) -> KonfliktError:
+    """The one line that refuses work over its budget before it starts: how much, the budget, what to lower, and
+    ``--force``."""
+    return KonfliktError(
+        f"{what}: {amount:,} {unit} is over the budget of {budget:,} {unit}; {lower}, or pass --force to run it anyway"
+    )
+
+
 class Stopped(Exception):
     """Ctrl-C with what to say instead of the bare "stopped" (``play`` says how to resume).
 

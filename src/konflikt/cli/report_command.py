@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import io
 import json
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
 import typer
 from typer.core import TyperGroup
 
+from konflikt.cli.common import over_budget, working
 from konflikt.cli.render import plain_console
 from konflikt.errors import KonfliktError
 from konflikt.sim.header import writable_folder
@@ -94,11 +96,23 @@ def _command(found: Any) -> Any:
             "mcts:50), beside the heuristic's standing.",
         ),
         strong_n: int = typer.Option(10, "--strong-n", min=1, help="Duels in each seat order under --strong."),
+        force: bool = typer.Option(
+            False, "--force", help="Play it even where it is over the budget of conflicts (Ctrl-C stops it)."
+        ),
     ) -> None:
         chosen = parse_levels(levels, low, high)
+        planned = _reports().planned_conflicts(found, n, chosen)
+        if planned > _reports().MAX_CONFLICTS and not force:
+            raise over_budget(
+                f"report {found.key}", planned, _reports().MAX_CONFLICTS, "conflicts", "a smaller -n or fewer --levels"
+            )
         writable_folder(out)  # before the minutes of play, not after them
         console = plain_console(file=io.StringIO()) if as_json else plain_console()
-        data = _reports().run_report(found, n, seed, chosen, out, console, strong, strong_n)
+        from konflikt.core.reports import RoundRobin
+
+        quiet = isinstance(report.content, RoundRobin)  # a round robin prints its table as it goes
+        with nullcontext() if quiet or as_json else working(f"report {found.key}: at most {planned:,} conflicts"):
+            data = _reports().run_report(found, n, seed, chosen, out, console, strong, strong_n)
         if as_json:
             typer.echo(json.dumps(data, ensure_ascii=False, indent=1, default=str))
         else:

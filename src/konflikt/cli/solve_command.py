@@ -9,13 +9,25 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from konflikt.cli.common import RuleOption, ScenarioArgument, SetOption, overrides_for, scenario_named
+from konflikt.cli.common import (
+    ForceOption,
+    RuleOption,
+    ScenarioArgument,
+    SetOption,
+    overrides_for,
+    scenario_named,
+    working,
+)
 from konflikt.cli.info_commands import listed_instead
 from konflikt.cli.render import plain_console
 from konflikt.errors import KonfliktError
 
-SEARCH_SECONDS = 60.0
-"""How long the State-API search may run before ``solve`` says the scenario is out of reach."""
+BUDGET_SECONDS = 5.0
+"""How long the State-API search may run, unasked, before ``solve`` says the scenario is out of reach: a conflict
+that is solved at all is solved within it (the knife fight to 3 exchanges: 2 s), while a skirmish of four or PWGE's
+shootout meet a few hundred states in it with no end in sight (they ran 61 s, then refused)."""
+FORCED_SECONDS = 600.0
+"""How long ``--force`` searches (``--seconds`` sets it)."""
 
 
 def _pp(x: float) -> str:
@@ -33,8 +45,16 @@ def register(app: typer.Typer) -> None:
         option: RuleOption = None,
         settings: SetOption = None,
         seconds: Annotated[
-            float, typer.Option("--seconds", min=1, max=86_400, help="Search time before giving up (State API).")
-        ] = SEARCH_SECONDS,
+            float | None,
+            typer.Option(
+                "--seconds",
+                min=1,
+                max=86_400,
+                help=f"Search time before giving up (State API; default {BUDGET_SECONDS:g} s, with --force "
+                f"{FORCED_SECONDS:g} s).",
+            ),
+        ] = None,
+        force: ForceOption = False,
     ) -> None:
         """Optimal play: each side's win chance with both optimal, its best response to the other's heuristic,
         the heuristic's own, the gap, and the decisions where the heuristic gives most away."""
@@ -48,9 +68,17 @@ def register(app: typer.Typer) -> None:
         overrides = overrides_for(scenario, option)
         state = new_state(scenario, overrides)
         state.quiet = True
+        budget = seconds if seconds is not None else (FORCED_SECONDS if force else BUDGET_SECONDS)
         try:
-            report = solver_for(scenario, state, max_seconds=seconds).report(exact)
+            with working(f"solving {scenario_name} (at most {budget:g} s of search)"):
+                report = solver_for(scenario, state, max_seconds=budget).report(exact)
         except TooLargeToSolve as exc:
+            if seconds is None and not force:
+                raise KonfliktError(
+                    f"cannot solve {scenario_name} within the budget of {budget:g} s: the search met "
+                    f"{exc.seen:,} states with no end in sight; --force searches for up to {FORCED_SECONDS:g} s "
+                    f"(--seconds S for another limit), or 'konflikt sim' and the mcts policy estimate it"
+                ) from None
             raise KonfliktError(f"cannot solve {scenario_name}: {exc}; use 'konflikt sim' or the mcts policy") from None
         except KonfliktError as exc:
             raise KonfliktError(f"cannot solve {scenario_name}: {exc}") from None

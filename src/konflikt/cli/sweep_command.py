@@ -12,13 +12,19 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from konflikt.cli.common import SetOption
+from konflikt.cli.common import ForceOption, SetOption, over_budget
 from konflikt.cli.render import plain_console
 
 if TYPE_CHECKING:  # the sweep machinery and matplotlib are imported when a sweep runs, not for --help
     from konflikt.sim.sweep import SweepSpec
 
 MAX_HEATMAPS = 12
+MAX_CELLS = 2_000
+"""The most cells a sweep starts without ``--force``: ~35 ms and ~60 KB a cell before any conflict is played, so
+2,000 cells are a minute of a core and 120 MB (83,521 cells started); the bundled sweeps have 8 to 36."""
+MAX_CONFLICTS = 20_000_000
+"""The most conflicts (cells × n) a sweep starts without ``--force``: minutes with a ruleset's kernel; the bundled
+sweeps play 32,000 and 36,000 (a sweep of 10**12 conflicts started)."""
 
 
 def outcome_labels(rows: list[dict[str, Any]], names: dict[str, str], short: bool = False) -> dict[str, str]:
@@ -97,6 +103,7 @@ def register(app: typer.Typer) -> None:
         out: Annotated[Path | None, typer.Option(help="Output folder (default: sweep-<spec name>).")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
         settings: SetOption = None,
+        force: ForceOption = False,
     ) -> None:
         """Simulate every cell of a grid over skills, weapons, characters and rule options."""
         from konflikt.core.scenario import read_toml
@@ -111,6 +118,16 @@ def register(app: typer.Typer) -> None:
         if note is not None:
             plain_console(stderr=True).print(note, highlight=False)
         total = len(cells(spec))
+        if not force and total > MAX_CELLS:
+            raise over_budget(f"sweep {spec_path}", total, MAX_CELLS, "cells", "fewer values on the axes")
+        if not force and total * spec.n > MAX_CONFLICTS:
+            raise over_budget(
+                f"sweep {spec_path}: {total:,} cells × n = {spec.n:,}",
+                total * spec.n,
+                MAX_CONFLICTS,
+                "conflicts",
+                "a smaller n or fewer cells",
+            )
         folder = out or Path(f"sweep-{spec_path.stem}")
         scenario_path, scenario = base_scenario(spec, spec_path)
         check_axes(spec, spec_path, read_toml(scenario_path), scenario_path)  # a bad spec leaves no folder behind

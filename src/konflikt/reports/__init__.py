@@ -46,6 +46,26 @@ def default_levels(report: Report) -> tuple[int, ...]:
     return tuple(report.content.levels)
 
 
+MAX_CONFLICTS = 20_000_000
+"""The most conflicts a report plays unless ``--force`` is given: the bundled reports' defaults play 0.2 million
+(levald-weapons) and 3.2 million (fimbulfrost-opponents); ``-n 10**12`` started and would have run for years."""
+
+
+def planned_conflicts(found: Found, n: int, levels: list[int]) -> int:
+    """How many conflicts a report will play at most, counted before the first: a round robin plays ``n`` duels in
+    each seat order of every pair of entrants and ``n`` mirror matches per entrant at each level; a ladder ``n``
+    against each rung; a choices report ``n`` per scenario it solves."""
+    content = found.report.content
+    if isinstance(content, RoundRobin):
+        entrants = len(content.entrants())
+        return len(levels) * (entrants * (entrants - 1) + entrants) * n
+    if isinstance(content, Ladder):
+        return len(content.rungs(levels, True)) * n
+    if isinstance(content, Choices):
+        return len(content.scenarios) * n
+    return n
+
+
 def run_report(
     found: Found,
     n: int,
