@@ -117,7 +117,7 @@ def test_bad_input_gets_one_line_and_changes_nothing(tmp_path: Path) -> None:
         assert client.post(f"/console/{ADMIN}/new", data=bad_seed).status_code == 400
         for form, error in (
             ({"scenario": "levald/nope", "dice": "auto"}, "no bundled scenario &#39;levald/nope&#39;"),
-            ({"scenario": "levald/duel", "dice": "dice"}, "dice takes auto or table, not &#39;dice&#39;"),
+            ({"scenario": "levald/duel", "dice": "dice"}, "dice takes auto, table, players, not &#39;dice&#39;"),
             (
                 {"scenario": "levald/duel", "dice": "auto", "policy:hedda": "genius"},
                 "policy &#39;genius&#39; for hedda",
@@ -215,7 +215,8 @@ def test_dice_typed_at_the_table_are_read_as_the_terminal_reads_them(tmp_path: P
         assert code == 400 and body["error"].startswith("cannot read '+ + 0 x' as 4dF")
         code, body = post(client, cid, tokens[GM], {"type": "roll", "step": step, "text": "+ + 0 -"})
         assert code == 200 and body["step"] == step + 2, "the roll, and Belzee fights on before Massimo's roll"
-        assert body["rolls"][0]["faces"] is None and body["rolls"][0]["result"] == "+1"
+        # the faces typed are shown on every page, as the dice the app rolls are
+        assert body["rolls"][0]["faces"] == ["+", "+", "0", "-"] and body["rolls"][0]["result"] == "+1"
 
 
 def test_text_is_escaped(tmp_path: Path) -> None:
@@ -284,7 +285,8 @@ def test_the_gm_page_shows_each_join_link_as_an_inline_qr_code_and_a_player_page
     with serving(tmp_path / "k.sqlite") as (client, _):
         cid, tokens = new_table(client, "levald/duel", DUEL)
         gm = client.get(f"/t/{cid}/{tokens[GM]}").text
-        svgs = re.findall(r'<details class="qr"><summary>QR code</summary>(<svg.*?</svg>)</details>', gm, re.S)
+        qr = r'<details class="qr"><summary>QR code <span class="visually-hidden">[^<]*</span></summary>(<svg.*?</svg>)'
+        svgs = re.findall(qr, gm, re.S)
         assert len(svgs) == 2  # the players' links; the GM's own page has none of its own
         url = f"http://testserver/t/{cid}/{tokens['hedda']}"
         assert (

@@ -354,9 +354,9 @@ def test_no_phone_page_is_wider_than_the_phone(server: Server, browser: Any, sce
 
 
 def test_the_connection_line_covers_no_text_of_the_page(server: Server, browser: Any) -> None:
-    """*live* / *reconnecting…* is pinned to the bottom corner; drawn without a background it lay across the words
-    under it (a sheet's value, a button's line). It has a background of its own, and the page ends with room for it,
-    so scrolled to the end nothing is under it."""
+    """*live* / *reconnecting…* was pinned to the bottom corner and lay across the words scrolled under it (a sheet's
+    value, a button's line): it is in the page's flow now, in a bar of its own above the cards, so at no scroll
+    position is anything under it."""
     gm_context = browser.new_context(viewport=DESKTOP)
     gm = gm_context.new_page()
     gm.goto(server.console)
@@ -370,17 +370,20 @@ def test_the_connection_line_covers_no_text_of_the_page(server: Server, browser:
     page = context.new_page()
     page.goto(link)
     page.wait_for_selector("#connection:text('live')")
-    background = page.evaluate("() => getComputedStyle(document.getElementById('connection')).backgroundColor")
-    assert background not in ("rgba(0, 0, 0, 0)", "transparent"), background
-    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
-    covered = page.evaluate(
-        """() => {
-        const badge = document.getElementById('connection').getBoundingClientRect();
-        const cards = [...document.querySelectorAll('.layout .card')].map(c => c.getBoundingClientRect().bottom);
-        return Math.max(...cards) > badge.top;
-      }"""
-    )
+    assert page.evaluate("() => getComputedStyle(document.getElementById('connection')).position") == "static"
+    for where in ("0", "document.documentElement.scrollHeight / 2", "document.documentElement.scrollHeight"):
+        covered = page.evaluate(
+            f"""() => {{
+            window.scrollTo(0, {where});
+            const badge = document.getElementById('connection').getBoundingClientRect();
+            return [...document.querySelectorAll('.card, #panel p, #panel h1, button')].some(el => {{
+              const r = el.getBoundingClientRect();
+              return r.width && r.left < badge.right && badge.left < r.right && r.top < badge.bottom
+                && badge.top < r.bottom;
+            }});
+          }}"""
+        )
+        assert not covered, where
     shot(page, "phone-connection-line.png")
-    assert not covered
     context.close()
     gm_context.close()

@@ -52,7 +52,7 @@ class PlayInfo(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    dice: Literal["auto", "table"] = "auto"
+    dice: Literal["auto", "table", "players"] = "auto"  # players: each rolls on their own page (web)
     seats: dict[str, StrictStr] = Field(default_factory=dict)
     sources: list[StrictStr] = Field(default_factory=list)
 

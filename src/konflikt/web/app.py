@@ -35,7 +35,7 @@ import orjson
 from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import Message, Receive, Scope, Send
@@ -53,7 +53,7 @@ from konflikt.web.links import Links, TableDeleted
 from konflikt.web.odds import FromHere, who_wins_from_here
 from konflikt.web.pages import Pages
 from konflikt.web.policies import explained
-from konflikt.web.table import BOT_SECONDS, Refused, Sent, WebTable
+from konflikt.web.table import BOT_SECONDS, DICE_MODES, LOG_PAGE, TAKEN_IDS, Refused, Sent, WebTable
 from konflikt.web.upload import uploaded_scenario
 from konflikt.web.writer import StoreThread
 
@@ -295,8 +295,8 @@ class Hub:
     ) -> tuple[int, str]:
         """A new table from a scenario (bundled, or uploaded and checked); returns its id and the GM's token."""
         assert self.links is not None
-        if dice not in ("auto", "table"):
-            raise KonfliktError(f"dice takes auto or table, not {dice[:20]!r}")
+        if dice not in DICE_MODES:
+            raise KonfliktError(f"dice takes {', '.join(DICE_MODES)}, not {dice[:20]!r}")
         scenario_name = scenario.source
         names = {p.id: p.policy for p in scenario.participants()}
         names[GM] = scenario.gm
@@ -390,16 +390,16 @@ class Hub:
 
     def frame(self, table: WebTable, seat: str, sent: Sent, base: str) -> dict[str, Any]:
         panel, html = self.panel(table, seat, base)
-        events, reset = table.events_for(seat, sent)
-        return {"type": "frame", **panel, "html": str(html), "events": events, "reset": reset}
+        events, reset, first = table.events_for(seat, sent)
+        return {"type": "frame", **panel, "html": str(html), "events": events, "reset": reset, "first": first}
 
     def frame_text(self, table: WebTable, seat: str, sent: Sent, base: str, ack: str) -> str:
         """:meth:`frame` as the socket sends it, with the ``ack``: the seat's part serialized once per step (the
         same bytes for every page of that seat), then what this connection has not yet received."""
         odds = (table.odds_seq if seat == GM else 0, table.advice.seq, table.thinking_seq)
         body: bytes = table.cached(("frame", seat, base, odds), lambda: self._frame_body(table, seat, base))
-        events, reset = table.events_for(seat, sent)
-        tail = orjson.dumps({"events": events, "reset": reset, "ack": ack})
+        events, reset, first = table.events_for(seat, sent)
+        tail = orjson.dumps({"events": events, "reset": reset, "first": first, "ack": ack})
         return (body + b"," + tail[1:]).decode()
 
     def _frame_body(self, table: WebTable, seat: str, base: str) -> bytes:
@@ -474,11 +474,19 @@ class Hub:
         if message.get("type") in advise.KINDS:
             await advise.handle(table, seat, message, lambda: self.changed(table.id))
             return
+        key = message.get("id")
+        taken = (seat, key[:40]) if isinstance(key, str) and key else None
         async with table.lock:
+            if taken is not None and taken in table.taken:  # a page that retried: applied once already
+                raise Refused("that was taken already (sent again after a reconnect); nothing changed")
             try:
                 # in the table's own thread: a policy that thinks long holds up only this table, while the event
                 # loop goes on serving the others; one that searches is left to :meth:`think`
                 await asyncio.get_running_loop().run_in_executor(self.engines[table.id], table.handle, seat, message)
+                if taken is not None:
+                    table.taken[taken] = None
+                    while len(table.taken) > TAKEN_IDS:
+                        table.taken.popitem(last=False)
             finally:
                 try:
                     await self.commit(table)
@@ -835,16 +843,42 @@ def create_app(
                 return RedirectResponse(str(request.url.path), status_code=303)
         async with table.lock:
             panel, html = hub.panel(table, seat, base_url(request))
-            events = [{"step": e.step, "text": e.text} for e in table.visible_events(seat)]
+            visible = table.visible_events(seat)
+            first = max(0, len(visible) - LOG_PAGE)
+            events = [{"step": e.step, "text": e.text} for e in visible[first:]]
         return page(
             "table.html",
             400 if error else 200,
             p=panel,
             html=html,
             events=events,
+            first=first,
+            have=first + len(events),
             error=error,
             ws=f"/ws/{table.id}/{request.path_params['token']}",
+            log=f"/api/t/{table.id}/{request.path_params['token']}/log",
         )
+
+    async def log_page(request: Request) -> Response:
+        """Earlier entries of the log a seat sees (the page's "earlier" control): ``?before=N``, at most a page."""
+        try:
+            table, seat = await lookup(request)
+        except Throttled as exc:
+            return JSONResponse({"error": str(exc)}, status_code=429)
+        except LookupError:
+            return JSONResponse({"error": "no such table link"}, status_code=404)
+        except TableDeleted as exc:
+            return JSONResponse({"error": one_line(str(exc))}, status_code=410)
+        text = request.query_params.get("before", "")
+        if not (text.isascii() and text.isdigit() and len(text) <= 9):
+            return JSONResponse({"error": "before takes the index of the first entry shown"}, status_code=400)
+        async with table.lock:
+            events, first = table.earlier(seat, int(text))
+            epoch = table.epoch
+        return JSONResponse({"events": events, "first": first, "epoch": epoch})
+
+    async def favicon(request: Request) -> Response:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
     async def api(request: Request) -> Response:
         try:
@@ -949,13 +983,17 @@ def create_app(
                 if first:
                     first = False
                     conn.wake()
-                conn.ack = str(message.get("id", ""))[:40]
+                ack = str(message.get("id", ""))[:40]
                 try:
                     await hub.apply(table, seat, message)
                 except KonfliktError as exc:
-                    conn.queue.put_nowait({"type": "error", "message": one_line(str(exc)), "ack": conn.ack})
+                    conn.ack = ack
+                    conn.queue.put_nowait({"type": "error", "message": one_line(str(exc)), "ack": ack})
                     if isinstance(exc, TableDeleted):
                         break
+                else:  # acknowledged once applied and committed: a page that has no ack sends it again
+                    conn.ack = ack
+                    conn.wake()
         except WebSocketDisconnect:
             pass
         finally:
@@ -972,6 +1010,8 @@ def create_app(
         Route("/console/{key}/open/{cid}", adopt, methods=["POST"]),
         Route("/t/{cid}/{token}", seat_page, methods=["GET", "POST"]),
         Route("/api/t/{cid}/{token}", api, methods=["GET", "POST"]),
+        Route("/api/t/{cid}/{token}/log", log_page),
+        Route("/favicon.ico", favicon),
         WebSocketRoute("/ws/{cid}/{token}", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

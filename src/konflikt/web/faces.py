@@ -9,6 +9,8 @@ terminal and in a simulation (it once drew Fudge dice one by one, and its rolls 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import cast
 
 import numpy as np
 
@@ -27,6 +29,9 @@ class Roll:
     faces: tuple[str, ...] | None
     result: str
     source: str
+    meaning: tuple[str, ...] = ()
+    """What the roll did, as the log says it to everyone (the events of its step that every seat sees): against
+    what target, success or not, the effect."""
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -36,7 +41,30 @@ class Roll:
             "faces": list(self.faces) if self.faces is not None else None,
             "result": self.result,
             "source": self.source,
+            "meaning": list(self.meaning),
         }
+
+
+def shown_faces(dice: Dice, outcome: ChanceOutcome, faces: Faces | None) -> tuple[str, ...] | None:
+    """The faces a page shows for a roll, however it was made: rolled by konflikt, by a player's Roll button, or
+    typed from physical dice die by die (the step keeps them); a d100 typed as one number as its two d10 (47 → 4 7,
+    100 → 0 0); ``None`` for a total typed without its dice."""
+    if faces is not None:
+        return tuple(dice.faces_text(faces).split())
+    if isinstance(dice, Percentile):
+        value = int(cast(int, outcome))
+        return tuple("00" if value == 100 else f"{value:02d}")
+    return None
+
+
+def percent(p: Fraction) -> str:
+    """A chance as the terminal's prompt writes it: two decimals, never rounded to a false certainty."""
+    value = float(p) * 100
+    if 0 < value < 0.005:
+        return "<0.01%"
+    if 99.995 <= value < 100 and p != 1:
+        return ">99.99%"
+    return f"{value:.2f}%"
 
 
 def roll_faces(dice: Dice, rng: np.random.Generator) -> tuple[ChanceOutcome, Faces | None, tuple[str, ...] | None]:
@@ -46,9 +74,4 @@ def roll_faces(dice: Dice, rng: np.random.Generator) -> tuple[ChanceOutcome, Fac
     outcome (47 → 4 7, 100 → 0 0). Dice that show no faces at all are shown as ``None``.
     """
     outcome, faces = dice.roll(rng)
-    if faces is not None:
-        return outcome, faces, tuple(dice.faces_text(faces).split())
-    if isinstance(dice, Percentile):
-        value = int(outcome)
-        return outcome, None, tuple("00" if value == 100 else f"{value:02d}")
-    return outcome, None, None
+    return outcome, faces, shown_faces(dice, outcome, faces)

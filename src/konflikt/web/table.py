@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from konflikt.core.actions import Action
@@ -26,7 +27,7 @@ from konflikt.errors import KonfliktError
 from konflikt.sim.runner import StepGenerators, seat_policies
 from konflikt.store.db import HUMAN_SOURCES, Loaded
 from konflikt.web.advise import AdviceBox
-from konflikt.web.faces import Roll, roll_faces
+from konflikt.web.faces import Roll, percent, roll_faces, shown_faces
 from konflikt.web.odds import FromHere
 from konflikt.web.writer import Append, Write
 
@@ -41,6 +42,14 @@ BOT_SECONDS = 10.0
 """How long a searching policy may think about one decision; past it, the ruleset's heuristic decides (the GM's page
 says so)."""
 NOTICES = 5
+DICE_MODES = ("auto", "table", "players")
+"""Who rolls at a table: konflikt (seeded, its faces shown), the GM (typed from the table's dice, or konflikt's at
+the GM's word), or each player on their own page (a Roll button drawing from the table's seeded dice, or the faces
+of their own dice typed); a roll of a seat no person plays is rolled by konflikt in ``players`` mode."""
+LOG_PAGE = 50
+"""Log entries a page shows at first (and receives when it starts over); "earlier" asks for this many more."""
+TAKEN_IDS = 256
+"""How many message ids a table remembers, to refuse the same message sent twice (a retry after a reconnect)."""
 """The GM's page keeps the last few notices (a decision past its budget, a policy that failed)."""
 
 
@@ -90,6 +99,9 @@ class WebTable:
     """Grows when :attr:`thinking` or :attr:`notices` change: part of the page cache's key."""
     notices: list[str] = field(default_factory=list)
     """What the GM should know about the bots (a decision past its budget): the last :data:`NOTICES`."""
+    taken: OrderedDict[tuple[str, str], None] = field(default_factory=OrderedDict)
+    """The ids of the last :data:`TAKEN_IDS` messages applied, with their seats: the same message sent again (a
+    page retrying after a reconnect) is refused, not applied twice."""
     _cache_version: tuple[str, int, bool] = ("", -1, False)
     _cache: dict[Any, Any] = field(default_factory=dict)
     _kept: dict[Any, tuple[Any, Any]] = field(default_factory=dict)
@@ -125,15 +137,19 @@ class WebTable:
             if step.node == CHANCE and step.outcome is not None:
                 dice = state.pending_roll()
                 assert dice is not None
-                faces = None
                 source = self.sources[idx] if idx < len(self.sources) else "imported"
-                if source == "auto":
+                faces = shown_faces(dice, dice.coerce(step.outcome), step.faces)
+                if faces is None and source == "auto":  # a record from before steps kept their faces
                     outcome, _, shown = roll_faces(dice, gen.dice_for(state))
                     faces = shown if outcome == dice.coerce(step.outcome) else None
                 rolls.append(Roll(idx, state.roll_purpose(), dice.notation, faces, dice.describe(step.outcome), source))
             state.apply_step(step)
+        public: dict[int, list[str]] = {}
+        for event in state.history():
+            if event.visible_to is None:
+                public.setdefault(event.step, []).append(event.text)
         self.state = state
-        self.rolls = rolls
+        self.rolls = [replace(r, meaning=tuple(public.get(r.step, ()))) for r in rolls]
         self.visible = {}
         self.epoch = secrets.token_hex(4)
 
@@ -195,7 +211,30 @@ class WebTable:
         return now
 
     def waiting_for_roll(self) -> bool:
-        return self.state.is_chance_node() and self.dice == "table"
+        return self.state.is_chance_node() and (self.dice == "table" or self.player_roll() is not None)
+
+    def roller(self) -> str | None:
+        """The participant whose roll is pending: the one the roll's purpose names first, as every ruleset words it
+        ("Hedda's anfallsslag", "Belzee: 4dF + …"); ``None`` for a roll of nobody's (the GM's)."""
+        if not self.state.is_chance_node():
+            return None
+        return self.cached("roller", self._roller)
+
+    def _roller(self) -> str | None:
+        purpose = self.state.roll_purpose()
+        named = [(p.name, p.id) for p in self.conflict.scenario.participants()]
+        for name, seat in sorted(named, key=lambda n: -len(n[0])):  # "Kapten Nova" before a "Nova"
+            rest = purpose[len(name) :] if purpose.startswith(name) else None
+            if (rest is not None and rest[:2] in ("'s", "’s", ": ")) or rest == "":
+                return seat
+        return None
+
+    def player_roll(self) -> str | None:
+        """The seat that rolls the pending roll on its own page (``players`` dice, a human seat's roll), or ``None``."""
+        if self.dice != "players":
+            return None
+        seat = self.roller()
+        return seat if seat is not None and self.human(seat) else None
 
     # ---- inputs -----------------------------------------------------------------------------------------------
     def handle(self, seat: str, message: Mapping[str, Any]) -> None:
@@ -244,7 +283,10 @@ class WebTable:
         if not isinstance(step, int) or isinstance(step, bool):
             raise Refused("a choice needs the step it was made at ('step': a number)")
         if not self.asked_since() <= step <= len(self.state.steps()):
-            raise Refused(f"the table has moved on (now at step {len(self.state.steps())}); your page is updated")
+            now = len(self.state.steps())
+            if kind == "roll" and any(r.step == step for r in self.rolls[-20:]):
+                raise Refused(f"the roll at step {step} was taken already (now at step {now}); nothing changed")
+            raise Refused(f"the table has moved on (now at step {now}); your page is updated")
         if kind == "roll":
             self.roll(seat, message.get("text"))
         else:
@@ -312,10 +354,13 @@ class WebTable:
         ]
 
     def roll(self, seat: str, text: Any) -> None:
-        if seat != GM:
-            raise Refused("only the GM takes the dice rolled at the table")
         if not self.state.is_chance_node():
             raise Refused(f"no roll is pending now (waiting for {self.node_words()})")
+        asked = self.player_roll()
+        if seat != GM and seat != asked:
+            if asked is None:
+                raise Refused("only the GM takes the dice of this roll")
+            raise Refused(f"this roll is {self.label(asked)}'s to roll, not yours; nothing changed")
         dice = self.state.pending_roll()
         assert dice is not None
         if text is None or (isinstance(text, str) and text.strip().lower() in ("", "auto")):
@@ -328,10 +373,17 @@ class WebTable:
         except KonfliktError as exc:
             raise Refused(str(exc)) from None
         purpose = self.state.roll_purpose()
+        before = len(self.state.history())
         self.state.apply_action(outcome, faces=fell)  # typed die by die: the step keeps the faces for the narration
         step = len(self.state.steps()) - 1
-        self.rolls.append(Roll(step, purpose, dice.notation, None, dice.describe(outcome), "table"))
+        shown = shown_faces(dice, outcome, fell)
+        meaning = self._meaning(step, before)
+        self.rolls.append(Roll(step, purpose, dice.notation, shown, dice.describe(outcome), "table", meaning))
         self.record("table")
+
+    def _meaning(self, step: int, before: int) -> tuple[str, ...]:
+        """The public events the roll at ``step`` caused (the history's entries from ``before`` on)."""
+        return tuple(e.text for e in self.state.history()[before:] if e.step == step and e.visible_to is None)
 
     def roll_here(self, source: str) -> None:
         """konflikt rolls the pending dice face by face, from the step's own generator."""
@@ -339,9 +391,11 @@ class WebTable:
         assert dice is not None
         purpose = self.state.roll_purpose()
         outcome, fell, shown = roll_faces(dice, self.gen.dice_for(self.state))
+        before = len(self.state.history())
         self.state.apply_action(outcome, checked=False, faces=fell)  # the dice's own roll: possible by construction
         step = len(self.state.steps()) - 1
-        self.rolls.append(Roll(step, purpose, dice.notation, shown, dice.describe(outcome), source))
+        meaning = self._meaning(step, before)
+        self.rolls.append(Roll(step, purpose, dice.notation, shown, dice.describe(outcome), source, meaning))
         self.record(source)
 
     def thinks_long(self, seat: str) -> bool:
@@ -359,7 +413,7 @@ class WebTable:
             if node == TERMINAL:
                 break
             if node == CHANCE:
-                if self.dice == "table":
+                if self.dice == "table" or self.player_roll() is not None:
                     break
                 self.roll_here("auto")
             elif node == SIMULTANEOUS:
@@ -484,13 +538,23 @@ class WebTable:
         self.visible[seat] = (len(history), seen)
         return seen
 
-    def events_for(self, seat: str, sent: Sent) -> tuple[list[dict[str, Any]], bool]:
-        """The events ``seat`` has not yet received on this connection; ``True`` when the page must start over."""
+    def events_for(self, seat: str, sent: Sent) -> tuple[list[dict[str, Any]], bool, int]:
+        """The events ``seat`` has not yet received on this connection; ``True`` when the page must start over; the
+        index of the first event sent. A page that starts over (or is further behind than a page of the log) gets
+        the last :data:`LOG_PAGE` only: it asks for earlier ones itself (:meth:`earlier`), so a frame's size does
+        not grow with the log's length."""
         visible = self.visible_events(seat)
-        reset = sent.epoch != self.epoch or sent.events > len(visible)
-        start = 0 if reset else sent.events
+        reset = sent.epoch != self.epoch or sent.events > len(visible) or len(visible) - sent.events > LOG_PAGE
+        start = max(0, len(visible) - LOG_PAGE) if reset else sent.events
         sent.epoch, sent.events = self.epoch, len(visible)
-        return [{"step": e.step, "text": e.text} for e in visible[start:]], reset
+        return [{"step": e.step, "text": e.text} for e in visible[start:]], reset, start
+
+    def earlier(self, seat: str, before: int, count: int = LOG_PAGE) -> tuple[list[dict[str, Any]], int]:
+        """A page of the log ``seat`` sees: up to ``count`` events before index ``before``, and the first's index."""
+        visible = self.visible_events(seat)
+        before = max(0, min(before, len(visible)))
+        start = max(0, before - count)
+        return [{"step": e.step, "text": e.text} for e in visible[start:before]], start
 
     def version(self) -> tuple[str, int, bool]:
         """What every page shows changes only with this: the log's epoch, its length, and the pause."""
@@ -551,6 +615,29 @@ class WebTable:
             ],
         }
 
+    def pending(self) -> dict[str, Any]:
+        """The pending roll as the pages ask for it: what for, the dice, how to type them, who rolls it, and its
+        chances as the terminal's prompt gives them (``State.roll_stakes``; for a roll the table may roll together
+        with the next ones, each one's, ``State.joint_roll_stakes``)."""
+        state = self.state
+        dice = state.pending_roll()
+        assert dice is not None
+        asked = self.player_roll()
+        purposes = state.joint_roll_purposes()
+        joint = state.joint_roll_stakes() if len(purposes) > 1 else ()
+        return {
+            "purpose": state.roll_purpose(),
+            "notation": dice.notation,
+            "hint": dice.table_hint(),
+            "seat": asked,
+            "by": self.label(asked) if asked is not None else None,
+            "stakes": _stakes(state.roll_stakes()),
+            "together": [
+                {"purpose": purpose, "stakes": _stakes(rows)}
+                for purpose, rows in zip(purposes[1:], joint[1:], strict=False)
+            ],
+        }
+
     def panel(self, seat: str) -> dict[str, Any]:
         """Everything a seat's page shows apart from the log: the shared part, and what ``view(seat)`` adds.
 
@@ -573,11 +660,7 @@ class WebTable:
                 for other in deciding
                 if other != GM
             ]
-        pending = None
-        if state.is_chance_node() and (self.dice == "table" or seat == GM):
-            dice = state.pending_roll()
-            assert dice is not None
-            pending = {"purpose": state.roll_purpose(), "notation": dice.notation, "hint": dice.table_hint()}
+        pending = self.cached("pending", self.pending) if state.is_chance_node() else None
         panel = {key: value for key, value in shared.items() if key != "sheets"}
         panel.update(
             {
@@ -594,7 +677,8 @@ class WebTable:
                     if seat == GM
                     else {}
                 ),
-                "pending_roll": pending,
+                "pending_roll": pending if pending is not None and (self.dice != "auto" or seat == GM) else None,
+                "my_roll": pending if pending is not None and pending["seat"] == seat and seat != GM else None,
                 "sheet": shared["sheets"].get(seat, {}),
                 "policies": {self.label(s): self.names.get(s) or "human" for s in self.seats()} if seat == GM else {},
                 "corrections": self.cached("corrections", self.corrections) if seat == GM else [],
@@ -604,6 +688,10 @@ class WebTable:
             }
         )
         return panel
+
+
+def _stakes(rows: list[tuple[str, Any]]) -> list[dict[str, str]]:
+    return [{"label": label, "percent": percent(p)} for label, p in rows]
 
 
 def _choice(index: int, text: str) -> dict[str, Any]:
