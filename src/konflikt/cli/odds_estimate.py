@@ -58,6 +58,8 @@ def estimated_answer(
         n = ESTIMATE_CONFLICTS if kernel else FROM_STATE_CONFLICTS
     if start is None:
         result = simulate(scenario, n, seed, overrides, policies)
+        if result.interrupted:  # Ctrl-C: the simulation stops with what it has, which an estimate cannot use
+            raise KeyboardInterrupt
         tally, engine = result.tally, result.engine
     else:
         tally, engine = Tally(), "reference"
