@@ -215,7 +215,10 @@ def levald_points() -> dict[str, Callable[[State], bool]]:
     def attacker(s: Any) -> bool:
         return bool(s.phase == "attacker" and s.rounds >= 1)
 
-    return {"round start": started, "movement revealed": revealed, "attacker's choice": attacker}
+    def damage(s: Any) -> bool:
+        return bool(s.phase == "damage" and s.rounds >= 1)
+
+    return {"round start": started, "movement revealed": revealed, "attacker's choice": attacker, "damage": damage}
 
 
 @pytest.mark.parametrize("point", list(levald_points()))
@@ -223,14 +226,15 @@ def test_levald_from_a_state_under_way_agrees_with_the_reference_runner(point: s
     sc = load_scenario("levald/duel")
     kernel = kernel_of(sc)
     state = first_where(sc, 2, levald_points()[point])
-    assert (kernel.start_from(state) is None) == (point == "attacker's choice")  # bridged to the next round
+    assert (kernel.start_from(state) is None) == (point == "damage")  # bridged to the next round
     assert_agrees(sc, kernel, state)
 
 
 def test_levald_start_vectors_read_back_as_the_state_and_replay_through_it() -> None:
     """At every step of two duels the kernel represents: the start vector holds the State's distance, initiative,
-    rounds, Gard, Omtöckning, fates and wound boxes, the entry its revealed movement and first contest roll, and 20
-    duels from there, the kernel's dice typed into a fork of the State, end as the kernel says."""
+    rounds, Gard, Omtöckning, fates and wound boxes, the entry its revealed movement and first contest roll, or the
+    choices and attack roll made after the initiative, and 20 duels from there, the kernel's dice typed into a fork
+    of the State, end as the kernel says."""
     from konflikt.rulesets.levald import duel_rounds as L
     from konflikt.rulesets.levald import rules as R
     from konflikt.rulesets.levald.kernel import DuelKernel
@@ -257,6 +261,11 @@ def test_levald_start_vectors_read_back_as_the_state_and_replay_through_it() -> 
                 assert [entry[L.WISH_A], entry[L.WISH_B]] == [R.WISH[w] for w in s.wishes]
                 assert [bool(entry[L.LEAVE_A]), bool(entry[L.LEAVE_B])] == [w == "leave" for w in s.wishes]
                 assert (int(entry[L.ROLL_A]) if s.rolls else -1) == (s.rolls[0] if s.rolls else -1)
+            if entry[L.ENTRY] == L.ROLES:
+                assert s.att == s.holder[0] and s.phase in ("attacker", "defender", "attack_roll", "defence_roll")
+                assert entry[L.ATTACKING] == (-1 if s.phase == "attacker" else 1)
+                assert entry[L.COUNTER] == (int(s.counter) if s.phase in ("attack_roll", "defence_roll") else -1)
+                assert entry[L.ROLL_ATTACK] == (s.rolls[0] if s.phase == "defence_roll" else -1)
             batch, trace = kernel.run_traced_from(start, 20, np.random.default_rng(s.rounds))
             for j in range(20):
                 played = state.fork()
@@ -267,7 +276,7 @@ def test_levald_start_vectors_read_back_as_the_state_and_replay_through_it() -> 
                 for pid, fate in outcome.participants.items():
                     assert batch.fates[pid].labels[batch.fates[pid].codes[j]] == fate
                 assert batch.length[j] == outcome.data["rounds"]
-    assert met == {L.AT_START, L.REVEALED}
+    assert met == {L.AT_START, L.REVEALED, L.ROLES}
 
 
 # ---- the table's question --------------------------------------------------------------------------------------------

@@ -32,7 +32,9 @@ from konflikt.dice.compiled import compiled, uniform
 from konflikt.rulesets.levald.duel_rounds import (
     ALLOW_LEAVE,
     ATTACK,
+    ATTACKING,
     CORNERED,
+    COUNTER,
     COUNTS,
     DAMAGED,
     DAZE,
@@ -64,7 +66,9 @@ from konflikt.rulesets.levald.duel_rounds import (
     QUALITY,
     REDECIDE,
     REVEALED,
+    ROLES,
     ROLL_A,
+    ROLL_ATTACK,
     ROLL_EFFECT,
     ROUNDS,
     SHIELD,
@@ -308,7 +312,9 @@ def play(
     """Play ``n`` duels from ``start``; duel j's final vector goes to ``out[:, j]``. ``entry`` says where in its
     first round each duel starts: ``entry[ENTRY]`` 0 at the round's start; 1 with the secret movement revealed
     (``entry[WISH_A:ROLL_A]``: each fighter's wish and whether it leaves) and the movement contest's first roll
-    ``entry[ROLL_A]`` made where it is not −1 (a batch started from a State in the middle of a round). With a trace
+    ``entry[ROLL_A]`` made where it is not −1; 2 with the movement, leaving and initiative done (in ``start``), the
+    attack chosen or not yet, the defender's answer and the attack roll where made (a batch started from a State in
+    the middle of a round: :data:`~.duel_rounds.ENTRY`). With a trace
     (``trace_d100`` of shape (max_rounds, 6, n), ``trace_other`` (4, max_rounds, n), −1 filled) every die is
     recorded by round: the six d100 (movement a, b; initiative a, b; attack; defence), then a second defence roll,
     the counter-attack roll and the damage dice of the hit and of the counter (−1 where none)."""
@@ -335,51 +341,65 @@ def play(
             rolls[3], rolls[4], rolls[5] = three_d100(bits)
             pen[0], pen[1] = daze_penalty(s[DAZE]), daze_penalty(s[DAZE + 1])
             holder, d = s[HOLDER], scale[s[DIST]]
-            # the secret movement: both wishes, then the same wish that way or the Stridsvana contest
-            if first and entry[ENTRY] == REVEALED:  # as the State revealed them (and the first roll, if made)
-                wa, leave_a, wb, leave_b = entry[WISH_A], entry[LEAVE_A] != 0, entry[WISH_B], entry[LEAVE_B] != 0
-                if entry[ROLL_A] >= 0:
-                    rolls[0] = entry[ROLL_A]
-            else:
-                wa, leave_a = wish(bits, f[HEURISTIC, 0] != 0, allow_leave, 0, holder, d, f[LENGTH, 0],
-                                   f[LENGTH, 1], pen[0], pen[1])  # fmt: skip
-                wb, leave_b = wish(bits, f[HEURISTIC, 1] != 0, allow_leave, 1, holder, d, f[LENGTH, 1],
-                                   f[LENGTH, 0], pen[1], pen[0])  # fmt: skip
-            first = False
-            won = -1
-            if wa != wb:
-                won = contest(rolls[0], rolls[1], f[STRIDSVANA, 0] + pen[0], f[STRIDSVANA, 1] + pen[1])
-            moved = min(max(s[DIST] + movement(wa, wb, step, won), 0), last)
-            if moved != s[DIST]:
-                s[REDECIDE] |= MOVED
-            s[DIST] = moved
-            d = scale[moved]
-            # Lämna (leave): both leave; one leaves freely beyond the enemy's weapon, or under a gratisanfall
-            leaver = 1 if leave_b else 0
-            chased = False
-            if leave_a and leave_b:
-                s[FATE], s[FATE + 1] = LEFT, LEFT
-            elif leave_a or leave_b:
-                if d > f[LENGTH, 1 - leaver]:
-                    s[FATE + leaver] = LEFT
+            roles = first and entry[ENTRY] == ROLES  # movement, leaving and initiative done by the State already
+            first_round, first = first, False
+            leaver, chased, fighting = 0, False, s[HOLDER] >= 0
+            if not roles:
+                # the secret movement: both wishes, then the same wish that way or the Stridsvana contest
+                if first_round and entry[ENTRY] == REVEALED:  # as the State revealed them (and the first roll, if made)
+                    wa, leave_a, wb, leave_b = entry[WISH_A], entry[LEAVE_A] != 0, entry[WISH_B], entry[LEAVE_B] != 0
+                    if entry[ROLL_A] >= 0:
+                        rolls[0] = entry[ROLL_A]
                 else:
-                    chased = True
-            fighting = False
-            if not (leave_a or leave_b):
-                s[HOLDER], s[REDECIDE] = initiative(
-                    s[HOLDER], s[REDECIDE], d, f[LENGTH, 0], f[LENGTH, 1], holder_roll, rolls[2], rolls[3],
-                    f[STRIDSVANA, 0] + pen[0], f[STRIDSVANA, 1] + pen[1],
-                )  # fmt: skip
-                fighting = s[HOLDER] >= 0
-                if not fighting:  # nobody gets the initiative: both regain one Gard
-                    for me in range(2):
-                        s[GARD + me] = min(s[GARD + me] + 1, f[GARD_MAX, me])
+                    wa, leave_a = wish(bits, f[HEURISTIC, 0] != 0, allow_leave, 0, holder, d, f[LENGTH, 0],
+                                       f[LENGTH, 1], pen[0], pen[1])  # fmt: skip
+                    wb, leave_b = wish(bits, f[HEURISTIC, 1] != 0, allow_leave, 1, holder, d, f[LENGTH, 1],
+                                       f[LENGTH, 0], pen[1], pen[0])  # fmt: skip
+                won = -1
+                if wa != wb:
+                    won = contest(rolls[0], rolls[1], f[STRIDSVANA, 0] + pen[0], f[STRIDSVANA, 1] + pen[1])
+                moved = min(max(s[DIST] + movement(wa, wb, step, won), 0), last)
+                if moved != s[DIST]:
+                    s[REDECIDE] |= MOVED
+                s[DIST] = moved
+                d = scale[moved]
+                # Lämna (leave): both leave; one leaves freely beyond the enemy's weapon, or under a gratisanfall
+                leaver = 1 if leave_b else 0
+                if leave_a and leave_b:
+                    s[FATE], s[FATE + 1] = LEFT, LEFT
+                elif leave_a or leave_b:
+                    if d > f[LENGTH, 1 - leaver]:
+                        s[FATE + leaver] = LEFT
+                    else:
+                        chased = True
+                fighting = False
+                if not (leave_a or leave_b):
+                    s[HOLDER], s[REDECIDE] = initiative(
+                        s[HOLDER], s[REDECIDE], d, f[LENGTH, 0], f[LENGTH, 1], holder_roll, rolls[2], rolls[3],
+                        f[STRIDSVANA, 0] + pen[0], f[STRIDSVANA, 1] + pen[1],
+                    )  # fmt: skip
+                    fighting = s[HOLDER] >= 0
+                    if not fighting:  # nobody gets the initiative: both regain one Gard
+                        for me in range(2):
+                            s[GARD + me] = min(s[GARD + me] + 1, f[GARD_MAX, me])
             att = s[HOLDER] if fighting else 0
             dfn = 1 - att
             src = 1 - leaver if chased else att  # who rolls the attack: the attacker, or the chaser of a leaver
             att_target = f[ATTACK, src] + pen[src]
             attacking = counter = False
-            if fighting:
+            if roles and entry[ATTACKING] == 1:  # the attack chosen (and the defender's answer, where it is)
+                attacking = True
+                if entry[COUNTER] >= 0:
+                    counter = entry[COUNTER] == 1
+                elif d <= f[LENGTH, dfn]:
+                    pays = soaks(s[GARD + dfn], f[GARD_MAX, dfn]) and counter_table[
+                        dfn, level(s[DAZE + dfn], f[LEVEL_CAP, dfn]), level(s[DAZE + att], f[LEVEL_CAP, att]),
+                        int(s[GARD + att] > 0), int(s[GARD + dfn] > 0)
+                    ]  # fmt: skip
+                    counter = choose(bits, f[HEURISTIC, dfn] != 0, pays)
+                if entry[ROLL_ATTACK] >= 0:
+                    rolls[4] = entry[ROLL_ATTACK]
+            elif fighting:
                 if choose(bits, f[HEURISTIC, att] != 0, regain_wish(s[GARD + att], f[GARD_MAX, att], att_target)):
                     for me in range(2):  # "Båda återfår ett poäng Gard"
                         s[GARD + me] = min(s[GARD + me] + 1, f[GARD_MAX, me])

@@ -47,11 +47,13 @@ F_ROWS = LIMITS + 4
 STEP_SIZE, HOLDER_ROLL, TWO_DEFENCE, ALLOW_LEAVE, FREE_IGNORES_GARD, EMPTY_SCRATCH = range(6)
 DEADLY_KNOCKS_OUT, GARD_DAMAGE_IS_DAMAGE, GROUND_REDECIDES, MAX_ROUNDS = range(6, 10)
 RULES = 10
-# entries of ``entry``: where in its first round a duel starts (``ENTRY``: AT_START, or REVEALED with the secret
-# movement's wishes and leaving, and the movement contest's first roll or −1)
-ENTRY, WISH_A, LEAVE_A, WISH_B, LEAVE_B, ROLL_A = range(6)
-ENTRIES = 6
-AT_START, REVEALED = 0, 1
+# entries of ``entry``: where in its first round a duel starts (``ENTRY``): AT_START; REVEALED with the secret
+# movement's wishes and leaving, and the movement contest's first roll or −1; ROLES with the movement, leaving and
+# initiative done (in the start vector), whether the attack is chosen (1, or −1 not yet), the defender's answer
+# (1 counter, 0 defend, −1 not yet) and the attack roll (or −1)
+ENTRY, WISH_A, LEAVE_A, WISH_B, LEAVE_B, ROLL_A, ATTACKING, COUNTER, ROLL_ATTACK = range(9)
+ENTRIES = 9
+AT_START, REVEALED, ROLES = 0, 1, 2
 # the dice traced per round besides the six d100 (see duel_rounds.TRACED)
 T_DEFENCE2, T_COUNTER, T_DAMAGE, T_COUNTER_DAMAGE = range(4)
 

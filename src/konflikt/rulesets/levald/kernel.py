@@ -190,6 +190,41 @@ def counter_table(state: Any, cap: Int) -> Int:
     return table
 
 
+def _entry(state: Any) -> Int | None:
+    """Where in its round a duel's State stands as the loop's ``entry`` (:data:`~.duel_rounds.ENTRY`), or ``None``
+    where the loop cannot enter it: at the round's start (before any secret marker is down, or the GM's conditions
+    where the GM may set them); the movement revealed with none or one of the contest's d100 made; the initiative
+    decided, at the attacker's choice, the defender's, the attack roll or the (one) defence roll."""
+    from konflikt.rulesets.levald.model import at_round_start
+
+    entry = np.full(L.ENTRIES, -1, dtype=np.int64)
+    entry[L.ENTRY] = L.AT_START
+    if at_round_start(state):
+        return entry
+    if len(state.pairs) != 1 or any(fate != "fighting" for fate in state.fate):
+        return None
+    phase, rolls = state.phase, state.rolls
+    if phase == "move_roll" and len(rolls) <= 1:
+        entry[L.ENTRY] = L.REVEALED
+        entry[L.WISH_A], entry[L.WISH_B] = (R.WISH[state.wishes[i]] for i in (0, 1))
+        entry[L.LEAVE_A], entry[L.LEAVE_B] = (state.wishes[i] == "leave" for i in (0, 1))
+        if rolls:
+            entry[L.ROLL_A] = rolls[0]
+        return entry
+    if phase not in ("attacker", "defender", "attack_roll", "defence_roll") or state.att != state.holder[0]:
+        return None
+    entry[L.ENTRY] = L.ROLES
+    if phase != "attacker":
+        entry[L.ATTACKING] = 1
+    if phase in ("attack_roll", "defence_roll"):
+        entry[L.COUNTER] = int(state.counter)
+    if phase == "defence_roll":
+        if len(rolls) != 1 or state.counter:
+            return None
+        entry[L.ROLL_ATTACK] = rolls[0]
+    return entry
+
+
 AT_START_ENTRY = np.array([L.AT_START, *[-1] * (L.ENTRIES - 1)], dtype=np.int64)
 """The entry of a batch from the opening: at its first round's start."""
 
@@ -216,25 +251,17 @@ class DuelKernel:
         initiative holder and why to decide it afresh, rounds played, each fighter's Gard, Omtöckning, fate and wound
         boxes) and the entry into its first round (:data:`~.duel_rounds.ENTRY`).
 
-        Represented: the start of a round (before any secret marker is down, or the GM's conditions where the GM may
-        set them), and the secret movement revealed with the movement contest to roll (none or one of its two d100
-        made), where the bridge over the rest of the round is largest. ``None`` elsewhere in a round (the caller
-        steps the State on to the next round's start) or for another duel."""
-        from konflikt.rulesets.levald.model import at_round_start
+        Represented (:func:`_entry`): the start of a round, the secret movement revealed with the movement contest
+        to roll, and the initiative decided up to the attack roll — the points whose rest of the round fans out
+        widest. ``None`` elsewhere in a round (the caller steps the State on to the next round's start: a defence
+        roll, the damage, gaining ground) or for another duel."""
         from konflikt.rulesets.levald.state import LevaldState
 
         if not isinstance(state, LevaldState) or state.is_terminal() or self.identity is None:
             return None
-        entry = np.full(L.ENTRIES, -1, dtype=np.int64)
-        entry[L.ENTRY] = L.AT_START
-        if not at_round_start(state):
-            if state.phase != "move_roll" or len(state.pairs) != 1 or len(state.rolls) > 1:
-                return None
-            entry[L.ENTRY] = L.REVEALED
-            entry[L.WISH_A], entry[L.WISH_B] = (R.WISH[state.wishes[i]] for i in (0, 1))
-            entry[L.LEAVE_A], entry[L.LEAVE_B] = (state.wishes[i] == "leave" for i in (0, 1))
-            if state.rolls:
-                entry[L.ROLL_A] = state.rolls[0]
+        entry = _entry(state)
+        if entry is None:
+            return None
         if state.fighters is not self._fighters_seen:  # the same fighters' copies are checked once
             if identity(state) != self.identity:
                 return None
