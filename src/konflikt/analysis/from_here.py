@@ -42,7 +42,7 @@ from konflikt.analysis.model_odds import model_odds, winners_by_values
 from konflikt.core.actions import Action
 from konflikt.core.batch import Batch, Coded, wilson
 from konflikt.core.capabilities import PreparesWinners, StartsFrom
-from konflikt.core.deadline import OutOfTime, deadline
+from konflikt.core.deadline import OutOfTime, check_time, deadline
 from konflikt.core.ruleset import Policy, get_ruleset
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import SIMULTANEOUS, State
@@ -278,6 +278,7 @@ def kernel_starts(
 
     def reach(s: State) -> dict[Hashable, Fraction]:
         nonlocal moves
+        check_time()
         if s.is_terminal():
             end = ("end", s.key())
             ends.setdefault(end, s)
@@ -626,7 +627,7 @@ def _kernel_runs(
     rng = np.random.default_rng(seed)
     batches: list[Counter[Hashable]] = []
     done, chunk = 0, KERNEL_FIRST
-    while done < KERNEL_MAX and time.monotonic() < end:
+    while done < KERNEL_MAX and (not done or time.monotonic() < end):  # one chunk at least: a few milliseconds
         began = time.monotonic()
         with _KERNEL_LOCK:
             batches.append(play(chunk, rng))

@@ -40,6 +40,7 @@ from konflikt.core.batch import Batch, Coded
 from konflikt.core.options import Options
 from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
+from konflikt.core.state import State
 from konflikt.rulesets.fimbulfrost.models import Catalogue, Character, Entry, load_catalogue
 from konflikt.rulesets.fimbulfrost.narrate import FATES
 from konflikt.rulesets.fimbulfrost.options import OPTIONS
@@ -309,6 +310,8 @@ class Tables:
     pools: Arr
     every_pays: bool
     empty_at_start: list[int]
+    r2_dice: int = 3
+    """The dice a standing hero rolls in round 2 (Stil, Stunt, Snak): none in a batch started at round 3."""
 
 
 def _hero_tables(catalogue: Catalogue, hero: Character, opp: Character, options: Options) -> HeroTables:
@@ -502,7 +505,13 @@ def make_kernel(scenario: Scenario, options: Options, seats: Mapping[str, Policy
     parts = scenario.participants()
     heroes = [p for p in parts if p.data.role == "hero"]
     opp = next(p for p in parts if p.data.role == "opponent")
-    return FimbulfrostKernel(tables, [p.id for p in heroes], opp.id, heroes[0].side, opp.side)
+    kernel = FimbulfrostKernel(tables, [p.id for p in heroes], opp.id, heroes[0].side, opp.side)
+    kernel.heroes, kernel.opponent, kernel.options = [p.data for p in heroes], opp.data, options
+    kernel.catalogue = load_catalogue(scenario.setup.lists_path(scenario.source))
+    kernel.carried = [
+        frozenset(h.data.konsekvenser) if options.carried_consequences_count else frozenset() for h in heroes
+    ]
+    return kernel
 
 
 class FimbulfrostKernel:
@@ -513,6 +522,54 @@ class FimbulfrostKernel:
         self._tables = loop_tables(tables)
         self.hero_ids, self.opp_id = hero_ids, opp_id
         self.winner_labels: list[Hashable] = [(hero_side,), (opp_side,)]
+        # what a State must share to start a batch (set by make_kernel; a kernel without them plays the opening)
+        self.heroes: list[Character] = []
+        self.opponent: Character | None = None
+        self.options: Options | None = None
+        self.catalogue: Catalogue | None = None
+        self.carried: list[frozenset[str]] = []
+        self._starts: dict[Hashable, tuple[Arr, ...] | None] = {}
+        """Loop tables per round start met (:meth:`start_from`), by what they are made from."""
+        self._seen: Any = None
+        """The last State's heroes found to be this kernel's (their copies are checked once)."""
+
+    def start_from(self, state: State) -> tuple[Arr, ...] | None:
+        """The loop's tables for a batch from ``state``, a conflict of this kernel's scenario at the start of a round
+        (every consequence of the last one bought: :func:`.model.at_round_start`), made by
+        :func:`.kernel_entry.entry_tables` for rounds 2 and 3. ``None`` within a round (the caller steps the State on
+        to the next round's start), for a State the tables cannot hold, or for another conflict."""
+        from konflikt.rulesets.fimbulfrost.kernel_entry import entry_tables
+        from konflikt.rulesets.fimbulfrost.model import at_round_start
+        from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
+
+        if not isinstance(state, FimbulfrostState) or self.options is None:
+            return None
+        round_no = at_round_start(state)
+        if not round_no:
+            return None
+        if state.chars is not self._seen:
+            same = list(state.chars) == self.heroes and state.opp == self.opponent
+            if not same or list(state.carried) != self.carried or state.catalogue != self.catalogue:
+                return None
+            self._seen = state.chars
+        if repr(state.options) != repr(self.options):
+            return None
+        if round_no == 1:
+            return self._tables  # the opening itself: at_round_start holds nothing else in round 1
+        key: Hashable = (
+            round_no, state.opp_status, tuple(state.hstatus), tuple(state.morale), tuple(state.fate),
+            tuple(map(tuple, state.pools)), tuple(map(tuple, state.taken)), tuple(state.back), tuple(state.borrowed),
+        )  # fmt: skip
+        if key not in self._starts:
+            if len(self._starts) > 4096:
+                self._starts.clear()
+            tables = entry_tables(self.t, state, round_no, self)
+            self._starts[key] = None if tables is None else loop_tables(tables)
+        return self._starts[key]
+
+    def run_from(self, start: tuple[Arr, ...], n: int, rng: np.random.Generator) -> Batch:
+        """Play ``n`` conflicts from a start (:meth:`start_from`); lengths count the steps from there."""
+        return self._play(n, rng, None, start)
 
     def consequence_counts(self) -> dict[str, dict[Hashable, int]]:
         """Participant → fate label → how many consequences that fate holds: a report reads expectations off the
@@ -536,7 +593,19 @@ class FimbulfrostKernel:
         batch = self._play(n, rng, trace)
         return batch, {k: np.concatenate(v, axis=-1) for k, v in trace.items()}
 
-    def _play(self, n: int, rng: np.random.Generator, trace: dict[str, list[Arr]] | None) -> Batch:
+    def run_traced_from(self, start: tuple[Arr, ...], n: int, rng: np.random.Generator) -> tuple[Batch, dict[str, Arr]]:
+        """:meth:`run_traced` from a start (:meth:`start_from`)."""
+        trace: dict[str, list[Arr]] = {}
+        batch = self._play(n, rng, trace, start)
+        return batch, {k: np.concatenate(v, axis=-1) for k, v in trace.items()}
+
+    def _play(
+        self,
+        n: int,
+        rng: np.random.Generator,
+        trace: dict[str, list[Arr]] | None,
+        tables: tuple[Arr, ...] | None = None,
+    ) -> Batch:
         from konflikt.rulesets.fimbulfrost.kernel_loop import FATE, play
 
         t = self.t
@@ -545,7 +614,7 @@ class FimbulfrostKernel:
         out = np.empty((FATE + t.n, n), np.int16)
         rows = np.zeros((5 * t.n + 2, n) if trace is not None else (0, 0), np.int64)
         loop: Any = play  # its arguments: the tables, then the outputs
-        loop(rng, *self._tables, out, rows)
+        loop(rng, *(self._tables if tables is None else tables), out, rows)
         if trace is not None:
             k = t.n
             for name, part in (("s1", rows[:k]), ("h1", rows[k]), ("s2", rows[k + 1 : 2 * k + 1]),
@@ -576,7 +645,7 @@ def loop_tables(t: Tables) -> tuple[Arr, ...]:
     for i, h in enumerate(t.heroes):
         for column, name in enumerate(("label", "bought", "dead", "marked", "gone", "lost")):
             hero[i, : len(h.label), column] = getattr(h, name)
-    consts = np.array([t.n, t.status, t.answer, t.kamp, t.per, t.opp_width, int(t.every_pays)], np.int64)
+    consts = np.array([t.n, t.status, t.answer, t.kamp, t.per, t.opp_width, int(t.every_pays), t.r2_dice], np.int64)
     i64 = np.int64
     return (
         consts,

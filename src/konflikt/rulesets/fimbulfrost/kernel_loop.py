@@ -32,7 +32,7 @@ GROUP = 8
 (3⁸ = 6,561 entries in :data:`NONZERO`, a table the processor's first cache holds)."""
 
 # ``consts``
-HEROES, STATUS, ANSWER, KAMP, PER, OPP_WIDTH, EVERY_PAYS = range(7)
+HEROES, STATUS, ANSWER, KAMP, PER, OPP_WIDTH, EVERY_PAYS, R2_DICE = range(8)
 # rows of ``t1`` (by the heroes' round-1 successes k1), ``ta`` (by a, after the answer), ``tb`` (by b, after Kamp)
 T1_OS, T1_STEPS = range(2)
 TA_STEPS, TA_OUT, TA_MASK, TA_R2 = range(4)
@@ -106,6 +106,7 @@ def play(
     n = consts[HEROES]
     status, answer, kamp = consts[STATUS], consts[ANSWER], consts[KAMP]
     per, opp_width, every_pays = consts[PER], consts[OPP_WIDTH], consts[EVERY_PAYS]
+    r2_dice = consts[R2_DICE]  # three a standing hero; none in a batch started at round 3 (kernel_entry)
     o2, o3 = np.zeros(n, np.int64), np.zeros(n, np.int64)
     keep = trace.shape[0] > 0
     for j in range(out.shape[1]):
@@ -134,8 +135,8 @@ def play(
                 os2 = os1
                 for i in range(n):
                     if ta[TA_MASK, a] >> i & 1:
-                        s, word, left = successes(bits, word, left, 3)
-                        o2[i] = ones(bits, 3 - s)
+                        s, word, left = successes(bits, word, left, r2_dice)
+                        o2[i] = ones(bits, r2_dice - s)
                         os2 -= s
                         if keep:
                             trace[n + 1 + i, j], trace[2 * n + 1 + i, j] = s, o2[i]
