@@ -72,7 +72,7 @@ def test_an_estimate_has_its_interval_and_n_and_agrees_with_the_exact_answer() -
         estimate = who_wins(scenario, state, seats, budget=3.0, seed=7, at_opening=False)  # type: ignore[arg-type]
     finally:
         from_here.EXACT_SHARE = share
-    assert estimate.method == "reference" and estimate.n > 0
+    assert estimate.method in ("kernel", "reference") and estimate.n > 0  # the kernel starts from a round's start
     assert estimate.line().startswith("≈ ") and f"n={estimate.n:,}" in estimate.line()
     for e, x in zip(estimate.chances, exact.chances, strict=False):
         assert e.label == x.label

@@ -192,7 +192,7 @@ def who_wins(
     opening = not state.steps() if at_opening is None else at_opening
     kernel_made = scenario.ruleset.kernel is not None and not _compiling_elsewhere(scenario, policies)
     covered = kernel_made and (opening or _starts_from(scenario, policies))
-    share = budget * (KERNEL_EXACT_SHARE if covered else EXACT_SHARE)
+    share = budget * (KERNEL_EXACT_SHARE if covered and opening else EXACT_SHARE)
     valued = _by_values(scenario, state, policies, share)
     if valued is not None:
         chances, bound = valued
@@ -359,12 +359,12 @@ def _locked_starts(kernel: StartsFrom, state: State, policies: Mapping[str, Poli
 
 
 def _starts_from(scenario: Scenario, policies: Mapping[str, Policy]) -> bool:
-    """Whether the ruleset's kernel for this scenario and these seats (made, or being made by the warm-up) can
-    start from a State under way: the exact solver then gets the shorter share of the budget."""
+    """Whether the ruleset's kernel for this scenario and these seats (made, or not made yet) can start from a State
+    under way (``StartsFrom``); one made for an opening only leaves the answer to the reference runner."""
     found = _KERNELS.get(_key(scenario, policies))
     if found is not None and found[0] is scenario:
         return isinstance(found[1], StartsFrom)
-    return True  # not made yet: the kernel decides when it is (the opening's share is the kernel's in any case)
+    return True  # not made yet: made when the exact solver has had its share
 
 
 def choice_odds(
