@@ -4,23 +4,26 @@ A conflict is the open floor or a surpriser's frislag (free attack), then an exc
 target's mothandling (counter), its svarshandling (response), the actor's counter to the response, the secret
 turordning (order) bids and their roll, then each deed resolved in turn: a move, or a contest (2T each, the one
 behind may top) and, for a hit, the skadeslag (damage roll) with its top, mot-toppa and mot-mot-toppa — then the
-endings are checked and the floor moves on. Each of those is a function below of the same name, for one conflict.
-A decision or a roll counts one step exactly where the State records one, so the length is the reference runner's
-``len(state.steps())``; the dry sides are noted after every spend, as :meth:`PwgeState.note_dry_sides`.
+endings are checked and the floor moves on. A decision or a roll counts one step exactly where the State records
+one, so the length is the reference runner's ``len(state.steps())``; the dry sides are noted after every spend, as
+:meth:`PwgeState.note_dry_sides`.
 
 The heuristic's choices are not restated: they are the answers of the real policy read once per feature combination
 into :class:`~.kernel_tables.Tables` (which deed to buy, whether to counter or respond). What each step decides — who
 can spend, how the heuristic pays, its threshold rules (reserve, topping worth 25 %, the order bids, mot-toppa and
 mot-mot-toppa), who is ahead in a contest, the wound level of a hit — is :mod:`.kernel_rules`, written once for this
 loop and for the exact model's array flow (:mod:`.kernel_flow`) and compiled here for scalars; what is the loop's own
-is the order of the steps (a call each) and the state's layout.
+is the order of the steps and the state's layout.
 
-numba compiles the module on first use and caches it (:mod:`konflikt.dice.compiled`). Every rule function takes
-two int64 arrays — ``s``, the conflict's state, and ``t``, the scenario's tables, both laid out by the offsets named
-below — and scalars: a call hands over two small array structs (a named tuple of the tables' twenty-odd arrays was
-copied into every call, 115 µs a duel), and both arrays are views without a reference count (:func:`borrowed`), so
-the calls LLVM does not inline cost no atomics. Dice are exact: 2T one uniform draw below 36, 1T below 6; a test
-hands recorded faces instead (:class:`Replay`).
+Why it is one function: :func:`play` is the whole conflict, every step below compiled into it (``leaf``: numba
+inlines it before LLVM sees it), so no array crosses a call in the exchange. An exchange touches only its actor and
+its target, so it is played on their numbers as local values (:data:`Person`: pools, body, wound, out, the dry rank
+of the side), which LLVM keeps in registers, and written back to the conflict's state ``s`` when it ends. Before,
+every step was a compiled function handed ``s``, ``t`` and the recorded dice: the dice's two arrays were counted on
+every call (two atomic operations an array, 68 % of the time) and the state went through memory between steps.
+Only what runs once an exchange or less (the endings, the floor) still reads and writes ``s`` (int64, laid out by
+the offsets named below) with the scenario's tables ``t``, both views without a reference count (:func:`borrowed`).
+Dice are exact: 2T one uniform draw below 36, 1T below 6; a test hands recorded faces instead (:class:`Replay`).
 """
 
 from __future__ import annotations
@@ -81,6 +84,7 @@ bid_order, defence_mod, contest_result = leaf(R.bid_order), leaf(R.defence_mod),
 R_top_allowed, R_may_top, tops_contest = leaf(R.top_allowed), leaf(R.may_top), leaf(R.tops_contest)
 damage_points, tops_damage, counter_tops = leaf(R.damage_points), leaf(R.tops_damage), leaf(R.counter_tops)
 keeps_roll, wound_level = leaf(R.keeps_roll), leaf(R.wound_level)
+draw = leaf(uniform.py_func)  # type: ignore[attr-defined]  # Lemire's exact draw, compiled into the loop
 
 
 STANDING, POINTS, CHASE = range(3)
@@ -91,23 +95,20 @@ OPEN, FREE, DONE = range(3)
 MAX_STEPS = 1_000_000
 """A safety stop far beyond any real conflict (every handling costs a token or an experience die)."""
 
-# the scalars of ``s``, a conflict's state: where the conflict stands, its counts, and the exchange under way
-PHASE, FLOOR, PASSES, SP, STEPS, ACTIONS, ENDING, WINNER, DRY_GROUPS, ID = range(10)
-ACTOR, TARGET, AKIND, RKIND, ACOUNT, RCOUNT, IS_FREE, R_AT, SNAP, ORDER = range(10, 20)
-TOGETHER = 20
-"""1 while an action and its response resolve samtidigt (simultaneously): the sides they empty are noted together
-when the exchange ends (:meth:`PwgeState.deeds_together`)."""
-X = 21
+# the scalars of ``s``, a conflict's state between exchanges: where it stands and its counts
+PHASE, FLOOR, PASSES, SP, STEPS, ACTIONS, ENDING, WINNER, DRY_GROUPS, ID, PENDING = range(11)
+"""``PENDING``: 1 until the first sides are noted dry, when some side is dry from the start (someone out or without a
+token): the State notes it with the first sides that run dry, in the same group."""
+X = 11
 # rows of ``play``'s output, then per participant p: tokens, body points, worst wound, out at ``PERSON + 4 p``
 OUT_ENDING, OUT_WINNER, OUT_STEPS, OUT_ACTIONS, PERSON = range(5)
 
 
-# ``s``, a conflict's state (int64): the scalars above, the contest's two roles (a, b), then per participant and side
-C_MOD, C_ROLL, C_ROLLED, C_TOPS, C_DEC = range(X, X + 10, 2)
-TOK, XP, BODY, WND, OUT, PTS, DRY_RANK = range(X + 10, X + 10 + 7 * MAX_PEOPLE, MAX_PEOPLE)
+# ``s``, a conflict's state (int64): the scalars above, then per participant and side
+TOK, XP, BODY, WND, OUT, PTS, DRY_RANK = range(X, X + 7 * MAX_PEOPLE, MAX_PEOPLE)
 """``DRY_RANK``: when each side's pools ran dry, the number of its group (:attr:`PwgeState.dry_order`); ``NONE``: not
 yet."""
-DIST = X + 10 + 7 * MAX_PEOPLE
+DIST = X + 7 * MAX_PEOPLE
 """Every pair's distance code, ``s[DIST + p * MAX_PEOPLE + q]``."""
 SIZE = DIST + MAX_PEOPLE * MAX_PEOPLE
 # ``t``, a scenario's tables (int64): these numbers, then where each table starts in ``t`` (its offset at its name)
@@ -196,7 +197,7 @@ def dist(s: Int, p: int, q: int) -> int:
     return value
 
 
-# ---- the pools ---------------------------------------------------------------------------------------------------
+# ---- the pools between exchanges ---------------------------------------------------------------------------------
 @leaf
 def can(s: Int, p: int) -> bool:
     """:meth:`PwgeState.can_spend`: standing with a token left."""
@@ -217,22 +218,10 @@ def purse(s: Int, p: int) -> int:
     return total
 
 
-@leaf
-def pay(s: Int, p: int) -> None:
-    """One token, or as the heuristic chooses an erfarenhetstärning (experience die) instead, while a token remains
-    and the pool is down to :data:`~.policies.DIE_WHEN_TOKENS` (:func:`.kernel_rules.pays_with_die`)."""
-    if pays_with_die(s[TOK + p], s[XP + p]):
-        s[XP + p] -= 1
-    else:
-        s[TOK + p] -= 1
-
-
-@leaf
+@rule
 def note_dry(s: Int, t: Int) -> None:
-    """:meth:`PwgeState.note_dry_sides`: the sides newly dry in this step form the next group (none while deeds
-    resolve together: they are noted when the exchange ends)."""
-    if s[TOGETHER]:
-        return
+    """:meth:`PwgeState.note_dry_sides` between exchanges: the sides newly dry form the next group."""
+    s[PENDING] = 0
     newly = False
     for side in range(t[SIDES]):
         if s[DRY_RANK + side] == NONE and not side_can_act(s, t, side):
@@ -242,13 +231,16 @@ def note_dry(s: Int, t: Int) -> None:
         s[DRY_GROUPS] += 1
 
 
-@leaf
-def spend(s: Int, t: Int, p: int) -> None:
-    """A step's one spend, and the sides it leaves dry noted (only p's side can be, and only if p can no longer
-    spend: every earlier change was noted when it happened)."""
-    pay(s, p)
-    if not can(s, p):
-        note_dry(s, t)
+@rule
+def note_rest(s: Int, t: Int, one: int, other: int, group: int) -> bool:
+    """The sides other than ``one`` and ``other`` that were dry before anything was noted (someone out, or without a
+    token, from the start), marked in ``group`` at the conflict's first note; whether there were any."""
+    newly = False
+    for side in range(t[SIDES]):
+        if side != one and side != other and s[DRY_RANK + side] == NONE and not side_can_act(s, t, side):
+            s[DRY_RANK + side] = group
+            newly = True
+    return newly
 
 
 @leaf
@@ -261,38 +253,365 @@ def side_can_act(s: Int, t: Int, side: int) -> bool:
 
 
 @leaf
-def top_allowed(t: Int, count: int) -> bool:
+def others_can_act(s: Int, t: Int, p: int) -> int:
+    """1 when a member of p's side other than p can still spend (p's side is dry only when p is dry too)."""
+    side = per_person(t, SIDE, p)
+    for q in range(t[PEOPLE]):
+        if q != p and per_person(t, SIDE, q) == side and can(s, q):
+            return 1
+    return 0
+
+
+@leaf
+def roll(bits: Any, faces: Int, used: Int, row: int, count: int) -> int:
+    """The sum of ``count`` d6 (2T: 2, 1T: 1): one exactly uniform draw, or the conflict's next recorded faces."""
+    if faces.shape[0]:
+        total = 0
+        for _ in range(count):
+            k = used[row]
+            if k >= faces.shape[1] or faces[row, k] == 0:
+                raise RuntimeError("pwge loop: a conflict rolled more dice than were recorded")
+            total += faces[row, k]
+            used[row] = k + 1
+        return total
+    if count == 2:
+        u: int = draw(bits, 36)
+        return u // 6 + u % 6 + 2
+    face: int = draw(bits, 6) + 1
+    return face
+
+
+# ---- the two people of an exchange, as numbers -------------------------------------------------------------------
+Person = tuple[int, int, int, int, int, int, int]
+"""One of the exchange's two people as local numbers: tokens, experience dice, body points, worst wound, out, the
+dry rank of its side (``NONE``: not dry yet) and whether another member of its side can still spend. Only the actor
+and the target change during an exchange, so the loop plays it on these numbers (registers, no memory between the
+steps) and writes them back when it ends."""
+
+
+@leaf
+def person(s: Int, t: Int, p: int) -> Person:
+    side = per_person(t, SIDE, p)
+    return (s[TOK + p], s[XP + p], s[BODY + p], s[WND + p], s[OUT + p], s[DRY_RANK + side], others_can_act(s, t, p))
+
+
+@leaf
+def keep(s: Int, t: Int, p: int, who: Person) -> None:
+    """``who`` written back as participant ``p``."""
+    s[TOK + p], s[XP + p], s[BODY + p], s[WND + p], s[OUT + p] = who[0], who[1], who[2], who[3], who[4]
+    s[DRY_RANK + per_person(t, SIDE, p)] = who[5]
+
+
+@leaf
+def p_can(who: Person) -> bool:
+    able: bool = can_spend(who[4], who[0])
+    return able
+
+
+@leaf
+def p_purse(who: Person) -> int:
+    return who[0] + who[1]
+
+
+@leaf
+def p_pay(who: Person) -> Person:
+    """One token, or as the heuristic chooses an erfarenhetstärning (experience die) instead, while a token remains
+    and the pool is down to :data:`~.policies.DIE_WHEN_TOKENS` (:func:`.kernel_rules.pays_with_die`)."""
+    tok, xp, body, wnd, out, rank, other = who
+    if pays_with_die(tok, xp):
+        xp -= 1
+    else:
+        tok -= 1
+    return (tok, xp, body, wnd, out, rank, other)
+
+
+@leaf
+def p_dry(who: Person, group: int) -> tuple[Person, bool]:
+    """``who``'s side marked dry in ``group`` if it has just run dry; whether it was."""
+    tok, xp, body, wnd, out, rank, other = who
+    newly = rank == NONE and other == 0 and not can_spend(out, tok)
+    if newly:
+        rank = group
+    return (tok, xp, body, wnd, out, rank, other), newly
+
+
+@leaf
+def noted(
+    s: Int, t: Int, x: Person, y: Person, sx: int, sy: int, groups: int, pending: int
+) -> tuple[Person, Person, int, int]:
+    """:meth:`PwgeState.note_dry_sides` inside an exchange: only the two people's sides can run dry there (and, at
+    a conflict's first note, sides dry from the start: ``pending``); the newly dry form the next group."""
+    x, newly_x = p_dry(x, groups)
+    y, newly_y = p_dry(y, groups)
+    newly = newly_x or newly_y
+    if pending:
+        newly = note_rest(s, t, sx, sy, groups) or newly
+        pending = 0
+    if newly:
+        groups += 1
+    return x, y, groups, pending
+
+
+@leaf
+def top_allowed(limit: int, count: int) -> bool:
     """The option ``max_tops_per_roll`` (0: no limit)."""
-    allowed: bool = R_top_allowed(t[MAX_TOPS_RULE], count)
+    allowed: bool = R_top_allowed(limit, count)
     return allowed
 
 
 @leaf
-def roll(bits: Any, dice: Replay, s: Int, count: int) -> int:
-    """The sum of ``count`` d6 (2T: 2, 1T: 1): one exactly uniform draw, or the conflict's next recorded faces."""
-    if dice.faces.shape[0]:
-        j = s[ID]
-        total = 0
-        for _ in range(count):
-            k = dice.used[j]
-            if k >= dice.faces.shape[1] or dice.faces[j, k] == 0:
-                raise RuntimeError("pwge loop: a conflict rolled more dice than were recorded")
-            total += dice.faces[j, k]
-            dice.used[j] = k + 1
-        return total
-    if count == 2:
-        u = uniform(bits, 36)
-        return u // 6 + u % 6 + 2
-    face: int = uniform(bits, 6) + 1
-    return face
+def spent(
+    s: Int, t: Int, x: Person, y: Person, sx: int, sy: int, groups: int, pending: int, together: bool
+) -> tuple[Person, Person, int, int]:
+    """x's one spend, and the sides it leaves dry noted (none while deeds resolve together: they are noted when the
+    exchange ends, :meth:`PwgeState.deeds_together`)."""
+    x = p_pay(x)
+    if not together and not p_can(x):
+        x, y, groups, pending = noted(s, t, x, y, sx, sy, groups, pending)
+    return x, y, groups, pending
+
+
+# ---- the contest -------------------------------------------------------------------------------------------------
+@leaf
+def contest(
+    bits: Any, faces: Int, used: Int, row: int, s: Int, t: Int, steps: int, x: Person, y: Person, sx: int,
+    sy: int, groups: int, pending: int, together: bool, b: int, ordering: bool, a_mod: int, b_mod: int,
+) -> tuple[int, int, Person, Person, int, int]:  # fmt: skip
+    """2T + modifier each, x against y (against a difficulty, ``b`` is ``NONE`` and its 2T + ``b_mod`` nobody's, as
+    the State rolls it); the one behind may top (reroll for a token) until someone declines or cannot, as
+    :func:`.kernel_rules.tops_contest` has the heuristic decide (a top lets the other decide again). Returns 0: x
+    ahead; 1: y ahead (a tie holds for y); 2: a tie in the turordningsslag (order roll), deciding nothing — with
+    the steps, both people and the dry groups after."""
+    limit = t[MAX_TOPS_RULE]
+    steps += 2
+    a_roll = roll(bits, faces, used, row, 2) + a_mod
+    b_roll = roll(bits, faces, used, row, 2) + b_mod
+    a_tops = b_tops = 0
+    a_declined = b_declined = False
+    while True:
+        res: int = contest_result(a_roll, b_roll, ordering)
+        may_a = R_may_top(0, a_declined, p_can(x), top_allowed(limit, a_tops))
+        if (res == 1 or res == 2) and may_a:
+            steps += 1
+            if tops_contest(a_roll, a_mod, b_roll, True, a_tops, p_purse(x), False):
+                x, y, groups, pending = spent(s, t, x, y, sx, sy, groups, pending, together)
+                a_declined = b_declined = False
+                a_tops += 1
+                steps += 1
+                a_roll = roll(bits, faces, used, row, 2) + a_mod
+            else:
+                a_declined = True
+        elif (res == 0 or (res == 2 and not may_a)) and R_may_top(b, b_declined, p_can(y), top_allowed(limit, b_tops)):
+            steps += 1
+            if tops_contest(b_roll, b_mod, a_roll, False, b_tops, p_purse(y), not ordering):
+                y, x, groups, pending = spent(s, t, y, x, sy, sx, groups, pending, together)
+                a_declined = b_declined = False
+                b_tops += 1
+                steps += 1
+                b_roll = roll(bits, faces, used, row, 2) + b_mod
+            else:
+                b_declined = True
+        else:
+            return res, steps, x, y, groups, pending
+
+
+# ---- the skadeslag (damage roll) ---------------------------------------------------------------------------------
+@leaf
+def skadeslag(
+    bits: Any, faces: Int, used: Int, row: int, s: Int, t: Int, steps: int, x: Person, y: Person, sx: int,
+    sy: int, groups: int, pending: int, together: bool, mod: int, armour: int,
+) -> tuple[int, Person, Person, int, int]:  # fmt: skip
+    """x hits y: 1T + ``mod``; x may top (reroll) a low face; then y may mot-toppa (counter-top) a serious one,
+    which x answers with mot-mot-toppa (keep the roll; y may counter again) or a reroll; the roll that stands is
+    marked (:func:`wounded`)."""
+    limit = t[MAX_TOPS_RULE]
+    tops = ctops = 0
+    while True:
+        steps += 1
+        face = roll(bits, faces, used, row, 1)
+        total = face + mod
+        if p_can(x) and top_allowed(limit, tops):
+            steps += 1
+            if tops_damage(face, p_purse(x)):
+                x, y, groups, pending = spent(s, t, x, y, sx, sy, groups, pending, together)
+                tops += 1
+                continue
+        stands = False
+        while True:  # y's mot-toppa, as long as x keeps the roll
+            if not (p_can(y) and top_allowed(limit, ctops)):
+                stands = True
+                break
+            steps += 1
+            if not counter_tops(damage_points(total, armour), t[SARAD], y[2], face, p_purse(y), ctops):
+                stands = True
+                break
+            y, x, groups, pending = spent(s, t, y, x, sy, sx, groups, pending, together)
+            ctops += 1
+            if not p_can(x):
+                break
+            steps += 1
+            if not keeps_roll(face, p_purse(x)):
+                break
+            x, y, groups, pending = spent(s, t, x, y, sx, sy, groups, pending, together)  # mot-mot-toppa
+        if stands:
+            y = wounded(t, y, total, armour)
+            if not together and not p_can(y):
+                y, x, groups, pending = noted(s, t, y, x, sy, sx, groups, pending)
+            return steps, x, y, groups, pending
+
+
+@leaf
+def wounded(t: Int, who: Person, total: int, armour: int) -> Person:
+    """Points past the armour off the body; the wound level (skråma, lätt, sårad, allvarligt) costs its tokens and
+    is kept if worse; at 0 body points the defender is out."""
+    tok, xp, body, wnd, out, rank, other = who
+    points = damage_points(total, armour)
+    level = wound_level(points, t[SKRAMA], t[SARAD], t[ALLVARLIGT])
+    tok = max(0, tok - per_person(t, TOKEN_LOSS, level))
+    body -= points
+    wnd = max(wnd, level)
+    if body <= 0:
+        out = 1
+    return (tok, xp, body, wnd, out, rank, other)
+
+
+# ---- the exchange ------------------------------------------------------------------------------------------------
+@leaf
+def exchange(
+    bits: Any, faces: Int, used: Int, row: int, s: Int, t: Int, a: int, j: int, akind: int, free: bool
+) -> None:
+    """A handling (action) or frislag (free attack) from ``a`` at ``j``, declared: the actor's spend (not for a
+    frislag), mothandling (counter), svarshandling (response) and its counter, turordning (order), the deeds.
+
+    Played on local numbers (:data:`Person`), written back at the end."""
+    steps, groups, pending = s[STEPS], s[DRY_GROUPS], s[PENDING]
+    sa, sj = per_person(t, SIDE, a), per_person(t, SIDE, j)
+    x, y = person(s, t, a), person(s, t, j)
+    if not free:
+        x, y, groups, pending = spent(s, t, x, y, sa, sj, groups, pending, False)
+    s[ACTIONS] += 1
+    d = dist(s, a, j)
+    snap = d
+    acount = rcount = False
+    rkind, r_at = NONE, NONE
+    if p_can(y):  # the target's mothandling (counter) against the action
+        steps += 1
+        if counters(t, COUNTER, j, a, d, akind, 1 if p_can(x) else 0, rich_band(p_purse(y))):
+            y, x, groups, pending = spent(s, t, y, x, sj, sa, groups, pending, False)
+            acount = True
+    if not free and p_can(y):  # the svarshandling (response)
+        steps += 1
+        reach = d
+        if t[MEETS_CLOSING] and akind == CLOSER and not acount:
+            landing = step_to(t, a, j, 0, d)
+            if landing != NONE:
+                reach = landing  # against an uncountered closing, made at the distance it lands at
+        if responds(p_purse(y)):
+            rkind = choice(t, RESPONSE, j, a, reach, 1 if p_can(x) else 0)
+        if rkind != NONE:
+            y, x, groups, pending = spent(s, t, y, x, sj, sa, groups, pending, False)
+            if rkind < CLOSER and reach != d:
+                r_at = reach
+        if rkind != NONE and p_can(x):  # the actor's counter to the response
+            steps += 1
+            if counters(t, COUNTER_RESPONSE, a, j, d, rkind, 1 if p_can(y) else 0, rich_band(p_purse(x))):
+                x, y, groups, pending = spent(s, t, x, y, sa, sj, groups, pending, False)
+                rcount = True
+    order = SIM
+    if rkind != NONE and (p_can(x) or p_can(y)):
+        # the secret turordning (order) bids: each bids when it can, its purse is above the reserve, not both
+        # move, and the other is near the end; both bidding roll for it
+        steps += 1
+        both = both_move(akind, rkind)
+        first = not both and R_bids(p_can(x), p_purse(x), y[2], per_pair(t, TOP_DAMAGE, a, j), y[0])
+        second = not both and R_bids(p_can(y), p_purse(y), x[2], per_pair(t, TOP_DAMAGE, j, a), x[0])
+        if first:
+            x = p_pay(x)
+        if second:
+            y = p_pay(y)
+        if not (p_can(x) and p_can(y)):  # bids are secret: sides left dry by both ran dry together
+            x, y, groups, pending = noted(s, t, x, y, sa, sj, groups, pending)
+        if first and second:
+            won, steps, x, y, groups, pending = contest(
+                bits, faces, used, row, s, t, steps, x, y, sa, sj, groups, pending, False, j, True,
+                per_person(t, ATTRIBUTE, a), per_person(t, ATTRIBUTE, j),
+            )  # fmt: skip
+            order = order_of(won)
+        else:
+            order = bid_order(first, second)
+    together = rkind != NONE and order == SIM
+    for pos in range(1 if rkind == NONE else 2):
+        is_action = (pos == 0) == (order != RESPONSE_FIRST)
+        if is_action:
+            da, dt, kind, countered, sda, sdt, xx, yy = a, j, akind, acount, sa, sj, x, y
+        else:
+            da, dt, kind, countered, sda, sdt, xx, yy = j, a, rkind, rcount, sj, sa, y, x
+        steps, xx, yy, groups, pending, d = deed(
+            bits, faces, used, row, s, t, steps, xx, yy, sda, sdt, groups, pending, together,
+            da, dt, kind, countered, pos, order == SIM, d, snap, NONE if is_action else r_at,
+        )  # fmt: skip
+        if is_action:
+            x, y = xx, yy
+        else:
+            x, y = yy, xx
+    keep(s, t, a, x)
+    keep(s, t, j, y)
+    s[DIST + a * MAX_PEOPLE + j] = s[DIST + j * MAX_PEOPLE + a] = d
+    s[STEPS], s[DRY_GROUPS], s[PENDING] = steps, groups, pending
+
+
+@leaf
+def deed(
+    bits: Any, faces: Int, used: Int, row: int, s: Int, t: Int, steps: int, x: Person, y: Person, sx: int,
+    sy: int, groups: int, pending: int, together: bool, da: int, dt: int, kind: int, countered: bool, pos: int,
+    simultaneous: bool, d: int, snap: int, r_at: int,
+) -> tuple[int, Person, Person, int, int, int]:  # fmt: skip
+    """The deed at queue position ``pos``, of ``da`` (x) at ``dt`` (y): skipped if someone fell before it (unless
+    simultaneous); a move steps, or is contested when countered; an attack in reach or a press is a contest; won,
+    a move steps (if it still can), a press scores where moves score, a hit is the skadeslag. Returns the steps,
+    both people, the dry groups and the pair's distance after."""
+    if not simultaneous and pos > 0 and (x[4] != 0 or y[4] != 0):
+        return steps, x, y, groups, pending, d
+    b = dt if countered else NONE
+    if kind in (CLOSER, FARTHER):
+        new = step_to(t, da, dt, kind - CLOSER, d)
+        if new == NONE:
+            return steps, x, y, groups, pending, d
+        if not countered:
+            return steps, x, y, groups, pending, new
+        a_mod, b_mod = per_person(t, ROLL, da), per_person(t, ROLL, dt)
+    elif kind == PRESS:
+        a_mod, b_mod = press_mod(t, da, d), per_person(t, ROLL, dt) if countered else 0
+    else:
+        code = snap if simultaneous else d
+        if r_at != NONE:
+            code = r_at  # a response that meets someone closing in
+        if not weapon_at(t, ATK_OK, da, kind, code):
+            return steps, x, y, groups, pending, d
+        band = weapon_at(t, ATK_BAND, da, kind, code)
+        a_mod = weapon_at(t, ATK_MOD, da, kind, code)
+        b_mod = defence_mod(band, countered, per_person(t, ROLL, dt), t[DODGE_KEEPS])
+    won, steps, x, y, groups, pending = contest(
+        bits, faces, used, row, s, t, steps, x, y, sx, sy, groups, pending, together, b, False, a_mod, b_mod
+    )
+    if won != 0:
+        return steps, x, y, groups, pending, d
+    if kind in (CLOSER, FARTHER):
+        new = step_to(t, da, dt, kind - CLOSER, d)
+        if new != NONE:
+            d = new
+    elif kind == PRESS and t[SCORING_MOVES]:
+        s[PTS + sx] += 1
+    else:
+        armour = 0 if kind == PRESS else per_person(t, ARMOUR, dt)
+        steps, x, y, groups, pending = skadeslag(
+            bits, faces, used, row, s, t, steps, x, y, sx, sy, groups, pending, together, damage_mod(t, da, kind),
+            armour,
+        )  # fmt: skip
+    return steps, x, y, groups, pending, d
 
 
 # ---- endings -----------------------------------------------------------------------------------------------------
-@leaf
-def finish(s: Int, ending: int, winner: int) -> None:
-    s[ENDING], s[WINNER], s[PHASE] = ending, winner, DONE
-
-
 @rule
 def goal_side(s: Int, t: Int) -> int:
     """The goal half of :func:`endings.check`: the side that has reached its goal, or ``NONE``."""
@@ -402,12 +721,8 @@ def next_surpriser(s: Int, t: Int) -> None:
 
 
 @leaf
-def declare(s: Int, a: int, j: int, kind: int, free: bool) -> None:
-    """A handling (action) or frislag (free attack) from ``a`` at ``j``."""
-    s[ACTOR], s[TARGET], s[AKIND], s[RKIND] = a, j, kind, NONE
-    s[ACOUNT], s[RCOUNT], s[IS_FREE], s[R_AT] = 0, 0, free, NONE
-    s[ACTIONS] += 1
-    s[SNAP], s[ORDER] = dist(s, a, j), SIM
+def finish(s: Int, ending: int, winner: int) -> None:
+    s[ENDING], s[WINNER], s[PHASE] = ending, winner, DONE
 
 
 @leaf
@@ -424,19 +739,8 @@ def best_foe(s: Int, t: Int, table: int, i: int) -> tuple[int, int]:
 
 
 @rule
-def open_table(bits: Any, dice: Replay, s: Int, t: Int) -> None:
-    """The floor's holder buys the heuristic's best handling against the foe it values most (ties: the first), or
-    passes; as many passes in a row as people able to act: a deadlock."""
-    s[STEPS] += 1
-    i = s[FLOOR]
-    best, target = best_foe(s, t, OPEN_KEY, i)
-    code, other = dist(s, i, target), able(s, target)
-    if buys(purse(s, i), best, choice(t, OPEN_WORTH, i, target, code, other)):
-        s[PASSES] = 0
-        spend(s, t, i)
-        declare(s, i, target, choice(t, OPEN_DEED, i, target, code, other), False)
-        exchange(bits, dice, s, t)
-        return
+def passed(s: Int, t: Int, i: int) -> None:
+    """The floor's holder passes; as many passes in a row as people able to act: a deadlock."""
     s[PASSES] += 1
     acting = 0
     for p in range(t[PEOPLE]):
@@ -448,266 +752,15 @@ def open_table(bits: Any, dice: Replay, s: Int, t: Int) -> None:
 
 
 @rule
-def frislag(bits: Any, dice: Replay, s: Int, t: Int) -> None:
-    """A surpriser's frislag (free attack): the heuristic's best reachable one (ties: the larger Action), or none."""
-    s[STEPS] += 1
-    i = per_person(t, SURPRISERS, s[SP])
-    best, target = best_foe(s, t, FREE_KEY, i)
-    if best == NO_KEY:
-        next_surpriser(s, t)
-        return
-    declare(s, i, target, choice(t, FREE_DEED, i, target, dist(s, i, target), able(s, target)), True)
-    exchange(bits, dice, s, t)
-
-
-# ---- the exchange ------------------------------------------------------------------------------------------------
-@rule
-def exchange(bits: Any, dice: Replay, s: Int, t: Int) -> None:
-    """After the declaration: mothandling, svarshandling and its counter, turordning, the deeds, the endings."""
-    a, j = s[ACTOR], s[TARGET]
-    if can(s, j):
-        counter(s, t, False)
-    if not s[IS_FREE] and can(s, j):
-        response(s, t)
-        if s[RKIND] != NONE and can(s, a):
-            counter(s, t, True)
-    if s[RKIND] != NONE and (can(s, a) or can(s, j)):
-        order_bids(bits, dice, s, t)
-    s[TOGETHER] = s[RKIND] != NONE and s[ORDER] == SIM
-    for pos in range(1 if s[RKIND] == NONE else 2):
-        resolve_deed(bits, dice, s, t, pos)
-    s[TOGETHER] = 0
-    end_exchange(s, t)
-
-
-@leaf
-def counter(s: Int, t: Int, answers_response: bool) -> None:
-    """A mothandling (counter): the target against the action, or the actor against the response; the table holds
-    the heuristic's answer by distance, deed, whether the other can still spend, and a purse above 1."""
-    s[STEPS] += 1
-    a, j = s[ACTOR], s[TARGET]
-    me, them = (a, j) if answers_response else (j, a)
-    kind = s[RKIND] if answers_response else s[AKIND]
-    table = COUNTER_RESPONSE if answers_response else COUNTER
-    rich = rich_band(purse(s, me))
-    if counters(t, table, me, them, dist(s, me, them), kind, able(s, them), rich):
-        spend(s, t, me)
-        s[RCOUNT if answers_response else ACOUNT] = 1
-
-
-@leaf
-def response(s: Int, t: Int) -> None:
-    """A svarshandling (response), when the purse is above the reserve and one; in a physical conflict, against an
-    uncountered closing, made at the distance the closing lands at."""
-    s[STEPS] += 1
-    a, j = s[ACTOR], s[TARGET]
-    now = dist(s, j, a)
-    reach = now
-    if t[MEETS_CLOSING] and s[AKIND] == CLOSER and not s[ACOUNT]:
-        landing = step_to(t, a, j, 0, now)
-        if landing != NONE:
-            reach = landing
-    deed = choice(t, RESPONSE, j, a, reach, able(s, a)) if responds(purse(s, j)) else NONE
-    if deed != NONE:
-        spend(s, t, j)
-        s[RKIND] = deed
-        if deed < CLOSER and reach != now:
-            s[R_AT] = reach
-
-
-@leaf
-def order_bids(bits: Any, dice: Replay, s: Int, t: Int) -> None:
-    """The secret turordning (order) bids: each bids when it can, its purse is above the reserve, not both move, and
-    the other is near the end (body within a top damage roll, or 3 tokens or fewer); both bidding roll for it."""
-    s[STEPS] += 1
-    a, j = s[ACTOR], s[TARGET]
-    both = both_move(s[AKIND], s[RKIND])
-    first = not both and bids(s, t, a, j)
-    second = not both and bids(s, t, j, a)
-    if first:
-        pay(s, a)
-    if second:
-        pay(s, j)
-    if not (can(s, a) and can(s, j)):
-        note_dry(s, t)  # bids are secret: sides left dry by both ran dry together
-    if first and second:
-        won = contest(bits, dice, s, t, True, a, j, per_person(t, ATTRIBUTE, a), per_person(t, ATTRIBUTE, j))
-        s[ORDER] = order_of(won)
-    else:
-        s[ORDER] = bid_order(first, second)
-
-
-@leaf
-def bids(s: Int, t: Int, p: int, foe: int) -> bool:
-    bid: bool = R_bids(can(s, p), purse(s, p), s[BODY + foe], per_pair(t, TOP_DAMAGE, p, foe), s[TOK + foe])
-    return bid
-
-
-@leaf
-def end_exchange(s: Int, t: Int) -> None:
+def end_exchange(s: Int, t: Int, actor: int, free: bool) -> None:
     """The endings, then the next frislag or the floor after the actor."""
     if check_endings(s, t):
         return
-    if s[IS_FREE]:
+    if free:
         next_surpriser(s, t)
         return
     s[PASSES] = 0
-    open_floor(s, t, s[ACTOR] + 1)
-
-
-# ---- resolution --------------------------------------------------------------------------------------------------
-@rule
-def resolve_deed(bits: Any, dice: Replay, s: Int, t: Int, pos: int) -> None:
-    """The deed at queue position ``pos``: skipped if someone fell before it (unless simultaneous); a move steps,
-    or is contested when countered; an attack in reach or a press is a contest, won: :func:`deed_succeeds`."""
-    is_action = (pos == 0) == (s[ORDER] != RESPONSE_FIRST)
-    da, dt = (s[ACTOR], s[TARGET]) if is_action else (s[TARGET], s[ACTOR])
-    kind = s[AKIND] if is_action else s[RKIND]
-    countered = (s[ACOUNT] if is_action else s[RCOUNT]) != 0
-    simultaneous = s[ORDER] == SIM
-    if not simultaneous and pos > 0 and (s[OUT + da] != 0 or s[OUT + dt] != 0):
-        return
-    now = dist(s, da, dt)
-    if kind in (CLOSER, FARTHER):
-        new = step_to(t, da, dt, kind - CLOSER, now)
-        if new == NONE:
-            return
-        if not countered:
-            set_pair(s, da, dt, new)
-            return
-        won = contest(bits, dice, s, t, False, da, dt, per_person(t, ROLL, da), per_person(t, ROLL, dt))
-    elif kind == PRESS:
-        b_mod = per_person(t, ROLL, dt) if countered else 0
-        won = contest(bits, dice, s, t, False, da, dt if countered else NONE, press_mod(t, da, now), b_mod)
-    else:
-        code = s[SNAP] if simultaneous else now
-        if not is_action and s[R_AT] != NONE:
-            code = s[R_AT]  # a response that meets someone closing in
-        if not weapon_at(t, ATK_OK, da, kind, code):
-            return
-        band = weapon_at(t, ATK_BAND, da, kind, code)
-        b_mod = defence_mod(band, countered, per_person(t, ROLL, dt), t[DODGE_KEEPS])
-        a_mod = weapon_at(t, ATK_MOD, da, kind, code)
-        won = contest(bits, dice, s, t, False, da, dt if countered else NONE, a_mod, b_mod)
-    if won == 0:
-        deed_succeeds(bits, dice, s, t, da, dt, kind)
-
-
-@leaf
-def set_pair(s: Int, p: int, q: int, code: int) -> None:
-    s[DIST + p * MAX_PEOPLE + q] = s[DIST + q * MAX_PEOPLE + p] = code
-
-
-@leaf
-def deed_succeeds(bits: Any, dice: Replay, s: Int, t: Int, da: int, dt: int, kind: int) -> None:
-    """A won move steps (if it still can); a won press scores a move where moves score; else a hit: the skadeslag."""
-    if kind in (CLOSER, FARTHER):
-        new = step_to(t, da, dt, kind - CLOSER, dist(s, da, dt))
-        if new != NONE:
-            set_pair(s, da, dt, new)
-    elif kind == PRESS and t[SCORING_MOVES]:
-        s[PTS + per_person(t, SIDE, da)] += 1
-    else:
-        skadeslag(bits, dice, s, t, da, dt, damage_mod(t, da, kind), 0 if kind == PRESS else per_person(t, ARMOUR, dt))
-
-
-# ---- the contest -------------------------------------------------------------------------------------------------
-@rule
-def contest(bits: Any, dice: Replay, s: Int, t: Int, ordering: bool, a: int, b: int, a_mod: int, b_mod: int) -> int:
-    """2T + modifier each (against a difficulty, ``b`` is ``NONE`` and its 2T + ``b_mod`` nobody's, as the State
-    rolls it); the one behind may top (reroll for a token) until someone declines or cannot. Returns 0: a ahead;
-    1: b ahead (a tie holds for b); 2: a tie in the turordningsslag (order roll), deciding nothing."""
-    s[C_MOD + 0], s[C_MOD + 1] = a_mod, b_mod
-    for role in range(2):
-        s[C_ROLLED + role] = s[C_TOPS + role] = s[C_DEC + role] = 0
-    while True:
-        for role in range(2):
-            if not s[C_ROLLED + role]:
-                s[STEPS] += 1
-                s[C_ROLL + role] = roll(bits, dice, s, 2) + s[C_MOD + role]
-                s[C_ROLLED + role] = 1
-        res: int = contest_result(s[C_ROLL + 0], s[C_ROLL + 1], ordering)
-        may_a = may_top(s, t, 0, a)
-        if (res == 1 or res == 2) and may_a:
-            role = 0
-        elif (res == 0 or (res == 2 and not may_a)) and may_top(s, t, 1, b):
-            role = 1
-        else:
-            return res
-        top_or_accept(s, t, ordering, role, a if role == 0 else b)
-
-
-@leaf
-def may_top(s: Int, t: Int, role: int, person: int) -> bool:
-    asked: bool = R_may_top(person, s[C_DEC + role], can(s, max(person, 0)), top_allowed(t, s[C_TOPS + role]))
-    return asked
-
-
-@leaf
-def top_or_accept(s: Int, t: Int, ordering: bool, role: int, me: int) -> None:
-    """The one behind tops or accepts, as :func:`.kernel_rules.tops_contest` has the heuristic decide; a top lets
-    the other decide again."""
-    s[STEPS] += 1
-    defending = role == 1 and not ordering
-    own, other, tops = s[C_ROLL + role], s[C_ROLL + 1 - role], s[C_TOPS + role]
-    if tops_contest(own, s[C_MOD + role], other, role == 0, tops, purse(s, me), defending):
-        spend(s, t, me)
-        s[C_DEC + 0] = s[C_DEC + 1] = 0
-        s[C_TOPS + role] += 1
-        s[C_ROLLED + role] = 0
-    else:
-        s[C_DEC + role] = 1
-
-
-# ---- the skadeslag (damage roll) ---------------------------------------------------------------------------------
-@rule
-def skadeslag(bits: Any, dice: Replay, s: Int, t: Int, att: int, dfd: int, mod: int, armour: int) -> None:
-    """1T + ``mod``; the attacker may top (reroll) a low face; then the defender may mot-toppa (counter-top) a
-    serious one, which the attacker answers with mot-mot-toppa (keep the roll; the defender may counter again) or
-    a reroll; the roll that stands is marked (:func:`apply_damage`)."""
-    tops = ctops = 0
-    while True:
-        s[STEPS] += 1
-        total = roll(bits, dice, s, 1) + mod
-        face = total - mod
-        if can(s, att) and top_allowed(t, tops):
-            s[STEPS] += 1
-            if tops_damage(face, purse(s, att)):
-                spend(s, t, att)
-                tops += 1
-                continue
-        while True:  # the defender's mot-toppa, as long as the attacker keeps the roll
-            if not (can(s, dfd) and top_allowed(t, ctops)):
-                apply_damage(s, t, dfd, total, armour)
-                return
-            s[STEPS] += 1
-            points = damage_points(total, armour)
-            if not counter_tops(points, t[SARAD], s[BODY + dfd], face, purse(s, dfd), ctops):
-                apply_damage(s, t, dfd, total, armour)
-                return
-            spend(s, t, dfd)
-            ctops += 1
-            if not can(s, att):
-                break
-            s[STEPS] += 1
-            if not keeps_roll(face, purse(s, att)):
-                break
-            spend(s, t, att)  # mot-mot-toppa: the roll stands, the defender may answer again
-
-
-@leaf
-def apply_damage(s: Int, t: Int, j: int, total: int, armour: int) -> None:
-    """Points past the armour off the body; the wound level (skråma, lätt, sårad, allvarligt) costs its tokens and
-    is kept if worse; at 0 body points the defender is out."""
-    points = damage_points(total, armour)
-    level = wound_level(points, t[SKRAMA], t[SARAD], t[ALLVARLIGT])
-    s[TOK + j] = max(0, s[TOK + j] - per_person(t, TOKEN_LOSS, level))
-    s[BODY + j] -= points
-    s[WND + j] = max(s[WND + j], level)
-    if s[BODY + j] <= 0:
-        s[OUT + j] = 1
-    if not can(s, j):
-        note_dry(s, t)
+    open_floor(s, t, actor + 1)
 
 
 # ---- the batch ---------------------------------------------------------------------------------------------------
@@ -726,6 +779,9 @@ def start(s: Int, t: Int, j: int) -> None:
             s[DIST + p * MAX_PEOPLE + q] = per_pair(t, START_DIST, p, q)
     for side in range(t[SIDES]):
         s[PTS + side], s[DRY_RANK + side] = 0, NONE
+    for side in range(t[SIDES]):
+        if not side_can_act(s, t, side):
+            s[PENDING] = 1
 
 
 @compiled
@@ -736,19 +792,40 @@ def play(rng: Any, t: Int, dice: Replay, out: Int) -> None:
     owned = np.zeros(SIZE, np.int64)
     s = borrowed(owned)  # ``owned`` keeps the memory until the end
     t = borrowed(t)  # the caller holds the tables
-    for j in range(out.shape[1]):
-        start(s, t, j)
+    faces, used = borrowed(dice.faces), borrowed(dice.used)  # and the recorded dice
+    for row in range(out.shape[1]):
+        start(s, t, row)
         while s[PHASE] != DONE:
-            if s[PHASE] == FREE:
-                frislag(bits, dice, s, t)
-            else:
-                open_table(bits, dice, s, t)
+            s[STEPS] += 1
+            free = s[PHASE] == FREE
+            if free:  # a surpriser's frislag: the heuristic's best reachable one (ties: the larger Action), or none
+                i = per_person(t, SURPRISERS, s[SP])
+                best, target = best_foe(s, t, FREE_KEY, i)
+                if best == NO_KEY:
+                    next_surpriser(s, t)
+                    continue
+                kind = choice(t, FREE_DEED, i, target, dist(s, i, target), able(s, target))
+            else:  # the floor's holder buys the heuristic's best handling against the foe it values most, or passes
+                i = s[FLOOR]
+                best, target = best_foe(s, t, OPEN_KEY, i)
+                code, other = dist(s, i, target), able(s, target)
+                if not buys(purse(s, i), best, choice(t, OPEN_WORTH, i, target, code, other)):
+                    passed(s, t, i)
+                    continue
+                s[PASSES] = 0
+                kind = choice(t, OPEN_DEED, i, target, code, other)
+            exchange(bits, faces, used, row, s, t, i, target, kind, free)
+            end_exchange(s, t, i, free)
             if s[STEPS] > MAX_STEPS:
                 raise RuntimeError("pwge loop: a conflict did not end")
-        out[OUT_ENDING, j], out[OUT_WINNER, j] = s[ENDING], s[WINNER]
-        out[OUT_STEPS, j], out[OUT_ACTIONS, j] = s[STEPS], s[ACTIONS]
+        out[OUT_ENDING, row], out[OUT_WINNER, row] = s[ENDING], s[WINNER]
+        out[OUT_STEPS, row], out[OUT_ACTIONS, row] = s[STEPS], s[ACTIONS]
         for p in range(t[PEOPLE]):
-            row = PERSON + 4 * p
-            out[row, j], out[row + 1, j], out[row + 2, j] = s[TOK + p], s[BODY + p], s[WND + p]
-            out[row + 3, j] = s[OUT + p]
+            at = PERSON + 4 * p
+            out[at, row], out[at + 1, row], out[at + 2, row], out[at + 3, row] = (
+                s[TOK + p],
+                s[BODY + p],
+                s[WND + p],
+                s[OUT + p],
+            )
     owned[0] = 0  # the state's memory lives until here
