@@ -120,3 +120,18 @@ def test_json_output_is_valid_and_holds_no_raw_control_character(cli: Callable[.
     shown_json = cli("chars", "show", "snurre", "--db", db, "--json")
     assert shown_json.code == 0 and clean(shown_json.out), shown_json.out
     assert json.loads(shown_json.out)["document"]["description"].startswith("\x9b\u202e")
+
+
+def test_an_import_holding_a_lone_surrogate_creates_no_database(cli: Callable[..., Result], tmp_path: Path) -> None:
+    """Found by the fuzz's round-trip target: the import was refused in one line, but only after the database file
+    had been made (the store checked the text when it wrote); a refused import creates nothing."""
+    db = tmp_path / "k.sqlite"
+    assert cli("play", "levald/duel", "--seed", "1", "--db", str(db)).code == 0
+    exported = json.loads(cli("export", "1", "--db", str(db)).out)
+    exported["scenario"]["sides"][1]["goal"] = "flee\ud800"
+    conflict = tmp_path / "conflict.json"
+    conflict.write_text(json.dumps(exported), encoding="utf-8")  # JSON spells it \ud800
+    fresh = tmp_path / "fresh.sqlite"
+    result = cli("import", str(conflict), "--db", str(fresh))
+    assert result.code == 2 and "sides[1].goal" in result.err and "lone surrogate" in result.err, result.err
+    assert not fresh.exists()

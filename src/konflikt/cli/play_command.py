@@ -38,7 +38,7 @@ from konflikt.errors import KonfliktError, StoreError
 from konflikt.safe_text import json_text
 from konflikt.sim.runner import seat_policies
 from konflikt.store import library
-from konflikt.store.db import NoDatabase, Store, default_path
+from konflikt.store.db import NoDatabase, Store, check_storable, default_path
 from konflikt.store.source import LibrarySource
 
 DbOption = Annotated[Path | None, typer.Option("--db", help="The save database (default: your data folder).")]
@@ -280,6 +280,7 @@ def register(app: typer.Typer) -> None:
             raise StoreError(f"{file}: play.seats: no seat {unknown[0]!r} in this conflict")
         seat_policies(conflict.scenario, play_info.seats)
         ending = library.ending_of(conflict.replay(), conflict.scenario.title)  # a finished one is listed as such
+        check_storable(conflict, dict(play_info.seats))  # before the database is made: a refused import makes none
         store = Store.open(db)
         try:
             new_id = store.create(

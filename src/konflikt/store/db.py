@@ -329,6 +329,23 @@ def _now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")
 
 
+def check_storable(conflict: Conflict, seats: dict[str, str] | None = None) -> dict[str, Any]:
+    """The conflict's record without its steps, once every text in it (the steps' and the seats' too) is one a
+    database can hold: called before a database is opened (``import``: a refused import creates no file) and again
+    by :meth:`Store.create`.
+
+    Raises:
+        StoreError: a lone surrogate (JSON can spell one; no UTF-8 encoder takes it), naming the field.
+    """
+    record = conflict.to_json()
+    record["steps"] = []
+    bad = bad_text({"record": record, "steps": [step.to_json() for step in conflict.steps], "seats": seats or {}})
+    if bad is not None:
+        # refused here, in one line, not half way through the write
+        raise StoreError(f"{bad}: text that is not valid Unicode (a lone surrogate); nothing was saved")
+    return record
+
+
 class Store:
     """The save database. Open it with :meth:`open`; every write is one transaction."""
 
@@ -628,12 +645,7 @@ class Store:
     ) -> int:
         """Save a new conflict with the steps it has. ``cast`` links it to a campaign (its characters are written
         back when it ends); ``ending`` (a conflict played whole, ``run``) ends it in the same transaction."""
-        record = conflict.to_json()
-        record["steps"] = []
-        bad = bad_text({"record": record, "steps": [step.to_json() for step in conflict.steps], "seats": seats or {}})
-        if bad is not None:
-            # no UTF-8 encoder takes a lone surrogate: refused here, in one line, not half way through the write
-            raise StoreError(f"{bad}: text that is not valid Unicode (a lone surrogate); nothing was saved")
+        record = check_storable(conflict, seats)
         with self.transaction() as tx:
             cur = tx.execute(
                 "INSERT INTO conflicts (title, ruleset, created, updated, record, dice, seats) VALUES (?,?,?,?,?,?,?)",
