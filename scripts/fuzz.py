@@ -1,17 +1,25 @@
-"""The long campaigns of issue 18: hostile inputs of every kind, and SIGKILLs of ``konflikt play``.
+"""The long campaigns of issues 18 and 48: hostile inputs of every kind, and SIGKILLs of ``konflikt play``.
 
     nice -n 19 .venv/bin/python scripts/fuzz.py --examples 100000 --jobs 2 [--seed 1] [--minutes M]
     nice -n 19 .venv/bin/python scripts/fuzz.py --examples 0 --kills 200 --jobs 2
     .venv/bin/python scripts/fuzz.py --one database 20000000123      # one example again, with its traceback
 
 The fuzz campaign runs the targets of ``tests/reliability/fuzzing.py`` (the suite runs a few hundred of the same
-examples through hypothesis) in this process's workers: the command-line targets call ``konflikt.cli.main.main``
-in-process, exactly as the ``konflikt`` script does, with one example in ``--subprocess-every`` run as a real
-``python -m konflikt`` process instead (the exit-code path: the interpreter's own exit, stdin closed). Example ``i``
-is target ``i mod 6`` with seed ``SEED·10⁹ + i`` whatever the number of jobs, so ``--one`` reproduces any of them.
-It prints per target: inputs, accepted, clean refusals, internal errors, over budget, files changed that must not
-change, and the mean time an example took. Any internal error or changed file is printed with its seed and makes
-the exit code 1.
+examples through hypothesis) in this process's workers: scenario files and documents, rule options, prompts, dice,
+imports, damaged databases, the character library (``chars``), campaigns (``campaign rest``, ``run --campaign``)
+and exports read back (``export``, ``import``, ``saves --json``). Their inputs hold escape sequences, C1, the
+bidirectional overrides, NUL, line breaks, lone surrogates and invalid bytes. The command-line targets call
+``konflikt.cli.main.main`` in-process, exactly as the ``konflikt`` script does, and one round of examples in
+``--subprocess-every`` (5: 12% of all examples) runs them as real ``python -m konflikt`` processes instead, with
+stdin closed and the arguments as bytes (invalid UTF-8 where the text holds surrogates). Example ``i`` is target
+``i mod len(TARGETS)`` with seed ``SEED·10⁹ + i`` whatever the number of jobs, so ``--one`` reproduces any of them.
+
+Oracles: an exit code other than 0 or 2, a traceback or more than one stderr line on exit 2 (internal); a value
+the model must refuse that was accepted (nonsense: ``omdomme=true``, a consequence not on the lists, a name with a
+line break, a lone surrogate in an import); a control character on stdout or stderr (raw-output); an example over
+its time budget or a process over 1 GiB resident (runaway); a file changed or created that must not be (changed).
+It prints per target the inputs, accepted, clean refusals and each kind of problem, and the mean time an example
+took. Any problem is printed with its seed and makes the exit code 1.
 
 The kill campaign (``--kills N``) plays every ruleset's first example in a real terminal, SIGKILLs it at random
 steps (half of the time between an answer and its commit), resumes each time, and compares the finished conflict
@@ -41,10 +49,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.reliability import fuzzing  # noqa: E402
-from tests.reliability.fuzzing import TARGETS, Bug  # noqa: E402
+from tests.reliability.fuzzing import TARGETS, Bug, Changed, Nonsense, RawOutput, Runaway  # noqa: E402
 
 NAMES = list(TARGETS)
-COLUMNS = ["inputs", "ok", "refused", "internal", "over-budget", "changed", "harness"]
+COLUMNS = ["inputs", "ok", "refused", "internal", "nonsense", "raw-output", "runaway", "changed", "harness"]
+#: Each kind of problem and its column ("runaway": over the time budget, or a process over the memory budget).
+KINDS: list[tuple[type[Bug], str]] = [(Nonsense, "nonsense"), (RawOutput, "raw-output"), (Changed, "changed"),
+                                      (Runaway, "runaway"), (Bug, "internal")]  # fmt: skip
 #: Examples a worker takes at a time (a multiple of the number of targets, so every chunk is balanced).
 CHUNK = 20 * len(NAMES)
 
@@ -63,6 +74,7 @@ class Tally:
     problems: list[str] = field(default_factory=list)
     processes: int = 0
     rss_mib: float = 0.0
+    child_rss_mib: float = 0.0
 
     def add(self, other: Tally) -> None:
         for name in NAMES:
@@ -72,6 +84,7 @@ class Tally:
         self.problems += other.problems
         self.processes += other.processes
         self.rss_mib = max(self.rss_mib, other.rss_mib)
+        self.child_rss_mib = max(self.child_rss_mib, other.child_rss_mib)
 
     def total(self, column: str = "inputs") -> int:
         return sum(c[column] for c in self.counts.values())
@@ -83,18 +96,22 @@ def run_example(index: int, seed: int, workdir: Path, subprocess_every: int, tal
     counts = tally.counts[name]
     counts["inputs"] += 1
     started = time.monotonic()
+    launched = fuzzing.PROCESSES[0]
     try:
         with fuzzing.through_subprocess(through):
-            counts[TARGETS[name](random.Random(example_seed), workdir)] += 1
+            outcome = TARGETS[name](random.Random(example_seed), workdir)
+        counts["runaway" if outcome == "over-budget" else outcome] += 1
+        if outcome == "over-budget":
+            tally.problems.append(f"{name} {example_seed}: runaway: over the time budget")
     except Bug as bug:
-        kind = "changed" if "changed" in str(bug) or "created" in str(bug) else "internal"
+        kind = next(column for cls, column in KINDS if isinstance(bug, cls))
         counts[kind] += 1
-        tally.problems.append(f"{name} {example_seed}: {bug}")
+        tally.problems.append(f"{name} {example_seed}: {kind}: {bug}")
     except Exception as exc:  # the harness itself (building the input), not konflikt
         counts["harness"] += 1
         tally.problems.append(f"{name} {example_seed}: harness: {type(exc).__name__}: {exc}")
     tally.seconds[name] += time.monotonic() - started
-    tally.processes += int(through and name in fuzzing.COMMAND_LINE_TARGETS)
+    tally.processes += int(fuzzing.PROCESSES[0] > launched)
 
 
 def run_chunk(job: tuple[int, int, int, float | None, int]) -> Tally:
@@ -107,6 +124,7 @@ def run_chunk(job: tuple[int, int, int, float | None, int]) -> Tally:
             break
         run_example(index, seed, workdir, subprocess_every, tally)
     tally.rss_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    tally.child_rss_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     return tally
 
 
@@ -224,7 +242,8 @@ def print_campaign(tally: Tally, seconds: float, args: argparse.Namespace) -> No
     print(f"{'all':<20}" + "".join(f"{tally.total(col):>12,}" for col in COLUMNS) + f"{mean:>12,.0f}")
     print(
         f"{tally.total():,} examples in {seconds / 60:.1f} min with {args.jobs} jobs (seed {args.seed}); "
-        f"{tally.processes} of them through a konflikt process; worker memory ≤ {tally.rss_mib:,.0f} MiB"
+        f"{tally.processes:,} of them ({tally.processes / max(1, tally.total()):.1%}) through konflikt processes; "
+        f"worker memory ≤ {tally.rss_mib:,.0f} MiB, a konflikt process ≤ {tally.child_rss_mib:,.0f} MiB"
     )
 
 
@@ -242,8 +261,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (each with its own databases)")
     parser.add_argument("--minutes", type=float, default=None, help="stop after this long, whatever --examples")
-    parser.add_argument("--subprocess-every", type=int, default=500, metavar="K",
-                        help="one round of examples in K runs konflikt as its own process (0: never)")  # fmt: skip
+    parser.add_argument("--subprocess-every", type=int, default=5, metavar="K",
+                        help="one round of examples in K runs konflikt as its own process (0: never); the default, "
+                        "5, runs 6 of every 50 examples (12%%) as processes")  # fmt: skip
     parser.add_argument("--kills", type=int, default=0, help="SIGKILLs of konflikt play, resumed and compared")
     parser.add_argument("--one", nargs=2, metavar=("TARGET", "SEED"), help="run one example with its traceback")
     args = parser.parse_args()

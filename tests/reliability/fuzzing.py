@@ -38,12 +38,31 @@ from konflikt.errors import KonfliktError
 
 #: Wall-clock seconds one example may take before it counts as over budget.
 BUDGET = 10.0
+#: The most memory (resident, MiB) one ``konflikt`` process of an example may hold.
+MEMORY_MIB = 1024
 #: Steps of play tried on an accepted scenario (enough to cross a few rounds, cheap enough for the suite).
 PLAY_STEPS = 300
 
 
 class Bug(AssertionError):
     """An input that konflikt does not handle as promised."""
+
+
+class Nonsense(Bug):
+    """A value the model must refuse was accepted (``omdomme = true``, a consequence not on the lists, a name with
+    a line break, a lone surrogate in an import)."""
+
+
+class RawOutput(Bug):
+    """A control character or escape sequence reached stdout or stderr raw (a terminal would obey it)."""
+
+
+class Changed(Bug):
+    """A file changed (or was created) that konflikt must leave as it was."""
+
+
+class Runaway(Bug):
+    """A konflikt process held more memory than :data:`MEMORY_MIB`."""
 
 
 class OverBudget(BaseException):
@@ -67,7 +86,7 @@ def budget(seconds: float = BUDGET) -> Iterator[None]:
 #: Set by :func:`through_subprocess`: the command-line targets run ``python -m konflikt`` as its own process.
 _SUBPROCESS = [False]
 #: The targets that run konflikt's command line (the others call the loaders and the engine directly).
-COMMAND_LINE_TARGETS = ("dice", "import", "database")
+COMMAND_LINE_TARGETS = ("dice", "import", "database", "chars", "campaign", "round-trip")
 
 
 @contextlib.contextmanager
@@ -81,11 +100,12 @@ def through_subprocess(on: bool = True) -> Iterator[None]:
         _SUBPROCESS[0] = previous
 
 
-def classify(action: Callable[[], object]) -> str:
-    """Run one example: ``ok``, ``refused`` or ``over-budget``; anything else is a :class:`Bug`."""
+def classify(action: Callable[[], object], commands: int = 1) -> str:
+    """Run one example (of ``commands`` konflikt commands): ``ok``, ``refused`` or ``over-budget``; anything else
+    is a :class:`Bug`."""
     try:
         # a process of its own starts the interpreter and imports konflikt first: a few seconds on a loaded machine
-        with budget(BUDGET * 3 if _SUBPROCESS[0] else BUDGET):
+        with budget(BUDGET * 3 * commands if _SUBPROCESS[0] else BUDGET):
             action()
     except OverBudget:
         return "over-budget"
@@ -114,8 +134,33 @@ def interesting(rng: random.Random) -> Any:
         lambda: [rng.randint(-3, 9) for _ in range(rng.randint(1, 4))],
         lambda: {"id": "x", "name": "x"},
         lambda: nested(rng.randint(30, 80)),
+        lambda: hostile_text(rng),
     ]
     return rng.choice(choices)()
+
+
+#: Pieces of text that have broken terminals, encoders and parsers: escape sequences (set the window's title, clear
+#: the screen), C1's CSI, the bidirectional overrides, NUL, line breaks, lone surrogates (JSON can spell them), and
+#: invalid bytes as Python reads them from argv (``surrogateescape``: ``\\udcff`` is the byte 0xff).
+HOSTILE = [
+    "\x1b]2;pwned\x07", "\x1b[2J", "\x1b[31m", "\x9b31m", "\u202e", "\u2066", "\x00", "\n", "\r", "\x7f", "\x85",
+    "\u2028", "\ud800", "\udfff", "\udcff", "\udc80\udc81", "\t", " ", "", "é", "Ω", "😀",
+]  # fmt: skip
+#: What no terminal may receive raw: C0 but tab and newline, DEL, C1 (and bytes 0x80–0x9f read as surrogates),
+#: the bidirectional overrides.
+RAW = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\udc80-\udc9f\udc1b]")
+
+
+def hostile_text(rng: random.Random, length: int = 4) -> str:
+    """A short text of letters and :data:`HOSTILE` pieces."""
+    return "".join(rng.choice([*HOSTILE, "Bu", "dolf", "a", "Z"]) for _ in range(rng.randint(1, length)))
+
+
+def clean_text(rng: random.Random) -> str:
+    """Hostile but valid text: escapes, C1 and bidirectional overrides, no NUL, line break or lone surrogate (what
+    a title or a description may hold, and every printer must show escaped)."""
+    pieces = ["\x1b]2;pwned\x07", "\x1b[2J", "\x9b31m", "\u202e", "\x7f", "Tvekamp", "Ω", " "]
+    return "".join(rng.choice(pieces) for _ in range(rng.randint(1, 5))) + "x"
 
 
 def nested(depth: int) -> Any:
@@ -434,19 +479,49 @@ def dice(rng: random.Random, workdir: Path) -> str:
 # ---- command-line targets: imports and damaged databases -------------------------------------------------------
 def run_cli(*args: str) -> tuple[int, str]:
     """``konflikt ARGS`` in this process (or its own, see :func:`through_subprocess`): (exit code, stderr); an
-    exit code other than 0 or 2, a traceback, or more than one stderr line on exit 2 is a bug."""
-    if _SUBPROCESS[0] and not any("\x00" in a for a in args):  # no process takes a NUL in its arguments
-        code, text = run_process(*args)
-    else:
-        code, text = run_in_process(*args)
+    exit code other than 0 or 2, a traceback, more than one stderr line on exit 2, or a control character on
+    stdout or stderr is a bug."""
+    code, _, err = run_cli_out(*args)
+    return code, err
+
+
+def argv_bytes(arg: str) -> bytes:
+    """An argument as the bytes a process gets: UTF-8, invalid bytes for ``surrogateescape``'s ``\\udc80``–
+    ``\\udcff``, and a lone surrogate as the invalid UTF-8 ``surrogatepass`` writes (``\\ud800``: ED A0 80)."""
+    for errors in ("strict", "surrogateescape", "surrogatepass"):
+        try:
+            return arg.encode("utf-8", errors)
+        except UnicodeEncodeError:
+            continue
+    return arg.encode("utf-8", "replace")
+
+
+def shown_args(args: tuple[str, ...]) -> str:
+    return " ".join(ascii(a)[1:-1][:60] for a in args)
+
+
+def run_cli_out(*args: str) -> tuple[int, str, str]:
+    """:func:`run_cli`, with stdout: (exit code, stdout, stderr)."""
+    if any("\x00" in a for a in args):  # no process takes a NUL in its arguments: in-process, as given
+        code, out, text = run_in_process(*args)
+    elif _SUBPROCESS[0]:
+        code, out, text = run_process(*args)
+    else:  # as a process would read them: invalid bytes as surrogateescape
+        code, out, text = run_in_process(*(os.fsdecode(argv_bytes(a)) for a in args))
+    where = f"konflikt {shown_args(args)}"
     if code not in (0, 2) or "Traceback" in text:
-        raise Bug(f"konflikt {' '.join(a[:60] for a in args)}: exit {code}: {text[-400:]}")
+        raise Bug(f"{where}: exit {code}: {text[-400:]}")
     if code == 2 and text.count("\n") != 1:
-        raise Bug(f"konflikt {' '.join(a[:60] for a in args)}: {text.count(chr(10))} lines: {text[-400:]}")
-    return code, text
+        raise Bug(f"{where}: {text.count(chr(10))} lines: {text[-400:]}")
+    for stream, written in (("stdout", out), ("stderr", text)):
+        raw = RAW.search(written)
+        if raw is not None:
+            at = raw.start()
+            raise RawOutput(f"{where}: a raw {raw.group()!a} on {stream}: {written[max(0, at - 60) : at + 20]!a}")
+    return code, out, text
 
 
-def run_in_process(*args: str) -> tuple[int, str]:
+def run_in_process(*args: str) -> tuple[int, str, str]:
     from konflikt.cli.main import main
 
     out, err = io.StringIO(), io.StringIO()
@@ -460,17 +535,45 @@ def run_in_process(*args: str) -> tuple[int, str]:
                 code = int(exc.code or 0) if not isinstance(exc.code, str) else 1
     finally:
         sys.stdin = stdin
-    return code, err.getvalue()
+    return code, out.getvalue(), err.getvalue()
 
 
-def run_process(*args: str) -> tuple[int, str]:
-    """``python -m konflikt ARGS`` with stdin closed; a signal's death (negative code) is a bug too."""
+#: ``konflikt`` processes started by this worker (the campaign counts the examples that ran at least one).
+PROCESSES = [0]
+
+
+def _children_peak_mib() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
+def run_process(*args: str) -> tuple[int, str, str]:
+    """``python -m konflikt ARGS`` with stdin closed and the arguments as bytes (invalid UTF-8 where the text
+    holds surrogates); a signal's death (negative code) is a bug too, and so is a process that held more than
+    :data:`MEMORY_MIB` (the peak of this worker's children rising past it)."""
     env = dict(os.environ, NO_COLOR="1", COLUMNS="120")
     env.pop("KONFLIKT_DEBUG", None)
-    done = subprocess.run(
-        [sys.executable, "-m", "konflikt", *args], stdin=subprocess.DEVNULL, capture_output=True, env=env
+    before = _children_peak_mib()
+    PROCESSES[0] += 1
+    process = subprocess.Popen(
+        [os.fsencode(sys.executable), b"-m", b"konflikt", *(argv_bytes(a) for a in args)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
     )
-    return (done.returncode if done.returncode >= 0 else 1), done.stderr.decode("utf-8", "replace")
+    try:
+        out, err = process.communicate()
+    finally:  # over budget (the alarm): the process goes too
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    peak = _children_peak_mib()
+    if before <= MEMORY_MIB < peak:
+        raise Runaway(f"konflikt {shown_args(args)}: {peak:,.0f} MiB resident (at most {MEMORY_MIB:,})")
+    decode = lambda data: data.decode("utf-8", "surrogateescape")  # noqa: E731 - raw bytes stay visible
+    return (process.returncode if process.returncode >= 0 else 1), decode(out), decode(err)
 
 
 @cache
@@ -515,7 +618,7 @@ def import_file(rng: random.Random, workdir: Path) -> str:
         code, err = run_cli("import", str(path), "--db", str(db))
         if code == 2:
             if db.exists():
-                raise Bug(f"a refused import created {db}: {err}")
+                raise Changed(f"a refused import created {db}: {err}")
             raise KonfliktError(err)
 
     return classify(action)
@@ -581,13 +684,217 @@ def damaged_database(rng: random.Random, workdir: Path) -> str:
         code, err = run_cli(*command, "--db", str(target))
         changed = sha(target) != before
         if changed and (code != 0 or not healthy):
-            raise Bug(f"konflikt {' '.join(command)} changed a {'refused' if code else 'damaged'} file: {err}")
+            raise Changed(f"konflikt {' '.join(command)} changed a {'refused' if code else 'damaged'} file: {err}")
         if command[0] in ("saves", "export") and changed:
-            raise Bug(f"read-only konflikt {command[0]} changed the file")
+            raise Changed(f"read-only konflikt {command[0]} changed the file")
         if code == 2:
             raise KonfliktError(err)
 
     return classify(action)
+
+
+# ---- the character library, campaigns, and exports read back ------------------------------------------------
+#: The library's characters: name → (ruleset, bundled character), each given hostile but valid text to print.
+LIBRARY = {"budolf": ("fimbulfrost", "budolf"), "snurre": ("levald", "snurre"), "belzee": ("presja", "belzee"),
+           "zorak": ("pwge", "zorak")}  # fmt: skip
+
+#: Settings each model must refuse (``chars edit NAME --set PATH=VALUE``); accepting one is "nonsense accepted".
+NONSENSE: dict[str, list[str]] = {
+    "budolf": [
+        "omdomme=true", "status=false", 'konsekvenser=["nonexistent"]', 'konsekvenser=["skramme", "skramme"]',
+        "konsekvenser=[" + ", ".join(['"skramme"'] * 2000) + "]", "laant_tid=1000000000000", "omdomme=-1",
+        'name="Bu\\ndolf"', 'name="Bu\\u0000dolf"', 'name="Bu\\u001b[2Jdolf"', 'name="   "', "omdomme=3\nstatus=60",
+        "omdomme=3\x00", 'manovrer=[{id="a", name="x", dice=true}]', "role=monster",
+    ],
+    "snurre": [
+        "kraft=true", "daze=1000000000", "wounds.skrama=10000000000", "gard_now=100000", "skills.Enhandsvapen=true",
+        'name="Snurre\\u009b"', "stridsvana=-1",
+    ],
+    "belzee": ["skill=true", "fate_points=false", 'consequences.mild="a\\nb"', 'name=""', "weapon=laser"],
+    "zorak": ['attributes.Karisma=true', "armour=true", "attributes.Karisma=7", 'name="Zo\\u202erak"', "body_points=0"],
+}  # fmt: skip
+
+
+@cache
+def library_db(workdir: Path) -> Path:
+    """A save database whose library holds one character of each ruleset, with escape sequences, C1 and a
+    bidirectional override in the texts a sheet prints (a description, aspects, an identity), and one played
+    campaign conflict."""
+    db = workdir / "library.sqlite"
+    hostile = "\x1b]2;pwned\x07\x1b[2J\x9b31m\u202e"
+    extra = {
+        "snurre": {"description": hostile},
+        "belzee": {"aspects": [hostile, "Zwinny"]},
+        "zorak": {"identity": hostile},
+    }
+    for name, (ruleset, builtin) in LIBRARY.items():
+        from konflikt.core.ruleset import get_ruleset
+        from konflikt.core.scenario import bundled_character
+
+        document = tomllib.loads(bundled_character(get_ruleset(ruleset), builtin).read_text(encoding="utf-8"))
+        document = {"ruleset": ruleset, **document, **extra.get(name, {})}
+        path = workdir / f"{name}.toml"
+        path.write_text(toml_document(document), encoding="utf-8")
+        code, err = run_cli("chars", "add", str(path), "--db", str(db))
+        assert code == 0, err
+    code, err = run_cli("run", "fimbulfrost/robbers", "--campaign", "default", "--seed", "1", "-q", "--db", str(db))
+    assert code == 0, err
+    return db
+
+
+def toml_document(document: dict[str, Any]) -> str:
+    from konflikt.core.overrides import dump_toml
+
+    return dump_toml(document)
+
+
+def fresh_copy(source: Path, workdir: Path, name: str) -> Path:
+    target = workdir / name
+    for leftover in workdir.glob(name + "*"):
+        leftover.unlink()
+    shutil.copy(source, target)
+    return target
+
+
+def library_setting(rng: random.Random, name: str) -> tuple[str, bool]:
+    """A ``PATH=VALUE`` for ``chars edit NAME``, and whether the model must refuse it."""
+    if rng.random() < 0.5:
+        return rng.choice(NONSENSE[name]), True
+    fields = ["name", "omdomme", "status", "kraft", "skills.Enhandsvapen", "attributes.Karisma", "skill", "aspects",
+             "description", "identity", "konsekvenser", hostile_text(rng, 2), "x.y", "a[0]"]  # fmt: skip
+    path = rng.choice(fields)
+    value = rng.choice([json.dumps(hostile_text(rng)), hostile_text(rng), str(interesting(rng))[:200], "3", "[]"])
+    return f"{path}={value}", False
+
+
+def chars_target(rng: random.Random, workdir: Path) -> str:
+    """``chars`` of every kind on a library with hostile text: edits with settings the models must refuse, added
+    files with hostile values and names, and every printing command (which must show the texts escaped). A
+    refused command, and any read-only one, leaves the file as it was."""
+    db = fresh_copy(library_db(workdir), workdir, "chars.sqlite")
+    name = rng.choice(list(LIBRARY))
+    draw = rng.random()
+    must_refuse = False
+    writes = True
+    if draw < 0.45:
+        setting, must_refuse = library_setting(rng, name)
+        command: tuple[str, ...] = ("chars", "edit", name, "--set", setting)
+    elif draw < 0.65:
+        ruleset, builtin = LIBRARY[name]
+        from konflikt.core.ruleset import get_ruleset
+        from konflikt.core.scenario import bundled_character
+
+        document = tomllib.loads(bundled_character(get_ruleset(ruleset), builtin).read_text(encoding="utf-8"))
+        document = mutate_tree({"ruleset": ruleset, **document}, rng, rng.randint(1, 2))
+        path = workdir / "character.toml"
+        try:
+            text = toml_document(document) if isinstance(document, dict) else json.dumps(document)
+        except (TypeError, ValueError, RecursionError):
+            text = mutate_text(toml_document({"ruleset": ruleset, "name": "x"}), rng, 2)
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        new_name = rng.choice(["newcomer", hostile_text(rng), "newcomer\n", "new\x00comer", "NEW", "a" * 65])
+        must_refuse = not re.fullmatch(r"[a-z0-9][a-z0-9_\-]*", new_name) or len(new_name) > 64
+        command = ("chars", "add", str(path), "--name", new_name)
+    else:
+        writes = False
+        command = rng.choice(
+            [("chars", "show", name), ("chars", "show", name, "--json"), ("chars", "export", name), ("chars",),
+             ("chars", "--json"), ("chars", "--campaign", hostile_text(rng)), ("chars", "show", hostile_text(rng)),
+             ("campaign", "list"), ("campaign", "list", "--json")]
+        )  # fmt: skip
+    before = sha(db)
+
+    def action() -> None:
+        code, err = run_cli(*command, "--db", str(db))
+        changed = sha(db) != before
+        if changed and (code != 0 or not writes):
+            raise Changed(f"konflikt {shown_args(command)} changed the file ({'refused' if code else 'read-only'})")
+        if code == 0 and must_refuse:
+            raise Nonsense(f"konflikt {shown_args(command)} was accepted")
+        if code == 2:
+            raise KonfliktError(err)
+
+    return classify(action)
+
+
+def campaign_target(rng: random.Random, workdir: Path) -> str:
+    """Campaigns: rest with hostile amounts and campaign names, and a conflict played from the library."""
+    db = fresh_copy(library_db(workdir), workdir, "campaign.sqlite")
+    campaign = rng.choice(["default", "default", hostile_text(rng), "default\n", "nosuch", "DEFAULT"])
+    amount = rng.choice(["1", "3", "7", "0", "-1", "100000", "100001", "9" * 40, "1.5", "²", hostile_text(rng, 2)])
+    unit = rng.choice(["--days", "--hours", "--minutes", "--rounds"])
+    draw = rng.random()
+    if draw < 0.5:
+        command: tuple[str, ...] = ("campaign", "rest", unit, amount, "--campaign", campaign)
+        if rng.random() < 0.3:
+            command += ("--option", rng.choice(["rest_floor_per_wound=false", "x=1", hostile_text(rng) + "=1"]))
+        if rng.random() < 0.3:
+            command += ("--json",)
+    else:
+        scenario = rng.choice(["fimbulfrost/robbers", "fimbulfrost/dragon", "levald/duel", "presja/knife_fight"])
+        command = ("run", scenario, "--campaign", campaign, "--seed", str(rng.randrange(50)), "-q")
+    valid_name = bool(re.fullmatch(r"[a-z0-9][a-z0-9_\-]*", campaign))
+    before = sha(db)
+
+    def action() -> None:
+        code, err = run_cli(*command, "--db", str(db))
+        if code != 0 and sha(db) != before:
+            raise Changed(f"konflikt {shown_args(command)} was refused and changed the file")
+        if code == 0 and not valid_name:
+            raise Nonsense(f"konflikt {shown_args(command)} took the campaign name {campaign!a}")
+        if code == 2:
+            raise KonfliktError(err)
+
+    return classify(action)
+
+
+def round_trip(rng: random.Random, workdir: Path) -> str:
+    """A conflict holding hostile text, exported and imported again: ``export`` and ``saves --json`` are valid JSON
+    that gives the same text back, and an export is always imported. A lone surrogate in an imported title, name or
+    goal must be refused (JSON can spell it; no UTF-8 encoder takes it)."""
+    _, exported = pristine(workdir)
+    data = copy.deepcopy(exported)
+    scenario = data["scenario"]
+    surrogate = rng.random() < 0.3
+    text = hostile_text(rng) + "\ud800" if surrogate else clean_text(rng)
+    where = rng.choice(["title", "description", "side", "goal", "participant"])
+    if where in ("title", "description"):
+        scenario[where] = text
+    elif where == "participant":
+        scenario["sides"][0]["participants"][0]["description"] = text  # free text of no model: refused or kept
+    else:
+        scenario["sides"][1]["name" if where == "side" else "goal"] = text
+    path = workdir / "round-trip.json"
+    path.write_text(json.dumps(data, ensure_ascii=rng.random() < 0.5), encoding="utf-8", errors="surrogatepass")
+    db = workdir / "round-trip.sqlite"
+    for leftover in workdir.glob("round-trip.sqlite*"):
+        leftover.unlink()
+
+    def action() -> None:
+        code, err = run_cli("import", str(path), "--db", str(db))
+        if code == 2:
+            if db.exists():
+                raise Changed(f"a refused import created {db}: {err}")
+            raise KonfliktError(err)
+        if surrogate:
+            raise Nonsense(f"an import holding a lone surrogate in {where} was accepted")
+        code, out, err = run_cli_out("export", "1", "--db", str(db))
+        if code != 0:
+            raise Bug(f"export of an imported conflict refused: {err}")
+        again = json.loads(out)
+        if where in ("title", "description") and again["scenario"][where] != text:
+            raise Bug(f"export changed the {where}: {again['scenario'][where]!a} for {text!a}")
+        path.write_text(out, encoding="utf-8")
+        for leftover in workdir.glob("round-trip.sqlite*"):
+            leftover.unlink()
+        code, err = run_cli("import", str(path), "--db", str(db))
+        if code != 0:
+            raise Bug(f"an export that import refuses: {err}")
+        code, out, err = run_cli_out("saves", "--json", "--db", str(db))
+        if code != 0 or not isinstance(json.loads(out), list):
+            raise Bug(f"saves --json after an import: {err}")
+
+    return classify(action, commands=4)
 
 
 TARGETS: dict[str, Callable[[random.Random, Path], str]] = {
@@ -598,6 +905,9 @@ TARGETS: dict[str, Callable[[random.Random, Path], str]] = {
     "dice": dice,
     "import": import_file,
     "database": damaged_database,
+    "chars": chars_target,
+    "campaign": campaign_target,
+    "round-trip": round_trip,
 }
 
 
