@@ -46,6 +46,9 @@ DICE_MODES = ("auto", "table", "players")
 """Who rolls at a table: konflikt (seeded, its faces shown), the GM (typed from the table's dice, or konflikt's at
 the GM's word), or each player on their own page (a Roll button drawing from the table's seeded dice, or the faces
 of their own dice typed); a roll of a seat no person plays is rolled by konflikt in ``players`` mode."""
+ROLLS_SHOWN = 3
+"""The dice card shows the last few rolls (an attack, its defence and the damage), each with its faces and meaning;
+the log has them all."""
 LOG_PAGE = 50
 """Log entries a page shows at first (and receives when it starts over); "earlier" asks for this many more."""
 TAKEN_IDS = 256
@@ -607,7 +610,7 @@ class WebTable:
             "paused": self.paused,
             "dice_mode": self.dice,
             "waiting": [self.label(s) for s in state.waiting_for()],
-            "rolls": [r.to_json() for r in self.rolls[-6:]][::-1],
+            "rolls": [r.to_json() for r in self.rolls[-ROLLS_SHOWN:]][::-1],
             "sheets": status,
             "status": [
                 {"row": self.label(r) if r in self.names else r, "cells": {k: named(v, ids) for k, v in c.items()}}
