@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 
 import pytest
 
 from konflikt.cli.main import main
+
+CALL_FAILED = pytest.StashKey[bool]()
 
 
 @dataclass
@@ -29,3 +31,32 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
         return Result(code, captured.out, captured.err)
 
     return run
+
+
+@pytest.fixture(autouse=True)
+def _through_cli(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """A test marked ``through_cli`` is played again at ``konflikt play`` once it has passed (tests/through_cli.py)."""
+    if request.node.get_closest_marker("through_cli") is None:
+        yield
+        return
+    from tests.through_cli import Recorder, replay_driven
+
+    recorder = Recorder()
+    with recorder.watching():
+        yield
+    if request.node.stash.get(CALL_FAILED, True):
+        return
+    if not recorder.driven:
+        pytest.fail("marked through_cli, but the test drove no state to play again at the command line")
+    replay_driven(recorder, tmp_path_factory.mktemp("through_cli"))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Keep the call's outcome on the item: a failed test is not also played again at the command line."""
+    report = yield
+    if call.when == "call":
+        item.stash[CALL_FAILED] = report.failed
+    return report

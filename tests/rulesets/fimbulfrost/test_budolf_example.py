@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from konflikt.core.actions import Action
 from konflikt.core.scenario import load_scenario
 from konflikt.dice import SuccessPool
@@ -21,6 +23,7 @@ def test_budolf_and_rudolf_have_the_texts_numbers() -> None:
     assert (state.opp.omdomme, state.opp.kamp, state.opp.status) == (2, 3, 6)
 
 
+@pytest.mark.through_cli
 def test_budolf_rolls_4d6_and_rudolf_3d6_when_presented_by_each_other() -> None:
     state = start()
     present_each_other(state)
@@ -29,6 +32,7 @@ def test_budolf_rolls_4d6_and_rudolf_3d6_when_presented_by_each_other() -> None:
     assert state.pending_roll() == SuccessPool(3)
 
 
+@pytest.mark.through_cli
 def test_budolf_presenting_himself_rolls_3d6() -> None:
     state = start(options={"presenters": "any"})
     act(state, "present", by="budolf")
@@ -36,6 +40,7 @@ def test_budolf_presenting_himself_rolls_3d6() -> None:
     assert state.pending_roll() == SuccessPool(3)
 
 
+@pytest.mark.through_cli
 def test_budolf_may_give_rudolf_morale_against_the_robbers_answer() -> None:
     state = start()
     present_each_other(state)
@@ -63,6 +68,7 @@ def test_budolf_example_robbers_roll_2d6_and_cannot_drive_anyone_out() -> None:
         assert twin.round == 2
 
 
+@pytest.mark.through_cli
 def test_budolf_example_the_dragon_with_omdomme_12_could_frighten_both_heroes_off() -> None:
     """ "mens en drage vil f.eks. have omdømme 12, kamp 12 og status 12 … Havde det været dragen med 12 i omdømme,
     kunne det være, at de eventyrere fornuftigt nok var rendt i skræk": the bundled dragon has the text's numbers,
@@ -79,6 +85,7 @@ def test_budolf_example_the_dragon_with_omdomme_12_could_frighten_both_heroes_of
     assert state.outcome().ending == "heroes_out" and state.round == 1
 
 
+@pytest.mark.through_cli
 def test_budolf_example_round1_defeat_when_successes_reach_status() -> None:
     state = start()
     present_each_other(state)
@@ -90,6 +97,7 @@ def test_budolf_example_round1_defeat_when_successes_reach_status() -> None:
     assert state.result == 1 and state.round == 1
 
 
+@pytest.mark.through_cli
 def test_budolf_and_rudolf_each_earn_3d6_in_round2() -> None:
     state = start()
     to_round2(state)
@@ -101,6 +109,7 @@ def test_budolf_and_rudolf_each_earn_3d6_in_round2() -> None:
     assert state.pending_roll() == SuccessPool(3)
 
 
+@pytest.mark.through_cli
 def test_budolf_example_round2_victory_costs_a_consequence_per_1() -> None:
     state = start()
     to_round2(state, 2, 2)  # robbers at 2
@@ -118,6 +127,7 @@ def test_budolf_example_round2_victory_costs_a_consequence_per_1() -> None:
     assert state.taken == [["skramme"], []]
 
 
+@pytest.mark.through_cli
 def test_budolf_example_robbers_strike_back_with_kamp_3d6() -> None:
     state = start()
     to_round2(state)
@@ -142,6 +152,7 @@ def _to_round3(state: FimbulfrostState) -> None:
     roll(state, 0)
 
 
+@pytest.mark.through_cli
 def test_budolf_takes_armour_dice_and_rudolf_gets_even_wilder_in_round3() -> None:
     state = start()
     _to_round3(state)
@@ -159,6 +170,7 @@ def test_budolf_takes_armour_dice_and_rudolf_gets_even_wilder_in_round3() -> Non
     assert state.result == 1 and state.opp_status == 0
 
 
+@pytest.mark.through_cli
 def test_budolf_example_round3_victory_costs_each_hero_a_consequence_per_1_from_the_round3_list() -> None:
     """Runde 3, "Trin 3A: Er Status på 0 eller lavere er modstanderen overvundet … For hver 1’er, der er rullet, skal
     helten desuden købe en konsekvens til sig selv": the robbers fall to the final roll, and each 1 in it costs the
@@ -181,6 +193,7 @@ def test_budolf_example_round3_victory_costs_each_hero_a_consequence_per_1_from_
     assert state.outcome().ending == "opponent_defeated"
 
 
+@pytest.mark.through_cli
 def test_budolf_example_loss_in_round3_each_buys_the_remaining_status() -> None:
     state = start()
     _to_round3(state)
@@ -237,6 +250,7 @@ def _budolf_spends_all_his_armour_and_the_heroes_lose_round3(
     return state
 
 
+@pytest.mark.through_cli
 def test_budolf_example_armour_spent_and_round3_lost_death_only_when_nothing_else_is_left() -> None:
     """ "spilleren bliver kun tvunget ud i at vælge denne, hvis der ikke er flere valgmuligheder tilbage på listen":
     Budolf, with no gear and his armour spent, still has 'Grejet er tabt' and 'Rustningen er flænset' on the round-3

@@ -67,6 +67,7 @@ def test_an_entry_may_be_chosen_once_per_hero() -> None:
         act(state, "consequence", entry="skramme")
 
 
+@pytest.mark.through_cli
 def test_doed_is_forced_only_when_nothing_else_is_left_but_never_forbidden_before() -> None:
     """ "spilleren bliver kun tvunget ud i at vælge denne, hvis der ikke er flere valgmuligheder tilbage": forced
     then, not forbidden before (the old rule refused death while anything else was left)."""
@@ -89,6 +90,7 @@ def test_carried_consequences_count_unless_the_option_is_off() -> None:
     assert Action.of("consequence", entry="skramme") in state.legal_actions()
 
 
+@pytest.mark.through_cli
 def test_a_lost_resource_consequence_empties_the_pool() -> None:
     state = start()
     _lose_round3(state)
@@ -96,6 +98,7 @@ def test_a_lost_resource_consequence_empties_the_pool() -> None:
     assert state.pools[0][0] == 0
 
 
+@pytest.mark.through_cli
 def test_dead_hero_buys_no_more() -> None:
     state = start(
         heroes=[hero("budolf", character="builtin:budolf", konsekvenser=["skramme", "grej-tabt", "rustning-flaeret"])],
@@ -116,6 +119,7 @@ def test_dead_hero_buys_no_more() -> None:
     assert "død (dead)" in state.outcome().participants["budolf"]
 
 
+@pytest.mark.through_cli
 def test_revenant_death_mark_even_for_a_victor() -> None:
     state = start(opponent=hero("genganger", character="builtin:genganger"))
     present_each_other(state)
@@ -140,6 +144,7 @@ def test_revenant_death_mark_even_for_a_victor() -> None:
     assert "står (standing)" in outcome.participants["budolf"]
 
 
+@pytest.mark.through_cli
 def test_defeated_opponent_consequences_from_its_list_bought_in_turns() -> None:
     state = start()
     present_each_other(state)
@@ -181,6 +186,7 @@ def test_user_list_file_errors_name_the_file(tmp_path: Path) -> None:
         start(setup={"konsekvenslister": str(tmp_path / "missing.toml")})
 
 
+@pytest.mark.through_cli
 def test_the_opponents_death_may_be_bought_with_the_first_point() -> None:
     """ "kan spillerne købe konsekvenser til modstanderen for det antal point": no death-last order for the
     opponent's list (the old rule offered 'Dræbt' only when the rest of the list was gone)."""
@@ -224,6 +230,7 @@ def test_a_refused_consequence_says_the_true_reason() -> None:
     assert "only when nothing else is left" not in str(refused.value)
 
 
+@pytest.mark.through_cli
 def test_a_dead_opponent_is_bought_nothing_more() -> None:
     """Dræbt (killed) ends the purchases for the opponent, however many points below 0 are left: nothing worse can
     befall it (konflikt's own stop: the text names no opponent's list)."""
@@ -279,6 +286,7 @@ def _robbers_at_minus(points: int) -> FimbulfrostState:
         ("modstander-fanget", ("modstander-flygter", "modstander-draebt")),
     ],
 )
+@pytest.mark.through_cli
 def test_opposing_fates_of_the_opponent_are_not_bought_together(first: str, ruled_out: tuple[str, ...]) -> None:
     """An opponent that flees (Flygter) is not also taken prisoner (Taget til fange) or killed (Dræbt), and one taken
     prisoner does not also flee or die by the heroes' purchase: each rules out the others, both ways; the other
@@ -292,6 +300,7 @@ def test_opposing_fates_of_the_opponent_are_not_bought_together(first: str, rule
             act(state, "consequence", entry=entry)
 
 
+@pytest.mark.through_cli
 def test_the_heuristic_buys_a_fled_opponent_no_capture_and_no_death() -> None:
     """Five points below 0: the heuristic buys the mildest first (Flygter), then what does not oppose it (wounded, loot
     left), and the rest cannot be bought (the old list sold it flight, capture and death together)."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from konflikt.core.actions import Action
 from konflikt.dice import SuccessPool
 from konflikt.rulesets.fimbulfrost import phases as P
@@ -14,6 +16,7 @@ from tests.rulesets.fimbulfrost.helpers import act, faces, hero, roll, start, to
 DESCRIBE_ALL = {"stil": True, "stunt": True, "snak": True}
 
 
+@pytest.mark.through_cli
 def test_vector_presenting_omdomme_4_self_3_dice_friend_4_dice() -> None:
     assert presentation_dice(4, by_self=True) == 3
     assert presentation_dice(4, by_self=False) == 4
@@ -23,6 +26,7 @@ def test_vector_presenting_omdomme_4_self_3_dice_friend_4_dice() -> None:
     assert alone.pending_roll() == SuccessPool(3)
 
 
+@pytest.mark.through_cli
 def test_vector_robbers_round1_2d6_at_most_2_successes() -> None:
     state = start()
     act(state, "present", by="rudolf")
@@ -42,6 +46,7 @@ def _round2_at_status_1() -> FimbulfrostState:
     return state
 
 
+@pytest.mark.through_cli
 def test_vector_defeat_by_651_and_411_opponent_at_minus_2_heroes_buy_1_and_2() -> None:
     state = _round2_at_status_1()
     faces(state, "6 5 1")
@@ -50,6 +55,7 @@ def test_vector_defeat_by_651_and_411_opponent_at_minus_2_heroes_buy_1_and_2() -
     assert state.asks == [("opp", 0, 2, 2), ("mishap", 0, 1, 2), ("mishap", 1, 2, 2)]
 
 
+@pytest.mark.through_cli
 def test_vector_opponent_consequences_are_optional() -> None:
     state = _round2_at_status_1()
     faces(state, "6 5 1")
@@ -61,6 +67,7 @@ def test_vector_opponent_consequences_are_optional() -> None:
     assert state.opp_taken == ["modstander-flygter"]
 
 
+@pytest.mark.through_cli
 def test_vector_roll_112_against_status_5_no_self_consequences_opponent_rolls_kamp() -> None:
     state = start(heroes=[hero("budolf", character="builtin:budolf")])
     act(state, "present", by="budolf")
@@ -73,6 +80,7 @@ def test_vector_roll_112_against_status_5_no_self_consequences_opponent_rolls_ka
     assert state.phase == P.R2_KAMP and state.pending_roll() == SuccessPool(3)
 
 
+@pytest.mark.through_cli
 def test_vector_hero_out_status_2_takes_4_minus_2_two_consequences() -> None:
     state = start(
         heroes=[hero("budolf", character="builtin:budolf", status=2), hero("rudolf", character="builtin:rudolf")],
@@ -120,6 +128,7 @@ def test_vector_buy_back_at_minus_2_costs_3_and_returns_at_status_1() -> None:
     assert state.phase == P.R3_TURN  # Budolf is back in the fight for round 3
 
 
+@pytest.mark.through_cli
 def test_vector_lost_round3_status_3_left_two_heroes_each_buy_3() -> None:
     assert loss_shares(3, 2, "each") == [3, 3]
     state = start(opponent=hero("ulv", character="builtin:ulveflok"))
@@ -140,6 +149,7 @@ def test_vector_lost_round3_status_3_left_two_heroes_each_buy_3() -> None:
     assert state.asks == [("cons", 0, 3, 3), ("cons", 1, 3, 3)]
 
 
+@pytest.mark.through_cli
 def test_vector_death_is_the_fifth_of_five_forced_then_and_offered_before(tmp_path: Path) -> None:
     lists = tmp_path / "lister.toml"
     entries = "".join(

@@ -22,6 +22,7 @@ from tests.rulesets.fimbulfrost.helpers import ALL, act, faces, present_each_oth
 from tests.rulesets.fimbulfrost.test_exact import PINNED
 
 
+@pytest.mark.through_cli
 def test_a_hero_roll_typed_die_by_die_shows_each_die() -> None:
     """Fails on the narration by class: ``4d6: [4–6] [4–6] [1] [2–3]``."""
     state = start()
@@ -34,6 +35,7 @@ def test_a_hero_roll_typed_die_by_die_shows_each_die() -> None:
     assert [s.faces for s in state.steps() if s.node == CHANCE] == [(6, 3, 1, 5), (4, 2, 2)]
 
 
+@pytest.mark.through_cli
 def test_the_opponents_roll_and_a_round_2_roll_show_their_dice_and_their_1s() -> None:
     state = start()
     to_round2(state, b=0, r=0, robbers=0)
@@ -79,6 +81,7 @@ def test_a_seeded_conflict_draws_dice_that_make_each_outcome_and_replays_from_it
     assert any("[4–6]" in e.text or "[2–3]" in e.text for e in bare.history() if e.kind == "roll")
 
 
+@pytest.mark.through_cli
 def test_exact_analysis_still_branches_on_successes_and_1s_without_faces() -> None:
     """The odds themselves are unchanged: ``test_exact.py`` pins the robbers' 1058293171/1073741824 for the heroes
     (and the dragon's) against the solver in the normal suite. Here: the branches are the (successes, 1s) outcomes,

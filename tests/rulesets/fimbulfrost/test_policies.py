@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from konflikt.core.actions import Action
 from konflikt.core.conflict import new_state
@@ -45,6 +46,7 @@ def test_heuristic_describes_all_three_areas() -> None:
     assert H.choose(state, "budolf", RNG) == Action.of("describe", stil=True, stunt=True, snak=True)
 
 
+@pytest.mark.through_cli
 def test_round3_spends_only_the_dice_needed() -> None:
     state = start()
     to_round2(state, 2, 2)  # robbers at 2

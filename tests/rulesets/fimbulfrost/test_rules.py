@@ -76,6 +76,7 @@ def test_presenters_any_lets_one_friend_present_everyone() -> None:
     assert state.presenter == [1, 1]
 
 
+@pytest.mark.through_cli
 def test_split_offers_every_division_between_opponent_and_friend() -> None:
     state = start()
     present_each_other(state)
@@ -128,6 +129,7 @@ def test_morale_option_lasts(option: str, in_round2: int) -> None:
     assert state.morale[0] == in_round2
 
 
+@pytest.mark.through_cli
 def test_all_heroes_out_in_round1_the_opponent_wins() -> None:
     state = start(
         heroes=[
@@ -148,6 +150,7 @@ def test_all_heroes_out_in_round1_the_opponent_wins() -> None:
     assert outcome.ending == "heroes_out" and outcome.winners == ("fjende",)
 
 
+@pytest.mark.through_cli
 def test_out_at_exactly_zero_costs_nothing() -> None:
     state2 = start(
         heroes=[hero("budolf", character="builtin:budolf"), hero("rudolf", character="builtin:rudolf", status=2)]
@@ -161,6 +164,7 @@ def test_out_at_exactly_zero_costs_nothing() -> None:
     assert state2.phase == P.R2_DESCRIBE
 
 
+@pytest.mark.through_cli
 def test_every_point_below_0_is_paid_in_round1_death_forced_when_the_list_runs_out() -> None:
     """ "For hvert point under 0, erhverver de konsekvenser" with death forced last (the old default dropped the
     points the list could not cover); round1_death = false keeps the old reading as an option."""
@@ -180,6 +184,7 @@ def test_every_point_below_0_is_paid_in_round1_death_forced_when_the_list_runs_o
 
 
 # ---- round 2 ------------------------------------------------------------------------------------------------------
+@pytest.mark.through_cli
 def test_round2_dice_one_per_area_described() -> None:
     state = start()
     to_round2(state)
@@ -231,6 +236,7 @@ def _round3(**kwargs: object) -> FimbulfrostState:
     return state
 
 
+@pytest.mark.through_cli
 def test_round3_options_once_each_and_turns_alternate() -> None:
     state = _round3()
     assert state.current_player() == "budolf"
@@ -264,6 +270,7 @@ def test_borrowed_time_and_questions_are_off_by_default() -> None:
     assert state.dice == [5, 3] and state.borrowed == [1, 0]
 
 
+@pytest.mark.through_cli
 def test_maneuvers_give_their_dice_once() -> None:
     state = start(heroes=[hero("sigrun", character="builtin:sigrun"), hero("rudolf", character="builtin:rudolf")])
     act(state, "present", by="rudolf")
@@ -325,6 +332,7 @@ def test_round3_loss_every_hero_option_includes_heroes_already_out() -> None:
 
 
 # ---- one statement of each rule (engineering review) -------------------------------------------------------------
+@pytest.mark.through_cli
 def test_4_6_succeeds_is_one_rule_the_rolls_follow() -> None:
     """ "4-6 er succeser": every roll the state asks for reads successes from SUCCESS_FROM, and the exact success
     distribution is the binomial of P_SUCCESS."""
@@ -338,6 +346,7 @@ def test_4_6_succeeds_is_one_rule_the_rolls_follow() -> None:
     assert success_distribution(3) == (Fraction(1, 8), Fraction(3, 8), Fraction(3, 8), Fraction(1, 8))
 
 
+@pytest.mark.through_cli
 def test_the_engine_counts_points_below_zero_with_the_one_rule() -> None:
     """A hero knocked to Status −1 buys points_below_zero(−1) = 1 consequence.
 
@@ -354,6 +363,7 @@ def test_the_engine_counts_points_below_zero_with_the_one_rule() -> None:
     assert state.asks == [("cons", 0, points_below_zero(state.hstatus[0]), 1)] and state.hstatus[0] == -1
 
 
+@pytest.mark.through_cli
 def test_round3_options_are_one_set_of_bits_for_state_policy_and_kernel() -> None:
     from konflikt.rulesets.fimbulfrost import kernel, policies
     from konflikt.rulesets.fimbulfrost.rules import Round3Option, maneuver_bit
@@ -366,6 +376,7 @@ def test_round3_options_are_one_set_of_bits_for_state_policy_and_kernel() -> Non
 
 
 # ---- zero dice -----------------------------------------------------------------------------------------------------
+@pytest.mark.through_cli
 def test_a_hero_with_0_dice_in_round_1_rolls_nothing_and_splits_nothing() -> None:
     """Omdømme 1 presenting himself: 1 − 1 = 0 dice. No roll is asked of him, and the friend still rolls.
 
@@ -384,6 +395,7 @@ def test_a_hero_with_0_dice_in_round_1_rolls_nothing_and_splits_nothing() -> Non
     assert state.opp_status == 5 and state.phase == P.R1_ANSWER
 
 
+@pytest.mark.through_cli
 @pytest.mark.parametrize(("field", "phase_after"), [("omdomme", P.R2_DESCRIBE), ("kamp", P.R3_TURN)])
 def test_an_opponent_with_omdomme_or_kamp_0_does_not_answer(field: str, phase_after: int) -> None:
     """Deliberate mutation that fails it: in ``FimbulfrostState._advance``, ``self.opp.kamp == 0`` → ``== -1`` (the

@@ -83,6 +83,7 @@ def _lose_round3(state: FimbulfrostState, budolf_armour: int = 0) -> None:
         roll(state, 0)
 
 
+@pytest.mark.through_cli
 def test_an_entry_whose_effect_is_already_true_stays_on_the_list_by_default() -> None:
     """ "spilleren bliver kun tvunget ud i at vælge denne, hvis der ikke er flere valgmuligheder tilbage på listen":
     Budolf has no gear, yet 'Grejet er tabt' is still offered; once he has spent his whole armour pool, 'Rustningen er
@@ -166,6 +167,7 @@ def test_each_1_costs_a_consequence_only_when_1s_were_rolled_and_each_purchase_s
     assert not any("each 1" in e.text or "for each 1" in e.text for e in clean.history())
 
 
+@pytest.mark.through_cli
 def test_rolls_show_the_dice_as_they_fell() -> None:
     """Fails on the narration by class (``4d6: [4–6] [4–6] [1] [2–3]``); more in ``test_faces.py``."""
     state = start()
@@ -175,6 +177,7 @@ def test_rolls_show_the_dice_as_they_fell() -> None:
     assert "4d6: 6 3 1 5 → 2 succes(er)" in text
 
 
+@pytest.mark.through_cli
 def test_the_gear_pool_line_says_what_the_text_says() -> None:
     state = sigrun_and_rudolf_in_round2()
     act(state, "describe", **ALL)
@@ -264,6 +267,7 @@ def test_aftermath_rygtet_er_plettet_costs_one_omdomme_next_conflict_and_loads_b
     assert nxt.chars[0].omdomme_this_fight == 2 and "rygte-plettet" in nxt.carried[0]
 
 
+@pytest.mark.through_cli
 def test_trin_4d_the_outcome_of_the_round_is_described() -> None:
     """ "Trin 4D: Når konsekvenser er fordelt, beskriver man udfaldet af Omdømme-runden" (and Trin 3D after round 2):
     once the consequences are bought the table gets its beat to describe the round (a ``describe_outcome`` event with
@@ -295,6 +299,7 @@ def test_trin_4d_the_outcome_of_the_round_is_described() -> None:
     )
 
 
+@pytest.mark.through_cli
 def test_the_end_of_the_fight_is_described_after_its_last_consequence() -> None:
     """The fight's last round is described too, once the last consequence is bought (here the robbers' and Budolf's
     for his 1), and only once."""

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from konflikt.core.state import CHANCE, TERMINAL
 from tests.rulesets.levald.helpers import document, fighter, move, roll, state_of, texts
 
 
+@pytest.mark.through_cli
 def test_leaving_beyond_the_enemys_weapon_is_free() -> None:
     state = state_of(document(fighter("a", "Spjut"), fighter("b", "Svärd"), "Spjut"))
     move(state, a="leave", b="hold")

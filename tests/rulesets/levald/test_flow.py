@@ -17,6 +17,7 @@ def duel(wa: str = "Svärd", wb: str = "Svärd", distance: str = "Svärd", optio
 
 
 # ---- secret movement ----------------------------------------------------------------------------------------------
+@pytest.mark.through_cli
 def test_a_secret_choice_is_hidden_from_the_other_seat_until_all_have_chosen() -> None:
     state = duel()
     assert state.current_player() == SIMULTANEOUS
@@ -36,6 +37,7 @@ def test_same_wish_moves_without_a_roll() -> None:
     assert state.scale[state.dist[0]] == "Spjut"
 
 
+@pytest.mark.through_cli
 def test_different_wishes_contest_stridsvana_and_the_winner_has_its_way() -> None:
     state = duel(distance="Stång")
     move(state, a="advance", b="hold")
@@ -44,6 +46,7 @@ def test_different_wishes_contest_stridsvana_and_the_winner_has_its_way() -> Non
     assert state.scale[state.dist[0]] == "Svärd"
 
 
+@pytest.mark.through_cli
 def test_different_wishes_nobody_wins_gives_the_option_nobody_chose() -> None:
     state = duel(distance="Stång")
     move(state, a="advance", b="hold")
@@ -56,18 +59,21 @@ def test_different_wishes_nobody_wins_gives_the_option_nobody_chose() -> None:
 
 
 # ---- initiative ---------------------------------------------------------------------------------------------------
+@pytest.mark.through_cli
 def test_one_optimal_attacks_without_a_roll() -> None:
     state = duel("Svärd", "Spjut")
     move(state, a="hold", b="hold")
     assert state.phase == "attacker" and state.att == 0
 
 
+@pytest.mark.through_cli
 def test_the_one_too_far_defends() -> None:
     state = duel("Svärd", "Spjut", distance="Spjut")
     move(state, a="hold", b="hold")
     assert state.att == 1 and state.dfn == 0
 
 
+@pytest.mark.through_cli
 def test_both_too_close_roll_stridsvana_and_the_winner_attacks() -> None:
     state = duel("Svärd", "Spjut", distance="Dolk")
     move(state, a="hold", b="hold")
@@ -76,6 +82,7 @@ def test_both_too_close_roll_stridsvana_and_the_winner_attacks() -> None:
     assert state.att == 1
 
 
+@pytest.mark.through_cli
 def test_nobody_wins_the_initiative_both_regain_one_gard_and_the_round_ends() -> None:
     state = duel(a={"gard_now": 5}, b={"gard_now": 12})
     move(state, a="hold", b="hold")
@@ -87,6 +94,7 @@ def test_nobody_wins_the_initiative_both_regain_one_gard_and_the_round_ends() ->
     assert state.phase == "init_roll"  # roll again next round
 
 
+@pytest.mark.through_cli
 def test_both_too_far_nobody_fights() -> None:
     state = duel(distance="Fri", a={"gard_now": 3}, b={"gard_now": 4})
     move(state, a="hold", b="hold")
@@ -94,6 +102,7 @@ def test_both_too_far_nobody_fights() -> None:
     assert "both too far" in texts(state)
 
 
+@pytest.mark.through_cli
 def test_the_initiative_stays_while_nobody_damages_the_holder_and_the_distance_holds() -> None:
     state = duel()
     move(state, a="hold", b="hold")
@@ -105,6 +114,7 @@ def test_the_initiative_stays_while_nobody_damages_the_holder_and_the_distance_h
     assert state.phase == "attacker" and state.att == 0  # no new roll
 
 
+@pytest.mark.through_cli
 def test_a_change_of_distance_decides_the_initiative_afresh() -> None:
     state = duel("Svärd", "Spjut")
     move(state, a="hold", b="hold")
@@ -140,6 +150,7 @@ def test_gard_only_damage_can_be_excluded_from_being_damaged() -> None:
 
 
 # ---- attack, defence, counter ----------------------------------------------------------------------------------
+@pytest.mark.through_cli
 def test_not_attacking_gives_both_one_gard() -> None:
     state = duel("Svärd", "Spjut", a={"gard_now": 2}, b={"gard_now": 3})
     move(state, a="hold", b="hold")
@@ -147,6 +158,7 @@ def test_not_attacking_gives_both_one_gard() -> None:
     assert state.gard == [3, 4] and state.current_player() == SIMULTANEOUS
 
 
+@pytest.mark.through_cli
 def test_counter_needs_the_distance_within_the_defenders_reach() -> None:
     state = duel("Spjut", "Svärd", distance="Spjut")
     move(state, a="hold", b="hold")
@@ -156,6 +168,7 @@ def test_counter_needs_the_distance_within_the_defenders_reach() -> None:
         act(state, "counter")
 
 
+@pytest.mark.through_cli
 def test_the_counter_comes_after_the_attack_with_the_penalty_just_received() -> None:
     state = duel(b={"gard_now": 0})
     move(state, a="hold", b="hold")
@@ -170,6 +183,7 @@ def test_the_counter_comes_after_the_attack_with_the_penalty_just_received() -> 
     assert last.data["target"] == 60 - 30 and last.data["level"] == R.FAILURE
 
 
+@pytest.mark.through_cli
 def test_a_knocked_out_defender_makes_no_counter() -> None:
     state = duel(b={"gard_now": 0, "kraft": 10, "själ": 0})  # thresholds 5/10/10/20: 18 is Kritisk
     move(state, a="hold", b="hold")
@@ -193,6 +207,7 @@ def test_a_deadly_wound_kills_unless_the_option_says_knocked_out() -> None:
         assert state.fate[1] == fate
 
 
+@pytest.mark.through_cli
 def test_exceptional_success_ignores_gard_and_rolls_the_open_dice() -> None:
     state = duel("Svärd", "Långsvärd")
     move(state, a="hold", b="hold")
@@ -204,6 +219,7 @@ def test_exceptional_success_ignores_gard_and_rolls_the_open_dice() -> None:
     assert state.gard[1] == 12 and state.wounds[1] == [1, 0, 0, 0, 0] and state.daze[1] == 1
 
 
+@pytest.mark.through_cli
 def test_an_unprepared_target_has_no_gard() -> None:
     state = duel("Svärd", "Spjut", unprepared=["b"])
     move(state, a="hold", b="hold")
@@ -235,6 +251,7 @@ def test_without_the_option_a_shield_makes_one_defence_roll() -> None:
 
 
 # ---- gain ground -------------------------------------------------------------------------------------------------
+@pytest.mark.through_cli
 def test_gain_ground_after_a_successful_attack_even_without_damage() -> None:
     state = duel("Svärd", "Spjut")
     move(state, a="hold", b="hold")
@@ -249,6 +266,7 @@ def test_gain_ground_after_a_successful_attack_even_without_damage() -> None:
     assert state.att == 1
 
 
+@pytest.mark.through_cli
 def test_gain_ground_against_a_cornered_defender() -> None:
     state = duel("Svärd", "Spjut", cornered=["b"])
     move(state, a="hold", b="hold")
@@ -295,6 +313,7 @@ def test_an_attacker_who_steps_out_of_its_own_reach_keeps_no_initiative_it_canno
     assert "the distance did not change" not in said
 
 
+@pytest.mark.through_cli
 def test_no_gain_ground_after_a_missed_attack() -> None:
     state = duel("Svärd", "Spjut")
     move(state, a="hold", b="hold")
@@ -304,6 +323,7 @@ def test_no_gain_ground_after_a_missed_attack() -> None:
     assert state.current_player() == SIMULTANEOUS
 
 
+@pytest.mark.through_cli
 def test_gard_counts_against_a_ranged_attack_only_with_a_shield() -> None:
     bow = {
         "name": "Båge",
@@ -323,6 +343,7 @@ def test_gard_counts_against_a_ranged_attack_only_with_a_shield() -> None:
         assert state.gard[1] == gard_left
 
 
+@pytest.mark.through_cli
 def test_the_gm_sets_cornered_and_prepared_before_a_round() -> None:
     state = duel("Svärd", "Spjut", gm_conditions=True)
     assert state.current_player() == GM and GM in state.seats()

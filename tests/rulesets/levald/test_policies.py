@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from konflikt.core.actions import Action
 from konflikt.rulesets.levald.policies import HeuristicPolicy
@@ -22,6 +23,7 @@ def test_moves_toward_its_own_optimal_distance() -> None:
     assert H.choose(state, "b", RNG) == Action.of("hold")
 
 
+@pytest.mark.through_cli
 def test_the_holder_holds_and_the_other_breaks_the_distance() -> None:
     state = state_of(document(fighter("a", "Svärd"), fighter("b", "Svärd"), "Svärd"))
     move(state, a="hold", b="hold")

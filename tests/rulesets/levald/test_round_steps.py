@@ -8,6 +8,8 @@ last. "Man kan lämna en strid … men fienden får då ett gratisanfall": the e
 
 from __future__ import annotations
 
+import pytest
+
 from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL
 from konflikt.rulesets.levald.state import LevaldState
 from tests.rulesets.levald.helpers import act, document, fighter, move, roll, state_of, texts
@@ -25,6 +27,7 @@ def _solo_against_two_spears() -> LevaldState:
     return state
 
 
+@pytest.mark.through_cli
 def test_every_pairs_choices_come_before_any_roll_of_the_round() -> None:
     state = _solo_against_two_spears()
     assert state.phase == "attacker" and (state.att, state.dfn) == (0, 1)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from konflikt.rulesets.levald import rules as R
 from tests.rulesets.levald.helpers import act, document, fighter, move, roll, state_of
 
@@ -17,6 +19,7 @@ def test_snurre_thresholds_are_6_12_28_38() -> None:
     assert state.fighters[state.index["snurre"]].limits == (6, 12, 28, 38)
 
 
+@pytest.mark.through_cli
 def test_snurre_worked_example_two_hits() -> None:
     state = snurre_state()
     s = state.index["snurre"]

@@ -21,6 +21,7 @@ def one_against(*enemies: str, solo_weapon: str = "Spjut", distance: str = "Svä
 
 
 # ---- 1. delstrider ------------------------------------------------------------------------------------------------
+@pytest.mark.through_cli
 def test_varje_delstrid_en_kombatant_mot_ett_antal_kombatanter_one_against_two() -> None:
     """ "en kombatant på ena sidan och ett antal kombatanter på andra sidan": both robbers act in the same round."""
     state = one_against("x", "y")
@@ -42,6 +43,7 @@ def test_varje_delstrid_en_kombatant_mot_ett_antal_kombatanter_one_against_two()
     assert state.simultaneous_seats() == ("solo", "x", "y")
 
 
+@pytest.mark.through_cli
 def test_varje_delstrid_kors_i_nagra_rundor_och_sedan_byter_man_delstrid_two_against_two() -> None:
     doc = document([fighter("a1"), fighter("a2")], [fighter("b1"), fighter("b2")], "Fri", {"subfight_rounds": 2})
     state = state_of(doc)
@@ -59,6 +61,7 @@ def test_one_against_three_all_three_in_the_one_delstrid() -> None:
     assert state.legal_actions("z")  # z chooses its marker in the same secret choice
 
 
+@pytest.mark.through_cli
 def test_each_pair_of_a_delstrid_keeps_its_own_distance() -> None:
     state = one_against("x", "y", distance="Stång")
     move(state, solo="advance", x="advance", y="hold")
@@ -129,6 +132,7 @@ def test_om_anfallaren_blir_skadad_sa_slas_ett_nytt_slag_by_default() -> None:
     assert "anfallaren blev skadad" in texts(state)
 
 
+@pytest.mark.through_cli
 def test_a_damaged_holders_new_roll_never_makes_the_one_too_far_the_attacker() -> None:
     """ "Om ena parten är på för långt avstånd … blir den som är på för långt avstånd automatiskt försvarare": the
     new roll for a damaged holder does not give a fighter whose weapon does not reach the initiative."""
@@ -147,6 +151,7 @@ def test_a_damaged_holders_new_roll_never_makes_the_one_too_far_the_attacker() -
 
 
 # ---- 4. Kritisk and Dödlig are ticked -----------------------------------------------------------------------------
+@pytest.mark.through_cli
 def test_da_kryssar_man_i_den_rutan_kritisk_is_ticked_utslagen_without_omtockning() -> None:
     state = state_of(document(fighter("a"), fighter("b", gard_now=0, kraft=10, själ=0), "Svärd"))
     move(state, a="hold", b="hold")
@@ -159,6 +164,7 @@ def test_da_kryssar_man_i_den_rutan_kritisk_is_ticked_utslagen_without_omtocknin
     assert "Kritisk×1" in state.outcome().participants["b"]
 
 
+@pytest.mark.through_cli
 def test_da_kryssar_man_i_den_rutan_dodlig_is_ticked() -> None:
     state = state_of(document(fighter("a"), fighter("b", gard_now=0, kraft=4, själ=0), "Svärd"))
     move(state, a="hold", b="hold")
@@ -278,6 +284,7 @@ def test_tre_fall_for_kort_optimalt_och_for_langt_avstand() -> None:
     assert [R.reach(d, svard) for d in (svard - 1, svard, svard + 1)] == ["too_close", "optimal", "too_far"]
 
 
+@pytest.mark.through_cli
 def test_forsvararen_far_aldrig_dessa_valmojligheter() -> None:
     state = state_of(document(fighter("a"), fighter("b", "Spjut"), "Svärd"))
     move(state, a="hold", b="hold")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from konflikt.core.state import GM
 from konflikt.rulesets.presja.policies import HeuristicPolicy, gm_holder
@@ -15,6 +16,7 @@ def _attack_of(state, who: str) -> int:  # type: ignore[no-untyped-def]
     return int(next(e for e in state.history() if e.kind == "attack" and e.data["who"] == who).data["attack"])
 
 
+@pytest.mark.through_cli
 def test_gm_grants_an_advantage_each_exchange_for_plus_1_attack() -> None:
     state = duel(P, P, advantage_reaction=True)
     act(state, "attack", target="b", tactic=None)
@@ -127,6 +129,7 @@ def test_positional_advantages_in_gm_mode_are_asked_and_the_heuristic_follows_th
     assert _attack_of(state, "g0") == 4 and _attack_of(state, "g1") == 4, "each pair has its own holder"
 
 
+@pytest.mark.through_cli
 def test_jesli_ktoras_ze_stron_dysponuje_przewaga_each_pair_has_its_own_holder() -> None:
     """Two duels side by side, a against c and b against d: the GM gives reaction to a in one and to d in the
     other ("Jeśli któraś ze stron konfliktu dysponuje w danym zakresie przewagą", pair by pair)."""
@@ -181,6 +184,7 @@ def _spear_and_knife(knife_tactic: str | None, knife: dict[str, object] | None =
     return state
 
 
+@pytest.mark.through_cli
 def test_gm_heuristic_sztylet_w_zwarciu_sytuacja_by_sie_odwrocila() -> None:
     """ "Jeśli bohater ze sztyletem wszedłby w zwarcie z postacią z mieczem, sytuacja by się odwróciła": the
     knife that closes in (attacks with the offensive tactic) takes the weapon advantage from the spear."""

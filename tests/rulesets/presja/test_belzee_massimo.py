@@ -21,6 +21,7 @@ def _exchange_of_the_text(**options: object):  # type: ignore[no-untyped-def]
     return state
 
 
+@pytest.mark.through_cli
 def test_belzee_massimo_exchange_reproduces_every_number() -> None:
     state = _exchange_of_the_text()
     b, m = state.index["belzee"], state.index["massimo"]
@@ -38,6 +39,7 @@ def test_belzee_massimo_exchange_reproduces_every_number() -> None:
     assert state.current_player() == "belzee"
 
 
+@pytest.mark.through_cli
 def test_belzee_massimo_the_ways_to_absorb_pressure_3() -> None:
     state = _exchange_of_the_text()
     pass_invocations(state)
@@ -88,6 +90,7 @@ def test_belzee_massimo_absorb_choices_when_consequences_must_fit_exactly() -> N
     assert absorb_choices(state) == {("2-3:3", ""), ("1:1+2-3:2", ""), ("1:1", "mild")}
 
 
+@pytest.mark.through_cli
 def test_belzee_takes_the_mild_consequence_and_massimo_may_invoke_it_free() -> None:
     state = _exchange_of_the_text()
     pass_invocations(state)
@@ -114,6 +117,7 @@ def test_belzee_takes_the_mild_consequence_and_massimo_may_invoke_it_free() -> N
     assert state.bonus[state.index["massimo"]] == 0, "an ignored invocation has no effect"
 
 
+@pytest.mark.through_cli
 def test_gracz_ktory_bierze_konsekwencje_powinien_opisac_names_it() -> None:
     """ "Gracz, który bierze konsekwencję, powinien opisać co się stało z jego postacią": the player names it."""
     state = _exchange_of_the_text()
@@ -123,6 +127,7 @@ def test_gracz_ktory_bierze_konsekwencje_powinien_opisac_names_it() -> None:
     assert "'Rozcięta dłoń'" in texts(state, "absorb")[0]
 
 
+@pytest.mark.through_cli
 def test_any_name_the_player_gives_is_a_legal_choice_and_a_wrong_one_is_refused_for_its_true_reason() -> None:
     """The legal choices hold each way to take the hit with any name the player gives its consequence ("Gracz, który
     bierze konsekwencję, powinien opisać"): the table's ``action in legal`` took ``absorb … name=…`` for an illegal
@@ -146,6 +151,7 @@ def test_any_name_the_player_gives_is_a_legal_choice_and_a_wrong_one_is_refused_
     assert state.cons_names[state.index["belzee"]][0] == "yes", "the word the player typed, not a boolean"
 
 
+@pytest.mark.through_cli
 def test_a_name_for_more_consequences_than_taken_is_refused() -> None:
     state = _exchange_of_the_text()
     pass_invocations(state)
@@ -155,6 +161,7 @@ def test_a_name_for_more_consequences_than_taken_is_refused() -> None:
         act(state, "absorb", boxes="2-3:3", cons="mild", name="A")  # not a legal way to take 3
 
 
+@pytest.mark.through_cli
 def test_konsekwencje_moga_byc_wymuszone_the_owner_accepts_for_a_fate_point_or_pays_to_refuse() -> None:
     """ "Konsekwencje mogą być, podobnie jak inne Aspekty, wymuszone": the GM compels Belzee's mild consequence;
     accepting pays Belzee a fate point, refusing costs one (FATE's compel: the aspects chapter is not in the text)."""
@@ -171,6 +178,7 @@ def test_konsekwencje_moga_byc_wymuszone_the_owner_accepts_for_a_fate_point_or_p
         assert state.phase == "declare", "each consequence is compelled once per exchange: nothing left to compel"
 
 
+@pytest.mark.through_cli
 def test_the_mild_consequence_przejelaby_2_pkt_presji_takes_2_of_2() -> None:
     """ "Łagodną konsekwencję…, która przejęłaby 2 pkt presji": the narration says how much it took, of what."""
     state = _exchange_of_the_text()

@@ -27,6 +27,7 @@ from tests.rulesets.presja.helpers import (
 KNIFE = {"skill": 2, "weapon": "noz", "fate_points": 0}
 
 
+@pytest.mark.through_cli
 def test_tactics_digest_vector_offensive_skill_3_rolls_plus_1() -> None:
     state = duel({"skill": 3, "zmysly": 1, "fate_points": 0}, {"skill": 0, "fate_points": 0})
     act(state, "attack", target="b", tactic="offensive")
@@ -48,6 +49,7 @@ def test_tactics_option_off_allows_only_no_tactic() -> None:
         act(state, "attack", target="b", tactic="offensive")
 
 
+@pytest.mark.through_cli
 def test_order_by_zmysly_then_initiative_edge_then_the_gm() -> None:
     state = scenario(
         [
@@ -72,6 +74,7 @@ def test_heuristic_gm_breaks_a_tie_for_the_higher_skill() -> None:
     assert HeuristicPolicy().choose(state, GM, np.random.default_rng(0)).get("first") == "b"
 
 
+@pytest.mark.through_cli
 def test_declarations_come_before_any_roll_and_each_rolls_once() -> None:
     state = duel(KNIFE, KNIFE)
     act(state, "attack", target="b", tactic=None)
@@ -85,6 +88,7 @@ def test_declarations_come_before_any_roll_and_each_rolls_once() -> None:
     assert len(texts(state, "roll")) == 2
 
 
+@pytest.mark.through_cli
 def test_concede_before_the_roll_ends_the_conflict_and_pays_fate_points() -> None:
     state = duel(KNIFE, KNIFE)
     act(state, "concede")
@@ -95,6 +99,7 @@ def test_concede_before_the_roll_ends_the_conflict_and_pays_fate_points() -> Non
     assert not texts(state, "roll"), "nobody rolled: conceding comes before the opponent's roll"
 
 
+@pytest.mark.through_cli
 def test_zanim_przeciwnik_wykona_rzut_one_may_concede_after_ones_own_roll_before_the_opponents() -> None:
     """ "Zostajesz pokonany, gdy zadecydujesz o poddaniu się. Musisz to uczynić przed rzutem przeciwnika": a rolls
     first; its foe's roll is still to come, so a may still concede (conceding was offered at the declarations
@@ -116,6 +121,7 @@ def test_zanim_przeciwnik_wykona_rzut_one_may_concede_after_ones_own_roll_before
     )
 
 
+@pytest.mark.through_cli
 def test_after_the_opponents_roll_it_is_too_late_to_concede_and_the_reason_says_so() -> None:
     state = duel({**KNIFE, "skill": 0}, {**KNIFE, "skill": 5})
     act(state, "defend", tactic=None)
@@ -132,6 +138,7 @@ def test_after_the_opponents_roll_it_is_too_late_to_concede_and_the_reason_says_
         act(state, "concede")
 
 
+@pytest.mark.through_cli
 def test_in_a_group_fight_each_is_asked_once_before_the_first_roll_of_a_foe() -> None:
     """g0 and g1 against lone, in the order g0, lone, g1: lone may concede before g0's roll (g1 declared after it),
     g0 and g1 before lone's roll; before g1's roll nobody is asked (lone has seen g0's roll)."""
@@ -155,6 +162,7 @@ def test_in_a_group_fight_each_is_asked_once_before_the_first_roll_of_a_foe() ->
     assert asked == [("lone", 0), ("g0", 1), ("g1", 1)]
 
 
+@pytest.mark.through_cli
 def test_the_window_follows_the_ban_on_conceding_and_the_heuristic_fights_on() -> None:
     for banned in (duel(KNIFE, KNIFE, allow_concede=False), duel({**KNIFE, "may_concede": False}, KNIFE)):
         act(banned, "attack", target="b", tactic=None)
@@ -176,6 +184,7 @@ def test_concede_after_a_mild_and_a_moderate_gives_3_fate_points() -> None:
     assert state.fate_points[state.index["a"]] == 3
 
 
+@pytest.mark.through_cli
 def test_concede_pays_for_the_consequences_taken_in_this_conflict_not_those_carried_in() -> None:
     """ "1 punkt losu za ustąpienie i 1 punkt losu za każdą konsekwencję wziętą w tym konflikcie": a moderate
     consequence carried in from an earlier conflict pays nothing; the mild one taken in this conflict pays one."""
@@ -202,6 +211,7 @@ def test_concede_can_be_forbidden() -> None:
     assert "concede" not in kinds(duel({**KNIFE, "may_concede": False}, KNIFE))
 
 
+@pytest.mark.through_cli
 def test_both_sides_can_hurt_each_other_in_the_same_exchange() -> None:
     state = duel({**KNIFE, "zmysly": 1}, KNIFE)
     act(state, "attack", target="b", tactic=None)
@@ -262,6 +272,7 @@ ZONES = {
 }
 
 
+@pytest.mark.through_cli
 def test_zones_same_zone_or_adjacent_with_a_ranged_weapon() -> None:
     setup = {**ZONES, "positions": {"a": "x", "bow": "x", "c": "y", "d": "z"}}
     state = scenario(
@@ -279,6 +290,7 @@ def test_zones_same_zone_or_adjacent_with_a_ranged_weapon() -> None:
     assert {a["target"] for a in state.legal_actions() if a.kind == "attack"} == {"c"}, "the bow reaches y, not z"
 
 
+@pytest.mark.through_cli
 def test_moving_takes_the_action_and_happens_at_the_end_of_the_exchange() -> None:
     setup = {**ZONES, "positions": {"a": "x", "b": "x"}}
     state = scenario([[fighter("a", **KNIFE, zmysly=1)], [fighter("b", **KNIFE)]], setup=setup)
@@ -453,6 +465,7 @@ def test_both_taken_out_in_the_same_exchange_leaves_no_winner() -> None:
     assert len(texts(state, "taken_out")) == 2, "both attacks land: the exchange is simultaneous"
 
 
+@pytest.mark.through_cli
 def test_gracze_moga_uzyc_aspektow_by_zdobyc_przewage_na_tym_etapie() -> None:
     """ "Gracze mogą użyć swoich Aspektów lub Atutów, by zdobyć przewagę na tym etapie": before the order is fixed,
     b (Zmysły 0) pays a fate point for an aspect, +2 for the order, and acts before a (Zmysły 1)."""

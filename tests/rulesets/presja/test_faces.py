@@ -31,6 +31,7 @@ def _the_texts_exchange():  # type: ignore[no-untyped-def]
     return state
 
 
+@pytest.mark.through_cli
 def test_a_roll_typed_face_by_face_is_narrated_with_its_faces_and_total() -> None:
     """Fails on the narration that showed the total only (``rzuca 4dF (rolls): +1 →``)."""
     belzee, massimo = texts(_the_texts_exchange(), "roll")
@@ -96,6 +97,7 @@ def test_a_seeded_conflict_draws_faces_that_make_each_total_and_replays_from_its
     assert old_rolls and all(" = " not in t.split("→")[0] for t in old_rolls)
 
 
+@pytest.mark.through_cli
 def test_exact_analysis_still_branches_on_the_nine_totals() -> None:
     state = knife_fight()
     act(state, "attack", target="massimo", tactic=None)

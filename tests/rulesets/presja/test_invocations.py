@@ -22,6 +22,7 @@ A = {"skill": 2, "weapon": "noz", "fate_points": 2, "aspects": ["Zwinny (nimble)
 B = {"skill": 2, "weapon": "noz", "fate_points": 0}
 
 
+@pytest.mark.through_cli
 def test_invoking_an_own_aspect_costs_a_fate_point_and_adds_2_to_attack_and_defence() -> None:
     state = _rolled(A, B)
     a = state.index["a"]
@@ -33,6 +34,7 @@ def test_invoking_an_own_aspect_costs_a_fate_point_and_adds_2_to_attack_and_defe
         act(state, "invoke", aspect="own:1", effect="bonus")  # once per exchange (invoke_limit 1)
 
 
+@pytest.mark.through_cli
 def test_situation_aspects_cost_a_fate_point() -> None:
     state = scenario(
         [[fighter("a", **A, zmysly=1)], [fighter("b", **B)]],
@@ -47,6 +49,7 @@ def test_situation_aspects_cost_a_fate_point() -> None:
     assert "Ciasno" in texts(state, "invoke")[0]
 
 
+@pytest.mark.through_cli
 def test_a_fate_point_without_an_aspect_gives_plus_1_as_an_option() -> None:
     state = _rolled(A, B)
     act(state, "fate_point")
@@ -54,6 +57,7 @@ def test_a_fate_point_without_an_aspect_gives_plus_1_as_an_option() -> None:
     assert "fate_point" not in kinds(_rolled(A, B, fate_point_without_aspect=False))
 
 
+@pytest.mark.through_cli
 def test_a_reroll_is_a_chance_node_that_replaces_the_dice() -> None:
     state = _rolled(A, B)
     act(state, "invoke", aspect="own:1", effect="reroll")
@@ -101,6 +105,7 @@ def test_a_severe_consequence_is_always_free() -> None:
     assert "b:severe" not in {x.get("aspect") for x in state.legal_actions()}, "invoke_limit reached"
 
 
+@pytest.mark.through_cli
 def test_a_severe_consequence_carried_in_from_an_earlier_conflict_is_free_too() -> None:
     """ "Poważna konsekwencja - jej wywołanie jest zawsze darmowe": always, so also one the target brings from an
     earlier conflict (whose free first invocation counts as used); a carried mild one then costs a fate point."""
@@ -137,6 +142,7 @@ def test_own_consequences_cannot_be_invoked_by_their_owner() -> None:
     assert not any(str(x.get("aspect", "")).startswith("b:") for x in state.legal_actions())
 
 
+@pytest.mark.through_cli
 def test_weapon_quality_tick_box_adds_1_to_the_margin_and_stays_ticked() -> None:
     master = {"skill": 2, "fate_points": 0, "weapon": "miecz_grimbanusa"}
     state = _rolled(master, B, advantage_weapon_quality=True)
@@ -163,6 +169,7 @@ def test_weapon_ticks_clear_each_exchange_as_an_option() -> None:
         assert state.ticks[state.index["a"]] == left
 
 
+@pytest.mark.through_cli
 def test_jednorazowym_dodaniem_1_do_osiagnietego_marginesu_sukcesu_never_turns_a_miss_into_a_hit() -> None:
     """The weapon aspect adds +1 "do osiągniętego Marginesu Sukcesu" (to the margin achieved): a miss by 1 stays
     a miss, and the sword's Czynnik Obrażeń (+2) is not brought to it."""

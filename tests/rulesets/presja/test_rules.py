@@ -107,6 +107,7 @@ def test_the_exchange_roll_is_exactly_4df() -> None:
     assert all(-4 <= ROLL.sample(rng) <= 4 for _ in range(200))
 
 
+@pytest.mark.through_cli
 def test_bronie_i_zbroje_magiczne_moga_miec_wyzsze_czynniki() -> None:
     """ "Bronie i zbroje przygotowane w sposób magiczny mogą mieć wyższe Czynniki Obrażeń i Wyparowań": any
     damage and absorption a character's inline weapon and armour give are used as they are."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import konflikt.core  # noqa: F401  (import core before dice: see the report on the import cycle)
 from konflikt.core.actions import Action
 from konflikt.dice import SumDice
@@ -26,6 +28,7 @@ def hit(state: PwgeState | None = None) -> PwgeState:
     return state
 
 
+@pytest.mark.through_cli
 def test_top_damage_rerolls_and_the_new_roll_replaces() -> None:
     state = hit()
     roll(state, 3)
@@ -38,6 +41,7 @@ def test_top_damage_rerolls_and_the_new_roll_replaces() -> None:
     assert state.body[BO] == 10 - 8
 
 
+@pytest.mark.through_cli
 def test_counter_top_then_counter_counter_top_the_roll_stands_one_token_each() -> None:
     state = hit()
     roll(state, 7)
@@ -53,6 +57,7 @@ def test_counter_top_then_counter_counter_top_the_roll_stands_one_token_each() -
     assert state.body[BO] == 10 - 7
 
 
+@pytest.mark.through_cli
 def test_counter_top_unanswered_rerolls_and_the_defender_may_counter_top_again() -> None:
     state = hit()
     roll(state, 7)
@@ -73,6 +78,7 @@ def test_counter_top_unanswered_rerolls_and_the_defender_may_counter_top_again()
     assert state.body[BO] == 7
 
 
+@pytest.mark.through_cli
 def test_each_counter_top_may_be_counter_countered_only_once() -> None:
     state = hit()
     roll(state, 7)
@@ -98,6 +104,7 @@ def test_attacker_without_tokens_must_reroll_a_counter_top() -> None:
     assert any("has no token to mot-mot-toppa" in t for t in texts(state))
 
 
+@pytest.mark.through_cli
 def test_damage_costs_tokens_by_wound_level() -> None:
     """Deliberate mutation that fails it (and four more tests of this file): ``rules.lose_tokens`` taking one token
     fewer than ``token_loss`` says."""
@@ -109,6 +116,7 @@ def test_damage_costs_tokens_by_wound_level() -> None:
         assert state.tokens[BO] == 6 - lost, total
 
 
+@pytest.mark.through_cli
 def test_one_point_of_damage_hurts_for_one_token() -> None:
     state = hit(make(b=person("bo", armour=2)))
     roll(state, 3)
@@ -117,6 +125,7 @@ def test_one_point_of_damage_hurts_for_one_token() -> None:
     assert (state.tokens[BO], state.body[BO]) == (5, 9)
 
 
+@pytest.mark.through_cli
 def test_armour_soaks_and_no_damage_costs_nothing() -> None:
     state = hit(make(b=person("bo", armour=3)))
     roll(state, 3)
@@ -137,6 +146,7 @@ def test_allvarligt_skadad_with_two_tokens_leaves_none() -> None:
     assert state.outcome().ending == "pools_exhausted"
 
 
+@pytest.mark.through_cli
 def test_body_points_at_zero_put_one_out() -> None:
     state = hit(make(b=person("bo", body_points=5)))
     roll(state, 8)

@@ -57,6 +57,7 @@ def test_read_word_for_word_the_first_side_to_run_dry_ends_a_three_sided_conflic
     assert three_sides({}).ending is None
 
 
+@pytest.mark.through_cli
 def test_with_three_sides_the_others_go_on_when_one_sides_pool_runs_out() -> None:
     """By default (the text's endings speak of two sides) a third side whose pool runs out drops out of the
     choosing and the two others go on."""
@@ -66,6 +67,7 @@ def test_with_three_sides_the_others_go_on_when_one_sides_pool_runs_out() -> Non
     assert state.current_player() == "bo"  # Cy, with no token, is not given the floor
 
 
+@pytest.mark.through_cli
 def test_deadlock_when_nobody_wants_to_act() -> None:
     state = make()
     act(state, "pass")
@@ -76,6 +78,7 @@ def test_deadlock_when_nobody_wants_to_act() -> None:
     assert "nobody wants to start a new action" in outcome.summary
 
 
+@pytest.mark.through_cli
 def test_an_action_resets_the_passes() -> None:
     state = make()
     act(state, "pass")
@@ -129,6 +132,7 @@ def test_two_pools_emptied_together_by_the_order_bids_remain_a_deadlock() -> Non
     assert "ran out together" in outcome.summary
 
 
+@pytest.mark.through_cli
 def test_a_double_knock_out_by_simultaneous_blows_is_a_deadlock() -> None:
     """ "En handling och dess svarshandling inträffar samtidigt": Ann's blow and Bo's answer land together and fell
     both. Nobody is left standing and neither fell first: "båda sidorna gör slut på sina handlingspölar … så har man
@@ -184,6 +188,7 @@ def _exchange_of_blows(order: dict[str, str]) -> PwgeState:
     return state
 
 
+@pytest.mark.through_cli
 def test_bought_order_strikes_first_and_a_fallen_actor_does_not_act() -> None:
     state = _exchange_of_blows({"ann": "no_order", "bo": "order"})
     roll(state, 12, 2)  # Bo's response hits first
@@ -195,6 +200,7 @@ def test_bought_order_strikes_first_and_a_fallen_actor_does_not_act() -> None:
     assert state.body[BO] == 10
 
 
+@pytest.mark.through_cli
 def test_simultaneous_action_and_response_both_resolve() -> None:
     state = _exchange_of_blows({"ann": "no_order", "bo": "no_order"})
     roll(state, 12, 2)  # Ann's action first in the log, but at the same time
@@ -208,6 +214,7 @@ def test_simultaneous_action_and_response_both_resolve() -> None:
     assert state.out[ANN] and state.body[BO] == 7
 
 
+@pytest.mark.through_cli
 def test_ordered_distance_change_first_takes_the_attacker_out_of_reach() -> None:
     state = make()
     act(state, "distance", target="bo", way="farther")
@@ -220,6 +227,7 @@ def test_ordered_distance_change_first_takes_the_attacker_out_of_reach() -> None
     assert state.phase == "open"
 
 
+@pytest.mark.through_cli
 def test_simultaneous_attack_sees_the_distance_as_declared() -> None:
     state = make()
     act(state, "distance", target="bo", way="farther")
@@ -232,6 +240,7 @@ def test_simultaneous_attack_sees_the_distance_as_declared() -> None:
 
 
 # ---- weapons and distance ----------------------------------------------------------------------------------------
+@pytest.mark.through_cli
 def test_ranged_difficulties_by_distance() -> None:
     pistol = person("ann", ranged_weapon="stralpistol")  # Kort 3, Max 6
     for start, notation in [(2, "2T+2"), (5, "2T+4"), (6, "2T+4")]:
@@ -264,6 +273,7 @@ def test_spear_at_sword_distance_attacks_without_bonus_dagger_cannot() -> None:
     assert bo_moves == []
 
 
+@pytest.mark.through_cli
 def test_closing_from_range_1_arrives_at_the_spear() -> None:
     state = make(b=person("bo", melee_weapon="spjut"), setup={"start_distance": 1})
     act(state, "distance", target="bo", way="closer")
@@ -281,6 +291,7 @@ def test_without_a_surprise_every_pair_starts_at_the_setups_distance_svard_by_de
     assert make(setup={"start_distance": 3}).pair(ANN, BO) == 7  # range 3
 
 
+@pytest.mark.through_cli
 def test_surprise_start_distance_and_free_attack_without_response() -> None:
     state = make(setup={"surprise": "red", "start_distance": 5})
     assert state.current_player() == "ann" and state.phase == "surprise_distance"
@@ -297,6 +308,7 @@ def test_surprise_start_distance_and_free_attack_without_response() -> None:
 
 
 # ---- chases, diplomacy, social -----------------------------------------------------------------------------------
+@pytest.mark.through_cli
 def test_chase_escape_and_capture() -> None:
     state = make(setup={"kind": "chase", "fleeing": "red", "start_distance": 5, "escape_distance": 6})
     act(state, "distance", target="bo", way="farther")
@@ -311,6 +323,7 @@ def test_chase_escape_and_capture() -> None:
     assert (state.outcome().ending, state.outcome().winners) == ("goal_reached", ("blue",))
 
 
+@pytest.mark.through_cli
 def test_diplomacy_avstand_andras_i_princip_aldrig_och_man_slar_i_princip_aldrig_skada() -> None:
     """By default a diplomatic conflict has no distance actions, no distance penalty and no damage: moves won carry
     the point (before: distance moves and −(distance ÷ 2) on every move)."""
@@ -345,6 +358,7 @@ def test_sociala_konflikter_skada_och_avstand_inte_aktuellt() -> None:
     assert not any("avstånd" in t for t in texts(state))
 
 
+@pytest.mark.through_cli
 def test_social_kroppspoang_bestams_precis_som_vanligt_and_damage_is_1t_plus_ammunition() -> None:
     """With the suggestion, the social body points are as many as the physical ones (here 4), not free data."""
     state = make(
@@ -370,6 +384,7 @@ def test_social_kroppspoang_bestams_precis_som_vanligt_and_damage_is_1t_plus_amm
         assert wound not in said
 
 
+@pytest.mark.through_cli
 def test_sociala_och_diplomatiska_avstand_kvarstar_mellan_varje_konflikt() -> None:
     """The aftermath hook writes the distance as it ended into both characters, and the documents load back."""
     state = make(setup={"kind": "social", "relation_distance": 4}, options={"social_distance_and_damage": True})
@@ -395,6 +410,7 @@ def test_sociala_och_diplomatiska_avstand_kvarstar_mellan_varje_konflikt() -> No
     assert again.pair(ANN, BO) == 3
 
 
+@pytest.mark.through_cli
 def test_without_the_suggestion_no_distance_is_written_into_the_characters() -> None:
     """A social conflict with ``social_distance_and_damage`` off has no distance in play ("Off: no distance"): the
     aftermath wrote the default start distance (5) into both characters and said "still 5 … kvarstår", so a later
@@ -495,6 +511,7 @@ def test_giving_up_the_frislag_opens_the_floor_without_a_spend() -> None:
     assert (state.phase, state.current_player(), state.tokens) == ("open", "ann", [6, 6])
 
 
+@pytest.mark.through_cli
 def test_a_second_surpriser_chooses_and_strikes_after_the_first() -> None:
     """Deliberate mutations that fail it: ``_apply_start`` ending the surprise after the first surpriser, or giving
     up the frislag opening the floor (``open_floor(0)``) instead of passing to the next surpriser."""

@@ -36,6 +36,7 @@ def test_every_side_is_offered_with_the_goal_its_scenario_states() -> None:
     assert make().goal_sides() == {"red": ("red", None), "blue": ("blue", None)}
 
 
+@pytest.mark.through_cli
 def test_declared_on_the_open_floor_the_side_wins_and_every_fate_stands() -> None:
     """Nova has disarmed Zorak in the story: the GM says so; tokens, body points and wounds are kept as they stand."""
     state = make()
@@ -62,6 +63,7 @@ def test_declared_on_the_open_floor_the_side_wins_and_every_fate_stands() -> Non
     )
 
 
+@pytest.mark.through_cli
 def test_declared_at_a_chance_node_the_roll_is_not_made() -> None:
     state = make()
     act(state, "attack", target="bo", weapon="melee")
@@ -73,6 +75,7 @@ def test_declared_at_a_chance_node_the_roll_is_not_made() -> None:
     assert state.outcome().winners == ("blue",)
 
 
+@pytest.mark.through_cli
 def test_declared_while_a_response_is_awaited() -> None:
     state = make()
     act(state, "attack", target="bo", weapon="melee")
@@ -94,6 +97,7 @@ def test_declared_during_a_damage_roll_leaves_the_hit_unmarked() -> None:
     assert state.body[BO] == 10 and state.is_terminal()
 
 
+@pytest.mark.through_cli
 def test_the_stated_goal_is_the_default_and_a_side_needs_one() -> None:
     state, _ = duel()
     state.declare_goal("silverpilen")
@@ -112,6 +116,7 @@ def test_an_unknown_side_and_a_finished_conflict_are_refused() -> None:
         state.declare_goal("silverpilen")
 
 
+@pytest.mark.through_cli
 def test_a_saved_declaration_replays_to_the_same_end() -> None:
     """Twelve steps of heuristic play, the GM's word, then the record through JSON and back: the same end."""
     state, conflict = duel()

@@ -18,6 +18,7 @@ SVARD, STAV, SPJUT, RANGE_1 = 2, 3, 4, 5
 
 
 # ---- "Vad som helst som är en handling är giltigt, även om man inte behöver slå för den" --------------------------
+@pytest.mark.through_cli
 def test_vad_som_helst_som_ar_en_handling_ar_giltigt_costs_a_token_and_needs_no_roll() -> None:
     state = make()
     assert Action.of("other", target="bo", roll=False) in state.legal_actions()
@@ -29,6 +30,7 @@ def test_vad_som_helst_som_ar_en_handling_ar_giltigt_costs_a_token_and_needs_no_
     assert "Ann's handling (action) happens: the GM narrates what it does" in texts(state)
 
 
+@pytest.mark.through_cli
 def test_any_handling_can_be_countered_and_answered_like_any_action() -> None:
     state = make()
     act(state, "other", target="bo", roll=False)
@@ -40,6 +42,7 @@ def test_any_handling_can_be_countered_and_answered_like_any_action() -> None:
     assert state.pending_roll() == SumDice(2, 6, 3, "T")  # Ann's handling: 2T + Styrka 3
 
 
+@pytest.mark.through_cli
 def test_a_handling_the_gm_wants_rolled_is_rolled_against_2t() -> None:
     state = make()
     act(state, "other", target="bo", roll=True)
@@ -50,6 +53,7 @@ def test_a_handling_the_gm_wants_rolled_is_rolled_against_2t() -> None:
     assert state.pending_roll() == SumDice(2, 6, 0, "T")
 
 
+@pytest.mark.through_cli
 def test_switching_weapons_changes_reach_and_bonus() -> None:
     """A swordsman at Spjut distance cannot reach; drawing the spear he carries, he attacks with its bonus."""
     state = make(person("ann", carried_weapons=["spjut"]), setup={"start_distance": "Spjut"})
@@ -76,6 +80,7 @@ def test_a_carried_weapon_must_be_in_the_armoury() -> None:
 
 
 # ---- "Man sätter ofta turordningen för att 'slå tillbaka först'" --------------------------------------------------
+@pytest.mark.through_cli
 def test_sla_tillbaka_forst_the_spear_meets_the_one_closing_in() -> None:
     """Ann (sword) closes from range 1 and lands at Spjut; Bo's spear reaches there: he may answer with an attack,
     buy order and strike first, at Spjut with the spear's bonus (before: only distance responses were offered)."""
@@ -94,6 +99,7 @@ def test_sla_tillbaka_forst_the_spear_meets_the_one_closing_in() -> None:
     assert state.pending_roll() == SumDice(1, 6, 2, "T")
 
 
+@pytest.mark.through_cli
 def test_a_countered_closing_is_not_met_at_the_landing() -> None:
     state = make(b=person("bo", melee_weapon="spjut"), setup={"start_distance": 1})
     act(state, "distance", target="bo", way="closer")
@@ -101,6 +107,7 @@ def test_a_countered_closing_is_not_met_at_the_landing() -> None:
     assert Action.of("respond", deed="attack", weapon="melee") not in state.legal_actions()
 
 
+@pytest.mark.through_cli
 def test_the_heuristic_strikes_at_the_one_closing_in() -> None:
     state = make(b=person("bo", melee_weapon="spjut"), setup={"start_distance": 1})
     act(state, "distance", target="bo", way="closer")
@@ -222,6 +229,7 @@ def test_switching_weapons_takes_the_new_weapons_skill() -> None:
     assert state.attack_mods(ANN, 1, "melee", 4) == (3 + 4 + 1, 0, 2)
 
 
+@pytest.mark.through_cli
 def test_diplomacy_says_utspel_and_social_says_framstot() -> None:
     diplomatic = make(setup={"kind": "diplomatic"})
     social = make(setup={"kind": "social"})
@@ -256,6 +264,7 @@ def test_anfallshandlingar_ar_mojliga_in_a_chase() -> None:
     assert Action.of("attack", target="bo", weapon="ranged") in state.legal_actions()
 
 
+@pytest.mark.through_cli
 def test_avstandet_mats_mellan_varje_par_av_kombattanter() -> None:
     """Stepping away from one foe leaves the distance to another unchanged."""
     state = make(extra_a=[person("cid")], setup={"start_distance": "Svärd"})
@@ -269,6 +278,7 @@ def test_avstandet_mats_mellan_varje_par_av_kombattanter() -> None:
     assert state.pair(state.index["cid"], bo) == SVARD
 
 
+@pytest.mark.through_cli
 def test_unspent_experience_dice_kan_anvandas_precis_som_vanligt_after_the_conflict() -> None:
     """The aftermath keeps the dice not spent as tokens for their ordinary use."""
     from konflikt.rulesets.pwge.persist import aftermath
@@ -286,6 +296,7 @@ def test_unspent_experience_dice_kan_anvandas_precis_som_vanligt_after_the_confl
     assert "Ann: 1 erfarenhetstärning (experience die) spent, 2 left" in after.lines
 
 
+@pytest.mark.through_cli
 def test_pools_not_yet_filled_have_not_run_dry() -> None:
     """Ann chooses first, Bo second: while Bo chooses, no pool is filled, yet none has run out."""
     ann = {"id": "ann", "name": "Ann", "attributes": {"Styrka": 1}}

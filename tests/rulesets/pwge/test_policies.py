@@ -68,6 +68,7 @@ def test_heuristic_counter_tops_a_heavy_blow_and_the_attacker_keeps_a_good_roll(
     assert H.choose(state, "ann", RNG) == Action.of("counter_counter_top")
 
 
+@pytest.mark.through_cli
 def test_a_fleer_runs_and_a_pursuer_closes() -> None:
     state = make(setup={"kind": "chase", "fleeing": "red", "start_distance": 3})
     assert H.choose(state, "ann", RNG) == Action.of("distance", target="bo", way="farther")
@@ -75,6 +76,7 @@ def test_a_fleer_runs_and_a_pursuer_closes() -> None:
     assert H.choose(state, "bo", RNG) == Action.of("distance", target="ann", way="closer")
 
 
+@pytest.mark.through_cli
 def test_out_of_reach_attack_is_refused_with_the_reason() -> None:
     state = make(setup={"start_distance": 2})
     with pytest.raises(IllegalActionError, match="cannot reach Bo with that weapon"):

@@ -29,6 +29,7 @@ def test_pools_follow_the_formula_and_side_size() -> None:
     assert state.tokens == [8 + 4 + 4 - 1, 6 + 2 - 1, 6]
 
 
+@pytest.mark.through_cli
 def test_an_action_costs_one_token_and_says_so() -> None:
     state = make()
     act(state, "attack", target="bo", weapon="melee")
@@ -37,6 +38,7 @@ def test_an_action_costs_one_token_and_says_so() -> None:
     assert state.status()["ann"]["marker (tokens)"] == "5/6"
 
 
+@pytest.mark.through_cli
 def test_uncountered_melee_attack_rolls_against_2t() -> None:
     state = make()
     act(state, "attack", target="bo", weapon="melee")
@@ -48,6 +50,7 @@ def test_uncountered_melee_attack_rolls_against_2t() -> None:
     assert str(state.pending_roll()) == "2T"
 
 
+@pytest.mark.through_cli
 def test_counter_costs_a_token_and_makes_an_opposed_roll() -> None:
     state = make()
     act(state, "attack", target="bo", weapon="melee")
@@ -60,6 +63,7 @@ def test_counter_costs_a_token_and_makes_an_opposed_roll() -> None:
     assert state.contest is not None and state.contest.winner() == "b"
 
 
+@pytest.mark.through_cli
 def test_response_is_aimed_at_the_actor_and_there_is_no_response_to_a_response() -> None:
     state = make(extra_a=[person("cid")])
     act(state, "attack", target="bo", weapon="melee")
@@ -76,6 +80,7 @@ def test_response_is_aimed_at_the_actor_and_there_is_no_response_to_a_response()
         act(state, "respond", deed="attack", weapon="melee")
 
 
+@pytest.mark.through_cli
 def test_actor_counters_the_response() -> None:
     state = make()
     act(state, "attack", target="bo", weapon="melee")
@@ -95,6 +100,7 @@ def _to_order() -> PwgeState:
     return state
 
 
+@pytest.mark.through_cli
 def test_order_is_secret_and_simultaneous_when_nobody_pays() -> None:
     state = _to_order()
     assert state.current_player() == SIMULTANEOUS
@@ -103,6 +109,7 @@ def test_order_is_secret_and_simultaneous_when_nobody_pays() -> None:
     assert state.ex.order == "simultaneous"
 
 
+@pytest.mark.through_cli
 def test_one_side_pays_for_order_and_goes_first() -> None:
     state = _to_order()
     state.apply_actions({"ann": Action.of("no_order"), "bo": Action.of("order")})
@@ -111,6 +118,7 @@ def test_one_side_pays_for_order_and_goes_first() -> None:
     assert state.tokens[BO] == 4  # 6 − 1 response − 1 order
 
 
+@pytest.mark.through_cli
 def test_both_pay_for_order_the_order_roll_decides_and_a_tie_stays_simultaneous() -> None:
     state = _to_order()
     state.apply_actions({"ann": Action.of("order"), "bo": Action.of("order")})
@@ -126,6 +134,7 @@ def test_both_pay_for_order_the_order_roll_decides_and_a_tie_stays_simultaneous(
     assert "the turordningsslag is a tie: action and response stay simultaneous" in texts(state)
 
 
+@pytest.mark.through_cli
 def test_order_roll_higher_goes_first() -> None:
     state = _to_order()
     state.apply_actions({"ann": Action.of("order"), "bo": Action.of("order")})
@@ -135,6 +144,7 @@ def test_order_roll_higher_goes_first() -> None:
     assert state.ex.order == "response"
 
 
+@pytest.mark.through_cli
 def test_topping_rerolls_and_the_new_roll_replaces_the_old() -> None:
     state = make()
     act(state, "attack", target="bo", weapon="melee")
@@ -152,6 +162,7 @@ def test_topping_rerolls_and_the_new_roll_replaces_the_old() -> None:
     assert state.tokens[ANN] == 3
 
 
+@pytest.mark.through_cli
 def test_the_one_ahead_is_not_asked_to_top() -> None:
     state = make()
     act(state, "attack", target="bo", weapon="melee")
@@ -173,6 +184,7 @@ def test_max_tops_per_roll_limits_topping() -> None:
     assert state.tokens[ANN] == 4
 
 
+@pytest.mark.through_cli
 def test_change_distance_uncountered_changes() -> None:
     state = make()
     act(state, "distance", target="bo", way="farther")
@@ -182,6 +194,7 @@ def test_change_distance_uncountered_changes() -> None:
     assert state.tokens[ANN] == 5
 
 
+@pytest.mark.through_cli
 def test_hold_the_distance_opposed_roll_tie_stays() -> None:
     state = make()
     act(state, "distance", target="bo", way="farther")
@@ -246,6 +259,7 @@ def test_experience_dice_ignored_without_the_option() -> None:
     assert state.xp[ANN] == 0
 
 
+@pytest.mark.through_cli
 def test_a_top_that_puts_the_other_behind_lets_them_top_in_turn() -> None:
     """ "Om du inte är nöjd med ett slag så kan du toppa det": the one behind is the one not satisfied; Ann tops into
     the lead, so now Bo is behind and is asked; the one ahead never is."""
