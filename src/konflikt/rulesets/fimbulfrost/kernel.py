@@ -23,6 +23,9 @@ Per conflict the kernel then only draws dice, adds, compares and looks up, one c
 uniform draw below 3ᵏ read against a table. The streams differ from the reference runner's; the distribution does
 not. ``length`` is the number of steps (decisions and rolls) as the reference runner counts it, since the outcome
 has no ``rounds``.
+
+A batch starts at the opening, or from a State at the start of round 2 or 3 (:meth:`FimbulfrostKernel.start_from`,
+:class:`~konflikt.core.capabilities.StartsFrom`) on tables made for that State (:mod:`.kernel_entry`).
 """
 
 from __future__ import annotations

@@ -13,6 +13,11 @@ six from two draws below 100³ (the base-100 digits), damage dice as a uniform i
 combination, so the sums are exact. The
 labels are the State's: winners as side-id tuples, its ending words, and its fate words with every number in them.
 
+A batch starts at the opening, or from a State under way (:meth:`DuelKernel.start_from`,
+:class:`~konflikt.core.capabilities.StartsFrom`): the start vector read from the State, and where in its first round
+the loop enters (:data:`~.duel_rounds.ENTRY`: the round's start, the movement revealed, or after the initiative up
+to the attack roll).
+
 The kernel refuses (returns a reason) what it does not mirror: more than one fighter a side, a policy other than
 ``heuristic`` or ``random``, a GM seat that could change the conditions, or a rule option outside
 :data:`MIRRORED` at a value other than its default.

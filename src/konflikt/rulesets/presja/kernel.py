@@ -8,6 +8,11 @@ from the real policy and track functions — and kept for the process. The hot l
 compiled code (:mod:`.kernel_loop`, numba): one 32-bit draw and one look-up per exchange. Labels are written by the
 State's own outcome code (:mod:`.kernel_labels`).
 
+A batch starts at the opening (:meth:`PresjaKernel.run`) or from a State under way (:meth:`PresjaKernel.start_from`,
+:class:`~konflikt.core.capabilities.StartsFrom`): at an exchange's start (its :data:`Duel` row), or between the
+declarations and the first roll (a :class:`Declared` row, whose cells play that exchange with the declarations
+made, whoever made them); the names of the consequences held come from the State, the exchange number too.
+
 Mirrored: every rule option (surprise, the GM's and the positional advantages, weapon aspects, compels and the
 invocations for the order included: the heuristic passes on both, so the opening's steps are played once on the
 State and the GM's "pass" on compels counts one step in each exchange where someone has a consequence), any
