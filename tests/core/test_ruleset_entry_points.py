@@ -5,6 +5,7 @@ distribution: a package and its ``dist-info`` with ``entry_points.txt``) and pla
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,8 +16,22 @@ from tests.conftest import Result
 
 PACKAGE = '''
 """A fifth system in a package of its own: the core tests' toy duel under another id."""
+from dataclasses import dataclass
+
 from konflikt.core.ruleset import Ruleset, register
+from konflikt.dice.opposed import Judge
 from tests.core.toy import OPTIONS, ToyCharacter, ToySetup, ToyState
+
+
+@dataclass(frozen=True)
+class Doubled:
+    """The fifth system's opposed roll: A wins when it rolls at least twice what B rolls."""
+
+    name: str = "doubled"
+    doc: str = "fifth: A vs B, A wins when it rolls at least twice B"
+
+    def bind(self, a, b):
+        return Judge(lambda x, y: "A wins" if x >= 2 * y else "A does not", ("A wins", "A does not"), "doubled")
 
 register(
     Ruleset(
@@ -29,6 +44,7 @@ register(
         character=ToyCharacter,
         setup=ToySetup,
         new_state=ToyState,
+        opposed=lambda overrides: (Doubled(),),
     )
 )
 '''
@@ -71,6 +87,10 @@ def test_a_fifth_system_installed_as_its_own_package_plays(
     result = cli("run", str(scenario), "--seed", "1", "--json")
     assert result.code == 0, result.err
     assert '"ending"' in result.out
+    # its opposed roll joins the dice language: 1d6 at least twice 1d6 in 5 + 3 + 1 of the 36 pairs
+    doubled = cli("odds", "1d6 vs 1d6 by doubled", "--json")
+    assert doubled.code == 0, doubled.err
+    assert json.loads(doubled.out)["outcomes"] == {"A wins": "1/4", "A does not": "3/4"}
 
 
 def test_an_unknown_ruleset_names_the_installed_ones() -> None:

@@ -7,15 +7,13 @@ times them side by side.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
 from typing import Any
 
-from konflikt.dice import Dice, effect
-from konflikt.dice.expression import DiceExpression, Group, parse_expression
-from konflikt.dice.opposed import Judge, OpposedRule
-from konflikt.errors import DiceError
+from konflikt.dice import Dice
+from konflikt.dice.expression import parse_expression
+from konflikt.dice.opposed import OpposedRule
 
 
 def _fudge_counts(dice: int) -> list[int]:
@@ -153,160 +151,24 @@ QUESTIONS["a sum in the dice language: 20d10+1d6"] = (dice_sum, dice_sum_icepool
 
 
 # ---- opposed rules: ``A vs B by RULE`` in the dice language ----------------------------------------------------------
-# The dice layer reads ``A vs B``; what decides between two rolls belongs to a system. Each rule here binds the two
-# sides to the ruleset's own rule functions (``rulesets/<id>/rules.py`` and the like), with the ruleset's options
-# resolved through the registry (its defaults, then ``-o name=value``), so an opposed roll in the dice language is
-# judged exactly as the conflict judges it.
-
-
-def _d100_target(side: DiceExpression, name: str, rule: str) -> int:
-    """The target of a side written ``d100<=T`` (or ``d%<=T``): Le våld's roll, under or equal to the target."""
-    group = side.terms[0][1] if len(side.terms) == 1 and side.terms[0][0] == 1 else None
-    plain = (
-        isinstance(group, Group)
-        and group.count == 1
-        and group.faces == tuple(range(1, 101))
-        and group.keep is None
-        and not group.explode
-        and group.reroll is None
-    )
-    if not plain or side.compare is None or side.compare[0] != "<=":
-        raise DiceError(
-            f"'by {rule}' judges two d100 rolls against their targets: write {name} as d100<=T (e.g. d100<=60), "
-            f"not {side.written}"
-        )
-    return side.compare[1]
-
-
-def _d100_text(roll: int) -> str:
-    return "00" if roll == 100 else f"{roll:02d}"
-
-
-@dataclass(frozen=True)
-class LevaldRule:
-    """Le våld's opposed d100 rolls, judged by quality (level, then effect): ``quality`` is the opposed roll of
-    Stridsvana (nobody wins when both fail or the qualities are equal), ``attack`` an anfallsslag against a
-    försvarsslag (the attack must succeed and be of higher quality; a tie holds for the defence)."""
-
-    name: str
-    overrides: Mapping[str, str] = field(default_factory=dict)
-
-    @property
-    def doc(self) -> str:
-        if self.name == "quality":
-            return (
-                "levald: d100<=A vs d100<=B, the higher quality wins (level, then effect); both failing or equal: "
-                "nobody wins (Stridsvana)"
-            )
-        return (
-            "levald: anfallsslag d100<=A vs försvarsslag d100<=B: the attack wins when it succeeds with higher quality"
-        )
-
-    def bind(self, a: DiceExpression, b: DiceExpression) -> Judge:
-        from konflikt.core.ruleset import get_ruleset
-        from konflikt.rulesets.levald import rules as R
-
-        options = get_ruleset("levald").options.resolve(self.overrides)
-        exceptional, by_effect = str(options.exceptional), bool(options.effect_breaks_ties)
-        ta, tb = _d100_target(a, "A", self.name), _d100_target(b, "B", self.name)
-
-        def qualities(x: int, y: int) -> tuple[tuple[int, int], tuple[int, int]]:
-            return R.quality(x, ta, exceptional, by_effect), R.quality(y, tb, exceptional, by_effect)
-
-        def explain(x: int, y: int) -> str:
-            qa, qb = qualities(x, y)
-            return " vs ".join(
-                f"{side} {_d100_text(roll)} ({R.LEVEL_TEXT[q[0]]}, effekt {effect(roll)})"
-                for side, roll, q in (("A", x, qa), ("B", y, qb))
-            )
-
-        notes = (
-            f"quality = success level (misslyckat < lyckat < exceptionellt), then effekt (tens + units die) "
-            f"{'breaking' if by_effect else 'not breaking'} ties; exceptional: {exceptional} (rule options of "
-            f"levald, -o name=value)",
-        )
-        if self.name == "quality":
-
-            def contest(x: int, y: int) -> str:
-                winner = R.contest_winner(*qualities(x, y))
-                return "nobody wins" if winner is None else ("A wins", "B wins")[winner]
-
-            return Judge(contest, ("A wins", "nobody wins", "B wins"), "winner", notes=notes, explain=explain)
-
-        def attack(x: int, y: int) -> str:
-            qa, qb = qualities(x, y)
-            return "attack wins" if R.attack_wins(qa, (qb,)) else "defence holds"
-
-        return Judge(
-            attack,
-            ("attack wins", "defence holds"),
-            "anfallsslag (attack) against försvarsslag (defence)",
-            notes=notes,
-            explain=explain,
-        )
-
-
-@dataclass(frozen=True)
-class PresjaPressure:
-    """presja's Atak against Obrona: the pressure one attack deals (margin 0 or more; weapon and armour aside)."""
-
-    name: str = "pressure"
-    doc: str = "presja: Atak (A) vs Obrona (B), e.g. 4dF+3 vs 4dF+2: the presja (pressure) dealt, A − B when A ≥ B"
-
-    def bind(self, a: DiceExpression, b: DiceExpression) -> Judge:
-        from konflikt.rulesets.presja import rules as R
-
-        for side_name, side in (("A", a), ("B", b)):
-            if side.compare is not None:
-                raise DiceError(f"'by pressure' compares Atak and Obrona as numbers: {side_name} = {side.written}")
-        notes = (
-            "weapon (Czynnik Obrażeń) and armour (Czynnik Wyparowań) factors 0: konflikt odds presja exchange "
-            "--weapon N --armor N adds them",
-        )
-        return Judge(
-            lambda x, y: R.pressure(x, y),
-            (0,),
-            "presja (pressure) dealt",
-            numeric=True,
-            notes=notes,
-            explain=lambda x, y: f"Atak {x} vs Obrona {y}",
-        )
-
-
-@dataclass(frozen=True)
-class PwgeContest:
-    """PWGE's opposed roll (2T + modifier each): the higher wins, and a tie holds for B (the counter, the holder,
-    the difficulty). Topping (a reroll bought with a token) is a decision, not dice, and is left out."""
-
-    name: str = "contest"
-    doc: str = "pwge: an opposed roll, e.g. 2T+3 vs 2T+1: the higher wins, a tie holds for B (topping left out)"
-
-    def bind(self, a: DiceExpression, b: DiceExpression) -> Judge:
-        from konflikt.rulesets.pwge.exchange import Contest
-
-        for side_name, side in (("A", a), ("B", b)):
-            if side.compare is not None:
-                raise DiceError(f"'by contest' compares the two rolls as numbers: {side_name} = {side.written}")
-
-        def winner(x: int, y: int) -> str:
-            result = Contest("deed", 0, 1, 0, 0, tie="b", a_roll=x, b_roll=y).winner()
-            return "A wins" if result == "a" else "B holds"
-
-        notes = ("a tie holds for B; topping (rerolling for a token) is a choice at the table, not counted here",)
-        return Judge(winner, ("A wins", "B holds"), "winner", notes=notes)
+# The dice layer reads ``A vs B``; what decides between two rolls belongs to a system: each ruleset registers its own
+# opposed rules (``Ruleset.opposed``, in its ``odds.py``), bound to its rule functions, with its options resolved
+# through the registry (its defaults, then ``-o name=value``), so an opposed roll in the dice language is judged
+# exactly as the conflict judges it.
 
 
 def opposed_rules(overrides: Mapping[str, str] | None = None) -> dict[str, OpposedRule]:
-    """The rules ``A vs B by RULE`` may name; ``overrides`` are rule options (``exceptional=doubles``) for the
-    rule's ruleset."""
+    """The rules ``A vs B by RULE`` may name, from every registered ruleset; ``overrides`` are rule options
+    (``exceptional=doubles``) for the rule's ruleset."""
+    from konflikt.core.ruleset import get_ruleset, ruleset_ids
+
     chosen = dict(overrides or {})
-    rules: list[OpposedRule] = [
-        LevaldRule("quality", chosen),
-        LevaldRule("attack", chosen),
-        PresjaPressure(),
-        PwgeContest(),
-    ]
-    return {rule.name: rule for rule in rules}
+    rules: dict[str, OpposedRule] = {}
+    for ruleset_id in ruleset_ids():
+        make = get_ruleset(ruleset_id).opposed
+        for rule in make(chosen) if make is not None else ():
+            rules[rule.name] = rule
+    return rules
 
 
 def read_dice(text: str, overrides: Mapping[str, str] | None = None) -> Dice:

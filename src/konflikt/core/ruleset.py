@@ -24,6 +24,7 @@ from konflikt.core.options import Options, OptionSet
 from konflikt.core.outcome import Aftermath, fate_parts
 from konflikt.core.reports import Report
 from konflikt.core.state import State
+from konflikt.dice.opposed import OpposedRule
 from konflikt.errors import KonfliktError
 
 if TYPE_CHECKING:
@@ -224,6 +225,9 @@ class Ruleset:
     cap_endings: tuple[str, ...] = ("deadlock",)
     """The endings that mean a cap stopped the conflict (a round limit), not the rules' own ending: a sweep cell
     where they exceed 1% says so."""
+    opposed: Callable[[Mapping[str, str]], Sequence[OpposedRule]] | None = None
+    """The system's opposed rolls the dice language may name (``d100<=60 vs d100<=55 by quality``), made with rule
+    option overrides (``-o name=value``): each binds the two sides to the ruleset's own rule functions."""
     reports: Mapping[str, Report] = field(default_factory=dict)
     """The balancing reports the text asks for (``konflikt report <id>-<name>``), name → content as data; the
     machinery that runs them lives in :mod:`konflikt.reports`, above simulation and analysis."""

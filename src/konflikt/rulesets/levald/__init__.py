@@ -14,7 +14,7 @@ from konflikt.rulesets.levald.kernel import make_kernel
 from konflikt.rulesets.levald.model import exact_model
 from konflikt.rulesets.levald.models import Character, Setup
 from konflikt.rulesets.levald.narration import fate_parts
-from konflikt.rulesets.levald.odds import QUESTIONS
+from konflikt.rulesets.levald.odds import QUESTIONS, opposed_rules
 from konflikt.rulesets.levald.options import OPTIONS
 from konflikt.rulesets.levald.policies import HeuristicPolicy
 from konflikt.rulesets.levald.reports import REPORTS
@@ -42,6 +42,7 @@ RULESET = register(
         new_state=LevaldState,
         policies={"heuristic": HeuristicPolicy},
         odds=QUESTIONS,
+        opposed=opposed_rules,
         reports=REPORTS,
         content_dir=Path(__file__).parent / "content",
         kernel=make_kernel,

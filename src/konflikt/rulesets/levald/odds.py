@@ -7,13 +7,16 @@ attack against two defence rolls) with Fractions: no sampling, no floats.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from konflikt.core.odds import OddsAnswer, OddsParam, OddsQuestion
 from konflikt.dice import effect
 from konflikt.dice.distribution import convolve, mean
-from konflikt.errors import KonfliktError
+from konflikt.dice.expression import DiceExpression, Group
+from konflikt.dice.opposed import Judge, OpposedRule
+from konflikt.errors import DiceError, KonfliktError
 from konflikt.rulesets.levald import rules as R
 from konflikt.rulesets.levald.models import bundled_weapons, damage_dice, find_weapon
 
@@ -188,3 +191,97 @@ QUESTIONS = {
         _damage,
     ),
 }
+
+
+# ---- opposed rolls in the dice language: ``d100<=60 vs d100<=55 by quality`` --------------------------------------
+
+
+def _d100_target(side: DiceExpression, name: str, rule: str) -> int:
+    """The target of a side written ``d100<=T`` (or ``d%<=T``): Le våld's roll, under or equal to the target."""
+    group = side.terms[0][1] if len(side.terms) == 1 and side.terms[0][0] == 1 else None
+    plain = (
+        isinstance(group, Group)
+        and group.count == 1
+        and group.faces == tuple(range(1, 101))
+        and group.keep is None
+        and not group.explode
+        and group.reroll is None
+    )
+    if not plain or side.compare is None or side.compare[0] != "<=":
+        raise DiceError(
+            f"'by {rule}' judges two d100 rolls against their targets: write {name} as d100<=T (e.g. d100<=60), "
+            f"not {side.written}"
+        )
+    return side.compare[1]
+
+
+def _d100_text(roll: int) -> str:
+    return "00" if roll == 100 else f"{roll:02d}"
+
+
+@dataclass(frozen=True)
+class LevaldRule:
+    """Le våld's opposed d100 rolls, judged by quality (level, then effect): ``quality`` is the opposed roll of
+    Stridsvana (nobody wins when both fail or the qualities are equal), ``attack`` an anfallsslag against a
+    försvarsslag (the attack must succeed and be of higher quality; a tie holds for the defence)."""
+
+    name: str
+    overrides: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def doc(self) -> str:
+        if self.name == "quality":
+            return (
+                "levald: d100<=A vs d100<=B, the higher quality wins (level, then effect); both failing or equal: "
+                "nobody wins (Stridsvana)"
+            )
+        return (
+            "levald: anfallsslag d100<=A vs försvarsslag d100<=B: the attack wins when it succeeds with higher quality"
+        )
+
+    def bind(self, a: DiceExpression, b: DiceExpression) -> Judge:
+        from konflikt.rulesets.levald.options import OPTIONS
+
+        options = OPTIONS.resolve(self.overrides)
+        exceptional, by_effect = str(options.exceptional), bool(options.effect_breaks_ties)
+        ta, tb = _d100_target(a, "A", self.name), _d100_target(b, "B", self.name)
+
+        def qualities(x: int, y: int) -> tuple[tuple[int, int], tuple[int, int]]:
+            return R.quality(x, ta, exceptional, by_effect), R.quality(y, tb, exceptional, by_effect)
+
+        def explain(x: int, y: int) -> str:
+            qa, qb = qualities(x, y)
+            return " vs ".join(
+                f"{side} {_d100_text(roll)} ({R.LEVEL_TEXT[q[0]]}, effekt {effect(roll)})"
+                for side, roll, q in (("A", x, qa), ("B", y, qb))
+            )
+
+        notes = (
+            f"quality = success level (misslyckat < lyckat < exceptionellt), then effekt (tens + units die) "
+            f"{'breaking' if by_effect else 'not breaking'} ties; exceptional: {exceptional} (rule options of "
+            f"levald, -o name=value)",
+        )
+        if self.name == "quality":
+
+            def contest(x: int, y: int) -> str:
+                winner = R.contest_winner(*qualities(x, y))
+                return "nobody wins" if winner is None else ("A wins", "B wins")[winner]
+
+            return Judge(contest, ("A wins", "nobody wins", "B wins"), "winner", notes=notes, explain=explain)
+
+        def attack(x: int, y: int) -> str:
+            qa, qb = qualities(x, y)
+            return "attack wins" if R.attack_wins(qa, (qb,)) else "defence holds"
+
+        return Judge(
+            attack,
+            ("attack wins", "defence holds"),
+            "anfallsslag (attack) against försvarsslag (defence)",
+            notes=notes,
+            explain=explain,
+        )
+
+
+def opposed_rules(overrides: Mapping[str, str]) -> tuple[OpposedRule, ...]:
+    """Le våld's opposed rolls for the dice language: ``by quality`` (Stridsvana) and ``by attack``."""
+    return LevaldRule("quality", overrides), LevaldRule("attack", overrides)

@@ -14,7 +14,7 @@ from konflikt.rulesets.presja.game import round_game
 from konflikt.rulesets.presja.kernel import make_kernel
 from konflikt.rulesets.presja.model import exact_model
 from konflikt.rulesets.presja.models import Character, Setup
-from konflikt.rulesets.presja.odds import QUESTIONS
+from konflikt.rulesets.presja.odds import QUESTIONS, opposed_rules
 from konflikt.rulesets.presja.options import OPTIONS
 from konflikt.rulesets.presja.policies import HeuristicPolicy
 from konflikt.rulesets.presja.reports import REPORTS
@@ -40,6 +40,7 @@ RULESET = register(
         new_state=PresjaState,
         policies={"heuristic": HeuristicPolicy},
         odds=QUESTIONS,
+        opposed=opposed_rules,
         kernel=make_kernel,
         exact_model=exact_model,
         round_game=round_game,

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 
 from konflikt.core.odds import OddsAnswer, OddsParam, OddsQuestion
 from konflikt.dice import Fudge
 from konflikt.dice.distribution import fraction_text, mean
-from konflikt.errors import KonfliktError
+from konflikt.dice.expression import DiceExpression
+from konflikt.dice.opposed import Judge, OpposedRule
+from konflikt.errors import DiceError, KonfliktError
 from konflikt.rulesets.presja.rules import TACTICS, pressure, tactic_mods
 
 
@@ -93,3 +97,36 @@ QUESTIONS = {
         compute=exchange,
     )
 }
+
+
+# ---- opposed rolls in the dice language: ``4dF+3 vs 4dF+2 by pressure`` -------------------------------------------
+
+
+@dataclass(frozen=True)
+class PresjaPressure:
+    """presja's Atak against Obrona: the pressure one attack deals (margin 0 or more; weapon and armour aside)."""
+
+    name: str = "pressure"
+    doc: str = "presja: Atak (A) vs Obrona (B), e.g. 4dF+3 vs 4dF+2: the presja (pressure) dealt, A − B when A ≥ B"
+
+    def bind(self, a: DiceExpression, b: DiceExpression) -> Judge:
+        for side_name, side in (("A", a), ("B", b)):
+            if side.compare is not None:
+                raise DiceError(f"'by pressure' compares Atak and Obrona as numbers: {side_name} = {side.written}")
+        notes = (
+            "weapon (Czynnik Obrażeń) and armour (Czynnik Wyparowań) factors 0: konflikt odds presja exchange "
+            "--weapon N --armor N adds them",
+        )
+        return Judge(
+            lambda x, y: pressure(x, y),
+            (0,),
+            "presja (pressure) dealt",
+            numeric=True,
+            notes=notes,
+            explain=lambda x, y: f"Atak {x} vs Obrona {y}",
+        )
+
+
+def opposed_rules(overrides: Mapping[str, str]) -> tuple[OpposedRule, ...]:
+    """presja's opposed roll for the dice language: ``by pressure`` (Atak against Obrona)."""
+    return (PresjaPressure(),)

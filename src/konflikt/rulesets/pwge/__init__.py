@@ -13,7 +13,7 @@ from konflikt.rulesets.pwge.campaign import CAMPAIGN
 from konflikt.rulesets.pwge.kernel import make_kernel
 from konflikt.rulesets.pwge.model import exact_model
 from konflikt.rulesets.pwge.models import Character, Setup
-from konflikt.rulesets.pwge.odds import QUESTIONS
+from konflikt.rulesets.pwge.odds import QUESTIONS, opposed_rules
 from konflikt.rulesets.pwge.options import OPTIONS
 from konflikt.rulesets.pwge.persist import aftermath
 from konflikt.rulesets.pwge.policies import HeuristicPolicy
@@ -42,6 +42,7 @@ RULESET = register(
         new_state=PwgeState,
         policies={"heuristic": HeuristicPolicy},
         odds=QUESTIONS,
+        opposed=opposed_rules,
         content_dir=Path(__file__).parent / "content",
         kernel=make_kernel,
         exact_model=exact_model,

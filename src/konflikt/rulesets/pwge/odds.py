@@ -6,13 +6,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
 from konflikt.core.odds import OddsAnswer, OddsParam, OddsQuestion
 from konflikt.dice import SumDice
 from konflikt.dice.distribution import convolve
-from konflikt.errors import KonfliktError
+from konflikt.dice.expression import DiceExpression
+from konflikt.dice.opposed import Judge, OpposedRule
+from konflikt.errors import DiceError, KonfliktError
+from konflikt.rulesets.pwge.exchange import Contest
 
 TWO_T: dict[int, Fraction] = SumDice(2, 6, 0, "T").distribution()
 
@@ -137,3 +142,32 @@ QUESTIONS: dict[str, OddsQuestion] = {
         _topping,
     ),
 }
+
+
+# ---- opposed rolls in the dice language: ``2T+3 vs 2T+1 by contest`` ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class PwgeContest:
+    """PWGE's opposed roll (2T + modifier each): the higher wins, and a tie holds for B (the counter, the holder,
+    the difficulty). Topping (a reroll bought with a token) is a decision, not dice, and is left out."""
+
+    name: str = "contest"
+    doc: str = "pwge: an opposed roll, e.g. 2T+3 vs 2T+1: the higher wins, a tie holds for B (topping left out)"
+
+    def bind(self, a: DiceExpression, b: DiceExpression) -> Judge:
+        for side_name, side in (("A", a), ("B", b)):
+            if side.compare is not None:
+                raise DiceError(f"'by contest' compares the two rolls as numbers: {side_name} = {side.written}")
+
+        def winner(x: int, y: int) -> str:
+            result = Contest("deed", 0, 1, 0, 0, tie="b", a_roll=x, b_roll=y).winner()
+            return "A wins" if result == "a" else "B holds"
+
+        notes = ("a tie holds for B; topping (rerolling for a token) is a choice at the table, not counted here",)
+        return Judge(winner, ("A wins", "B holds"), "winner", notes=notes)
+
+
+def opposed_rules(overrides: Mapping[str, str]) -> tuple[OpposedRule, ...]:
+    """PWGE's opposed roll for the dice language: ``by contest`` (2T + modifier each, a tie holds for B)."""
+    return (PwgeContest(),)
