@@ -24,6 +24,10 @@ def register(app: typer.Typer) -> None:
                 help="A searching policy's budget a decision (mcts, rollout, optimal); past it the heuristic decides.",
             ),
         ] = 10.0,
+        public_url: Annotated[
+            str | None,
+            typer.Option(help="The https address players open through a TLS reverse proxy (docs/table.md)."),
+        ] = None,
     ) -> None:
         """Serve the table in a browser: the GM's console, a join link per seat, live over WebSocket."""
         from konflikt.web.serve import run
@@ -37,4 +41,4 @@ def register(app: typer.Typer) -> None:
         except ValueError:
             if host != "localhost":
                 raise KonfliktError(f"--host {host!r}: give an IP address such as 127.0.0.1 or 0.0.0.0") from None
-        run(host, port, db, bot_seconds)
+        run(host, port, db, bot_seconds, public_url)

@@ -622,6 +622,18 @@ def own_names() -> frozenset[str]:
     return frozenset({"localhost", host, f"{host}.local", socket.getfqdn().lower()})
 
 
+def public_host(url: str) -> str:
+    """The ``Host`` a browser sends for a public address (``https://table.example.org`` → ``table.example.org``).
+
+    Raises:
+        KonfliktError: not an http(s) address with a host name.
+    """
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") or parts.query:
+        raise KonfliktError(f"--public-url {url[:80]!r}: give the address players open, e.g. https://table.example.org")
+    return parts.netloc.lower()
+
+
 def host_allowed(host: str, port: int) -> bool:
     """A request's ``Host`` as a browser that reached this server sends it: an IP address, or one of this
     machine's own names (:func:`own_names`), and this server's port. Another name is refused: a DNS-rebinding page
@@ -642,9 +654,11 @@ def host_allowed(host: str, port: int) -> bool:
 class Guard:
     """An ASGI wrapper: the security headers on every response, and (for a real server) the ``Host`` checked."""
 
-    def __init__(self, app: Starlette, port: int | None) -> None:
+    def __init__(self, app: Starlette, port: int | None, public: str | None = None) -> None:
         self.app = app
         self.port = port
+        self.public = public_host(public) if public else None
+        """The ``Host`` a TLS reverse proxy passes on (``--public-url``'s name, and port if it has one)."""
         self.state = app.state
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -653,7 +667,7 @@ class Guard:
             return
         if self.port is not None:
             host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
-            if not host_allowed(host, self.port):
+            if not host_allowed(host, self.port) and host.lower() != self.public:
                 if scope["type"] == "websocket":
                     await send({"type": "websocket.close", "code": 1008, "reason": "this server's address only"})
                     return
@@ -671,7 +685,9 @@ class Guard:
         host = dict(scope.get("headers") or []).get(b"host", b"")
         headers = list(SECURITY_HEADERS)
         if host and all(c in HOST_CHARS for c in host):  # older Safari reads 'self' without ws:
-            policy = headers[0][1].replace(b"connect-src 'self'", b"connect-src 'self' ws://" + host)
+            policy = headers[0][1].replace(
+                b"connect-src 'self'", b"connect-src 'self' ws://" + host + b" wss://" + host
+            )
             headers[0] = (headers[0][0], policy)
 
         async def secured(message: Message) -> None:
@@ -687,11 +703,16 @@ def bundled_names() -> list[str]:
 
 
 def create_app(
-    db: Path | None = None, admin: str | None = None, bot_seconds: float = BOT_SECONDS, port: int | None = None
+    db: Path | None = None,
+    admin: str | None = None,
+    bot_seconds: float = BOT_SECONDS,
+    port: int | None = None,
+    public: str | None = None,
 ) -> Any:
     """The app over the save database ``db``; ``admin`` fixes the console's key (tests), else it is kept beside it;
     ``bot_seconds`` is the budget of one decision of a policy that searches; with ``port`` (a real server) a
-    request's ``Host`` must name an address and that port (:func:`host_allowed`)."""
+    request's ``Host`` must name an address and that port (:func:`host_allowed`), or ``public``'s name: the address
+    players open through a TLS reverse proxy (``--public-url``), which passes the name on."""
     hub = Hub(db, admin, bot_seconds)
 
     @contextlib.asynccontextmanager
@@ -1017,7 +1038,7 @@ def create_app(
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hub = hub
-    return Guard(app, port)
+    return Guard(app, port, public)
 
 
 def table_id(text: object) -> int:

@@ -14,7 +14,7 @@ from konflikt.core.state import GM
 from konflikt.errors import KonfliktError
 from konflikt.store.db import Store
 from konflikt.web import odds
-from konflikt.web.app import MAX_MESSAGE, create_app
+from konflikt.web.app import MAX_MESSAGE, create_app, public_host
 from konflikt.web.links import Links
 from konflikt.web.table import BOT_SECONDS
 
@@ -33,7 +33,7 @@ def lan_address() -> str:
         probe.close()
 
 
-def banner(host: str, port: int, db: Path | None) -> list[str]:
+def banner(host: str, port: int, db: Path | None, public: str | None = None) -> list[str]:
     store = Store.open(db)
     try:
         links = Links.beside(store.path)
@@ -44,8 +44,10 @@ def banner(host: str, port: int, db: Path | None) -> list[str]:
         store.close()
     shown = host if host in LOOPBACK else lan_address() if host in ("0.0.0.0", "::") else host
     base = f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"  # an IPv6 address in brackets
+    if public:  # behind a TLS reverse proxy: the links players open are the proxy's
+        base = public.rstrip("/")
     lines = [f"konflikt table on {base} (saves in {path})", f"GM console: {base}/console/{links.admin}"]
-    if host not in LOOPBACK:
+    if host not in LOOPBACK or public:
         lines.append(
             "warning: listening beyond this machine: anyone on the network who has a link can use it; "
             "share each join link only with its player, and stop the server after the game"
@@ -76,9 +78,11 @@ def check_port(host: str, port: int) -> None:
         raise KonfliktError(f"cannot listen on {host}:{port}: {why}") from None
 
 
-def run(host: str, port: int, db: Path | None, bot_seconds: float = BOT_SECONDS) -> None:
+def run(host: str, port: int, db: Path | None, bot_seconds: float = BOT_SECONDS, public: str | None = None) -> None:
+    if public:
+        public_host(public)  # checked before anything is printed
     check_port(host, port)
-    for line in banner(host, port, db):
+    for line in banner(host, port, db, public):
         sys.stdout.write(line + "\n")
     sys.stdout.flush()
     # the `websockets` implementation is the one measured fastest here (docs/table.md): its deprecation notice is
@@ -87,7 +91,7 @@ def run(host: str, port: int, db: Path | None, bot_seconds: float = BOT_SECONDS)
     odds.PREPARE_VALUES = True  # a real table: Le våld's values are worked out for the questions to come
     # no per-message compression: on a LAN it costs the server (and every phone) more than it saves on the wire
     uvicorn.run(
-        create_app(db, bot_seconds=bot_seconds, port=port),
+        create_app(db, bot_seconds=bot_seconds, port=port, public=public),
         host=host,
         port=port,
         log_level="warning",
