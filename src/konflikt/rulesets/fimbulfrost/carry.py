@@ -97,7 +97,3 @@ def _hero_line(state: FimbulfrostState, i: int, bought: list[Any], changes: list
     parts += changes
     return f"{name}: " + ("; ".join(parts) if parts else "nothing carries over") + "; Status starts fresh"
 
-
-def dead_heroes(state: FimbulfrostState) -> list[str]:
-    """The heroes who died (død) in the conflict: they carry into no next one."""
-    return [hero_id for i, hero_id in enumerate(state.hero_ids) if state.fate[i] == DEAD]

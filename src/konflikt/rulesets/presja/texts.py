@@ -68,8 +68,6 @@ def total_text(value: int, ladder_name: str) -> str:
     return f"{value:+d} ({name}, {rest.partition(', ')[2]}"
 
 
-STATUS_WORDS = ("w walce (fighting)", "wyeliminowany (taken out)", "pokonany — poddał się (conceded)")
-
 
 @narration
 def emit_setup(conflict: PresjaState) -> None:
