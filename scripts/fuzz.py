@@ -6,20 +6,23 @@
 
 The fuzz campaign runs the targets of ``tests/reliability/fuzzing.py`` (the suite runs a few hundred of the same
 examples through hypothesis) in this process's workers: scenario files and documents, rule options, prompts, dice,
-imports, damaged databases, the character library (``chars``), campaigns (``campaign rest``, ``run --campaign``)
-and exports read back (``export``, ``import``, ``saves --json``). Their inputs hold escape sequences, C1, the
-bidirectional overrides, NUL, line breaks, lone surrogates and invalid bytes. The command-line targets call
-``konflikt.cli.main.main`` in-process, exactly as the ``konflikt`` script does, and one round of examples in
-``--subprocess-every`` (5: 12% of all examples) runs them as real ``python -m konflikt`` processes instead, with
-stdin closed and the arguments as bytes (invalid UTF-8 where the text holds surrogates). Example ``i`` is target
-``i mod len(TARGETS)`` with seed ``SEED·10⁹ + i`` whatever the number of jobs, so ``--one`` reproduces any of them.
+imports, damaged databases, the character library (``chars``), campaigns (``campaign rest``, ``run --campaign``),
+exports read back (``export``, ``import``, ``saves --json``), and ``konflikt serve`` driven over HTTP from outside
+(its console's forms and uploads, a table's pages and API, hostile paths, tokens, Hosts and Origins). Their inputs
+hold escape sequences, C1, the bidirectional overrides, NUL, line breaks, lone surrogates and invalid bytes. The
+command-line targets call ``konflikt.cli.main.main`` in-process, exactly as the ``konflikt`` script does, and one
+round of examples in ``--subprocess-every`` (5: 11% of all examples) runs them as real ``python -m konflikt``
+processes instead, with stdin closed and the arguments as bytes (invalid UTF-8 where the text holds surrogates).
+Example ``i`` is target ``i mod len(TARGETS)`` with seed ``SEED·10⁹ + i`` whatever the number of jobs, so ``--one``
+reproduces any of them.
 
-Oracles: an exit code other than 0 or 2, a traceback or more than one stderr line on exit 2 (internal); a value
-the model must refuse that was accepted (nonsense: ``omdomme=true``, a consequence not on the lists, a name with a
-line break, a lone surrogate in an import); a control character on stdout or stderr (raw-output); an example over
-its time budget or a process over 1 GiB resident (runaway); a file changed or created that must not be (changed).
-It prints per target the inputs, accepted, clean refusals and each kind of problem, and the mean time an example
-took. Any problem is printed with its seed and makes the exit code 1.
+Oracles: an exit code other than 0 or 2, a traceback or more than one stderr line on exit 2 (internal); a value the
+model must refuse that was accepted (nonsense: ``omdomme=true``, a consequence not on the lists, a name with a line
+break, a lone surrogate in an import); a control character on stdout or stderr (raw-output); an example over its
+time budget, a process over 1 GiB resident, or a server that died (runaway); an HTTP answer of 5xx (internal); a
+file changed or created that must not be (changed). It prints per target the inputs, accepted, clean refusals and
+each kind of problem, and the mean time an example took. Any problem is printed with its seed and makes the exit
+code 1.
 
 The kill campaign (``--kills N``) plays every ruleset's first example in a real terminal, SIGKILLs it at random
 steps (half of the time between an answer and its commit), resumes each time, and compares the finished conflict
@@ -263,7 +266,7 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=None, help="stop after this long, whatever --examples")
     parser.add_argument("--subprocess-every", type=int, default=5, metavar="K",
                         help="one round of examples in K runs konflikt as its own process (0: never); the default, "
-                        "5, runs 6 of every 50 examples (12%%) as processes")  # fmt: skip
+                        "5, runs 6 of every 55 examples (11%%) as processes")  # fmt: skip
     parser.add_argument("--kills", type=int, default=0, help="SIGKILLs of konflikt play, resumed and compared")
     parser.add_argument("--one", nargs=2, metavar=("TARGET", "SEED"), help="run one example with its traceback")
     args = parser.parse_args()

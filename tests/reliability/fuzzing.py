@@ -13,6 +13,7 @@ konflikt must not write it).
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import copy
 import hashlib
@@ -27,8 +28,10 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 import tomllib
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -897,6 +900,218 @@ def round_trip(rng: random.Random, workdir: Path) -> str:
     return classify(action, commands=4)
 
 
+# ---- the browser table, from outside: HTTP only -------------------------------------------------------------
+@dataclass
+class Served:
+    """A ``konflikt serve`` of this worker: its process, address, console key and one table's GM link."""
+
+    process: subprocess.Popen[bytes]
+    port: int
+    key: str
+    cid: str
+    token: str
+
+
+def _die_with_parent() -> None:
+    """In the server's process before it runs: it gets SIGTERM when the worker that started it ends (a pool's
+    workers are killed, and their atexit handlers never run)."""
+    import ctypes
+
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def http(
+    port: int, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
+    """One request to the server (a path already percent-encoded); (status, headers, body)."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=BUDGET)
+    try:
+        sent = {"Host": f"127.0.0.1:{port}", **(headers or {})}
+        conn.request(method, path, body=body or None, headers=sent)
+        response = conn.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+    finally:
+        conn.close()
+
+
+_SERVED: list[Served] = []
+
+
+def served(workdir: Path) -> Served:
+    """This worker's server (started once, again if it died: the example that found it dead reports it)."""
+    if _SERVED and _SERVED[0].process.poll() is None:
+        return _SERVED[0]
+    port = _free_port()
+    env = dict(os.environ, NO_COLOR="1", COLUMNS="200")
+    env.pop("KONFLIKT_DEBUG", None)
+    db = workdir / f"served-{port}.sqlite"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "konflikt", "serve", "--db", str(db), "--port", str(port), "--bot-seconds", "2"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        preexec_fn=_die_with_parent,
+    )
+    assert process.stdout is not None
+    key = ""
+    for _ in range(20):
+        line = process.stdout.readline().decode("utf-8", "replace")
+        if "/console/" in line:
+            key = line.strip().rsplit("/console/", 1)[1]
+            break
+        if not line:
+            break
+    if not key:
+        process.kill()
+        raise RuntimeError("konflikt serve printed no console address")
+    form = b"scenario=presja%2Fknife_fight&seed=1"
+    origin = {"Origin": f"http://127.0.0.1:{port}", "Content-Type": "application/x-www-form-urlencoded"}
+    for _ in range(120):  # the address is printed before the server listens
+        try:
+            status, headers, _ = http(port, "POST", f"/console/{key}/new", form, origin)
+            break
+        except ConnectionRefusedError:
+            time.sleep(0.25)
+    else:
+        process.kill()
+        raise RuntimeError("konflikt serve never listened")
+    if status != 303:
+        process.kill()
+        raise RuntimeError(f"konflikt serve made no table: {status}")
+    _, _, cid, token = headers["location"].split("/")
+    _SERVED[:] = [Served(process, port, key, cid, token)]
+    atexit.register(process.kill)  # the suite's process; a campaign's workers are killed, hence the prctl above
+    return _SERVED[0]
+
+
+def percent(text: str) -> str:
+    """A path segment as a browser would send it: UTF-8 (invalid where the text holds surrogates), percent-encoded."""
+    from urllib.parse import quote_from_bytes
+
+    return quote_from_bytes(argv_bytes(text), safe="")
+
+
+def hostile_json(rng: random.Random) -> bytes:
+    """A message for the table's API: its own keys with hostile values, nesting, lone surrogates, huge numbers."""
+    message: Any = {
+        rng.choice(["type", "choice", "value", "reason", "goal", "seat", "side", "step", "count", "text", "target",
+                    "id", hostile_text(rng, 2)]): interesting(rng)
+        for _ in range(rng.randint(0, 4))
+    }  # fmt: skip
+    if rng.random() < 0.5:
+        message["type"] = rng.choice(["correct", "pause", "resume", "undo", "odds", "advise", "declare", "", "x"])
+    if rng.random() < 0.1:
+        message = nested(rng.choice([40, 2000]))
+    try:
+        text = json.dumps(message, ensure_ascii=True, allow_nan=True)
+    except (ValueError, RecursionError):
+        text = "{"
+    if rng.random() < 0.1:
+        text = text[: rng.randint(0, len(text))]
+    return text.encode("ascii", "replace")
+
+
+def server_target(rng: random.Random, workdir: Path) -> str:
+    """``konflikt serve`` driven from outside, over HTTP only: the console's pages and forms (a new table with
+    hostile seeds, dice, policies and uploaded scenarios), a table's pages and API with hostile messages, and
+    hostile paths, tokens, Hosts and Origins. Any 5xx is an internal error, a dead server or one past 1 GiB a
+    runaway, and a new table made from a seed out of range or an uploaded scenario with a boolean for a number,
+    nonsense accepted."""
+    server = served(workdir)
+    base = f"http://127.0.0.1:{server.port}"
+    form_headers = {"Origin": base, "Content-Type": "application/x-www-form-urlencoded"}
+    json_headers = {"Origin": base, "Content-Type": "application/json"}
+    must_refuse = False
+    draw = rng.random()
+    if draw < 0.25:  # a new table
+        from urllib.parse import urlencode
+
+        seed = rng.choice(["", "1", "-1", str(2**63), "9" * 4400, "²", hostile_text(rng, 2)])
+        fields = {
+            "scenario": rng.choice(["presja/knife_fight", "levald/duel", "pwge/duel", "../../etc/passwd", "/etc/passwd",
+                                    hostile_text(rng, 2)]),
+            "seed": seed,
+            "dice": rng.choice(["auto", "table", hostile_text(rng, 2)]),
+        }  # fmt: skip
+        if rng.random() < 0.3:
+            fields["policy:" + rng.choice(["belzee", "massimo", hostile_text(rng, 1)])] = rng.choice(
+                ["heuristic", "random", "human", "mcts:20000", hostile_text(rng, 2)]
+            )
+        must_refuse = seed not in ("", "1")
+        if rng.random() < 0.3:
+            _, text = rng.choice(example_texts())
+            fields["toml"] = text if rng.random() < 0.3 else mutate_text(text, rng, rng.randint(1, 2))
+            if rng.random() < 0.4 and "status = " in text:
+                fields["toml"] = text.replace("status = ", "status = true #", 1)
+                must_refuse = True
+        body = urlencode({argv_bytes(k): argv_bytes(v) for k, v in fields.items()}).encode("ascii")
+        request: tuple[str, str, bytes, dict[str, str]] = ("POST", f"/console/{server.key}/new", body, form_headers)
+    elif draw < 0.4:
+        from urllib.parse import urlencode
+
+        _, text = rng.choice(example_texts())
+        toml = mutate_text(text, rng, rng.randint(1, 3)) if rng.random() < 0.8 else hostile_text(rng, 8)
+        body = urlencode({"toml": argv_bytes(toml)}).encode("ascii")
+        request = ("POST", f"/console/{server.key}/upload", body, form_headers)
+    elif draw < 0.75:
+        path = f"/api/t/{server.cid}/{server.token}"
+        request = ("POST", path, hostile_json(rng), json_headers) if rng.random() < 0.8 else ("GET", path, b"", {})
+    else:
+        cid = rng.choice([server.cid, server.cid, "9" * rng.choice([18, 19, 4400]), "-1", hostile_text(rng, 2)])
+        token = server.token if rng.random() < 0.7 else rng.choice(["x" * 65, hostile_text(rng, 3), ""])
+        key, hostile = server.key, percent(hostile_text(rng, 2))
+        path = rng.choice(
+            ["/", f"/console/{key}", f"/console/{hostile}", f"/t/{percent(cid)}/{percent(token)}",
+             f"/api/t/{percent(cid)}/{percent(token)}/log", f"/console/{key}/new?scenario={hostile}",
+             f"/console/{key}/open/{percent(cid)}", "/favicon.ico", "/" + percent(hostile_text(rng, 5))]
+        )  # fmt: skip
+        headers = {}
+        if rng.random() < 0.2:
+            headers["Host"] = rng.choice(["evil.example", "evil.example:80", argv_bytes(hostile_text(rng, 2)).hex()])
+        if rng.random() < 0.2:
+            headers["Origin"] = rng.choice(["http://evil.example", "null", base])
+        request = (rng.choice(["GET", "GET", "POST", "HEAD", "DELETE"]), path, b"", headers)
+
+    def action() -> None:
+        method, path, body, headers = request
+        try:
+            status, _, answer = http(server.port, method, path, body, headers)
+        except (OSError, ConnectionError) as exc:
+            if server.process.poll() is not None:
+                raise Runaway(
+                    f"konflikt serve died (exit {server.process.returncode}) at {method} {path[:80]}"
+                ) from None
+            raise Bug(f"{method} {path[:80]}: {type(exc).__name__}: {exc}") from None
+        if status >= 500:
+            raise Bug(f"{method} {path[:80]}: {status}: {answer[:300]!r}")
+        try:
+            rss_kib = next(
+                int(line.split()[1]) for line in Path(f"/proc/{server.process.pid}/status").read_text().splitlines()
+                if line.startswith("VmRSS:")
+            )  # fmt: skip
+        except (OSError, StopIteration, ValueError):
+            rss_kib = 0
+        if rss_kib > MEMORY_MIB * 1024:
+            raise Runaway(f"konflikt serve holds {rss_kib // 1024:,} MiB after {method} {path[:80]}")
+        if must_refuse and status in (200, 303):
+            raise Nonsense(f"{method} {path[:80]} with {body[:200]!r}: {status}")
+        if status >= 400:
+            raise KonfliktError(f"{status}")
+
+    return classify(action)
+
+
 TARGETS: dict[str, Callable[[random.Random, Path], str]] = {
     "scenario-text": scenario_text,
     "scenario-document": scenario_document,
@@ -908,6 +1123,7 @@ TARGETS: dict[str, Callable[[random.Random, Path], str]] = {
     "chars": chars_target,
     "campaign": campaign_target,
     "round-trip": round_trip,
+    "server": server_target,
 }
 
 

@@ -26,6 +26,7 @@ EXAMPLES = {
     "chars": 30,
     "campaign": 20,
     "round-trip": 12,
+    "server": 30,
 }
 
 
