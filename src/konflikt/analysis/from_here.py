@@ -646,10 +646,11 @@ def _kernel_runs(
 
 
 def _short(done: int, end: float) -> bool:
-    """Whether a kernel that has played ``done`` conflicts by the end of its time plays on a little: up to
-    :data:`KERNEL_AT_LEAST` within :data:`KERNEL_GRACE` seconds more (a few chunks of a few milliseconds each, where
-    the exact solver's try overran its share: a choice's whole budget at the table is a tenth of a second)."""
-    return done < KERNEL_AT_LEAST and time.monotonic() < end + KERNEL_GRACE
+    """Whether a kernel that has played ``done`` conflicts by the end of its time plays on a little: its first chunk
+    in any case, then up to :data:`KERNEL_AT_LEAST` within :data:`KERNEL_GRACE` seconds more (a few chunks of a few
+    milliseconds each, where the exact solver's try overran its share: a choice's whole budget at the table is a
+    tenth of a second)."""
+    return not done or (done < KERNEL_AT_LEAST and time.monotonic() < end + KERNEL_GRACE)
 
 
 def _reference_runs(
