@@ -483,6 +483,7 @@ def test_the_bundled_negotiation_and_ball_keep_the_distance_they_end_at(name: st
 
 
 # ---- paths the examples seldom walk ------------------------------------------------------------------------------
+@pytest.mark.through_cli
 def test_a_chase_is_won_by_the_fleers_when_every_pursuer_is_out() -> None:
     """Deliberate mutation that fails it: ``endings._chase_goal`` never reporting "every pursuer is out"."""
     state = make(
