@@ -579,3 +579,15 @@ def test_przewaga_uzbrojenia_znaczna_roznica_w_dlugosci_broni(
     doc = _duel_doc({"weapon": "wlocznia"}, {"weapon": weapon}, {"advantage_weapon": True})
     shown = _play(cli, monkeypatch, tmp_path, doc, BOTH_ATTACK_EVEN)
     assert f"Przewaga uzbrojenia (weapon), A / B, this exchange → {holder}" in shown
+
+
+def test_jesli_bohater_ze_sztyletem_wszedlby_w_zwarcie_sytuacja_by_sie_odwrocila(
+    cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """ "Jeśli bohater ze sztyletem wszedłby w zwarcie z postacią z mieczem, sytuacja by się odwróciła i on dostałby
+    +1 za przewagę w broni": B's dagger against A's spear (reach 1 and 4, weapons.toml); B closes in (typed: the
+    attack with the offensive tactic, the heuristic's sign of it) and the GM gives B the weapon advantage."""
+    doc = _duel_doc({"weapon": "wlocznia"}, {"weapon": "sztylet"}, {"advantage_weapon": True})
+    shown = _play(cli, monkeypatch, tmp_path, doc, ["1", "3", "0 0 0 0", "2", "0 0 0 0"])
+    assert "B deklaruje (declares): atak na (attack on) A, taktyka zaczepna" in shown
+    assert "Przewaga uzbrojenia (weapon), A / B, this exchange → B (+1 Atak)" in shown
