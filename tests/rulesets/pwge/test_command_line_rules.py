@@ -89,7 +89,7 @@ def test_run_says_who_takes_part_and_what_each_side_wants(cli: Callable[..., Res
 @pytest.mark.through_cli
 def test_varje_inblandad_part_bestammer_hur_the_attribute_is_chosen_at_the_table_and_fills_the_pool() -> None:
     """ "Därefter ska varje inblandad part bestämma hur man försöker uppnå det här målet. Slutligen ska man med ledning
-    av hur man försöker uppnå målet [välja] vilken egenskap som bäst representerar den inställning": Ann, whose
+    av hur man försöker uppnå målet vilken egenskap som bäst representerar den inställning": Ann, whose
     scenario leaves her approach open, takes Smidighet 5 at the table; her pool is then 2×5 +4 (identity fits
     directly) +2 (one fitting skill) = 16, not the 2×2 + 6 = 10 her Styrka would give."""
     ann = open_attribute("ann", attributes={"Styrka": 2, "Smidighet": 5}, skills={"Svärdskonst": 1},
