@@ -616,12 +616,24 @@ def test_a_ladder_name_too_long_for_a_file_is_one_line(cli: Cli) -> None:
 
 
 def test_a_report_whose_out_cannot_be_written_is_refused_before_it_plays(tmp_path: Path) -> None:
-    """``report … --out`` under a file: one line before any conflict is played. Asked for 10⁹ conflicts a pairing,
-    a report that checked only at its end would not return within the minute allowed here."""
+    """``report … --out`` under a file: one line before any conflict is played. Asked for 10⁹ conflicts a pairing
+    (``--force``: past the budget), a report that checked only at its end would not return within the minute
+    allowed here."""
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder\n", encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "konflikt", "report", "levald-weapons", "-n", "1000000000", "--out", str(blocker / "r")],
+        [
+            sys.executable,
+            "-m",
+            "konflikt",
+            "report",
+            "levald-weapons",
+            "-n",
+            "1000000000",
+            "--force",
+            "--out",
+            str(blocker / "r"),
+        ],
         capture_output=True,
         text=True,
         timeout=60,
@@ -661,7 +673,8 @@ def test_a_sweep_whose_out_cannot_be_written_is_refused_before_it_plays(tmp_path
         '[[axis]]\nname = "mishaps"\noption = "mishaps"\nvalues = ["defeating_roll", "always"]\n',
         encoding="utf-8",
     )
-    done, blocker = _blocked_run(tmp_path, "sweep", str(spec), "--out", "{blocker}/grid")
+    # --force: over the budget of conflicts, which is refused first otherwise; the folder is still checked first
+    done, blocker = _blocked_run(tmp_path, "sweep", str(spec), "--force", "--out", "{blocker}/grid")
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().count("\n") == 0 and "a-file is a file, not a folder" in done.stderr
     assert blocker.read_text(encoding="utf-8") == "not a folder\n"
