@@ -48,7 +48,8 @@ def _through_cli(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
         return
     if not recorder.driven:
         pytest.fail("marked through_cli, but the test drove no state to play again at the command line")
-    replay_driven(recorder, tmp_path_factory.mktemp("through_cli"))
+    if not replay_driven(recorder, tmp_path_factory.mktemp("through_cli")):
+        pytest.fail("marked through_cli, but no state the test drove made a step to type at the command line")
 
 
 @pytest.hookimpl(wrapper=True)

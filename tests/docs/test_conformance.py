@@ -6,6 +6,7 @@ vendored copies equal them whenever ``shared/`` sits beside the repository).
 
 from __future__ import annotations
 
+import ast
 import importlib
 import re
 from pathlib import Path
@@ -143,3 +144,44 @@ def test_a_bad_table_file_names_the_file_and_the_field(tmp_path: Path) -> None:
     path.write_text('ruleset = "r"\nsource = "s"\n[[rule]]\nid = "a"\ngloss = "g"\nstatus = "maybe"\n', "utf-8")
     with pytest.raises(ScenarioError, match=r"conformance\.toml: rule\.0\.status"):
         load_conformance(path)
+
+
+CLI_NAMES = ("cli", "pexpect", "spawn", "TableSession", "at_table", "run_in_process", "run_process", "subprocess")
+"""Names whose use makes a test go through the command line: the in-process ``konflikt`` (the ``cli`` fixture), a
+real terminal (pexpect), the table session ``play`` runs, or a ``konflikt`` process."""
+
+
+def through_the_command_line(reference: str) -> bool:
+    """Whether the named test reaches its rule the way a user does: marked ``through_cli`` (played again at
+    ``konflikt play`` by tests/through_cli.py, which fails a marked test that drives no state), or driving
+    ``konflikt`` itself (a name of :data:`CLI_NAMES` in its body or its arguments)."""
+    path, _, name = reference.partition("::")
+    function = re.sub(r"\[.*\]$", "", name).split("::")[-1]
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    marked = any(
+        isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets)
+        and "through_cli" in ast.unparse(node.value)
+        for node in tree.body
+    )
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == function:
+            if marked or any("through_cli" in ast.unparse(d) for d in node.decorator_list):
+                return True
+            used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+            used |= {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
+            used |= {a.arg for a in node.args.args}
+            return bool(used & set(CLI_NAMES))
+    return False
+
+
+through_the_command_line.__test__ = False  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("ruleset_id", ruleset_ids())
+def test_every_implemented_row_is_checked_through_the_command_line(ruleset_id: str) -> None:
+    """An `implemented` row names a test that would fail if its rule were wrong at the command line, not only
+    through the State API: a test marked ``through_cli`` or one that runs ``konflikt``."""
+    rows = [row for row in get_ruleset(ruleset_id).conformance().rule if row.status == "implemented"]
+    unchecked = [row.id for row in rows if not any(through_the_command_line(t) for t in row.tests)]
+    assert not unchecked, f"{len(unchecked)} implemented rows with no test through the command line: {unchecked}"
