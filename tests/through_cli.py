@@ -87,7 +87,8 @@ class Recorder:
         for ruleset_id in ruleset_ids():
             ruleset = get_ruleset(ruleset_id)
             patch(ruleset, "new_state", self._made(ruleset.new_state))
-        patch(State, "fork", self._forked(State.fork))
+        patch(State, "fork", self._forked(State.fork, with_history=False))
+        patch(State, "clone", self._forked(State.clone, with_history=True))
         for name in ("apply_action", "apply_actions", "correct", "declare_goal"):
             patch(State, name, self._driving(getattr(State, name)))
         try:
@@ -104,12 +105,16 @@ class Recorder:
 
         return made
 
-    def _forked(self, fork: Any) -> Any:
+    def _forked(self, fork: Any, with_history: bool) -> Any:
+        """A copy begins where its original stands: a fork without the history (its steps come after the
+        original's), a clone with it (its steps include them)."""
+
         def forked(state: State) -> State:
             copy: State = fork(state)
             origin = self.origins.get(state)
             if origin is not None:
-                self.origins[copy] = Origin(origin.scenario, origin.options, (*origin.before, *state.steps()))
+                before = origin.before if with_history else (*origin.before, *state.steps())
+                self.origins[copy] = Origin(origin.scenario, origin.options, before)
             return copy
 
         return forked

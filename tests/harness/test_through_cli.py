@@ -71,3 +71,16 @@ def test_a_state_set_by_hand_is_refused(tmp_path: Path) -> None:
     assert state.view(GM)
     with pytest.raises(NotReplayable, match="by hand"):
         replay_driven(recorder, tmp_path)
+
+
+def test_a_fork_and_a_clone_are_played_from_where_they_were_copied(tmp_path: Path) -> None:
+    recorder = Recorder()
+    with recorder.watching():
+        state = state_of(document(fighter("gorm"), fighter("snurre", "Spjut"), "Svärd"))
+        move(state, gorm="hold", snurre="hold")
+        forked, cloned = state.fork(), state.clone()
+        for copy in (forked, cloned):
+            act(copy, "attack")
+            act(copy, "defend")
+    assert recorder.origins[forked].before == tuple(state.steps()) and not recorder.origins[cloned].before
+    assert replay_driven(recorder, tmp_path) == 3
