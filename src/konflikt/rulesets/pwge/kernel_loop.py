@@ -219,19 +219,6 @@ def purse(s: Int, p: int) -> int:
 
 
 @rule
-def note_dry(s: Int, t: Int) -> None:
-    """:meth:`PwgeState.note_dry_sides` between exchanges: the sides newly dry form the next group."""
-    s[PENDING] = 0
-    newly = False
-    for side in range(t[SIDES]):
-        if s[DRY_RANK + side] == NONE and not side_can_act(s, t, side):
-            s[DRY_RANK + side] = s[DRY_GROUPS]
-            newly = True
-    if newly:
-        s[DRY_GROUPS] += 1
-
-
-@rule
 def note_rest(s: Int, t: Int, one: int, other: int, group: int) -> bool:
     """The sides other than ``one`` and ``other`` that were dry before anything was noted (someone out, or without a
     token, from the start), marked in ``group`` at the conflict's first note; whether there were any."""
@@ -613,25 +600,6 @@ def deed(
 
 # ---- endings -----------------------------------------------------------------------------------------------------
 @rule
-def goal_side(s: Int, t: Int) -> int:
-    """The goal half of :func:`endings.check`: the side that has reached its goal, or ``NONE``."""
-    if t[GOAL_KIND] == POINTS:
-        for side in range(t[SIDES]):
-            if s[PTS + side] >= t[SUCCESSES]:
-                return side
-        return NONE
-    if t[GOAL_KIND] == STANDING:
-        found, standing = NONE, 0
-        for side in range(t[SIDES]):
-            for p in range(t[PEOPLE]):
-                if per_person(t, SIDE, p) == side and s[OUT + p] == 0:
-                    found, standing = side, standing + 1
-                    break
-        return found if standing == 1 else NONE
-    return chase_goal(s, t)
-
-
-@rule
 def chase_goal(s: Int, t: Int) -> int:
     """:func:`endings._chase_goal`: every fleer out → the first pursuing side; every pursuer out → the fleers; a
     pursuer at a melee distance of a fleer → the pursuer's side (the first such pair, fleer by fleer); every pair at
@@ -664,21 +632,47 @@ def chase_goal(s: Int, t: Int) -> int:
     return fleeing if away else NONE
 
 
-@rule
-def check_endings(s: Int, t: Int) -> bool:
+@leaf
+def ended(s: Int, t: Int) -> bool:
     """:func:`endings.check`: a goal; else, once some side is dry, all but one dry (pools exhausted: the one left
     wins), or every side dry: the one that ran dry alone and last wins, if any ran dry before it, else a deadlock.
-    True: ended."""
-    reached = goal_side(s, t)
+    True: ended. One pass over the people marks, a bit per side, who stands and who can spend (a loop per side and
+    member, as the State asks, cost a fifth of a duel); the sides newly dry are noted on the way."""
+    standing = wet = 0
+    for p in range(t[PEOPLE]):
+        bit = 1 << per_person(t, SIDE, p)
+        if s[OUT + p] == 0:
+            standing |= bit
+        if can(s, p):
+            wet |= bit
+    reached = NONE
+    if t[GOAL_KIND] == STANDING:
+        if standing != 0 and standing & (standing - 1) == 0:  # the last side standing
+            for side in range(t[SIDES]):
+                if standing >> side & 1:
+                    reached = side
+    elif t[GOAL_KIND] == POINTS:
+        for side in range(t[SIDES]):
+            if s[PTS + side] >= t[SUCCESSES]:
+                reached = side
+                break
+    else:
+        reached = chase_goal(s, t)
     if reached != NONE:
         finish(s, GOAL, reached)
         return True
-    note_dry(s, t)
-    wet, last_wet = 0, NONE
+    s[PENDING] = 0  # :meth:`PwgeState.note_dry_sides`
+    newly = False
+    wet_sides, last_wet = 0, NONE
     for side in range(t[SIDES]):
-        if side_can_act(s, t, side):
-            wet, last_wet = wet + 1, side
-    if wet == 0:
+        if wet >> side & 1:
+            wet_sides, last_wet = wet_sides + 1, side
+        elif s[DRY_RANK + side] == NONE:
+            s[DRY_RANK + side] = s[DRY_GROUPS]
+            newly = True
+    if newly:
+        s[DRY_GROUPS] += 1
+    if wet_sides == 0:
         last = s[DRY_GROUPS] - 1
         alone, who = 0, NONE
         for side in range(t[SIDES]):
@@ -689,14 +683,21 @@ def check_endings(s: Int, t: Int) -> bool:
         else:
             finish(s, DEADLOCK, NONE)
         return True
-    if wet == 1 and t[SIDES] > 1:
+    if wet_sides == 1 and t[SIDES] > 1:
         finish(s, POOLS, last_wet)
         return True
     return False
 
 
-# ---- the floor ---------------------------------------------------------------------------------------------------
 @rule
+def check_endings(s: Int, t: Int) -> bool:
+    """:func:`ended`, called where nobody can take the floor."""
+    done: bool = ended(s, t)
+    return done
+
+
+# ---- the floor ---------------------------------------------------------------------------------------------------
+@leaf
 def open_floor(s: Int, t: Int, start: int) -> None:
     """The floor goes to the first participant able to act from ``start`` round the table; nobody: the end."""
     for k in range(t[PEOPLE]):
@@ -751,10 +752,10 @@ def passed(s: Int, t: Int, i: int) -> None:
         open_floor(s, t, i + 1)
 
 
-@rule
+@leaf
 def end_exchange(s: Int, t: Int, actor: int, free: bool) -> None:
     """The endings, then the next frislag or the floor after the actor."""
-    if check_endings(s, t):
+    if ended(s, t):
         return
     if free:
         next_surpriser(s, t)
@@ -764,9 +765,9 @@ def end_exchange(s: Int, t: Int, actor: int, free: bool) -> None:
 
 
 # ---- the batch ---------------------------------------------------------------------------------------------------
-@rule
-def start(s: Int, t: Int, j: int) -> None:
-    """Conflict ``j`` where every conflict starts."""
+@leaf
+def start(s: Int, t: Int, j: int, pending: int) -> None:
+    """Conflict ``j`` where every conflict starts (``pending``: some side is dry there, :data:`PENDING`)."""
     s[:X] = 0
     s[PHASE], s[FLOOR], s[SP] = t[START_PHASE], t[START_FLOOR], t[START_SP]
     s[STEPS], s[ACTIONS], s[ID] = t[START_STEPS], t[START_ACTIONS], j
@@ -779,9 +780,17 @@ def start(s: Int, t: Int, j: int) -> None:
             s[DIST + p * MAX_PEOPLE + q] = per_pair(t, START_DIST, p, q)
     for side in range(t[SIDES]):
         s[PTS + side], s[DRY_RANK + side] = 0, NONE
+    s[PENDING] = pending
+
+
+@rule
+def dry_at_start(s: Int, t: Int) -> int:
+    """1 when some side is dry where every conflict starts (:data:`PENDING`)."""
+    start(s, t, 0, 0)
     for side in range(t[SIDES]):
         if not side_can_act(s, t, side):
-            s[PENDING] = 1
+            return 1
+    return 0
 
 
 @compiled
@@ -793,8 +802,9 @@ def play(rng: Any, t: Int, dice: Replay, out: Int) -> None:
     s = borrowed(owned)  # ``owned`` keeps the memory until the end
     t = borrowed(t)  # the caller holds the tables
     faces, used = borrowed(dice.faces), borrowed(dice.used)  # and the recorded dice
+    pending = dry_at_start(s, t)
     for row in range(out.shape[1]):
-        start(s, t, row)
+        start(s, t, row, pending)
         while s[PHASE] != DONE:
             s[STEPS] += 1
             free = s[PHASE] == FREE
