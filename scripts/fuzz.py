@@ -127,7 +127,7 @@ def run_chunk(job: tuple[int, int, int, float | None, int]) -> Tally:
             break
         run_example(index, seed, workdir, subprocess_every, tally)
     tally.rss_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    tally.child_rss_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    tally.child_rss_mib = fuzzing.PEAK_MIB[0]
     return tally
 
 

@@ -543,12 +543,11 @@ def run_in_process(*args: str) -> tuple[int, str, str]:
 
 #: ``konflikt`` processes started by this worker (the campaign counts the examples that ran at least one).
 PROCESSES = [0]
-
-
-def _children_peak_mib() -> float:
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+#: The most memory (resident, MiB) one of them held.
+PEAK_MIB = [0.0]
+#: GNU time measures a process's peak: the kernel's own figure for a child counts the memory of the process that
+#: forked it (the worker, hundreds of MiB) too.
+TIME = Path("/usr/bin/time")
 
 
 def run_process(*args: str) -> tuple[int, str, str]:
@@ -557,26 +556,35 @@ def run_process(*args: str) -> tuple[int, str, str]:
     :data:`MEMORY_MIB` (the peak of this worker's children rising past it)."""
     env = dict(os.environ, NO_COLOR="1", COLUMNS="120")
     env.pop("KONFLIKT_DEBUG", None)
-    before = _children_peak_mib()
     PROCESSES[0] += 1
+    measured = Path(tempfile.gettempdir()) / f"konflikt-peak-{os.getpid()}"
+    measured.unlink(missing_ok=True)
+    timed = [os.fsencode(TIME), b"-f", b"%M", b"-o", os.fsencode(measured)] if TIME.exists() else []
     process = subprocess.Popen(
-        [os.fsencode(sys.executable), b"-m", b"konflikt", *(argv_bytes(a) for a in args)],
+        [*timed, os.fsencode(sys.executable), b"-m", b"konflikt", *(argv_bytes(a) for a in args)],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
+        start_new_session=True,  # a group of its own: GNU time and konflikt under it go together
     )
     try:
         out, err = process.communicate()
-    finally:  # over budget (the alarm): the process goes too
+    finally:  # over budget (the alarm): the process goes too, with konflikt under GNU time
         if process.poll() is None:
-            process.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
             process.wait()
-    peak = _children_peak_mib()
-    if before <= MEMORY_MIB < peak:
+    try:
+        peak = int(measured.read_text().split()[-1]) / 1024  # GNU time writes "Command exited…" first where not 0
+    except (OSError, ValueError, IndexError):
+        peak = 0.0
+    PEAK_MIB[0] = max(PEAK_MIB[0], peak)
+    if peak > MEMORY_MIB:
         raise Runaway(f"konflikt {shown_args(args)}: {peak:,.0f} MiB resident (at most {MEMORY_MIB:,})")
     decode = lambda data: data.decode("utf-8", "surrogateescape")  # noqa: E731 - raw bytes stay visible
-    return (process.returncode if process.returncode >= 0 else 1), decode(out), decode(err)
+    code = process.returncode if 0 <= process.returncode < 128 else 1  # GNU time: 128 + n for a signal's death
+    return code, decode(out), decode(err)
 
 
 @cache
