@@ -95,6 +95,14 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[int | None, typer.Option(help="Seed (same seed and n → same numbers, any --workers).")] = None,
         workers: Annotated[int, typer.Option(min=1, help="Processes to use.")] = 1,
         engine: Annotated[str, typer.Option(help="auto, reference or vectorised.")] = "auto",
+        scheduler: Annotated[
+            str | None,
+            typer.Option(
+                metavar="ADDRESS",
+                help="Run the conflicts as tasks on the Dask cluster of this scheduler (tcp://HOST:8786) instead of "
+                "local processes: the same numbers as a local run for the same seed and -n.",
+            ),
+        ] = None,
         option: RuleOption = None,
         settings: SetOption = None,
         policy: PolicyOption = None,
@@ -144,7 +152,7 @@ def register(app: typer.Typer) -> None:
                 elapsed = bar.tasks[0].elapsed or 1e-9
                 bar.update(task, advance=count, rate=f"{done / elapsed:,.0f}/s")
 
-            result = simulate(scenario, n, the_seed, overrides, policies, engine, workers, advance)
+            result = simulate(scenario, n, the_seed, overrides, policies, engine, workers, advance, scheduler)
         header = run_header(scenario, overrides, policies, the_seed, result.tally.n, result.engine)
         data = summarise(scenario, result, header)
         if csv_path is not None:

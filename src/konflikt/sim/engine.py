@@ -24,7 +24,7 @@ import sys
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -360,7 +360,7 @@ def close_pool(wait: bool = False, kill: bool = False) -> None:
     _POOL, _POOL_WORKERS = None, 0
 
 
-def in_order(pool: ProcessPoolExecutor, tasks: Iterator[Task], size: int, window: int) -> Iterator[dict[str, Any]]:
+def in_order(pool: Executor, tasks: Iterator[Task], size: int, window: int) -> Iterator[dict[str, Any]]:
     """Each task's result in task order, as soon as it and the ones before it are done.
 
     At most ``window`` tasks are submitted or finished-but-waiting at any time: memory does not grow with ``-n``
@@ -399,8 +399,12 @@ def simulate(
     engine: str = "auto",
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    scheduler: str | None = None,
 ) -> SimResult:
-    """Play ``n`` conflicts of ``scenario`` and tally them; Ctrl-C stops cleanly with what was done."""
+    """Play ``n`` conflicts of ``scenario`` and tally them; Ctrl-C stops cleanly with what was done.
+
+    With ``scheduler`` (a Dask scheduler's address) the tasks run on that cluster instead of local processes
+    (:mod:`konflikt.sim.cluster`): the same tasks, merged in the same order, so the same numbers."""
     if n < 1:
         raise KonfliktError(f"-n must be at least 1, not {n}")
     check_count(n)
@@ -439,7 +443,16 @@ def simulate(
             progress(int(result["tally"]["n"]))
 
     try:
-        if workers == 1:
+        if scheduler is not None:
+            from konflikt.sim.cluster import connect, threads
+
+            client = connect(scheduler)
+            try:
+                for result in in_order(client.get_executor(pure=False), tasks, size, 3 * threads(client)):
+                    merge(result)
+            finally:
+                client.close()
+        elif workers == 1:
             for task in tasks:
                 merge(_task(task, size))
         else:

@@ -376,11 +376,6 @@ def run_sweep(
 
 
 def _connect(scheduler: str | None) -> Any:
-    if not scheduler:
-        raise KonfliktError("--engine dask needs --scheduler ADDRESS (e.g. tcp://10.0.0.5:8786)")
-    from distributed import Client
+    from konflikt.sim.cluster import connect
 
-    try:
-        return Client(scheduler, timeout="10s")  # type: ignore[no-untyped-call]
-    except OSError as exc:
-        raise KonfliktError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    return connect(scheduler)

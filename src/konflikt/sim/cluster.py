@@ -1,0 +1,35 @@
+"""Beyond one machine: a Dask cluster runs the same tasks the local processes do.
+
+``sim --scheduler ADDRESS`` hands the blocks of conflicts to the cluster as tasks, through the client's
+``concurrent.futures`` executor, and merges the results in task order as the local pool does: each block keeps its
+own seed (``SeedSequence(seed, spawn_key=(block,))``), so a cluster's numbers equal a local run's for the same
+seed and ``-n``. ``sweep --engine dask`` sends its cells' parts the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from konflikt.errors import KonfliktError
+
+
+def connect(scheduler: str | None) -> Any:
+    """A Dask client of the scheduler at ``scheduler``.
+
+    Raises:
+        KonfliktError: no address, or none reachable there (one line, with the address).
+    """
+    if not scheduler:
+        raise KonfliktError("--engine dask needs --scheduler ADDRESS (e.g. tcp://10.0.0.5:8786)")
+    from distributed import Client
+
+    try:
+        return Client(scheduler, timeout="10s")  # type: ignore[no-untyped-call]
+    except OSError as exc:
+        raise KonfliktError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+
+
+def threads(client: Any) -> int:
+    """How many tasks the cluster runs at once (its workers' threads; at least one)."""
+    workers = client.scheduler_info().get("workers", {})
+    return max(1, sum(int(worker.get("nthreads", 1)) for worker in workers.values()))
