@@ -8,6 +8,8 @@ The server and the browser are ``test_browser``'s (``konflikt serve`` in its own
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.campaign.helpers import character_file, documents
 from tests.web import test_browser
 from tests.web.test_browser import DESKTOP, PHONE, Server, every_seat_human, free_port, phone, shot, step_of
 
@@ -259,4 +262,28 @@ def test_the_socket_follows_the_pages_scheme(server: Server, browser: Any) -> No
     url = "async (loc) => (await import('/static/socket_url.js')).socketUrl(loc, '/ws/1/abc')"
     assert page.evaluate(url, {"protocol": "https:", "host": "table.example.org"}) == "wss://table.example.org/ws/1/abc"
     assert page.evaluate(url, {"protocol": "http:", "host": "192.168.1.20:8000"}) == "ws://192.168.1.20:8000/ws/1/abc"
+    context.close()
+
+
+def test_a_table_from_a_campaigns_characters_in_the_console_writes_them_back(server: Server, browser: Any) -> None:
+    for name in ("budolf", "rudolf"):
+        added = subprocess.run(
+            [sys.executable, "-m", "konflikt", "chars", "add", str(character_file("fimbulfrost", name)), "--ruleset",
+             "fimbulfrost", "--campaign", "browser-saga", "--db", str(server.db)],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        assert added.returncode == 0, added.stderr
+    before = documents(server.db, "browser-saga")
+    context = browser.new_context(viewport=DESKTOP)
+    gm = context.new_page()
+    gm.goto(server.console)
+    gm.select_option("select[name=scenario]", "fimbulfrost/robbers")
+    gm.select_option("select[name=campaign]", "browser-saga")
+    gm.click("text=Choose the seats")
+    gm.wait_for_selector("#campaign:has-text('budolf plays as budolf')")
+    gm.fill("input[name=seed]", "9")
+    gm.click("text=Open the table")
+    gm.wait_for_selector("#outcome")  # the robbers' conflict with every seat a bot: played to its end at once
+    after = documents(server.db, "browser-saga")
+    assert after != before and set(after) == {"budolf", "rudolf"}
     context.close()

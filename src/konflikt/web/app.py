@@ -46,9 +46,11 @@ from konflikt.core.scenario import Scenario, bundled_examples, load_scenario
 from konflikt.core.state import GM
 from konflikt.errors import KonfliktError, StoreError
 from konflikt.safe_text import bad_text, shown
+from konflikt.store import library
 from konflikt.store.db import LEASE_SECONDS, RENEW_SECONDS, Loaded, Store, TableGone
 from konflikt.web import advise
 from konflikt.web.bots import Bots
+from konflikt.web.campaign import FromCampaign, campaign_names, load_with
 from konflikt.web.links import Links, TableDeleted
 from konflikt.web.odds import FromHere, who_wins_from_here
 from konflikt.web.pages import Pages
@@ -178,6 +180,12 @@ class Hub:
         self.changed(cid)
 
     @property
+    def store_path(self) -> Path:
+        """The save database's file (the campaigns' library is read from it)."""
+        assert self.writer is not None and self.writer.path is not None
+        return self.writer.path
+
+    @property
     def store(self) -> StoreThread:
         assert self.writer is not None
         return self.writer
@@ -291,9 +299,15 @@ class Hub:
         return tokens
 
     async def create(
-        self, scenario: Scenario, policies: Mapping[str, str], dice: str, seed: int | None
+        self,
+        scenario: Scenario,
+        policies: Mapping[str, str],
+        dice: str,
+        seed: int | None,
+        cast: library.Cast | None = None,
     ) -> tuple[int, str]:
-        """A new table from a scenario (bundled, or uploaded and checked); returns its id and the GM's token."""
+        """A new table from a scenario (bundled, or uploaded and checked); returns its id and the GM's token.
+        ``cast``: the campaign its characters came from (:mod:`konflikt.web.campaign`), written back at its end."""
         assert self.links is not None
         if dice not in DICE_MODES:
             raise KonfliktError(f"dice takes {', '.join(DICE_MODES)}, not {dice[:20]!r}")
@@ -311,7 +325,7 @@ class Hub:
             seed = scenario.seed if scenario.seed is not None else secrets.randbelow(2**31)
         conflict = Conflict(scenario, {}, seed)
         await asyncio.to_thread(conflict.replay)
-        cid = await self.store.call(lambda store: store.create(conflict, dice, names))
+        cid = await self.store.call(lambda store: store.create(conflict, dice, names, cast=cast))
         tokens = await self.ensure_links(cid, [p.id for p in scenario.participants()] + [GM])
         await self.table(cid)
         return cid, tokens[GM]
@@ -774,10 +788,21 @@ def create_app(
         for row in await hub.store.call(lambda store: store.list()):
             tokens = hub.links.tables.get(row.id, {})
             saved.append({"row": row, "gm": f"/t/{row.id}/{tokens[GM]}" if GM in tokens else None})
-        return page("console.html", key=key, examples=bundled_names(), saved=saved[::-1], upload_max=UPLOAD_MAX)
+        campaigns = await asyncio.to_thread(campaign_names, hub.store_path)
+        return page(
+            "console.html",
+            key=key,
+            examples=bundled_names(),
+            saved=saved[::-1],
+            upload_max=UPLOAD_MAX,
+            campaigns=campaigns,
+        )
 
-    def seats_form(key: str, scenario: Scenario, name: str = "", toml: str = "") -> HTMLResponse:
-        """The form that opens a table: who plays each seat, the dice, a seed."""
+    def seats_form(
+        key: str, scenario: Scenario, name: str = "", toml: str = "", cast: FromCampaign | None = None
+    ) -> HTMLResponse:
+        """The form that opens a table: who plays each seat (and, from a campaign, as which character), the dice,
+        a seed."""
         seats = [(p.id, p.name, p.policy) for p in scenario.participants()] + [(GM, "the GM", scenario.gm)]
         return page(
             "new.html",
@@ -787,14 +812,29 @@ def create_app(
             title=scenario.title,
             seats=seats,
             policies=explained(scenario.ruleset),
+            campaign=cast.campaign if cast is not None else "",
+            taken=cast.taken if cast is not None else {},
         )
+
+    async def scenario_for(name: str, toml: str, campaign: str) -> tuple[Scenario, FromCampaign | None]:
+        """The scenario a form names (bundled, or its uploaded text), with a campaign's characters if it names
+        one (read from the library in a thread: the store is a file)."""
+
+        def load() -> Scenario:
+            return uploaded_scenario(toml) if toml else bundled_scenario(name)
+
+        if not campaign:
+            return load(), None
+        cast = await asyncio.to_thread(load_with, hub.store_path, campaign, load)
+        return cast.scenario, cast
 
     @html_errors
     async def new_table(request: Request) -> Response:
         key = console_key(request)
         if request.method == "GET":
             name = request.query_params.get("scenario", "")
-            return seats_form(key, bundled_scenario(name), name=name)
+            scenario, cast = await scenario_for(name, "", request.query_params.get("campaign", ""))
+            return seats_form(key, scenario, name=name, cast=cast)
         form = await posted_form(request, UPLOAD_MAX + MAX_MESSAGE)
         policies = {k[7:]: str(v) for k, v in form.items() if k.startswith("policy:")}
         seed_text = str(form.get("seed", "")).strip()
@@ -804,9 +844,11 @@ def create_app(
                 raise ValueError
         except ValueError:
             raise PageRefused(f"seed {seed_text[:30]!r} is not a whole number from 0 to 2**63 - 1") from None
-        toml = form.get("toml")
-        scenario = uploaded_scenario(toml) if toml else bundled_scenario(str(form.get("scenario", "")))
-        cid, token = await hub.create(scenario, policies, str(form.get("dice", "auto")), seed)
+        toml = form.get("toml", "")
+        scenario, cast = await scenario_for(str(form.get("scenario", "")), toml, str(form.get("campaign", "")))
+        cid, token = await hub.create(
+            scenario, policies, str(form.get("dice", "auto")), seed, cast.cast if cast is not None else None
+        )
         return RedirectResponse(f"/t/{cid}/{token}", status_code=303)
 
     @html_errors
