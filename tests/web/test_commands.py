@@ -35,6 +35,23 @@ def test_bench_serve_restarts_a_finished_conflict_and_fills_seats_with_watchers(
     assert run["pages"] == 5 and run["refused"] == 0 and run["steps"] > 0 and run["finished"] >= 1
 
 
+def test_bench_serve_long_log_measures_a_table_at_its_start_and_after_a_thousand_steps(
+    cli: Callable[..., Result],
+) -> None:
+    """``--long-log``: one duel at its start, then one whose log is 1,000 steps long, each played for the run's
+    seconds with the GM keeping it going (no undo to the start, no fighter leaving): both measured, neither ended.
+    The numbers themselves are the report's, not the test's."""
+    result = cli(
+        "bench", "--serve", "--long-log", "--tables", "1", "--seconds", "3", "--scenario", "levald/duel", "--json"
+    )
+    assert result.code == 0, result.err
+    long = json.loads(result.out)["long_log"]
+    assert long["grown_to_step"] >= 1000 and long["after_end_step"] > long["grown_to_step"]
+    assert long["start_end_step"] < 1000 and not long["start_ended"] and not long["after_ended"]
+    assert long["start_taps"] > 0 and long["after_taps"] > 0 and long["start_p95_ms"] > 0 and long["after_p95_ms"] > 0
+    assert cli("bench", "--long-log").err == "konflikt: error: --long-log goes with --serve\n"
+
+
 def test_bench_serve_refuses_a_silly_size(cli: Callable[..., Result]) -> None:
     result = cli("bench", "--serve", "--tables", "0")
     assert result.code == 2 and result.err == "konflikt: error: --tables 0: from 1 to 500\n"

@@ -34,6 +34,10 @@ def register(app: typer.Typer) -> None:
             list[str] | None,
             typer.Option(help="--serve: a bundled scenario (repeat for several); one of each ruleset by default."),
         ] = None,
+        long_log: Annotated[
+            bool,
+            typer.Option("--long-log", help="--serve: also p95 a tap at a table's start and after 1,000 steps."),
+        ] = False,
         startup: Annotated[bool, typer.Option("--startup", help="Only the start-up times.")] = False,
         memory: Annotated[
             bool,
@@ -45,10 +49,10 @@ def register(app: typer.Typer) -> None:
 
         if startup + memory + serve > 1:
             raise KonfliktError("one of --startup, --memory and --serve at a time")
-        given = [name for name in ("tables", "seats", "seconds", "scenario")
+        given = [name for name in ("tables", "seats", "seconds", "scenario", "long_log")
                  if getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE"]  # fmt: skip
         if given and not serve:  # not ignored while another bench runs for minutes
-            raise KonfliktError(f"--{given[0]} goes with --serve")
+            raise KonfliktError(f"--{given[0].replace('_', '-')} goes with --serve")
 
         if startup:
             started = measure_startup(3 if quick else 5)
@@ -58,7 +62,7 @@ def register(app: typer.Typer) -> None:
                 plain_console().print(startup_table(started))
             return
         if serve:
-            serve_bench(tables, seats, seconds, scenario or [], as_json)
+            serve_bench(tables, seats, seconds, scenario or [], as_json, long_log)
             return
         if memory:
             memory_bench(as_json)
@@ -300,10 +304,12 @@ def _seconds(cell: dict[str, Any] | list[dict[str, Any]] | None) -> str:
     return f"{cell['s']:.2f} s" + ("" if cell.get("method") == "model" else " (State API)")
 
 
-def serve_bench(tables: int, seats: int, seconds: float, scenarios: list[str], as_json: bool) -> None:
+def serve_bench(
+    tables: int, seats: int, seconds: float, scenarios: list[str], as_json: bool, long_log: bool = False
+) -> None:
     """``bench --serve``: step latency of the browser table under simulated players, one row a scenario."""
     from konflikt.core.scenario import bundled_examples
-    from konflikt.web.bench import SCENARIOS, check_sizes, run_serve_bench
+    from konflikt.web.bench import LONG_STEPS, SCENARIOS, check_sizes, run_long_log_bench, run_serve_bench
 
     check_sizes(tables, seats, seconds)
     names = scenarios or list(SCENARIOS)
@@ -320,6 +326,9 @@ def serve_bench(tables: int, seats: int, seconds: float, scenarios: list[str], a
         f"{os.cpu_count()} cores",
         "runs": runs,
     }
+    if long_log:  # the web's own module measures; this prints it
+        with status.status(f"one table at its start, then one {LONG_STEPS:,} steps long, {seconds:g} s each…"):
+            data["long_log"] = run_long_log_bench(seconds)
     if as_json:
         typer.echo(json.dumps(data, indent=1))
         return
@@ -356,3 +365,10 @@ def serve_bench(tables: int, seats: int, seconds: float, scenarios: list[str], a
         + (f"; {refused} messages refused" if refused else ""),
         highlight=False,
     )
+    if long_log:
+        long = data["long_log"]
+        out.print(
+            f"one {long['scenario']} table, p95 a tap: {long['start_p95_ms']} ms at its start, "
+            f"{long['after_p95_ms']} ms after {long['grown_to_step']:,} steps (× {long['ratio']})",
+            highlight=False,
+        )

@@ -61,6 +61,11 @@ class Page:
     seen: dict[tuple[str, int], float] = field(default_factory=dict)
     ended: set[str] = field(default_factory=set)
     """The epochs (runs of the conflict) this page saw end."""
+    restart: bool = True
+    """The GM's page starts a finished conflict over (``--long-log`` keeps its log instead)."""
+    first: bool = False
+    """The player presses the first choice, not one at random (``--long-log``: a Le våld fighter who never
+    leaves the fight, as :func:`grow` plays)."""
 
 
 @dataclass
@@ -264,7 +269,7 @@ async def run_page(page: Page, rng: np.random.Generator, sent: Sent, start: Star
                 if task.done() or me["waiting"]:
                     continue
                 if latest.get("terminal"):
-                    if page.gm:
+                    if page.gm and page.restart:
                         await send({"type": "undo", "count": RESTART})
                     continue
                 if not latest.get("choices"):
@@ -275,7 +280,8 @@ async def run_page(page: Page, rng: np.random.Generator, sent: Sent, start: Star
                     continue
                 step = int(frame["step"])
                 sent[(page.table, frame["epoch"], step, page.seat)] = time.perf_counter()
-                await send({"type": "act", "step": step, "choice": int(rng.integers(len(frame["choices"])))})
+                choice = 0 if page.first else int(rng.integers(len(frame["choices"])))
+                await send({"type": "act", "step": step, "choice": choice})
         finally:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -383,3 +389,102 @@ def run_serve_bench(
         os.getloadavg(),
         load_before,
     )
+
+
+LONG_SCENARIO = "levald/duel"
+"""The table of ``bench --serve --long-log``: a duel, its two fighters on pages of their own."""
+LONG_STEPS = 1000
+"""The log's length (steps) at which the second measurement begins."""
+
+
+def _api(url: str, message: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A page's JSON API (``/t/`` → ``/api/t/``): its frame, after ``message`` if one is given (a refusal too)."""
+    target = url.replace("/t/", "/api/t/", 1)
+    data = orjson.dumps(message) if message is not None else None
+    request = urllib.request.Request(target, data=data, headers={"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            answer: dict[str, Any] = orjson.loads(response.read())
+    except urllib.error.HTTPError as refused:
+        answer = orjson.loads(refused.read())
+    return answer
+
+
+def keep_fresh(gm_url: str, fresh: dict[str, int]) -> int:
+    """The GM corrects every value the fight has changed back to where it began (Gard, Omtöckning), so the duel
+    never ends and its log only grows; returns the table's step."""
+    frame = _api(gm_url)
+    for c in frame.get("corrections", []):
+        if c["target"] in fresh and c["now"] != fresh[c["target"]]:
+            message = {"type": "correct", "target": c["target"], "value": fresh[c["target"]], "reason": "bench"}
+            frame = _api(gm_url, message)
+    return int(frame.get("step", 0))
+
+
+def grow(urls: dict[str, str], humans: list[str], fresh: dict[str, int], steps: int) -> int:
+    """Drive a table through its API until its log has ``steps`` steps: each fighter presses the first choice,
+    and the GM keeps everyone fresh. Returns the step reached."""
+    reached = 0
+    for _ in range(steps * 4):
+        for seat in humans:
+            frame = _api(urls[seat])
+            if frame.get("choices"):
+                _api(urls[seat], {"type": "act", "step": frame["step"], "choice": 0})
+        reached = keep_fresh(urls[GM], fresh)
+        if reached >= steps:
+            return reached
+    raise KonfliktError(f"bench --serve --long-log: the duel did not reach {steps} steps ({reached})")
+
+
+async def drive_kept(pages: list[Page], seconds: float, seed: int, gm_url: str, fresh: dict[str, int]) -> Sent:
+    """:func:`drive`, with the GM keeping everyone fresh meanwhile (through the API, every 0.1 s)."""
+    stop = asyncio.Event()
+
+    async def keeper() -> None:
+        while not stop.is_set():
+            await asyncio.to_thread(keep_fresh, gm_url, fresh)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=0.1)
+
+    task = asyncio.create_task(keeper())
+    try:
+        sent, _ = await drive(pages, seconds, seed)
+    finally:
+        stop.set()
+        await task
+    return sent
+
+
+def run_long_log_bench(seconds: float = 20.0, seed: int = 1) -> dict[str, Any]:
+    """Latency per tap on one table at its start, and on one whose log is already :data:`LONG_STEPS` long, one
+    after the other on the same server, under the same players (two fighters and the GM's page) and the same
+    GM keeping the duel going: the pages receive a bounded log, so the second should cost what the first does."""
+    humans = ["snurre", "hedda"]
+    with tempfile.TemporaryDirectory(prefix="konflikt-bench-") as folder:
+        proc, console = start_server(Path(folder) / "bench.sqlite", free_port())
+        try:
+            fresh_table = open_table(console, LONG_SCENARIO, humans, seed)
+            long_table = open_table(console, LONG_SCENARIO, humans, seed)
+            fresh = {c["target"]: c["now"] for c in _api(fresh_table[GM])["corrections"]}
+            grown = grow(long_table, humans, fresh, LONG_STEPS)
+            measured: dict[str, Any] = {"scenario": LONG_SCENARIO, "seconds": seconds, "grown_to_step": grown}
+            for label, urls in (("start", fresh_table), ("after", long_table)):
+                pages = table_pages(0, urls, humans, len(humans) + 1)
+                for page in pages:
+                    page.restart, page.first = False, True  # the duel goes on: its log only grows
+                sent = asyncio.run(drive_kept(pages, seconds, seed, urls[GM], fresh))
+                found = latencies(pages, sent)
+                measured[f"{label}_taps"] = len(found)
+                measured[f"{label}_p95_ms"] = _ms(float(np.percentile(found, 95))) if found else None
+                measured[f"{label}_p50_ms"] = _ms(float(np.percentile(found, 50))) if found else None
+                measured[f"{label}_end_step"] = _api(urls[GM])["step"]
+                measured[f"{label}_ended"] = bool(_api(urls[GM])["terminal"])
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    start, after = measured["start_p95_ms"], measured["after_p95_ms"]
+    measured["ratio"] = round(after / start, 2) if start and after else None
+    return measured
