@@ -135,3 +135,13 @@ def test_an_import_holding_a_lone_surrogate_creates_no_database(cli: Callable[..
     result = cli("import", str(conflict), "--db", str(fresh))
     assert result.code == 2 and "sides[1].goal" in result.err and "lone surrogate" in result.err, result.err
     assert not fresh.exists()
+
+
+def test_chars_edit_echoes_its_settings_escaped(cli: Callable[..., Result], tmp_path: Path) -> None:
+    """Found by the fuzz's chars target (seed 49000000403): ``chars edit snurre --set description=\x85…`` echoed
+    the setting with its C1 character raw."""
+    db = str(tmp_path / "k.sqlite")
+    assert cli("chars", "add", "builtin:snurre", "--ruleset", "levald", "--db", db).code == 0
+    edited = cli("chars", "edit", "snurre", "--set", "description=\x85Z\x1b[2J", "--db", db)
+    assert edited.code == 0, edited.err
+    assert clean(edited.out) and "description=\\x85Z\\x1b[2J" in edited.out, edited.out

@@ -242,7 +242,7 @@ def chars_add(
             library.add(tx, campaign, key, the_ruleset, document)
     finally:
         store.close()
-    typer.echo(f"added {key} ({the_ruleset.id}) to campaign {campaign}")
+    typer.echo(shown(f"added {key} ({the_ruleset.id}) to campaign {campaign}"))
 
 
 @chars_app.command("export")
@@ -284,7 +284,7 @@ def chars_edit(
             library.update(tx, found, Carried(document, found.pending), library.EDITED, what)
     finally:
         store.close()
-    typer.echo(f"{name}: {', '.join(assignments)}")
+    typer.echo(shown(f"{name}: {', '.join(assignments)}"))  # the values as typed: \x85 and \x1b shown escaped
 
 
 @chars_app.command("delete")
@@ -296,7 +296,7 @@ def chars_delete(name: NameArgument, campaign: CampaignOption = library.DEFAULT_
             library.delete(tx, campaign, name)
     finally:
         store.close()
-    typer.echo(f"deleted {name} from campaign {campaign}")
+    typer.echo(shown(f"deleted {name} from campaign {campaign}"))
 
 
 def register(app: typer.Typer) -> None:
