@@ -3,8 +3,8 @@
 #
 #   scripts/mutation.sh [TARGET...]        TARGET: presja, levald, fimbulfrost, pwge or dice (default: all five)
 #   scripts/mutation.sh --background ...   the same, detached; logs and scores in .mutation/
-#   scripts/mutation.sh --again TARGET     the last run's survivors against the target's new tests (test_mutants*.py;
-#                                          MUTATION_AGAIN_ALL=1: all its test_*.py but the slow ones)
+#   scripts/mutation.sh --again TARGET     the last run's survivors against the target's test files changed since that
+#                                          run (MUTATION_AGAIN_ALL=1: all its test_*.py but the slow ones)
 #   TARGET:MODULE (presja:rules, dice:expression) mutates one module only
 #   MUTATION_SAMPLE=N [MUTATION_SEED=S] with TARGET:MODULE runs a seeded random sample of N of its mutants
 #   (scripts/mutation_sample.py); the score line then gives the sample's standard error
@@ -58,7 +58,7 @@ for spec in "${TARGETS[@]}"; do
   [[ -z "${MUTATION_TESTS:-}" ]] || tests=$MUTATION_TESTS
   work=.mutation/${spec/:/-}
   if (( AGAIN )); then
-    # The last run's survivors against its target's new tests (test_mutants*.py), each mutant switched on in the
+    # The last run's survivors against its target's test files changed since that run, each mutant switched on in the
     # mutants' copy as mutmut does (scripts/mutation_again.py). The code under mutation must not have changed since,
     # so the killed stay killed; a survivor that a new test fails becomes killed.
     [[ -f "$work/results.txt" ]] || { echo "no earlier run of $spec in $work: run it without --again first"; exit 2; }
@@ -66,8 +66,11 @@ for spec in "${TARGETS[@]}"; do
     if [[ "$target" == dice ]]; then glob=tests/dice; else glob=tests/rulesets/$target; fi
     # MUTATION_AGAIN_ALL=1: against all the target's test files (test_*.py, without the slow ones), e.g. after a
     # conftest changed how the first run's tests ran
-    pattern=test_mutants; [[ -z "${MUTATION_AGAIN_ALL:-}" ]] || pattern=test_
-    mapfile -t news < <(cd "$work/mutants" && ls "$glob"/"$pattern"*.py 2>/dev/null)
+    if [[ -z "${MUTATION_AGAIN_ALL:-}" ]]; then  # copied with their times (cp -a): newer than the run's results
+      mapfile -t news < <(cd "$work/mutants" && find "$glob" -maxdepth 1 -name 'test_*.py' -newer "../results.txt" | sort)
+    else
+      mapfile -t news < <(cd "$work/mutants" && ls "$glob"/test_*.py 2>/dev/null)
+    fi
     echo "== $spec: again, the survivors against ${news[*]:-no new tests}"
     began=$(date +%s)
     [[ ${#news[@]} -eq 0 ]] || "$PY" scripts/mutation_again.py "$work" "${news[@]}"
