@@ -4,7 +4,7 @@
     python scripts/readme_sample.py --check   # exit 1, with a diff, when README.md's sample is not a fresh run's
 
 Each command runs in a fresh process at 100 columns without colour; the sample keeps the first lines of the first
-exchange and the outcome panel of ``konflikt run presja/knife_fight --seed 1``, and the first table of
+exchange and the outcome panel of ``konflikt run presja/knife_fight --seed 1``, and the whole summary of
 ``konflikt odds presja/knife_fight``. ``tests/cli/test_readme_sample.py`` runs ``--check``, so a change to the
 narration fails until the sample is made again with this script.
 """
@@ -49,7 +49,8 @@ def run_excerpt(lines: list[str]) -> list[str]:
 
 
 def odds_excerpt(lines: list[str]) -> list[str]:
-    """The first table (who wins) and the line after it when it gives the expected length."""
+    """The first table and the line after it when it gives the expected length; a summary without borders (a
+    whole conflict's ``odds``) whole."""
     end = next((i for i, line in enumerate(lines) if line.startswith("└")), len(lines) - 1)
     after = lines[end + 1 : end + 2]
     return lines[: end + 1] + [line for line in after if line.startswith("expected")]

@@ -92,10 +92,10 @@ def test_the_json_says_floats_with_their_bound_or_exact_fractions(cli: Callable[
 
 
 def test_the_text_states_the_bound_and_exact_prints_fractions(cli: Callable[..., Result]) -> None:
-    floats = cli("odds", "fimbulfrost/robbers")
+    floats = cli("odds", "fimbulfrost/robbers", "--full")
     assert floats.code == 0, floats.err
     assert "floats: every probability within a relative error of" in floats.out.replace("\n", " ")
-    exact = cli("odds", "fimbulfrost/robbers", "--exact")
+    exact = cli("odds", "fimbulfrost/robbers", "--exact", "--full")
     assert exact.code == 0 and "exact fractions over" in exact.out and "floats:" not in exact.out
     fraction = json.loads(cli("odds", "fimbulfrost/robbers", "--json", "--exact").out)["outcomes"]
     assert "/" in next(iter(fraction.values()))

@@ -56,7 +56,7 @@ def test_a_conflict_too_large_says_so_and_estimates_within_4_standard_errors_of_
 def test_an_estimate_shows_counts_of_the_conflicts_played_never_an_exact_column(cli: Callable[..., Result]) -> None:
     """The table of an estimate: each row's count of the conflicts played under a heading that says how many were
     played, and no column headed "exact" (a share of a sample is not an exact value)."""
-    result = cli("odds", "pwge/duel", "--max-states", "300")
+    result = cli("odds", "pwge/duel", "--max-states", "300", "--full")
     assert result.code == 0, result.out
     assert "≈ estimated" in result.out
     assert f"of {ESTIMATE_CONFLICTS:,} played" in result.out

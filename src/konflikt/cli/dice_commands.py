@@ -319,6 +319,9 @@ def register(app: typer.Typer) -> None:
             Path | None, typer.Option(help="Also draw the distribution (with at least / at most) to this PNG/SVG.")
         ] = None,
         timeout: Annotated[float | None, typer.Option(help="Give up after this many seconds.")] = None,
+        full: Annotated[
+            bool, typer.Option("--full", help="A whole conflict: every fate and consequence, not the summary.")
+        ] = False,
     ) -> None:
         """Exact odds: of dice (4dF), of a ruleset's question (presja exchange --attack 3 --defense 5), or of a
         whole conflict (a scenario, or --saved ID from the table: in floats with a stated error bound, or in
@@ -327,7 +330,12 @@ def register(app: typer.Typer) -> None:
             answer, extra = odds_of(
                 list(ctx.args), target, saved, db, option, policy, max_states, from_step, exact, settings
             )
-        print_answer(answer, as_json, extra, exact)
+        if isinstance(answer, OddsAnswer) and not (as_json or full) and ("scenario" in extra or "saved" in extra):
+            from konflikt.cli.odds_summary import print_summary
+
+            print_summary(answer, plain_console(), exact)  # a whole conflict at a glance; --full: every fate
+        else:
+            print_answer(answer, as_json, extra, exact)
         plot_answer(answer, plot)
 
 

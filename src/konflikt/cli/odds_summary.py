@@ -1,0 +1,148 @@
+"""``konflikt odds SCENARIO`` at a glance: who wins, how it ends, how long it lasts, and each participant's chance
+of leaving the fight (dying or being taken out) as one number, in at most :data:`MAX_LINES` lines.
+
+The full answer (``--full``, and ``--json`` always) lists every fate, and a fate is a participant's whole end in the
+system's words: its status with every consequence taken (``død (dead): Død (death); Svære brandsår (severe
+burns)``). A death is then spread over many rows, one per set of consequences it came with. The summary adds the
+rows up by their status, read from the words each ruleset ends a fight with (the head of the fate, before its
+first ``:``, ``;`` or ``,``, and its English gloss):
+
+- *dies*: the gloss says ``dead`` (Fimbulfrost's ``død``, Le våld's ``död``);
+- *out of the fight*: dead, or ``out``, ``taken out``, ``knocked out``, ``defeated``, ``conceded``, ``left the
+  fight``, or (PWGE) ``out of the conflict`` anywhere in the fate; a fate with none of these is standing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from fractions import Fraction
+
+from rich.table import Table
+from rich.text import Text
+
+from konflikt.core.odds import OddsAnswer, Probability
+
+MAX_LINES = 15
+"""The summary's height at most (80 columns wide), every fate listed by ``--full``."""
+SHOWN_ROWS = 4
+"""Winners and endings shown on their line, largest first; the rest summed as "other"."""
+
+_DEAD = re.compile(r"\bdead\b", re.IGNORECASE)
+_OUT = re.compile(r"\b(dead|out|defeated|conceded|left the fight)\b", re.IGNORECASE)
+_OUT_ANYWHERE = re.compile(r"\bout of the conflict\b", re.IGNORECASE)
+FATE = ": fate"
+
+
+def head(fate: str) -> str:
+    """A fate's status: its words before the first ``:``, ``;`` or ``,`` outside parentheses."""
+    depth = 0
+    for i, c in enumerate(fate):
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0 and c in ":;,":
+            return fate[:i]
+    return fate
+
+
+def dies(fate: str) -> bool:
+    return _DEAD.search(head(fate)) is not None
+
+
+def out_of_the_fight(fate: str) -> bool:
+    """Dead or taken out (conceded, knocked out, left the fight): not standing at the end."""
+    return _OUT.search(head(fate)) is not None or _OUT_ANYWHERE.search(fate) is not None
+
+
+def fates_summed(rows: Sequence[tuple[str, Probability]]) -> tuple[Probability, Probability]:
+    """(the chance of dying, the chance of being out of the fight) over a participant's fate rows."""
+    dead: Probability = Fraction(0)
+    out: Probability = Fraction(0)
+    for fate, p in rows:
+        if dies(fate):
+            dead += p
+        if out_of_the_fight(fate):
+            out += p
+    return dead, out
+
+
+def _pct(p: Probability) -> str:
+    """A percentage of two decimals; a chance too small for them but not nothing is ``<0.01%``."""
+    if 0 < float(p) < 0.00005:
+        return "<0.01%"
+    return f"{100 * float(p):.2f}%"
+
+
+def _line(rows: Sequence[tuple[str, Probability]]) -> str:
+    """``A 98.71% · B 1.29%``: the largest first, those past :data:`SHOWN_ROWS` summed; impossible ones left out
+    (a side that cannot win is kept: that is a finding)."""
+    ordered = sorted(rows, key=lambda kv: -float(kv[1]))
+    shown = ordered[:SHOWN_ROWS]
+    rest = sum((p for _, p in ordered[SHOWN_ROWS:]), Fraction(0))
+    words = [f"{key} {_pct(p)}" for key, p in shown if p or key != "nobody"]
+    if rest:
+        words.append(f"other {_pct(rest)}")
+    return " · ".join(words)
+
+
+def length_line(answer: OddsAnswer) -> str | None:
+    """``2.13 rounds on average; 1: 20.0%, 2: 46.4%, 3: 33.6%`` (the distribution where it has few values)."""
+    mean = next(((k, p) for k, p in answer.probabilities.items() if k.startswith("expected length")), None)
+    dist = next(((k, rows) for k, rows in answer.distributions.items() if k.startswith("length")), None)
+    if mean is None and dist is None:
+        return None
+    unit = (mean or dist or ("", None))[0].rpartition("(")[2].rstrip(")")
+    parts = []
+    if mean is not None:
+        parts.append(f"{float(mean[1]):.2f} {unit} on average")
+    elif dist is not None:
+        total = sum(float(p) * int(k) for k, p in dist[1] if k.lstrip("-").isdigit())
+        parts.append(f"{total:.2f} {unit} on average")
+    if dist is not None and len(dist[1]) <= 6:
+        parts.append(", ".join(f"{k}: {100 * float(p):.1f}%" for k, p in dist[1]))
+    return "; ".join(parts)
+
+
+def summary_table(answer: OddsAnswer) -> Table | None:
+    """A row per participant: out of the fight (dies or is taken out), and of that, dies."""
+    fates = [(key.removesuffix(FATE), rows) for key, rows in answer.distributions.items() if key.endswith(FATE)]
+    if not fates:
+        return None
+    table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
+    table.add_column("participant", overflow="fold")
+    table.add_column("out of the fight", justify="right")
+    table.add_column("dies", justify="right")
+    table.add_column("standing", justify="right")
+    for name, rows in fates:
+        dead, out = fates_summed(rows)
+        total = sum((p for _, p in rows), Fraction(0))
+        table.add_row(Text(name), _pct(out), _pct(dead), _pct(total - out))
+    return table
+
+
+def print_summary(answer: OddsAnswer, console: object, exact: bool = False) -> None:
+    """The answer at a glance (see the module's docstring); the title as the full answer has it."""
+    from rich.console import Console
+
+    assert isinstance(console, Console)
+    how = "≈ estimated" if answer.played is not None else "exact"
+    title = answer.title.split(": who wins")[0]
+    console.print(Text(f"{title} ({how})", style="bold"), highlight=False)
+    console.print(Text(f"who wins: {_line(answer.outcomes)}"), highlight=False)
+    endings = answer.distributions.get("ending")
+    if endings:
+        console.print(Text(f"ending: {_line(endings)}"), highlight=False)
+    length = length_line(answer)
+    if length:
+        console.print(Text(f"length: {length}"), highlight=False)
+    table = summary_table(answer)
+    if table is not None:
+        console.print(table)
+    hint = "every fate, consequence and length: --full (or --json)"
+    if exact:
+        hint = "exact fractions, every fate, consequence and length: --full --exact (or --json)"
+    if answer.played is not None:
+        hint = f"each a share of {answer.played:,} conflicts played; " + hint
+    console.print(Text(hint), style="dim", highlight=False)
