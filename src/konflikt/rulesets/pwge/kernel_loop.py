@@ -110,7 +110,13 @@ TOK, XP, BODY, WND, OUT, PTS, DRY_RANK = range(X, X + 7 * MAX_PEOPLE, MAX_PEOPLE
 yet."""
 DIST = X + 7 * MAX_PEOPLE
 """Every pair's distance code, ``s[DIST + p * MAX_PEOPLE + q]``."""
-SIZE = DIST + MAX_PEOPLE * MAX_PEOPLE
+WORD, LEFT = DIST + MAX_PEOPLE * MAX_PEOPLE, DIST + MAX_PEOPLE * MAX_PEOPLE + 1
+"""The dice not yet read from the last draw, as a number below ``6 ** LEFT`` (kept across conflicts)."""
+SIZE = LEFT + 1
+DIGITS_PER_DRAW = 10
+DIGITS = 6**DIGITS_PER_DRAW
+"""60,466,176: a 32-bit draw below it is rejected 0.04 % of the time (Lemire), and its base-6 digits are ten
+independent, exactly uniform faces; a draw per die cost a call into the bit generator each."""
 # ``t``, a scenario's tables (int64): these numbers, then where each table starts in ``t`` (its offset at its name)
 PEOPLE, SIDES, CODES, SKRAMA, SARAD, ALLVARLIGT, GOAL_KIND, SUCCESSES, FLEEING, ESCAPE = range(10)
 FIRST_CHASER, SCORING_MOVES, MEETS_CLOSING, DODGE_KEEPS, MAX_TOPS_RULE, SURPRISERS_N = range(10, 16)
@@ -250,8 +256,9 @@ def others_can_act(s: Int, t: Int, p: int) -> int:
 
 
 @leaf
-def roll(bits: Any, faces: Int, used: Int, row: int, count: int) -> int:
-    """The sum of ``count`` d6 (2T: 2, 1T: 1): one exactly uniform draw, or the conflict's next recorded faces."""
+def roll(bits: Any, s: Int, faces: Int, used: Int, row: int, count: int) -> int:
+    """The sum of ``count`` d6 (2T: 2, 1T: 1), read as base-6 digits of one exactly uniform draw below 6¹⁰ (ten
+    faces a 32-bit draw; a face left over when a 2T needs two is dropped), or the conflict's next recorded faces."""
     if faces.shape[0]:
         total = 0
         for _ in range(count):
@@ -261,10 +268,18 @@ def roll(bits: Any, faces: Int, used: Int, row: int, count: int) -> int:
             total += faces[row, k]
             used[row] = k + 1
         return total
+    left = s[LEFT]
+    if left < count:
+        s[WORD] = draw(bits, DIGITS)
+        left = DIGITS_PER_DRAW
+    word = s[WORD]
+    s[LEFT] = left - count
     if count == 2:
-        u: int = draw(bits, 36)
-        return u // 6 + u % 6 + 2
-    face: int = draw(bits, 6) + 1
+        s[WORD] = word // 36
+        pair: int = word % 36
+        return pair // 6 + pair % 6 + 2
+    s[WORD] = word // 6
+    face: int = word % 6 + 1
     return face
 
 
@@ -322,12 +337,13 @@ def p_dry(who: Person, group: int) -> tuple[Person, bool]:
     return (tok, xp, body, wnd, out, rank, other), newly
 
 
-@leaf
+@rule
 def noted(
     s: Int, t: Int, x: Person, y: Person, sx: int, sy: int, groups: int, pending: int
 ) -> tuple[Person, Person, int, int]:
     """:meth:`PwgeState.note_dry_sides` inside an exchange: only the two people's sides can run dry there (and, at
-    a conflict's first note, sides dry from the start: ``pending``); the newly dry form the next group."""
+    a conflict's first note, sides dry from the start: ``pending``); the newly dry form the next group. Called
+    only when someone can no longer spend, so it is a call rather than compiled into every spend (less code)."""
     x, newly_x = p_dry(x, groups)
     y, newly_y = p_dry(y, groups)
     newly = newly_x or newly_y
@@ -371,8 +387,8 @@ def contest(
     the steps, both people and the dry groups after."""
     limit = t[MAX_TOPS_RULE]
     steps += 2
-    a_roll = roll(bits, faces, used, row, 2) + a_mod
-    b_roll = roll(bits, faces, used, row, 2) + b_mod
+    a_roll = roll(bits, s, faces, used, row, 2) + a_mod
+    b_roll = roll(bits, s, faces, used, row, 2) + b_mod
     a_tops = b_tops = 0
     a_declined = b_declined = False
     while True:
@@ -385,7 +401,7 @@ def contest(
                 a_declined = b_declined = False
                 a_tops += 1
                 steps += 1
-                a_roll = roll(bits, faces, used, row, 2) + a_mod
+                a_roll = roll(bits, s, faces, used, row, 2) + a_mod
             else:
                 a_declined = True
         elif (res == 0 or (res == 2 and not may_a)) and R_may_top(b, b_declined, p_can(y), top_allowed(limit, b_tops)):
@@ -395,7 +411,7 @@ def contest(
                 a_declined = b_declined = False
                 b_tops += 1
                 steps += 1
-                b_roll = roll(bits, faces, used, row, 2) + b_mod
+                b_roll = roll(bits, s, faces, used, row, 2) + b_mod
             else:
                 b_declined = True
         else:
@@ -415,7 +431,7 @@ def skadeslag(
     tops = ctops = 0
     while True:
         steps += 1
-        face = roll(bits, faces, used, row, 1)
+        face = roll(bits, s, faces, used, row, 1)
         total = face + mod
         if p_can(x) and top_allowed(limit, tops):
             steps += 1
