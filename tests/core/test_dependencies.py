@@ -12,8 +12,13 @@ import ast
 import re
 import sys
 import tomllib
+from collections.abc import Callable
 from importlib.metadata import packages_distributions
 from pathlib import Path
+
+import pytest
+
+from tests.conftest import Result
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "src" / "konflikt"
@@ -26,10 +31,17 @@ def _name(requirement: str) -> str:
     return re.sub(r"[-_.]+", "-", match.group(0)).lower()
 
 
-def _declared() -> set[str]:
-    """The plain dependencies' names, with the extras they ask for (``dask[distributed]`` brings distributed)."""
+OPTIONAL = ("cluster",)
+"""Extras a command may need, each named by that command in one line when missing (Dask: ``sim --scheduler``,
+``sweep --engine dask``); their packages are imported only inside the functions that use them."""
+
+
+def _declared(group: str | None = None) -> set[str]:
+    """The plain dependencies' names (or an extra's), with the extras they ask for (``dask[distributed]`` brings
+    distributed)."""
     names: set[str] = set()
-    for requirement in _project()["dependencies"]:  # type: ignore[attr-defined]
+    listed = _project()["dependencies"] if group is None else _project()["optional-dependencies"][group]  # type: ignore[index]
+    for requirement in listed:  # type: ignore[attr-defined]
         names.add(_name(requirement))
         extras = re.search(r"\[([^\]]*)\]", requirement)
         if extras:
@@ -69,13 +81,49 @@ def _third_party(modules: dict[str, str]) -> dict[str, str]:
 
 def test_every_imported_package_is_a_plain_dependency() -> None:
     declared = _declared()
+    optional = set().union(*(_declared(group) for group in OPTIONAL))
     providers = packages_distributions()
     missing = []
     for module, where in sorted(_third_party(_imported_top_level_modules()).items()):
         distributions = {_name(d) for d in providers.get(module, [module])}
-        if not distributions & declared:
+        if not distributions & (declared | optional):
             missing.append(f"{module} (imported in {where}; from {', '.join(sorted(distributions))})")
     assert not missing, "imported but not in [project] dependencies: " + "; ".join(missing)
+
+
+def test_an_extras_packages_are_imported_only_where_they_are_used() -> None:
+    """Dask (the ``cluster`` extra) is imported inside the functions that run a cluster, never at a module's top:
+    a plain install imports every module of a command it runs."""
+    providers = packages_distributions()
+    optional = set().union(*(_declared(group) for group in OPTIONAL))
+    top_level = []
+    for path in sorted(SOURCE.rglob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            for name in names:
+                top = name.split(".")[0]
+                if top in sys.stdlib_module_names or top in ("konflikt", "__future__"):
+                    continue
+                if {_name(d) for d in providers.get(top, [top])} & optional:
+                    top_level.append(f"{path.relative_to(ROOT)}: {name}")
+    assert not top_level, top_level
+    assert {"dask", "distributed"} <= optional and not {"dask", "distributed"} & _declared()
+
+
+def test_without_dask_a_cluster_command_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, cli: Callable[..., Result]
+) -> None:
+    for module in ("distributed", "dask"):
+        monkeypatch.setitem(sys.modules, module, None)  # import raises ImportError, as in a plain install
+    result = cli("sim", "fimbulfrost/robbers", "-n", "10", "--scheduler", "tcp://127.0.0.1:8786")
+    assert result.code == 2 and result.err.count("\n") == 1
+    assert "pip install 'konflikt[cluster]'" in result.err
+    from konflikt.sim.bench_scale import dask_scaling
+
+    monkeypatch.setattr("importlib.util.find_spec", lambda name, *args: None)
+    assert "konflikt[cluster]" in dask_scaling(quick=True)["skipped"]
 
 
 def test_scipy_is_a_plain_dependency_not_an_extra() -> None:

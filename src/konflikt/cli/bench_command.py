@@ -8,6 +8,7 @@ import platform
 from typing import Annotated, Any
 
 import typer
+from rich.console import Console
 from rich.table import Table
 
 from konflikt.cli.render import plain_console
@@ -221,7 +222,21 @@ def print_scale(data: dict[str, Any]) -> None:
         if r.get("pairs"):
             ratios = ", ".join(f"{ratio:.2f}×" for ratio in r["pairs"])
             out.print(f"{r['scenario']}: interleaved pairs {ratios}; the row is the median pair", highlight=False)
-    d = data["dask"]
+    print_dask(out, data["dask"])
+    out.print(memory_table(data["memory"]))
+    t = Table(title="bundled scenarios: the engine sim uses", title_justify="left")
+    for col in ("scenario", "engine", "why the kernel refuses it"):
+        t.add_column(col)
+    for r in data["coverage"]:
+        t.add_row(r["scenario"], r["engine"], r["why"] or "")
+    out.print(t)
+
+
+def print_dask(out: Console, d: dict[str, Any]) -> None:
+    """The Dask row: a sweep on one worker against a LocalCluster's two (or why it was not measured)."""
+    if "skipped" in d:
+        out.print(f"sweep --engine dask: not measured ({d['skipped']})", highlight=False, markup=False)
+        return
     start = d.get("startup") or {}
     started = (
         f"; start-up (not in the times) {start['cluster_s']:.1f} s cluster, {max(start['first_cell_s']):.1f} s a "
@@ -240,13 +255,6 @@ def print_scale(data: dict[str, Any]) -> None:
         + f"; load {d['load_average'][1][0][0]:.1f}",
         highlight=False,
     )
-    out.print(memory_table(data["memory"]))
-    t = Table(title="bundled scenarios: the engine sim uses", title_justify="left")
-    for col in ("scenario", "engine", "why the kernel refuses it"):
-        t.add_column(col)
-    for r in data["coverage"]:
-        t.add_row(r["scenario"], r["engine"], r["why"] or "")
-    out.print(t)
 
 
 def _share(value: float | None) -> str:

@@ -181,6 +181,12 @@ def dask_scaling(quick: bool = False, workers: int = 2) -> dict[str, Any]:
     """``sweep --engine dask`` on one worker and on ``workers`` of one LocalCluster, through one client, in
     interleaved pairs (the one-worker runs held to the cluster's first worker); the cluster's start, the client's
     connection and each worker's first cell (imports, numba's cache) are timed apart as start-up."""
+    from importlib.util import find_spec
+
+    if find_spec("distributed") is None:
+        from konflikt.sim.cluster import INSTALL
+
+        return {"skipped": INSTALL}
     path = bundled_examples() / SWEEP_SPEC
     spec = load_spec(path)
     scenario_path, _ = base_scenario(spec, path)

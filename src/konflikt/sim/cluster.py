@@ -21,12 +21,28 @@ def connect(scheduler: str | None) -> Any:
     """
     if not scheduler:
         raise KonfliktError("--engine dask needs --scheduler ADDRESS (e.g. tcp://10.0.0.5:8786)")
-    from distributed import Client
+    Client = client_class()
 
     try:
-        return Client(scheduler, timeout="10s")  # type: ignore[no-untyped-call]
+        return Client(scheduler, timeout="10s")
     except OSError as exc:
         raise KonfliktError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+
+
+INSTALL = "a Dask cluster needs Dask, an extra of konflikt: pip install 'konflikt[cluster]'"
+
+
+def client_class() -> Any:
+    """Dask's ``Client``: Dask is the ``cluster`` extra (most tables and designers never run a cluster).
+
+    Raises:
+        KonfliktError: Dask is not installed (one line saying how to install it).
+    """
+    try:
+        from distributed import Client
+    except ImportError:
+        raise KonfliktError(INSTALL) from None
+    return Client
 
 
 def threads(client: Any) -> int:
