@@ -27,6 +27,7 @@ from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario, load_scenario, scenario_from_document
 from konflikt.core.state import State
 from konflikt.rulesets.levald.model import LevaldModel, exact_model, roll_classes
+from konflikt.rulesets.levald.narration import FATE_TEXT
 from konflikt.rulesets.levald.state import LevaldState
 from konflikt.sim.engine import simulate
 from konflikt.sim.runner import seat_policies
@@ -326,3 +327,24 @@ def test_two_rounds_from_spjut_pinned() -> None:
     }
     assert sum(odds.distribution.values()) == 1
     assert odds.lengths == {2: 1}
+
+
+def test_a_dodlig_wound_knocks_out_in_the_model_as_in_the_state_under_deadly_wound_knocked_out() -> None:
+    """`deadly_wound = knocked_out` (konflikt's option for "Dödlig"): the model's ends are the State's, fraction for
+    fraction, in a round where a Dödlig wound is likely (Kraft 4, Själ 4: thresholds 2/4/8/18; no Gard left, so the
+    open dice and the effect are compared whole); nobody dies, and some end knocked out. The default suite's fast
+    stand-in for the slow random-states test with the same option (a model that let a Dödlig wound kill here passed
+    everything else)."""
+    weak = {"kraft": 4, "själ": 4, "gard_now": 0}
+    sc = duel({"max_rounds": 1, "deadly_wound": "knocked_out"}, {"distance": "Spjut"})
+    doc = dict(sc.document)
+    doc["sides"] = [{**side, "participants": [{**p, **weak} for p in side["participants"]]} for side in doc["sides"]]
+    sc = scenario_from_document(doc, "weak_duel.toml")
+    policies = policies_of(sc)
+    state = new_state(sc)
+    fast = conflict_odds(state, policies)
+    assert fast.method == "model"
+    assert fast.distribution == state_api_odds(state, policies, model_at(state, policies).label)
+    fates = [fate for _, _, seats in fast.distribution for _, fate in seats]
+    assert any(fate.startswith(f"{FATE_TEXT['knocked_out']}, Dödlig×1") for fate in fates)
+    assert not any(fate.startswith(FATE_TEXT["dead"]) for fate in fates)
