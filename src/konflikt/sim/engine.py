@@ -101,7 +101,7 @@ def choose_engine(
         options = scenario.ruleset.options.resolve(scenario.options, dict(overrides))
         made = factory(scenario, options, seat_policies(scenario, policies))
         if not isinstance(made, str):
-            return "vectorised", made, "vectorised numpy kernel"
+            return "vectorised", made, "compiled kernel"
         reason = made
     if engine == "vectorised":
         raise KonfliktError(f"no vectorised kernel for this scenario: {reason}")

@@ -1,7 +1,7 @@
 """Le våld's rules as small pure functions: distances, rolls, movement, initiative, damage, daze and rest.
 
-Everything here takes and returns plain ints, strings and tuples so that the state machine, the odds questions and
-a later numpy kernel can share (or mirror) exactly the same rules.
+Everything here takes and returns plain ints, strings and tuples so that the state machine, the odds questions, the
+exact model and the compiled duel kernel (``duel_loop.py``, numba) share exactly the same rules.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The rules of one exchange as small pure functions (a future numpy kernel mirrors these).
+"""The rules of one exchange as small pure functions (the compiled kernel, ``kernel_exchange.py``, mirrors these).
 
 Everything here takes plain ints and returns plain ints, so tests and exact odds can use them directly.
 """

@@ -2,7 +2,7 @@
 
 A track is a tuple of boxes, each a range ``(lo, hi)``: a "2-3" box takes 2 or 3 points of presja. Pressure may be
 split across boxes; consequences absorb more; what cannot be absorbed takes the character out. The functions here
-are pure and cached so the state machine, the heuristic, a future numpy kernel and the tests share them.
+are pure and cached so the state machine, the heuristic, the compiled kernel's tables and the tests share them.
 """
 
 from __future__ import annotations
