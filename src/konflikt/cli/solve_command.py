@@ -55,6 +55,17 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         force: ForceOption = False,
+        at_opening: Annotated[
+            bool,
+            typer.Option(
+                "--at-opening",
+                help="Rank the first decision's choices, from the solved game on disk or "
+                "solved in the background (the heuristic's ranking until it is ready).",
+            ),
+        ] = False,
+        wait: Annotated[
+            float, typer.Option(min=0, max=86_400, help="With --at-opening: wait this long for the solved game.")
+        ] = 5.0,
     ) -> None:
         """Optimal play: each side's win chance with both optimal, its best response to the other's heuristic,
         the heuristic's own, the gap, and the decisions where the heuristic gives most away."""
@@ -66,6 +77,10 @@ def register(app: typer.Typer) -> None:
             return
         scenario = scenario_named(scenario_name, settings)
         overrides = overrides_for(scenario, option)
+        if at_opening:
+            from konflikt.cli.solve_opening import at_opening as rank_opening
+
+            return rank_opening(scenario, overrides, wait, seconds, json_out)
         state = new_state(scenario, overrides)
         state.quiet = True
         budget = seconds if seconds is not None else (FORCED_SECONDS if force else BUDGET_SECONDS)
