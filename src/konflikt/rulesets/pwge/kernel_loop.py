@@ -418,6 +418,11 @@ def contest(
             return res, steps, x, y, groups, pending
 
 
+order_contest = rule(contest.py_func)  # type: ignore[attr-defined]
+"""The turordningsslag (order roll) as a call: both bid for the order seldom (near a conflict's end), and a second
+copy of :func:`contest` compiled into :func:`play` made its code larger than the processor's instruction cache."""
+
+
 # ---- the skadeslag (damage roll) ---------------------------------------------------------------------------------
 @leaf
 def skadeslag(
@@ -535,7 +540,7 @@ def exchange(
         if not (p_can(x) and p_can(y)):  # bids are secret: sides left dry by both ran dry together
             x, y, groups, pending = noted(s, t, x, y, sa, sj, groups, pending)
         if first and second:
-            won, steps, x, y, groups, pending = contest(
+            won, steps, x, y, groups, pending = order_contest(
                 bits, faces, used, row, s, t, steps, x, y, sa, sj, groups, pending, False, j, True,
                 per_person(t, ATTRIBUTE, a), per_person(t, ATTRIBUTE, j),
             )  # fmt: skip
