@@ -145,3 +145,14 @@ def test_chars_edit_echoes_its_settings_escaped(cli: Callable[..., Result], tmp_
     edited = cli("chars", "edit", "snurre", "--set", "description=\x85Z\x1b[2J", "--db", db)
     assert edited.code == 0, edited.err
     assert clean(edited.out) and "description=\\x85Z\\x1b[2J" in edited.out, edited.out
+
+
+def test_an_error_line_holds_no_raw_control_character(cli: Callable[..., Result], tmp_path: Path) -> None:
+    """Found by the fuzz's chars target (seeds 50000002207 and 50000002449): a field path typed with C1 or DEL in it
+    (``--set $'\x9b31m=1'``) came back raw in the one-line error, which quotes the path as typed."""
+    db = str(tmp_path / "k.sqlite")
+    assert cli("chars", "add", "builtin:budolf", "--ruleset", "fimbulfrost", "--db", db).code == 0
+    for setting in ("\x9b31m=1", "\x7f=2", "\x1b[2J=3"):
+        refused = cli("chars", "edit", "budolf", "--set", setting, "--db", db)
+        assert refused.code == 2 and len(refused.err.strip().splitlines()) == 1, refused.err
+        assert clean(refused.err), refused.err

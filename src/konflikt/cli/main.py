@@ -89,8 +89,11 @@ MAX_LINE = 1000
 
 
 def fail(message: str, code: int = 2) -> None:
-    """One line on stderr, whatever the message holds (SQLite and pydantic messages can span lines)."""
-    line = " ".join(message.split())
+    """One line on stderr, whatever the message holds (SQLite and pydantic messages can span lines, and a field
+    named on the command line can hold ESC, C1 or DEL: shown as escapes, as everything konflikt prints)."""
+    from konflikt.safe_text import shown
+
+    line = shown(" ".join(message.split()), newlines=False)
     if len(line) > MAX_LINE:
         line = line[: MAX_LINE - 1] + "…"
     sys.stderr.write(f"konflikt: error: {line}\n")
