@@ -8,6 +8,7 @@ The server and the browser are ``test_browser``'s (``konflikt serve`` in its own
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 import urllib.request
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.campaign.helpers import character_file, documents
+from tests.campaign.helpers import character_file
 from tests.web import test_browser
 from tests.web.test_browser import DESKTOP, PHONE, Server, every_seat_human, free_port, phone, shot, step_of
 
@@ -263,6 +264,20 @@ def test_the_socket_follows_the_pages_scheme(server: Server, browser: Any) -> No
     assert page.evaluate(url, {"protocol": "https:", "host": "table.example.org"}) == "wss://table.example.org/ws/1/abc"
     assert page.evaluate(url, {"protocol": "http:", "host": "192.168.1.20:8000"}) == "ws://192.168.1.20:8000/ws/1/abc"
     context.close()
+
+
+def documents(db: Path, campaign: str) -> dict[str, Any]:
+    """The campaign's characters as the library holds them, read with a connection of the test's own while the
+    server runs (its commits are in its write-ahead log, which a reader of the file sees)."""
+    conn = sqlite3.connect(db)
+    try:
+        rows = conn.execute(
+            "SELECT h.name, h.document FROM characters h JOIN campaigns c ON c.id = h.campaign_id WHERE c.name = ?",
+            (campaign,),
+        ).fetchall()
+    finally:
+        conn.close()
+    return {name: json.loads(doc) for name, doc in rows}
 
 
 def test_a_table_from_a_campaigns_characters_in_the_console_writes_them_back(server: Server, browser: Any) -> None:

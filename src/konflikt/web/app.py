@@ -180,12 +180,6 @@ class Hub:
         self.changed(cid)
 
     @property
-    def store_path(self) -> Path:
-        """The save database's file (the campaigns' library is read from it)."""
-        assert self.writer is not None and self.writer.path is not None
-        return self.writer.path
-
-    @property
     def store(self) -> StoreThread:
         assert self.writer is not None
         return self.writer
@@ -788,7 +782,7 @@ def create_app(
         for row in await hub.store.call(lambda store: store.list()):
             tokens = hub.links.tables.get(row.id, {})
             saved.append({"row": row, "gm": f"/t/{row.id}/{tokens[GM]}" if GM in tokens else None})
-        campaigns = await asyncio.to_thread(campaign_names, hub.store_path)
+        campaigns = await hub.store.call(campaign_names)
         return page(
             "console.html",
             key=key,
@@ -818,14 +812,14 @@ def create_app(
 
     async def scenario_for(name: str, toml: str, campaign: str) -> tuple[Scenario, FromCampaign | None]:
         """The scenario a form names (bundled, or its uploaded text), with a campaign's characters if it names
-        one (read from the library in a thread: the store is a file)."""
+        one (read from the library through the server's own connection, in the store's thread)."""
 
         def load() -> Scenario:
             return uploaded_scenario(toml) if toml else bundled_scenario(name)
 
         if not campaign:
             return load(), None
-        cast = await asyncio.to_thread(load_with, hub.store_path, campaign, load)
+        cast = await hub.store.call(lambda store: load_with(store, campaign, load))
         return cast.scenario, cast
 
     @html_errors

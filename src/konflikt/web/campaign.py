@@ -9,14 +9,14 @@ undo past the end gives them back: the same store code as the terminal's, not a 
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from konflikt.core.scenario import Scenario, characters_from
 from konflikt.errors import KonfliktError
 from konflikt.store import library
-from konflikt.store.db import NoDatabase, Store
+from konflikt.store.db import Store
 from konflikt.store.source import LibrarySource
 
 
@@ -31,28 +31,36 @@ class FromCampaign:
     cast: library.Cast | None
 
 
-def campaign_names(db: Path) -> list[str]:
+class HeldSource(LibrarySource):
+    """:class:`LibrarySource` reading the library through the server's own connection (in the store's thread).
+
+    A second open of the file inside the server (``Store.open(readonly=True)``, as the terminal's source does)
+    lost the server's write-ahead log: its recovery step, meant for a killed writer, took the live ``-wal`` for
+    one, and the server's later commits reached no other reader."""
+
+    def __init__(self, conn: sqlite3.Connection, campaign: str) -> None:
+        super().__init__(None, campaign)
+        self.conn = conn
+
+    def _find(self, name: str) -> library.Character | None:
+        return library.find(self.conn, self.campaign, name)
+
+
+def campaign_names(store: Store) -> list[str]:
     """The campaigns of the save database's library (none when it has none)."""
-    try:
-        store = Store.open(db, readonly=True)
-    except NoDatabase:
-        return []
-    try:
-        return [name for name, _, _ in library.campaigns(store.conn)]
-    finally:
-        store.close()
+    return [name for name, _, _ in library.campaigns(store.conn)]
 
 
-def load_with(db: Path, campaign: str, load: Callable[[], Scenario]) -> FromCampaign:
-    """``load()`` with the characters of ``campaign``; a campaign that gives no participant a character is refused
-    (nothing would be written back, and the GM meant something else).
+def load_with(store: Store, campaign: str, load: Callable[[], Scenario]) -> FromCampaign:
+    """``load()`` with the characters of ``campaign`` (call it in the store's thread); a campaign that gives no
+    participant a character is refused (nothing would be written back, and the GM meant something else).
 
     Raises:
         KonfliktError: an unknown campaign, or one with no character for this scenario, in one line.
     """
-    if campaign not in campaign_names(db):
+    if campaign not in campaign_names(store):
         raise KonfliktError(f"no campaign {campaign[:60]!r} in the library (see 'konflikt chars')")
-    source = LibrarySource(db, campaign)
+    source = HeldSource(store.conn, campaign)
     with characters_from(source):
         scenario = load()
     if not source.taken:
