@@ -94,13 +94,13 @@ def print_ranking(ranking: Ranking, exact: bool) -> None:
     title = Text(f"{ranking.title}: P({ranking.side_name} wins) = {shown_base} ({how})")
     table = Table(title=title, title_justify="left")
     estimated = any(r.method != "exact" for r in ranking.rows)
-    table.add_column("#", justify="right")
-    table.add_column("--set", overflow="fold")
-    table.add_column("was", overflow="fold")
-    table.add_column("P(win)", justify="right")
-    table.add_column("change", justify="right")
+    table.add_column("#", justify="right", no_wrap=True, min_width=2)
+    table.add_column("--set", no_wrap=True)  # a command to type again: kept whole
+    table.add_column("was", overflow="ellipsis", no_wrap=True, max_width=8)
+    table.add_column("P(win)", justify="right", no_wrap=True)
+    table.add_column("change", justify="right", no_wrap=True)
     if estimated:
-        table.add_column("95% interval", justify="right")
+        table.add_column("95% interval", justify="right", no_wrap=True)
     unchanged: list[Row] = []
     rank = 0
     for _, rows in ranking.levers():
