@@ -104,7 +104,7 @@ def print_ranking(ranking: Ranking, exact: bool) -> None:
     unchanged: list[Row] = []
     rank = 0
     for _, rows in ranking.levers():
-        moved = [r for r in rows if _moved(r)]
+        moved = [r for r in rows if _moved(r, ranking)]
         unchanged += [r for r in rows if r not in moved]
         if not moved:
             continue
@@ -125,7 +125,8 @@ def print_ranking(ranking: Ranking, exact: bool) -> None:
     if unchanged:
         names = ", ".join(r.variant.setting for r in unchanged[:SHOWN_UNCHANGED])
         more = f" and {len(unchanged) - SHOWN_UNCHANGED} more (--json)" if len(unchanged) > SHOWN_UNCHANGED else ""
-        console.print(Text(f"no change at all ({len(unchanged)}): {names}{more}"), style="dim")
+        within = " (within the floats' bound)" if ranking.bound() is not None else ""
+        console.print(Text(f"no change{within} ({len(unchanged)}): {names}{more}"), style="dim")
     for variant, why in ranking.refused:
         console.print(Text(f"refused: --set {variant.setting}: {why}"), style="dim")
     for lever, why in ranking.skipped:
@@ -160,7 +161,7 @@ def plot_ranking(ranking: Ranking, out: Path) -> Path:
 
     from konflikt.sim import plots  # matplotlib without a screen, text kept as text in SVG
 
-    levers = [(lever, rows) for lever, rows in ranking.levers() if any(_moved(r) for r in rows)]
+    levers = [(lever, rows) for lever, rows in ranking.levers() if any(_moved(r, ranking) for r in rows)]
     height = max(2.5, 0.42 * len(levers) + 1.4)
     fig, ax = plt.subplots(figsize=(8.5, height))
     for y, (_, rows) in enumerate(reversed(levers)):
@@ -208,9 +209,13 @@ def plot_ranking(ranking: Ranking, out: Path) -> Path:
     return out
 
 
-def _moved(row: Row) -> bool:
-    """Anything to draw: a change, or an estimate (its interval is worth seeing even around 0)."""
-    return row.method != "exact" or row.change != 0
+def _moved(row: Row, ranking: Ranking) -> bool:
+    """Anything to show: a change beyond what floats could make of none (twice the bound), or an estimate (its
+    interval is worth seeing even around 0)."""
+    if row.method != "exact":
+        return True
+    bound = ranking.bound()
+    return abs(float(row.change)) > (2 * bound if bound is not None else 0.0)
 
 
 def _is_up(row: Row) -> bool:
