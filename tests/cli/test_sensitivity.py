@@ -126,7 +126,9 @@ def test_the_table_a_refusal_and_the_plot(cli: Callable[..., Result], tmp_path: 
     assert "[bold]Jan[/bold]: P(Heltene (the heroes) wins)" in result.out  # escaped, not read as markup
     assert "budolf.omdomme=1" in result.out and "+1.308 pp" in result.out
     assert "refused: --set budolf.omdomme=-1:" in result.out and "greater than or equal to 0" in result.out
-    assert "(2): options.morale=next_hit, options.morale=round1" in result.out
+    assert "no change (within the floats' bound) (2): options.morale=next_hit, options.morale=round1" in " ".join(
+        result.out.split()
+    )
     assert "sensitivity of fimbulfrost/robbers: 4 variants (2 of rule options, 2 of participants' numbers)" in (
         result.err
     )
