@@ -218,7 +218,9 @@ def _english(data: dict[str, Any], name: str) -> str:
 
 # ---- output --------------------------------------------------------------------------------------------------------
 def print_report(data: dict[str, Any], console: Console) -> None:
-    """One row per entrant: the text's rating, then per level the chance to beat the baseline and θ."""
+    """One row per entrant, strongest head to head first: the text's rating, then per level the headline — its own
+    duels against the baseline (the share of points, both seat orders) — and, labelled as such, the Bradley–Terry
+    fit's chance to beat the baseline over every pairing, and the mirror match."""
     levels, unit = data["levels"], data["level_unit"]
     table = Table(title=f"{data['title']} — n = {data['n']} duels per ordered pair, seed {data['seed']}")
     table.add_column(data["entrant_word"], overflow="fold")
@@ -226,31 +228,44 @@ def print_report(data: dict[str, Any], console: Console) -> None:
         table.add_column(data["reference_name"], justify="right", overflow="fold")
     baseline = _english(data, data["baseline"])
     for level in levels:
-        table.add_column(f"P(beats {data['baseline']}) at {level}{unit} [95%]", justify="right", overflow="fold")
-        table.add_column(f"duels vs {data['baseline']} at {level}{unit}", justify="right", overflow="fold")
+        table.add_column(f"head to head vs {data['baseline']} at {level}{unit}", justify="right", overflow="fold")
+        table.add_column(
+            f"Bradley–Terry fit: P(beats {data['baseline']}) at {level}{unit} [95%]", justify="right", overflow="fold"
+        )
         table.add_column(f"mirror at {level}{unit}", justify="right", overflow="fold")
     first = data["by_level"][levels[0]]["ratings"]
-    for entrant in sorted(data["entrants"], key=lambda e: -first[e["name"]]["rating"]):
+
+    def headline(name: str) -> tuple[float, float]:
+        r = first[name]
+        return (-r["share_vs_baseline"] if r["duels_vs_baseline"] else -0.5, -r["rating"])
+
+    for entrant in sorted(data["entrants"], key=lambda e: headline(e["name"])):
         row = [_english(data, entrant["name"])]
         if data["reference_name"]:
             row.append(str(entrant["reference"]))
         for level in levels:
             r = data["by_level"][level]["ratings"][entrant["name"]]
             m = data["by_level"][level]["mirrors"][entrant["name"]]
+            direct = (
+                f"{r['share_vs_baseline']:.1%} ± {Z95 * r['share_se']:.1%}"
+                if r["duels_vs_baseline"]
+                else "(the baseline)"
+            )
             row += [
+                direct,
                 f"{r['p_beats_baseline']:.1%} [{r['p_low']:.1%}, {r['p_high']:.1%}]",
-                f"{r['share_vs_baseline']:.1%} ± {Z95 * r['share_se']:.1%}",
                 f"{m['share_a']:.1%} ± {Z95 * m['se']:.1%}",
             ]
         table.add_row(*row)
     console.print(table)
     if data["reference_name"]:
         rhos = ", ".join(f"{s}{unit}: {data['by_level'][s]['spearman']:+.2f}" for s in levels)
-        console.print(f"Spearman rank correlation of the rating with {data['reference_name']}: {rhos}")
+        console.print(f"Spearman rank correlation of the fit's rating with {data['reference_name']}: {rhos}")
     console.print(
-        f"P(beats …): the fitted chance to beat {baseline} (Bradley–Terry over all duels; θ in the CSV and JSON); "
-        f"duels vs …: the share of points taken in its own duels against it (a draw is half); mirror: the first "
-        f"seat's share when an entrant meets itself (even: 50%) · engine: {', '.join(data['engines'])}"
+        f"head to head: the share of points each took in its own duels against {baseline} (both seat orders, a "
+        f"draw is half; ± its 95% interval); Bradley–Terry fit: the chance to beat {baseline} that one strength per "
+        f"entrant fitted over every pairing gives (a model, θ in the CSV and JSON); mirror: the first seat's share "
+        f"when an entrant meets itself (even: 50%) · engine: {', '.join(data['engines'])}"
     )
 
 
