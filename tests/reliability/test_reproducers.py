@@ -423,13 +423,21 @@ def test_huge_sim_at_the_command_line(cli: Cli, monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(engine, "REFERENCE_CHUNK", 20)
 
     def ctrl_c_after_the_first_chunk(
-        scenario: Any, n: int, seed: int, overrides: Any, policies: Any, name: str, workers: int, advance: Any
+        scenario: Any,
+        n: int,
+        seed: int,
+        overrides: Any,
+        policies: Any,
+        name: str,
+        workers: int,
+        advance: Any,
+        *more: Any,  # the scheduler's address and whatever sim passes after the progress callback
     ) -> engine.SimResult:
         def stop(count: int) -> None:
             advance(count)
             raise KeyboardInterrupt
 
-        return real_simulate(scenario, n, seed, overrides, policies, name, workers, stop)
+        return real_simulate(scenario, n, seed, overrides, policies, name, workers, stop, *more)
 
     real_simulate = engine.simulate
     monkeypatch.setattr(engine, "simulate", ctrl_c_after_the_first_chunk)
