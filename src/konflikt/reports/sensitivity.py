@@ -455,6 +455,10 @@ class Sensitivity:
                 ranking.rows.append(self.answer(variant, base))
             except (ScenarioError, OptionError) as exc:
                 ranking.refused.append((variant, _reason(exc, variant)))
+            except OutOfTime:  # the whole run's --timeout: not this variant's to swallow
+                raise
+            except KonfliktError as exc:  # answered neither way (a conflict that can loop forever): said, not ranked
+                ranking.refused.append((variant, f"not answered: {_reason(exc, variant)}"))
         if progress is not None:
             progress(len(variants), len(variants), "")
         ranking.seconds = time.perf_counter() - started
