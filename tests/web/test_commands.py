@@ -89,6 +89,12 @@ def test_serving_on_the_lan_prints_a_warning_and_every_open_table_s_join_links(t
     assert lines[1].startswith("GM console: http://") and lines[1].endswith(f":8123/console/{ADMIN}")
     assert lines[2].startswith("warning: listening beyond this machine")
     assert any(line.endswith(f"/t/{cid}/{tokens['hedda']}") and "hedda" in line for line in lines)
+    with serving(db) as (client, _):
+        robbers, robber_tokens = new_table(client, "fimbulfrost/robbers", ("budolf",))
+    lines = banner("0.0.0.0", 8123, db)
+    assert any(line.endswith(f"/t/{robbers}/{robber_tokens['budolf']}") for line in lines)
+    for bot in ("rudolf", "roeverne"):  # played by the heuristic: no link to send anyone
+        assert not any(robber_tokens[bot] in line for line in lines)
     local = banner("127.0.0.1", 8123, db)
     assert len(local) == 2 and not any(tokens["hedda"] in line for line in local)
 

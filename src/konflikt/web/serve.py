@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import socket
 import sys
 import warnings
@@ -39,6 +40,7 @@ def banner(host: str, port: int, db: Path | None, public: str | None = None) -> 
         links = Links.beside(store.path)
         links.load(store.links())
         rows = [r for r in store.list() if not r.finished]
+        played = {r.id: _seats(store, r.id) for r in rows}
         path = store.path
     finally:
         store.close()
@@ -55,9 +57,21 @@ def banner(host: str, port: int, db: Path | None, public: str | None = None) -> 
         for row in rows:
             tokens = links.tables.get(row.id, {})
             for seat, token in tokens.items():
+                if seat != GM and played.get(row.id, {}).get(seat, "human") != "human":
+                    continue  # a seat a policy plays has no player to send a link to
                 who = "GM" if seat == GM else seat
                 lines.append(f"  #{row.id} {row.title} — {who}: {base}/t/{row.id}/{token}")
     return lines
+
+
+def _seats(store: Store, cid: int) -> dict[str, str]:
+    """Who plays each seat of a saved conflict (seat → policy or ``human``), as it was saved; ``{}`` if unreadable."""
+    row = store.conn.execute("SELECT seats FROM conflicts WHERE id = ?", (cid,)).fetchone()
+    try:
+        seats = json.loads(row[0]) if row is not None and row[0] else {}
+    except ValueError:
+        return {}
+    return {str(k): str(v) for k, v in seats.items()} if isinstance(seats, dict) else {}
 
 
 def check_port(host: str, port: int) -> None:
