@@ -15,6 +15,7 @@ import secrets
 import socket
 import sqlite3
 import time
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -263,6 +264,28 @@ def _check_file(conn: sqlite3.Connection, path: Path) -> None:
         raise StoreError(f"{path}: damaged save database ({problem}); left untouched")
 
 
+_OPEN_HERE: Counter[tuple[int, int]] = Counter()
+"""The database files this process has open in SQLite (device, inode) → how many stores. Such a file is never
+opened and closed by plain ``open()`` here again: closing any descriptor of a file drops every POSIX lock the
+process holds on it, so a header read beside a server's store let another process write in the middle of the
+server's transaction (SQLite's "How To Corrupt An SQLite Database File", 2.2)."""
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_dev, stat.st_ino
+
+
+def _open_here(path: Path) -> bool:
+    """Whether a store of this process has ``path`` open (its header was checked then; reading it again by plain
+    ``open()`` would drop that store's locks)."""
+    key = _file_id(path)
+    return key is not None and _OPEN_HERE[key] > 0
+
+
 def _journal(path: Path) -> bool:
     """A write left unfinished beside the file: a rollback journal or a write-ahead log with something in it."""
     for suffix in ("-journal", "-wal"):
@@ -280,6 +303,8 @@ def _recover(path: Path) -> None:
     database"). Only konflikt's own files, and only where the file and its folder may be written."""
     if not _journal(path) or not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK | os.X_OK):
         return
+    if _open_here(path):
+        return  # this process's own store would have recovered it; reading the header here would drop its locks
     try:
         with path.open("rb") as fh:
             header = fh.read(100)
@@ -356,6 +381,7 @@ class Store:
         self.owner = secrets.token_hex(8)
         """This open store as a claim's holder: two stores of one process (a server and a command) are two."""
         self._claimed: set[int] = set()
+        self._file: tuple[int, int] | None = None
 
     @classmethod
     def open(cls, path: Path | None = None, *, readonly: bool = False, create: bool = True) -> Store:
@@ -374,7 +400,7 @@ class Store:
         fresh = not path.exists() or path.stat().st_size == 0
         if fresh and (readonly or not create):
             raise NoDatabase(f"{path}: no save database here yet (nothing saved)")
-        if not fresh:
+        if not fresh and not _open_here(path):
             with path.open("rb") as fh:
                 if fh.read(16) != b"SQLite format 3\x00":
                     raise StoreError(f"{path}: not a konflikt save database (not SQLite); left untouched")
@@ -397,6 +423,9 @@ class Store:
             store = cls(conn, path, readonly)
             if not readonly:
                 store._prepare()
+            store._file = _file_id(path)  # the file exists now (a new one is made by the first write)
+            if store._file is not None:
+                _OPEN_HERE[store._file] += 1
             return store
         except BaseException:
             conn.close()
@@ -499,6 +528,9 @@ class Store:
             with suppress(sqlite3.Error, StoreError):
                 self.release(conflict_id)
         self.conn.close()
+        if self._file is not None and _OPEN_HERE[self._file] > 0:
+            _OPEN_HERE[self._file] -= 1
+            self._file = None
 
     def _holder(self, held: Sequence[Any] | None) -> str | None:
         """Who else holds a claim that is still live (``None``: nobody, or it is ours, or it has lapsed)."""
