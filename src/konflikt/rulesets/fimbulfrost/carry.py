@@ -96,4 +96,3 @@ def _hero_line(state: FimbulfrostState, i: int, bought: list[Any], changes: list
         parts.append("dødsmærket (death-marked): dies a week or so later")
     parts += changes
     return f"{name}: " + ("; ".join(parts) if parts else "nothing carries over") + "; Status starts fresh"
-

@@ -68,7 +68,6 @@ def total_text(value: int, ladder_name: str) -> str:
     return f"{value:+d} ({name}, {rest.partition(', ')[2]}"
 
 
-
 @narration
 def emit_setup(conflict: PresjaState) -> None:
     aspects = "; ".join(conflict.situation) or "none"
