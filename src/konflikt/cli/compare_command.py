@@ -15,7 +15,6 @@ common random numbers), and each change then has a 95% interval (Newcombe's, fro
 
 from __future__ import annotations
 
-import json
 import math
 import shlex
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from konflikt.errors import KonfliktError
+from konflikt.safe_text import json_text
 
 if TYPE_CHECKING:
     from konflikt.core.odds import OddsAnswer, Probability
@@ -435,7 +435,7 @@ def register(app: typer.Typer) -> None:
         with time_limit(own.timeout, "compare"), working("computing each variant's odds"):
             columns = compute(chosen, own, own.max_states or DEFAULT_MAX_STATES)
         if own.as_json:
-            typer.echo(json.dumps(to_json(columns), ensure_ascii=False, indent=1))
+            typer.echo(json_text(to_json(columns), indent=1))
         else:
             print_compared(columns, own.exact)
         if own.plot is not None:

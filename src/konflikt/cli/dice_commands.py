@@ -35,6 +35,7 @@ from konflikt.dice import Dice, DiceExpression, SuccessPool, exact_seconds, pars
 from konflikt.dice.distribution import decimal_text, fraction_text, mean, value_text
 from konflikt.dice.opposed import Opposed
 from konflikt.errors import DiceError, KonfliktError
+from konflikt.safe_text import json_text
 from konflikt.sim.runner import seat_policies
 from konflikt.store.db import Store
 
@@ -187,12 +188,12 @@ def print_answer(
 ) -> None:
     if isinstance(answer, ComparedAnswer):
         if as_json:
-            typer.echo(json.dumps({**(extra or {}), **answer.to_json()}, ensure_ascii=False, indent=2))
+            typer.echo(json_text({**(extra or {}), **answer.to_json()}, indent=2))
         else:
             print_compared(answer, exact)
         return
     if as_json:
-        typer.echo(json.dumps({**(extra or {}), **answer.to_json()}, ensure_ascii=False, indent=2))
+        typer.echo(json_text({**(extra or {}), **answer.to_json()}, indent=2))
         return
     console = plain_console()
     console.print(

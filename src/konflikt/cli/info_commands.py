@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 import typer
@@ -17,6 +16,7 @@ from konflikt.core.conformance import ConformanceTable
 from konflikt.core.ruleset import all_rulesets, get_ruleset
 from konflikt.core.scenario import load_scenario
 from konflikt.errors import KonfliktError
+from konflikt.safe_text import json_text
 
 
 def register(app: typer.Typer) -> None:
@@ -36,7 +36,7 @@ def register(app: typer.Typer) -> None:
             show_conformance([r.conformance() for r in chosen], as_json)
             return
         if as_json:
-            typer.echo(json.dumps([r.to_json() for r in chosen], ensure_ascii=False, indent=2))
+            typer.echo(json_text([r.to_json() for r in chosen], indent=2))
             return
         console = plain_console()
         for r in chosen:
@@ -80,7 +80,7 @@ def register(app: typer.Typer) -> None:
         if ruleset is not None:
             get_ruleset(ruleset)
         if as_json:
-            typer.echo(json.dumps(example_list(ruleset), ensure_ascii=False, indent=2))
+            typer.echo(json_text(example_list(ruleset), indent=2))
             return
         show_examples(plain_console(), ruleset)
 
@@ -139,7 +139,7 @@ def listed_instead(name: str, command: str, as_json: bool = False) -> bool:
 def show_conformance(tables: list[ConformanceTable], as_json: bool) -> None:
     """``rules --conformance``: every rule unit of the text with its status, code and tests."""
     if as_json:
-        typer.echo(json.dumps([t.model_dump(mode="json") for t in tables], ensure_ascii=False, indent=2))
+        typer.echo(json_text([t.model_dump(mode="json") for t in tables], indent=2))
         return
     console = plain_console()
     for conformance in tables:

@@ -41,6 +41,7 @@ from konflikt.core.names import scenario_names
 from konflikt.core.scenario import Scenario, characters_from
 from konflikt.core.state import GM, State
 from konflikt.errors import KonfliktError
+from konflikt.safe_text import json_text
 from konflikt.sim.header import writable_file
 from konflikt.sim.runner import Generators, Runner, seat_policies
 from konflikt.store.source import LibrarySource
@@ -148,7 +149,7 @@ def register(app: typer.Typer) -> None:
             }
             if cast is not None:
                 payload["campaign"] = {"name": cast.campaign, "conflict": conflict_id, "changes": dict(changes)}
-            typer.echo(json.dumps(payload, ensure_ascii=False, indent=1))
+            typer.echo(json_text(payload, indent=1))
             return
         names = scenario_names(scenario)
         if narrated:

@@ -6,7 +6,6 @@ check that a ``--set`` did what was meant. Its output is itself a scenario file 
 
 from __future__ import annotations
 
-import json
 import shlex
 from pathlib import Path
 from typing import Annotated
@@ -14,6 +13,7 @@ from typing import Annotated
 import typer
 
 from konflikt.cli.common import ScenarioArgument, SetOption, scenario_named, write_output
+from konflikt.safe_text import json_text
 
 HELP = "A scenario as konflikt reads it: 'scenario show SCENARIO --set PATH=VALUE' prints the resulting TOML file."
 
@@ -36,9 +36,7 @@ def register(app: typer.Typer) -> None:
         scenario = scenario_named(scenario_name, settings)
         document = dict(scenario.document)
         text = (
-            json.dumps(document, ensure_ascii=False, indent=1) + "\n"
-            if as_json
-            else header(scenario_name, settings) + dump_toml(document)
+            json_text(document, indent=1) + "\n" if as_json else header(scenario_name, settings) + dump_toml(document)
         )
         if out is not None:
             write_output(out, text)

@@ -6,7 +6,6 @@ are and how each is answered (stderr), shows progress, and prints the ranking (a
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -18,6 +17,7 @@ import typer
 
 from konflikt.cli.common import PolicyOption, RuleOption, ScenarioArgument, SetOption
 from konflikt.errors import KonfliktError
+from konflikt.safe_text import json_text
 
 if TYPE_CHECKING:
     from konflikt.core.odds import Probability
@@ -301,7 +301,7 @@ def register(app: typer.Typer) -> None:
             ranking.skipped = skipped
         if as_json:
             data = {"scenario": scenario.source, "set": base, "policy": policy or [], **ranking.to_json()}
-            typer.echo(json.dumps(data, ensure_ascii=False, indent=1))
+            typer.echo(json_text(data, indent=1))
         else:
             print_ranking(ranking, exact)
         if plot is not None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -27,6 +26,7 @@ from konflikt.cli.render import plain_console
 from konflikt.core.batch import wilson
 from konflikt.core.scenario import load_scenario
 from konflikt.errors import KonfliktError
+from konflikt.safe_text import json_text
 
 FATE_ROWS = 12
 
@@ -158,7 +158,7 @@ def register(app: typer.Typer) -> None:
         if csv_path is not None:
             write_text(csv_path, summary_csv(data))
         if as_json:
-            typer.echo(json.dumps(data, ensure_ascii=False, indent=1))
+            typer.echo(json_text(data, indent=1))
         else:
             print_summary(plain_console(), data, fates)
             if csv_path is not None:

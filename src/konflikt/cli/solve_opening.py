@@ -11,7 +11,6 @@ next ``solve --at-opening`` of the same conflict answers from the cache at once.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from rich.text import Text
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
 from konflikt.errors import KonfliktError
+from konflikt.safe_text import json_text
 
 MAX_LEAD = 12
 """Decisions the solved game leaves to the heuristic (presja's invocations for the order of action) played through
@@ -178,7 +178,7 @@ def print_ranked(ranked: Ranked, how: str, as_json: bool) -> None:
     from konflikt.cli.render import percent, plain_console
 
     if as_json:
-        typer.echo(json.dumps({**ranked.to_json(), "how": how}, ensure_ascii=False, indent=1))
+        typer.echo(json_text({**ranked.to_json(), "how": how}, indent=1))
         return
     console = plain_console()
     name = next((str(p.name) for p in ranked.scenario.participants() if p.id == ranked.seat), ranked.seat)

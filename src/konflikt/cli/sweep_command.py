@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -14,6 +13,7 @@ from rich.text import Text
 
 from konflikt.cli.common import ForceOption, SetOption, over_budget
 from konflikt.cli.render import plain_console
+from konflikt.safe_text import json_text
 
 if TYPE_CHECKING:  # the sweep machinery and matplotlib are imported when a sweep runs, not for --help
     from konflikt.sim.sweep import SweepSpec
@@ -144,7 +144,7 @@ def register(app: typer.Typer) -> None:
         files = write_table(rows, folder, "cells", header) + plot_sweep(spec, rows, folder, names, header)
         if as_json:
             document = {"run": header, "rows": rows, "files": [str(f) for f in files]}
-            typer.echo(json.dumps(document, ensure_ascii=False, indent=1))
+            typer.echo(json_text(document, indent=1))
             return
         for table in sweep_tables(spec, rows, names):
             console.print(table)
