@@ -201,8 +201,35 @@ def who_wins(
         chances, bound = valued
         how = f"prepared values, floats within {bound:.0e}"
         return FromHere(sides.rows(Counter(), 0, chances), "exact", 0, time.monotonic() - start, how)
+    ready = _ready_kernel(scenario, policies) if covered else None
+    if isinstance(ready, StartsFrom):
+        return _beside_exact(sides, ready, state, policies, start, share, budget, seed)
+    odds, why = _exact_try(state, policies, start + share)
+    if odds is not None:
+        return _exact_answer(sides, odds, time.monotonic() - start)
+    end = start + budget
+    kernel = _kernel(scenario, state, policies, (end - time.monotonic()) / 2) if covered else None
+    played: tuple[Counter[Hashable], int] | None = None
+    if isinstance(kernel, StartsFrom):  # from the State itself: a fork of one under way has no steps either
+        found = _locked_starts(kernel, state, policies, end)
+        if found is not None:
+            played = _kernel_runs(lambda n, rng: _winners(found.batches(n, rng)), end, seed)
+    elif kernel is not None and opening:
+        played = _kernel_runs(lambda n, rng: kernel.run(n, rng).winners.counts(), end, seed)
+    if played is not None:
+        winners, n = played
+        method = "kernel"
+    else:
+        winners, n = _reference_runs(state, policies, end, seed)
+        method = "reference"
+    return FromHere(sides.rows(winners, n, None), method, n, time.monotonic() - start, why)
+
+
+def _exact_try(state: State, policies: Mapping[str, Policy], until: float) -> tuple[Any, str]:
+    """The exact solver's odds in floats, stopped at ``until``: (odds, "") or (``None``, why not, in a few words)."""
+    share = max(until - time.monotonic(), 0.0)
     try:
-        with deadline(start + share):
+        with deadline(until):
             if not _EXACT_LOCK.acquire(timeout=share):  # the warm-up is still exploring the opening's chain
                 raise OutOfTime("the opening's chain is still being explored")
             try:
@@ -212,30 +239,71 @@ def who_wins(
             finally:
                 _EXACT_LOCK.release()
     except OutOfTime:
-        why = f"the exact solver did not finish in {share:.1f} s"
+        return None, f"the exact solver did not finish in {share:.1f} s"
     except KonfliktError as exc:
-        why = str(exc).split(";")[0].split(": ")[0]  # the reason, not its numbers: the answer's note is one line
-    else:
-        seconds = time.monotonic() - start
-        bound = odds.error_bound + odds.absolute_bound
-        how = f"{odds.states:,} states" + (f", floats within {bound:.0e}" if bound else "")
-        return FromHere(sides.rows(Counter(), 0, odds.winners()), "exact", 0, seconds, how)
+        return None, str(exc).split(";")[0].split(": ")[0]  # the reason, not its numbers: the note is one line
+    return odds, ""
+
+
+def _exact_answer(sides: _Sides, odds: Any, seconds: float) -> FromHere:
+    bound = odds.error_bound + odds.absolute_bound
+    how = f"{odds.states:,} states" + (f", floats within {bound:.0e}" if bound else "")
+    return FromHere(sides.rows(Counter(), 0, odds.winners()), "exact", 0, seconds, how)
+
+
+def _beside_exact(
+    sides: _Sides,
+    kernel: StartsFrom,
+    state: State,
+    policies: Mapping[str, Policy],
+    start: float,
+    share: float,
+    budget: float,
+    seed: int,
+) -> FromHere:
+    """Who wins from a State under way where the kernel is ready and starts from States: the exact solver tries on
+    a copy of the State in a thread of its own within its share, while the kernel plays here (its loop lets go of
+    Python's lock) until the exact answer comes or the time is up. The exact solver's checks of its time are
+    seconds apart in places (a Le våld round pushed in floats): the answer waits for it to stop, as it did when the
+    two took turns (the next question's solver needs the models), but the kernel has played meanwhile."""
+    copy = state.fork()
+    solved, done = threading.Event(), threading.Event()
+    result: list[tuple[Any, str]] = []
+
+    def solve() -> None:
+        try:
+            result.append(_exact_try(copy, policies, start + share))
+            if result[0][0] is not None:
+                solved.set()
+        finally:
+            done.set()
+
+    threading.Thread(target=solve, name="konflikt-exact-beside", daemon=True).start()
     end = start + budget
-    kernel = _kernel(scenario, state, policies, (end - time.monotonic()) / 2) if covered else None
-    played: tuple[Counter[Hashable], int] | None = None
-    if kernel is not None and opening:
-        played = _kernel_runs(lambda n, rng: kernel.run(n, rng).winners.counts(), end, seed)
-    elif isinstance(kernel, StartsFrom):
-        found = _locked_starts(kernel, state, policies, end)
-        if found is not None:
-            played = _kernel_runs(lambda n, rng: _winners(found.batches(n, rng)), end, seed)
-    if played is not None:
-        winners, n = played
-        method = "kernel"
-    else:
+    found = _locked_starts(kernel, state, policies, end)
+    played = None
+    if found is not None:
+        played = _kernel_runs(lambda n, rng: _winners(found.batches(n, rng)), end, seed, solved)
+    done.wait()  # its share, or its overrun: the next question's solver must find the models free
+    if solved.is_set():
+        return _exact_answer(sides, result[0][0], time.monotonic() - start)
+    why = result[0][1]
+    if played is None:
         winners, n = _reference_runs(state, policies, end, seed)
-        method = "reference"
-    return FromHere(sides.rows(winners, n, None), method, n, time.monotonic() - start, why)
+        return FromHere(sides.rows(winners, n, None), "reference", n, time.monotonic() - start, why)
+    winners, n = played
+    return FromHere(sides.rows(winners, n, None), "kernel", n, time.monotonic() - start, why)
+
+
+def _ready_kernel(scenario: Scenario, policies: Mapping[str, Policy]) -> Any:
+    """The kernel made for this scenario and these seats and warmed up, at once (``None`` where there is none
+    yet, or its warm-up is still under way)."""
+    key = _key(scenario, policies)
+    warm = _WARM_UPS.get(key)
+    if warm is not None and (not warm.ready.is_set() or warm.failed):
+        return None
+    found = _KERNELS.get(key)
+    return found[1] if found is not None and found[0] is scenario else None
 
 
 @dataclass
@@ -623,14 +691,19 @@ def _made_kernel(scenario: Scenario, state: State, policies: Mapping[str, Policy
 
 
 def _kernel_runs(
-    play: Callable[[int, np.random.Generator], Counter[Hashable]], end: float, seed: int
+    play: Callable[[int, np.random.Generator], Counter[Hashable]],
+    end: float,
+    seed: int,
+    stop: threading.Event | None = None,
 ) -> tuple[Counter[Hashable], int]:
     """Chunks of conflicts played by the kernel (``play(n, rng)``: the winners of ``n`` conflicts) until the time is
-    up (a chunk is not interrupted: each is sized to end within the time left)."""
+    up (a chunk is not interrupted: each is sized to end within the time left), or ``stop`` is set."""
     rng = np.random.default_rng(seed)
     batches: list[Counter[Hashable]] = []
     done, chunk = 0, KERNEL_FIRST
     while done < KERNEL_MAX and (time.monotonic() < end or _short(done, end)):
+        if stop is not None and stop.is_set():
+            break
         began = time.monotonic()
         with _KERNEL_LOCK:
             batches.append(play(chunk, rng))
