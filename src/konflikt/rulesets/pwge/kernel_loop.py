@@ -15,15 +15,20 @@ mot-mot-toppa), who is ahead in a contest, the wound level of a hit — is :mod:
 loop and for the exact model's array flow (:mod:`.kernel_flow`) and compiled here for scalars; what is the loop's own
 is the order of the steps and the state's layout.
 
-Why it is one function: :func:`play` is the whole conflict, every step below compiled into it (``leaf``: numba
+Why it is one function: :func:`play` is the whole conflict, every hot step below compiled into it (``leaf``: numba
 inlines it before LLVM sees it), so no array crosses a call in the exchange. An exchange touches only its actor and
 its target, so it is played on their numbers as local values (:data:`Person`: pools, body, wound, out, the dry rank
 of the side), which LLVM keeps in registers, and written back to the conflict's state ``s`` when it ends. Before,
 every step was a compiled function handed ``s``, ``t`` and the recorded dice: the dice's two arrays were counted on
 every call (two atomic operations an array, 68 % of the time) and the state went through memory between steps.
-Only what runs once an exchange or less (the endings, the floor) still reads and writes ``s`` (int64, laid out by
-the offsets named below) with the scenario's tables ``t``, both views without a reference count (:func:`borrowed`).
-Dice are exact: 2T one uniform draw below 36, 1T below 6; a test hands recorded faces instead (:class:`Replay`).
+Measured side by side in one process (December 2026, quiet machine): 0.61–0.76 M duels per CPU second before,
+2.2–2.4 M now (2.8–3.6×). A call costs: the contest and the skadeslag as calls instead made the loop 2.5× slower.
+What seldom runs stays a call (``rule``), so the loop's code and its compilation stay smaller: the dry-side note
+(someone can no longer spend), the turordningsslag (both bid for the order), the chase's goal, the next surpriser.
+The endings and the floor, once an exchange, read and write ``s`` (int64, laid out by the offsets named below) with
+the scenario's tables ``t``, both views without a reference count (:func:`borrowed`). Dice are exact: base-6 digits
+of one uniform 32-bit draw below 6¹⁰, ten faces a draw (:func:`roll`); a test hands recorded faces instead
+(:class:`Replay`).
 """
 
 from __future__ import annotations
