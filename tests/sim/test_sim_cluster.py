@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -50,3 +51,21 @@ def test_an_unreachable_scheduler_is_one_line(cli: Callable[..., Result]) -> Non
     result = cli("sim", "fimbulfrost/robbers", "-n", "10", "--scheduler", "tcp://127.0.0.1:9")
     assert result.code == 2
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in result.err and result.err.count("\n") == 1
+
+
+def test_a_report_on_a_cluster_equals_the_local_report(
+    cli: Callable[..., Result], scheduler: str, tmp_path: Path
+) -> None:
+    """``report --scheduler``: every simulation of the weapons' round robin runs on the cluster, one connection for
+    them all; the table is the local one."""
+    args = ("report", "levald-weapons", "-n", "20", "--skills", "60", "--json")
+    local = cli(*args, "--out", str(tmp_path / "here"))
+    remote = cli(*args, "--out", str(tmp_path / "there"), "--scheduler", scheduler)
+    assert local.code == 0 and remote.code == 0, remote.err
+
+    def numbers(printed: str) -> Any:
+        data = json.loads(printed)
+        data["pairs"] = [{k: v for k, v in pair.items() if k != "seconds"} for pair in data["pairs"]]
+        return {key: value for key, value in data.items() if key not in ("seconds", "run", "note", "out", "files")}
+
+    assert numbers(remote.out) == numbers(local.out)

@@ -99,6 +99,12 @@ def _command(found: Any) -> Any:
         force: bool = typer.Option(
             False, "--force", help="Play it even where it is over the budget of conflicts (Ctrl-C stops it)."
         ),
+        scheduler: str | None = typer.Option(
+            None,
+            metavar="ADDRESS",
+            help="Play the report's simulations on the Dask cluster of this scheduler (tcp://HOST:8786): the same "
+            "numbers as here.",
+        ),
     ) -> None:
         chosen = parse_levels(levels, low, high)
         planned = _reports().planned_conflicts(found, n, chosen)
@@ -111,7 +117,12 @@ def _command(found: Any) -> Any:
         from konflikt.core.reports import RoundRobin
 
         quiet = isinstance(report.content, RoundRobin)  # a round robin prints its table as it goes
-        with nullcontext() if quiet or as_json else working(f"report {found.key}: at most {planned:,} conflicts"):
+        from konflikt.sim.cluster import on_cluster
+
+        with (
+            on_cluster(scheduler),
+            nullcontext() if quiet or as_json else working(f"report {found.key}: at most {planned:,} conflicts"),
+        ):
             data = _reports().run_report(found, n, seed, chosen, out, console, strong, strong_n)
         if as_json:
             typer.echo(json.dumps(data, ensure_ascii=False, indent=1, default=str))

@@ -8,9 +8,31 @@ seed and ``-n``. ``sweep --engine dask`` sends its cells' parts the same way.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from konflikt.errors import KonfliktError
+
+CLIENT: ContextVar[Any] = ContextVar("cluster_client", default=None)
+"""The cluster every ``simulate`` inside :func:`on_cluster` plays on (a report runs many simulations: one
+connection serves them all)."""
+
+
+@contextmanager
+def on_cluster(scheduler: str | None) -> Iterator[None]:
+    """Every simulation inside this block runs on the Dask cluster at ``scheduler`` (nothing changes for ``None``)."""
+    if scheduler is None:
+        yield
+        return
+    client = connect(scheduler)
+    token = CLIENT.set(client)
+    try:
+        yield
+    finally:
+        CLIENT.reset(token)
+        client.close()
 
 
 def connect(scheduler: str | None) -> Any:

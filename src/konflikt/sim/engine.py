@@ -403,8 +403,8 @@ def simulate(
 ) -> SimResult:
     """Play ``n`` conflicts of ``scenario`` and tally them; Ctrl-C stops cleanly with what was done.
 
-    With ``scheduler`` (a Dask scheduler's address) the tasks run on that cluster instead of local processes
-    (:mod:`konflikt.sim.cluster`): the same tasks, merged in the same order, so the same numbers."""
+    With ``scheduler`` (a Dask scheduler's address), or inside :func:`konflikt.sim.cluster.on_cluster`, the tasks
+    run on that cluster instead of local processes: the same tasks, merged in the same order, so the same numbers."""
     if n < 1:
         raise KonfliktError(f"-n must be at least 1, not {n}")
     check_count(n)
@@ -443,15 +443,16 @@ def simulate(
             progress(int(result["tally"]["n"]))
 
     try:
-        if scheduler is not None:
-            from konflikt.sim.cluster import connect, threads
+        from konflikt.sim.cluster import CLIENT, connect, threads
 
-            client = connect(scheduler)
+        client = connect(scheduler) if scheduler is not None else CLIENT.get()
+        if client is not None:
             try:
                 for result in in_order(client.get_executor(pure=False), tasks, size, 3 * threads(client)):
                     merge(result)
             finally:
-                client.close()
+                if scheduler is not None:
+                    client.close()
         elif workers == 1:
             for task in tasks:
                 merge(_task(task, size))
