@@ -17,7 +17,7 @@ from rich.text import Text
 
 from konflikt.core.events import Event
 from konflikt.core.names import named
-from konflikt.core.odds import Probability
+from konflikt.core.odds import Probability, percent_text
 from konflikt.core.outcome import Aftermath
 from konflikt.core.ruleset import get_ruleset
 from konflikt.core.state import State
@@ -136,14 +136,8 @@ def probability_table(
     return table
 
 
-def percent(p: Probability) -> str:
-    """A percentage with two decimals, never rounded to a false certainty (``>99.99%``, ``<0.01%``)."""
-    value = float(p) * 100
-    if 0 < value < 0.005:
-        return "<0.01%"
-    if 99.995 <= value < 100 and p != 1:
-        return ">99.99%"
-    return f"{value:.2f}%"
+percent = percent_text
+"""The chance as the odds tables write it (:func:`konflikt.core.odds.percent_text`)."""
 
 
 def current_status(state: State) -> dict[str, dict[str, str]]:

@@ -15,6 +15,17 @@ Probability = Fraction | float
 ``error_bound`` then says how far from the exact value it may be)."""
 
 
+def percent_text(p: Probability) -> str:
+    """A chance as a percentage with two decimals, never rounded to a false certainty (``>99.99%``, ``<0.01%``):
+    how the terminal's prompts, the browser's roll forms and the odds tables write a chance."""
+    value = float(p) * 100
+    if 0 < value < 0.005:
+        return "<0.01%"
+    if 99.995 <= value < 100 and p != 1:
+        return ">99.99%"
+    return f"{value:.2f}%"
+
+
 def json_number(p: Probability) -> str | float:
     """A probability for JSON: an exact Fraction as its ``"p/q"`` string, a float as a JSON number."""
     return fraction_text(p) if isinstance(p, Fraction) else float(p)

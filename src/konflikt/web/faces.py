@@ -9,12 +9,12 @@ terminal and in a simulation (it once drew Fudge dice one by one, and its rolls 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import cast
 
 import numpy as np
 
 from konflikt.core.actions import ChanceOutcome
+from konflikt.core.odds import percent_text
 from konflikt.dice import Dice
 from konflikt.dice.dice import Faces, Percentile
 
@@ -57,14 +57,8 @@ def shown_faces(dice: Dice, outcome: ChanceOutcome, faces: Faces | None) -> tupl
     return None
 
 
-def percent(p: Fraction) -> str:
-    """A chance as the terminal's prompt writes it: two decimals, never rounded to a false certainty."""
-    value = float(p) * 100
-    if 0 < value < 0.005:
-        return "<0.01%"
-    if 99.995 <= value < 100 and p != 1:
-        return ">99.99%"
-    return f"{value:.2f}%"
+percent = percent_text
+"""The chance as the odds tables write it (:func:`konflikt.core.odds.percent_text`)."""
 
 
 def roll_faces(dice: Dice, rng: np.random.Generator) -> tuple[ChanceOutcome, Faces | None, tuple[str, ...] | None]:
