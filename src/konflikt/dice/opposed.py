@@ -68,6 +68,17 @@ class OpposedRule(Protocol):
         ...
 
 
+def as_numbers(a: DiceExpression, b: DiceExpression, rule: str, what: str) -> None:
+    """Refuse a side written with a comparison (``2T+3>=7``) for a rule that compares the two rolls as numbers.
+
+    Raises:
+        DiceError: naming the rule, what it compares and the side as written.
+    """
+    for side_name, side in (("A", a), ("B", b)):
+        if side.compare is not None:
+            raise DiceError(f"'by {rule}' compares {what} as numbers: {side_name} = {side.written}")
+
+
 @dataclass(frozen=True)
 class Opposed(Dice):
     """``A vs B``: two independent rolls compared (higher, tie, lower), or judged by a named rule."""

@@ -11,8 +11,8 @@ from konflikt.core.odds import OddsAnswer, OddsParam, OddsQuestion
 from konflikt.dice import Fudge
 from konflikt.dice.distribution import fraction_text, mean
 from konflikt.dice.expression import DiceExpression
-from konflikt.dice.opposed import Judge, OpposedRule
-from konflikt.errors import DiceError, KonfliktError
+from konflikt.dice.opposed import Judge, OpposedRule, as_numbers
+from konflikt.errors import KonfliktError
 from konflikt.rulesets.presja.rules import TACTICS, pressure, tactic_mods
 
 
@@ -110,9 +110,7 @@ class PresjaPressure:
     doc: str = "presja: Atak (A) vs Obrona (B), e.g. 4dF+3 vs 4dF+2: the presja (pressure) dealt, A − B when A ≥ B"
 
     def bind(self, a: DiceExpression, b: DiceExpression) -> Judge:
-        for side_name, side in (("A", a), ("B", b)):
-            if side.compare is not None:
-                raise DiceError(f"'by pressure' compares Atak and Obrona as numbers: {side_name} = {side.written}")
+        as_numbers(a, b, "pressure", "Atak and Obrona")
         notes = (
             "weapon (Czynnik Obrażeń) and armour (Czynnik Wyparowań) factors 0: konflikt odds presja exchange "
             "--weapon N --armor N adds them",

@@ -15,8 +15,8 @@ from konflikt.core.odds import OddsAnswer, OddsParam, OddsQuestion
 from konflikt.dice import SumDice
 from konflikt.dice.distribution import convolve
 from konflikt.dice.expression import DiceExpression
-from konflikt.dice.opposed import Judge, OpposedRule
-from konflikt.errors import DiceError, KonfliktError
+from konflikt.dice.opposed import Judge, OpposedRule, as_numbers
+from konflikt.errors import KonfliktError
 from konflikt.rulesets.pwge.exchange import Contest
 
 TWO_T: dict[int, Fraction] = SumDice(2, 6, 0, "T").distribution()
@@ -156,9 +156,7 @@ class PwgeContest:
     doc: str = "pwge: an opposed roll, e.g. 2T+3 vs 2T+1: the higher wins, a tie holds for B (topping left out)"
 
     def bind(self, a: DiceExpression, b: DiceExpression) -> Judge:
-        for side_name, side in (("A", a), ("B", b)):
-            if side.compare is not None:
-                raise DiceError(f"'by contest' compares the two rolls as numbers: {side_name} = {side.written}")
+        as_numbers(a, b, "contest", "the two rolls")
 
         def winner(x: int, y: int) -> str:
             result = Contest("deed", 0, 1, 0, 0, tie="b", a_roll=x, b_roll=y).winner()
