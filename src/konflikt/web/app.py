@@ -876,6 +876,19 @@ def create_app(
             hub.failed(conn)
             raise
 
+    async def json_lookup(request: Request) -> tuple[WebTable, str] | JSONResponse:
+        """The table and seat of a link, or the JSON refusal the API and the log answer with (429, 404, 410, 400)."""
+        try:
+            return await lookup(request)
+        except Throttled as exc:
+            return JSONResponse({"error": str(exc)}, status_code=429)
+        except LookupError:
+            return JSONResponse({"error": "no such table link"}, status_code=404)
+        except TableDeleted as exc:
+            return JSONResponse({"error": one_line(str(exc))}, status_code=410)
+        except KonfliktError as exc:
+            return JSONResponse({"error": one_line(str(exc))}, status_code=400)
+
     @html_errors
     async def seat_page(request: Request) -> Response:
         try:
@@ -918,14 +931,10 @@ def create_app(
 
     async def log_page(request: Request) -> Response:
         """Earlier entries of the log a seat sees (the page's "earlier" control): ``?before=N``, at most a page."""
-        try:
-            table, seat = await lookup(request)
-        except Throttled as exc:
-            return JSONResponse({"error": str(exc)}, status_code=429)
-        except LookupError:
-            return JSONResponse({"error": "no such table link"}, status_code=404)
-        except TableDeleted as exc:
-            return JSONResponse({"error": one_line(str(exc))}, status_code=410)
+        found = await json_lookup(request)
+        if isinstance(found, JSONResponse):
+            return found
+        table, seat = found
         text = request.query_params.get("before", "")
         if not (text.isascii() and text.isdigit() and len(text) <= 9):
             return JSONResponse({"error": "before takes the index of the first entry shown"}, status_code=400)
@@ -938,16 +947,10 @@ def create_app(
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
     async def api(request: Request) -> Response:
-        try:
-            table, seat = await lookup(request)
-        except Throttled as exc:
-            return JSONResponse({"error": str(exc)}, status_code=429)
-        except LookupError:
-            return JSONResponse({"error": "no such table link"}, status_code=404)
-        except TableDeleted as exc:
-            return JSONResponse({"error": one_line(str(exc))}, status_code=410)
-        except KonfliktError as exc:
-            return JSONResponse({"error": one_line(str(exc))}, status_code=400)
+        found = await json_lookup(request)
+        if isinstance(found, JSONResponse):
+            return found
+        table, seat = found
         if request.method == "POST":
             if not same_origin(request):
                 return JSONResponse({"error": "refused: Origin is not this server"}, status_code=403)
