@@ -76,7 +76,6 @@ def test_a_fleer_runs_and_a_pursuer_closes() -> None:
     assert H.choose(state, "bo", RNG) == Action.of("distance", target="ann", way="closer")
 
 
-@pytest.mark.through_cli
 def test_out_of_reach_attack_is_refused_with_the_reason() -> None:
     state = make(setup={"start_distance": 2})
     with pytest.raises(IllegalActionError, match="cannot reach Bo with that weapon"):
