@@ -19,6 +19,18 @@ class Result:
     err: str
 
 
+def refused_in_one_line(result: Result, *words: str) -> str:
+    """A command refused as the project promises: exit 2, one line on stderr holding each of ``words``, no traceback.
+    Returns the line."""
+    assert result.code == 2, (result.out, result.err)
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1, lines
+    for word in words:
+        assert word in lines[0], lines[0]
+    assert "Traceback" not in result.err and "internal error" not in result.err
+    return lines[0]
+
+
 @pytest.fixture
 def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
     def run(*args: str) -> Result:

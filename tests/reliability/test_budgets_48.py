@@ -18,19 +18,9 @@ import pytest
 
 from konflikt.core.scenario import bundled_examples
 from konflikt.reports import MAX_CONFLICTS, find_report, planned_conflicts
-from tests.conftest import Result
+from tests.conftest import Result, refused_in_one_line
 
 WEAPONS = ["Spjut", "Kortsvärd", "Svärd", "Långsvärd", "Sköld", "Trästav"]
-
-
-def refused(result: Result, *words: str) -> str:
-    assert result.code == 2, (result.out, result.err)
-    lines = result.err.strip().splitlines()
-    assert len(lines) == 1, lines
-    for word in words:
-        assert word in lines[0], lines[0]
-    assert "Traceback" not in result.err and "internal error" not in result.err
-    return lines[0]
 
 
 def spec(tmp_path: Path, n: int, axes: int, values: int) -> Path:
@@ -48,7 +38,7 @@ def spec(tmp_path: Path, n: int, axes: int, values: int) -> Path:
 
 def test_a_sweep_of_83521_cells_is_refused_before_it_starts(cli: Callable[..., Result], tmp_path: Path) -> None:
     out = tmp_path / "out"
-    line = refused(
+    line = refused_in_one_line(
         cli("sweep", str(spec(tmp_path, 1, 4, 17)), "--out", str(out)), "83,521 cells", "budget of 2,000", "--force"
     )
     assert "fewer values" in line
@@ -57,7 +47,7 @@ def test_a_sweep_of_83521_cells_is_refused_before_it_starts(cli: Callable[..., R
 
 def test_a_sweep_of_a_trillion_conflicts_is_refused(cli: Callable[..., Result], tmp_path: Path) -> None:
     out = tmp_path / "out"
-    refused(
+    refused_in_one_line(
         cli("sweep", str(spec(tmp_path, 10**12, 1, 2)), "--out", str(out)),
         "2,000,000,000,000 conflicts",
         "--force",
@@ -72,7 +62,7 @@ def test_a_sweep_within_the_budget_runs(cli: Callable[..., Result], tmp_path: Pa
 
 def test_a_report_over_its_budget_is_refused_in_one_line(cli: Callable[..., Result], tmp_path: Path) -> None:
     out = tmp_path / "report"
-    line = refused(
+    line = refused_in_one_line(
         cli("report", "levald-weapons", "-n", str(10**12), "--out", str(out)), "report levald-weapons", "--force"
     )
     assert "a smaller -n" in line
@@ -94,7 +84,9 @@ def test_levald_weapons_counts_every_pair_both_ways_and_the_mirrors() -> None:
 
 @pytest.mark.parametrize("scenario", ["presja/skirmish", "pwge/shootout"])
 def test_solve_out_of_reach_refuses_within_its_budget(cli: Callable[..., Result], scenario: str) -> None:
-    line = refused(cli("solve", scenario), f"cannot solve {scenario} within the budget of 5 s", "--force", "states")
+    line = refused_in_one_line(
+        cli("solve", scenario), f"cannot solve {scenario} within the budget of 5 s", "--force", "states"
+    )
     assert "konflikt sim" in line
 
 

@@ -20,22 +20,12 @@ from konflikt.rulesets.fimbulfrost.models import Character as Hero
 from konflikt.rulesets.levald.models import Character as Fighter
 from konflikt.rulesets.presja.models import Character as PresjaCharacter
 from konflikt.rulesets.pwge.models import Character as PwgeCharacter
-from tests.conftest import Result
+from tests.conftest import Result, refused_in_one_line
 
 BUDOLF = {"name": "Budolf", "omdomme": 4, "status": 6}
 SNURRE = {"name": "Snurre", "kraft": 12, "själ": 16, "stridsvana": 45, "weapon": "Svärd", "gard": 12}
 SNURRE_SKILLS = {"Enhandsvapen": 55}
 ZORAK = {"name": "Zorak", "attributes": {"Styrka": 4, "Karisma": 3}}
-
-
-def one_line(result: Result, *words: str) -> str:
-    assert result.code == 2, (result.out, result.err)
-    lines = result.err.strip().splitlines()
-    assert len(lines) == 1, lines
-    for word in words:
-        assert word in lines[0], lines[0]
-    assert "Traceback" not in result.err and "internal error" not in result.err
-    return lines[0]
 
 
 @pytest.fixture
@@ -74,20 +64,24 @@ def test_karisma_true_in_a_scenario_file_is_one_line_naming_file_field_and_value
     scenario.write_text(
         text.replace('character = "builtin:kapten_nova"', 'character = "builtin:kapten_nova"\nbody_points = true')
     )
-    line = one_line(cli("run", str(scenario), "--seed", "1", "-q"), "negotiation.toml", "body_points = true")
+    line = refused_in_one_line(cli("run", str(scenario), "--seed", "1", "-q"), "negotiation.toml", "body_points = true")
     assert "a number is wanted" in line
-    line = one_line(cli("run", "pwge/negotiation", "--set", "nova.attributes.Karisma=true", "-q"), "Karisma", "true")
+    line = refused_in_one_line(
+        cli("run", "pwge/negotiation", "--set", "nova.attributes.Karisma=true", "-q"), "Karisma", "true"
+    )
     assert "a number is wanted" in line
 
 
 def test_omdomme_true_in_a_character_file_is_refused(cli: Callable[..., Result], tmp_path: Path, db: str) -> None:
     character = tmp_path / "sigrun.toml"
     character.write_text('ruleset = "fimbulfrost"\nname = "Sigrun"\nomdomme = true\nstatus = 6\n')
-    one_line(cli("chars", "add", str(character), "--db", db), "sigrun.toml", "omdomme = true", "a number is wanted")
+    refused_in_one_line(
+        cli("chars", "add", str(character), "--db", db), "sigrun.toml", "omdomme = true", "a number is wanted"
+    )
 
 
 def test_carried_consequences_must_be_on_the_lists_and_held_once(cli: Callable[..., Result], db: str) -> None:
-    line = one_line(
+    line = refused_in_one_line(
         cli("chars", "edit", "budolf", "--set", 'konsekvenser=["nonexistent"]', "--db", db),
         "budolf --set",
         "konsekvenser",
@@ -95,20 +89,20 @@ def test_carried_consequences_must_be_on_the_lists_and_held_once(cli: Callable[.
     )
     assert "skramme" in line and "grej-tabt" in line, "the valid names are listed"
     many = "[" + ", ".join(['"skramme"'] * 2000) + "]"
-    one_line(cli("chars", "edit", "budolf", "--set", f"konsekvenser={many}", "--db", db), "konsekvenser")
+    refused_in_one_line(cli("chars", "edit", "budolf", "--set", f"konsekvenser={many}", "--db", db), "konsekvenser")
     twice = cli("chars", "edit", "budolf", "--set", 'konsekvenser=["skramme", "grej-tabt", "skramme"]', "--db", db)
-    one_line(twice, "konsekvenser", "'skramme' is carried twice")
+    refused_in_one_line(twice, "konsekvenser", "'skramme' is carried twice")
     assert cli("chars", "edit", "budolf", "--set", 'konsekvenser=["skramme", "grej-tabt"]', "--db", db).code == 0
     played = cli("run", "fimbulfrost/robbers", "--campaign", "default", "--db", db, "-q", "--seed", "2")
     assert played.code == 0, played.err  # what the library holds, a conflict takes
 
 
 def test_a_scenario_carrying_an_unknown_or_doubled_consequence_is_refused(cli: Callable[..., Result]) -> None:
-    one_line(
+    refused_in_one_line(
         cli("run", "fimbulfrost/robbers", "--set", 'budolf.konsekvenser=["nonexistent"]', "-q"),
         "unknown carried consequence 'nonexistent'",
     )
-    one_line(
+    refused_in_one_line(
         cli("run", "fimbulfrost/robbers", "--set", 'budolf.konsekvenser=["skramme", "skramme"]', "-q"),
         "konsekvenser",
         "carried twice",
@@ -127,7 +121,7 @@ def test_borrowed_time_is_bounded_with_a_reason(
 ) -> None:
     result = cli("chars", "edit", "budolf", "--set", setting, "--db", db)
     if words:
-        one_line(result, *words)
+        refused_in_one_line(result, *words)
     else:
         assert result.code == 0, result.err
 
@@ -144,9 +138,11 @@ def test_le_vald_wounds_and_daze_are_bounded() -> None:
 
 def test_a_second_line_in_set_is_refused_not_dropped(cli: Callable[..., Result]) -> None:
     for command in (("run", "fimbulfrost/robbers", "-q"), ("scenario", "show", "fimbulfrost/robbers")):
-        line = one_line(cli(*command, "--set", "budolf.omdomme=3\nbudolf.status=60"), "one PATH=VALUE on one line")
+        line = refused_in_one_line(
+            cli(*command, "--set", "budolf.omdomme=3\nbudolf.status=60"), "one PATH=VALUE on one line"
+        )
         assert "status=60" in line
-        one_line(cli(*command, "--set", "budolf.omdomme=3\x00"), "without line breaks or NUL")
+        refused_in_one_line(cli(*command, "--set", "budolf.omdomme=3\x00"), "without line breaks or NUL")
 
 
 def test_names_are_stripped_and_one_line_in_every_model() -> None:
