@@ -107,3 +107,19 @@ def assert_within_4_se(exact: Mapping[Any, Fraction] | Mapping[Any, float], coun
         p = float(exact.get(label, 0))
         se = max(sqrt(p * (1 - p) / n), 1 / n)
         assert abs(counts.get(label, 0) / n - p) <= 4 * se, (label, counts.get(label, 0) / n, p)
+
+
+def assert_within_4se(
+    what: str, ref: Mapping[Any, int], n_ref: int, ker: Mapping[Any, int], n_ker: int, frequent: float = 0.01
+) -> int:
+    """Every label frequent in either run: |kernel − reference| ≤ 4 two-sample standard errors. Returns how many."""
+    checked = 0
+    for label in set(ref) | set(ker):
+        p_ref, p_ker = ref.get(label, 0) / n_ref, ker.get(label, 0) / n_ker
+        pooled = (ref.get(label, 0) + ker.get(label, 0)) / (n_ref + n_ker)
+        if max(p_ref, p_ker) < frequent:
+            continue
+        se = sqrt(pooled * (1 - pooled) * (1 / n_ref + 1 / n_ker))
+        assert abs(p_ker - p_ref) <= 4 * se, f"{what} {label!r}: kernel {p_ker:.4f}, reference {p_ref:.4f}, SE {se:.4f}"
+        checked += 1
+    return checked

@@ -11,8 +11,7 @@ conflict.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from math import sqrt
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -28,13 +27,13 @@ from konflikt.core.scenario import Scenario, load_scenario
 from konflikt.core.state import State
 from konflikt.sim.reference import run_chunk
 from konflikt.sim.runner import Generators, Runner, seat_policies
+from tests.analysis.model_check import assert_within_4se
 
 # kernels against reference runs: tens of seconds a pass, which no mutation run affords
 pytestmark = pytest.mark.mutation_slow
 
 N_KERNEL = 60_000
 N_REFERENCE = 1_500
-FREQUENT = 0.01
 
 
 def seats(sc: Scenario) -> dict[str, Policy]:
@@ -82,20 +81,6 @@ def reference_tally(state: State, sc: Scenario, n: int = N_REFERENCE, seed: int 
     tally = Tally()
     tally.add(run_chunk(sc, {}, seat_policies(sc), n, np.random.SeedSequence(seed), state))
     return tally
-
-
-def assert_within_4se(what: str, ref: Mapping[Any, int], n_ref: int, ker: Mapping[Any, int], n_ker: int) -> int:
-    """Every label frequent in either run: |kernel − reference| ≤ 4 two-sample standard errors. Returns how many."""
-    checked = 0
-    for label in set(ref) | set(ker):
-        p_ref, p_ker = ref.get(label, 0) / n_ref, ker.get(label, 0) / n_ker
-        pooled = (ref.get(label, 0) + ker.get(label, 0)) / (n_ref + n_ker)
-        if max(p_ref, p_ker) < FREQUENT:
-            continue
-        se = sqrt(pooled * (1 - pooled) * (1 / n_ref + 1 / n_ker))
-        assert abs(p_ker - p_ref) <= 4 * se, f"{what} {label!r}: kernel {p_ker:.4f}, reference {p_ref:.4f}, SE {se:.4f}"
-        checked += 1
-    return checked
 
 
 def assert_agrees(sc: Scenario, kernel: StartsFrom, state: State) -> None:

@@ -28,13 +28,13 @@ from konflikt.rulesets.presja.state import PresjaState
 from konflikt.rulesets.presja.static import _FACES4
 from konflikt.sim.engine import choose_engine, simulate
 from konflikt.sim.runner import Generators, Runner, seat_policies
+from tests.analysis.model_check import assert_within_4se
 
 # The kernel against reference runs: a minute or more a pass, which no mutation run affords.
 pytestmark = pytest.mark.mutation_slow
 
 N_KERNEL = 300_000
 N_REFERENCE = 4_000
-FREQUENT = 0.01
 
 
 def kernel_for(sc: Scenario, overrides: Mapping[str, Any] | None = None) -> PresjaKernel:
@@ -65,20 +65,6 @@ def duel_scenario(a: Mapping[str, Any], b: Mapping[str, Any], options: Mapping[s
         ],
     }
     return scenario_from_document(doc, "kernel_duel.toml")
-
-
-def assert_within_4se(what: str, ref: Mapping[Any, int], n_ref: int, ker: Mapping[Any, int], n_ker: int) -> int:
-    """Every label frequent in either run: |kernel − reference| ≤ 4 two-sample standard errors. Returns how many."""
-    checked = 0
-    for label in set(ref) | set(ker):
-        p_ref, p_ker = ref.get(label, 0) / n_ref, ker.get(label, 0) / n_ker
-        pooled = (ref.get(label, 0) + ker.get(label, 0)) / (n_ref + n_ker)
-        if max(p_ref, p_ker) < FREQUENT:
-            continue
-        se = sqrt(pooled * (1 - pooled) * (1 / n_ref + 1 / n_ker))
-        assert abs(p_ker - p_ref) <= 4 * se, f"{what} {label!r}: kernel {p_ker:.4f}, reference {p_ref:.4f}, SE {se:.4f}"
-        checked += 1
-    return checked
 
 
 def test_knife_fight_frequencies_lie_within_4_standard_errors_of_the_reference_runner() -> None:
