@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator
+import os
 from dataclasses import dataclass
 
 import pytest
 
 from konflikt.cli.main import main
+
+# Every test speaks the bilingual register unless it chooses a language itself: the words the tests read do not
+# depend on the machine's locale (and worker processes inherit the setting).
+os.environ["KONFLIKT_LANG"] = "both"
 
 CALL_FAILED = pytest.StashKey[bool]()
 

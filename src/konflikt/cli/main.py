@@ -25,7 +25,21 @@ app = typer.Typer(
 @app.callback()
 def _top(
     version: bool = typer.Option(False, "--version", help="Print the version and exit.", is_eager=True),
+    lang: str | None = typer.Option(
+        None,
+        "--lang",
+        help="The language konflikt speaks: sv, da, pl, en, or both (English with each system's terms and a gloss). "
+        "Default: $KONFLIKT_LANG, else the locale, else both.",
+        metavar="LANG",
+    ),
 ) -> None:
+    if lang is not None:
+        from konflikt.core.i18n import CHOICES, set_language
+
+        if lang.strip().lower() not in CHOICES:
+            choices = ", ".join(CHOICES)
+            raise KonfliktError(f"--lang {lang!r} is not a language konflikt speaks: choose one of {choices}")
+        set_language(lang)
     if version:
         from konflikt import __version__
 
@@ -110,8 +124,10 @@ def main(argv: list[str] | None = None) -> None:
     if answer(sys.argv[1:] if argv is None else list(argv)):
         return
     from konflikt.cli.common import Stopped
+    from konflikt.core.i18n import language_setting, restore_language
 
     command = _register()
+    language_before = language_setting()
     try:
         code = command.main(args=argv, standalone_mode=False, prog_name="konflikt")
     except KonfliktError as exc:
@@ -156,6 +172,9 @@ def main(argv: list[str] | None = None) -> None:
             sys.stderr.write("konflikt: stopped\n")
         if isinstance(code, int) and code:
             raise SystemExit(code)
+    finally:
+        # ``main`` runs many times in one process (tests, fuzzing): one command's --lang must not reach the next
+        restore_language(language_before)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, ValidationInfo
 
+from konflikt.core.i18n import LocalText, localized
 from konflikt.core.ruleset import Ruleset, get_ruleset
 from konflikt.errors import KonfliktError, ScenarioError
 from konflikt.safe_text import control_character
@@ -108,7 +109,7 @@ class SideSpec(BaseModel):
 
     id: str = Field(pattern=ID_PATTERN)
     name: Name | None = None
-    goal: str | None = None
+    goal: LocalText | None = None
     participants: list[ParticipantSpec] = Field(min_length=1)
 
 
@@ -116,8 +117,8 @@ class ScenarioSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     ruleset: str
-    title: str
-    description: str = ""
+    title: LocalText
+    description: LocalText = ""
     seed: Seed | None = None
     gm: str | None = Field(default=None, min_length=1)
     options: dict[str, Any] = Field(default_factory=dict)
@@ -340,7 +341,8 @@ def scenario_from_document(
             name = part.name or fields.get("name") or part.id
             members.append(Participant(part.id, str(name), side.id, policy, data))
             inlined_members.append({"id": part.id, "name": str(name), "policy": policy, **_plain(fields)})
-        sides.append(Side(side.id, side.name or side.id, side.goal, tuple(members)))
+        goal = localized(side.goal) if side.goal is not None else None
+        sides.append(Side(side.id, side.name or side.id, goal, tuple(members)))
         inlined_sides.append(
             {k: v for k, v in {"id": side.id, "name": side.name, "goal": side.goal}.items() if v is not None}
             | {"participants": inlined_members}
@@ -368,8 +370,8 @@ def scenario_from_document(
     }
     scenario = Scenario(
         ruleset,
-        spec.title,
-        spec.description,
+        localized(spec.title),
+        localized(spec.description),
         spec.seed,
         gm,
         dict(spec.options),

@@ -28,6 +28,7 @@ from konflikt.dice import Dice, Percentile, effect
 from konflikt.rulesets.levald import at_table
 from konflikt.rulesets.levald import rules as R
 from konflikt.rulesets.levald.fighters import Fighter, fighters_of
+from konflikt.rulesets.levald.i18n import _
 from konflikt.rulesets.levald.models import Character
 from konflikt.rulesets.levald.narration import NarrationMixin
 
@@ -606,7 +607,7 @@ class LevaldState(NarrationMixin):
             self._regain(self.dfn)
             self._next_choice()
         elif kind == "attack":
-            self.emit("choice", f"{self.fighters[self.att].name} anfaller (attacks)")
+            self.emit("choice", _("{name} attacks", name=self.fighters[self.att].name))
             self.phase = "defender"
         elif kind in ("defend", "counter"):
             self.choice[self.active] = kind
