@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterator
 import os
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 
 import pytest
