@@ -61,3 +61,12 @@ def test_the_command_line_chooses_and_forgets(cli) -> None:  # type: ignore[no-u
     assert os.environ.get("KONFLIKT_LANG") == before
     refused = cli("--lang", "tlh", "roll", "1d6")
     assert refused.code == 2 and "--lang" in refused.err
+
+
+def test_english_words_are_found_in_a_swedish_text_and_not_in_a_translated_one() -> None:
+    from tests.languages import english_words
+
+    assert english_words("Hedda attacks Snurre", "sv") == ["attacks"]
+    assert english_words("Hedda anfaller Snurre", "sv") == []
+    assert english_words("Hedda angriber fra venstre side", "da") == []
+    assert english_words("to jest atak", "pl") == []

@@ -1,0 +1,37 @@
+"""What the language tests look for in a text that should be Swedish, Danish or Polish: English words.
+
+A catalog miss is caught by ``KONFLIKT_STRICT_CATALOG`` (it raises); this catches the rest: an English word inside a
+translation, or words assembled outside the catalogs. The list holds common English words that are not also words
+of the language checked (Danish ``side``, Swedish ``is``, Polish ``no`` are words there), so a hit is English.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORDS = """
+    the and with of is are was were his her their this that which who whom whose wins win won roll rolls rolled
+    round damage attack attacks attacker defence defense defends defender takes take taken from into by not has have
+    had out chance chances turn each side goal winner nobody does would will than stays remains after before
+    until because both only also every none left right hit hits miss misses wound wounds wounded dead dies death
+    success failure effect choose chooses chosen choice declare declares secret reveal revealed player players
+    seat seats step steps ends ended end conflict outcome heuristic human draw draws yes no
+"""
+ENGLISH_WORDS = frozenset(_WORDS.split())
+"""Words that, in a Swedish, Danish or Polish text, can only be English."""
+
+ALSO_NATIVE = {
+    "da": frozenset({"side", "by", "hit", "under", "is"}),
+    "sv": frozenset({"is", "under", "hit", "by"}),
+    "pl": frozenset({"no", "to", "on"}),
+}
+"""Words of ``ENGLISH_WORDS`` that are also words of the language (``side`` is Danish for page and side)."""
+
+WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+
+def english_words(text: str, language: str, proper_names: frozenset[str] = frozenset()) -> list[str]:
+    """The English words in ``text``, which should be in ``language`` (``sv``, ``da``, ``pl``); ``proper_names``
+    (characters, scenario ids, file names) are not counted."""
+    allowed = ALSO_NATIVE.get(language, frozenset()) | {name.lower() for name in proper_names}
+    return [word for word in WORD.findall(text) if word.lower() in ENGLISH_WORDS and word.lower() not in allowed]
