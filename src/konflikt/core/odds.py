@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from konflikt.core.i18n import percent
 from konflikt.dice.distribution import fraction_text
 from konflikt.errors import KonfliktError
 
@@ -17,13 +18,14 @@ Probability = Fraction | float
 
 def percent_text(p: Probability) -> str:
     """A chance as a percentage with two decimals, never rounded to a false certainty (``>99.99%``, ``<0.01%``):
-    how the terminal's prompts, the browser's roll forms and the odds tables write a chance."""
+    how the terminal's prompts, the browser's roll forms and the odds tables write a chance. Written the language's
+    way (:func:`konflikt.core.i18n.percent`: ``12,50 %``, ``<0,01 %`` in Swedish, Danish and Polish)."""
     value = float(p) * 100
     if 0 < value < 0.005:
-        return "<0.01%"
+        return "<" + percent(0.01, 2)
     if 99.995 <= value < 100 and p != 1:
-        return ">99.99%"
-    return f"{value:.2f}%"
+        return ">" + percent(99.99, 2)
+    return percent(value, 2)
 
 
 def json_number(p: Probability) -> str | float:
