@@ -101,6 +101,7 @@ class MissingTranslation(RuntimeError):
     """A message without a translation in the language in use, raised only under ``KONFLIKT_STRICT_CATALOG=1``."""
 
 
+@cache
 def language_of(value: str | None) -> str | None:
     """The language a setting names (``sv``, ``sv_SE.UTF-8``, ``pl-PL``, ``BOTH``), or ``None`` for anything else
     (``C``, ``POSIX``, a language without a catalog)."""
@@ -130,9 +131,23 @@ def from_environment(environ: dict[str, str] | os._Environ[str] | None = None) -
     return DEFAULT
 
 
+_LOCALE_NAMES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+@cache
+def _locale_language() -> str:
+    """The locale's language, read once: a process does not change its locale, and reading four variables at every
+    message cost more than the look-up."""
+    return from_environment({name: os.environ[name] for name in _LOCALE_NAMES if name in os.environ})
+
+
 def current() -> str:
-    """The language in use: the one set for this context, else the environment's."""
-    return _chosen.get() or from_environment()
+    """The language in use: the one set for this context, else ``KONFLIKT_LANG`` (read at every message: a test or a
+    command may set it), else the locale's."""
+    chosen = _chosen.get()
+    if chosen:
+        return chosen
+    return language_of(os.environ.get("KONFLIKT_LANG")) or _locale_language()
 
 
 def set_language(language: str) -> None:
@@ -202,6 +217,7 @@ class Catalog:
     def __init__(self, domain: str, package: str) -> None:
         self.domain = domain
         self.package = package
+        self._loaded: dict[str, _gettext.GNUTranslations | None] = {}
 
     @property
     def folder(self) -> Path:
@@ -209,7 +225,12 @@ class Catalog:
         return Path(str(files(self.package))) / "locale"
 
     def translations(self, language: str) -> _gettext.GNUTranslations | None:
-        return _load(self.folder, self.domain, language)
+        """The language's compiled catalog (read once per process), or ``None`` if the domain has none."""
+        try:
+            return self._loaded[language]
+        except KeyError:
+            found = self._loaded[language] = _load(self.folder, self.domain, language)
+            return found
 
     def gettext(self, message: str, /, **fields: Any) -> str:
         """``message`` in the language in use, its ``{fields}`` filled in."""
