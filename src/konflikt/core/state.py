@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from konflikt.core.actions import Action, ChanceOutcome, Step
 from konflikt.core.copying import fork as fast_fork
 from konflikt.core.events import Event
+from konflikt.core.messages import _
 from konflikt.core.options import Options
 from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.stakes import default_stakes
@@ -84,7 +85,7 @@ class State(ABC):
 
     def roll_purpose(self) -> str:
         """At a chance node: whose roll and what for, in words ("Belzee's exchange roll")."""
-        return "roll"
+        return _("roll")
 
     def roll_stakes(self) -> list[tuple[str, Fraction]]:
         """At a chance node: the chances that matter for the pending roll, labelled in the system's words with
@@ -130,6 +131,8 @@ class State(ABC):
     def ending_words(self, ending: str) -> str:
         """An ending (``ConflictOutcome.ending``) in the system's words with English, for people. Default: the id's
         words (``goal_reached`` → ``goal reached``)."""
+        if ending == GOAL_REACHED:
+            return _("goal reached")
         return ending.replace("_", " ").replace("-", " ")
 
     def id_words(self) -> dict[str, str]:
@@ -315,32 +318,50 @@ class State(ABC):
         """
         node = self.current_player()
         if faces is not None and node != CHANCE:
-            raise InvalidActionError(f"dice faces {list(faces)} given, but no roll is pending ({node} decides)")
+            raise InvalidActionError(
+                _("dice faces {faces} given, but no roll is pending ({node} decides)", faces=list(faces), node=node)
+            )
         if node == TERMINAL:
-            raise IllegalActionError(f"illegal action {_text(action)!r}: the conflict is over")
+            raise IllegalActionError(_("illegal action {action}: the conflict is over", action=repr(_text(action))))
         if node == SIMULTANEOUS:
             raise IllegalActionError(
-                f"illegal action {_text(action)!r}: {', '.join(self.simultaneous_seats())} choose together; "
-                "use apply_actions"
+                _(
+                    "illegal action {action}: {seats} choose together; use apply_actions",
+                    action=repr(_text(action)),
+                    seats=", ".join(self.simultaneous_seats()),
+                )
             )
         if node == CHANCE:
             roll = self.pending_roll()
             if roll is None:
                 raise AssertionError("chance node without a pending roll")
             if isinstance(action, Action):
-                raise IllegalActionError(f"illegal action {action}: waiting for {self.roll_purpose()} ({roll})")
+                raise IllegalActionError(
+                    _(
+                        "illegal action {action}: waiting for {purpose} ({roll})",
+                        action=action,
+                        purpose=self.roll_purpose(),
+                        roll=roll,
+                    )
+                )
             outcome = roll.coerce(action) if checked else action
             fell = None if faces is None else tuple(faces)
             if checked and fell is not None and roll.outcome_of(fell) != outcome:
                 raise DiceError(
-                    f"the faces {roll.faces_text(fell)} make {roll.describe(roll.outcome_of(fell))}, "
-                    f"not {roll.describe(outcome)}"
+                    _(
+                        "the faces {faces} make {made}, not {outcome}",
+                        faces=roll.faces_text(fell),
+                        made=roll.describe(roll.outcome_of(fell)),
+                        outcome=roll.describe(outcome),
+                    )
                 )
             self._steps.append(Step(CHANCE, outcome=outcome, faces=fell))
             self._apply_chance(outcome)
             return
         if not isinstance(action, Action):
-            raise InvalidActionError(f"{action!r} is not an action; it is {node}'s turn to decide")
+            raise InvalidActionError(
+                _("{action} is not an action; it is {node}'s turn to decide", action=repr(action), node=node)
+            )
         if checked:
             self._check_legal(node, action)
         self._steps.append(Step(node, action=action))
@@ -359,17 +380,23 @@ class State(ABC):
         a choice stays hidden from the other seats until the last one is made, then all resolve together.
         """
         if self.current_player() != SIMULTANEOUS:
-            raise IllegalActionError("illegal secret choice: nobody is choosing in secret now")
+            raise IllegalActionError(_("illegal secret choice: nobody is choosing in secret now"))
         waiting = self.waiting_for()
         for seat in actions:
             if seat in self._secret:
-                raise IllegalActionError(f"illegal secret choice for {seat}: {seat} has already chosen")
+                raise IllegalActionError(_("illegal secret choice for {seat}: {seat} has already chosen", seat=seat))
             if seat not in waiting:
                 raise IllegalActionError(
-                    f"illegal secret choice for {seat}: not choosing now (waiting for {', '.join(waiting)})"
+                    _(
+                        "illegal secret choice for {seat}: not choosing now (waiting for {waiting})",
+                        seat=seat,
+                        waiting=", ".join(waiting),
+                    )
                 )
         if not actions:
-            raise IllegalActionError(f"illegal secret choice: no choice given (waiting for {', '.join(waiting)})")
+            raise IllegalActionError(
+                _("illegal secret choice: no choice given (waiting for {waiting})", waiting=", ".join(waiting))
+            )
         if checked:
             for seat, action in actions.items():
                 self._check_legal(seat, action)
@@ -381,12 +408,12 @@ class State(ABC):
                 who = self.seat_name(seat)
                 self.emit(
                     "secret",
-                    f"{who} chose {self.describe_action(seat, action)} (secret)",
+                    _("{who} chose {choice} (secret)", who=who, choice=self.describe_action(seat, action)),
                     visible_to=frozenset({seat}),
                     seat=seat,
                     action=str(action),
                 )
-                self.emit("secret_made", f"{who} has made a secret choice", seat=seat)
+                self.emit("secret_made", _("{who} has made a secret choice", who=who), seat=seat)
             return
         chosen = dict(sorted(self._secret.items()))
         self._secret.clear()
@@ -400,24 +427,47 @@ class State(ABC):
             InvalidActionError: the value is outside its bounds, or the reason is missing or too long.
         """
         if self.is_terminal():
-            raise IllegalActionError("the conflict is over: nothing to correct")
+            raise IllegalActionError(_("the conflict is over: nothing to correct"))
         values = self.correctable().get(seat)
         if values is None:
-            raise IllegalActionError(f"{seat!r} has no values the GM may correct")
+            raise IllegalActionError(_("{seat} has no values the GM may correct", seat=repr(seat)))
         if name not in values:
-            raise IllegalActionError(f"{seat}'s {name!r} cannot be corrected by hand (only: {', '.join(values)})")
+            raise IllegalActionError(
+                _(
+                    "{seat}'s {name} cannot be corrected by hand (only: {values})",
+                    seat=seat,
+                    name=repr(name),
+                    values=", ".join(values),
+                )
+            )
         now, lowest, highest = values[name]
         if not isinstance(value, int) or isinstance(value, bool) or not lowest <= value <= highest:
-            raise InvalidActionError(f"{seat}'s {name} takes a whole number from {lowest} to {highest}, not {value!r}")
+            raise InvalidActionError(
+                _(
+                    "{seat}'s {name} takes a whole number from {lowest} to {highest}, not {value}",
+                    seat=seat,
+                    name=name,
+                    lowest=lowest,
+                    highest=highest,
+                    value=repr(value),
+                )
+            )
         reason = " ".join(str(reason).split())
         if not reason or len(reason) > MAX_REASON:
-            raise InvalidActionError(f"a correction needs a reason of 1 to {MAX_REASON} characters")
+            raise InvalidActionError(_("a correction needs a reason of 1 to {most} characters", most=MAX_REASON))
         action = Action.of("correct", seat=seat, name=name, value=value, reason=reason)
         self._steps.append(Step(CORRECTION, action=action))
         self._correct(seat, name, value)
         self.emit(
             "correction",
-            f"The GM corrected {self.seat_name(seat)}'s {name}: {now} → {value} ({reason})",
+            _(
+                "The GM corrected {seat}'s {name}: {before} → {after} ({reason})",
+                seat=self.seat_name(seat),
+                name=name,
+                before=now,
+                after=value,
+                reason=reason,
+            ),
             seat=seat,
             name=name,
             before=now,
@@ -438,23 +488,31 @@ class State(ABC):
             InvalidActionError: no goal in words (the scenario states none and none is given), or one too long.
         """
         if self.is_terminal():
-            raise IllegalActionError("the conflict is over: no goal can be declared reached")
+            raise IllegalActionError(_("the conflict is over: no goal can be declared reached"))
         sides = self.goal_sides()
         if side not in sides:
-            known = ", ".join(f"{sid} ({name})" for sid, (name, _) in sides.items()) or "none"
-            raise IllegalActionError(f"{side!r} is not a side of this conflict (sides: {known})")
+            known = ", ".join(f"{sid} ({name})" for sid, (name, _goal) in sides.items()) or _("none")
+            raise IllegalActionError(
+                _("{side} is not a side of this conflict (sides: {known})", side=repr(side), known=known)
+            )
         name, stated = sides[side]
         goal = " ".join(str(goal).split()) or (stated or "")
         if not goal:
-            raise InvalidActionError(f"the scenario states no goal for {name}: say which goal it reached")
+            raise InvalidActionError(_("the scenario states no goal for {name}: say which goal it reached", name=name))
         if len(goal) > MAX_REASON:
-            raise InvalidActionError(f"a goal is said in 1 to {MAX_REASON} characters, not {len(goal)}")
+            raise InvalidActionError(
+                _("a goal is said in 1 to {most} characters, not {length}", most=MAX_REASON, length=len(goal))
+            )
         self._steps.append(Step(DECLARATION, action=Action.of("declare", side=side, goal=goal)))
         self._secret.clear()
         self._end_by_goal(side, goal)
         self.emit(
             GOAL_REACHED,
-            f"The GM declares that {name} has reached its goal ({goal}): the conflict ends, {name} wins",
+            _(
+                "The GM declares that {name} has reached its goal ({goal}): the conflict ends, {name} wins",
+                name=name,
+                goal=goal,
+            ),
             side=side,
             goal=goal,
         )
@@ -463,24 +521,30 @@ class State(ABC):
         """Replay one recorded step."""
         if step.node == DECLARATION:
             if step.action is None or step.action.kind != "declare":
-                raise InvalidActionError("a declaration step without its declaration")
+                raise InvalidActionError(_("a declaration step without its declaration"))
             self.declare_goal(str(step.action.get("side", "")), str(step.action.get("goal", "")))
         elif step.node == CORRECTION:
             if step.action is None or step.action.kind != "correct":
-                raise InvalidActionError("a correction step without its correction")
+                raise InvalidActionError(_("a correction step without its correction"))
             a = step.action
             self.correct(a.get("seat", ""), a.get("name", ""), a.get("value"), a.get("reason", ""))
         elif step.node == SIMULTANEOUS:
             self.apply_actions(dict(step.joint))
         elif step.node == CHANCE:
             if step.outcome is None:
-                raise InvalidActionError("a chance step without an outcome")
+                raise InvalidActionError(_("a chance step without an outcome"))
             self.apply_action(step.outcome, faces=step.faces)
         else:
             if step.action is None:
-                raise InvalidActionError(f"a step of {step.node} without an action")
+                raise InvalidActionError(_("a step of {node} without an action", node=step.node))
             if self.current_player() != step.node:
-                raise IllegalActionError(f"illegal step: {step.node} acts, but it is {self.current_player()}'s turn")
+                raise IllegalActionError(
+                    _(
+                        "illegal step: {node} acts, but it is {current}'s turn",
+                        node=step.node,
+                        current=self.current_player(),
+                    )
+                )
             self.apply_action(step.action)
 
     def _check_legal(self, seat: str, action: Action) -> None:
@@ -488,22 +552,20 @@ class State(ABC):
         if action in legal:
             return
         reason = self.why_illegal(seat, action)
-        raise IllegalActionError(f"illegal action {str(action)!r} for {seat}: {reason}")
+        raise IllegalActionError(
+            _("illegal action {action} for {seat}: {reason}", action=repr(str(action)), seat=seat, reason=reason)
+        )
 
     def why_illegal(self, seat: str, action: Action) -> str:
         """Why ``action`` is not legal for ``seat`` now; rulesets override it to say more."""
         legal = self._legal_actions(seat)
         if not legal:
-            return f"{seat} has no decision to make now"
+            return _("{seat} has no decision to make now", seat=seat)
         kinds = sorted({a.kind for a in legal})
         if action.kind not in kinds:
-            return f"{action.kind!r} is not possible now (possible: {', '.join(kinds)})"
-        return (
-            "not one of the legal choices now ("
-            + "; ".join(str(a) for a in legal[:8])
-            + (" …" if len(legal) > 8 else "")
-            + ")"
-        )
+            return _("{kind} is not possible now (possible: {kinds})", kind=repr(action.kind), kinds=", ".join(kinds))
+        listed = "; ".join(str(a) for a in legal[:8]) + (" …" if len(legal) > 8 else "")
+        return _("not one of the legal choices now ({legal})", legal=listed)
 
     quiet = False
     """Set by simulators that read only outcomes: :meth:`emit` and :func:`narration` functions do nothing."""
@@ -551,7 +613,7 @@ class State(ABC):
 
     def outcome(self) -> ConflictOutcome:
         if not self.is_terminal():
-            raise IllegalActionError("the conflict is not over: there is no outcome yet")
+            raise IllegalActionError(_("the conflict is not over: there is no outcome yet"))
         return self._outcome()
 
     shared: ClassVar[tuple[str, ...]] = ()
