@@ -45,7 +45,7 @@ from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import State
 from konflikt.rulesets.fimbulfrost.models import Catalogue, Character, Entry, load_catalogue
-from konflikt.rulesets.fimbulfrost.narrate import FATES
+from konflikt.rulesets.fimbulfrost.narrate import fate_text
 from konflikt.rulesets.fimbulfrost.options import OPTIONS
 from konflikt.rulesets.fimbulfrost.policies import (
     CONFIDENCE,
@@ -250,9 +250,7 @@ def opponent_purchases(catalogue: Catalogue, list_name: str, round_no: int) -> l
 
 def fate_words(fate: int, bought: Sequence[Entry], won: bool | None = None) -> str:
     """The fate as :meth:`Narration.build_outcome` writes it (consequences in id order)."""
-    head = FATES[fate] if won is None else ("overvundet (defeated)" if won else "står (standing)")
-    words = [f"{e.da} ({e.en})" for e in sorted(bought, key=lambda e: e.id)]
-    return head + (": " + "; ".join(words) if words else "")
+    return fate_text(fate, sorted(bought, key=lambda e: e.id), won=won)
 
 
 # ---- the compiled scenario ---------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
+from konflikt.core.i18n import LocalText
 from konflikt.core.scenario import Name, Number, read_toml, validation_message, within_scenario
 from konflikt.errors import ScenarioError
 
@@ -30,7 +31,9 @@ class Maneuver(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str = Field(pattern=ID)
-    name: str
+    name: LocalText = Field(
+        description="the maneuver's name: one string, or a table of languages (read with localized)"
+    )
     dice: Number = Field(ge=1, le=12)
 
 
@@ -115,13 +118,16 @@ class Character(BaseModel):
 
 
 class Entry(BaseModel):
-    """One consequence (konsekvens) on a list, in Danish with English; ``severity`` orders the heuristics."""
+    """One consequence (konsekvens) on a list, in Danish with English (and Swedish and Polish where the list gives
+    them: ``i18n.entry_name`` reads the language in use); ``severity`` orders the heuristics."""
 
     model_config = ConfigDict(extra="forbid")
 
     id: str = Field(pattern=ID)
     da: str
     en: str
+    sv: str | None = Field(None, description="the entry in Swedish (English is shown when it is missing)")
+    pl: str | None = Field(None, description="the entry in Polish (English is shown when it is missing)")
     severity: Number = Field(ge=0, le=10)
     death: bool = False
     death_mark: bool = Field(False, description="dødsmærket: alive now, wastes away and dies about a week later")
@@ -147,6 +153,8 @@ class ConsequenceList(BaseModel):
 
     da: str
     en: str
+    sv: str | None = None
+    pl: str | None = None
     entries: list[Entry] = Field(min_length=1)
 
     @model_validator(mode="after")

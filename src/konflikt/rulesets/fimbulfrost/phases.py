@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from konflikt.rulesets.fimbulfrost.i18n import N_
+
 PRESENT = 0
 """Round 1, step 1: who presents whom."""
 R1_ROLL = 1
@@ -31,20 +33,21 @@ END = 12
 CHANCE_PHASES = frozenset({R1_ROLL, R1_ANSWER, R2_ROLL, R2_KAMP, R3_ROLL})
 
 NAMES = {
-    PRESENT: "runde (round) 1: præsentation (presenting)",
-    R1_ROLL: "runde (round) 1: Omdømme-slag (reputation roll)",
-    R1_SPLIT: "runde (round) 1: fordeling (splitting successes)",
-    R1_ANSWER: "runde (round) 1: modstanderens Omdømme (the opponent's answer)",
-    HIT: "modstanderen fordeler (the opponent splits its successes)",
-    CHECK: "udfald (outcome of the round)",
-    R2_DESCRIBE: "runde (round) 2: Stil, Stunt og Snak (describing)",
-    R2_WEAPON: "runde (round) 2: våbenpulje (weapon pool)",
-    R2_ROLL: "runde (round) 2: slag (rolls)",
-    R2_KAMP: "runde (round) 2: modstanderens Kamp (the opponent's fight roll)",
-    R3_TURN: "runde (round) 3: Ressourcer (resource turns)",
-    R3_ROLL: "runde (round) 3: det sidste slag (the final roll)",
-    END: "slut (over)",
+    PRESENT: N_("round 1: presenting"),
+    R1_ROLL: N_("round 1: Reputation roll"),
+    R1_SPLIT: N_("round 1: splitting successes"),
+    R1_ANSWER: N_("round 1: the opponent's Reputation (its answer)"),
+    HIT: N_("the opponent splits its successes"),
+    CHECK: N_("outcome of the round"),
+    R2_DESCRIBE: N_("round 2: Style, Stunt and Talk (describing)"),
+    R2_WEAPON: N_("round 2: weapon pool"),
+    R2_ROLL: N_("round 2: rolls"),
+    R2_KAMP: N_("round 2: the opponent's Fight roll"),
+    R3_TURN: N_("round 3: Resources (turns)"),
+    R3_ROLL: N_("round 3: the final roll"),
+    END: N_("over"),
 }
+"""Each phase in words (English, for the catalogs: translate with ``_`` where shown)."""
 
 CURSOR_PHASES = frozenset({PRESENT, R1_ROLL, R1_SPLIT, R2_DESCRIBE, R2_WEAPON, R2_ROLL, R3_TURN, R3_ROLL})
 """Phases in which the cursor (whose turn it is) matters."""

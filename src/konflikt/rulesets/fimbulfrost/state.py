@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from konflikt.core.actions import Action, ChanceOutcome
+from konflikt.core.i18n import localized
 from konflikt.core.options import Options
 from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.scenario import Scenario
@@ -20,6 +21,7 @@ from konflikt.core.state import CHANCE, TERMINAL
 from konflikt.dice import PoolRoll, SuccessPool
 from konflikt.rulesets.fimbulfrost import at_table
 from konflikt.rulesets.fimbulfrost import phases as P
+from konflikt.rulesets.fimbulfrost.i18n import _, ngettext
 from konflikt.rulesets.fimbulfrost.models import Catalogue, Character, Entry, load_catalogue
 from konflikt.rulesets.fimbulfrost.narrate import Narration
 from konflikt.rulesets.fimbulfrost.rules import (
@@ -101,9 +103,15 @@ class FimbulfrostState(Narration):
         self.described = 0
         self.emit(
             "start",
-            f"Kamp (combat) in three rounds: {', '.join(self.names)} against {self.opp_name} "
-            f"(Omdømme {self.opp.omdomme}, Kamp {self.opp.kamp}, Status {self.opp.status}). "
-            "Runde (round) 1: Omdømme (reputation).",
+            _(
+                "Combat in three rounds: {heroes} against {opponent} (Reputation {reputation}, Fight {fight}, "
+                "Status {status}). Round 1: Reputation.",
+                heroes=", ".join(self.names),
+                opponent=self.opp_name,
+                reputation=self.opp.omdomme,
+                fight=self.opp.kamp,
+                status=self.opp.status,
+            ),
             opponent_status=self.opp.status,
         )
 
@@ -277,36 +285,45 @@ class FimbulfrostState(Narration):
         self.pools[i][2] -= k
         self.dice[i] += k
         if self.phase == P.R2_WEAPON:
-            self.say(i, "weapon", f"{self.names[i]} rolls {k} dice of the våbenpulje (weapon pool) in round 2", k)
+            self.say(
+                i,
+                "weapon",
+                ngettext(
+                    "{name} rolls {n} die of the weapon pool in round 2",
+                    "{name} rolls {n} dice of the weapon pool in round 2",
+                    k,
+                    name=self.names[i],
+                ),
+                k,
+            )
             self.phase = P.R2_DESCRIBE
             self.cursor += 1
         else:
             self._mark_used(i, Round3Option.WEAPON)
-            self.say(i, "weapon", f"{self.names[i]}: våbenpulje (weapon pool) → +{k}d6", k)
+            self.say(i, "weapon", _("{name}: weapon pool → +{dice}d6", name=self.names[i], dice=k), k)
             self._next_turn()
 
     def _do_armour(self, i: int, action: Action) -> None:
-        self._take_pool(
-            i,
-            "armour",
-            int(action["dice"]),
-            "Rustningspulje (armour pool): beskriver sin rustnings indvirkning på kampen "
-            "(the armour's part in the fight)",
-        )
+        self._take_pool(i, "armour", int(action["dice"]))
 
     def _do_gear(self, i: int, action: Action) -> None:
-        self._take_pool(
-            i,
-            "gear",
-            int(action["dice"]),
-            "Grejpulje (gear pool): beskriver sit grejs indvirkning på kampen (the gear's part in the fight)",
-        )
+        self._take_pool(i, "gear", int(action["dice"]))
 
-    def _take_pool(self, i: int, kind: str, k: int, words: str) -> None:
+    def _take_pool(self, i: int, kind: str, k: int) -> None:
         self.pools[i][POOL_OF_KIND[kind]] -= k
         self.dice[i] += k
         self._mark_used(i, POOL_OPTION[kind])
-        self.say(i, kind, f"{self.names[i]}: {words} → +{k}d6 ({self.dice[i]}d6 gathered)", k)
+        fields = {"name": self.names[i], "dice": k, "total": self.dice[i]}
+        if kind == "armour":
+            text = _(
+                "{name}: Armour pool: describes the armour's part in the fight → +{dice}d6 ({total}d6 gathered)",
+                **fields,
+            )
+        else:
+            text = _(
+                "{name}: Gear pool: describes the gear's part in the fight → +{dice}d6 ({total}d6 gathered)", **fields
+            )
+        self.say(i, kind, text, k)
         self._next_turn()
 
     def _do_wilder(self, i: int, action: Action) -> None:
@@ -316,8 +333,13 @@ class FimbulfrostState(Narration):
         self.say(
             i,
             "wilder",
-            f"{self.names[i]}: 'Det skal være endnu vildere' (even wilder): {self.names[j]} re-tells the round-2 "
-            f"deeds, wilder → +1d6 ({self.dice[i]}d6 gathered)",
+            _(
+                "{name}: 'It must be even wilder': {friend} re-tells the round-2 deeds, wilder → +1d6 ({total}d6 "
+                "gathered)",
+                name=self.names[i],
+                friend=self.names[j],
+                total=self.dice[i],
+            ),
             1,
         )
         self._next_turn()
@@ -326,7 +348,18 @@ class FimbulfrostState(Narration):
         j, m = next((j, m) for j, m in enumerate(self.chars[i].manovrer) if m.id == action["id"])
         self._mark_used(i, maneuver_bit(j))
         self.dice[i] += m.dice
-        self.say(i, "maneuver", f"{self.names[i]}: manøvre {m.name} → +{m.dice}d6 ({self.dice[i]}d6 gathered)", m.dice)
+        self.say(
+            i,
+            "maneuver",
+            _(
+                "{name}: maneuver {maneuver} → +{dice}d6 ({total}d6 gathered)",
+                name=self.names[i],
+                maneuver=localized(m.name),
+                dice=m.dice,
+                total=self.dice[i],
+            ),
+            m.dice,
+        )
         self._next_turn()
 
     def _do_borrowed_time(self, i: int, action: Action) -> None:
@@ -337,8 +370,12 @@ class FimbulfrostState(Narration):
         self.say(
             i,
             "borrowed_time",
-            f"{self.names[i]} lever på lånt tid (lives on borrowed time) → +{k}d6; the GM may set a death scene "
-            f"later ({self.dice[i]}d6 gathered)",
+            _(
+                "{name} lives on borrowed time → +{dice}d6; the GM may set a death scene later ({total}d6 gathered)",
+                name=self.names[i],
+                dice=k,
+                total=self.dice[i],
+            ),
             k,
         )
         self._next_turn()
@@ -347,12 +384,14 @@ class FimbulfrostState(Narration):
         k = self.options.question_dice
         self._mark_used(i, Round3Option.QUESTION)
         self.dice[i] += k
-        self.say(i, "answer", f"{self.names[i]} answers a question (spørgsmål og svar) → +{k}d6", k)
+        self.say(i, "answer", _("{name} answers a question → +{dice}d6", name=self.names[i], dice=k), k)
         self._next_turn()
 
     def _do_done(self, i: int, action: Action) -> None:
         self.done[i] = True
-        self.say(i, "done", f"{self.names[i]} takes no more options ({self.dice[i]}d6 gathered)", 0)
+        self.say(
+            i, "done", _("{name} takes no more options ({total}d6 gathered)", name=self.names[i], total=self.dice[i]), 0
+        )
         self._next_turn()
 
     def _mark_used(self, i: int, option: int) -> None:
@@ -386,11 +425,23 @@ class FimbulfrostState(Narration):
             self.asks[0] = ("cons", i, cost, round_no)
             if not cost:
                 self.asks.pop(0)
-            self.say(i, "stay_out", f"{self.names[i]} stays out of the fight ({cost} consequence(s))", cost)
+            self.say(
+                i,
+                "stay_out",
+                ngettext(
+                    "{name} stays out of the fight ({n} consequence)",
+                    "{name} stays out of the fight ({n} consequences)",
+                    cost,
+                    name=self.names[i],
+                ),
+                cost,
+            )
             return
         if action.kind == "spare":
             self.asks.pop(0)
-            self.say(i, "spare", f"the heroes buy no more consequences for {self.opp_name} (spared)", 0)
+            self.say(
+                i, "spare", _("the heroes buy no more consequences for {opponent} (spared)", opponent=self.opp_name), 0
+            )
             return
         entry = self.catalogue.entry(str(action["entry"]))
         if kind == "opp":
@@ -441,15 +492,20 @@ class FimbulfrostState(Narration):
 
     def roll_purpose(self) -> str:
         if self.phase == P.R1_ANSWER:
-            return f"{self.opp_name}'s Omdømme roll (reputation: frightening the heroes)"
+            return _("{opponent}'s Reputation roll (frightening the heroes)", opponent=self.opp_name)
         if self.phase == P.R2_KAMP:
-            return f"{self.opp_name}'s Kamp roll (fight: striking back)"
+            return _("{opponent}'s Fight roll (striking back)", opponent=self.opp_name)
+        name = self.names[self.cursor]
         if self.phase == P.R1_ROLL:
             i = self.cursor
-            how = "presenting himself" if self.presenter[i] == i else f"presented by {self.names[self.presenter[i]]}"
-            return f"{self.names[i]}'s Omdømme roll ({how})"
-        what = "Stil, Stunt og Snak" if self.phase == P.R2_ROLL else "Ressourcer (the final roll)"
-        return f"{self.names[self.cursor]}'s {what} roll"
+            if self.presenter[i] == i:
+                return _("{name}'s Reputation roll (presenting himself)", name=name)
+            return _(
+                "{name}'s Reputation roll (presented by {friend})", name=name, friend=self.names[self.presenter[i]]
+            )
+        if self.phase == P.R2_ROLL:
+            return _("{name}'s Style, Stunt and Talk roll", name=name)
+        return _("{name}'s Resources roll (the final roll)", name=name)
 
     def _dice_of(self, i: int) -> int:
         if self.phase == P.R1_ROLL:
@@ -689,7 +745,7 @@ class FimbulfrostState(Narration):
         return at_table.id_words(self)
 
     def ending_words(self, ending: str) -> str:
-        return at_table.ENDINGS.get(ending, super().ending_words(ending))
+        return at_table.ending_words(ending) or super().ending_words(ending)
 
     def correctable(self) -> dict[str, dict[str, tuple[int, int, int]]]:
         """The GM may set each hero's pools (rustning, grej, våben) by hand, from 0 to the character's value."""
@@ -729,7 +785,7 @@ class FimbulfrostState(Narration):
     def _view(self, seat: str) -> dict[str, Any]:
         return {
             "round": self.round,
-            "phase": P.NAMES[self.phase],
+            "phase": _(P.NAMES[self.phase]),
             "opponent": {"id": self.opp_id, "status": self.opp_status, "consequences": list(self.opp_taken)},
             "heroes": {
                 hid: {
