@@ -13,8 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from konflikt.core.outcome import ConflictOutcome
-from konflikt.rulesets.pwge.narration import counted, tokens_word
-from konflikt.rulesets.pwge.rules import LAST_MELEE, WOUND_GLOSS, WOUND_LEVELS, ranged_of
+from konflikt.rulesets.pwge.i18n import _, ngettext
+from konflikt.rulesets.pwge.narration import body_points, tokens_word
+from konflikt.rulesets.pwge.rules import LAST_MELEE, ranged_of, wound_name
 
 if TYPE_CHECKING:
     from konflikt.rulesets.pwge.state import PwgeState
@@ -40,16 +41,24 @@ def goal_side(state: PwgeState) -> tuple[int, str] | None:
         for s in sides:
             if _standing(state, s) and all(not _standing(state, o) for o in sides if o != s):
                 what = (
-                    "every foe is out (medvetslös, unconscious)"
+                    _("every foe is out, unconscious")
                     if state.kind == "combat"
-                    else ("every opponent has lost all diplomatic/social body points (kroppspoäng)")
+                    else _("every opponent has lost all diplomatic/social body points")
                 )
                 return s, what
         return None
     for s in sides:
         if state.points[s] >= state.setup.goal_successes:
-            moves = "utspel" if state.kind == "diplomatic" else "framstötar"
-            return s, f"{counted(state.points[s], 'successful move', 'successful moves')} ({moves}) carried the point"
+            n = state.points[s]
+            if state.kind == "diplomatic":
+                return s, ngettext(
+                    "{n} successful negotiating move carried the point",
+                    "{n} successful negotiating moves carried the point",
+                    n,
+                )
+            return s, ngettext(
+                "{n} successful verbal thrust carried the point", "{n} successful verbal thrusts carried the point", n
+            )
     return None
 
 
@@ -60,16 +69,19 @@ def _chase_goal(state: PwgeState) -> tuple[int, str] | None:
     runners = _standing(state, fleeing)
     hunters = [i for s in chasers for i in _standing(state, s)]
     if not runners:
-        return chasers[0], "every fleer is out"
+        return chasers[0], _("every fleer is out")
     if not hunters:
-        return fleeing, "every pursuer is out"
+        return fleeing, _("every pursuer is out")
     for r in runners:
         for h in hunters:
             if state.pair(r, h) <= LAST_MELEE:
-                return state.people[h].side, f"{state.people[h].name} has caught up with {state.people[r].name}"
+                caught = _(
+                    "{hunter} has caught up with {runner}", hunter=state.people[h].name, runner=state.people[r].name
+                )
+                return state.people[h].side, caught
     escape = state.setup.escape_distance
     if all(ranged_of(state.pair(r, h)) >= escape for r in runners for h in hunters):
-        return fleeing, f"the fleers are {escape} or more away from every pursuer: they got away"
+        return fleeing, _("the fleers are {escape} or more away from every pursuer: they got away", escape=escape)
     return None
 
 
@@ -81,7 +93,9 @@ def check(state: PwgeState) -> bool:
     if goal is not None:
         side, why = goal
         state.record_ending(
-            "goal_reached", (state.side_ids[side],), f"{state.side_names[side]} reaches its goal: {why}"
+            "goal_reached",
+            (state.side_ids[side],),
+            _("{side} reaches its goal: {why}", side=state.side_names[side], why=why),
         )
         return True
     state.note_dry_sides()
@@ -93,51 +107,55 @@ def check(state: PwgeState) -> bool:
     if not wet:
         last = state.dry_order[-1]
         if len(state.dry_order) > 1 and len(last) == 1:
-            _exhausted(state, [s for s in sides if s != last[0]], last[0], "in this exchange, ")
+            _exhausted(state, [s for s in sides if s != last[0]], last[0], in_exchange=True)
         elif all(not _standing(state, s) for s in sides):
-            state.record_ending(
-                "deadlock", (), "every side fell together (samtidigt, simultaneously): dödläge (deadlock)"
-            )
+            state.record_ending("deadlock", (), _("every side fell together, simultaneously: deadlock"))
         else:
             state.record_ending(
                 "deadlock",
                 (),
-                "every side's handlingspöl (action pool) ran out together (samtidigt): dödläge (deadlock)",
+                _("every side's action pool ran out together, simultaneously: deadlock"),
             )
         return True
     if len(wet) == 1 or state.options.first_dry_side_ends:
-        _exhausted(state, dry, wet, "")
+        _exhausted(state, dry, wet)
         return True
     return False
 
 
-def _exhausted(state: PwgeState, losers: list[int], winners: list[int] | int, when: str) -> None:
+def _exhausted(state: PwgeState, losers: list[int], winners: list[int] | int, in_exchange: bool = False) -> None:
     """'Ena sidans handlingspöl tar slut före den andra sidans': the side that ran out first has lost (with
     ``first_dry_side_ends`` and three or more sides, every side still able to act has won)."""
     ahead = [winners] if isinstance(winners, int) else winners
     names = ", ".join(state.side_names[s] for s in losers)
-    others = " and ".join(state.side_names[s] for s in ahead)
-    goals = "goal is" if len(ahead) == 1 else "goals are"
-    state.record_ending(
-        "pools_exhausted",
-        tuple(state.side_ids[s] for s in ahead),
-        f"{when}{names} ran out of tokens first: lost the conflict, but {others}'s {goals} not fully reached; the "
-        "losers may withdraw and regroup ('to live and fight another day')",
+    others = _(" and ").join(state.side_names[s] for s in ahead)
+    summary = ngettext(
+        "{names} ran out of tokens first: lost the conflict, but {others}'s goal is not fully reached; the losers "
+        "may withdraw and regroup (to live and fight another day)",
+        "{names} ran out of tokens first: lost the conflict, but {others}'s goals are not fully reached; the losers "
+        "may withdraw and regroup (to live and fight another day)",
+        len(ahead),
+        names=names,
+        others=others,
     )
+    if in_exchange:
+        summary = _("in this exchange, {summary}", summary=summary)
+    state.record_ending("pools_exhausted", tuple(state.side_ids[s] for s in ahead), summary)
 
 
 def fate(state: PwgeState, i: int) -> str:
     """How participant ``i`` stands at the end, in words (the front ends print the name beside it)."""
-    level = WOUND_LEVELS[state.wounds[i]]
-    words = f"{tokens_word(state.tokens[i])} left"
+    words = _("{tokens} left", tokens=tokens_word(state.tokens[i]))
     if state.kind in ("combat", "chase"):
-        words += f", {counted(state.body[i], 'body point', 'body points')}, worst hit {level} ({WOUND_GLOSS[level]})"
+        words += ", " + _(
+            "{body}, worst hit {wound}", body=body_points(state.body[i]), wound=wound_name(state.wounds[i])
+        )
+    elif state.kind == "diplomatic" and state.tracks_body():
+        words += ", " + ngettext("{n} diplomatic body point", "{n} diplomatic body points", state.body[i])
     elif state.tracks_body():
-        kind = "diplomatiska" if state.kind == "diplomatic" else "sociala"
-        gloss = counted(state.body[i], f"{state.kind} body point", f"{state.kind} body points")
-        words += f", {state.body[i]} {kind} kroppspoäng ({gloss})"
+        words += ", " + ngettext("{n} social body point", "{n} social body points", state.body[i])
     if state.out[i]:
-        words += ", out of the conflict"
+        words += ", " + _("out of the conflict")
     return words
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from konflikt.core.outcome import Aftermath
 from konflikt.core.state import State
 from konflikt.rulesets.pwge import narration
-from konflikt.rulesets.pwge.narration import counted
+from konflikt.rulesets.pwge.i18n import _, ngettext
 from konflikt.rulesets.pwge.state import PHYSICAL, PwgeState
 
 
@@ -52,30 +52,45 @@ def aftermath(state: State) -> Aftermath:
     lines: list[str] = []
     if state.kind not in PHYSICAL and state.distance_in_play():
         field = "diplomatic_distance" if state.kind == "diplomatic" else "social_distance"
-        word = {
-            "diplomatic": "diplomatiskt avstånd (diplomatic distance)",
-            "social": "socialt avstånd (social distance)",
-        }[state.kind]
         for (i, j), distance in sorted(state.dist.items()):
             a, b = state.people[i], state.people[j]
             before = state.characters[i][field].get(b.name, state.characters[j][field].get(a.name))
             start = state.setup.relation_distance if before is None else before
-            change = f"{start} → {distance}" if start != distance else f"still {distance}"
-            lines.append(f"{a.name}–{b.name}: {word} {change} of 0–10, kvarstår (kept) for the next conflict")
+            if start != distance:
+                change = _("{start} → {end}", start=start, end=distance)
+            else:
+                change = _("still {end}", end=distance)
+            fields = {"a": a.name, "b": b.name, "change": change}
+            if state.kind == "diplomatic":
+                line = _("{a}–{b}: diplomatic distance {change} of 0–10, kept for the next conflict", **fields)
+            else:
+                line = _("{a}–{b}: social distance {change} of 0–10, kept for the next conflict", **fields)
+            lines.append(line)
         if state.tracks_body():
-            lines.append("the diplomatic and social kroppspoäng (body points) återställs (are restored) in full")
+            lines.append(_("the diplomatic and social body points are restored in full"))
     if state.kind in PHYSICAL:
         for i, f in enumerate(state.people):
             lost = f.body - state.body[i]
             if lost != f.damage_taken:
                 lines.append(
-                    f"{f.name}: {counted(lost, 'kroppspoäng (body point)', 'kroppspoäng (body points)')} lost "
-                    f"({state.body[i]} of {f.body} left), carried into the next conflict (damage_taken "
-                    f"{f.damage_taken} → {lost}; healing is Parallel Worlds')"
+                    ngettext(
+                        "{name}: {n} body point lost ({left} of {full} left), carried into the next conflict "
+                        "(damage_taken {before} → {n}; healing is Parallel Worlds')",
+                        "{name}: {n} body points lost ({left} of {full} left), carried into the next conflict "
+                        "(damage_taken {before} → {n}; healing is Parallel Worlds')",
+                        lost,
+                        name=f.name,
+                        left=state.body[i],
+                        full=f.body,
+                        before=f.damage_taken,
+                    )
                 )
     if state.options.experience_dice:
         for i, f in enumerate(state.people):
             spent = f.experience_dice - state.xp[i]
             if spent:
-                lines.append(f"{f.name}: {narration.dice_words(spent)} spent, {state.xp[i]} left")
+                text = _(
+                    "{name}: {dice} spent, {left} left", name=f.name, dice=narration.dice_words(spent), left=state.xp[i]
+                )
+                lines.append(text)
     return Aftermath(characters=docs, lines=tuple(lines))

@@ -13,6 +13,7 @@ from konflikt.core.actions import Action
 from konflikt.rulesets.pwge import narration
 from konflikt.rulesets.pwge.choices import ACCEPT, COUNTER_COUNTER_TOP, COUNTER_TOP, TOP
 from konflikt.rulesets.pwge.exchange import DIFFICULTY, Contest, DamageRoll, Deed
+from konflikt.rulesets.pwge.i18n import _
 from konflikt.rulesets.pwge.rules import damage_points, distance_label, wound_level
 
 if TYPE_CHECKING:
@@ -60,13 +61,24 @@ def resolve_next(state: PwgeState) -> None:
     actor, target = state.people[i], state.people[j]
     if ex.order != "simultaneous" and ex.pos > 0 and (state.out[i] or state.out[j]):
         who = actor.name if state.out[i] else target.name
-        state.emit("cancelled", f"{actor.name}'s {narration.deed_words(state, deed)} does not happen: {who} is out")
+        text = _(
+            "{actor}'s {deed} does not happen: {who} is out",
+            actor=actor.name,
+            deed=narration.deed_words(state, deed),
+            who=who,
+        )
+        state.emit("cancelled", text)
         state.next_deed()
         return
     if deed.kind == "distance":
         landing = state.step_to(i, j, deed.way)
         if landing is None:
-            state.emit("fails", f"{actor.name} cannot move {deed.way} than {distance_label(state.pair(i, j))}")
+            here = distance_label(state.pair(i, j))
+            if deed.way == "closer":
+                text = _("{name} cannot move closer than {distance}", name=actor.name, distance=here)
+            else:
+                text = _("{name} cannot move farther than {distance}", name=actor.name, distance=here)
+            state.emit("fails", text)
             state.next_deed()
         elif not deed.countered:
             move(state, deed)
@@ -77,13 +89,13 @@ def resolve_next(state: PwgeState) -> None:
                 deed,
                 (actor.roll, narration.roll_parts(actor)),
                 (target.roll, narration.roll_parts(target)),
-                "avståndsslag (distance roll)",
+                _("distance roll"),
             )
         return
     if deed.kind in ("switch", "other"):
         if deed.countered or deed.rolled:
             defence = (target.roll, narration.roll_parts(target)) if deed.countered else (0, "")
-            start_contest(state, deed, (actor.roll, narration.roll_parts(actor)), defence, "handling (action)")
+            start_contest(state, deed, (actor.roll, narration.roll_parts(actor)), defence, _("action"))
         else:
             succeed(state, deed)
             state.next_deed()
@@ -91,7 +103,9 @@ def resolve_next(state: PwgeState) -> None:
     if deed.kind == "press":
         penalty = state.press_penalty(i, j)
         parts = narration.roll_parts(actor) + (
-            f" − {penalty} diplomatiskt avstånd (diplomatic distance) {state.pair(i, j)}" if penalty else ""
+            " − " + _("{penalty} diplomatic distance {distance}", penalty=penalty, distance=state.pair(i, j))
+            if penalty
+            else ""
         )
         defence = (target.roll, narration.roll_parts(target)) if deed.countered else (0, "")
         start_contest(state, deed, (state.press_mod(i, j), parts), defence, narration.press_word(state))
@@ -99,17 +113,23 @@ def resolve_next(state: PwgeState) -> None:
     code = deed_distance(state, deed)
     mods = state.attack_mods(i, j, deed.weapon, code)
     if mods is None:
-        state.emit("fails", f"{actor.name} cannot reach {target.name} at {distance_label(code)}")
+        text = _(
+            "{actor} cannot reach {target} at {distance}",
+            actor=actor.name,
+            target=target.name,
+            distance=distance_label(code),
+        )
+        state.emit("fails", text)
         state.next_deed()
         return
-    attack, band, _ = mods
+    attack, band, _damage = mods
     attack_parts = narration.attack_parts(state, i, deed.weapon, code)
     defence = (band, narration.band_parts(band))
     if deed.countered:
         keep = band > 0 and state.options.dodge_keeps_range_difficulty
         defence = (
             target.roll + (band if keep else 0),
-            narration.roll_parts(target) + (f" + {band} avståndsband (range band)" if keep else ""),
+            narration.roll_parts(target) + (" + " + _("{band} range band", band=band) if keep else ""),
         )
     start_contest(state, deed, (attack, attack_parts), defence, narration.attack_label(state, deed))
 
@@ -149,7 +169,9 @@ def contest_done(state: PwgeState, c: Contest) -> None:
         f = state.people[deed.actor]
         if deed.kind == "press":
             state.begin_damage(
-                DamageRoll(deed.actor, deed.target, f.ammunition, 0, True, parts=f"ammunition {f.ammunition}")
+                DamageRoll(
+                    deed.actor, deed.target, f.ammunition, 0, True, parts=_("ammunition {value}", value=f.ammunition)
+                )
             )
             return
         mods = state.attack_mods(deed.actor, deed.target, deed.weapon, deed_distance(state, deed))
@@ -182,12 +204,14 @@ def succeed(state: PwgeState, deed: Deed) -> None:
 def apply_contest_choice(state: PwgeState, i: int, action: Action, die: bool) -> None:
     c = state.contest
     assert c is not None
-    own = c.label if i == c.a else ("turordningsslag (order roll)" if c.purpose == "order" else "mothandling (counter)")
+    own = c.label if i == c.a else (_("order roll") if c.purpose == "order" else _("counter"))
     if action == ACCEPT:
         c.declined = (*c.declined, i)
-        state.emit("accept", f"{state.people[i].name} lets the result stand (does not top the {own})")
+        state.emit(
+            "accept", _("{name} lets the result stand (does not top the {roll})", name=state.people[i].name, roll=own)
+        )
         return
-    state.spend(i, f"toppa (a top) of the {own}", die)
+    state.spend(i, _("a top of the {roll}", roll=own), die)
     c.declined = ()
     if i == c.a:
         c.a_tops += 1
@@ -217,7 +241,11 @@ def damage_auto(state: PwgeState) -> bool:
     if state.can_spend(d.attacker):
         return False
     state.emit(
-        "reroll", f"{state.people[d.attacker].name} has no token to mot-mot-toppa: the skadeslag is rolled again"
+        "reroll",
+        _(
+            "{name} has no token to counter-counter-top: the damage roll is rolled again",
+            name=state.people[d.attacker].name,
+        ),
     )
     d.roll = None
     d.stage = "attacker"
@@ -228,26 +256,31 @@ def apply_damage_choice(state: PwgeState, i: int, action: Action, die: bool) -> 
     d = state.dmg
     assert d is not None
     name = state.people[i].name
+    damage = narration.damage_word(d)
     if action == TOP:
-        state.spend(i, f"toppa {narration.damage_word(d)} (a top of the damage roll)", die)
+        state.spend(i, _("a top of the {damage}", damage=damage), die)
         d.tops += 1
         d.roll = None
     elif action == ACCEPT and d.stage == "attacker":
-        state.emit("accept", f"{name} keeps the {narration.damage_word(d)} (damage roll) {d.roll}")
+        state.emit("accept", _("{name} keeps the {damage} {roll}", name=name, damage=damage, roll=d.roll))
         d.stage = "defender"
     elif action == ACCEPT:
-        state.emit("accept", f"{name} does not mot-toppa (counter-top) the {narration.damage_word(d)} {d.roll}")
+        state.emit(
+            "accept", _("{name} does not counter-top the {damage} {roll}", name=name, damage=damage, roll=d.roll)
+        )
         apply_damage(state, d)
     elif action == COUNTER_TOP:
-        state.spend(i, f"mot-toppa {narration.damage_word(d)} (a counter-top of the damage roll)", die)
+        state.spend(i, _("a counter-top of the {damage}", damage=damage), die)
         d.counter_tops += 1
         d.stage = "cct"
     elif action == COUNTER_COUNTER_TOP:
-        state.spend(i, f"mot-mot-toppa (a counter-counter-top: the {narration.damage_word(d)} stands)", die)
-        state.emit("keep", f"{name} keeps the {narration.damage_word(d)} {d.roll}: the counter-top is answered")
+        state.spend(i, _("a counter-counter-top: the {damage} stands", damage=damage), die)
+        text = _("{name} keeps the {damage} {roll}: the counter-top is answered", name=name, damage=damage, roll=d.roll)
+        state.emit("keep", text)
         d.stage = "defender"
     else:
-        state.emit("reroll", f"{name} does not answer the counter-top: the {narration.damage_word(d)} is rolled again")
+        text = _("{name} does not answer the counter-top: the {damage} is rolled again", name=name, damage=damage)
+        state.emit("reroll", text)
         d.roll = None
         d.stage = "attacker"
 

@@ -6,6 +6,8 @@ a later vectorised kernel all share one statement of each rule.
 
 from __future__ import annotations
 
+from konflikt.rulesets.pwge.i18n import _, pgettext
+
 MELEE_NAMES: tuple[str, ...] = ("Kropp", "Dolk", "Svärd", "Stav", "Spjut")
 """Närstridsavstånd (melee distances), inside out: body, dagger, sword, staff, spear — all within ranged 0."""
 
@@ -75,26 +77,75 @@ def code_of_ranged(ranged: int) -> int:
     return LAST_MELEE + ranged
 
 
+def melee_distance_name(code: int) -> str:
+    """A melee distance's name in the language in use (``Svärd (sword)`` in the bilingual register)."""
+    return (
+        pgettext("distance", "body"),
+        pgettext("distance", "dagger"),
+        pgettext("distance", "sword"),
+        pgettext("distance", "staff"),
+        pgettext("distance", "spear"),
+    )[code]
+
+
 def distance_label(code: int) -> str:
-    """A distance in the text's words: a melee name with its gloss, or ``avstånd 3`` (range 3)."""
+    """A distance in the text's words: a melee name (``Svärd``), or ``avstånd 3``; glossed in the bilingual register
+    (``Svärd (sword)``, ``avstånd 3 (range 3)``)."""
     if code <= LAST_MELEE:
-        name = MELEE_NAMES[code]
-        return f"{name} ({MELEE_GLOSS[name]})"
-    return f"avstånd {ranged_of(code)} (range {ranged_of(code)})"
+        return melee_distance_name(code)
+    return _("range {n}", n=ranged_of(code))
+
+
+def wound_name(level: int) -> str:
+    """A wound level (an index into :data:`WOUND_LEVELS`) in the language in use (``Sårad (wounded)`` in the
+    bilingual register)."""
+    return (
+        pgettext("wound", "unhurt"),
+        pgettext("wound", "hurt"),
+        pgettext("wound", "scratch"),
+        pgettext("wound", "wounded"),
+        pgettext("wound", "seriously wounded"),
+    )[level]
+
+
+TYPED_DISTANCES: dict[str, int] = {
+    **{name.lower(): i for i, name in enumerate(MELEE_NAMES)},
+    **{gloss: MELEE_NAMES.index(name) for name, gloss in MELEE_GLOSS.items()},
+    "krop": 0,
+    "sværd": 2,
+    "svaerd": 2,
+    "spyd": 4,
+    "ciało": 0,
+    "cialo": 0,
+    "sztylet": 1,
+    "miecz": 2,
+    "kij": 3,
+    "włócznia": 4,
+    "wlocznia": 4,
+}
+"""The melee distances as a start distance may be typed: the text's Swedish names, English, Danish and Polish."""
 
 
 def parse_distance(text: str | int) -> int:
-    """Read a starting distance: a melee name (``Svärd``) or a ranged number ≥ 1; returns its code."""
+    """Read a starting distance: a melee name (``Svärd``, ``sword``, ``sværd``, ``miecz``) or a ranged number ≥ 1;
+    returns its code."""
     if isinstance(text, int):
         if text < 1:
-            raise ValueError(f"ranged distance {text} must be at least 1 (0 is a melee distance: name it)")
+            raise ValueError(
+                _("ranged distance {value} must be at least 1 (0 is a melee distance: name it)", value=text)
+            )
         return code_of_ranged(text)
-    for index, name in enumerate(MELEE_NAMES):
-        if text.lower() in (name.lower(), MELEE_GLOSS[name]):
-            return index
+    if text.lower() in TYPED_DISTANCES:
+        return TYPED_DISTANCES[text.lower()]
     if text.isdigit():
         return parse_distance(int(text))
-    raise ValueError(f"unknown distance {text!r} (melee: {', '.join(MELEE_NAMES)}; ranged: 1, 2, …)")
+    raise ValueError(
+        _(
+            "unknown distance {value} (melee: {names}; ranged: 1, 2, …)",
+            value=repr(text),
+            names=pgettext("distances", "body, dagger, sword, staff, spear"),
+        )
+    )
 
 
 def closer(code: int, longest_weapon: int) -> int | None:

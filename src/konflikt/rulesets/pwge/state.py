@@ -44,6 +44,7 @@ from konflikt.rulesets.pwge.choices import (
 )
 from konflikt.rulesets.pwge.exchange import Contest, DamageRoll, Deed, Exchange
 from konflikt.rulesets.pwge.fighters import Fighter, fighters_of, wielding, with_attribute
+from konflikt.rulesets.pwge.i18n import _, ngettext
 from konflikt.rulesets.pwge.models import Setup, armoury
 from konflikt.rulesets.pwge.rules import (
     LAST_MELEE,
@@ -401,7 +402,7 @@ class PwgeState(State):
             self._apply_start(i, action)
         elif phase == "free_attack":
             if action == NO_FREE_ATTACK:
-                self.emit("free_attack", f"{self.people[i].name} gives up the frislag (free attack)")
+                self.emit("free_attack", _("{name} gives up the free attack", name=self.people[i].name))
                 self.next_surpriser()
             else:
                 self._declare(i, action, free=True, die=False)
@@ -442,10 +443,10 @@ class PwgeState(State):
         ex = self.ex
         bids = sorted(self.index[s] for s, a in actions.items() if a.kind == ORDER.kind)
         for i in bids:
-            self.spend(i, "turordning (order)", paid_with_die(actions[self.people[i].pid]))
+            self.spend(i, _("order"), paid_with_die(actions[self.people[i].pid]))
         actor, target = ex.action.actor, ex.action.target
         if len(bids) == 2:
-            self.emit("order", "both sides set turordning (order): both make a turordningsslag (order roll)")
+            self.emit("order", _("both sides set order: both make an order roll"))
             self.begin_contest(
                 Contest(
                     "order",
@@ -454,7 +455,7 @@ class PwgeState(State):
                     self.people[actor].attribute,
                     self.people[target].attribute,
                     tie="none",
-                    label="turordningsslag (order roll)",
+                    label=_("order roll"),
                     a_parts=narration.attribute_parts(self.people[actor]),
                     b_parts=narration.attribute_parts(self.people[target]),
                 )
@@ -471,12 +472,17 @@ class PwgeState(State):
         self.people = (*self.people[:i], with_attribute(self.people[i], name, value), *self.people[i + 1 :])
         attributes = self.characters[i]["attributes"]
         highest = value == max(attributes.values()) and len(attributes) > 1
-        self.emit(
-            "attribute",
-            f"{self.people[i].name} takes {name} {value} as the egenskap (attribute) in use"
-            + (f", the highest of {len(attributes)}" if highest else ""),
-            seat=self.people[i].pid,
-        )
+        fields = {"name": self.people[i].name, "attribute": name, "value": value, "count": len(attributes)}
+        if highest:
+            text = _("{name} takes {attribute} {value} as the attribute in use, the highest of {count}", **fields)
+        else:
+            text = _(
+                "{name} takes {attribute} {value} as the attribute in use",
+                name=fields["name"],
+                attribute=name,
+                value=value,
+            )
+        self.emit("attribute", text, seat=self.people[i].pid)
         if all(f.chosen for f in self.people):
             self._begin()
         else:
@@ -494,15 +500,21 @@ class PwgeState(State):
                 return
         self.phase = "done"
         if not endings.check(self):
-            self.record_ending("deadlock", (), "nobody has a token left to act with")
+            self.record_ending("deadlock", (), _("nobody has a token left to act with"))
 
     def _apply_open(self, i: int, action: Action, die: bool) -> None:
         if action == PASS:
             self.passes += 1
             able = sum(1 for k in range(len(self.people)) if self.can_spend(k))
-            self.emit("pass", f"{self.people[i].name} passes (lets the floor go) — {self.passes} of {able} in a row")
+            text = _(
+                "{name} passes (lets the floor go) — {passes} of {able} in a row",
+                name=self.people[i].name,
+                passes=self.passes,
+                able=able,
+            )
+            self.emit("pass", text)
             if self.passes >= able:
-                self.record_ending("deadlock", (), "nobody wants to start a new action (ingen vill göra en handling)")
+                self.record_ending("deadlock", (), _("nobody wants to start a new action"))
                 self.phase = "done"
                 return
             self.open_floor(i + 1)
@@ -539,7 +551,11 @@ class PwgeState(State):
             self.set_pair(i, j, code)
         self.emit(
             "start",
-            f"{self.people[i].name} surprises the others and chooses the starting distance: {distance_label(code)}",
+            _(
+                "{name} surprises the others and chooses the starting distance: {distance}",
+                name=self.people[i].name,
+                distance=distance_label(code),
+            ),
             distance=code,
         )
         self.surpriser_turn += 1
@@ -566,7 +582,7 @@ class PwgeState(State):
     def _apply_counter(self, i: int, action: Action, die: bool) -> None:
         assert self.ex is not None
         if action == COUNTER:
-            self.spend(i, "a mothandling (counter)", die)
+            self.spend(i, _("a counter"), die)
             self.ex.action = replace(self.ex.action, countered=True)
             narration.countered(self, self.ex.action)
         self._after_counter()
@@ -585,7 +601,7 @@ class PwgeState(State):
         if action == NO_RESPONSE:
             self._to_order()
             return
-        self.spend(i, "a svarshandling (response)", die)
+        self.spend(i, _("a response"), die)
         reach = self.response_reach()
         meets = action["deed"] == "attack" and reach != self.pair(i, ex.action.actor)
         ex.response = Deed(
@@ -606,7 +622,7 @@ class PwgeState(State):
     def _apply_counter_response(self, i: int, action: Action, die: bool) -> None:
         assert self.ex is not None and self.ex.response is not None
         if action == COUNTER:
-            self.spend(i, "a mothandling (counter) against the response", die)
+            self.spend(i, _("a counter against the response"), die)
             self.ex.response = replace(self.ex.response, countered=True)
             narration.countered(self, self.ex.response)
         self._to_order()
@@ -642,9 +658,16 @@ class PwgeState(State):
             self.xp[i] -= 1
             self.emit(
                 "spend",
-                f"{f.name} spends 1 erfarenhetstärning (experience die) instead of a token on {purpose} — "
-                f"{narration.tokens_word(self.tokens[i])} and "
-                f"{narration.counted(self.xp[i], 'experience die', 'experience dice')} left",
+                ngettext(
+                    "{name} spends 1 experience die instead of a token on {purpose} — {tokens} and {n} experience "
+                    "die left",
+                    "{name} spends 1 experience die instead of a token on {purpose} — {tokens} and {n} experience "
+                    "dice left",
+                    self.xp[i],
+                    name=f.name,
+                    purpose=purpose,
+                    tokens=narration.tokens_word(self.tokens[i]),
+                ),
                 seat=f.pid,
                 tokens=self.tokens[i],
                 experience_dice=self.xp[i],
@@ -653,7 +676,7 @@ class PwgeState(State):
         self.tokens[i] -= 1
         self.emit(
             "spend",
-            f"{f.name} spends 1 token (marker) on {purpose} — {self.tokens[i]} left",
+            _("{name} spends 1 token on {purpose} — {left} left", name=f.name, purpose=purpose, left=self.tokens[i]),
             seat=f.pid,
             tokens=self.tokens[i],
         )
@@ -759,12 +782,17 @@ class PwgeState(State):
         name = self.side_names[self.side_ids.index(side)]
         self.ex, self.contest, self.dmg = None, None, None
         self.phase = "done"
-        self.ending = (GOAL_REACHED, (side,), f"{name} reaches its goal, as the GM declares: {goal}")
+        self.ending = (
+            GOAL_REACHED,
+            (side,),
+            _("{side} reaches its goal, as the GM declares: {goal}", side=name, goal=goal),
+        )
 
     def record_ending(self, ending: str, winners: tuple[str, ...], summary: str) -> None:
         """Record the ending and say it."""
         self.ending = (ending, winners, summary)
-        self.emit("ending", f"Konflikten slutar (the conflict ends): {summary}", ending=ending, winners=list(winners))
+        text = _("The conflict ends: {summary}", summary=summary)
+        self.emit("ending", text, ending=ending, winners=list(winners))
 
     # ---- outcome, views, key ---------------------------------------------------------------------------------
     def _outcome(self) -> ConflictOutcome:
