@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import tomllib
+from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
+from konflikt.core.actions import Action
+from konflikt.core.conflict import Conflict, parse_json
 from konflikt.core.i18n import speaking
-from konflikt.core.odds import percent_text
+from konflikt.core.odds import OddsParam, OddsQuestion, percent_text
+from konflikt.core.options import OptionSet, RuleOption, parse_assignments
+from konflikt.core.ruleset import get_ruleset
+from konflikt.core.scenario import bundled_examples, find_scenario, read_toml, scenario_from_document
+from konflikt.errors import KonfliktError
+from tests.languages import english_words
 
 
 @pytest.mark.parametrize(
@@ -27,3 +37,83 @@ def test_a_chance_is_written_the_languages_way(language: str, eighth: str, tiny:
         assert percent_text(1 - 1e-6) == almost
         assert percent_text(Fraction(1)) == ("100.00%" if language in ("en", "both") else "100,00\u00a0%")
         assert percent_text(0) == ("0.00%" if language in ("en", "both") else "0,00\u00a0%")
+
+
+LANGUAGES = ("sv", "da", "pl", "en")
+NAMES = frozenset({"konflikt", "toml", "json", "utf", "gm", "human", "apply", "actions", "true", "false"})
+"""Words that stay as they are in every language: the program's name, formats, identifiers a user types."""
+
+
+def refusal(call: Callable[[], object]) -> str:
+    """The message of the KonfliktError (or ValueError) ``call`` raises."""
+    try:
+        call()
+    except (KonfliktError, ValueError) as exc:
+        return str(exc)
+    raise AssertionError("no refusal")
+
+
+def assert_spoken(texts: list[str], language: str, names: frozenset[str] = NAMES) -> None:
+    assert all(texts), texts
+    if language == "en":
+        return
+    for text in texts:
+        assert not english_words(text, language, names), (text, english_words(text, language, names))
+
+
+def core_refusals(tmp_path: Path) -> list[str]:
+    """The main refusals of scenario files, conflict files, options, actions and odds questions."""
+    duel = tomllib.loads(Path(str(bundled_examples() / "levald" / "duel.toml")).read_text(encoding="utf-8"))
+    wrong_seed = {**duel, "seed": "abc"}
+    extra = {**duel, "colour": 3, "seed": -1}
+    twice = {**duel, "sides": [duel["sides"][0], duel["sides"][0]]}
+    folder = tmp_path / "folder.toml"
+    folder.mkdir(exist_ok=True)
+    broken = tmp_path / "broken.toml"
+    broken.write_text("title = ", encoding="utf-8")
+    option = RuleOption("rounds", int, 3, "rounds", minimum=1, maximum=9)
+    choice = RuleOption("stance", str, "low", "stance", choices=("low", "high"))
+    flag = RuleOption("open", bool, False, "open")
+    question = OddsQuestion("exchange", "doc", (OddsParam("attack", int, 0, "dice", required=True),), lambda **_: None)
+    return [
+        refusal(lambda: scenario_from_document(wrong_seed, "duel.toml")),
+        refusal(lambda: scenario_from_document(extra, "duel.toml")),
+        refusal(lambda: scenario_from_document(twice, "duel.toml")),
+        refusal(lambda: scenario_from_document({**duel, "ruleset": "nix"}, "duel.toml")),
+        refusal(lambda: find_scenario("nix/nada")),
+        refusal(lambda: read_toml(folder)),
+        refusal(lambda: read_toml(broken)),
+        refusal(lambda: read_toml(tmp_path / "gone.toml")),
+        refusal(lambda: parse_json("[", "save.json")),
+        refusal(lambda: Conflict.from_json({"format": "x"}, "save.json")),
+        refusal(lambda: option.coerce(12)),
+        refusal(lambda: option.coerce(0)),
+        refusal(lambda: option.coerce("x")),
+        refusal(lambda: choice.coerce("mid")),
+        refusal(lambda: flag.coerce("maybe")),
+        refusal(lambda: OptionSet(option).resolve({"nix": 1})),
+        refusal(lambda: parse_assignments(["nix"])),
+        refusal(lambda: Action.parse("attack target")),
+        refusal(lambda: Action.parse("")),
+        refusal(lambda: question.ask({"defence": "1"})),
+        refusal(lambda: question.ask({})),
+        refusal(lambda: question.ask({"attack": "x"})),
+        refusal(lambda: get_ruleset("nix")),
+    ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_cores_refusals_speak_the_language(language: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KONFLIKT_STRICT_CATALOG", "common")
+    monkeypatch.chdir(tmp_path)
+    with speaking(language):
+        texts = core_refusals(Path("."))
+    inputs = "duel nix nada folder broken gone save attack target stance open rounds exchange low high mid maybe abc"
+    assert_spoken(texts, language, NAMES | set(inputs.split()) | {"defence", "dice", "snurres", "conflict"})
+
+
+def test_both_reads_as_before(tmp_path: Path) -> None:
+    with speaking("both"):
+        texts = core_refusals(tmp_path)
+    assert texts[0] == "duel.toml: seed = 'abc': input should be a valid integer"
+    assert texts[10] == "option 'rounds' must be at most 9, not 12"

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
+from konflikt.core.messages import _
 from konflikt.errors import InvalidActionError
 
 Scalar: TypeAlias = str | int | bool | None
@@ -24,7 +25,7 @@ def _freeze(value: Any) -> ArgValue:
         return tuple(_freeze(v) for v in value)
     if value is None or isinstance(value, str | int | bool):
         return value
-    raise InvalidActionError(f"action argument {value!r} is not a string, number, boolean or list")
+    raise InvalidActionError(_("action argument {value} is not a string, number, boolean or list", value=repr(value)))
 
 
 def _thaw(value: ArgValue) -> Any:
@@ -68,7 +69,7 @@ class Action:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Action:
         if not isinstance(data, Mapping) or not isinstance(data.get("kind"), str):
-            raise InvalidActionError(f"not an action: {data!r}")
+            raise InvalidActionError(_("not an action: {data}", data=repr(data)))
         return cls.of(data["kind"], **{k: v for k, v in data.items() if k != "kind"})
 
     @classmethod
@@ -76,11 +77,17 @@ class Action:
         """Read the ``str()`` form back: ``attack target=massimo tactic=offensive``."""
         words = text.split()
         if not words:
-            raise InvalidActionError("empty action")
+            raise InvalidActionError(_("empty action"))
         args: dict[str, Any] = {}
         for word in words[1:]:
             if "=" not in word:
-                raise InvalidActionError(f"action argument {word!r} in {text!r} is not of the form name=value")
+                raise InvalidActionError(
+                    _(
+                        "action argument {word} in {text} is not of the form name=value",
+                        word=repr(word),
+                        text=repr(text),
+                    )
+                )
             key, raw = word.split("=", 1)
             args[key] = _parse_value(raw)
         return cls.of(words[0], **args)
@@ -154,7 +161,7 @@ class Step:
                 faces=_faces(data.get("faces")),
             )
         except (KeyError, TypeError, AttributeError) as exc:
-            raise InvalidActionError(f"not a step: {data!r}") from exc
+            raise InvalidActionError(_("not a step: {data}", data=repr(data))) from exc
 
 
 def _faces(value: Any) -> tuple[int, ...] | None:
@@ -162,5 +169,5 @@ def _faces(value: Any) -> tuple[int, ...] | None:
     if value is None:
         return None
     if not isinstance(value, list) or not all(type(f) is int for f in value):
-        raise InvalidActionError(f"faces {value!r} are not a list of whole numbers")
+        raise InvalidActionError(_("faces {value} are not a list of whole numbers", value=repr(value)))
     return tuple(value)

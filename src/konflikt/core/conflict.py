@@ -10,6 +10,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, ValidationError
 
 from konflikt.core.actions import Step
+from konflikt.core.i18n import BILINGUAL, current
+from konflikt.core.messages import _
 from konflikt.core.scenario import Scenario, Seed, check_depth, scenario_from_document, validation_message
 from konflikt.core.state import State
 from konflikt.errors import KonfliktError, ReplayError, ScenarioError
@@ -29,17 +31,35 @@ def parse_json(text: str | bytes, source: str) -> Any:
     and neither is a ``JSONDecodeError``.
     """
     if not isinstance(text, str | bytes):
-        raise ScenarioError(f"{source}: not JSON text ({type(text).__name__})")
+        raise ScenarioError(_("{source}: not JSON text ({kind})", source=source, kind=type(text).__name__))
     if len(text) > MAX_JSON_BYTES:
-        raise ScenarioError(f"{source}: {len(text):,} bytes, more than the {MAX_JSON_BYTES:,} a conflict may have")
+        raise ScenarioError(
+            _(
+                "{source}: {size} bytes, more than the {most} a conflict may have",
+                source=source,
+                size=format(len(text), ","),
+                most=format(MAX_JSON_BYTES, ","),
+            )
+        )
     try:
         value = json.loads(text)
     except RecursionError:
-        raise ScenarioError(f"{source}: nested too deeply to be a konflikt file") from None
+        raise ScenarioError(_("{source}: nested too deeply to be a konflikt file", source=source)) from None
     except UnicodeDecodeError:
-        raise ScenarioError(f"{source}: not a UTF-8 text file") from None
+        raise ScenarioError(_("{path}: not a UTF-8 text file", path=source)) from None
+    except json.JSONDecodeError as exc:
+        if current() not in ("en", BILINGUAL):  # the decoder's words are English; its place is not
+            raise ScenarioError(
+                _(
+                    "{source}: not valid JSON at line {line}, column {column}",
+                    source=source,
+                    line=exc.lineno,
+                    column=exc.colno,
+                )
+            ) from None
+        raise ScenarioError(_("{source}: not valid JSON ({error})", source=source, error=exc)) from None
     except ValueError as exc:
-        raise ScenarioError(f"{source}: not valid JSON ({exc})") from None
+        raise ScenarioError(_("{source}: not valid JSON ({error})", source=source, error=exc)) from None
     check_depth(value, source)
     return value
 
@@ -70,7 +90,14 @@ class PlayInfo(BaseModel):
             raise ScenarioError(validation_message(source, exc, ["play"])) from None
         steps = data.get("steps", [])
         if isinstance(steps, list) and len(info.sources) > len(steps):
-            raise ScenarioError(f"{source}: play.sources: {len(info.sources)} sources for {len(steps)} steps")
+            raise ScenarioError(
+                _(
+                    "{source}: play.sources: {sources} sources for {steps} steps",
+                    source=source,
+                    sources=len(info.sources),
+                    steps=len(steps),
+                )
+            )
         return info
 
 
@@ -119,7 +146,14 @@ class Conflict:
                 state.apply_step(step)
             except (KonfliktError, TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
                 # a step from a file or a save can hold anything: values of the wrong shape are a bad record too
-                raise ReplayError(f"step {index} ({json.dumps(step.to_json())}) does not replay: {exc}") from None
+                raise ReplayError(
+                    _(
+                        "step {index} ({step}) does not replay: {error}",
+                        index=index,
+                        step=json.dumps(step.to_json()),
+                        error=exc,
+                    )
+                ) from None
         return state
 
     def to_json(self) -> dict[str, Any]:
@@ -141,15 +175,24 @@ class Conflict:
             ScenarioError: not a conflict record, a field of the wrong type or out of range, a bad scenario or step.
         """
         if not isinstance(data, Mapping) or data.get("format") != FORMAT:
-            raise ScenarioError(f"{source}: not a konflikt conflict (format is not {FORMAT!r})")
+            raise ScenarioError(
+                _("{source}: not a konflikt conflict (format is not {format})", source=source, format=repr(FORMAT))
+            )
         if data.get("version") != VERSION:
-            raise ScenarioError(f"{source}: version = {data.get('version')!r}: this konflikt reads version {VERSION}")
+            raise ScenarioError(
+                _(
+                    "{source}: version = {version}: this konflikt reads version {known}",
+                    source=source,
+                    version=repr(data.get("version")),
+                    known=VERSION,
+                )
+            )
         check_depth(data, source)
         try:
             record = ConflictFile.model_validate(data)
         except ValidationError as exc:
             raise ScenarioError(validation_message(source, exc)) from None
-        scenario = scenario_from_document(record.scenario, f"{source} (scenario)")
+        scenario = scenario_from_document(record.scenario, _("{source} (scenario)", source=source))
         try:
             scenario.ruleset.options.resolve(scenario.options, record.overrides)
         except KonfliktError as exc:

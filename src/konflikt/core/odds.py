@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from konflikt.core.i18n import percent
+from konflikt.core.messages import _
 from konflikt.dice.distribution import fraction_text
 from konflikt.errors import KonfliktError
 
@@ -50,14 +51,23 @@ class OddsParam:
                 return True
             if raw.lower() in ("false", "no", "off", "0"):
                 return False
-            raise KonfliktError(f"--{self.name} takes true or false, not {raw!r}")
+            raise KonfliktError(_("--{name} takes true or false, not {value}", name=self.name, value=repr(raw)))
         if self.type is int:
             try:
                 return int(raw)
             except ValueError:
-                raise KonfliktError(f"--{self.name} takes a whole number, not {raw!r}") from None
+                raise KonfliktError(
+                    _("--{name} takes a whole number, not {value}", name=self.name, value=repr(raw))
+                ) from None
         if self.choices is not None and raw not in self.choices:
-            raise KonfliktError(f"--{self.name} takes one of {', '.join(self.choices)}, not {raw!r}")
+            raise KonfliktError(
+                _(
+                    "--{name} takes one of {choices}, not {value}",
+                    name=self.name,
+                    choices=", ".join(self.choices),
+                    value=repr(raw),
+                )
+            )
         return raw
 
 
@@ -148,14 +158,21 @@ class OddsQuestion:
         for name in raw:
             if name not in known:
                 raise KonfliktError(
-                    f"unknown parameter --{name} for '{self.name}' (known: " + ", ".join(f"--{p}" for p in known) + ")"
+                    _(
+                        "unknown parameter --{name} for '{question}' (known: {known})",
+                        name=name,
+                        question=self.name,
+                        known=", ".join(f"--{p}" for p in known),
+                    )
                 )
         values: dict[str, Any] = {}
         for p in self.params:
             if p.name in raw:
                 values[p.name] = p.coerce(raw[p.name])
             elif p.required:
-                raise KonfliktError(f"'{self.name}' needs --{p.name} ({p.help})")
+                raise KonfliktError(
+                    _("'{question}' needs --{name} ({help})", question=self.name, name=p.name, help=p.help)
+                )
             else:
                 values[p.name] = p.default
         return self.compute(**values)

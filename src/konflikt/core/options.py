@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from konflikt.core.messages import _
 from konflikt.errors import OptionError
 
 #: No integer option goes beyond ± this, whatever its own bounds (10**18 pressure boxes is not a rule).
@@ -70,29 +71,71 @@ class RuleOption:
             return self.coerce(self._parse(value))
         if self.type is bool:
             if not isinstance(value, bool):
-                raise OptionError(f"option {self.name!r} takes true or false, not {value!r}")
+                raise OptionError(
+                    _("option {name} takes true or false, not {value}", name=repr(self.name), value=repr(value))
+                )
         elif self.type is int:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise OptionError(f"option {self.name!r} takes a whole number, not {value!r}")
+                raise OptionError(
+                    _("option {name} takes a whole number, not {value}", name=repr(self.name), value=repr(value))
+                )
             low, high = self.bounds()
             if not low <= value <= high:
-                shown = value if abs(value) < 10**12 else f"a number of {len(str(abs(value)))} digits"
+                shown = value if abs(value) < 10**12 else _("a number of {digits} digits", digits=len(str(abs(value))))
                 if self.minimum is not None and value < self.minimum:
-                    raise OptionError(f"option {self.name!r} must be at least {self.minimum}, not {shown}")
+                    raise OptionError(
+                        _(
+                            "option {name} must be at least {minimum}, not {value}",
+                            name=repr(self.name),
+                            minimum=self.minimum,
+                            value=shown,
+                        )
+                    )
                 if self.maximum is not None and value > self.maximum:
-                    raise OptionError(f"option {self.name!r} must be at most {self.maximum}, not {shown}")
-                raise OptionError(f"option {self.name!r} must be from {low} to {high}, not {shown}")
+                    raise OptionError(
+                        _(
+                            "option {name} must be at most {maximum}, not {value}",
+                            name=repr(self.name),
+                            maximum=self.maximum,
+                            value=shown,
+                        )
+                    )
+                raise OptionError(
+                    _(
+                        "option {name} must be from {low} to {high}, not {value}",
+                        name=repr(self.name),
+                        low=low,
+                        high=high,
+                        value=shown,
+                    )
+                )
         elif self.type is float:
             if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-                raise OptionError(f"option {self.name!r} takes a finite number, not {value!r}")
+                raise OptionError(
+                    _("option {name} takes a finite number, not {value}", name=repr(self.name), value=repr(value))
+                )
             value = float(value)
         elif self.type is str:
             if not isinstance(value, str):
-                raise OptionError(f"option {self.name!r} takes text, not {value!r}")
+                raise OptionError(_("option {name} takes text, not {value}", name=repr(self.name), value=repr(value)))
             if len(value) > STR_LIMIT:
-                raise OptionError(f"option {self.name!r} takes at most {STR_LIMIT} characters, not {len(value):,}")
+                raise OptionError(
+                    _(
+                        "option {name} takes at most {most} characters, not {length}",
+                        name=repr(self.name),
+                        most=STR_LIMIT,
+                        length=format(len(value), ","),
+                    )
+                )
             if self.choices is not None and value not in self.choices:
-                raise OptionError(f"option {self.name!r} takes one of {', '.join(self.choices)}, not {value!r}")
+                raise OptionError(
+                    _(
+                        "option {name} takes one of {choices}, not {value}",
+                        name=repr(self.name),
+                        choices=", ".join(self.choices),
+                        value=repr(value),
+                    )
+                )
         if self.check is not None:
             self.check(value)
         return value
@@ -104,14 +147,23 @@ class RuleOption:
                 return True
             if raw.lower() in _FALSE:
                 return False
-            raise OptionError(f"option {self.name!r} takes true or false, not {text!r}")
+            raise OptionError(
+                _("option {name} takes true or false, not {value}", name=repr(self.name), value=repr(text))
+            )
         if self.type is int and not (raw.isascii() and len(raw.lstrip("+-")) <= DIGITS_LIMIT):
-            raise OptionError(f"option {self.name!r} takes a whole number, not {_short(text)}")
+            raise OptionError(
+                _("option {name} takes a whole number, not {value}", name=repr(self.name), value=_short(text))
+            )
         try:
             return self.type(raw)
         except ValueError:
-            kind = "a whole number" if self.type is int else "a number"
-            raise OptionError(f"option {self.name!r} takes {kind}, not {_short(text)}") from None
+            if self.type is int:
+                raise OptionError(
+                    _("option {name} takes a whole number, not {value}", name=repr(self.name), value=_short(text))
+                ) from None
+            raise OptionError(
+                _("option {name} takes a number, not {value}", name=repr(self.name), value=_short(text))
+            ) from None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -190,8 +242,8 @@ class OptionSet:
         for layer in layers:
             for name, value in layer.items():
                 if name not in self._options:
-                    known = ", ".join(sorted(self._options)) or "none"
-                    raise OptionError(f"unknown rule option {name!r} (known: {known})")
+                    known = ", ".join(sorted(self._options)) or _("none")
+                    raise OptionError(_("unknown rule option {name} (known: {known})", name=repr(name), known=known))
                 values[name] = self._options[name].coerce(value)
         options = Options(values)
         if self.check is not None:
@@ -200,7 +252,11 @@ class OptionSet:
 
 
 def _short(text: str) -> str:
-    return repr(text) if len(text) <= 40 else f"{text[:20]!r}… ({len(text):,} characters)"
+    return (
+        repr(text)
+        if len(text) <= 40
+        else _("{start}… ({length} characters)", start=repr(text[:20]), length=format(len(text), ","))
+    )
 
 
 def parse_assignments(texts: list[str]) -> dict[str, str]:
@@ -209,6 +265,6 @@ def parse_assignments(texts: list[str]) -> dict[str, str]:
     for text in texts:
         name, sep, value = text.partition("=")
         if not sep or not name.strip():
-            raise OptionError(f"option {text!r} is not of the form name=value")
+            raise OptionError(_("option {text} is not of the form name=value", text=repr(text)))
         result[name.strip()] = value.strip()
     return result

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from konflikt.core.actions import Action
 from konflikt.core.campaign import CampaignRules
 from konflikt.core.conformance import ConformanceTable, conformance_path, load_conformance
+from konflikt.core.messages import _
 from konflikt.core.odds import OddsQuestion
 from konflikt.core.options import Options, OptionSet
 from konflikt.core.outcome import Aftermath, fate_parts
@@ -138,7 +139,7 @@ class RandomPolicy:
     def choose(self, state: State, seat: str, rng: np.random.Generator) -> Action:
         legal = state.legal_actions(seat)
         if not legal:
-            raise KonfliktError(f"{seat} has no legal action to choose from")
+            raise KonfliktError(_("{seat} has no legal action to choose from", seat=seat))
         return legal[int(rng.integers(len(legal)))]
 
 
@@ -241,14 +242,19 @@ class Ruleset:
         factories: dict[str, Callable[[], Policy]] = {"random": RandomPolicy, **self.policies}
         if name not in factories:
             raise KonfliktError(
-                f"unknown policy {name!r} for {self.id} (known: {', '.join(self.policy_names())}, human)"
+                _(
+                    "unknown policy {name} for {ruleset} (known: {known}, human)",
+                    name=repr(name),
+                    ruleset=self.id,
+                    known=", ".join(self.policy_names()),
+                )
             )
         return factories[name]()
 
     def conformance(self) -> ConformanceTable:
         """The ruleset's conformance table (``content/conformance.toml``): the text sentence by sentence."""
         if self.content_dir is None or not conformance_path(self.content_dir).exists():
-            raise KonfliktError(f"ruleset {self.id} has no conformance table")
+            raise KonfliktError(_("ruleset {ruleset} has no conformance table", ruleset=self.id))
         return load_conformance(conformance_path(self.content_dir))
 
     def policy_names(self) -> list[str]:
@@ -286,15 +292,18 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
         installed = entry_points(RULESETS)
         if not installed:  # an install made before the entry points were declared (a developer's old venv)
             raise KonfliktError(
-                "no rulesets are installed (konflikt's entry points are missing): reinstall it, e.g. pip install -e ."
+                _(
+                    "no rulesets are installed (konflikt's entry points are missing): reinstall it, e.g. pip install "
+                    "-e ."
+                )
             )
         found = installed.get(ruleset_id)
         if found is None:
-            known = ", ".join(ruleset_ids()) or "none"
-            raise KonfliktError(f"unknown ruleset {ruleset_id!r} (known: {known})")
+            known = ", ".join(ruleset_ids()) or _("none")
+            raise KonfliktError(_("unknown ruleset {ruleset} (known: {known})", ruleset=repr(ruleset_id), known=known))
         found.load()  # the module registers its ruleset as it is imported
         if ruleset_id not in _REGISTRY:
-            raise KonfliktError(f"ruleset package {ruleset_id!r} did not register itself")
+            raise KonfliktError(_("ruleset package {ruleset} did not register itself", ruleset=repr(ruleset_id)))
     return _REGISTRY[ruleset_id]
 
 

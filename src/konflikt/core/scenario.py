@@ -8,6 +8,7 @@ campaign's character library), gives each seat a policy, and carries a ruleset-s
 from __future__ import annotations
 
 import os
+import re
 import stat
 import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -20,7 +21,8 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, ValidationInfo
 
-from konflikt.core.i18n import LocalText, localized
+from konflikt.core.i18n import BILINGUAL, LocalText, current, localized
+from konflikt.core.messages import N_, _
 from konflikt.core.ruleset import Ruleset, get_ruleset
 from konflikt.errors import KonfliktError, ScenarioError
 from konflikt.safe_text import control_character
@@ -34,7 +36,7 @@ Seed = Annotated[int, Field(strict=True, ge=0, lt=2**63)]
 def _not_a_boolean(value: Any) -> Any:
     # pydantic reads true as 1 and false as 0 for an int: `omdomme = true` was Omdømme 1, `Karisma = true` 1
     if isinstance(value, bool):
-        raise ValueError("a number is wanted, not true or false")
+        raise ValueError(_("a number is wanted, not true or false"))
     return value
 
 
@@ -46,10 +48,10 @@ Number = Annotated[int, BeforeValidator(_not_a_boolean)]
 def _one_line_name(value: str) -> str:
     text = value.strip()
     if not text:
-        raise ValueError("a name is wanted, not empty text")
+        raise ValueError(_("a name is wanted, not empty text"))
     bad = control_character(text)
     if bad is not None:
-        raise ValueError(f"a name is one line of text without control characters, and this one holds {bad}")
+        raise ValueError(_("a name is one line of text without control characters, and this one holds {bad}", bad=bad))
     return text
 
 
@@ -179,7 +181,7 @@ def format_loc(loc: Sequence[str | int]) -> str:
     out = ""
     for part in loc:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out or "(top level)"
+    return out or _("(top level)")
 
 
 def validation_message(source: str, exc: ValidationError, prefix: Sequence[str | int] = ()) -> str:
@@ -192,10 +194,62 @@ def validation_message(source: str, exc: ValidationError, prefix: Sequence[str |
     else:
         shown = "" if isinstance(value, dict) else f" = {value!r}"
     more = len(exc.errors()) - 1
-    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
     message = str(err["msg"])
     message = message[:1].lower() + message[1:]  # "Input should be…" → "input should be…"; quoted values as written
-    return f"{source}: {loc}{shown}: {message}{tail}"
+    if current() not in ("en", BILINGUAL):
+        message = pydantic_message(err) or message
+    text = f"{source}: {loc}{shown}: {message}"
+    # TRANSLATORS: one message per count until scripts/catalogs.py checks plural forms (then ngettext)
+    if more == 1:
+        return _("{text} (and 1 more problem)", text=text)
+    return _("{text} (and {n} more problems)", text=text, n=more) if more else text
+
+
+_PYDANTIC = {
+    "missing": N_("field required"),
+    "extra_forbidden": N_("extra inputs are not permitted"),
+    "greater_than_equal": N_("input should be greater than or equal to {ge}"),
+    "greater_than": N_("input should be greater than {gt}"),
+    "less_than_equal": N_("input should be less than or equal to {le}"),
+    "less_than": N_("input should be less than {lt}"),
+    "int_type": N_("input should be a valid integer"),
+    "int_parsing": N_("input should be a valid integer, unable to parse string as an integer"),
+    "int_from_float": N_("input should be a valid integer, got a number with a fractional part"),
+    "float_type": N_("input should be a valid number"),
+    "float_parsing": N_("input should be a valid number, unable to parse string as a number"),
+    "bool_type": N_("input should be a valid boolean"),
+    "bool_parsing": N_("input should be a valid boolean, unable to interpret input"),
+    "string_type": N_("input should be a valid string"),
+    "string_too_short": N_("the text should be at least {min_length} characters long"),
+    "string_too_long": N_("the text should be at most {max_length} characters long"),
+    "too_short": N_("the number of items should be at least {min_length}, not {actual_length}"),
+    "too_long": N_("the number of items should be at most {max_length}, not {actual_length}"),
+    "string_pattern_mismatch": N_("string should match pattern '{pattern}'"),
+    "literal_error": N_("input should be {expected}"),
+    "enum": N_("input should be {expected}"),
+    "list_type": N_("input should be a valid list"),
+    "dict_type": N_("input should be a valid dictionary"),
+    "model_type": N_("input should be a table"),
+    "model_attributes_type": N_("input should be a table"),
+}
+"""pydantic's problems konflikt's files meet, in the words of the common catalog (English keeps pydantic's own)."""
+
+
+def pydantic_message(err: Any) -> str | None:
+    """A pydantic problem in the language in use, or ``None`` for one :data:`_PYDANTIC` does not know."""
+    kind = err.get("type")
+    ctx = err.get("ctx") or {}
+    if kind == "value_error" and "error" in ctx:
+        return _("value error, {reason}", reason=str(ctx["error"]))
+    if kind not in _PYDANTIC:
+        return None
+    fields = {k: v for k, v in ctx.items() if isinstance(v, str | int | float)}
+    if isinstance(fields.get("expected"), str):  # "'p', 'q' or 'r'": the last "or" is pydantic's English
+        fields["expected"] = str(fields["expected"]).replace("' or '", "' " + _("or") + " '")
+    try:
+        return _(_PYDANTIC[kind], **fields)
+    except (KeyError, IndexError):
+        return None
 
 
 def check_depth(value: Any, source: str, limit: int = MAX_DEPTH) -> None:
@@ -205,33 +259,43 @@ def check_depth(value: Any, source: str, limit: int = MAX_DEPTH) -> None:
         item, depth = stack.pop()
         if isinstance(item, Mapping | list | tuple):
             if depth >= limit:
-                raise ScenarioError(f"{source}: tables or lists nested more than {limit} deep")
+                raise ScenarioError(
+                    _("{source}: tables or lists nested more than {limit} deep", source=source, limit=limit)
+                )
             children = item.values() if isinstance(item, Mapping) else item
             stack.extend((child, depth + 1) for child in children)
 
 
-def read_regular_file(path: Path, limit: int = MAX_FILE_BYTES, what: str = "a TOML file") -> bytes:
+def read_regular_file(path: Path, limit: int = MAX_FILE_BYTES, what: str | None = None) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes: no devices, pipes or folders, nothing unbounded.
 
     Raises:
         ScenarioError: missing, not a regular file, unreadable, or too large (one line naming the file).
     """
+    what = what or _("a TOML file")
     try:
         # O_NONBLOCK: opening a named pipe must not wait for a writer (fstat then refuses it)
         with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as fh:
             mode = os.fstat(fh.fileno()).st_mode
             data = fh.read(limit + 1) if stat.S_ISREG(mode) else b""
     except FileNotFoundError:
-        raise ScenarioError(f"{path}: no such file") from None
+        raise ScenarioError(_("{path}: no such file", path=path)) from None
     except IsADirectoryError:
-        raise ScenarioError(f"{path}: a folder, not {what}") from None
+        raise ScenarioError(_("{path}: a folder, not {what}", path=path, what=what)) from None
     except (OSError, ValueError) as exc:
-        raise ScenarioError(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+        raise ScenarioError(
+            _("{path}: cannot be read ({reason})", path=path, reason=getattr(exc, "strerror", None) or exc)
+        ) from None
     if not stat.S_ISREG(mode):
-        kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file (a device, pipe or socket)"
-        raise ScenarioError(f"{path}: {kind}, not {what}")
+        if stat.S_ISDIR(mode):
+            raise ScenarioError(_("{path}: a folder, not {what}", path=path, what=what))
+        raise ScenarioError(
+            _("{path}: not a regular file (a device, pipe or socket), not {what}", path=path, what=what)
+        )
     if len(data) > limit:
-        raise ScenarioError(f"{path}: larger than {limit:,} bytes, too large for {what}")
+        raise ScenarioError(
+            _("{path}: larger than {limit} bytes, too large for {what}", path=path, limit=format(limit, ","), what=what)
+        )
     return data
 
 
@@ -241,7 +305,7 @@ def read_toml(path: Path) -> dict[str, Any]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise ScenarioError(f"{path}: not a UTF-8 text file") from None
+        raise ScenarioError(_("{path}: not a UTF-8 text file", path=path)) from None
     return parse_toml(text, str(path))
 
 
@@ -250,13 +314,30 @@ def parse_toml(text: str, source: str) -> dict[str, Any]:
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{source}: not valid TOML: {exc}") from None
+        if current() not in ("en", BILINGUAL):  # tomllib's words are English; the place it names is not
+            raise ScenarioError(toml_problem(source, str(exc))) from None
+        raise ScenarioError(_("{source}: not valid TOML: {error}", source=source, error=exc)) from None
     except RecursionError:
-        raise ScenarioError(f"{source}: nested too deeply to be a scenario") from None
+        raise ScenarioError(_("{source}: nested too deeply to be a scenario", source=source)) from None
     except ValueError as exc:  # an integer of more than 4,300 digits
-        raise ScenarioError(f"{source}: a value konflikt cannot read ({exc})") from None
+        raise ScenarioError(_("{source}: a value konflikt cannot read ({error})", source=source, error=exc)) from None
     check_depth(doc, source)
     return doc
+
+
+def toml_problem(source: str, error: str) -> str:
+    """A TOML file's problem in the language in use: where it is, without tomllib's English words."""
+    where = re.search(r"at line (\d+), column (\d+)", error)
+    if where is not None:
+        return _(
+            "{source}: not valid TOML at line {line}, column {column}",
+            source=source,
+            line=where.group(1),
+            column=where.group(2),
+        )
+    if "end of document" in error:
+        return _("{source}: not valid TOML: the file ends in the middle of a value", source=source)
+    return _("{source}: not valid TOML", source=source)
 
 
 def bundled_examples() -> Path:
@@ -266,7 +347,7 @@ def bundled_examples() -> Path:
 def find_scenario(name: str) -> Path:
     """A path as given, or a bundled example as ``RULESET/NAME`` (``presja/knife_fight``)."""
     if "\x00" in name or len(name) > 4096:
-        raise ScenarioError(f"{name[:80]!r}: not a file name")
+        raise ScenarioError(_("{name}: not a file name", name=repr(name[:80])))
     path = Path(name)
     try:
         if path.exists() or path.is_symlink():
@@ -275,8 +356,10 @@ def find_scenario(name: str) -> Path:
         if bundled.exists():
             return bundled
     except OSError as exc:
-        raise ScenarioError(f"{name}: cannot be read ({exc.strerror or exc})") from None
-    raise ScenarioError(f"{name}: no such file, and no bundled example of that name (see 'konflikt examples')")
+        raise ScenarioError(_("{path}: cannot be read ({reason})", path=name, reason=exc.strerror or exc)) from None
+    raise ScenarioError(
+        _("{name}: no such file, and no bundled example of that name (see 'konflikt examples')", name=name)
+    )
 
 
 def load_scenario(
@@ -306,11 +389,13 @@ def scenario_from_document(
     try:
         ruleset = get_ruleset(spec.ruleset)
     except KonfliktError as exc:
-        raise ScenarioError(f"{source}: ruleset = {spec.ruleset!r}: {exc}") from None
+        raise ScenarioError(
+            _("{source}: ruleset = {ruleset}: {error}", source=source, ruleset=repr(spec.ruleset), error=exc)
+        ) from None
     try:
         ruleset.options.resolve(spec.options)
     except KonfliktError as exc:
-        raise ScenarioError(f"{source}: options: {exc}") from None
+        raise ScenarioError(_("{source}: options: {error}", source=source, error=exc)) from None
 
     default_policy = "heuristic" if "heuristic" in ruleset.policies else "random"
     seen: set[str] = set()
@@ -318,14 +403,28 @@ def scenario_from_document(
     inlined_sides: list[dict[str, Any]] = []
     for si, side in enumerate(spec.sides):
         if side.id in seen:
-            raise ScenarioError(f"{source}: sides[{si}].id = {side.id!r}: this id is used twice")
+            raise ScenarioError(
+                _(
+                    "{source}: {field} = {value}: this id is used twice",
+                    source=source,
+                    field=format_loc(["sides", si, "id"]),
+                    value=repr(side.id),
+                )
+            )
         seen.add(side.id)
         members: list[Participant] = []
         inlined_members: list[dict[str, Any]] = []
         for pi, part in enumerate(side.participants):
             where: list[str | int] = ["sides", si, "participants", pi]
             if part.id in seen:
-                raise ScenarioError(f"{source}: {format_loc([*where, 'id'])} = {part.id!r}: this id is used twice")
+                raise ScenarioError(
+                    _(
+                        "{source}: {field} = {value}: this id is used twice",
+                        source=source,
+                        field=format_loc([*where, "id"]),
+                        value=repr(part.id),
+                    )
+                )
             seen.add(part.id)
             fields = _character_fields(ruleset, part, source, base, where, characters)
             try:
@@ -408,13 +507,18 @@ def _character_fields(
         fields.update(library)
     elif part.character and part.character.startswith(LIBRARY_PREFIX):
         raise ScenarioError(
-            f"{source}: {format_loc([*where, 'character'])} = {part.character!r}: a character library reference, "
-            "read only by 'konflikt run' and 'konflikt play' (from a campaign)"
+            _(
+                "{source}: {field} = {value}: a character library reference, read only by 'konflikt run' and "
+                "'konflikt play' (from a campaign)",
+                source=source,
+                field=format_loc([*where, "character"]),
+                value=repr(part.character),
+            )
         )
     elif part.character:
         path = _character_path(ruleset, part.character, base) if "\x00" not in part.character else None
         if path is None or not _exists(path):
-            why = "no such file"
+            why = _("no such file")
             if part.character.startswith("builtin:"):
                 why = not_bundled(ruleset, part.character.removeprefix("builtin:"))
             raise ScenarioError(f"{source}: {format_loc([*where, 'character'])} = {part.character!r}: {why}")
@@ -431,7 +535,12 @@ def not_bundled(ruleset: Ruleset, name: str) -> str:
     ruleset or a typo is put right from the line itself (no path inside konflikt's installation)."""
     folder = ruleset.content_dir / "characters" if ruleset.content_dir is not None else None
     bundled = ", ".join(sorted(p.stem for p in folder.glob("*.toml"))) if folder is not None else ""
-    return f"no bundled {ruleset.id} character {name!r} (bundled: {bundled or 'none'})"
+    return _(
+        "no bundled {ruleset} character {name} (bundled: {bundled})",
+        ruleset=ruleset.id,
+        name=repr(name),
+        bundled=bundled or _("none"),
+    )
 
 
 def _exists(path: Path) -> bool:
