@@ -9,20 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from konflikt.rulesets.levald import rules as R
+from konflikt.core.i18n import percent
+from konflikt.rulesets.levald import words as W
+from konflikt.rulesets.levald.i18n import _, pgettext
 
 if TYPE_CHECKING:
     from konflikt.rulesets.levald.state import LevaldState
 
-ENDINGS = {
-    "parted": "skildes åt (parted: out of reach)",
-    "left": "lämnade striden (left the fight)",
-    "dead": "död (dead)",
-    "taken_out": "utslagen (taken out)",
-    "fight_over": "striden är över (the fight is over)",
-    "deadlock": "dödläge (deadlock)",
-    "goal_reached": "målet nått (goal reached)",
-}
+ENDINGS = W.ENDINGS
+"""The endings in words, looked up in the language in use when read."""
 
 
 def setup_facts(conflict: LevaldState) -> dict[str, dict[str, str]]:
@@ -31,17 +26,26 @@ def setup_facts(conflict: LevaldState) -> dict[str, dict[str, str]]:
     facts: dict[str, dict[str, str]] = {}
     for f in conflict.fighters:
         w = f.weapon
-        length = f"{w.length} ({R.DISTANCE_ENGLISH[w.length]})" if w.length in R.DISTANCE_ENGLISH else w.length
         facts[f.id] = {
-            "vapen (weapon)": f.arms(),
-            f"{f.skill_name} (skill)": f"{f.skill}%",
-            "Anfallsmod (attack modifier)": f"{f.attack_mod:+d} → anfall (attack) {f.attack_base}",
-            "Försvarsmod (defence modifier)": f"{f.defence_mod:+d} → försvar (defence) {f.defence_base}",
-            "Skada skyddad / öppen (damage guarded / open)": f"{w.damage_guarded} / {w.damage_open}",
-            "längd (length)": length,
-            "Stridsvana (combat experience)": f"{f.stridsvana}%",
-            "Gard (guard)": str(f.gard_max),
-            "trösklar (wound thresholds) Lätt / Allvarlig / Kritisk / Dödlig": "/".join(map(str, f.limits)),
+            pgettext("fact", "weapon"): f.arms(),
+            _("{skill} (skill)", skill=W.skill(f.skill_name)): percent(f.skill, 0),
+            pgettext("fact", "Attack modifier"): _(
+                "{modifier} → attack {attack}", modifier=f"{f.attack_mod:+d}", attack=f.attack_base
+            ),
+            pgettext("fact", "Defence modifier"): _(
+                "{modifier} → defence {defence}", modifier=f"{f.defence_mod:+d}", defence=f.defence_base
+            ),
+            pgettext("fact", "Damage guarded / open"): f"{w.damage_guarded} / {w.damage_open}",
+            pgettext("fact", "length"): W.distance(w.length, glossed=True),
+            pgettext("fact", "Combat experience"): percent(f.stridsvana, 0),
+            pgettext("fact", "Gard"): str(f.gard_max),
+            _(
+                "wound thresholds {light} / {serious} / {critical} / {deadly}",
+                light=W.wound("Lätt"),
+                serious=W.wound("Allvarlig"),
+                critical=W.wound("Kritisk"),
+                deadly=W.wound("Dödlig"),
+            ): "/".join(map(str, f.limits)),
         }
     return facts
 
@@ -54,7 +58,7 @@ def status_pending(conflict: LevaldState) -> dict[str, dict[str, str]]:
     for p, (a, b) in enumerate(conflict.pairs):
         holder = conflict.holder[p]
         who = (
-            "avgörs nu (being decided: Stridsvana)"
+            _("being decided: combat experience")
             if p == conflict.active
             else conflict.fighters[holder].name
             if holder >= 0
@@ -62,8 +66,9 @@ def status_pending(conflict: LevaldState) -> dict[str, dict[str, str]]:
         )
         mark = "*" if p in conflict.subfight and len(conflict.pairs) > 1 else ""
         names = f"{mark}{conflict.fighters[a].id}–{conflict.fighters[b].id} " if len(conflict.pairs) > 1 else ""
-        pairs.append(f"{names}{conflict.scale[conflict.dist[p]]}, initiativ {who}")
-    return {"table": {"avstånd (distance)": "; ".join(pairs)}}
+        distance = W.distance(conflict.scale[conflict.dist[p]])
+        pairs.append(names + _("{distance}, initiative {holder}", distance=distance, holder=who))
+    return {"table": {pgettext("status", "distance"): "; ".join(pairs)}}
 
 
 __all__ = ["ENDINGS", "setup_facts", "status_pending"]

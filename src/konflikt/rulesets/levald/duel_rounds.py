@@ -17,6 +17,7 @@ from functools import lru_cache
 import numpy as np
 
 from konflikt.core.batch import Batch, Coded
+from konflikt.core.i18n import current
 from konflikt.core.options import Options
 from konflikt.dice import SumDice, effect
 from konflikt.rulesets.levald import rules as R
@@ -87,10 +88,15 @@ def quality(roll: Int, target: Int) -> Int:
     return out
 
 
-@lru_cache(maxsize=1 << 16)
 def fate_label(fate: int, wounds: tuple[int, ...], daze: int) -> str:
-    """The participant's fate words exactly as ``LevaldState._fate_text`` writes them (kept: the same few hundred
-    recur in every chunk, and writing them was a third of a chunk's time)."""
+    """The participant's fate words exactly as ``LevaldState._fate_text`` writes them, in the language in use."""
+    return _fate_label(fate, wounds, daze, current())
+
+
+@lru_cache(maxsize=1 << 16)
+def _fate_label(fate: int, wounds: tuple[int, ...], daze: int, language: str) -> str:
+    """Kept per language: the same few hundred recur in every chunk, and writing them was a third of a chunk's
+    time."""
     return fate_words(FATE_NAMES[fate], wounds, daze)
 
 

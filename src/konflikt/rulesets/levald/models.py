@@ -72,7 +72,10 @@ class Weapon(BaseModel):
         return DISTANCES.index(self.length)
 
     def label(self) -> str:
-        return f"{self.name} ({self.english})" if self.english else self.name
+        """The weapon's name in the language in use (``Svärd (sword)`` in the bilingual register)."""
+        from konflikt.rulesets.levald.words import weapon
+
+        return weapon(self.name, self.english, any(w == self for w in bundled_weapons()))
 
 
 class WeaponFile(BaseModel):

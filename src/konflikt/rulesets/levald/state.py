@@ -27,8 +27,9 @@ from konflikt.core.state import CHANCE, GM, GOAL_REACHED, SIMULTANEOUS, TERMINAL
 from konflikt.dice import Dice, Percentile, effect
 from konflikt.rulesets.levald import at_table
 from konflikt.rulesets.levald import rules as R
+from konflikt.rulesets.levald import words as W
 from konflikt.rulesets.levald.fighters import Fighter, fighters_of
-from konflikt.rulesets.levald.i18n import _
+from konflikt.rulesets.levald.i18n import _, pgettext
 from konflikt.rulesets.levald.models import Character
 from konflikt.rulesets.levald.narration import NarrationMixin
 
@@ -294,8 +295,10 @@ class LevaldState(NarrationMixin):
         movers = self.subfight_fighters()
         for i in movers:
             self.wishes[i] = actions[self.fighters[i].id].kind
-        revealed = ", ".join(f"{self.fighters[i].name} {self._move_word(self.wishes[i])}" for i in movers)
-        self.emit("movement", f"Rörelse (movement) revealed: {revealed}", wishes=[self.wishes[i] for i in movers])
+        revealed = ", ".join(
+            _("{name} {movement}", name=self.fighters[i].name, movement=self._move_word(self.wishes[i])) for i in movers
+        )
+        self.emit("movement", _("Movement revealed: {moves}", moves=revealed), wishes=[self.wishes[i] for i in movers])
         self.pending = self.subfight
         self._next_movement()
 
@@ -309,7 +312,7 @@ class LevaldState(NarrationMixin):
                 self.rolls = ()
                 self.phase = "move_roll"
                 return
-            self.contest_why = "both wished the same"
+            self.contest_why = _("both wished the same")
             self._move_pair(None)
         self._resolve_leaving()
 
@@ -320,14 +323,21 @@ class LevaldState(NarrationMixin):
         self.dist[p] = R.move(before, change, len(self.scale) - 1)
         if self.dist[p] != before:
             self.redecide[p] |= MOVED
-            text = f"avståndet (distance) {self.scale[before]} → {self.scale[self.dist[p]]}"
+            text = _(
+                "distance {before} → {after}",
+                before=W.distance(self.scale[before]),
+                after=W.distance(self.scale[self.dist[p]]),
+            )
         else:
-            text = f"avståndet (distance) stays {self.scale[before]}"
+            text = _("distance stays {distance}", distance=W.distance(self.scale[before]))
         sign = (change > 0) - (change < 0)
         a, b = self.pairs[p]
         pair = f"{self.fighters[a].name}–{self.fighters[b].name}: " if len(self.pairs) > 1 else ""
         self.emit(
-            "distance", f"{pair}{R.WISH_TEXT[sign]}: {self.contest_why} → {text}", distance=self.dist[p], change=change
+            "distance",
+            f"{pair}{W.MOVES[W.WISH_KINDS[sign]]}: {self.contest_why} → {text}",
+            distance=self.dist[p],
+            change=change,
         )
 
     def _resolve_leaving(self) -> None:
@@ -371,7 +381,7 @@ class LevaldState(NarrationMixin):
         for i in self.subfight_fighters():
             if self.wishes[i] == "leave" and self.fate[i] == FIGHTING:
                 self.fate[i] = LEFT
-                self.emit("leave", f"{self.fighters[i].name} has left the fight (har lämnat striden)")
+                self.emit("leave", _("{name} has left the fight", name=self.fighters[i].name))
         if self._fight_is_over():
             self._end_round()
         else:
@@ -385,7 +395,8 @@ class LevaldState(NarrationMixin):
             self.rolls = (*self.rolls, outcome)
             a, b = self.pairs[self.active]
             roller = (a, b)[len(self.rolls) - 1]
-            self._roll_event(roller, outcome, self._stridsvana_target(roller), "Stridsvana (combat experience)")
+            what = pgettext("roll made", "combat experience roll")
+            self._roll_event(roller, outcome, self._stridsvana_target(roller), what)
             if len(self.rolls) < 2:
                 return
             quality_a = self._quality(self.rolls[0], self._stridsvana_target(a))
@@ -393,7 +404,7 @@ class LevaldState(NarrationMixin):
             winner = R.contest_winner(quality_a, quality_b)
             self.contest_why = self._contest_text(quality_a, quality_b)
             if phase == "move_roll" and winner is None:
-                self.contest_why += "; the option nobody chose"
+                self.contest_why = _("{reason}; the option nobody chose", reason=self.contest_why)
             if phase == "move_roll":
                 self._move_pair(winner)
                 self._next_movement()
@@ -469,8 +480,11 @@ class LevaldState(NarrationMixin):
             if len(self.subfight) > 1:
                 self.emit(
                     "exchange",
-                    f"{self.fighters[self.att].name} mot (vs) {self.fighters[self.dfn].name}: anfalls- och "
-                    "försvarsslag (attack and defence rolls)",
+                    _(
+                        "{attacker} against {defender}: attack and defence rolls",
+                        attacker=self.fighters[self.att].name,
+                        defender=self.fighters[self.dfn].name,
+                    ),
                 )
             self.phase = "attack_roll"
             return
@@ -499,21 +513,23 @@ class LevaldState(NarrationMixin):
         out_of_reach = False
         if holder < 0 and not self.redecide[p]:  # after_nobody_wins = stays
             self._nobody_fights(
-                f"Initiativ (initiative) at {self._dist_name()}: kvarstår där det är (stays where it is), with nobody: "
-                "nobody won the last roll and the distance has not changed (after_nobody_wins = stays)"
+                _(
+                    "Initiative at {distance}: stays where it is, with nobody: nobody won the last roll and the "
+                    "distance has not changed (after_nobody_wins = stays)",
+                    distance=self._dist_name(),
+                )
             )
             return False
         if holder >= 0 and not self.redecide[p]:
             if R.keeps_initiative(d, self.fighters[holder].length):
-                unchanged = (
-                    "the distance changed only by gaining ground, which does not count "
-                    "(gain_ground_changes_initiative = false)"
-                    if self.ground_moved[p]
-                    else "the distance did not change"
-                )
                 self._set_roles(
                     holder,
-                    f"initiativet kvarstår (the initiative stays): nobody damaged the holder and {unchanged}",
+                    _(
+                        "the initiative stays: nobody damaged the holder and the distance changed only by gaining "
+                        "ground, which does not count (gain_ground_changes_initiative = false)"
+                    )
+                    if self.ground_moved[p]
+                    else _("the initiative stays: nobody damaged the holder and the distance did not change"),
                 )
                 return False
             out_of_reach = True
@@ -524,30 +540,36 @@ class LevaldState(NarrationMixin):
         decision = R.initiative_afresh(reach_a, reach_b, damaged_roll)
         reason = self.redecide[p]
         self.redecide[p] = 0
-        where = (
-            f"at {self._dist_name()}: {self.fighters[a].name} {R.REACH_TEXT[reach_a]}, "
-            f"{self.fighters[b].name} {R.REACH_TEXT[reach_b]}"
+        where = _(
+            "at {distance}: {a} {reach_a}, {b} {reach_b}",
+            distance=self._dist_name(),
+            a=self.fighters[a].name,
+            reach_a=W.REACH[reach_a],
+            b=self.fighters[b].name,
+            reach_b=W.REACH[reach_b],
         )
         if out_of_reach:
-            where += (
-                f"; {self.fighters[holder].name}'s weapon no longer reaches (gaining ground took the distance beyond "
-                "it): the table decides"
+            where += "; " + _(
+                "{name}'s weapon no longer reaches (gaining ground took the distance beyond it): the table decides",
+                name=self.fighters[holder].name,
             )
         if damaged_roll and decision == "roll":
-            where += "; anfallaren blev skadad (the attacker was damaged): a new roll"
+            where += "; " + _("the attacker was damaged: a new roll")
         elif damaged_roll and decision != "none":
-            where += "; anfallaren blev skadad, but the one too far stays försvarare (automatiskt): no new roll"
+            where += "; " + _(
+                "the attacker was damaged, but the one too far stays defender (automatically): no new roll"
+            )
         if decision == "none":
             self.holder[p] = -1
             self.redecide[p] = reason or MOVED
-            self._nobody_fights(f"Initiativ (initiative) {where}: both too far, nobody can fight")
+            self._nobody_fights(_("Initiative {where}: both too far, nobody can fight", where=where))
         elif decision == "roll":
-            self.emit("initiative", f"Initiativ (initiative) {where}: opposed Stridsvana roll")
+            self.emit("initiative", _("Initiative {where}: opposed combat experience roll", where=where))
             self.rolls = ()
             self.phase = "init_roll"
             return True
         else:
-            self._set_roles(a if decision == "a" else b, f"Initiativ (initiative) {where}")
+            self._set_roles(a if decision == "a" else b, _("Initiative {where}", where=where))
         return False
 
     def _initiative_contest(self, winner: int | None) -> None:
@@ -555,10 +577,17 @@ class LevaldState(NarrationMixin):
         if winner is None:
             self.holder[p] = -1
             self.redecide[p] = MOVED if self.options.after_nobody_wins == "decide" else 0
-            self._nobody_fights(f"Nobody won the Stridsvana roll for the initiative ({self.contest_why})")
+            self._nobody_fights(
+                _("Nobody won the combat experience roll for the initiative ({reason})", reason=self.contest_why)
+            )
         else:
             self._set_roles(
-                self.pairs[p][winner], f"{self._pair_name(winner)} won the Stridsvana roll ({self.contest_why})"
+                self.pairs[p][winner],
+                _(
+                    "{name} won the combat experience roll ({reason})",
+                    name=self._pair_name(winner),
+                    reason=self.contest_why,
+                ),
             )
         self._next_initiative()
 
@@ -570,15 +599,19 @@ class LevaldState(NarrationMixin):
         defender = b if attacker == a else a
         self.emit(
             "initiative",
-            f"{why} → {self.fighters[attacker].name} is anfallare (attacker), {self.fighters[defender].name} "
-            "försvarare (defender)",
+            _(
+                "{reason} → {attacker} is attacker, {defender} defender",
+                reason=why,
+                attacker=self.fighters[attacker].name,
+                defender=self.fighters[defender].name,
+            ),
             attacker=self.fighters[attacker].id,
         )
 
     def _nobody_fights(self, why: str) -> None:
         """Nobody attacks in the active pair: both regain one Gard, and the pair's round is over."""
         a, b = self.pairs[self.active]
-        self.emit("initiative", f"{why}: ingen anfallare (no attacker), nobody needs to defend")
+        self.emit("initiative", _("{reason}: no attacker, nobody needs to defend", reason=why))
         self._regain(a)
         self._regain(b)
 
@@ -598,12 +631,12 @@ class LevaldState(NarrationMixin):
             self._toggle_condition(kind, self.index[str(action["who"])])
         elif kind == "fight":
             self.phase = "move"
-            self.emit("round", "Deklarera rörelse (declare movement) in secret")
+            self.emit("round", _("Declare movement in secret"))
         elif kind == "regain":
             self.choice[self.active] = kind
-            self.emit("choice", f"{self.fighters[self.att].name} does not attack (låter bli att anfalla)")
+            self.emit("choice", _("{name} does not attack", name=self.fighters[self.att].name))
             self._regain(self.att)
-            self.emit("choice", f"{self.fighters[self.dfn].name} need not roll anything")
+            self.emit("choice", _("{name} need not roll anything", name=self.fighters[self.dfn].name))
             self._regain(self.dfn)
             self._next_choice()
         elif kind == "attack":
@@ -611,8 +644,11 @@ class LevaldState(NarrationMixin):
             self.phase = "defender"
         elif kind in ("defend", "counter"):
             self.choice[self.active] = kind
-            text = "kontrar (counter-attacks): no defence roll" if kind == "counter" else "försvarar sig (defends)"
-            self.emit("choice", f"{self.fighters[self.dfn].name} {text}")
+            name = self.fighters[self.dfn].name
+            if kind == "counter":
+                self.emit("choice", _("{name} counter-attacks: no defence roll", name=name))
+            else:
+                self.emit("choice", _("{name} defends", name=name))
             self._next_choice()
         elif kind == "ground":
             self._gain_ground(int(action["step"]))
@@ -622,14 +658,18 @@ class LevaldState(NarrationMixin):
         return self.round_defence[self.dfn] if self.options.several_attackers == "one_defence" else ()
 
     def _attack_roll(self, roll: int) -> None:
-        self.att_quality = self._roll_event(self.att, roll, self._attack_target(self.att), "anfallsslag (attack)")
+        what = pgettext("roll made", "attack roll")
+        self.att_quality = self._roll_event(self.att, roll, self._attack_target(self.att), what)
         self.rolls = (roll,)
         if self.counter:
             self._resolve_undefended(self.att, self.dfn, roll, after="counter")
             return
         kept = self._kept_defence()
         if kept:
-            self.emit("attack", f"{self.fighters[self.dfn].name}'s defence roll of this round stands (one_defence)")
+            self.emit(
+                "attack",
+                _("{name}'s defence roll of this round stands (one_defence)", name=self.fighters[self.dfn].name),
+            )
             self._attack_against(kept)
             return
         self.phase = "defence_roll"
@@ -639,7 +679,8 @@ class LevaldState(NarrationMixin):
 
     def _defence_roll(self, roll: int) -> None:
         self.rolls = (*self.rolls, roll)
-        self._roll_event(self.dfn, roll, self._defence_target(self.dfn), "försvarsslag (defence)")
+        what = pgettext("roll made", "defence roll")
+        self._roll_event(self.dfn, roll, self._defence_target(self.dfn), what)
         if len(self.rolls) - 1 < self._defence_rolls_needed():
             return
         target = self._defence_target(self.dfn)
@@ -649,11 +690,13 @@ class LevaldState(NarrationMixin):
 
     def _attack_against(self, defences: tuple[tuple[int, int], ...]) -> None:
         if R.attack_wins(self.att_quality, defences):
-            self.emit("attack", f"{self.fighters[self.att].name}'s attack wins (anfallsslaget vinner): higher quality")
+            self.emit("attack", _("{name}'s attack wins: higher quality", name=self.fighters[self.att].name))
             self._start_damage(self.att, self.dfn, self.rolls[0], after="ground")
         else:
-            why = "the attack missed" if self.att_quality[0] == R.FAILURE else "the defence held (försvaret håller)"
-            self.emit("attack", f"No damage (ingen skada): {why}")
+            if self.att_quality[0] == R.FAILURE:
+                self.emit("attack", _("No damage: the attack missed"))
+            else:
+                self.emit("attack", _("No damage: the defence held"))
             self._after_attack()
 
     def _resolve_undefended(self, src: int, dst: int, roll: int, after: str) -> None:
@@ -661,18 +704,18 @@ class LevaldState(NarrationMixin):
         if self._quality(roll, self._attack_target(src))[0] >= R.SUCCESS:
             self._start_damage(src, dst, roll, after)
         else:
-            self.emit("attack", f"{self.fighters[src].name}'s attack misses (missar): no damage")
+            self.emit("attack", _("{name}'s attack misses: no damage", name=self.fighters[src].name))
             self._continue(after)
 
     def _start_damage(self, src: int, dst: int, roll: int, after: str) -> None:
         exceptional = self._quality(roll, self._attack_target(src))[0] == R.EXCEPTIONAL
         counts = R.gard_counts(self.prepared[dst], self.fighters[src].weapon.ranged, self.fighters[dst].has_shield)
-        reason = "exceptionell framgång (exceptional success) ignores Gard" if exceptional else ""
+        reason = "exceptional" if exceptional else ""
         if not counts:
-            reason = "not prepared (ej beredd)" if not self.prepared[dst] else "ranged attack, no shield"
+            reason = "unprepared" if not self.prepared[dst] else "ranged"
         if after == "leave" and self.options.free_attack_ignores_gard:
             counts = False
-            reason = "the free attack ignores Gard (free_attack_ignores_gard)"
+            reason = "free_attack"
         self.bypass_reason = reason
         guarded = R.uses_guarded_dice(self.gard[dst], counts, exceptional)
         if not guarded and self.gard[dst] > 0 and self.options.bypass_dice == "guarded":
@@ -721,15 +764,15 @@ class LevaldState(NarrationMixin):
             if self.fate[self.dfn] == FIGHTING:
                 self.phase = "counter_roll"
                 return
-            self.emit("attack", f"{self.fighters[self.dfn].name} is out: no counter-attack")
+            self.emit("attack", _("{name} is out: no counter-attack", name=self.fighters[self.dfn].name))
         self._gain_ground_or_end()
 
     def _counter_roll(self, roll: int) -> None:
-        self._roll_event(self.dfn, roll, self._attack_target(self.dfn), "motanfall (counter-attack)")
+        self._roll_event(self.dfn, roll, self._attack_target(self.dfn), pgettext("roll made", "counter-attack roll"))
         self._resolve_undefended(self.dfn, self.att, roll, after="countered")
 
     def _free_roll(self, roll: int) -> None:
-        self._roll_event(self.att, roll, self._attack_target(self.att), "gratisanfall (free attack)")
+        self._roll_event(self.att, roll, self._attack_target(self.att), pgettext("roll made", "free attack roll"))
         self._resolve_undefended(self.att, self.dfn, roll, after="leave")
 
     # ---- gain ground -----------------------------------------------------------------------------------------------
@@ -749,8 +792,12 @@ class LevaldState(NarrationMixin):
             self.ground_moved[p] = True
         self.emit(
             "ground",
-            f"Vinna terräng (gain ground): {self.fighters[self.att].name} {self._ground_word(step)} → "
-            f"avståndet (distance) {self.scale[self.dist[p]]}",
+            _(
+                "Gain ground: {name} {choice} → distance {distance}",
+                name=self.fighters[self.att].name,
+                choice=self._ground_word(step),
+                distance=W.distance(self.scale[self.dist[p]]),
+            ),
             step=step,
             distance=self.dist[p],
         )
@@ -761,11 +808,17 @@ class LevaldState(NarrationMixin):
         name = self.fighters[i].name
         if kind == "cornered":
             self.cornered[i] = not self.cornered[i]
-            state = "inträngd i ett hörn (cornered)" if self.cornered[i] else "free to move back (kan backa)"
+            if self.cornered[i]:
+                text = _("GM: {name} is now cornered", name=name)
+            else:
+                text = _("GM: {name} is now free to move back", name=name)
         else:
             self.prepared[i] = not self.prepared[i]
-            state = "beredd (prepared)" if self.prepared[i] else "ej beredd (unprepared: Gard does not count)"
-        self.emit("condition", f"Spelledaren (GM): {name} is now {state}", who=self.fighters[i].id)
+            if self.prepared[i]:
+                text = _("GM: {name} is now prepared", name=name)
+            else:
+                text = _("GM: {name} is now unprepared: Gard does not count", name=name)
+        self.emit("condition", text, who=self.fighters[i].id)
 
     # ---- sub-fights and the round ------------------------------------------------------------------------------------
     def _standing(self) -> dict[str, list[int]]:
@@ -830,7 +883,10 @@ class LevaldState(NarrationMixin):
         if self.rounds >= self.options.max_rounds:
             self.ending = "deadlock"
             self.phase = "over"
-            self.emit("end", f"The fight ends undecided after {self.rounds} rounds (max_rounds)")
+            self.emit(
+                "end",
+                _("The fight ends undecided after round {round} (max_rounds)", round=self.rounds),
+            )
             return
         self._start_round()
 
