@@ -9,14 +9,18 @@ from pathlib import Path
 
 import pytest
 
+from konflikt.analysis.advice import advise
 from konflikt.core.actions import Action
-from konflikt.core.conflict import Conflict, parse_json
+from konflikt.core.conflict import Conflict, new_state, parse_json
 from konflikt.core.i18n import speaking
 from konflikt.core.odds import OddsParam, OddsQuestion, percent_text
 from konflikt.core.options import OptionSet, RuleOption, parse_assignments
 from konflikt.core.ruleset import get_ruleset
 from konflikt.core.scenario import bundled_examples, find_scenario, read_toml, scenario_from_document
+from konflikt.core.stakes import default_stakes
+from konflikt.dice import Fudge, Percentile, SuccessPool, SumDice, parse_dice
 from konflikt.errors import KonfliktError
+from tests.core.toy import DOCUMENT
 from tests.languages import english_words
 
 
@@ -117,3 +121,53 @@ def test_both_reads_as_before(tmp_path: Path) -> None:
         texts = core_refusals(tmp_path)
     assert texts[0] == "duel.toml: seed = 'abc': input should be a valid integer"
     assert texts[10] == "option 'rounds' must be at most 9, not 12"
+
+
+def engine_texts() -> list[str]:
+    """The State API's own events and refusals, the dice's words at the table, the stakes and the advice."""
+    scenario = scenario_from_document(DOCUMENT, "toy.toml")
+    state = new_state(scenario)
+    texts = [advise(scenario, state, "ada", iterations=8).note]
+    state.apply_actions({"ada": Action.of("guard")})
+    texts += [e.text for e in state.history() if e.kind in ("secret", "secret_made")]
+    texts += [
+        refusal(lambda: state.apply_actions({"ada": Action.of("strike")})),
+        refusal(lambda: state.apply_action(Action.of("strike"))),
+        refusal(lambda: state.correct("ada", "points", 1, "slip")),
+        refusal(lambda: state.declare_goal("west")),
+        refusal(lambda: state.outcome()),
+        state.why_illegal("bo", Action.of("flee")),
+        state.ending_words("goal_reached"),
+        advise(scenario, state, "ada").note,
+    ]
+    pool, d100 = SuccessPool(3), Percentile()
+    texts += [pool.describe((2, 1)), pool.describe((1, 0)), pool.table_hint(), d100.describe(47), d100.table_hint()]
+    texts += [SumDice(2, 6).table_hint(), Fudge(4).table_hint(), parse_dice("4d6kh3").table_hint()]
+    texts += [label for label, _p in default_stakes(pool, ones=True, need=4)]
+    texts += [
+        refusal(lambda: SumDice(2, 6).parse("1 2 3")),
+        refusal(lambda: Fudge(4).parse("+ +")),
+        refusal(lambda: pool.parse("7")),
+        refusal(lambda: d100.parse("abc")),
+        refusal(lambda: d100.coerce(0)),
+        refusal(lambda: parse_dice("")),
+        refusal(lambda: parse_dice("3d")),
+        refusal(lambda: parse_dice("300d6")),
+    ]
+    return texts
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_engine_speaks_the_language(language: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KONFLIKT_STRICT_CATALOG", "common")
+    with speaking(language):
+        texts = engine_texts()
+    assert_spoken(texts, language, NAMES | {"ada", "bo", "west", "strike", "guard", "flee", "points", "slip"})
+
+
+def test_the_engine_reads_as_before_in_both() -> None:
+    with speaking("both"):
+        texts = engine_texts()
+    assert "ada chose guard (secret)" in texts
+    assert "47 (effect 11)" in texts
+    assert "2 successes, 1×1" in texts

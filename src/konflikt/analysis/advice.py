@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from konflikt.analysis.background_solve import OptimalInBackground
+from konflikt.core.messages import _
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
 from konflikt.errors import KonfliktError
@@ -33,15 +34,15 @@ def optimal_from_here(
 
     side = seat_sides(scenario).get(seat)
     if side is None:
-        return None, "the GM's decisions are not optimised"
+        return None, _("the GM's decisions are not optimised")
     if state.current_player() == SIMULTANEOUS:
-        return None, "a secret choice of both sides is a matrix game, not expectimax"
+        return None, _("a secret choice of both sides is a matrix game, not expectimax")
     try:
         rows = Solver(scenario, state, max_seconds=seconds).advise(state, seat)
     except KonfliktError as exc:
         return None, str(exc).split(";")[0]
     if rows is None:
-        return None, "not a decision of the solved game"
+        return None, _("not a decision of the solved game")
     mine = scenario.sides[side].id
     return [(a, v[mine]) for a, v in rows], ""
 
@@ -93,7 +94,7 @@ def advise(
     from konflikt.analysis.optimal_solve import advice
 
     if seat not in asked(state):
-        return Advice(seat, "none", note=f"{seat} has no decision now")
+        return Advice(seat, "none", note=_("{seat} has no decision now", seat=seat))
     seen = state.seen_by(seat)
     seen.quiet = True
     if optimal is not None and not optimal.ready():
@@ -104,7 +105,7 @@ def advise(
         rows, why = optimal_from_here(scenario, seen, seat, seconds)
     if rows is not None:
         words = [(seen.describe_action(seat, a), float(p), 0) for a, p in rows]
-        return Advice(seat, "optimal", words, "win chance if both sides play optimally after the choice")
+        return Advice(seat, "optimal", words, _("win chance if both sides play optimally after the choice"))
     try:
         search = Search(seen, seat, np.random.default_rng(seed)).run(iterations)
     except KonfliktError as exc:
@@ -115,7 +116,12 @@ def advise(
         seat,
         "mcts",
         words,
-        f"≈ MCTS, {iterations} playouts from what {seat} may see, the heuristic playing on (optimal play: {why})",
+        _(
+            "≈ MCTS, {iterations} playouts from what {seat} may see, the heuristic playing on (optimal play: {why})",
+            iterations=iterations,
+            seat=seat,
+            why=why,
+        ),
     )
 
 

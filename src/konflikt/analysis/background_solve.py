@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from konflikt.core.conflict import new_state
+from konflikt.core.messages import _
 from konflikt.core.scenario import Scenario, scenario_from_document
 from konflikt.core.state import State
 
@@ -59,10 +60,13 @@ class OptimalInBackground:
     def progress(self) -> str:
         """How far the preparation is, in words for the status line."""
         if self.ready():
-            return f"optimal play solved (in {self.finished_after or 0:.0f} s)"
+            return _("optimal play solved (in {seconds} s)", seconds=round(self.finished_after or 0))
         if self.done():
-            return f"optimal play out of reach: {self.why_not}"
-        return f"optimal play being solved beside the table ({time.monotonic() - self.started:.0f} s so far)"
+            return _("optimal play out of reach: {reason}", reason=self.why_not)
+        return _(
+            "optimal play being solved beside the table ({seconds} s so far)",
+            seconds=round(time.monotonic() - self.started),
+        )
 
     def wait(self, seconds: float) -> bool:
         """Wait up to ``seconds`` for the preparation; whether it is done."""
@@ -115,11 +119,11 @@ class OptimalInBackground:
             stderr=subprocess.DEVNULL,
             text=True,
         )
-        said, _ = self._process.communicate(request)
+        said, _err = self._process.communicate(request)
         if self._process.returncode == OUT_OF_REACH:
-            self.why_not = said.strip() or "too large to solve"
+            self.why_not = said.strip() or _("too large to solve")
         elif self._process.returncode != 0:
-            self.why_not = f"the solving process stopped (exit code {self._process.returncode})"
+            self.why_not = _("the solving process stopped (exit code {code})", code=self._process.returncode)
 
 
 _PREPARED: dict[str, OptimalInBackground] = {}

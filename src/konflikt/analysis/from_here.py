@@ -43,6 +43,8 @@ from konflikt.core.actions import Action
 from konflikt.core.batch import Batch, Coded, wilson
 from konflikt.core.capabilities import PreparesWinners, StartsFrom
 from konflikt.core.deadline import OutOfTime, check_time, deadline
+from konflikt.core.i18n import number
+from konflikt.core.messages import _
 from konflikt.core.ruleset import Policy, get_ruleset
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import SIMULTANEOUS, State
@@ -239,7 +241,7 @@ def _exact_try(state: State, policies: Mapping[str, Policy], until: float) -> tu
             finally:
                 _EXACT_LOCK.release()
     except OutOfTime:
-        return None, f"the exact solver did not finish in {share:.1f} s"
+        return None, _("the exact solver did not finish in {seconds} s", seconds=number(share, 1))
     except KonfliktError as exc:
         return None, str(exc).split(";")[0].split(": ")[0]  # the reason, not its numbers: the note is one line
     return odds, ""

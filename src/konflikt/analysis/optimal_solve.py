@@ -22,6 +22,7 @@ from konflikt.analysis.exact import _apply, branches, policy_distribution
 from konflikt.analysis.optimal import Expectimax, Game, TooLargeToSolve, score
 from konflikt.core.actions import Action
 from konflikt.core.capabilities import DescribesStates, NamesRounds
+from konflikt.core.messages import _
 from konflikt.core.ruleset import Policy, RoundGame
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import GM, State
@@ -247,7 +248,7 @@ class Solver:
         if factory is None:
             return
         state = self.opening.fork()
-        for _ in range(BRIDGE_STEPS):
+        for _step in range(BRIDGE_STEPS):
             made = factory(state, self.policies)
             if isinstance(made, str):
                 return
@@ -543,7 +544,7 @@ def solver_for(
 
 def out_of_reach(scenario: Scenario, exc: TooLargeToSolve | KonfliktError) -> str:
     name = scenario.title
-    return f"optimal play for {name!r} is out of reach: {exc}"
+    return _("optimal play for {name} is out of reach: {reason}", name=repr(name), reason=exc)
 
 
 def advice(scenario: Scenario, state: State, seat: str) -> tuple[list[tuple[Action, float]] | None, str]:
@@ -554,17 +555,17 @@ def advice(scenario: Scenario, state: State, seat: str) -> tuple[list[tuple[Acti
 
     side = seat_sides(scenario).get(seat)
     if side is None:
-        return None, "the GM's decisions are not optimised"
+        return None, _("the GM's decisions are not optimised")
     try:
         solver = solved(scenario, state)
         rows = solver.advise(state, seat)
     except KonfliktError as exc:
         return None, str(exc).split(";")[0]
     if rows is None:
-        return None, f"this decision is played by the heuristic in the solved game ({solver.scope})"
+        return None, _("this decision is played by the heuristic in the solved game ({scope})", scope=solver.scope)
     mine = solver.sides[side]
     return [(a, v[mine]) for a, v in rows], ""
 
 
 __all__ = ["Loss", "SideRow", "SolveReport", "Solver", "objective", "out_of_reach", "solver_for"]
-_ = (Mapping, np)
+_USED = (Mapping, np)

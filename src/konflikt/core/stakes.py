@@ -11,6 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from konflikt.core.messages import _
 from konflikt.dice import Dice
 
 MAX_ROWS = 5
@@ -34,11 +35,11 @@ def default_stakes(dice: Dice, ones: bool = False, need: int | None = None) -> l
             successes[roll.successes] = successes.get(roll.successes, Fraction(0)) + p
             if getattr(roll, "ones", 0):
                 one += p
-        rows = _at_least(successes, "successes", upto=need)
+        rows = _at_least(successes, None, upto=need)
         if need is not None and need > max(successes):
-            rows.append((f"successes ≥ {need}", Fraction(0)))
+            rows.append((_("successes ≥ {n}", n=need), Fraction(0)))
         if ones and one:
-            rows.append(("at least one 1", one))
+            rows.append((_("at least one 1"), one))
         return rows
     if dist and all(isinstance(k, int) and not isinstance(k, bool) for k in dist):
         return _at_least(dist, dice.notation, middle=True)
@@ -46,15 +47,18 @@ def default_stakes(dice: Dice, ones: bool = False, need: int | None = None) -> l
 
 
 def _at_least(
-    dist: dict[int, Fraction], what: str, upto: int | None = None, middle: bool = False
+    dist: dict[int, Fraction], what: str | None, upto: int | None = None, middle: bool = False
 ) -> list[tuple[str, Fraction]]:
-    """At-least rows: every value (up to ``upto``), or with ``middle`` the :data:`MAX_ROWS` around the middle."""
+    """At-least rows: every value (up to ``upto``), or with ``middle`` the :data:`MAX_ROWS` around the middle;
+    ``what`` is the roll's notation, ``None`` for a pool's successes."""
     values = sorted(dist)[1:]  # "at least the lowest" is certain
     if upto is not None:
         values = [v for v in values if v <= upto]
     chance = {v: sum((p for k, p in dist.items() if k >= v), Fraction(0)) for v in values}
     if middle and len(values) > MAX_ROWS:
         values = sorted({min(values, key=lambda v: (abs(chance[v] - q), v)) for q in QUANTILES})
+    if what is None:
+        return [(_("successes ≥ {n}", n=v), chance[v]) for v in values]
     return [(f"{what} ≥ {_signed(v) if 'F' in what else v}", chance[v]) for v in values]
 
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from konflikt.dice.counts import Counts, sum_seconds
 from konflikt.dice.distribution import normalise
+from konflikt.dice.messages import _
 from konflikt.errors import DiceError
 
 FUDGE_FACES = {"+": 1, "0": 0, "-": -1, "−": -1, "–": -1, " ": None}
@@ -69,7 +70,7 @@ class Dice(ABC):
 
     def outcome_of(self, faces: Faces) -> Any:
         """The outcome the given faces make; :class:`DiceError` when they are not faces of this roll."""
-        raise DiceError(f"{self.notation} is not read die by die")
+        raise DiceError(_("{notation} is not read die by die", notation=self.notation))
 
     def faces_text(self, faces: Faces) -> str:
         """The faces as they are written at the table (``+ + 0 -``, ``6 3 1 5``)."""
@@ -79,7 +80,9 @@ class Dice(ABC):
         """Accept an outcome from JSON (lists become tuples) and check it is possible."""
         outcome = tuple(value) if isinstance(value, list) else value
         if outcome not in self.distribution():
-            raise DiceError(f"{value!r} is not a possible result of {self.notation}")
+            raise DiceError(
+                _("{value} is not a possible result of {notation}", value=repr(value), notation=self.notation)
+            )
         return outcome
 
     def describe(self, outcome: Any) -> str:
@@ -88,7 +91,7 @@ class Dice(ABC):
 
     def table_hint(self) -> str:
         """How to type this roll at the table."""
-        return "the total"
+        return _("the total")
 
     def outcome_label(self, outcome: Any) -> str:
         """The key of an outcome in tables and JSON."""
@@ -108,7 +111,7 @@ def _ints(text: str) -> list[int]:
     try:
         return [int(p) for p in parts]
     except ValueError:
-        raise DiceError(f"cannot read {text!r} as dice: expected whole numbers") from None
+        raise DiceError(_("cannot read {text} as dice: expected whole numbers", text=repr(text))) from None
 
 
 @dataclass(frozen=True)
@@ -139,7 +142,7 @@ class Fudge(Dice):
         return sum(faces) + self.modifier, faces
 
     def parse(self, text: str) -> int:
-        outcome, _ = self.read_faces(text)
+        outcome, _faces = self.read_faces(text)
         return outcome
 
     def read_faces(self, text: str) -> tuple[int, Faces | None]:
@@ -152,22 +155,38 @@ class Fudge(Dice):
             value = int(raw.replace("−", "-"))
             if value in self.distribution():
                 return value, None
-            raise DiceError(f"{raw} is not a possible total of {self.notation}")
+            raise DiceError(_("{value} is not a possible total of {notation}", value=raw, notation=self.notation))
         raise DiceError(
-            f"cannot read {text!r} as {self.notation}: type {self.count} faces such as "
-            f"'{' '.join(['+', '0', '-', '+'][: self.count])}', or the total"
+            _(
+                "cannot read {text} as {notation}: type {count} faces such as '{example}', or the total",
+                text=repr(text),
+                notation=self.notation,
+                count=self.count,
+                example=" ".join(["+", "0", "-", "+"][: self.count]),
+            )
         )
 
     def outcome_of(self, faces: Faces) -> int:
         if len(faces) != self.count or not all(type(f) is int and -1 <= f <= 1 for f in faces):
-            raise DiceError(f"{list(faces)} are not the {self.count} faces of {self.notation} (each −1, 0 or +1)")
+            raise DiceError(
+                _(
+                    "{faces} are not the {count} faces of {notation} (each −1, 0 or +1)",
+                    faces=list(faces),
+                    count=self.count,
+                    notation=self.notation,
+                )
+            )
         return sum(faces) + self.modifier
 
     def faces_text(self, faces: Faces) -> str:
         return " ".join(FUDGE_SYMBOLS[f] for f in faces)
 
     def table_hint(self) -> str:
-        return f"{self.count} faces (+ 0 -), e.g. '{example(self.count, ('+', '+', '0', '-'))}', or the total"
+        return _(
+            "{count} faces (+ 0 -), e.g. '{example}', or the total",
+            count=self.count,
+            example=example(self.count, ("+", "+", "0", "-")),
+        )
 
     def describe(self, outcome: Any) -> str:
         return f"{int(outcome):+d}"
@@ -219,7 +238,7 @@ class SumDice(Dice):
         return sum(faces) + self.modifier, faces
 
     def parse(self, text: str) -> int:
-        outcome, _ = self.read_faces(text)
+        outcome, _faces = self.read_faces(text)
         return outcome
 
     def read_faces(self, text: str) -> tuple[int, Faces | None]:
@@ -231,19 +250,38 @@ class SumDice(Dice):
                 return values[0] + self.modifier, (values[0],)
             if values[0] in self.distribution():
                 return values[0], None
-            raise DiceError(f"{values[0]} is not a possible total of {self.notation}")
+            raise DiceError(_("{value} is not a possible total of {notation}", value=values[0], notation=self.notation))
         raise DiceError(
-            f"cannot read {text!r} as {self.notation}: type the {self.count} dice (1–{self.sides}) or the total"
+            _(
+                "cannot read {text} as {notation}: type the {count} dice (1–{sides}) or the total",
+                text=repr(text),
+                notation=self.notation,
+                count=self.count,
+                sides=self.sides,
+            )
         )
 
     def outcome_of(self, faces: Faces) -> int:
         if len(faces) != self.count or not all(type(f) is int and 1 <= f <= self.sides for f in faces):
-            raise DiceError(f"{list(faces)} are not the {self.count} faces of {self.notation} (each 1–{self.sides})")
+            raise DiceError(
+                _(
+                    "{faces} are not the {count} faces of {notation} (each 1–{sides})",
+                    faces=list(faces),
+                    count=self.count,
+                    notation=self.notation,
+                    sides=self.sides,
+                )
+            )
         return sum(faces) + self.modifier
 
     def table_hint(self) -> str:
         faces = tuple(str(min(f, self.sides)) for f in (3, 5, 6, 1, 4, 2))
-        return f"the {self.count} dice (1–{self.sides}), e.g. '{example(self.count, faces)}'"
+        return _(
+            "the {count} dice (1–{sides}), e.g. '{example}'",
+            count=self.count,
+            sides=self.sides,
+            example=example(self.count, faces),
+        )
 
 
 @cache
@@ -277,7 +315,7 @@ class SuccessPool(Dice):
         return PoolRoll(sum(f >= self.success_from for f in faces), sum(f == 1 for f in faces))
 
     def parse(self, text: str) -> PoolRoll:
-        outcome, _ = self.read_faces(text)
+        outcome, _faces = self.read_faces(text)
         return outcome
 
     def read_faces(self, text: str) -> tuple[PoolRoll, Faces]:
@@ -286,31 +324,49 @@ class SuccessPool(Dice):
             return PoolRoll(0, 0), ()
         if len(values) != self.count or not all(1 <= v <= 6 for v in values):
             raise DiceError(
-                f"cannot read {text!r} as {self.notation}: type each of the {self.count} dice (1–6), "
-                f"e.g. '{' '.join(['3', '5', '6', '1', '4', '2'][: max(self.count, 1)])}'"
+                _(
+                    "cannot read {text} as {notation}: type each of the {count} dice (1–6), e.g. '{example}'",
+                    text=repr(text),
+                    notation=self.notation,
+                    count=self.count,
+                    example=" ".join(["3", "5", "6", "1", "4", "2"][: max(self.count, 1)]),
+                )
             )
         return self.read(values), tuple(values)
 
     def outcome_of(self, faces: Faces) -> PoolRoll:
         if len(faces) != self.count or not all(type(f) is int and 1 <= f <= 6 for f in faces):
-            raise DiceError(f"{list(faces)} are not the {self.count} dice of {self.notation} (each 1–6)")
+            raise DiceError(
+                _(
+                    "{faces} are not the {count} dice of {notation} (each 1–6)",
+                    faces=list(faces),
+                    count=self.count,
+                    notation=self.notation,
+                )
+            )
         return self.read(list(faces))
 
     def coerce(self, value: Any) -> PoolRoll:
         outcome = PoolRoll(*value) if isinstance(value, list | tuple) else value
         if outcome not in self.distribution():
-            raise DiceError(f"{value!r} is not a possible result of {self.notation}")
+            raise DiceError(
+                _("{value} is not a possible result of {notation}", value=repr(value), notation=self.notation)
+            )
         return outcome
 
     def describe(self, outcome: Any) -> str:
         s, ones = outcome
-        return f"{s} success{'es' if s != 1 else ''}, {ones}×1"
+        return successes_text(s, ones)
 
     def outcome_label(self, outcome: Any) -> str:
         return f"{outcome[0]},{outcome[1]}"
 
     def table_hint(self) -> str:
-        return f"each of the {self.count} dice, e.g. '{example(self.count, ('3', '5', '6', '1', '4', '2'))}'"
+        return _(
+            "each of the {count} dice, e.g. '{example}'",
+            count=self.count,
+            example=example(self.count, ("3", "5", "6", "1", "4", "2")),
+        )
 
     def successes(self) -> dict[int, Fraction]:
         out: dict[int, Fraction] = {}
@@ -361,13 +417,15 @@ class Percentile(Dice):
         if len(digits) == 2 and all(re.fullmatch(r"\d", d) for d in digits):
             value = int(digits[0]) * 10 + int(digits[1])
             return 100 if value == 0 else value
-        raise DiceError(f"cannot read {text!r} as d100: type the two digits as read, e.g. '47' or '00'")
+        raise DiceError(
+            _("cannot read {text} as d100: type the two digits as read, e.g. '47' or '00'", text=repr(text))
+        )
 
     def describe(self, outcome: Any) -> str:
-        return f"{_d100_text(int(outcome))} (effect {effect(int(outcome))})"
+        return _("{roll} (effect {effect})", roll=_d100_text(int(outcome)), effect=effect(int(outcome)))
 
     def table_hint(self) -> str:
-        return "the two digits as read, e.g. '47' ('00' is 100)"
+        return _("the two digits as read, e.g. '47' ('00' is 100)")
 
 
 def effect(value: int) -> int:
@@ -375,6 +433,14 @@ def effect(value: int) -> int:
     if value == 100:
         return 0
     return value // 10 + value % 10
+
+
+def successes_text(successes: int, ones: int) -> str:
+    """A pool's outcome in words: ``2 successes, 1×1``."""
+    # TRANSLATORS: one message per count until scripts/catalogs.py checks plural forms (then ngettext)
+    if successes == 1:
+        return _("1 success, {ones}×1", ones=ones)
+    return _("{n} successes, {ones}×1", n=successes, ones=ones)
 
 
 def _d100_text(value: int) -> str:
@@ -402,8 +468,13 @@ def check_numbers(expr: str) -> None:
     if m := _LONG_NUMBER.search(expr):
         shown = expr if len(expr) <= 40 else expr[:40] + "…"
         raise DiceError(
-            f"dice expression {shown!r} has a number of {len(m.group()):,} digits: numbers in dice expressions "
-            f"have at most {MAX_DIGITS} digits"
+            _(
+                "dice expression {expr} has a number of {digits} digits: numbers in dice expressions have at most "
+                "{most} digits",
+                expr=repr(shown),
+                digits=format(len(m.group()), ","),
+                most=MAX_DIGITS,
+            )
         )
 
 
@@ -417,7 +488,7 @@ def parse_dice(expr: str) -> Dice:
     """
     text = expr.strip()
     if not text:
-        raise DiceError("empty dice expression")
+        raise DiceError(_("empty dice expression"))
     check_numbers(text)
     if _D100.fullmatch(text):
         return Percentile()
@@ -432,10 +503,10 @@ def parse_dice(expr: str) -> Dice:
         count = _count(int(m.group(1) or 1), expr)
         style = ("T6" if m.group(3) else "T") if m.group(2) in "tT" else "d"
         if not m.group(3) and style == "d":
-            raise DiceError(f"cannot read dice expression {expr!r}: say how many sides, e.g. 3d6")
+            raise DiceError(_("cannot read dice expression {expr}: say how many sides, e.g. 3d6", expr=repr(expr)))
         sides = int(m.group(3) or 6)
         if sides < 2 or sides > 1000:
-            raise DiceError(f"cannot read dice expression {expr!r}: dice need 2 to 1000 sides")
+            raise DiceError(_("cannot read dice expression {expr}: dice need 2 to 1000 sides", expr=repr(expr)))
         sign = -1 if m.group(4) == "-" else 1
         return SumDice(count, sides, sign * int(m.group(5) or 0), style)
     from konflikt.dice.expression import parse_expression
@@ -455,7 +526,7 @@ def exact_seconds(dice: Dice) -> float:
 
 def _count(count: int, expr: str) -> int:
     if not 1 <= count <= MAX_DICE:
-        raise DiceError(f"dice expression {expr!r} must roll 1 to {MAX_DICE} dice")
+        raise DiceError(_("dice expression {expr} must roll 1 to {most} dice", expr=repr(expr), most=MAX_DICE))
     return count
 
 

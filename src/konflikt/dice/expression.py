@@ -57,7 +57,8 @@ import numpy as np
 
 from konflikt.dice.combine import KeepOf, Operand, Product
 from konflikt.dice.counts import Counts, product_seconds, sum_seconds
-from konflikt.dice.dice import MAX_DICE, Dice, PoolRoll, _ints, check_numbers
+from konflikt.dice.dice import MAX_DICE, Dice, PoolRoll, _ints, check_numbers, successes_text
+from konflikt.dice.messages import _
 from konflikt.dice.opposed import Opposed
 from konflikt.errors import DiceError
 
@@ -122,7 +123,7 @@ class Group:
         top = base.hi
         hits = base.ways[-1]
         result = base
-        for _ in range(self.explode):
+        for _round in range(self.explode):
             # a die shows a face below the top (weighted by the rest's total), or the top plus another roll
             lower = {base.lo + i: w * result.total for i, w in enumerate(base.ways) if w and base.lo + i != top}
             again = result.shift(top)
@@ -299,7 +300,7 @@ class DiceExpression(Dice):
 
     def success_counts(self) -> Counts:
         """A success pool's successes as integer ways (a side of ``A vs B``)."""
-        ways, _ = self._pool_ways
+        ways, _ones = self._pool_ways
         successes: dict[int, int] = {}
         for roll, w in ways.items():
             successes[roll.successes] = successes.get(roll.successes, 0) + w
@@ -359,7 +360,14 @@ class DiceExpression(Dice):
                 rest = sum(s * t for s, t in self.terms if isinstance(t, int))
                 sign = next(s for s, t in self.terms if isinstance(t, Group))
                 return sign * sum(values) + rest
-        raise DiceError(f"cannot read {text!r} as {self.notation}: type {self.table_hint()}")
+        raise DiceError(
+            _(
+                "cannot read {text} as {notation}: type {hint}",
+                text=repr(text),
+                notation=self.notation,
+                hint=self.table_hint(),
+            )
+        )
 
     def coerce(self, value: Any) -> Any:
         outcome = PoolRoll(*value) if self.pool and isinstance(value, list | tuple) else value
@@ -368,17 +376,19 @@ class DiceExpression(Dice):
         except TypeError:  # unhashable (a JSON list for a sum): no possible result either
             known = False
         if not known:
-            raise DiceError(f"{value!r} is not a possible result of {self.notation}")
+            raise DiceError(
+                _("{value} is not a possible result of {notation}", value=repr(value), notation=self.notation)
+            )
         return outcome
 
     def table_hint(self) -> str:
         if self.pool:
-            return f"each of the {self._pool_group().count} dice"
-        return "the total" if self.compare is None else "the roll is computed here; use 'auto'"
+            return _("each of the {count} dice", count=self._pool_group().count)
+        return _("the total") if self.compare is None else _("the roll is computed here; use 'auto'")
 
     def describe(self, outcome: Any) -> str:
         if self.pool:
-            return f"{outcome[0]} success{'es' if outcome[0] != 1 else ''}, {outcome[1]}×1"
+            return successes_text(outcome[0], outcome[1])
         return self.outcome_label(outcome)
 
     def outcome_label(self, outcome: Any) -> str:
@@ -580,7 +590,7 @@ class _Parser:
         self.expect("(", f"{what} takes expressions in brackets, e.g. {what}(2d6, 1d12)")
         found: list[Operand] = []
         while True:
-            terms, _ = self.sum()
+            terms, _end = self.sum()
             if len(terms) == 1 and terms[0][0] == 1 and not isinstance(terms[0][1], int):
                 found.append(terms[0][1])
             else:
@@ -598,7 +608,7 @@ class _Parser:
         word = self.word()
         if token == "(":
             self.take()
-            inner, _ = self.sum()
+            inner, _end = self.sum()
             if self.peek() != ")":
                 raise self.fail("a '(' is not closed")
             self.take()
