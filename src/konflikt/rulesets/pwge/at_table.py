@@ -13,49 +13,68 @@ from typing import TYPE_CHECKING
 from konflikt.core.stakes import default_stakes
 from konflikt.dice import SumDice
 from konflikt.rulesets.pwge.exchange import DIFFICULTY
+from konflikt.rulesets.pwge.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from konflikt.rulesets.pwge.state import PwgeState
 
 ENDINGS = {
-    "goal_reached": "målet uppnått (goal reached)",
-    "pools_exhausted": "handlingspölen slut (an action pool ran out)",
-    "deadlock": "dödläge (deadlock)",
+    "goal_reached": N_("goal reached"),
+    "pools_exhausted": N_("an action pool ran out"),
+    "deadlock": N_("deadlock"),
 }
+
+
+def ending_words(ending: str) -> str | None:
+    """An ending in the table's language, or None for one PWGE does not name."""
+    return _(ENDINGS[ending]) if ending in ENDINGS else None
 
 
 def setup_facts(conflict: PwgeState) -> dict[str, dict[str, str]]:
     """Each person's numbers: attributes, skills, the attribute and skill in use, the handlingspöl, weapons,
     armour, kroppspoäng and experience dice."""
     facts: dict[str, dict[str, str]] = {}
+    no_skill = _("no skill")
     for f, sheet in zip(conflict.people, conflict.characters, strict=True):
         row = {
-            "egenskaper (attributes)": ", ".join(f"{k} {v}" for k, v in sheet.get("attributes", {}).items()),
-            "färdigheter (skills)": ", ".join(f"{k} {v}" for k, v in sheet.get("skills", {}).items()) or "-",
+            _("attributes"): ", ".join(f"{k} {v}" for k, v in sheet.get("attributes", {}).items()),
+            _("skills"): ", ".join(f"{k} {v}" for k, v in sheet.get("skills", {}).items()) or "-",
         }
         if f.chosen:
-            row["slag (roll)"] = (
-                f"2T + {f.attribute_name} {f.attribute} + {f.skill_name or 'no skill'} {f.skill} (an attack: the "
-                "weapon's skill)"
+            row[_("roll")] = _(
+                "2T + {attribute} {value} + {skill} {level} (an attack: the weapon's skill)",
+                attribute=f.attribute_name,
+                value=f.attribute,
+                skill=f.skill_name or no_skill,
+                level=f.skill,
             )
-            row["handlingspöl (action pool)"] = f"{f.pool} marker (tokens)"
+            row[_("action pool")] = ngettext("{n} token in all", "{n} tokens in all", f.pool)
         else:
-            row["egenskap (attribute in use)"] = "chosen at the start"
-        melee_skill = f"{f.melee_skill[0]} {f.melee_skill[1]}" if f.melee_skill[0] else "no skill"
-        row["närstridsvapen (melee weapon)"] = (
-            f"{f.melee_name}: {melee_skill}, +{f.melee_bonus}, skada (damage) +{f.melee_damage}"
+            row[_("attribute in use")] = _("chosen at the start")
+        melee_skill = f"{f.melee_skill[0]} {f.melee_skill[1]}" if f.melee_skill[0] else no_skill
+        row[_("melee weapon")] = _(
+            "{weapon}: {skill}, +{bonus}, damage +{damage}",
+            weapon=f.melee_name,
+            skill=melee_skill,
+            bonus=f.melee_bonus,
+            damage=f.melee_damage,
         )
         if f.ranged is not None:
             short, longest, damage = f.ranged
-            ranged_skill = f"{f.ranged_skill[0]} {f.ranged_skill[1]}" if f.ranged_skill[0] else "no skill"
-            row["avståndsvapen (ranged weapon)"] = (
-                f"{f.ranged_name}: {ranged_skill}, Kort {short}, Max {longest}, skada +{damage}"
+            ranged_skill = f"{f.ranged_skill[0]} {f.ranged_skill[1]}" if f.ranged_skill[0] else no_skill
+            row[_("ranged weapon")] = _(
+                "{weapon}: {skill}, short {short}, max {longest}, damage +{damage}",
+                weapon=f.ranged_name,
+                skill=ranged_skill,
+                short=short,
+                longest=longest,
+                damage=damage,
             )
-        row["rustning (armour)"] = str(f.armour)
-        row["kroppspoäng (body points)"] = str(f.body)
+        row[_("armour")] = str(f.armour)
+        row[_("body points")] = str(f.body)
         if f.ammunition:
-            row["ammunition"] = str(f.ammunition)
-        row["erfarenhetstärningar (experience dice)"] = str(f.experience_dice)
+            row[_("ammunition")] = str(f.ammunition)
+        row[_("experience dice")] = str(f.experience_dice)
         facts[f.pid] = row
     return facts
 
@@ -74,14 +93,19 @@ def roll_stakes(conflict: PwgeState) -> list[tuple[str, Fraction]]:
             (p * q for a, p in mine.items() for b, q in theirs.items() if a > b),
             Fraction(0),
         )
-        other = "the difficulty" if c.b == DIFFICULTY else conflict.people[c.b].name
-        return [(f"{dice.notation} ahead of {other}'s 2T{c.b_mod:+d} (still to roll)", ahead)]
+        fields = {"dice": dice.notation, "theirs": f"2T{c.b_mod:+d}"}
+        if c.b == DIFFICULTY:
+            return [(_("{dice} ahead of the difficulty's {theirs} (still to roll)", **fields), ahead)]
+        words = _("{dice} ahead of {name}'s {theirs} (still to roll)", name=conflict.people[c.b].name, **fields)
+        return [(words, ahead)]
     a_roll = c.a_roll
     ahead = sum((p for b, p in mine.items() if b > a_roll or (b == a_roll and c.tie == "b")), Fraction(0))
     name = conflict.people[c.a].name
     if c.tie == "b":
-        return [(f"{dice.notation} reaches {name}'s {a_roll} (a tie is enough)", ahead)]
-    return [(f"{dice.notation} beats {name}'s {a_roll}", ahead)]
+        return [
+            (_("{dice} reaches {name}'s {roll} (a tie is enough)", dice=dice.notation, name=name, roll=a_roll), ahead)
+        ]
+    return [(_("{dice} beats {name}'s {roll}", dice=dice.notation, name=name, roll=a_roll), ahead)]
 
 
-__all__ = ["ENDINGS", "roll_stakes", "setup_facts"]
+__all__ = ["ENDINGS", "ending_words", "roll_stakes", "setup_facts"]

@@ -833,7 +833,7 @@ class PwgeState(State):
         return at_table.roll_stakes(self)
 
     def ending_words(self, ending: str) -> str:
-        return at_table.ENDINGS.get(ending, super().ending_words(ending))
+        return at_table.ending_words(ending) or super().ending_words(ending)
 
     def correctable(self) -> dict[str, dict[str, tuple[int, int, int]]]:
         """The GM may set each person's handlingspöl (action pool: tokens left) by hand, from 0 to the full pool."""
