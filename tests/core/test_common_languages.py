@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from konflikt.analysis.advice import advise
+from konflikt.analysis.questions import whole_conflict_answer
 from konflikt.core.actions import Action
 from konflikt.core.conflict import Conflict, new_state, parse_json
 from konflikt.core.i18n import speaking
@@ -144,6 +145,13 @@ def engine_texts() -> list[str]:
     texts += [pool.describe((2, 1)), pool.describe((1, 0)), pool.table_hint(), d100.describe(47), d100.table_hint()]
     texts += [SumDice(2, 6).table_hint(), Fudge(4).table_hint(), parse_dice("4d6kh3").table_hint()]
     texts += [label for label, _p in default_stakes(pool, ones=True, need=4)]
+    toy = scenario_from_document(DOCUMENT, "toy.toml")
+    opening = new_state(toy)
+    seats = {"ada": toy.ruleset.policy("random"), "bo": toy.ruleset.policy("random")}
+    for exact in (True, False):
+        answer = whole_conflict_answer(toy, opening, seats, exact=exact)
+        texts += [answer.title, answer.label, *answer.notes, *answer.words.values()]
+    texts.append(refusal(lambda: whole_conflict_answer(toy, opening, {**seats, "bo": None})))
     texts += [
         refusal(lambda: SumDice(2, 6).parse("1 2 3")),
         refusal(lambda: Fudge(4).parse("+ +")),
@@ -162,7 +170,8 @@ def test_the_engine_speaks_the_language(language: str, monkeypatch: pytest.Monke
     monkeypatch.setenv("KONFLIKT_STRICT_CATALOG", "common")
     with speaking(language):
         texts = engine_texts()
-    assert_spoken(texts, language, NAMES | {"ada", "bo", "west", "strike", "guard", "flee", "points", "slip"})
+    names = {"ada", "bo", "west", "strike", "guard", "flee", "points", "slip", "toy", "duel", "random", "heuristic"}
+    assert_spoken(texts, language, NAMES | names | {"policy", "seat", "state", "api"})
 
 
 def test_the_engine_reads_as_before_in_both() -> None:

@@ -35,6 +35,8 @@ import numpy as np
 from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.capabilities import ChanceClasses, Spreads
 from konflikt.core.deadline import check_time
+from konflikt.core.messages import N_
+from konflikt.core.messages import _ as gettext
 from konflikt.core.ruleset import Policy, RandomPolicy
 from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
 from konflikt.errors import KonfliktError
@@ -73,7 +75,7 @@ LIFTED_CAP = 1 << 62
 """A round cap never reached: how the solver learns how a round goes before the cap."""
 
 
-SIM_HINT = "; use 'konflikt sim' for a Monte Carlo estimate"
+SIM_HINT = N_("; use 'konflikt sim' for a Monte Carlo estimate")
 """How a refusal of exact odds ends (a front end that estimates instead leaves it out)."""
 
 
@@ -98,12 +100,23 @@ class StateSpaceTooLarge(KonfliktError):
         self.explored, self.frontier, self.limit = explored, frontier, limit
         self.estimate, self.estimated, self.why = estimate, estimated, why
         where = (
-            f"over {limit:,} explored with {frontier:,} still open"
+            gettext(
+                "over {limit} explored with {frontier} still open",
+                limit=format(limit, ","),
+                frontier=format(frontier, ","),
+            )
             if why is None
-            else f"{explored:,} explored and {frontier:,} still open, {why}"
+            else gettext(
+                "{explored} explored and {frontier} still open, {why}",
+                explored=format(explored, ","),
+                frontier=format(frontier, ","),
+                why=why,
+            )
         )
-        guess = estimated or f"estimate: more than {explored + frontier:,}"
-        super().__init__(f"too many states for exact odds: {where} ({guess}){SIM_HINT}")
+        guess = estimated or gettext("estimate: more than {states}", states=format(explored + frontier, ","))
+        super().__init__(
+            gettext("too many states for exact odds: {where} ({guess})", where=where, guess=guess) + gettext(SIM_HINT)
+        )
 
 
 class DistributionPolicy(Protocol):
@@ -138,8 +151,12 @@ def policy_distribution(policy: Policy, state: State, seat: str) -> list[tuple[A
     except KonfliktError as exc:
         if "policy uses chance" in str(exc):
             raise KonfliktError(
-                f"policy {policy.name!r} of {seat} draws random numbers here; exact odds need a deterministic "
-                "policy or one with action_distribution"
+                gettext(
+                    "policy {policy} of {seat} draws random numbers here; exact odds need a deterministic policy or "
+                    "one with action_distribution",
+                    policy=repr(policy.name),
+                    seat=seat,
+                )
             ) from None
         raise
 
@@ -692,7 +709,9 @@ def _solve_cycle(
     for col in range(n):
         pivot = next((r for r in range(col, n) if matrix[r][col] != 0), None)
         if pivot is None:
-            raise KonfliktError("the conflict can loop forever with probability 1 from some state: no exact outcome")
+            raise KonfliktError(
+                gettext("the conflict can loop forever with probability 1 from some state: no exact outcome")
+            )
         matrix[col], matrix[pivot] = matrix[pivot], matrix[col]
         rhs_matrix[col], rhs_matrix[pivot] = rhs_matrix[pivot], rhs_matrix[col]
         inv = 1 / matrix[col][col]

@@ -41,6 +41,7 @@ import numpy as np
 from konflikt.analysis.matrix_game import solve_exact
 from konflikt.analysis.search_policy import budget_after_colon, heuristic_of, legal_and_seed
 from konflikt.core.actions import Action
+from konflikt.core.messages import _ as gettext
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
 from konflikt.errors import KonfliktError
@@ -125,7 +126,7 @@ class Search:
         self.rollout = rollout or heuristic_of(state)
         self.root = _node_of(self.root_state)
         if seat not in self.root.seats or self.root.kind not in ("decision", "joint"):
-            raise KonfliktError(f"{seat} has no decision to search now")
+            raise KonfliktError(gettext("{seat} has no decision to search now", seat=seat))
         self.sides: dict[str, str | None] = {}
 
     def side(self, seat: str) -> str | None:

@@ -28,6 +28,7 @@ import numpy as np
 from konflikt.analysis.exact import StateSpaceTooLarge, conflict_odds
 from konflikt.analysis.matrix_game import MatrixSolution, solve_exact
 from konflikt.core.actions import Action
+from konflikt.core.messages import _ as gettext
 from konflikt.core.ruleset import Policy, get_ruleset
 from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
 from konflikt.errors import KonfliktError
@@ -167,15 +168,19 @@ def movement_game(state: State, seat: str, evaluate: Evaluate | None = None, see
         KonfliktError: nobody is choosing in secret now, ``seat`` is not, or not exactly two seats of two sides are.
     """
     if state.current_player() != SIMULTANEOUS:
-        raise KonfliktError("no secret choice is being made now")
+        raise KonfliktError(gettext("no secret choice is being made now"))
     seen = state.seen_by(seat)
     seats = seen.waiting_for()
     if seat not in seats:
-        raise KonfliktError(f"{seat} is not choosing in secret now")
+        raise KonfliktError(gettext("{seat} is not choosing in secret now", seat=seat))
     others = [s for s in seats if s != seat]
     side = seen.side_of(seat)
     if len(others) != 1 or side is None or seen.side_of(others[0]) in (None, side):
-        raise KonfliktError(f"a matrix game needs two seats of two sides choosing together (here: {', '.join(seats)})")
+        raise KonfliktError(
+            gettext(
+                "a matrix game needs two seats of two sides choosing together (here: {seats})", seats=", ".join(seats)
+            )
+        )
     other = others[0]
     evaluate = evaluate or continuation(heuristic_policies(seen))
     mine, theirs = tuple(seen.legal_actions(seat)), tuple(seen.legal_actions(other))

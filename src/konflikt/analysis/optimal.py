@@ -32,6 +32,7 @@ from typing import Any
 
 from konflikt.analysis.exact import Move, _apply, policy_distribution
 from konflikt.core.actions import Action
+from konflikt.core.messages import _ as gettext
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
 from konflikt.errors import KonfliktError
@@ -50,9 +51,17 @@ class TooLargeToSolve(KonfliktError):
 
     def __init__(self, seen: int, limit: int, seconds: float | None = None) -> None:
         self.seen, self.limit = seen, limit
-        why = f"more than {limit:,} states" if seconds is None else f"more than {seconds:g} s of search"
+        why = (
+            gettext("more than {states} states", states=format(limit, ","))
+            if seconds is None
+            else gettext("more than {seconds} s of search", seconds=f"{seconds:g}")
+        )
         super().__init__(
-            f"optimal play is out of reach: {why} (estimate: more than {seen:,} states over the State API)"
+            gettext(
+                "optimal play is out of reach: {why} (estimate: more than {states} states over the State API)",
+                why=why,
+                states=format(seen, ","),
+            )
         )
 
 

@@ -93,7 +93,9 @@ def explore(
             found = ex.index[c] = len(ex.states)
             depth_of.append(at)
             if found >= max_states:
-                raise KonfliktError(f"optimal play is out of reach: more than {max_states:,} compact states")
+                raise KonfliktError(
+                    _("optimal play is out of reach: more than {states} compact states", states=format(max_states, ","))
+                )
             ex.states.append(c)
             queue.append(found)
         return found

@@ -19,6 +19,7 @@ import numpy as np
 from konflikt.analysis import optimal_cache
 from konflikt.analysis.optimal_solve import Solver
 from konflikt.core.actions import Action
+from konflikt.core.messages import _
 from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import State
@@ -65,7 +66,7 @@ class OptimalPolicy:
 
     def choose(self, state: State, seat: str, rng: np.random.Generator) -> Action:
         if self.scenario is None:
-            raise KonfliktError("the optimal policy plays only conflicts started from a scenario (seat_policies)")
+            raise KonfliktError(_("the optimal policy plays only conflicts started from a scenario (seat_policies)"))
         solver = solver_for(self.scenario, state)
         action = solver.choose(state, seat)
         if action is not None:
@@ -89,5 +90,11 @@ class OptimalPolicy:
 def make_policy(name: str, argument: str | None) -> Policy:
     """``optimal``: the registry's maker (``core.ruleset.POLICIES``); it takes no argument."""
     if argument is not None:
-        raise KonfliktError(f"policy {name}:{argument}: optimal takes nothing after a colon (write {name})")
+        raise KonfliktError(
+            _(
+                "policy {name}:{argument}: optimal takes nothing after a colon (write {name})",
+                name=name,
+                argument=argument,
+            )
+        )
     return OptimalPolicy()

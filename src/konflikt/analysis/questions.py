@@ -7,8 +7,9 @@ from fractions import Fraction
 
 from konflikt.analysis.compact import UNIT_ROUNDOFF
 from konflikt.analysis.exact import DEFAULT_MAX_STATES, ConflictOdds, conflict_odds
+from konflikt.core.messages import _
 from konflikt.core.odds import OddsAnswer, Probability
-from konflikt.core.ruleset import Policy
+from konflikt.core.ruleset import Policy, unit_words
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import State
 from konflikt.errors import KonfliktError
@@ -77,9 +78,19 @@ def whole_conflict_answer(
     """
     humans = sorted(s for s, p in seats.items() if p is None)
     if humans:
+        # TRANSLATORS: one message per count until scripts/catalogs.py checks plural forms (then ngettext)
+        if len(humans) == 1:
+            raise KonfliktError(
+                _(
+                    "exact odds need a policy for every seat, but {seats} is human: add --policy SEAT=heuristic",
+                    seats=humans[0],
+                )
+            )
         raise KonfliktError(
-            f"exact odds need a policy for every seat, but {', '.join(humans)} "
-            f"{'is' if len(humans) == 1 else 'are'} human: add --policy SEAT=heuristic"
+            _(
+                "exact odds need a policy for every seat, but {seats} are human: add --policy SEAT=heuristic",
+                seats=", ".join(humans),
+            )
         )
     policies = {s: p for s, p in seats.items() if p is not None}
     odds = conflict_odds(state, policies, max_states, exact=exact)
@@ -93,9 +104,12 @@ def whole_conflict_answer(
     for w in winners_dist:
         assert isinstance(w, tuple)
         winners[w] = " + ".join(str(side_names.get(s, s)) for s in w) if w else "nobody"
+    # the keys stay as JSON has them (identifiers a reader of --json and the summary look up); ``words`` shows them
+    words: dict[str, str] = {"nobody": _("nobody"), "ending": _("ending")}
     distributions: dict[str, list[tuple[str, Probability]]] = {"ending": _rows(odds.endings())}
     for p in scenario.participants():
         distributions[f"{p.name}: fate"] = _rows(odds.fates(p.id))
+        words[f"{p.name}: fate"] = _("{name}: fate", name=p.name)
         if odds.marks is not None:
             named: dict[Hashable, Probability] = {
                 m: q for m, q in odds.marks.items() if isinstance(m, tuple) and m and m[0] == p.id
@@ -104,48 +118,74 @@ def whole_conflict_answer(
             wounds = {m: q for m, q in named.items() if m[1] == WOUND}  # type: ignore[index]
             named = {m: q for m, q in named.items() if m not in boxes and m not in wounds}
             if named:
-                distributions[f"{p.name}: consequences (each, by name)"] = _rows(named, {m: _mark(m) for m in named})
+                key = f"{p.name}: consequences (each, by name)"
+                distributions[key] = _rows(named, {m: _mark(m) for m in named})
+                words[key] = _("{name}: consequences (each, by name)", name=p.name)
             if boxes:
-                distributions[f"{p.name}: track boxes marked (each)"] = _rows(boxes, {m: _mark(m) for m in boxes})
+                key = f"{p.name}: track boxes marked (each)"
+                distributions[key] = _rows(boxes, {m: _mark(m) for m in boxes})
+                words[key] = _("{name}: track boxes marked (each)", name=p.name)
             if wounds:
                 names = {m: str(m[2]) for m in wounds}  # type: ignore[index]
-                distributions[f"{p.name}: sår (wounds) of each kind, at least one"] = _rows(wounds, names)
+                key = f"{p.name}: sår (wounds) of each kind, at least one"
+                distributions[key] = _rows(wounds, names)
+                words[key] = _("{name}: wounds of each kind, at least one", name=p.name)
     probabilities: dict[str, Probability] = {}
     if odds.lengths is not None:
         distributions[f"length ({odds.unit})"] = [(str(n), q) for n, q in odds.lengths.items()]
+        words[f"length ({odds.unit})"] = _("length ({unit})", unit=unit_words(odds.unit))
     mean = odds.expected_length()  # a model may know the mean without the distribution (Le våld's block solve)
     if mean is not None:
         probabilities[f"expected length ({odds.unit})"] = mean
-    how = "a compact model of the rules" if odds.method == "model" else "the State API"
-    seats_used = "policies: " + ", ".join(f"{s}={p.name}" for s, p in sorted(policies.items()))
+        words[f"expected length ({odds.unit})"] = _("expected length ({unit})", unit=unit_words(odds.unit))
+    how = _("a compact model of the rules") if odds.method == "model" else _("the State API")
+    seats_used = _("policies: {policies}", policies=", ".join(f"{s}={p.name}" for s, p in sorted(policies.items())))
+    states = format(odds.states, ",")
     outcomes = _rows(winners_dist, winners)
     if exact:
         return OddsAnswer(
-            title or f"{scenario.title}: who wins (exact)",
-            "winner",
+            title or _("{title}: who wins (exact)", title=scenario.title),
+            _("winner"),
             outcomes,
             distributions=distributions,
             probabilities=probabilities,
-            notes=[f"exact fractions over {odds.states:,} distinct states ({how}), {seats_used}"],
+            notes=[
+                _(
+                    "exact fractions over {states} distinct states ({how}), {policies}",
+                    states=states,
+                    how=how,
+                    policies=seats_used,
+                )
+            ],
+            words=words,
         )
     absolute = odds.absolute_bound > 0
     if odds.method == "model":
         # a relative bound b on a probability p ≤ 1 is an absolute one of at most b: with an absolute part, both add
         bound = shown_bound(odds) + odds.absolute_bound
-        note = f"computed in floats over {odds.states:,} distinct states ({how}), {seats_used}"
+        note = _(
+            "computed in floats over {states} distinct states ({how}), {policies}",
+            states=states,
+            how=how,
+            policies=seats_used,
+        )
     else:  # the State-API solver has no float path: its Fractions, rounded once each
         bound = UNIT_ROUNDOFF
-        note = (
-            f"solved in exact fractions over {odds.states:,} distinct states ({how}, which has no float path), "
-            f"{seats_used}; each shown as the nearest float (within 2^-53 relative)"
+        note = _(
+            "solved in exact fractions over {states} distinct states ({how}, which has no float path), {policies}; "
+            "each shown as the nearest float (within 2^-53 relative)",
+            states=states,
+            how=how,
+            policies=seats_used,
         )
     return OddsAnswer(
-        title or f"{scenario.title}: who wins",
-        "winner",
+        title or _("{title}: who wins", title=scenario.title),
+        _("winner"),
         _float_rows(outcomes),
         distributions={name: _float_rows(rows) for name, rows in distributions.items()},
         probabilities={name: float(p) for name, p in probabilities.items()},
         notes=[note],
         error_bound=bound,
         absolute=absolute,
+        words=words,
     )

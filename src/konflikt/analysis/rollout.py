@@ -27,6 +27,7 @@ import numpy as np
 
 from konflikt.analysis.search_policy import budget_after_colon, heuristic_of, legal_and_seed
 from konflikt.core.actions import Action
+from konflikt.core.messages import _ as gettext
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
 from konflikt.errors import KonfliktError
@@ -87,7 +88,7 @@ def score_choices(state: State, seat: str, playouts: int, seed: int) -> list[Sco
     module); ``state`` is not changed. What ``seat`` may not see (another's secret choice) is taken back first."""
     side = state.side_of(seat)
     if side is None:
-        raise KonfliktError(f"{seat} belongs to no side: nothing to win by choosing")
+        raise KonfliktError(gettext("{seat} belongs to no side: nothing to win by choosing", seat=seat))
     seen = state.seen_by(seat)
     seen.quiet = True
     policy = heuristic_of(seen)

@@ -90,6 +90,9 @@ class OddsAnswer:
             share is bounded as mass, not relative to each label's).
         played: an estimate's sample: the conflicts played, every probability the share of them that ended so
             (a count over ``played``, not an exact value); ``None`` for computed odds.
+        words: the words people read for keys that stay identifiers in JSON (a distribution's name ``Budolf: fate``,
+            a probability's name, a row's label ``nobody``), in the language in use; a key without an entry is shown
+            as it is (:meth:`shown`).
     """
 
     title: str
@@ -102,6 +105,11 @@ class OddsAnswer:
     error_bound: float | None = None
     played: int | None = None
     absolute: bool = False
+    words: Mapping[str, str] = field(default_factory=dict)
+
+    def shown(self, key: str) -> str:
+        """A key (a distribution's or probability's name, a row's label) in the words people read."""
+        return self.words.get(key, key)
 
     @property
     def exact(self) -> bool:

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from konflikt.core.actions import Action
 from konflikt.core.campaign import CampaignRules
 from konflikt.core.conformance import ConformanceTable, conformance_path, load_conformance
-from konflikt.core.messages import _
+from konflikt.core.messages import N_, _
 from konflikt.core.odds import OddsQuestion
 from konflikt.core.options import Options, OptionSet
 from konflikt.core.outcome import Aftermath, fate_parts
@@ -209,7 +209,8 @@ class Ruleset:
     ``run(n, rng) -> konflikt.core.batch.Batch``, or a string saying why it cannot play this scenario."""
     length_unit: str = "steps"
     """The system's own unit of a conflict's length (``exchanges``, ``rounds``, ``actions``), as sim and sweep
-    report it. Without ``length_key`` the length is counted in engine steps and called ``steps``."""
+    report it. Without ``length_key`` the length is counted in engine steps and called ``steps``. An identifier
+    (JSON and CSV keep it); people read :func:`unit_words`."""
     length_key: str | None = None
     """The field of ``ConflictOutcome.data`` holding the length in ``length_unit`` (an int); a kernel supplies the
     same as ``Batch.rounds``, or as the resource of this name."""
@@ -272,6 +273,21 @@ class Ruleset:
             "odds": {name: q.doc for name, q in self.odds.items()},
             "reports": {f"{self.id}-{name}": r.title for name, r in self.reports.items()},
         }
+
+
+UNITS = {
+    "steps": N_("steps"),
+    "rounds": N_("rounds"),
+    "exchanges": N_("exchanges"),
+    "actions": N_("actions"),
+    "days": N_("days"),
+}
+"""The units of a conflict's length and of rest between conflicts, marked for the common catalog."""
+
+
+def unit_words(unit: str) -> str:
+    """A unit (``rounds``, ``exchanges``) in the language in use; one konflikt does not know stays as it is."""
+    return _(UNITS[unit]) if unit in UNITS else unit
 
 
 _REGISTRY: dict[str, Ruleset] = {}
