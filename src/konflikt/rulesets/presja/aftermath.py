@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from konflikt.core.outcome import Aftermath
 from konflikt.core.state import State
+from konflikt.rulesets.presja.i18n import _, ngettext
+from konflikt.rulesets.presja.models import consequence_text
 from konflikt.rulesets.presja.state import PresjaState
-from konflikt.rulesets.presja.track import SLOT_NAMES, SLOTS, track_text
+from konflikt.rulesets.presja.track import SLOTS, slot_name, track_text
 
 
 def aftermath(state: State) -> Aftermath:
@@ -25,18 +27,29 @@ def aftermath(state: State) -> Aftermath:
         parts = []
         if state.marked[i]:
             parts.append(
-                f"tor (track) {track_text(fighter.track, state.marked[i], fighter.body)}: zakreślone pola (marked "
-                f"boxes) stay until {boxes_rest} minutes of rest (kilka minut: campaign rest --minutes {boxes_rest})"
+                ngettext(
+                    "track {track}: marked boxes stay until {n} minute of rest (campaign rest --minutes {n})",
+                    "track {track}: marked boxes stay until {n} minutes of rest (campaign rest --minutes {n})",
+                    boxes_rest,
+                    track=track_text(fighter.track, state.marked[i], fighter.body),
+                )
             )
         for slot in range(3):
             if not state.cons[i][slot]:
                 continue
-            name = f"{SLOT_NAMES[SLOTS[slot]]} '{state.cons_names[i][slot]}'"
+            fields = {"slot": slot_name(SLOTS[slot]), "consequence": consequence_text(state.cons_names[i][slot])}
             if slot == 0:
-                parts.append(f"{name} stays until {mild_rest} minutes of rest (5-10 minut odpoczynku)")
+                parts.append(
+                    ngettext(
+                        "{slot} consequence '{consequence}' stays until {n} minute of rest",
+                        "{slot} consequence '{consequence}' stays until {n} minutes of rest",
+                        mild_rest,
+                        **fields,
+                    )
+                )
             else:
-                parts.append(f"{name} pozostaje (remains) until healed (leczenie): the GM's")
-        parts.append(f"Punkty Losu (fate points) {state.fate_points[i]}")
+                parts.append(_("{slot} consequence '{consequence}' remains until healed: the GM's call", **fields))
+        parts.append(_("fate points {fate_points}", fate_points=state.fate_points[i]))
         lines.append(f"{fighter.name}: " + "; ".join(parts))
     documents = {pid: ch.model_dump(mode="json", exclude_defaults=True) for pid, ch in characters.items()}
     return Aftermath(characters=documents, lines=tuple(lines))

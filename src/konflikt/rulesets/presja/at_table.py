@@ -13,24 +13,36 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, cast
 
 from konflikt.core.actions import Action
+from konflikt.core.i18n import localized
 from konflikt.rulesets.presja import invoke
+from konflikt.rulesets.presja.i18n import N_, _, ngettext, pgettext
 from konflikt.rulesets.presja.models import consequence_names, level_text
 from konflikt.rulesets.presja.naming import without_name
 from konflikt.rulesets.presja.static import ROLL
-from konflikt.rulesets.presja.track import SLOT_NAMES, SLOTS, Absorb, track_text
+from konflikt.rulesets.presja.texts import consequence_words
+from konflikt.rulesets.presja.track import SLOTS, Absorb, slot_name, track_text
 
 if TYPE_CHECKING:
     from konflikt.rulesets.presja.state import PresjaState
 
 ENDINGS = {
-    "taken_out": "wyeliminowany (taken out)",
-    "conceded": "poddanie się (conceded)",
-    "taken_out_and_conceded": "wyeliminowani lub poddani (taken out or conceded)",
-    "all_out": "nikt nie stoi (nobody left standing)",
-    "deadlock": "impas (deadlock)",
-    "goal_reached": "cel osiągnięty (goal reached)",
+    "taken_out": N_("taken out"),
+    "conceded": N_("conceded"),
+    "taken_out_and_conceded": N_("taken out or conceded"),
+    "all_out": N_("nobody left standing"),
+    "deadlock": N_("deadlock"),
+    "goal_reached": N_("goal reached"),
 }
-COSTS = {"fp": "1 Punkt Losu (fate point)", "free": "free (darmowe)", "tick": "1 pole aspektu broni (weapon box)"}
+"""Each ending in words (a message of the catalog, translated where it is shown)."""
+
+
+def cost_words(cost: str) -> str:
+    """What an invocation costs now, in words."""
+    if cost == "fp":
+        return _("1 fate point")
+    if cost == "free":
+        return pgettext("cost", "free")
+    return _("1 weapon aspect box")
 
 
 def decision_stake(conflict: PresjaState, seat: str) -> str:
@@ -39,11 +51,14 @@ def decision_stake(conflict: PresjaState, seat: str) -> str:
         return ""
     a, t, p = conflict.hits[conflict.ptr]
     ft = conflict.fighters[t]
-    free = [SLOT_NAMES[SLOTS[s]] + f" {conflict.values[s]}" for s in range(3) if not conflict.cons[t][s]]
-    return (
-        f"{ft.name} przyjmuje presję (takes pressure) {p} from {conflict.fighters[a].name}'s attack: "
-        f"tor (track) {track_text(ft.track, conflict.marked[t], ft.body)}; free konsekwencje (consequences): "
-        f"{', '.join(free) or 'none'}"
+    free = [f"{slot_name(SLOTS[s])} {conflict.values[s]}" for s in range(3) if not conflict.cons[t][s]]
+    return _(
+        "{name} takes pressure {pressure} from {attacker}'s attack: track {track}; free consequences: {free}",
+        name=ft.name,
+        pressure=p,
+        attacker=conflict.fighters[a].name,
+        track=track_text(ft.track, conflict.marked[t], ft.body),
+        free=", ".join(free) or _("none"),
     )
 
 
@@ -72,7 +87,7 @@ def action_cost(conflict: PresjaState, seat: str, action: Action) -> str:
     if action.kind not in ("invoke", "fate_point") or seat not in conflict.index:
         return ""  # an invocation for the order of action says its price ("a Punkt Losu") itself
     key = "fate_point" if action.kind == "fate_point" else str(action.get("aspect"))
-    return COSTS[invoke.cost(conflict, conflict.index[seat], key)]
+    return cost_words(invoke.cost(conflict, conflict.index[seat], key))
 
 
 def consequences_taken(conflict: PresjaState, seat: str, action: Action) -> tuple[str, ...]:
@@ -100,21 +115,23 @@ def setup_facts(conflict: PresjaState) -> dict[str, dict[str, str]]:
     for fi in conflict.fighters:
         skill = conflict.rule_values["unskilled_level"] if fi.skill is None else fi.skill
         row = {
-            fi.skill_name: level_text(skill, conflict.ladder_name),
-            "Zmysły (Senses)": f"{fi.zmysly:+d}",
-            f"Czynnik Obrażeń (damage factor, {fi.weapon_name})": f"+{fi.damage}",
-            f"Czynnik Wyparowań (absorption factor, {fi.armour_name})": f"+{fi.absorption}",
-            "Ciało (Body)": str(fi.cialo),
-            "tor (track)": track_text(fi.track, 0, fi.body),
-            "konsekwencje (consequences)": ", ".join(
-                f"{SLOT_NAMES[SLOTS[s]]} takes {conflict.values[s]}" for s in range(3)
+            localized(fi.skill_name): level_text(skill, conflict.ladder_name),
+            _("Senses"): f"{fi.zmysly:+d}",
+            _("damage factor ({weapon})", weapon=localized(fi.weapon_name)): f"+{fi.damage}",
+            _("absorption factor ({armour})", armour=localized(fi.armour_name)): f"+{fi.absorption}",
+            _("Body"): str(fi.cialo),
+            pgettext("status", "track"): track_text(fi.track, 0, fi.body),
+            _("consequences"): ", ".join(
+                _("{slot} takes {value}", slot=slot_name(SLOTS[s]), value=conflict.values[s]) for s in range(3)
             ),
-            "Punkty Losu (fate points)": str(fi.character.fate_points),
+            _("fate points"): str(fi.character.fate_points),
         }
         if fi.weapon_aspect:
-            row[f"aspekt broni (weapon aspect) '{fi.weapon_aspect}'"] = f"{fi.weapon_boxes} pola (boxes)"
+            row[_("weapon aspect '{aspect}'", aspect=localized(fi.weapon_aspect))] = ngettext(
+                "{n} box", "{n} boxes", fi.weapon_boxes
+            )
         if fi.aspects:
-            row["aspekty (aspects)"] = "; ".join(f"'{a}'" for a in fi.aspects)
+            row[_("aspects")] = "; ".join(f"'{localized(a)}'" for a in fi.aspects)
         facts[fi.id] = row
     return facts
 
@@ -141,11 +158,17 @@ def roll_stakes(conflict: PresjaState) -> list[tuple[str, Fraction]]:
                     trial.dice[other] = int(roll)
                 if trial.attack_numbers(a, t).presja > 0:
                     hit += p * q
-        later = "" if conflict.dice[other] is not None else f", {conflict.fighters[other].name} still to roll"
-        if a == i:
-            rows.append((f"Atak trafia (a hit on) {conflict.fighters[t].name}{later}", hit))
+        later = conflict.dice[other] is None
+        fields = {"target": conflict.fighters[t].name, "attacker": conflict.fighters[a].name}
+        fields["other"] = conflict.fighters[other].name
+        if a == i and later:
+            rows.append((_("a hit on {target}, {other} still to roll", **fields), hit))
+        elif a == i:
+            rows.append((_("a hit on {target}", target=fields["target"]), hit))
+        elif later:
+            rows.append((_("no pressure from {attacker}, {other} still to roll", **fields), 1 - hit))
         else:
-            rows.append((f"Obrona wytrzymuje (no presja from) {conflict.fighters[a].name}{later}", 1 - hit))
+            rows.append((_("no pressure from {attacker}", attacker=fields["attacker"]), 1 - hit))
     return rows
 
 
@@ -153,10 +176,8 @@ def id_words(conflict: PresjaState) -> dict[str, str]:
     """``belzee:mild`` (a consequence as the choices name it) → the consequence in words."""
     words: dict[str, str] = {}
     for j, fj in enumerate(conflict.fighters):
-        for s, slot in enumerate(SLOTS):
-            name = conflict.cons_names[j][s]
-            what = f" '{name}'" if name else ""
-            words[f"{fj.id}:{slot}"] = f"{fj.name}'s konsekwencja {SLOT_NAMES[slot]}{what}"
+        for slot in SLOTS:
+            words[f"{fj.id}:{slot}"] = consequence_words(conflict, j, slot)
     return words
 
 
@@ -164,6 +185,7 @@ __all__ = [
     "ENDINGS",
     "action_cost",
     "consequences_taken",
+    "cost_words",
     "decision_stake",
     "id_words",
     "leading_actions",

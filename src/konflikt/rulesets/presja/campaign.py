@@ -17,7 +17,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from konflikt.core.campaign import CampaignRules, Carried, Rest
-from konflikt.rulesets.presja.track import SLOT_NAMES
+from konflikt.core.i18n import localized
+from konflikt.rulesets.presja.i18n import _, ngettext
+from konflikt.rulesets.presja.models import UNNAMED_SKILL, consequence_text
+from konflikt.rulesets.presja.texts import signed
+from konflikt.rulesets.presja.track import slot_name
 
 REST = "rest"
 """The delayed effect that counts the minutes of rest since the last fight, while boxes or a mild consequence wait."""
@@ -32,10 +36,27 @@ def _others(pending: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return [dict(p) for p in pending if p.get("effect") != REST]
 
 
+def _held(consequences: Mapping[str, Any], slot: str) -> str:
+    """``łagodna (mild) 'Zmęczony (tired)'``: a consequence held, in the language in use."""
+    return _(
+        "{slot} consequence '{consequence}'", slot=slot_name(slot), consequence=consequence_text(consequences[slot])
+    )
+
+
 def settle(before: Mapping[str, Any], pending: Sequence[Mapping[str, Any]], after: Mapping[str, Any]) -> Carried:
     """The character as the fight left it (the aftermath's document): a rest begun before the fight is broken."""
     broken = _rested(pending)
-    lines = (f"the fight broke the rest ({broken} minutes so far): rest starts again",) if broken else ()
+    lines = (
+        (
+            ngettext(
+                "the fight broke the rest ({n} minute so far): rest starts again",
+                "the fight broke the rest ({n} minutes so far): rest starts again",
+                broken,
+            ),
+        )
+        if broken
+        else ()
+    )
     return Carried(dict(after), tuple(_others(pending)), lines)
 
 
@@ -54,57 +75,82 @@ def rest_between(
     if boxes and rested >= boxes_rest:
         after.pop("marked_boxes", None)
         lines.append(
-            f"zakreślone pola wyczyszczone (marked boxes cleared: {', '.join(boxes)}) after {rested} minutes of rest "
-            f"(kilka minut: {boxes_rest})"
+            ngettext(
+                "marked boxes cleared ({boxes}) after {n} minute of rest (a few minutes: {needed})",
+                "marked boxes cleared ({boxes}) after {n} minutes of rest (a few minutes: {needed})",
+                rested,
+                boxes=", ".join(boxes),
+                needed=boxes_rest,
+            )
         )
         boxes = []
     if consequences.get("mild") and rested >= mild_rest:
         lines.append(
-            f"{SLOT_NAMES['mild']} '{consequences.pop('mild')}' wyczyszczona (cleared) after {rested} minutes of rest "
-            f"(5-10 minut: {mild_rest})"
+            ngettext(
+                "{consequence} cleared after {n} minute of rest (5-10 minutes: {needed})",
+                "{consequence} cleared after {n} minutes of rest (5-10 minutes: {needed})",
+                rested,
+                consequence=_held(consequences, "mild"),
+                needed=mild_rest,
+            )
         )
+        consequences.pop("mild")
         after["consequences"] = consequences
         if not any(consequences.values()):
             after.pop("consequences")
-    wait = [f"the marked boxes clear at {boxes_rest}"] if boxes else []
-    wait += [f"the mild consequence at {mild_rest}"] if consequences.get("mild") else []
+    wait = [_("the marked boxes clear at {minutes}", minutes=boxes_rest)] if boxes else []
+    wait += [_("the mild consequence at {minutes}", minutes=mild_rest)] if consequences.get("mild") else []
     kept = _others(pending) + ([{"effect": REST, "minutes": rested}] if wait else [])
     if wait:
-        lines.append(f"{rested} minutes of rest so far: {' and '.join(wait)}")
-    healing = [
-        f"{SLOT_NAMES[slot]} '{consequences[slot]}'" for slot in ("moderate", "severe") if consequences.get(slot)
-    ]
+        lines.append(
+            ngettext(
+                "{n} minute of rest so far: {waiting}",
+                "{n} minutes of rest so far: {waiting}",
+                rested,
+                waiting=_("{first} and {second}", first=wait[0], second=wait[1]) if len(wait) > 1 else wait[0],
+            )
+        )
+    healing = [_held(consequences, slot) for slot in ("moderate", "severe") if consequences.get(slot)]
     if healing:
-        lines.append(f"{'; '.join(healing)} pozostaje (remains): healing (leczenie) is the GM's")
+        lines.append(_("{consequences} remains: healing is the GM's call", consequences="; ".join(healing)))
     return Carried(after, tuple(kept), tuple(lines))
 
 
+def _name(thing: object) -> str:
+    """A weapon's or armour's id, or the name of one given inline (in the language in use)."""
+    if isinstance(thing, Mapping):
+        name = thing.get("name", "")
+        return localized(name) if isinstance(name, (str, Mapping)) else str(name)
+    return str(thing)
+
+
 def sheet(document: Mapping[str, Any], pending: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The character's sheet in the text's words."""
-    weapon, armour = document.get("weapon", "piesci"), document.get("armour", "brak")
-    weapon = weapon.get("name") if isinstance(weapon, Mapping) else weapon
-    armour = armour.get("name") if isinstance(armour, Mapping) else armour
+    """The character's sheet in the language in use."""
+    weapon, armour = _name(document.get("weapon", "piesci")), _name(document.get("armour", "brak"))
     skill = document.get("skill")
     boxes = list(document.get("marked_boxes", []) or [])
     lines = [
-        f"{document.get('skill_name', 'Walka (fighting)')} {'—' if skill is None else f'{skill:+d}'}; "
-        f"Zmysły (senses) {document.get('zmysly', 0)}; Ciało (body) {document.get('cialo', 0)}",
-        f"broń (weapon) {weapon}; zbroja (armour) {armour}",
-        f"Punkty Losu (fate points) {document.get('fate_points', 3)}",
-        "Tor Presji (pressure track): "
-        + (
-            f"zakreślone pola (marked boxes) {', '.join(boxes)}" if boxes else "wszystkie pola czyste (every box clear)"
+        _(
+            "{skill} {level}; Senses {senses}; Body {body}",
+            skill=localized(document.get("skill_name", UNNAMED_SKILL)),
+            level="—" if skill is None else signed(skill),
+            senses=document.get("zmysly", 0),
+            body=document.get("cialo", 0),
         ),
+        _("weapon {weapon}; armour {armour}", weapon=weapon, armour=armour),
+        _("fate points {fate_points}", fate_points=document.get("fate_points", 3)),
+        _("Pressure track: marked boxes {boxes}", boxes=", ".join(boxes))
+        if boxes
+        else _("Pressure track: every box clear"),
     ]
     if document.get("aspects"):
-        lines.append("aspekty (aspects): " + "; ".join(document["aspects"]))
+        lines.append(_("aspects: {aspects}", aspects="; ".join(localized(a) for a in document["aspects"])))
     consequences = dict(document.get("consequences", {}) or {})
-    held = [f"{SLOT_NAMES[slot]} '{consequences[slot]}'" for slot in ("mild", "moderate", "severe")
-            if consequences.get(slot)]  # fmt: skip
-    lines.append("konsekwencje (consequences): " + ("; ".join(held) if held else "brak (none)"))
+    held = [_held(consequences, slot) for slot in ("mild", "moderate", "severe") if consequences.get(slot)]
+    lines.append(_("consequences: {consequences}", consequences="; ".join(held)) if held else _("consequences: none"))
     rested = _rested(pending)
     if rested:
-        lines.append(f"odpoczynek (rest) so far: {rested} minutes")
+        lines.append(ngettext("rest so far: {n} minute", "rest so far: {n} minutes", rested))
     return lines
 
 

@@ -8,6 +8,9 @@ from konflikt.core.scenario import Participant
 from konflikt.rulesets.presja.models import Character
 from konflikt.rulesets.presja.track import Box, body_indices, build_track
 
+Text = str | dict[str, str]
+"""A content text: one string, or a table of languages (shown with ``konflikt.core.i18n.localized``)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Fighter:
@@ -17,17 +20,17 @@ class Fighter:
     name: str
     side: int
     skill: int | None
-    skill_name: str
+    skill_name: Text
     zmysly: int
     damage: int
-    weapon_name: str
+    weapon_name: Text
     ranged: bool
     reach: int
-    weapon_aspect: str | None
+    weapon_aspect: Text | None
     weapon_boxes: int
     absorption: int
-    armour_name: str
-    aspects: tuple[str, ...]
+    armour_name: Text
+    aspects: tuple[Text, ...]
     track: tuple[Box, ...]
     cialo: int
     body: frozenset[int]

@@ -8,6 +8,7 @@ quotes the Polish text's own words ("…" where words are left out), and an opti
 from __future__ import annotations
 
 from konflikt.core.options import OptionSet, RuleOption
+from konflikt.rulesets.presja.i18n import N_
 from konflikt.rulesets.presja.track import check_track, check_values
 
 ADVANTAGE_MODES = ("off", "auto", "gm")
@@ -276,14 +277,14 @@ OPTIONS = OptionSet(
 )
 
 ADVANTAGE_KINDS: tuple[tuple[str, str, str], ...] = (
-    ("mobility", "advantage_mobility", "Przewaga mobilności (mobility)"),
-    ("weapon", "advantage_weapon", "Przewaga uzbrojenia (weapon)"),
-    ("tactics", "advantage_tactics", "Przewaga taktyki (tactics)"),
-    ("reaction", "advantage_reaction", "Przewaga szybkości reakcji (reaction speed)"),
-    ("personality", "advantage_personality", "Przewaga w osobowości (personality)"),
-    ("numbers", "advantage_numbers", "Przewaga liczebna (numbers)"),
-    ("flanking", "advantage_flanking", "Oskrzydlenie (flanking)"),
-    ("surrounded", "advantage_surrounded", "Otoczenie (surrounded)"),
+    ("mobility", "advantage_mobility", N_("Mobility advantage")),
+    ("weapon", "advantage_weapon", N_("Weapon advantage")),
+    ("tactics", "advantage_tactics", N_("Tactics advantage")),
+    ("reaction", "advantage_reaction", N_("Reaction speed advantage")),
+    ("personality", "advantage_personality", N_("Personality advantage")),
+    ("numbers", "advantage_numbers", N_("Numbers advantage")),
+    ("flanking", "advantage_flanking", N_("Flanking")),
+    ("surrounded", "advantage_surrounded", N_("Surrounded")),
 )
 """(kind, option name, label) of the advantages the GM grants or the positions give (+1 Attack each)."""
 

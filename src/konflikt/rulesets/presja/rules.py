@@ -5,12 +5,15 @@ Everything here takes plain ints and returns plain ints, so tests and exact odds
 
 from __future__ import annotations
 
+from konflikt.rulesets.presja.i18n import N_
+
 TACTICS = ("none", "defensive", "offensive")
 TACTIC_NAMES = {
-    "none": "bez taktyki (no tactic)",
-    "defensive": "taktyka obronna (defensive tactic: +1 Obrona, −1 Atak)",
-    "offensive": "taktyka zaczepna (offensive tactic: +1 Atak, −1 Obrona)",
+    "none": N_("no tactic"),
+    "defensive": N_("defensive tactic: +1 defence, −1 attack"),
+    "offensive": N_("offensive tactic: +1 attack, −1 defence"),
 }
+"""Each tactic's name (a message of the catalog: translated where it is shown)."""
 _TACTIC_MODS = {"none": (0, 0), "defensive": (-1, 1), "offensive": (1, -1)}
 
 

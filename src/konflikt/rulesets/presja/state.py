@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from konflikt.core.actions import Action, ChanceOutcome
+from konflikt.core.i18n import localized
 from konflikt.core.options import Options
 from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.scenario import Scenario
@@ -22,6 +23,7 @@ from konflikt.errors import KonfliktError
 from konflikt.rulesets.presja import at_table, invoke, texts
 from konflikt.rulesets.presja.acts import act
 from konflikt.rulesets.presja.fighters import Fighter
+from konflikt.rulesets.presja.i18n import _
 from konflikt.rulesets.presja.models import Character, Consequences, Setup, consequence_names
 from konflikt.rulesets.presja.naming import AbsorbChoices, consequence_names_typed, without_name
 from konflikt.rulesets.presja.options import ADVANTAGE_KINDS, POSITIONAL
@@ -248,8 +250,10 @@ class PresjaState(State):
     def roll_purpose(self) -> str:
         i = self.roller()
         fi = self.fighters[i]
-        what = "przerzut (reroll)" if self.phase == "reroll" else "Atak i Obrona (attack and defence)"
-        return f"{fi.name}: 4dF + {fi.skill_name} {self.level(i):+d} — {what} for this exchange"
+        fields = {"name": fi.name, "skill": localized(fi.skill_name), "level": f"{self.level(i):+d}"}
+        if self.phase == "reroll":
+            return _("{name}: 4dF + {skill} {level} — reroll for this exchange", **fields)
+        return _("{name}: 4dF + {skill} {level} — attack and defence for this exchange", **fields)
 
     def _legal_actions(self, seat: str) -> Sequence[Action]:
         cache = self._cache
@@ -779,7 +783,8 @@ class PresjaState(State):
     def goal_sides(self) -> dict[str, tuple[str, str | None]]:
         """Each side with its name and the goal its scenario states (or ``None``)."""
         return {
-            sid: (name, goal) for sid, name, goal in zip(self.side_ids, self.side_names, self.side_goals, strict=True)
+            sid: (localized(name), goal)
+            for sid, name, goal in zip(self.side_ids, self.side_names, self.side_goals, strict=True)
         }
 
     def _end_by_goal(self, side: str, goal: str) -> None:
@@ -928,7 +933,8 @@ class PresjaState(State):
         return at_table.roll_stakes(self)
 
     def ending_words(self, ending: str) -> str:
-        return at_table.ENDINGS.get(ending, super().ending_words(ending))
+        words = at_table.ENDINGS.get(ending)
+        return super().ending_words(ending) if words is None else _(words)
 
     def id_words(self) -> dict[str, str]:
         return at_table.id_words(self)

@@ -1,55 +1,98 @@
 """What the table reads: the narrated events, the status display, views, action descriptions and outcomes.
 
-Every text uses the source's Polish terms with English beside them, and shows every number behind a rule.
+Every text is a message of the ``presja`` catalog (``konflikt.rulesets.presja.i18n``), printed in the table's
+language: the source's Polish terms stay the text's words in Polish, are translated from the text's meaning into
+Swedish, Danish and English, and keep their English gloss in the bilingual register (``both``). Every number behind
+a rule is shown.
 """
 
 from __future__ import annotations
 
+from functools import reduce
 from typing import TYPE_CHECKING, Any
 
 from konflikt.core.actions import Action
+from konflikt.core.i18n import BILINGUAL, current, localized
 from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.state import GOAL_REACHED, narration
-from konflikt.rulesets.presja.models import level_text
+from konflikt.rulesets.presja.i18n import N_, _, ngettext, pgettext
+from konflikt.rulesets.presja.models import consequence_text, level_text, level_word
 from konflikt.rulesets.presja.naming import name_problem, without_name
 from konflikt.rulesets.presja.options import ADVANTAGE_KINDS
 from konflikt.rulesets.presja.rules import TACTIC_NAMES
 from konflikt.rulesets.presja.static import ROLL
-from konflikt.rulesets.presja.track import SLOT_NAMES, SLOTS, Absorb, box_label, track_text
+from konflikt.rulesets.presja.track import SLOTS, Absorb, box_label, slot_name, slot_short, track_text
 
 if TYPE_CHECKING:
     from konflikt.rulesets.presja.state import AttackNumbers, Declaration, PresjaState
 
 
+def consequence_words(conflict: PresjaState, who: int, slot: str) -> str:
+    """``Belzee's konsekwencja łagodna (mild) 'Rozcięta brew'``: a participant's consequence, with its name when it
+    has one."""
+    name = conflict.cons_names[who][SLOTS.index(slot)]
+    owner = conflict.fighters[who].name
+    if not name:
+        return _("{name}'s {slot} consequence", name=owner, slot=slot_name(slot))
+    return _(
+        "{name}'s {slot} consequence '{consequence}'",
+        name=owner,
+        slot=slot_name(slot),
+        consequence=consequence_text(name),
+    )
+
+
 def aspect_name(state: PresjaState, key: str) -> str:
     """The aspect behind a key, in words."""
-    kind, _, rest = key.partition(":")
+    kind, _sep, rest = key.partition(":")
     if kind == "own":
         return "?"
     if kind == "scene":
-        return f"aspekt sytuacyjny (situation aspect) '{state.situation[int(rest) - 1]}'"
+        return _("situation aspect '{aspect}'", aspect=localized(state.situation[int(rest) - 1]))
     if key == "weapon":
-        return "aspekt broni (weapon aspect)"
+        return _("weapon aspect")
     if key == "fate_point":
-        return "Punkt Losu bez aspektu (a fate point without an aspect)"
+        return _("a fate point without an aspect")
     j = state.index[kind]
     s = SLOTS.index(rest)
-    return f"{state.fighters[j].name}'s konsekwencja (consequence) '{state.cons_names[j][s]}'"
+    return _(
+        "{name}'s consequence '{consequence}'",
+        name=state.fighters[j].name,
+        consequence=consequence_text(state.cons_names[j][s]),
+    )
 
 
 def name_for(state: PresjaState, who: int, key: str) -> str:
     if key.startswith("own:"):
-        return f"aspekt (aspect) '{state.fighters[who].aspects[int(key[4:]) - 1]}'"
+        return _("aspect '{aspect}'", aspect=localized(state.fighters[who].aspects[int(key[4:]) - 1]))
     if key == "weapon":
-        return f"aspekt broni (weapon aspect) '{state.fighters[who].weapon_aspect}'"
+        return _("weapon aspect '{aspect}'", aspect=localized(state.fighters[who].weapon_aspect or ""))
     return aspect_name(state, key)
 
 
-ADV_LABELS = {kind: label for kind, _, label in ADVANTAGE_KINDS}
+def advantage_label(kind: str) -> str:
+    """An advantage's name (``Przewaga mobilności (mobility)``)."""
+    return _(ADV_LABELS[kind])
+
+
+ADV_LABELS = {kind: label for kind, _option, label in ADVANTAGE_KINDS}
+
+
+def tactic_name(tactic: str) -> str:
+    """A tactic's name with what it does (``taktyka obronna (defensive tactic: +1 Obrona, −1 Atak)``)."""
+    return _(TACTIC_NAMES[tactic])
+
+
+def signed(value: int) -> str:
+    """``+2``, ``-1``, ``+0``: a modifier with its sign."""
+    return f"{value:+d}"
 
 
 def punkty_losu(n: int) -> str:
-    """``1 Punkt Losu``, ``2 Punkty Losu``, ``5 Punktów Losu``: the Polish noun agrees with its number."""
+    """``1 Punkt Losu``, ``2 Punkty Losu``, ``5 Punktów Losu``: the noun agrees with its number (in Polish, also in
+    the bilingual register, with its English beside it)."""
+    if current() != BILINGUAL:
+        return ngettext("{n} fate point", "{n} fate points", n)
     if n == 1:
         word = "Punkt"
     elif n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14):
@@ -59,35 +102,53 @@ def punkty_losu(n: int) -> str:
     return f"{n} {word} Losu (fate point{'' if n == 1 else 's'})"
 
 
+def and_list(names: list[str]) -> str:
+    """``Hersz and Bruno``: names joined in the language in use."""
+    return reduce(lambda first, second: _("{first} and {second}", first=first, second=second), names)
+
+
 def total_text(value: int, ladder_name: str) -> str:
     """``-1 (słaby, Poor)``: a total and its word on the ladder (the number alone off the ladder)."""
-    words = level_text(value, ladder_name)
-    name, _, rest = words.partition(" (")
-    if not rest:
-        return words
-    return f"{value:+d} ({name}, {rest.partition(', ')[2]}"
+    word = level_word(value, ladder_name)
+    if word is None:
+        return f"{value:+d}"
+    if current() == BILINGUAL:
+        name, _sep, rest = level_text(value, ladder_name).partition(" (")
+        return f"{value:+d} ({name}, {rest.partition(', ')[2]}"
+    return f"{value:+d} ({word})"
 
 
 @narration
 def emit_setup(conflict: PresjaState) -> None:
-    aspects = "; ".join(conflict.situation) or "none"
-    conflict.emit("setup", f"Aspekty sytuacyjne (situation aspects): {aspects}")
+    aspects = "; ".join(localized(a) for a in conflict.situation) or _("none")
+    conflict.emit("setup", _("Situation aspects: {aspects}", aspects=aspects))
     for k in range(len(conflict.zone_ids)):
-        near = ", ".join(conflict.zone_ids[z] for z in sorted(conflict.adjacent[k])) or "none"
-        here = ", ".join(fi.name for i, fi in enumerate(conflict.fighters) if conflict.zone[i] == k) or "nobody"
-        conflict.emit("setup", f"Strefa (zone) {conflict.zone_names[k]}: {here}; sąsiednie (adjacent): {near}")
-    for i, fi in enumerate(conflict.fighters):
-        surprised = " — zaskoczony (surprised) in the first exchange" if i in conflict.surprised else ""
+        near = ", ".join(conflict.zone_ids[z] for z in sorted(conflict.adjacent[k])) or _("none")
+        here = ", ".join(fi.name for i, fi in enumerate(conflict.fighters) if conflict.zone[i] == k) or _("nobody")
         conflict.emit(
             "setup",
-            f"{fi.name} ({conflict.side_names[fi.side]}): {fi.skill_name} "
-            f"{level_text(_skill(conflict, i) if i in conflict.surprised else conflict.level(i), conflict.ladder_name)}"
-            ", "
-            f"Zmysły (Senses) {fi.zmysly:+d}, {fi.weapon_name} Czynnik Obrażeń (damage factor) +{fi.damage}, "
-            f"{fi.armour_name} Czynnik Wyparowań (absorption factor) +{fi.absorption}, "
-            f"Punkty Losu (fate points) {conflict.fate_points[i]}, "
-            f"tor (track) {track_text(fi.track, 0, fi.body)}{surprised}",
+            _("Zone {zone}: {here}; adjacent: {near}", zone=localized(conflict.zone_names[k]), here=here, near=near),
         )
+    for i, fi in enumerate(conflict.fighters):
+        level = _skill(conflict, i) if i in conflict.surprised else conflict.level(i)
+        line = _(
+            "{name} ({side}): {skill} {level}, Senses {senses}, {weapon} damage factor +{damage}, {armour} "
+            "absorption factor +{absorption}, fate points {fate_points}, track {track}",
+            name=fi.name,
+            side=localized(conflict.side_names[fi.side]),
+            skill=localized(fi.skill_name),
+            level=level_text(level, conflict.ladder_name),
+            senses=signed(fi.zmysly),
+            weapon=localized(fi.weapon_name),
+            damage=fi.damage,
+            armour=localized(fi.armour_name),
+            absorption=fi.absorption,
+            fate_points=conflict.fate_points[i],
+            track=track_text(fi.track, 0, fi.body),
+        )
+        if i in conflict.surprised:
+            line = _("{line} — surprised in the first exchange", line=line)
+        conflict.emit("setup", line)
 
 
 def _skill(conflict: PresjaState, i: int) -> int:
@@ -99,27 +160,44 @@ def _skill(conflict: PresjaState, i: int) -> int:
 def emit_order(conflict: PresjaState) -> None:
     def value(i: int) -> str:
         bonus = conflict.order_bonus[i]
-        aspect = f" {bonus:+d} aspekt (aspect) = {conflict.order_value(i):+d}" if bonus else ""
-        return f"{conflict.fighters[i].name} (Zmysły {conflict.fighters[i].zmysly:+d}{aspect})"
+        fi = conflict.fighters[i]
+        if not bonus:
+            return _("{name} (Senses {senses})", name=fi.name, senses=signed(fi.zmysly))
+        return _(
+            "{name} (Senses {senses} {bonus} aspect = {total})",
+            name=fi.name,
+            senses=signed(fi.zmysly),
+            bonus=signed(bonus),
+            total=signed(conflict.order_value(i)),
+        )
 
     names = ", ".join(value(i) for i in conflict.order)
-    conflict.emit("order", f"Kolejność (order of action) by Zmysły (Senses): {names}")
+    conflict.emit("order", _("Order of action by Senses: {names}", names=names))
 
 
 @narration
 def emit_edge(conflict: PresjaState, i: int, key: str) -> None:
     conflict.emit(
         "edge",
-        f"{conflict.fighters[i].name} wywołuje (invokes) {name_for(conflict, i, key)} for the order of action: "
-        f"+{conflict.order_bonus[i]} to Zmysły (pays a Punkt Losu, {conflict.fate_points[i]} left)",
+        _(
+            "{name} invokes {aspect} for the order of action: +{bonus} to Senses (pays a fate point, {left} left)",
+            name=conflict.fighters[i].name,
+            aspect=name_for(conflict, i, key),
+            bonus=conflict.order_bonus[i],
+            left=conflict.fate_points[i],
+        ),
         who=conflict.fighters[i].id,
     )
 
 
 @narration
 def emit_order_pick(conflict: PresjaState, i: int) -> None:
-    what = "sets the order" if conflict.rule_values["gm_sets_order"] else "decides the tie of Zmysły"
-    conflict.emit("order", f"MG (GM) {what}: {conflict.fighters[i].name} acts next")
+    name = conflict.fighters[i].name
+    if conflict.rule_values["gm_sets_order"]:
+        text = _("The GM sets the order: {name} acts next", name=name)
+    else:
+        text = _("The GM decides the tie of Senses: {name} acts next", name=name)
+    conflict.emit("order", text)
 
 
 @narration
@@ -127,8 +205,10 @@ def emit_compel(conflict: PresjaState, owner: int, slot: int) -> None:
     fi = conflict.fighters[owner]
     conflict.emit(
         "compel",
-        f"MG (GM) wymusza (compels) {fi.name}'s konsekwencja {SLOT_NAMES[SLOTS[slot]]} "
-        f"'{conflict.cons_names[owner][slot]}': a complication for a Punkt Losu (fate point), or pay one to refuse",
+        _(
+            "The GM compels {consequence}: a complication for a fate point, or pay one to refuse",
+            consequence=consequence_words(conflict, owner, SLOTS[slot]),
+        ),
         who=fi.id,
     )
 
@@ -137,38 +217,47 @@ def emit_compel(conflict: PresjaState, owner: int, slot: int) -> None:
 def emit_compel_answer(conflict: PresjaState, owner: int, slot: int, accepted: bool) -> None:
     fi = conflict.fighters[owner]
     if accepted:
-        text = (
-            f"{fi.name} przyjmuje (accepts) the complication of '{conflict.cons_names[owner][slot]}' and gains a "
-            f"Punkt Losu (fate point) → {conflict.fate_points[owner]}; the GM describes what goes wrong"
+        text = _(
+            "{name} accepts the complication of '{consequence}' and gains a fate point → {fate_points}; the GM "
+            "describes what goes wrong",
+            name=fi.name,
+            consequence=consequence_text(conflict.cons_names[owner][slot]),
+            fate_points=conflict.fate_points[owner],
         )
     else:
-        text = f"{fi.name} odmawia (refuses): pays a Punkt Losu (fate point) → {conflict.fate_points[owner]}"
+        text = _(
+            "{name} refuses: pays a fate point → {fate_points}", name=fi.name, fate_points=conflict.fate_points[owner]
+        )
     conflict.emit("compel", text, who=fi.id, accepted=accepted)
 
 
 @narration
 def emit_exchange(conflict: PresjaState) -> None:
-    conflict.emit("exchange", f"— Sekwencja walki (exchange) {conflict.exchange} —", exchange=conflict.exchange)
+    conflict.emit("exchange", _("— Exchange {number} —", number=conflict.exchange), exchange=conflict.exchange)
 
 
 def declaration_words(conflict: PresjaState, d: Declaration) -> str:
-    """A declaration in the text's words with the English beside them (the narration and the table's cell)."""
-    tactic = "" if d.tactic == "none" else f", {TACTIC_NAMES[d.tactic]}"
+    """A declaration in the language in use (the narration and the table's cell)."""
     if d.kind == "attack":
-        return f"atak na (attack on) {conflict.fighters[d.target].name}{tactic}"
-    if d.kind == "move":
-        return f"przejście do strefy (move to zone) {conflict.zone_names[d.zone]}{tactic}"
-    if d.kind == "defend":
-        return f"tylko obrona (defends only){tactic}"
-    return "poddaje się (concedes)"
+        words = _("attack on {target}", target=conflict.fighters[d.target].name)
+    elif d.kind == "move":
+        words = _("move to zone {zone}", zone=localized(conflict.zone_names[d.zone]))
+    elif d.kind == "defend":
+        words = _("defends only")
+    else:
+        return _("concedes")
+    return words if d.tactic == "none" else f"{words}, {tactic_name(d.tactic)}"
 
 
 @narration
 def emit_declaration(conflict: PresjaState, i: int) -> None:
     d = conflict.decl[i]
     assert d is not None
-    when = " before the opponents roll" if d.kind == "concede" else ""
-    text = f"{conflict.fighters[i].name} deklaruje (declares): {declaration_words(conflict, d)}{when}"
+    name, words = conflict.fighters[i].name, declaration_words(conflict, d)
+    if d.kind == "concede":
+        text = _("{name} declares: {declaration} before the opponents roll", name=name, declaration=words)
+    else:
+        text = _("{name} declares: {declaration}", name=name, declaration=words)
     conflict.emit("declare", text, who=conflict.fighters[i].id, declared=d.kind)
 
 
@@ -176,10 +265,14 @@ def emit_declaration(conflict: PresjaState, i: int) -> None:
 def emit_concede(conflict: PresjaState, i: int, gain: int) -> None:
     conflict.emit(
         "concede",
-        f"{conflict.fighters[i].name} is pokonany (conceded): leaves the scene on their own terms; the opponents "
-        f"gain a fitting concession. +{punkty_losu(gain)}: 1 + {gain - 1} for consequences taken in "
-        "this conflict "
-        f"→ {conflict.fate_points[i]}",
+        _(
+            "{name} has conceded: leaves the scene on their own terms; the opponents gain a fitting concession. "
+            "+{points}: 1 + {more} for consequences taken in this conflict → {fate_points}",
+            name=conflict.fighters[i].name,
+            points=punkty_losu(gain),
+            more=gain - 1,
+            fate_points=conflict.fate_points[i],
+        ),
         who=conflict.fighters[i].id,
         gain=gain,
     )
@@ -187,7 +280,7 @@ def emit_concede(conflict: PresjaState, i: int, gain: int) -> None:
 
 def _rolled_so_far(conflict: PresjaState) -> str:
     names = [conflict.fighters[j].name for j in conflict.order if conflict.dice[j] is not None]
-    return f"after {', '.join(names)}'s roll" if names else "before any roll"
+    return _("after {names}'s roll", names=", ".join(names)) if names else _("before any roll")
 
 
 @narration
@@ -195,8 +288,12 @@ def emit_window_concede(conflict: PresjaState, i: int) -> None:
     roller = conflict.fighters[conflict.order[conflict.ptr]].name
     conflict.emit(
         "declare",
-        f"{conflict.fighters[i].name} poddaje się (concedes) before {roller}'s roll (przed rzutem przeciwnika), "
-        f"{_rolled_so_far(conflict)}",
+        _(
+            "{name} concedes before {roller}'s roll, {so_far}",
+            name=conflict.fighters[i].name,
+            roller=roller,
+            so_far=_rolled_so_far(conflict),
+        ),
         who=conflict.fighters[i].id,
         declared="concede",
     )
@@ -207,7 +304,7 @@ def emit_fight_on(conflict: PresjaState, i: int) -> None:
     roller = conflict.fighters[conflict.order[conflict.ptr]].name
     conflict.emit(
         "fight_on",
-        f"{conflict.fighters[i].name} walczy dalej (fights on): no concession before {roller}'s roll",
+        _("{name} fights on: no concession before {roller}'s roll", name=conflict.fighters[i].name, roller=roller),
         who=conflict.fighters[i].id,
     )
 
@@ -226,12 +323,27 @@ def emit_roll(conflict: PresjaState, i: int, dice: int) -> None:
     fi = conflict.fighters[i]
     lv = conflict.level(i)
     total = lv + dice
-    surprised = " (zaskoczony, surprised)" if conflict.exchange == 1 and i in conflict.surprised else ""
+    fields = {
+        "name": fi.name,
+        "fell": fell_text(conflict, dice),
+        "skill": localized(fi.skill_name),
+        "level": f"{lv:+d}",
+        "dice": f"{dice:+d}",
+        "result": level_text(total, conflict.ladder_name),
+        "total": total,
+    }
+    if conflict.exchange == 1 and i in conflict.surprised:
+        text = _(
+            "{name} rolls 4dF: {fell} → {skill} {level} (surprised), 4dF {dice} = {result}: attack and defence {total}",
+            **fields,
+        )
+    else:
+        text = _(
+            "{name} rolls 4dF: {fell} → {skill} {level}, 4dF {dice} = {result}: attack and defence {total}", **fields
+        )
     conflict.emit(
         "roll",
-        f"{fi.name} rzuca 4dF (rolls): {fell_text(conflict, dice)} → {fi.skill_name} {lv:+d}{surprised}, "
-        f"4dF {dice:+d} = "
-        f"{level_text(total, conflict.ladder_name)}: Atak i Obrona (attack and defence) {total}",
+        text,
         who=fi.id,
         dice=dice,
         faces=list(conflict.rolled_faces() or ()),
@@ -244,8 +356,13 @@ def emit_roll(conflict: PresjaState, i: int, dice: int) -> None:
 def emit_reroll(conflict: PresjaState, i: int, old: int, new: int) -> None:
     conflict.emit(
         "reroll",
-        f"{conflict.fighters[i].name} przerzuca (rerolls) 4dF: {old:+d} → {fell_text(conflict, new)}; "
-        f"Atak i Obrona now {conflict.result(i)}",
+        _(
+            "{name} rerolls 4dF: {old} → {fell}; attack and defence now {total}",
+            name=conflict.fighters[i].name,
+            old=signed(old),
+            fell=fell_text(conflict, new),
+            total=conflict.result(i),
+        ),
         who=conflict.fighters[i].id,
         old=old,
         dice=new,
@@ -255,20 +372,27 @@ def emit_reroll(conflict: PresjaState, i: int, old: int, new: int) -> None:
 
 @narration
 def emit_invoke(conflict: PresjaState, who: int, key: str, effect: str, price: str) -> None:
-    pay = {
-        "fp": f"pays a Punkt Losu (fate point, {conflict.fate_points[who]} left)",
-        "free": "free",
-        "tick": "ticks a box",
-    }[price]
+    if price == "fp":
+        pay = _("pays a fate point, {left} left", left=conflict.fate_points[who])
+    elif price == "free":
+        pay = pgettext("invocation", "free")
+    else:
+        pay = _("ticks a box")
     what = {
         "bonus": f"+{conflict.rule_values['invoke_bonus']}",
-        "reroll": "przerzut (reroll of all four dice)",
+        "reroll": _("reroll of all four dice"),
         "plus1": "+1",
-        "tick": "+1 to the margin of success (Margines Sukcesu)",
+        "tick": _("+1 to the margin of success"),
     }[effect]
     conflict.emit(
         "invoke",
-        f"{conflict.fighters[who].name} wywołuje (invokes) {name_for(conflict, who, key)}: {what} ({pay})",
+        _(
+            "{name} invokes {aspect}: {effect} ({price})",
+            name=conflict.fighters[who].name,
+            aspect=name_for(conflict, who, key),
+            effect=what,
+            price=pay,
+        ),
         who=conflict.fighters[who].id,
         aspect=key,
         effect=effect,
@@ -277,23 +401,33 @@ def emit_invoke(conflict: PresjaState, who: int, key: str, effect: str, price: s
 
 @narration
 def emit_ignore(conflict: PresjaState, owner: int, who: int, ignore: bool) -> None:
+    fields = {"owner": conflict.fighters[owner].name, "invoker": conflict.fighters[who].name}
     if ignore:
-        text = (
-            f"{conflict.fighters[owner].name} pays a Punkt Losu (fate point, {conflict.fate_points[owner]} left) "
-            "and ignores "
-            f"{conflict.fighters[who].name}'s invocation"
+        text = _(
+            "{owner} pays a fate point, {left} left, and ignores {invoker}'s invocation",
+            left=conflict.fate_points[owner],
+            **fields,
         )
     else:
-        text = f"{conflict.fighters[owner].name} lets {conflict.fighters[who].name}'s invocation stand"
+        text = _("{owner} lets {invoker}'s invocation stand", **fields)
     conflict.emit("ignore", text, who=conflict.fighters[owner].id, ignored=ignore)
 
 
 @narration
 def emit_advantage(conflict: PresjaState, kind: str, a: int, b: int, holder: int) -> None:
-    who = "nobody" if holder < 0 else conflict.fighters[holder].name
-    bonus = "" if holder < 0 else " (+1 Atak)"
-    between = f"{conflict.fighters[a].name} / {conflict.fighters[b].name}"
-    conflict.emit("advantage", f"MG (GM): {ADV_LABELS[kind]}, {between}, this exchange → {who}{bonus}", advantage=kind)
+    fields = {
+        "advantage": advantage_label(kind),
+        "pair": f"{conflict.fighters[a].name} / {conflict.fighters[b].name}",
+    }
+    if holder < 0:
+        text = _("The GM: {advantage}, {pair}, this exchange → nobody", **fields)
+    else:
+        text = _(
+            "The GM: {advantage}, {pair}, this exchange → {name} (+1 attack)",
+            name=conflict.fighters[holder].name,
+            **fields,
+        )
+    conflict.emit("advantage", text, advantage=kind)
 
 
 @narration
@@ -302,30 +436,47 @@ def emit_attack(conflict: PresjaState, i: int, t: int, numbers: AttackNumbers) -
     fa, ft = conflict.fighters[i], conflict.fighters[t]
     parts = roll_parts(conflict, i)
     if numbers.attack_tactic:
-        parts.append(f"taktyka (tactic) {numbers.attack_tactic:+d}")
+        parts.append(_("tactic {value}", value=signed(numbers.attack_tactic)))
     parts.extend(f"{advantage_words(conflict, i, t, k)} +1" for k in numbers.advantages)
     defence_parts = roll_parts(conflict, t)
     if numbers.defence_tactic:
-        defence_parts.append(f"taktyka (tactic) {numbers.defence_tactic:+d}")
+        defence_parts.append(_("tactic {value}", value=signed(numbers.defence_tactic)))
     if numbers.crowd:
-        defence_parts.append(f"the other attackers -{numbers.crowd}")
+        defence_parts.append(_("the other attackers -{crowd}", crowd=numbers.crowd))
     ladder = conflict.ladder_name
-    head = (
-        f"{fa.name}: Atak (attack): {', '.join(parts)} = {total_text(numbers.attack, ladder)} vs {ft.name}'s "
-        f"Obrona (defence): {', '.join(defence_parts)} = {total_text(numbers.defence, ladder)}"
+    head = _(
+        "{attacker}: attack: {parts} = {attack} vs {target}'s defence: {defence_parts} = {defence}",
+        attacker=fa.name,
+        parts=", ".join(parts),
+        attack=total_text(numbers.attack, ladder),
+        target=ft.name,
+        defence_parts=", ".join(defence_parts),
+        defence=total_text(numbers.defence, ladder),
     )
     margin = numbers.attack - numbers.defence
     if margin < 0:
-        text = f"{head} — margin {margin}: odparty (repelled), no presja"
+        text = _("{head} — margin {margin}: repelled, no pressure", head=head, margin=margin)
     else:
         sharp = (
-            f", +{numbers.margin_bonus} Margines Sukcesu (margin, aspekt broni '{fa.weapon_aspect}')"
+            _(
+                ", +{bonus} margin of success (weapon aspect '{aspect}')",
+                bonus=numbers.margin_bonus,
+                aspect=localized(fa.weapon_aspect or ""),
+            )
             if numbers.margin_bonus
             else ""
         )
-        text = (
-            f"{head} — margin {margin}{sharp}, +{fa.damage} Czynnik Obrażeń (damage factor, {fa.weapon_name}), "
-            f"−{ft.absorption} Czynnik Wyparowań (absorption, {ft.armour_name}) → presja (pressure) {numbers.presja}"
+        text = _(
+            "{head} — margin {margin}{sharp}, +{damage} damage factor ({weapon}), −{absorption} absorption factor "
+            "({armour}) → pressure {pressure}",
+            head=head,
+            margin=margin,
+            sharp=sharp,
+            damage=fa.damage,
+            weapon=localized(fa.weapon_name),
+            absorption=ft.absorption,
+            armour=localized(ft.armour_name),
+            pressure=numbers.presja,
         )
     conflict.emit(
         "attack",
@@ -343,7 +494,7 @@ def advantage_words(conflict: PresjaState, i: int, t: int, kind: str) -> str:
     """An advantage of ``i``'s attack on ``t`` in words: its label, and for flanking or surrounding by an attacker
     who is not at the target's side (a shooter from the next zone) what it is — the bonus of the side ("bonus +1 dla
     strony, która oskrzydliła przeciwnika") that others earn where the target stands, not the shooter's own."""
-    label = ADV_LABELS[kind]
+    label = advantage_label(kind)
     if kind not in ("flanking", "surrounded") or conflict.zone[i] == conflict.zone[t]:
         return label
     side = conflict.fighters[i].side
@@ -352,14 +503,24 @@ def advantage_words(conflict: PresjaState, i: int, t: int, kind: str) -> str:
         for j, fj in enumerate(conflict.fighters)
         if fj.side == side and conflict._attacks(j) == t and conflict.zone[j] == conflict.zone[t]
     ]
-    what = "flanking" if kind == "flanking" else "surrounding"
-    target = conflict.fighters[t].name
-    if not at_its_side:
-        return f"{label} (the MG's (GM's) call: {conflict.fighters[i].name} shoots from the next zone)"
-    return (
-        f"{label.partition(' (')[0]} (the side's {what} of {target}, {conflict.side_names[side]}: "
-        f"{' and '.join(at_its_side)} at {target}'s side; {conflict.fighters[i].name} shoots from "
-        f"{conflict.zone_names[conflict.zone[i]]})"
+    fields = {
+        "label": label.partition(" (")[0] if current() == BILINGUAL else label,
+        "target": conflict.fighters[t].name,
+        "side": localized(conflict.side_names[side]),
+        "names": and_list(at_its_side),
+        "shooter": conflict.fighters[i].name,
+        "zone": localized(conflict.zone_names[conflict.zone[i]]),
+    }
+    if kind == "flanking":
+        return _(
+            "{label} (the side's flanking of {target}, {side}: {names} at {target}'s side; {shooter} shoots from "
+            "{zone})",
+            **fields,
+        )
+    return _(
+        "{label} (the side's surrounding of {target}, {side}: {names} at {target}'s side; {shooter} shoots from "
+        "{zone})",
+        **fields,
     )
 
 
@@ -367,7 +528,7 @@ def roll_parts(conflict: PresjaState, i: int) -> list[str]:
     """``Walka na noże +2`` ``4dF +1`` ``aspekt 'X' +2``: the roll that is both Attack and Defence, term by term,
     each label before its signed value."""
     fi = conflict.fighters[i]
-    parts = [f"{fi.skill_name} {conflict.level(i):+d}", f"4dF {conflict.dice[i] or 0:+d}"]
+    parts = [f"{localized(fi.skill_name)} {conflict.level(i):+d}", f"4dF {conflict.dice[i] or 0:+d}"]
     step = conflict.rule_values["invoke_bonus"]
     for key in conflict.bonus_keys[i]:
         parts.append(f"{name_for(conflict, i, key)} +{1 if key == 'fate_point' else step}")
@@ -377,18 +538,29 @@ def roll_parts(conflict: PresjaState, i: int) -> list[str]:
 @narration
 def emit_absorb(conflict: PresjaState, t: int, p: int, option: Absorb) -> None:
     fi = conflict.fighters[t]
-    parts = [f'pole (box) "{b}" takes {a}' for b, a in _boxes(conflict, t, option)]
+    parts = [_('box "{box}" takes {amount}', box=b, amount=a) for b, a in _boxes(conflict, t, option)]
     rest = option.cons_absorbed
     for s in option.cons:
         taken = min(conflict.values[s], rest)
         rest -= taken
         parts.append(
-            f"konsekwencja {SLOT_NAMES[SLOTS[s]]} '{conflict.cons_names[t][s]}' takes {taken} of {conflict.values[s]}"
+            _(
+                "{slot} consequence '{consequence}' takes {taken} of {value}",
+                slot=slot_name(SLOTS[s]),
+                consequence=consequence_text(conflict.cons_names[t][s]),
+                taken=taken,
+                value=conflict.values[s],
+            )
         )
     conflict.emit(
         "absorb",
-        f"{fi.name} takes presja {p} (pressure): {'; '.join(parts)} → tor (track) "
-        f"{track_text(fi.track, conflict.marked[t], fi.body)}",
+        _(
+            "{name} takes pressure {pressure}: {parts} → track {track}",
+            name=fi.name,
+            pressure=p,
+            parts="; ".join(parts),
+            track=track_text(fi.track, conflict.marked[t], fi.body),
+        ),
         who=fi.id,
         pressure=p,
         boxes=option.box_total(),
@@ -402,22 +574,23 @@ def _boxes(conflict: PresjaState, t: int, option: Absorb) -> list[tuple[str, int
 
 @narration
 def emit_taken_out(conflict: PresjaState, t: int, by: int, willing: bool) -> None:
-    why = "chooses not to take the pressure" if willing else "cannot absorb the pressure"
-    conflict.emit(
-        "taken_out",
-        f"{conflict.fighters[t].name} {why}: wyeliminowany (taken out). {conflict.fighters[by].name} decides what "
-        "happens to them "
-        "(Przeciwnik decyduje, co się z tobą stanie)",
-        who=conflict.fighters[t].id,
-        by=conflict.fighters[by].id,
-    )
+    fields = {"name": conflict.fighters[t].name, "by": conflict.fighters[by].name}
+    if willing:
+        text = _("{name} chooses not to take the pressure: taken out. {by} decides what happens to them", **fields)
+    else:
+        text = _("{name} cannot absorb the pressure: taken out. {by} decides what happens to them", **fields)
+    conflict.emit("taken_out", text, who=conflict.fighters[t].id, by=conflict.fighters[by].id)
 
 
 @narration
 def emit_move(conflict: PresjaState, i: int) -> None:
     conflict.emit(
         "move",
-        f"{conflict.fighters[i].name} przechodzi do strefy (moves to zone) {conflict.zone_names[conflict.zone[i]]}",
+        _(
+            "{name} moves to zone {zone}",
+            name=conflict.fighters[i].name,
+            zone=localized(conflict.zone_names[conflict.zone[i]]),
+        ),
     )
 
 
@@ -434,86 +607,119 @@ def outcome(conflict: PresjaState) -> ConflictOutcome:
         data[f"{fi.id}.fate_points"] = conflict.fate_points[i]
         data[f"{fi.id}.boxes_marked"] = bin(conflict.marked[i]).count("1")
         data[f"{fi.id}.consequences"] = sum(1 for c in conflict.cons[i] if c)
+    n = conflict.exchange
     if conflict.ending == GOAL_REACHED:
         won = conflict.goal_winner
-        summary = (
-            f"{conflict.side_names[won]} reaches its goal ({conflict.goal}) after {conflict.exchange} exchange(s): "
-            "the MG's (GM's) word"
+        summary = ngettext(
+            "{side} reaches its goal ({goal}) after {n} exchange: the GM's word",
+            "{side} reaches its goal ({goal}) after {n} exchanges: the GM's word",
+            n,
+            side=localized(conflict.side_names[won]),
+            goal=conflict.goal,
         )
         return ConflictOutcome(GOAL_REACHED, (conflict.side_ids[won],), summary, fates, data)
     if conflict.ending == "deadlock":
-        return ConflictOutcome(
-            "deadlock", (), f"Impas (deadlock): no side prevailed in {conflict.exchange} exchanges", fates, data
+        summary = ngettext(
+            "Deadlock: no side prevailed in {n} exchange", "Deadlock: no side prevailed in {n} exchanges", n
         )
+        return ConflictOutcome("deadlock", (), summary, fates, data)
     if not standing:
-        return ConflictOutcome("all_out", (), "Nobody is left standing: every side is out", fates, data)
+        return ConflictOutcome("all_out", (), _("Nobody is left standing: every side is out"), fates, data)
     win = standing[0]
     losers = [i for i in range(len(conflict.fighters)) if conflict.fighters[i].side != win]
     kinds = {conflict.fate[i] for i in losers}
     ending = "taken_out" if kinds == {1} else "conceded" if kinds == {2} else "taken_out_and_conceded"
-    words = {"taken_out": "taking them out", "conceded": "they conceded", "taken_out_and_conceded": "out or conceded"}
-    summary = f"{conflict.side_names[win]} wins ({words[ending]}) after {conflict.exchange} exchange(s)"
+    side = localized(conflict.side_names[win])
+    if ending == "taken_out":
+        summary = ngettext(
+            "{side} wins (taking them out) after {n} exchange",
+            "{side} wins (taking them out) after {n} exchanges",
+            n,
+            side=side,
+        )
+    elif ending == "conceded":
+        summary = ngettext(
+            "{side} wins (they conceded) after {n} exchange",
+            "{side} wins (they conceded) after {n} exchanges",
+            n,
+            side=side,
+        )
+    else:
+        summary = ngettext(
+            "{side} wins (out or conceded) after {n} exchange",
+            "{side} wins (out or conceded) after {n} exchanges",
+            n,
+            side=side,
+        )
     return ConflictOutcome(ending, (conflict.side_ids[win],), summary, fates, data)
 
 
 def _fate(conflict: PresjaState, i: int) -> str:
+    """A participant's fate as the tallies count it (data, the same in every language)."""
     cons = [f"{SLOTS[s]} '{conflict.cons_names[i][s]}'" for s in range(3) if conflict.cons[i][s]]
     tail = f"; konsekwencje (consequences): {', '.join(cons)}" if cons else ""
     return ("standing", "taken out", "conceded")[conflict.fate[i]] + tail
 
 
 PHASE_WORDS = {
-    "edge": "Kolejność (order of action): wywołanie (invoking) an aspect for +2 to Zmysły",
-    "order": "Kolejność (order of action): the GM breaks a tie",
-    "advantage": "Przewaga (advantage): the GM says who holds it",
-    "compel": "the MG (GM) may compel a konsekwencja (consequence)",
-    "compel_answer": "answering the MG's (GM's) compel",
-    "declare": "deklaracje (declarations)",
-    "roll": "rzut (roll): 4dF for Atak and Obrona (attack and defence)",
-    "reroll": "przerzut (reroll)",
-    "invoke": "wywołanie (invoking) aspects after the roll",
-    "ignore": "ignoring an invoked aspect (a Punkt Losu)",
-    "concede_window": "poddanie się (conceding) before a foe's roll, or fighting on",
-    "absorb": "presja (pressure) taken on the tor (track) or in konsekwencje (consequences)",
-    "done": "the conflict is over",
+    "edge": N_("Order of action: invoking an aspect for +2 to Senses"),
+    "order": N_("Order of action: the GM breaks a tie"),
+    "advantage": N_("Advantage: the GM says who holds it"),
+    "compel": N_("the GM may compel a consequence"),
+    "compel_answer": N_("answering the GM's compel"),
+    "declare": N_("declarations"),
+    "roll": N_("roll: 4dF for attack and defence"),
+    "reroll": N_("reroll"),
+    "invoke": N_("invoking aspects after the roll"),
+    "ignore": N_("ignoring an invoked aspect (a fate point)"),
+    "concede_window": N_("conceding before a foe's roll, or fighting on"),
+    "absorb": N_("pressure taken on the track or in consequences"),
+    "done": N_("the conflict is over"),
 }
-"""The table's phase cell in the text's words (Kolejność, Przewaga, deklaracje, rzut, wywołanie) with the English
-beside them, or English where the text names no step: the GM reads where the exchange stands, not a code name."""
+"""The table's phase cell in the text's words (Kolejność, Przewaga, deklaracje, rzut, wywołanie), translated where
+it is shown: the GM reads where the exchange stands, not a code name."""
+
+
+def fate_word(fate: int) -> str:
+    """The status cell of a participant still fighting, taken out, or conceded."""
+    return (pgettext("status", "fighting"), pgettext("status", "taken out"), pgettext("status", "conceded"))[fate]
 
 
 def status(conflict: PresjaState) -> dict[str, dict[str, str]]:
+    phase = PHASE_WORDS.get(conflict.phase)
     rows: dict[str, dict[str, str]] = {
         "table": {
-            "exchange": str(conflict.exchange),
-            "phase": PHASE_WORDS.get(conflict.phase, conflict.phase),
-            "aspekty sytuacyjne (situation aspects)": "; ".join(conflict.situation) or "-",
+            pgettext("status", "exchange"): str(conflict.exchange),
+            pgettext("status", "phase"): conflict.phase if phase is None else _(phase),
+            _("situation aspects"): "; ".join(localized(a) for a in conflict.situation) or "-",
         }
     }
     for i, fi in enumerate(conflict.fighters):
         row = {
-            "side": conflict.side_ids[fi.side],
-            "strefa (zone)": conflict.zone_ids[conflict.zone[i]],
-            "status": ("fighting", "taken out", "conceded")[conflict.fate[i]],
-            "Punkty Losu (fate points)": str(conflict.fate_points[i]),
-            "tor (track)": track_text(fi.track, conflict.marked[i], fi.body),
-            "konsekwencje (consequences)": ", ".join(
-                f"{SLOTS[s]}:{conflict.cons_names[i][s]}{'' if conflict.cons[i][s] == 2 or s == 2 else ' (free)'}"
-                for s in range(3)
-                if conflict.cons[i][s]
-            )
-            or "-",
+            pgettext("status", "side"): conflict.side_ids[fi.side],
+            pgettext("status", "zone"): conflict.zone_ids[conflict.zone[i]],
+            pgettext("status", "status"): fate_word(conflict.fate[i]),
+            _("fate points"): str(conflict.fate_points[i]),
+            pgettext("status", "track"): track_text(fi.track, conflict.marked[i], fi.body),
+            _("consequences"): ", ".join(_held(conflict, i, s) for s in range(3) if conflict.cons[i][s]) or "-",
         }
         if conflict.dice[i] is not None:
-            row["wynik (result)"] = f"{conflict.result(i)} (4dF {conflict.dice[i]:+d})"
+            row[pgettext("status", "result")] = f"{conflict.result(i)} (4dF {conflict.dice[i]:+d})"
         d = conflict.decl[i]
         if d is not None:
-            row["deklaracja (declaration)"] = declaration_words(conflict, d)
+            row[pgettext("status", "declaration")] = declaration_words(conflict, d)
         if fi.weapon_boxes:
-            row["aspekt broni (weapon aspect)"] = "[x]" * conflict.ticks[i] + "[ ]" * (
-                fi.weapon_boxes - conflict.ticks[i]
-            )
+            row[_("weapon aspect")] = "[x]" * conflict.ticks[i] + "[ ]" * (fi.weapon_boxes - conflict.ticks[i])
         rows[fi.id] = row
     return rows
+
+
+def _held(conflict: PresjaState, i: int, s: int) -> str:
+    """``mild:Rozcięta brew (free)``: a consequence held, and whether its first invocation is still free."""
+    fields = {"slot": slot_short(SLOTS[s]), "consequence": consequence_text(conflict.cons_names[i][s])}
+    if conflict.cons[i][s] == 2 or s == 2:
+        return _("{slot}:{consequence}", **fields)
+    return _("{slot}:{consequence} (free)", **fields)
 
 
 def view(conflict: PresjaState) -> dict[str, Any]:
@@ -521,7 +727,7 @@ def view(conflict: PresjaState) -> dict[str, Any]:
     return {
         "exchange": conflict.exchange,
         "phase": conflict.phase,
-        "situation_aspects": list(conflict.situation),
+        "situation_aspects": [localized(a) for a in conflict.situation],
         "zones": {
             z: sorted(conflict.zone_ids[k] for k in conflict.adjacent[n]) for n, (z) in enumerate(conflict.zone_ids)
         },
@@ -535,7 +741,7 @@ def view(conflict: PresjaState) -> dict[str, Any]:
                 "track": track_text(fi.track, conflict.marked[i], fi.body),
                 "consequences": {SLOTS[s]: conflict.cons_names[i][s] for s in range(3) if conflict.cons[i][s]},
                 "result": conflict.result(i) if conflict.dice[i] is not None else None,
-                "aspects": list(fi.aspects),
+                "aspects": [localized(a) for a in fi.aspects],
             }
             for i, fi in enumerate(conflict.fighters)
         },
@@ -545,84 +751,94 @@ def view(conflict: PresjaState) -> dict[str, Any]:
 def describe(conflict: PresjaState, seat: str, action: Action) -> str:
     k = action.kind
     tactic = str(action.get("tactic") or "none")
-    tac = "" if tactic == "none" else f" — {TACTIC_NAMES[tactic]}"
+    tac = "" if tactic == "none" else f" — {tactic_name(tactic)}"
     if k == "attack":
         j = conflict.index[action["target"]]
-        return f"atak na (attack) {conflict.fighters[j].name}: your 4dF roll is Atak against their Obrona{tac}"
+        return (
+            _("attack {name}: your 4dF roll is your attack against their defence", name=conflict.fighters[j].name) + tac
+        )
     if k == "defend":
-        return f"tylko obrona (defend only): no attack this exchange, your roll is your Obrona{tac}"
+        return _("defend only: no attack this exchange, your roll is your defence") + tac
     if k == "move":
-        return f"przejście do strefy (move to zone) {action['to']}: takes your action; you still defend{tac}"
+        return _("move to zone {zone}: takes your action; you still defend", zone=action["to"]) + tac
     if k == "concede":
         i = conflict.index[seat]
         gain = 1 + conflict.cons_new[i]
-        when = ""
         if conflict.phase == "concede_window":
-            when = f" now, before {conflict.fighters[conflict.order[conflict.ptr]].name}'s roll"
-        return f"poddaj się (concede){when}: leave the scene on your terms, gain {punkty_losu(gain)}"
+            return _(
+                "concede now, before {roller}'s roll: leave the scene on your terms, gain {points}",
+                roller=conflict.fighters[conflict.order[conflict.ptr]].name,
+                points=punkty_losu(gain),
+            )
+        return _("concede: leave the scene on your terms, gain {points}", points=punkty_losu(gain))
     if k == "fight_on":
         roller = conflict.fighters[conflict.order[conflict.ptr]].name
-        return f"walcz dalej (fight on): {roller} rolls next, and then it is too late to concede this exchange"
+        return _("fight on: {roller} rolls next, and then it is too late to concede this exchange", roller=roller)
     if k == "invoke":
         i = conflict.index[seat]
-        eff = {"bonus": f"+{conflict.rule_values['invoke_bonus']}", "reroll": "reroll 4dF", "tick": "+1 margin"}[
+        eff = {"bonus": f"+{conflict.rule_values['invoke_bonus']}", "reroll": _("reroll 4dF"), "tick": _("+1 margin")}[
             action["effect"]
         ]
-        return f"wywołaj (invoke) {name_for(conflict, i, str(action['aspect']))}: {eff}"
+        return _("invoke {aspect}: {effect}", aspect=name_for(conflict, i, str(action["aspect"])), effect=eff)
     if k == "fate_point":
-        return "wydaj Punkt Losu (spend a fate point) without an aspect: +1"
+        return _("spend a fate point without an aspect: +1")
     if k == "compel":
         what = _consequence_words(conflict, str(action["consequence"]))
-        return f"wymuś (compel) {what}: offer its owner a Punkt Losu for a complication"
+        return _("compel {consequence}: offer its owner a fate point for a complication", consequence=what)
     if k == "pass" and conflict.phase == "compel":
-        return "nie wymuszaj (no compel) this exchange"
+        return _("no compel this exchange")
     if k == "accept" and conflict.phase == "compel_answer":
-        return "przyjmij (accept) the complication: gain a Punkt Losu (fate point)"
+        return _("accept the complication: gain a fate point")
     if k == "refuse":
-        return "odmów (refuse) the complication: pay a Punkt Losu (fate point)"
+        return _("refuse the complication: pay a fate point")
     if k == "pass" and conflict.phase == "edge":
-        return "nie wywołuj (no invocation): act in the order Zmysły gives"
+        return _("no invocation: act in the order Senses give")
     if k == "pass":
-        return "nie wywołuj (no more invocations) this exchange"
+        return _("no more invocations this exchange")
     if k == "ignore":
-        return "zapłać Punkt Losu (pay a fate point) and ignore the invocation of your consequence"
+        return _("pay a fate point and ignore the invocation of your consequence")
     if k == "accept":
-        return "let the invocation of your consequence stand"
+        return _("let the invocation of your consequence stand")
     if k == "absorb":
         parts = [_box_words(p) for p in str(action["boxes"]).split("+") if p]
-        parts += [f"konsekwencja {SLOT_NAMES[c]}" for c in str(action["cons"]).split("+") if c]
-        return "przyjmij presję (take the pressure): " + ", ".join(parts)
+        parts += [_("{slot} consequence", slot=slot_name(c)) for c in str(action["cons"]).split("+") if c]
+        return _("take the pressure: {parts}", parts=", ".join(parts))
     if k == "taken_out":
-        return "nie przyjmuj (refuse the pressure): be wyeliminowany (taken out); the opponent narrates"
+        return _("refuse the pressure: be taken out; the opponent narrates")
     if k == "edge":
         i = conflict.index[seat]
-        return (
-            f"wywołaj (invoke) {name_for(conflict, i, str(action['aspect']))} for the order of action: "
-            f"+{conflict.rule_values['invoke_bonus']} to Zmysły (a Punkt Losu)"
+        return _(
+            "invoke {aspect} for the order of action: +{bonus} to Senses (a fate point)",
+            aspect=name_for(conflict, i, str(action["aspect"])),
+            bonus=conflict.rule_values["invoke_bonus"],
         )
     if k == "order":
-        return f"{action['first']} acts next (MG decides the order of action)"
+        return _("{first} acts next (the GM decides the order of action)", first=action["first"])
     if k == "advantage":
-        label = ADV_LABELS.get(str(action["which"]), action["which"])
-        between = " / ".join(action.get("pair") or ())
-        return f"{label}, {between}, this exchange → {action['holder'] or 'nobody'}"
+        kind = str(action["which"])
+        fields = {
+            "advantage": advantage_label(kind) if kind in ADV_LABELS else kind,
+            "pair": " / ".join(action.get("pair") or ()),
+        }
+        if not action["holder"]:
+            return _("{advantage}, {pair}, this exchange → nobody", **fields)
+        return _("{advantage}, {pair}, this exchange → {holder}", holder=action["holder"], **fields)
     return str(action)
 
 
 def _consequence_words(conflict: PresjaState, key: str) -> str:
-    """``belzee:mild`` → ``Belzee's konsekwencja lekka (mild) 'Rozcięta brew'``."""
-    who, _, slot = key.partition(":")
+    """``belzee:mild`` → ``Belzee's konsekwencja łagodna (mild) 'Rozcięta brew'``."""
+    who, _sep, slot = key.partition(":")
     i = conflict.index.get(who)
     if i is None or slot not in SLOTS:
         return key
-    name = conflict.cons_names[i][SLOTS.index(slot)]
-    return f"{conflict.fighters[i].name}'s konsekwencja {SLOT_NAMES[slot]}" + (f" '{name}'" if name else "")
+    return consequence_words(conflict, i, slot)
 
 
 def _box_words(box: str) -> str:
     """``2-3:3`` → ``pole (box) 2-3 takes 3``."""
-    label, _, amount = box.rpartition(":")
-    return f"pole (box) {label} takes {amount}" if label else f"pole (box) {box}"
+    label, _sep, amount = box.rpartition(":")
+    return _("box {box} takes {amount}", box=label, amount=amount) if label else _("box {box}", box=box)
 
 
 def why_illegal(conflict: PresjaState, seat: str, action: Action) -> str | None:
@@ -640,11 +856,11 @@ def why_illegal(conflict: PresjaState, seat: str, action: Action) -> str | None:
         wrong_name = name_problem(action)
         if wrong_name is not None:
             return wrong_name
-        return (
-            f"that does not take presja {p} by the rules: each free box once, an amount within its range, "
-            "consequences for the rest with none taken for nothing (legal: "
-            + "; ".join(str(without_name(a)) for a in conflict.legal_actions(seat))
-            + ")"
+        return _(
+            "that does not take pressure {pressure} by the rules: each free box once, an amount within its range, "
+            "consequences for the rest with none taken for nothing (legal: {legal})",
+            pressure=p,
+            legal="; ".join(str(without_name(a)) for a in conflict.legal_actions(seat)),
         )
     if (
         seat not in conflict.index
@@ -655,26 +871,27 @@ def why_illegal(conflict: PresjaState, seat: str, action: Action) -> str | None:
     i = conflict.index[seat]
     tactic = action.get("tactic") or "none"
     if tactic != "none" and not conflict.rule_values["tactics"]:
-        return "the tactic rule (option 'tactics') is off: only tactic=none"
+        return _("the tactic rule (option 'tactics') is off: only tactic=none")
     if action.kind == "attack":
         target = action.get("target")
         if target not in conflict.index:
-            return f"no participant {target!r}"
+            return _("no participant {target}", target=repr(target))
         j = conflict.index[target]
+        name = conflict.fighters[j].name
         if conflict.fighters[j].side == conflict.fighters[i].side:
-            return f"{conflict.fighters[j].name} is on your side"
+            return _("{name} is on your side", name=name)
         if conflict.fate[j] != 0:
-            return f"{conflict.fighters[j].name} is no longer in the fight"
+            return _("{name} is no longer in the fight", name=name)
         if not conflict.reachable(i, j):
-            return (
-                f"{conflict.fighters[j].name} is in zone {conflict.zone_ids[conflict.zone[j]]}: only the same zone, "
-                "or an adjacent one "
-                "with a ranged weapon"
+            return _(
+                "{name} is in zone {zone}: only the same zone, or an adjacent one with a ranged weapon",
+                name=name,
+                zone=conflict.zone_ids[conflict.zone[j]],
             )
     if action.kind == "concede":
-        return "conceding is not allowed here (option 'allow_concede' or the character's may_concede)"
+        return _("conceding is not allowed here (option 'allow_concede' or the character's may_concede)")
     if action.kind == "move" and action.get("to") in conflict.zone_ids:
-        return "you may move only to an adjacent zone"
+        return _("you may move only to an adjacent zone")
     return None
 
 
@@ -685,8 +902,11 @@ def _too_late_to_concede(conflict: PresjaState, i: int) -> str | None:
         return None
     side = conflict.fighters[i].side
     rolled = [fj.name for j, fj in enumerate(conflict.fighters) if fj.side != side and conflict.dice[j] is not None]
-    return (
-        f"too late to concede this exchange: {', '.join(rolled)} {'has' if len(rolled) == 1 else 'have'} rolled, "
-        "and one concedes before the opponent's "
-        "roll ('Musisz to jednak zadeklarować przed rzutem przeciwnika'); concede at the next exchange's declaration"
+    return ngettext(
+        "too late to concede this exchange: {names} has rolled, and one concedes before the opponent's roll; concede "
+        "at the next exchange's declaration",
+        "too late to concede this exchange: {names} have rolled, and one concedes before the opponent's roll; "
+        "concede at the next exchange's declaration",
+        len(rolled),
+        names=", ".join(rolled),
     )

@@ -12,14 +12,28 @@ from functools import cache
 from itertools import combinations, combinations_with_replacement, product
 
 from konflikt.errors import KonfliktError, OptionError
+from konflikt.rulesets.presja.i18n import pgettext
 
 Box = tuple[int, int]
 SLOTS = ("mild", "moderate", "severe")
-SLOT_NAMES = {
-    "mild": "łagodna (mild)",
-    "moderate": "umiarkowana (moderate)",
-    "severe": "poważna (severe)",
-}
+
+
+def slot_name(slot: str) -> str:
+    """A consequence's severity in words (``łagodna (mild)``), in the language in use."""
+    return {
+        "mild": pgettext("consequence", "mild"),
+        "moderate": pgettext("consequence", "moderate"),
+        "severe": pgettext("consequence", "severe"),
+    }[slot]
+
+
+def slot_short(slot: str) -> str:
+    """A consequence's severity as the status cell writes it (``mild``), in the language in use."""
+    return {
+        "mild": pgettext("slot", "mild"),
+        "moderate": pgettext("slot", "moderate"),
+        "severe": pgettext("slot", "severe"),
+    }[slot]
 
 
 def box_label(box: Box) -> str:
