@@ -21,7 +21,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from konflikt.core.campaign import CampaignRules, Carried, Rest
-from konflikt.rulesets.fimbulfrost.carry import POOL_WORDS
+from konflikt.core.i18n import localized
+from konflikt.rulesets.fimbulfrost.carry import pool_word
+from konflikt.rulesets.fimbulfrost.i18n import _, entry_short, ngettext
 from konflikt.rulesets.fimbulfrost.models import Entry, load_catalogue
 from konflikt.rulesets.fimbulfrost.rules import POOLS
 
@@ -39,6 +41,28 @@ def _entry(entry_id: str) -> Entry | None:
         return None
 
 
+def _why(why: object) -> str:
+    """A stored reason (an entry's Danish words, as the library keeps them) in the language in use."""
+    text = str(why)
+    for lst in load_catalogue().lists.values():
+        for entry in lst.entries:
+            if entry.da == text:
+                return entry_short(entry)
+    return text
+
+
+def rest_words(time: Rest) -> str:
+    """A rest in the language in use (``3 days``, ``3 dage``, ``3 dni``)."""
+    n = time.amount
+    words = {
+        "rounds": lambda: ngettext("{n} round", "{n} rounds", n),
+        "minutes": lambda: ngettext("{n} minute", "{n} minutes", n),
+        "hours": lambda: ngettext("{n} hour", "{n} hours", n),
+        "days": lambda: ngettext("{n} day", "{n} days", n),
+    }
+    return words[time.unit]() if time.unit in words else str(time)
+
+
 def _bought(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Entry]:
     old = list(before.get("konsekvenser", []))
     new = list(after.get("konsekvenser", []))
@@ -53,7 +77,7 @@ def fallen(document: Mapping[str, Any]) -> str | None:
     for entry_id in document.get("konsekvenser", []):
         entry = _entry(entry_id)
         if entry is not None and entry.death:
-            return f"død (dead): {entry.da}"
+            return _("dead: {entry}", entry=entry_short(entry))
     return None
 
 
@@ -67,22 +91,35 @@ def settle(before: Mapping[str, Any], pending: Sequence[Mapping[str, Any]], afte
     for effect in pending:
         if effect["effect"] == OMDOMME:
             omdomme += int(effect["amount"])
-            lines.append(f"Omdømme +{effect['amount']} back: '{effect['why']}' held for one fight (til næste kamp)")
+            lines.append(
+                _(
+                    "Reputation +{amount} back: '{why}' held for one fight",
+                    amount=effect["amount"],
+                    why=_why(effect["why"]),
+                )
+            )
         else:
             kept.append(dict(effect))
     bought = _bought(before, after)
     held = int(before.get("omdomme_til_naeste_kamp", 0))
     if held:
-        lines.append(f"Omdømme {held} held for this fight only (til næste kamp): {omdomme} again")
+        lines.append(_("Reputation {held} held for this fight only: {reputation} again", held=held, reputation=omdomme))
     lowered = -int(after.get("omdomme_til_naeste_kamp", 0))
     if lowered:
-        why = "; ".join(entry.da for entry in bought if entry.omdomme) or "til næste kamp"
-        lines.append(f"Omdømme −{lowered} for the next fight only ({why})")
+        why = "; ".join(entry_short(entry) for entry in bought if entry.omdomme) or _("for the next fight")
+        lines.append(_("Reputation −{lowered} for the next fight only ({why})", lowered=lowered, why=why))
     document["omdomme"] = omdomme
     for entry in bought:
         if entry.death_mark and fallen(document) is None:
             kept.append({"effect": DEATH, "days": DEATH_MARK_DAYS, "why": entry.da})
-            lines.append(f"{entry.da}: dies in {DEATH_MARK_DAYS} days (en uges tid senere)")
+            lines.append(
+                ngettext(
+                    "{entry}: dies in {n} day (a week or so later)",
+                    "{entry}: dies in {n} days (a week or so later)",
+                    DEATH_MARK_DAYS,
+                    entry=entry_short(entry),
+                )
+            )
     emptied = {entry.loses for entry in bought if entry.loses}
     refills = {effect["pool"]: effect for effect in kept if effect["effect"] == REFILL}
     for pool in POOLS:
@@ -90,11 +127,18 @@ def settle(before: Mapping[str, Any], pending: Sequence[Mapping[str, Any]], afte
         if pool in emptied:
             refills.pop(pool, None)
             if had:  # an entry that empties a pool the hero never had changes nothing on the sheet
-                lines.append(f"{POOL_WORDS[pool]} 0: emptied by a consequence, until the GM gives it back")
+                lines.append(_("{pool} 0: emptied by a consequence, until the GM gives it back", pool=pool_word(pool)))
         elif has < had:
             full = int(refills[pool]["to"]) if pool in refills else had
             refills[pool] = {"effect": REFILL, "pool": pool, "to": full, "days": REFILL_DAYS}
-            lines.append(f"{POOL_WORDS[pool]} {has}: dice spent, back to {full} after a day's rest (konflikt's own)")
+            lines.append(
+                _(
+                    "{pool} {now}: dice spent, back to {full} after a day's rest (konflikt's own)",
+                    pool=pool_word(pool),
+                    now=has,
+                    full=full,
+                )
+            )
     kept = [effect for effect in kept if effect["effect"] != REFILL] + list(refills.values())
     return Carried(document, tuple(kept), tuple(lines))
 
@@ -113,49 +157,97 @@ def rest(
         if effect["effect"] == DEATH and days:
             if left <= 0:
                 doc["konsekvenser"] = list(dict.fromkeys([*doc.get("konsekvenser", []), "doed"]))
-                lines.append(f"død (dies): {effect['why']}, {DEATH_MARK_DAYS} days after the fight")
+                lines.append(
+                    ngettext(
+                        "dies: {why}, {n} day after the fight",
+                        "dies: {why}, {n} days after the fight",
+                        DEATH_MARK_DAYS,
+                        why=_why(effect["why"]),
+                    )
+                )
                 continue
-            lines.append(f"{effect['why']}: {left} days left to live")
+            lines.append(
+                ngettext("{why}: {n} day left to live", "{why}: {n} days left to live", left, why=_why(effect["why"]))
+            )
         elif effect["effect"] == REFILL and days and left <= 0:
             pool = str(effect["pool"])
-            lines.append(f"{POOL_WORDS[pool]} {doc.get(pool, 0)} → {effect['to']} (rested)")
+            lines.append(
+                _(
+                    "{pool} {before} → {after} (rested)",
+                    pool=pool_word(pool),
+                    before=doc.get(pool, 0),
+                    after=effect["to"],
+                )
+            )
             doc[pool] = int(effect["to"])
             continue
         kept.append({**effect, "days": left} if "days" in effect and days else dict(effect))
     if not lines:
-        lines.append(f"nothing changes in {time}")
+        lines.append(_("nothing changes in {time}", time=rest_words(time)))
     return Carried(doc, tuple(kept), tuple(lines))
 
 
 def sheet(document: Mapping[str, Any], pending: Sequence[Mapping[str, Any]]) -> list[str]:
     """The hero's (or opponent's) sheet in Fimbulfrost's words."""
     omdomme, next_fight = int(document.get("omdomme", 0)), int(document.get("omdomme_til_naeste_kamp", 0))
-    lines = [f"Omdømme (reputation) {omdomme}; Status {document.get('status', 0)}"]
+    lines = [_("Reputation {reputation}; Status {status}", reputation=omdomme, status=document.get("status", 0))]
     if next_fight:
-        lines.append(f"Omdømme {max(0, omdomme + next_fight)} in the next fight only ({next_fight}: til næste kamp)")
+        lines.append(
+            _(
+                "Reputation {reputation} in the next fight only ({change}: for the next fight)",
+                reputation=max(0, omdomme + next_fight),
+                change=next_fight,
+            )
+        )
     if document.get("role") == "opponent":
-        lines.append(f"Kamp (fight) {document.get('kamp', 0)}; modstander (opponent)")
+        lines.append(_("Fight {fight}; opponent", fight=document.get("kamp", 0)))
     else:
-        pools = "; ".join(f"{POOL_WORDS[pool]} {document.get(pool, 0)}" for pool in POOLS)
-        lines.append(f"puljer (pools): {pools}")
+        pools = "; ".join(f"{pool_word(pool)} {document.get(pool, 0)}" for pool in POOLS)
+        lines.append(_("pools: {pools}", pools=pools))
     for maneuver in document.get("manovrer", []):
-        lines.append(f"manøvre (maneuver): {maneuver.get('name')} ({maneuver.get('dice')} dice)")
+        name = maneuver.get("name")
+        lines.append(
+            ngettext(
+                "maneuver: {name} ({n} die)",
+                "maneuver: {name} ({n} dice)",
+                int(maneuver.get("dice", 0)),
+                name=localized(name) if isinstance(name, str | dict) else str(name),
+            )
+        )
     bought = document.get("konsekvenser", [])
     if bought:
-        words = [entry.da if (entry := _entry(entry_id)) is not None else entry_id for entry_id in bought]
-        lines.append("konsekvenser (consequences): " + "; ".join(words))
+        words = [entry_short(entry) if (entry := _entry(entry_id)) is not None else entry_id for entry_id in bought]
+        lines.append(_("consequences: {entries}", entries="; ".join(words)))
     if document.get("laant_tid"):
-        lines.append(
-            f"lånt tid (borrowed time) {document['laant_tid']}: the GM may set a death scene (dødsscene) later"
-        )
+        lines.append(_("borrowed time {count}: the GM may set a death scene later", count=document["laant_tid"]))
     for effect in pending:
         if effect["effect"] == OMDOMME:
-            lines.append(f"Omdømme +{effect['amount']} back after the next fight ({effect['why']})")
+            lines.append(
+                _(
+                    "Reputation +{amount} back after the next fight ({why})",
+                    amount=effect["amount"],
+                    why=_why(effect["why"]),
+                )
+            )
         elif effect["effect"] == DEATH:
-            lines.append(f"dødsmærket (death-marked): dies in {effect['days']} days of rest ({effect['why']})")
+            lines.append(
+                ngettext(
+                    "death-marked: dies in {n} day of rest ({why})",
+                    "death-marked: dies in {n} days of rest ({why})",
+                    int(effect["days"]),
+                    why=_why(effect["why"]),
+                )
+            )
         elif effect["effect"] == REFILL:
-            pool = str(effect["pool"])
-            lines.append(f"{POOL_WORDS[pool]} back to {effect['to']} after {effect['days']} day(s) of rest")
+            lines.append(
+                ngettext(
+                    "{pool} back to {to} after {n} day of rest",
+                    "{pool} back to {to} after {n} days of rest",
+                    int(effect["days"]),
+                    pool=pool_word(str(effect["pool"])),
+                    to=effect["to"],
+                )
+            )
     if (dead := fallen(document)) is not None:
         lines.append(dead)
     return lines

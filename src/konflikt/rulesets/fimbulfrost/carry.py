@@ -17,10 +17,19 @@ from typing import Any
 from konflikt.core.outcome import Aftermath
 from konflikt.core.state import State
 from konflikt.errors import KonfliktError
+from konflikt.rulesets.fimbulfrost.i18n import _, entry_name, entry_short, ngettext, pgettext
 from konflikt.rulesets.fimbulfrost.rules import POOLS
 from konflikt.rulesets.fimbulfrost.state import DEAD, FimbulfrostState
 
-POOL_WORDS = {"rustning": "Rustning (armour)", "grej": "Grej (gear)", "vaaben": "Våben (weapon pool)"}
+
+def pool_word(pool: str) -> str:
+    """A resource pool (``rustning``, ``grej``, ``vaaben``) in the language in use, as the status table names it."""
+    words = {
+        "rustning": pgettext("status", "Armour"),
+        "grej": pgettext("status", "Gear"),
+        "vaaben": pgettext("status", "Weapon pool"),
+    }
+    return words[pool]
 
 
 def aftermath(state: State) -> Aftermath:
@@ -33,7 +42,7 @@ def aftermath(state: State) -> Aftermath:
     if not isinstance(state, FimbulfrostState):
         raise KonfliktError("the fimbulfrost aftermath takes a fimbulfrost conflict")
     if not state.is_terminal():
-        raise KonfliktError("the aftermath takes a finished conflict: this one is not over")
+        raise KonfliktError(_("the aftermath takes a finished conflict: this one is not over"))
     documents: dict[str, dict[str, Any]] = {}
     lines: list[str] = []
     for i, hero_id in enumerate(state.hero_ids):
@@ -47,31 +56,54 @@ def aftermath(state: State) -> Aftermath:
         document["omdomme"] = character.omdomme
         if character.omdomme_til_naeste_kamp:
             changes.append(
-                f"Omdømme {character.omdomme_this_fight} → {character.omdomme}: the last fight's "
-                f"{character.omdomme_til_naeste_kamp} held for this fight only"
+                _(
+                    "Reputation {now} → {sheet}: the last fight's {held} held for this fight only",
+                    now=character.omdomme_this_fight,
+                    sheet=character.omdomme,
+                    held=character.omdomme_til_naeste_kamp,
+                )
             )
         next_fight = max(sum(entry.omdomme for entry in bought), -character.omdomme)  # never below 0 Omdømme
         document["omdomme_til_naeste_kamp"] = next_fight
         if next_fight:
-            causes = "; ".join(entry.da for entry in bought if entry.omdomme)
+            causes = "; ".join(entry_short(entry) for entry in bought if entry.omdomme)
             lowered = character.omdomme + next_fight
-            changes.append(f"Omdømme {character.omdomme} → {lowered} for the next fight only ({causes})")
+            changes.append(
+                _(
+                    "Reputation {sheet} → {lowered} for the next fight only ({causes})",
+                    sheet=character.omdomme,
+                    lowered=lowered,
+                    causes=causes,
+                )
+            )
         emptied = {entry.loses: entry for entry in bought if entry.loses}
         for k, pool in enumerate(POOLS):
             start = getattr(character, pool)
             if pool in emptied:
-                value, why = 0, emptied[pool].da
+                value, why = 0, entry_short(emptied[pool])
             elif state.options.pools_spent:
-                value, why = state.pools[i][k], f"{start - state.pools[i][k]} dice spent in runde (round) 3"
+                spent = start - state.pools[i][k]
+                value, why = (
+                    state.pools[i][k],
+                    ngettext("{n} die spent in round 3", "{n} dice spent in round 3", spent),
+                )
             else:
                 value, why = start, ""
             document[pool] = value
             if value != start:
-                changes.append(f"{POOL_WORDS[pool]} {start} → {value} ({why})")
+                changes.append(
+                    _("{pool} {before} → {after} ({why})", pool=pool_word(pool), before=start, after=value, why=why)
+                )
         borrowed = character.laant_tid + state.borrowed[i]
         document["laant_tid"] = borrowed
         if state.borrowed[i]:
-            changes.append(f"lånt tid (borrowed time) {character.laant_tid} → {borrowed}: the GM may set a death scene")
+            changes.append(
+                _(
+                    "borrowed time {before} → {after}: the GM may set a death scene",
+                    before=character.laant_tid,
+                    after=borrowed,
+                )
+            )
         documents[hero_id] = {k: v for k, v in document.items() if v not in ([], 0) or k in ("konsekvenser", "omdomme")}
         lines.append(_hero_line(state, i, bought, changes))
     opponent = state.opp.model_dump(exclude_defaults=True)
@@ -81,7 +113,7 @@ def aftermath(state: State) -> Aftermath:
     documents[state.opp_id] = opponent
     if state.opp_taken:
         taken = [state.catalogue.entry(entry_id) for entry_id in state.opp_taken]
-        words = "; ".join(f"{entry.da} ({entry.en})" for entry in taken)
+        words = "; ".join(entry_name(entry) for entry in taken)
         lines.append(f"{state.opp_name}: {words}")
     return Aftermath(characters=documents, lines=tuple(lines))
 
@@ -89,10 +121,14 @@ def aftermath(state: State) -> Aftermath:
 def _hero_line(state: FimbulfrostState, i: int, bought: list[Any], changes: list[str]) -> str:
     name = state.names[i]
     if state.fate[i] == DEAD:
-        return f"{name}: død (dead) — carries into no next conflict"
-    words = "; ".join(f"{entry.da} ({entry.en})" for entry in bought)
-    parts = [f"konsekvenser (consequences): {words}"] if bought else []
+        return _("{name}: dead — carries into no next conflict", name=name)
+    words = "; ".join(entry_name(entry) for entry in bought)
+    parts = [_("consequences: {entries}", entries=words)] if bought else []
     if any(entry.death_mark for entry in bought):
-        parts.append("dødsmærket (death-marked): dies a week or so later")
+        parts.append(_("death-marked: dies a week or so later"))
     parts += changes
-    return f"{name}: " + ("; ".join(parts) if parts else "nothing carries over") + "; Status starts fresh"
+    return _(
+        "{name}: {changes}; Status starts fresh",
+        name=name,
+        changes="; ".join(parts) if parts else _("nothing carries over"),
+    )

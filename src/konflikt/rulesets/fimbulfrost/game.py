@@ -35,7 +35,9 @@ from konflikt.core.state import State
 from konflikt.dice import PoolRoll
 from konflikt.errors import KonfliktError
 from konflikt.rulesets.fimbulfrost import phases as P
+from konflikt.rulesets.fimbulfrost.i18n import N_, _, ngettext, pgettext
 from konflikt.rulesets.fimbulfrost.model import FimbulfrostModel, _successes, exact_model
+from konflikt.rulesets.fimbulfrost.narrate import area_short
 from konflikt.rulesets.fimbulfrost.policies import HeuristicPolicy
 from konflikt.rulesets.fimbulfrost.rules import AREAS, presentation_dice
 from konflikt.rulesets.fimbulfrost.state import STANDING, FimbulfrostState
@@ -52,19 +54,20 @@ in (the rest are blank), so that situations that play the same are one state. Wh
 round 2 is kept from round 2 on: round 3's 'even wilder' asks for it."""
 
 KIND_WORDS = {
-    "present": "præsenteres af (presented by)",
-    "split": "fordeling (split)",
-    "hit": "modstanderen fordeler (the opponent's split)",
-    "describe": "beskriver (describes)",
-    "weapon": "våbenpulje (weapon dice)",
-    "armour": "Rustningspulje (armour dice)",
-    "gear": "Grejpulje (gear dice)",
-    "wilder": "endnu vildere (even wilder)",
-    "maneuver": "manøvre (maneuver)",
-    "borrowed_time": "lånt tid (borrowed time)",
-    "answer": "svar (an answer)",
-    "done": "færdig (done)",
+    "present": N_("presented by"),
+    "split": N_("split"),
+    "hit": N_("the opponent's split"),
+    "describe": N_("describes"),
+    "weapon": N_("weapon dice"),
+    "armour": N_("armour dice"),
+    "gear": N_("gear dice"),
+    "wilder": N_("even wilder"),
+    "maneuver": N_("maneuver"),
+    "borrowed_time": N_("borrowed time"),
+    "answer": N_("an answer"),
+    "done": N_("done"),
 }
+"""Each kind of decision in words (English, for the catalogs: translated where shown)."""
 
 
 def encode(s: FimbulfrostState) -> Compact:
@@ -205,16 +208,16 @@ class FimbulfrostGame:
         return encode(state), self.cap, (PASS,) * self.turns.index(seat)
 
     def choices(self, compact: Hashable, made: Made) -> Sequence[Hashable]:
-        seat, legal, _ = self._decision(cast(Compact, compact))
+        seat, legal, _chosen = self._decision(cast(Compact, compact))
         return legal if self.turns[len(made)] == seat else (PASS,)
 
     def policy_choice(self, compact: Hashable, made: Made) -> Hashable:
-        seat, _, chosen = self._decision(cast(Compact, compact))
+        seat, _legal, chosen = self._decision(cast(Compact, compact))
         return chosen if self.turns[len(made)] == seat else PASS
 
     def resolve(self, compact: Hashable, made: Made) -> tuple[int, Sequence[tuple[Hashable, int]]]:
         c = cast(Compact, compact)
-        seat, _, _ = self._decision(c)
+        seat, _legal, _chosen = self._decision(c)
         choice = cast(Action, made[self.turns.index(seat)])
         s = self._scratch(c)
         s.apply_action(choice, checked=False)
@@ -267,11 +270,11 @@ class FimbulfrostGame:
             whole = 6 ** sum(dice)
             for combo in product(*spreads):
                 t = cast(FimbulfrostState, s.fork())
-                t.rolls = [PoolRoll(k, 0) for k, _ in combo]
+                t.rolls = [PoolRoll(k, 0) for k, _w in combo]
                 t.phase, t.cursor = P.R1_SPLIT, 0
                 t._advance()
                 weight = 1
-                for _, w in combo:
+                for _k, w in combo:
                     weight *= w
                 add(self._settle(t), Fraction(weight, whole))
             return out
@@ -311,33 +314,42 @@ class FimbulfrostGame:
         a = cast(Action, choice)
         if a == PASS:
             return "—"
-        words = KIND_WORDS.get(a.kind, a.kind)
+        words = _(KIND_WORDS[a.kind]) if a.kind in KIND_WORDS else a.kind
         if a.kind == "describe":
-            areas = [name for name in AREAS if a[name]]
-            return f"{words} {', '.join(areas) or 'nothing'} ({len(areas)}d6)"
+            areas = [area_short(name) for name in AREAS if a[name]]
+            return f"{words} {', '.join(areas) or pgettext('described', 'nothing')} ({len(areas)}d6)"
         args = " ".join(f"{k}={v}" for k, v in a.args)
         return f"{words} {args}".strip()
 
     def describe_state(self, compact: Hashable) -> str:
         c = cast(Compact, compact)
         if c[0] == END:
-            return f"slut (over): {c[1]}"
+            return _("over: {end}", end=c[1])
         conflict = self.model.conflict
-        phase, _, _, os, fate, _, _, hstatus = c[:8]
+        phase, _r, _c, os, fate, _p, _t, hstatus = c[:8]
         who = self._decision(c)[0]
         heroes = ", ".join(
-            f"{name} Status {h}" if f == STANDING else f"{name} ude (out)"
+            _("{name} Status {status}", name=name, status=h) if f == STANDING else _("{name} out", name=name)
             for name, f, h in zip(
                 conflict.names, cast(tuple[int, ...], fate), cast(tuple[int, ...], hstatus), strict=True
             )
         )
-        extra = f" {c[11]} hits" if phase == P.HIT else ""
+        extra = " " + ngettext("{n} hit", "{n} hits", cast(int, c[11])) if phase == P.HIT else ""
         if phase == P.R1_SPLIT:
-            extra = " with successes " + ", ".join(
-                f"{name} {k}" for name, k in zip(conflict.names, cast(tuple[int, ...], c[10]), strict=True)
+            extra = " " + _(
+                "with successes {successes}",
+                successes=", ".join(
+                    f"{name} {k}" for name, k in zip(conflict.names, cast(tuple[int, ...], c[10]), strict=True)
+                ),
             )
-        return f"{P.NAMES[cast(int, phase)]}, {who} decides{extra}: {conflict.opp_name} Status {os}; " + (
-            heroes if phase != P.R3_TURN else f"dice gathered {c[13]}"
+        return _(
+            "{phase}, {who} decides{extra}: {opponent} Status {status}; {rest}",
+            phase=_(P.NAMES[cast(int, phase)]),
+            who=who,
+            extra=extra,
+            opponent=conflict.opp_name,
+            status=os,
+            rest=heroes if phase != P.R3_TURN else _("dice gathered {dice}", dice=c[13]),
         )
 
 

@@ -42,6 +42,11 @@ def entry_name(entry: Worded) -> str:
     return entry.en
 
 
+def entry_short(entry: Worded) -> str:
+    """A consequence's words where the bilingual register shows the Danish alone (a campaign's notes)."""
+    return entry.da if current() == BILINGUAL else entry_name(entry)
+
+
 def quoted(entry: Worded) -> str:
     """A consequence named in a sentence, quoted the language's way (``'Dybt sår' (deep wound)`` in the bilingual
     register)."""
@@ -50,4 +55,4 @@ def quoted(entry: Worded) -> str:
     return pgettext("quoted consequence", "'{entry}'", entry=entry_name(entry))
 
 
-__all__ = ["CATALOG", "N_", "_", "entry_name", "ngettext", "pgettext", "quoted"]
+__all__ = ["CATALOG", "N_", "_", "entry_name", "entry_short", "ngettext", "pgettext", "quoted"]

@@ -44,6 +44,7 @@ from konflikt.core.options import Options
 from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import State
+from konflikt.rulesets.fimbulfrost.i18n import _
 from konflikt.rulesets.fimbulfrost.models import Catalogue, Character, Entry, load_catalogue
 from konflikt.rulesets.fimbulfrost.narrate import fate_text
 from konflikt.rulesets.fimbulfrost.options import OPTIONS
@@ -383,7 +384,8 @@ def compile_scenario(scenario: Scenario, options: Options) -> Tables | str:
     k1_size = int(np.prod([d + 1 for d in d1]))
     om, kamp, status = opp.omdomme, opp.kamp, opp.status
     if k1_size * (om + 1) * (kamp + 1) > MAX_TABLE:
-        return f"too many dice for the kernel's tables ({k1_size * (om + 1) * (kamp + 1):,} round-2 cases)"
+        cases = format(k1_size * (om + 1) * (kamp + 1), ",")
+        return _("too many dice for the kernel's tables ({cases} round-2 cases)", cases=cases)
     hero_tabs = [_hero_tables(catalogue, h, opp, options) for h in heroes]
     empty_at_start = [sum(1 << k for k, p in enumerate(POOL_NAMES) if not getattr(h, p)) for h in heroes]
     opp_seqs = [[], *(opponent_purchases(catalogue, opp.nederlagsliste, r) for r in range(1, 4))]
@@ -489,20 +491,30 @@ def make_kernel(scenario: Scenario, options: Options, seats: Mapping[str, Policy
     for option in OPTIONS:
         if option.name == "round3_loss":
             if options[option.name] not in ROUND3_LOSS:
-                return (
-                    f"the fimbulfrost kernel plays round3_loss = 'every' or 'each' only, not {options[option.name]!r}"
+                return _(
+                    "the fimbulfrost kernel plays round3_loss = 'every' or 'each' only, not {value}",
+                    value=repr(options[option.name]),
                 )
             continue
         if option.name not in MIRRORED and options[option.name] != option.default:
-            return f"the fimbulfrost kernel plays {option.name} = {option.default!r} only, not {options[option.name]!r}"
+            return _(
+                "the fimbulfrost kernel plays {option} = {default} only, not {value}",
+                option=option.name,
+                default=repr(option.default),
+                value=repr(options[option.name]),
+            )
     for seat, policy in seats.items():
         if not isinstance(policy, HeuristicPolicy):
-            return f"the fimbulfrost kernel mirrors the heuristic policy only; {seat} plays {_policy_name(policy)}"
+            return _(
+                "the fimbulfrost kernel mirrors the heuristic policy only; {seat} plays {policy}",
+                seat=seat,
+                policy=_policy_name(policy),
+            )
     tables = compile_scenario(scenario, options)
     if isinstance(tables, str):
         return tables
     if max(len(h.labels) for h in tables.heroes) > np.iinfo(np.int16).max:
-        return "too many fates for the kernel's int16 codes"
+        return _("too many fates for the kernel's int16 codes")
     parts = scenario.participants()
     heroes = [p for p in parts if p.data.role == "hero"]
     opp = next(p for p in parts if p.data.role == "opponent")

@@ -30,6 +30,7 @@ from konflikt.core.model_cache import ModelCache
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import State
 from konflikt.rulesets.fimbulfrost import phases as P
+from konflikt.rulesets.fimbulfrost.i18n import CATALOG
 from konflikt.rulesets.fimbulfrost.kernel import (
     MIRRORED,
     gather,
@@ -52,6 +53,9 @@ from konflikt.rulesets.fimbulfrost.rules import (
     success_pool,
 )
 from konflikt.rulesets.fimbulfrost.state import DEAD, LOSS, OUT, STANDING, VICTORY, FimbulfrostState
+
+gettext = CATALOG.gettext
+"""The fimbulfrost catalog's lookup (this module keeps ``_`` for values it does not use)."""
 
 Taken = tuple[tuple[str, ...], ...]
 Start = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...], Taken]
@@ -438,14 +442,21 @@ def exact_model(state: State, policies: Mapping[str, Policy]) -> FimbulfrostMode
         return "not a fimbulfrost conflict"
     for seat in state.seats():
         if not isinstance(policies.get(seat), HeuristicPolicy):
-            return f"the fimbulfrost model mirrors the heuristic policy on every seat; {seat} plays another"
+            return gettext(
+                "the fimbulfrost model mirrors the heuristic policy on every seat; {seat} plays another", seat=seat
+            )
     for option in OPTIONS:
         value = state.options[option.name]
         if option.name == "round3_loss":
             if value not in ROUND3_LOSS:
-                return f"the fimbulfrost model plays round3_loss {', '.join(ROUND3_LOSS)} only"
+                return gettext("the fimbulfrost model plays round3_loss {values} only", values=", ".join(ROUND3_LOSS))
         elif option.name not in MIRRORED and option.name != "wilder_needs_round2" and value != option.default:
-            return f"the fimbulfrost model plays {option.name} = {option.default!r} only, not {value!r}"
+            return gettext(
+                "the fimbulfrost model plays {option} = {default} only, not {value}",
+                option=option.name,
+                default=repr(option.default),
+                value=repr(value),
+            )
     if state.is_terminal() or not at_round_start(state):
         return None
     identity = FimbulfrostModel._identity(state)

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from konflikt.core.i18n import LocalText
 from konflikt.core.scenario import Name, Number, read_toml, validation_message, within_scenario
 from konflikt.errors import ScenarioError
+from konflikt.rulesets.fimbulfrost.i18n import _
 
 if TYPE_CHECKING:
     from konflikt.core.scenario import Scenario
@@ -95,25 +96,33 @@ class Character(BaseModel):
         seen: set[str] = set()
         for entry in value:
             if entry in seen:
-                raise ValueError(f"consequence {entry!r} is carried twice: a consequence is held once")
+                raise ValueError(
+                    _("consequence {entry} is carried twice: a consequence is held once", entry=repr(entry))
+                )
             seen.add(entry)
         if within_scenario(info):
             return value  # the scenario's check_scenario reads its own lists, laid over the bundled ones
         known = bundled_catalogue().known_ids()
         for entry in value:
             if entry not in known:
-                raise ValueError(f"unknown consequence {entry!r} (the lists' ids: {', '.join(sorted(known))})")
+                raise ValueError(
+                    _(
+                        "unknown consequence {entry} (the lists' ids: {ids})",
+                        entry=repr(entry),
+                        ids=", ".join(sorted(known)),
+                    )
+                )
         return value
 
     @model_validator(mode="after")
     def _kinds(self) -> Character:
         if self.role == "hero" and self.kamp:
-            raise ValueError("a hero has no Kamp pool (kamp): only opponents roll Kamp in round 2")
+            raise ValueError(_("a hero has no Fight pool (kamp): only opponents roll Fight in round 2"))
         if self.role == "opponent" and (self.rustning or self.grej or self.vaaben or self.manovrer):
-            raise ValueError("an opponent has no resource pools (rustning, grej, vaaben, manovrer)")
+            raise ValueError(_("an opponent has no resource pools (rustning, grej, vaaben, manovrer)"))
         ids = [m.id for m in self.manovrer]
         if len(set(ids)) != len(ids):
-            raise ValueError(f"maneuver ids must differ: {ids}")
+            raise ValueError(_("maneuver ids must differ: {ids}", ids=ids))
         return self
 
 
@@ -161,11 +170,17 @@ class ConsequenceList(BaseModel):
     def _unique(self) -> ConsequenceList:
         ids = [e.id for e in self.entries]
         if len(set(ids)) != len(ids):
-            raise ValueError(f"entry ids on one list must differ: {ids}")
+            raise ValueError(_("entry ids on one list must differ: {ids}", ids=ids))
         for e in self.entries:
             unknown = [other for other in e.excludes if other not in ids or other == e.id]
             if unknown:
-                raise ValueError(f"entry {e.id!r} excludes {unknown[0]!r}, which is not another entry of its list")
+                raise ValueError(
+                    _(
+                        "entry {entry} excludes {other}, which is not another entry of its list",
+                        entry=repr(e.id),
+                        other=repr(unknown[0]),
+                    )
+                )
         return self
 
 
@@ -232,25 +247,37 @@ class Setup(BaseModel):
         opponents = [p for p in scenario.participants() if p.data.role == "opponent"]
         if len(opponents) != 1:
             raise ScenarioError(
-                f"a fimbulfrost conflict has exactly one opponent (a band is one opponent), not {len(opponents)}"
+                _(
+                    "a fimbulfrost conflict has exactly one opponent (a band is one opponent), not {count}",
+                    count=len(opponents),
+                )
             )
         if len(scenario.sides) != 2:
-            raise ScenarioError(f"two sides: the heroes and the opponent, not {len(scenario.sides)}")
+            raise ScenarioError(_("two sides: the heroes and the opponent, not {count}", count=len(scenario.sides)))
         opp = opponents[0]
         for side in scenario.sides:
             if opp.side != side.id and any(p.data.role != "hero" for p in side.participants):
-                raise ScenarioError(f"side {side.id!r}: every participant facing the opponent must be a hero")
+                raise ScenarioError(
+                    _("side {side}: every participant facing the opponent must be a hero", side=repr(side.id))
+                )
             if opp.side == side.id and len(side.participants) != 1:
-                raise ScenarioError(f"side {side.id!r}: the opponent stands alone on its side")
+                raise ScenarioError(_("side {side}: the opponent stands alone on its side", side=repr(side.id)))
         for name in REQUIRED_LISTS:
             if name not in catalogue.lists:
-                raise ScenarioError(f"consequence list {name!r} is missing")
+                raise ScenarioError(_("consequence list {name} is missing", name=repr(name)))
         for p in scenario.participants():
             for list_name in (p.data.konsekvensliste, p.data.nederlagsliste):
                 if list_name is not None and list_name not in catalogue.lists:
                     raise ScenarioError(
-                        f"{p.id}: no consequence list {list_name!r} (known: {', '.join(sorted(catalogue.lists))})"
+                        _(
+                            "{participant}: no consequence list {name} (known: {known})",
+                            participant=p.id,
+                            name=repr(list_name),
+                            known=", ".join(sorted(catalogue.lists)),
+                        )
                     )
             unknown = [c for c in p.data.konsekvenser if c not in catalogue.known_ids()]
             if unknown:
-                raise ScenarioError(f"{p.id}: unknown carried consequence {unknown[0]!r}")
+                raise ScenarioError(
+                    _("{participant}: unknown carried consequence {entry}", participant=p.id, entry=repr(unknown[0]))
+                )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from konflikt.core.actions import Action
-from konflikt.core.i18n import localized
+from konflikt.core.i18n import BILINGUAL, current, localized
 from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.state import GOAL_REACHED, State
 from konflikt.dice import PoolRoll
@@ -33,6 +33,11 @@ def fate_name(fate: int) -> str:
 def area_name(area: str) -> str:
     """One of round 2's areas in the language in use (``stil (style)`` in the bilingual register)."""
     return _(AREA_WORDS[area])
+
+
+def area_short(area: str) -> str:
+    """One of round 2's areas where the bilingual register shows its id alone (the solver's choices)."""
+    return area if current() == BILINGUAL else area_name(area)
 
 
 def fate_text(fate: int, entries: Sequence[Entry], back: bool = False, won: bool | None = None) -> str:

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from konflikt.core.odds import OddsAnswer, OddsParam, OddsQuestion
 from konflikt.errors import KonfliktError
+from konflikt.rulesets.fimbulfrost.i18n import _
 from konflikt.rulesets.fimbulfrost.rules import p_defeat, success_distribution, success_pool
 
 MAX_DICE = 60
@@ -20,9 +21,11 @@ MAX_DICE = 60
 def pool_answer(dice: int, status: int) -> OddsAnswer:
     """The exact answer to ``pool``; see the module docstring."""
     if not 0 <= dice <= MAX_DICE:
-        raise KonfliktError(f"--dice takes 0 to {MAX_DICE} dice, not {dice}")
+        raise KonfliktError(_("--dice takes 0 to {most} dice, not {dice}", most=MAX_DICE, dice=dice))
     if status < 1:
-        raise KonfliktError(f"--status takes the opponent's remaining Status (1 or more), not {status}")
+        raise KonfliktError(
+            _("--status takes the opponent's remaining Status (1 or more), not {status}", status=status)
+        )
     joint = success_pool(dice).distribution()
     successes = success_distribution(dice)
     win = p_defeat(dice, status)
@@ -30,31 +33,25 @@ def pool_answer(dice: int, status: int) -> OddsAnswer:
     mishaps_given_win = mishaps_on_win / win if win else Fraction(0)
     clean = sum((p for r, p in joint.items() if r.successes >= status and r.ones == 0), Fraction(0))
     return OddsAnswer(
-        title=f"{dice}d6 against an opponent at Status {status}",
-        label="succeser (successes, 4–6)",
+        title=_("{dice}d6 against an opponent at Status {status}", dice=dice, status=status),
+        label=_("successes (4–6)"),
         outcomes=[(str(k), p) for k, p in enumerate(successes) if p],
         distributions={
-            "succeser,1'ere (successes, ones)": [(f"{r.successes},{r.ones}", p) for r, p in sorted(joint.items())],
-            "konsekvenser ved sejr (the roll defeats with k 1s: k mishap consequences; sums to P(defeated))": _mishaps(
-                joint, status
-            ),
+            _("successes, ones"): [(f"{r.successes},{r.ones}", p) for r, p in sorted(joint.items())],
+            _(
+                "consequences on a win (the roll defeats with k 1s: k mishap consequences; sums to P(defeated))"
+            ): _mishaps(joint, status),
         },
         probabilities={
-            "overvundet (opponent defeated)": win,
-            "overvundet uden ulykker (defeated with no 1s)": clean,
-            "forventede 1'ere pr. slag (expected 1s per roll, win or not)": sum(
-                (p * r.ones for r, p in joint.items()), Fraction(0)
-            ),
-            "forventede ulykker pr. slag (expected mishap consequences per roll: 1s counted in winning rolls only)": (
-                mishaps_on_win
-            ),
-            "forventede ulykker givet sejr (expected mishap consequences given that the roll defeats)": (
-                mishaps_given_win
-            ),
+            _("opponent defeated"): win,
+            _("defeated with no 1s"): clean,
+            _("expected 1s per roll, win or not"): sum((p * r.ones for r, p in joint.items()), Fraction(0)),
+            _("expected mishap consequences per roll (1s counted in winning rolls only)"): (mishaps_on_win),
+            _("expected mishap consequences given that the roll defeats"): (mishaps_given_win),
         },
         notes=[
-            "a die is a success on 4-6; the opponent falls at Status 0 or lower",
-            "each 1 on a hero's die costs that hero one consequence when the roll defeats the opponent",
+            _("a die is a success on 4-6; the opponent falls at Status 0 or lower"),
+            _("each 1 on a hero's die costs that hero one consequence when the roll defeats the opponent"),
         ],
     )
 

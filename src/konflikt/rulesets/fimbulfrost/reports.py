@@ -18,6 +18,7 @@ from typing import Any
 from konflikt.core.reports import Choices, Ladder, Report, Rung
 from konflikt.core.scenario import Scenario, read_toml
 from konflikt.core.state import GM
+from konflikt.rulesets.fimbulfrost.i18n import N_, _, ngettext, pgettext
 from konflikt.rulesets.fimbulfrost.kernel import make_kernel
 from konflikt.rulesets.fimbulfrost.policies import HeuristicPolicy
 
@@ -109,35 +110,37 @@ REPORTS = {OPPONENTS.name: OPPONENTS}
 
 
 def choice_group(choice: Hashable) -> tuple[str, str] | None:
-    """A decision of the fimbulfrost round game (an action) as (kind of decision, option), for the choices report."""
+    """A decision of the fimbulfrost round game (an action) as (kind of decision, option), for the choices report,
+    in the language in use."""
     from konflikt.core.actions import Action
 
     if not isinstance(choice, Action) or choice.kind == "pass":
         return None
     kind = choice.kind
     if kind == "present":
-        return "præsentation (presenting)", f"af (by) {choice['by']}"
+        return _("presenting"), _("by {hero}", hero=choice["by"])
     if kind == "split":
         morale = any(k.startswith("morale_") and v for k, v in choice.args)
-        return "fordeling (round-1 split)", "morale to a friend" if morale else "all on the opponent's Status"
+        return _("round-1 split"), _("morale to a friend") if morale else _("all on the opponent's Status")
     if kind == "hit":
-        hit = sum(1 for _, v in choice.args if v)
-        return "modstanderens fordeling (the opponent's split)", "on one hero" if hit <= 1 else "spread"
+        hit = sum(1 for _k, v in choice.args if v)
+        return pgettext("choices", "the opponent's split"), _("on one hero") if hit <= 1 else _("spread")
     if kind == "describe":
-        areas = sum(1 for _, v in choice.args if v)
-        return "Stil, Stunt og Snak (round-2 areas)", f"{areas} area(s)"
+        areas = sum(1 for _k, v in choice.args if v)
+        return _("round-2 areas"), ngettext("{n} area", "{n} areas", areas)
     words = {
-        "armour": "Rustningspulje (armour dice)",
-        "gear": "Grejpulje (gear dice)",
-        "weapon": "våbenpulje (weapon dice)",
-        "wilder": "endnu vildere (even wilder)",
-        "maneuver": "manøvre (maneuver)",
-        "borrowed_time": "lånt tid (borrowed time)",
-        "answer": "svar (an answer)",
-        "done": "færdig (done: spend no more)",
+        "armour": N_("armour dice"),
+        "gear": N_("gear dice"),
+        "weapon": N_("weapon dice"),
+        "wilder": N_("even wilder"),
+        "maneuver": N_("maneuver"),
+        "borrowed_time": N_("borrowed time"),
+        "answer": N_("an answer"),
+        "done": N_("done: spend no more"),
     }
     dice = choice.get("dice")
-    return "Ressourcer (spend)", words.get(kind, kind) + (f" {dice}" if dice is not None else "")
+    word = _(words[kind]) if kind in words else kind
+    return _("Resources (spend)"), word + (f" {dice}" if dice is not None else "")
 
 
 REPORTS["choices"] = Report(
