@@ -13,7 +13,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from konflikt.core.campaign import CampaignRules, Carried, Rest
-from konflikt.rulesets.levald.rules import WOUNDS, daze_penalty, rest
+from konflikt.core.i18n import BILINGUAL, current, percent
+from konflikt.rulesets.levald import words as W
+from konflikt.rulesets.levald.i18n import _, pgettext
+from konflikt.rulesets.levald.narration import wound_marks
+from konflikt.rulesets.levald.rules import daze_penalty, rest
 
 ROUNDS_PER_MINUTE = 10
 """konflikt's own: a round of about six seconds (the text gives no length)."""
@@ -44,14 +48,21 @@ def rest_between(
     doc = dict(document)
     if after != daze:
         doc["daze"] = after
-        floor = f", floor {sum(boxes)} (one per wound)" if floor_per_wound and after == sum(boxes) and after else ""
-        line = f"Omtöckning {daze} → {after} after {rounds_of(time)} rounds of rest{floor}"
+        fields = {"before": daze, "after": after, "rounds": rounds_of(time)}
+        if floor_per_wound and after == sum(boxes) and after:
+            line = _(
+                "daze {before} → {after} after {rounds} rounds of rest, floor {floor} (one per wound)",
+                floor=sum(boxes),
+                **fields,
+            )
+        else:
+            line = _("daze {before} → {after} after {rounds} rounds of rest", **fields)
     elif daze:
-        line = f"Omtöckning {daze} stays (already at the floor of one point per wound)"
+        line = _("daze {daze} stays (already at the floor of one point per wound)", daze=daze)
     else:
-        line = "Omtöckning 0 stays"
-    ticked = " ".join(f"{name}×{n}" for name, n in zip(WOUNDS, boxes, strict=True) if n)
-    lines = [line] + ([f"sår (wounds) {ticked} stay: läkningstid (healing time) is not in the text"] if ticked else [])
+        line = _("daze 0 stays")
+    ticked = wound_marks(boxes)
+    lines = [line] + ([_("wounds {boxes} stay: healing time is not in the text", boxes=ticked)] if ticked else [])
     return Carried(doc, tuple(dict(p) for p in pending), tuple(lines))
 
 
@@ -60,18 +71,41 @@ def sheet(document: Mapping[str, Any], pending: Sequence[Mapping[str, Any]]) -> 
     kraft, sjal = int(document.get("kraft", 0)), int(document.get("själ", document.get("sjal", 0)))
     weapon = document.get("weapon")
     weapon_name = weapon.get("name") if isinstance(weapon, Mapping) else weapon
-    skills = ", ".join(f"{name} {value}%" for name, value in dict(document.get("skills", {})).items())
+    skills = ", ".join(
+        f"{W.skill(name)} {percent(value, 0)}" for name, value in dict(document.get("skills", {})).items()
+    )
+    if isinstance(weapon_name, str) and weapon_name in W.WEAPONS and current() != BILINGUAL:
+        weapon_name = W.WEAPONS[weapon_name]
     daze = int(document.get("daze", 0))
     boxes = wound_boxes(document)
-    ticked = " ".join(f"{name}×{n}" for name, n in zip(WOUNDS, boxes, strict=True) if n) or "inga (none)"
     return [
-        f"Kraft (strength) {kraft}; Själ (soul) {sjal}; Stridsvana {document.get('stridsvana', 0)}%",
-        f"skadetrösklar (wound thresholds): Lätt {kraft // 2}, Allvarlig {kraft}, Kritisk {kraft + sjal}, "
-        f"Dödlig {kraft + sjal + 10}",
-        f"färdigheter (skills): {skills}; vapen (weapon): {weapon_name}",
-        f"Gard {document.get('gard', 0)} (full at the next fight)",
-        f"Omtöckning (daze) {daze} ({daze_penalty(daze)}%), floor {min(daze, sum(boxes))} at rest",
-        f"sår (wound boxes): {ticked}",
+        _(
+            "Strength {kraft}; Soul {sjal}; combat experience {stridsvana}",
+            kraft=kraft,
+            sjal=sjal,
+            stridsvana=percent(int(document.get("stridsvana", 0)), 0),
+        ),
+        _(
+            "wound thresholds: {light} {light_value}, {serious} {serious_value}, {critical} {critical_value}, "
+            "{deadly} {deadly_value}",
+            light=W.wound("Lätt"),
+            light_value=kraft // 2,
+            serious=W.wound("Allvarlig"),
+            serious_value=kraft,
+            critical=W.wound("Kritisk"),
+            critical_value=kraft + sjal,
+            deadly=W.wound("Dödlig"),
+            deadly_value=kraft + sjal + 10,
+        ),
+        _("skills: {skills}; weapon: {weapon}", skills=skills, weapon=weapon_name),
+        _("Gard {gard} (full at the next fight)", gard=document.get("gard", 0)),
+        _(
+            "daze {daze} ({penalty}), floor {floor} at rest",
+            daze=daze,
+            penalty=percent(daze_penalty(daze), 0),
+            floor=min(daze, sum(boxes)),
+        ),
+        _("wound boxes: {boxes}", boxes=wound_marks(boxes) or pgettext("sheet", "none")),
     ]
 
 

@@ -75,7 +75,7 @@ class Weapon(BaseModel):
         """The weapon's name in the language in use (``Svärd (sword)`` in the bilingual register)."""
         from konflikt.rulesets.levald.words import weapon
 
-        return weapon(self.name, self.english, any(w == self for w in bundled_weapons()))
+        return weapon(self.name, self.english, is_bundled(self))
 
 
 class WeaponFile(BaseModel):
@@ -99,6 +99,12 @@ def bundled_weapons() -> tuple[Weapon, ...]:
     """The text's weapon table (content/weapons.toml)."""
     with (CONTENT / "weapons.toml").open("rb") as fh:
         return tuple(WeaponFile.model_validate(tomllib.load(fh)).weapon)
+
+
+@cache
+def is_bundled(weapon: Weapon) -> bool:
+    """Whether ``weapon`` is a row of the text's table, exactly (its name is then the catalog's)."""
+    return weapon in bundled_weapons()
 
 
 def find_weapon(name: str, library: list[Weapon] | tuple[Weapon, ...]) -> Weapon:

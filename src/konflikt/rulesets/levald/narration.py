@@ -4,6 +4,7 @@ every message goes through the ``levald`` catalog, every term through :mod:`.wor
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from konflikt.core.actions import Action
@@ -50,6 +51,13 @@ BYPASS_REASONS = {
     "free_attack": lambda: _("the free attack ignores Gard (free_attack_ignores_gard)"),
 }
 """Why Gard does not count against a hit (``LevaldState.bypass_reason`` holds the key)."""
+
+
+@cache
+def _level_counts(target: int, exceptional: str) -> tuple[int, int]:
+    """How many of the hundred d100 readings succeed against ``target``, and how many exceptionally."""
+    levels = [R.level(roll, target, exceptional) for roll in range(1, 101)]
+    return sum(1 for v in levels if v >= R.SUCCESS), sum(1 for v in levels if v > R.SUCCESS)
 
 
 class NarrationMixin(State):
@@ -149,7 +157,7 @@ class NarrationMixin(State):
             text = _(
                 "{name}: {roll_name} {roll} against {target} incl. {penalty} daze → {level}, effect "
                 "{effect}{explained}",
-                penalty=percent(penalty, 0),
+                penalty=W.whole_percent(penalty),
                 **fields,
             )
         else:
@@ -330,7 +338,7 @@ class NarrationMixin(State):
                         "+{gained} daze → {daze}, {penalty} on all rolls",
                         gained=gained,
                         daze=daze,
-                        penalty=percent(R.daze_penalty(daze), 0),
+                        penalty=W.whole_percent(R.daze_penalty(daze)),
                     )
                 )
             else:
@@ -395,7 +403,7 @@ class NarrationMixin(State):
         for i, f in enumerate(self.fighters):
             rows[f.id] = {
                 pgettext("status", "Gard"): f"{self.gard[i]}/{f.gard_max}",
-                pgettext("status", "daze"): f"{self.daze[i]} ({percent(R.daze_penalty(self.daze[i]), 0)})",
+                pgettext("status", "daze"): f"{self.daze[i]} ({W.whole_percent(R.daze_penalty(self.daze[i]))})",
                 pgettext("status", "wounds"): " ".join(
                     f"{n}×{W.wound(name)}" for name, n in zip(R.WOUNDS, self.wounds[i], strict=True) if n
                 )
@@ -630,11 +638,11 @@ class NarrationMixin(State):
         return (self.roll_stakes(),)
 
     def _stakes_against(self, target: int) -> list[tuple[str, Fraction]]:
-        levels = [R.level(roll, target, self.options.exceptional) for roll in range(1, 101)]
-        success = Fraction(sum(1 for v in levels if v >= R.SUCCESS), 100)
+        successes, exceptional = _level_counts(target, self.options.exceptional)
+        success = Fraction(successes, 100)
         rows = [(_("{success}: d100 ≤ {target}", success=W.level(R.SUCCESS), target=target), success)]
         if self.options.exceptional != "off":
-            rows.append((W.level(R.EXCEPTIONAL), Fraction(sum(1 for v in levels if v > R.SUCCESS), 100)))
+            rows.append((W.level(R.EXCEPTIONAL), Fraction(exceptional, 100)))
         rows.append((W.level(R.FAILURE), 1 - success))
         return rows
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from konflikt.core.i18n import percent
 from konflikt.core.outcome import Aftermath
 from konflikt.core.state import State
+from konflikt.rulesets.levald.i18n import _, pgettext
 from konflikt.rulesets.levald.models import Weapon, bundled_weapons
-from konflikt.rulesets.levald.narration import FATE_TEXT
-from konflikt.rulesets.levald.rules import WOUNDS, daze_penalty
+from konflikt.rulesets.levald.narration import FATE_TEXT, wound_marks
+from konflikt.rulesets.levald.rules import daze_penalty
 
 BOX_KEYS = ("skråma", "lätt", "allvarlig", "kritisk", "dödlig")
 """The wound boxes as a character file names them, in the order of rules.WOUNDS."""
@@ -48,11 +50,16 @@ def aftermath(state: State) -> Aftermath:
         document["daze"] = state.daze[i]
         document["wounds"] = dict(zip(BOX_KEYS, state.wounds[i], strict=True))
         characters[fighter.id] = document
-        ticked = " ".join(f"{name}×{n}" for name, n in zip(WOUNDS, state.wounds[i], strict=True) if n) or "none"
-        floor = sum(state.wounds[i])
         lines.append(
-            f"{fighter.name}: {FATE_TEXT[state.fate[i]]}; sår (wound boxes) {ticked}; Omtöckning {state.daze[i]} "
-            f"({daze_penalty(state.daze[i])}%), återvinns med ett poäng per runda då man vilar (−1 a round of rest), "
-            f"down to {floor} (one per wound); Gard full at the next fight (konflikt's own)"
+            _(
+                "{name}: {fate}; wound boxes {boxes}; daze {daze} ({penalty}), recovered one point per round of rest, "
+                "down to {floor} (one per wound); Gard full at the next fight (konflikt's own)",
+                name=fighter.name,
+                fate=FATE_TEXT[state.fate[i]],
+                boxes=wound_marks(state.wounds[i]) or pgettext("wound boxes", "none"),
+                daze=state.daze[i],
+                penalty=percent(daze_penalty(state.daze[i]), 0),
+                floor=sum(state.wounds[i]),
+            )
         )
     return Aftermath(characters=characters, lines=tuple(lines))

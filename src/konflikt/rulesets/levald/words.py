@@ -13,8 +13,9 @@ is shown by its own ``name`` (and ``english`` in English).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from functools import cache
 
-from konflikt.core.i18n import BILINGUAL, current
+from konflikt.core.i18n import BILINGUAL, current, percent
 from konflikt.rulesets.levald.i18n import _, pgettext
 
 Words = Mapping[str, Callable[[], str]]
@@ -205,6 +206,17 @@ ENDINGS = Terms(
 """A fight's ending (``ConflictOutcome.ending``) in words."""
 
 
+def whole_percent(value: int) -> str:
+    """A whole percentage written the language's way (``-20 %`` in Swedish): kept per language, as the status
+    table writes the same few on every step."""
+    return _whole_percent(value, current())
+
+
+@cache
+def _whole_percent(value: int, language: str) -> str:
+    return percent(value, 0)
+
+
 def daze(value: int | str) -> str:
     """``Omtöckning 12`` (a resource: the core's fate reading skips a piece with a number in it)."""
     return _("daze {daze}", daze=value)
@@ -222,5 +234,6 @@ __all__ = [
     "level",
     "skill",
     "weapon",
+    "whole_percent",
     "wound",
 ]
