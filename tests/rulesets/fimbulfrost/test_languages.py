@@ -4,6 +4,7 @@ fimbulfrost catalog strict (a missing translation raises) and no English word in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -232,3 +233,44 @@ def test_consequences_have_words_in_every_language() -> None:
         for entry in lst.entries:
             assert entry.sv and entry.pl, entry.id
     assert Path(RULESET.content_dir or "").is_dir()
+
+
+def other_texts() -> list[str]:
+    """The odds question's labels, the solver's words for its choices and states, and a refused character."""
+    from konflikt.core.state import GM
+    from konflikt.errors import KonfliktError, ScenarioError
+    from konflikt.rulesets.fimbulfrost.game import round_game
+    from konflikt.rulesets.fimbulfrost.odds import pool_answer
+    from konflikt.rulesets.fimbulfrost.policies import HeuristicPolicy
+
+    answer = pool_answer(7, 6)
+    texts = [answer.title, answer.label, *answer.distributions, *answer.probabilities, *answer.notes]
+    for dice, status in ((99, 6), (3, 0)):
+        with pytest.raises(KonfliktError) as refused:
+            pool_answer(dice, status)
+        texts.append(str(refused.value))
+    state = new_state(load_scenario("fimbulfrost/robbers"))
+    policies = {seat: HeuristicPolicy() for seat in (*state.seats(), GM)}
+    game = round_game(state, policies)
+    assert game is not None and not isinstance(game, str)
+    started = game.start(state)
+    assert started is not None
+    compact, _length, made = started
+    texts.append(game.describe_state(compact))
+    texts += [game.describe(c) for c in game.choices(compact, made)]
+    texts += [game.describe(Action.of(kind, dice=2)) for kind in ("armour", "gear", "weapon")]
+    texts += [game.describe(Action.of("describe", stil=True, stunt=False, snak=True))]
+    texts.append(game.describe_state(("end", "x")))
+    with pytest.raises(ScenarioError) as refused_scenario:
+        scenario(heroes=[hero("budolf", character="builtin:budolf", kamp=3)])
+    texts.append(str(refused_scenario.value).split(":", 1)[-1])
+    return texts
+
+
+@pytest.mark.parametrize("language", ("sv", "da", "pl"))
+def test_odds_solver_and_refusals_speak_the_language(language: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KONFLIKT_STRICT_CATALOG", "fimbulfrost")
+    with speaking(language):
+        texts = [re.sub(r"\w+=\S+", "", text) for text in other_texts()]  # an action's own fields are typed as is
+    found = {word: text for text in texts for word in english_words(text, language, PROPER | {"kamp", "kampen"})}
+    assert not found, found

@@ -235,7 +235,7 @@ class FimbulfrostGame:
     def action(self, state: State, seat: str, choice: Hashable) -> Action:
         if choice in state.legal_actions(seat):
             return cast(Action, choice)
-        raise KonfliktError(f"no legal decision of {seat} matches {choice}")
+        raise KonfliktError(_("no legal decision of {seat} matches {choice}", seat=seat, choice=choice))
 
     # ---- playing on to the next decision ---------------------------------------------------------------------------
     def _settle(self, s: FimbulfrostState) -> dict[Compact, Fraction]:
@@ -307,7 +307,9 @@ class FimbulfrostGame:
                     t._end_hero_roll(2)
                     add(self._settle(t), p)
             return out
-        raise KonfliktError(f"the fimbulfrost game has no rule for phase {P.NAMES[phase]!r}")  # pragma: no cover
+        raise KonfliktError(  # pragma: no cover
+            _("the fimbulfrost game has no rule for phase {phase}", phase=repr(_(P.NAMES[phase])))
+        )
 
     # ---- words ----------------------------------------------------------------------------------------------------
     def describe(self, choice: Hashable) -> str:

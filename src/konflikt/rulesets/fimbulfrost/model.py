@@ -26,6 +26,7 @@ from itertools import product
 from math import gcd
 from typing import Any, cast
 
+from konflikt.core.i18n import current
 from konflikt.core.model_cache import ModelCache
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import State
@@ -126,7 +127,8 @@ class FimbulfrostModel:
         self.options = conflict.options
         self.per = int(conflict.options.points_per_consequence)
         self._static = self._identity(conflict)
-        self._labels: dict[End, Hashable] = {}
+        self._labels: dict[tuple[str, End], Hashable] = {}
+        """Each end's outcome label by (language, end): the label is words, and a cached model serves every language."""
         self._bought: dict[tuple[int, int, tuple[str, ...], tuple[int, ...]], tuple[str, ...]] = {}
         self._gathered: dict[
             tuple[tuple[bool, ...], int, tuple[tuple[int, ...], ...]], tuple[list[int], tuple[tuple[int, ...], ...]]
@@ -174,10 +176,11 @@ class FimbulfrostModel:
         if c[0]:
             return None
         end = cast(End, compact)
-        found = self._labels.get(end)
+        key = (current(), end)
+        found = self._labels.get(key)
         if found is None:
             outcome = self._ended(end).outcome()  # as analysis.exact.outcome_label writes it (a layer above)
-            found = self._labels[end] = (outcome.ending, outcome.winners, tuple(sorted(outcome.participants.items())))
+            found = self._labels[key] = (outcome.ending, outcome.winners, tuple(sorted(outcome.participants.items())))
         return found
 
     def _ended(self, end: End) -> FimbulfrostState:

@@ -27,6 +27,7 @@ from konflikt.core.actions import Action
 from konflikt.core.state import State
 from konflikt.errors import KonfliktError
 from konflikt.rulesets.fimbulfrost import phases as P
+from konflikt.rulesets.fimbulfrost.i18n import _
 from konflikt.rulesets.fimbulfrost.models import Entry
 from konflikt.rulesets.fimbulfrost.rules import Round3Option, buy_back_count, dice_needed, maneuver_bit
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
@@ -86,7 +87,7 @@ class HeuristicPolicy:
 
     def choose(self, state: State, seat: str, rng: np.random.Generator) -> Action:
         if not isinstance(state, FimbulfrostState):
-            raise KonfliktError("the fimbulfrost heuristic plays only fimbulfrost conflicts")
+            raise KonfliktError(_("the fimbulfrost heuristic plays only fimbulfrost conflicts"))
         return self._choose(state)
 
     def _choose(self, s: FimbulfrostState) -> Action:
@@ -119,7 +120,7 @@ class HeuristicPolicy:
             return Action.of("weapon", dice=max(0, min(s.pools[i][2], need)))
         if phase == P.R3_TURN:
             return self._round3(s, i)
-        raise KonfliktError(f"the heuristic has no rule for phase {P.NAMES[phase]!r}")
+        raise KonfliktError(_("the heuristic has no rule for phase {phase}", phase=repr(_(P.NAMES[phase]))))
 
     def _round3(self, s: FimbulfrostState, i: int) -> Action:
         team = sum(s.dice[j] for j in s.standing())
