@@ -15,6 +15,7 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 from konflikt.core.scenario import Name, Number, read_toml, validation_message
 from konflikt.dice import SumDice, parse_dice
 from konflikt.errors import KonfliktError, ScenarioError
+from konflikt.rulesets.levald.i18n import _
 from konflikt.rulesets.levald.rules import DISTANCES, WEAPON_LENGTHS
 
 CONTENT = Path(__file__).parent / "content"
@@ -24,7 +25,7 @@ def damage_dice(notation: str) -> SumDice:
     """Read a damage column (``3T6``) as dice; only sums of dice are damage."""
     dice = parse_dice(notation)
     if not isinstance(dice, SumDice):
-        raise ValueError(f"damage {notation!r} is not a sum of dice such as 3T6")
+        raise ValueError(_("damage {notation} is not a sum of dice such as 3T6", notation=repr(notation)))
     return dice
 
 
@@ -64,7 +65,9 @@ class Weapon(BaseModel):
     @classmethod
     def _length(cls, value: str) -> str:
         if value not in WEAPON_LENGTHS:
-            raise ValueError(f"weapon length {value!r} is not one of {', '.join(WEAPON_LENGTHS)}")
+            raise ValueError(
+                _("weapon length {value} is not one of {lengths}", value=repr(value), lengths=", ".join(WEAPON_LENGTHS))
+            )
         return value
 
     @property
@@ -114,7 +117,7 @@ def find_weapon(name: str, library: list[Weapon] | tuple[Weapon, ...]) -> Weapon
         if wanted in (weapon.name.lower(), weapon.english.lower()):
             return weapon
     known = ", ".join(sorted({w.name for w in library}))
-    raise KonfliktError(f"unknown weapon {name!r} (known: {known})")
+    raise KonfliktError(_("unknown weapon {name} (known: {known})", name=repr(name), known=known))
 
 
 MAX_BOXES = 100
@@ -170,7 +173,7 @@ class Character(BaseModel):
     def _skills(cls, value: dict[str, int]) -> dict[str, int]:
         for skill, percent in value.items():
             if not 0 <= percent <= 300:
-                raise ValueError(f"skill {skill!r} = {percent}: a skill is 0 to 300 %")
+                raise ValueError(_("skill {skill} = {value}: a skill is 0 to 300 %", skill=repr(skill), value=percent))
         return value
 
 
@@ -193,7 +196,9 @@ class Setup(BaseModel):
     @classmethod
     def _distance(cls, value: str) -> str:
         if value not in DISTANCES:
-            raise ValueError(f"distance {value!r} is not one of {', '.join(DISTANCES)}")
+            raise ValueError(
+                _("distance {value} is not one of {distances}", value=repr(value), distances=", ".join(DISTANCES))
+            )
         return value
 
     def library(self) -> list[Weapon]:
@@ -217,10 +222,15 @@ class Setup(BaseModel):
             for pid in names:
                 if pid not in ids:
                     raise KonfliktError(
-                        f"{field}: {pid!r} is not a participant (participants: {', '.join(sorted(ids))})"
+                        _(
+                            "{field}: {pid} is not a participant (participants: {ids})",
+                            field=field,
+                            pid=repr(pid),
+                            ids=", ".join(sorted(ids)),
+                        )
                     )
         if len(scenario.sides) != 2:
-            raise KonfliktError(f"Le våld fights have two sides, not {len(scenario.sides)}")
+            raise KonfliktError(_("Le våld fights have two sides, not {count}", count=len(scenario.sides)))
         for p in scenario.participants():
             if isinstance(p.data.weapon, str) and p.id in self.wield:
                 # the character's own weapon must exist even where [setup.wield] overrides it: a save or a later
@@ -228,21 +238,40 @@ class Setup(BaseModel):
                 try:
                     find_weapon(p.data.weapon, self.library())
                 except KonfliktError as exc:
-                    raise KonfliktError(f"{p.id}: weapon: {exc}") from None
+                    raise KonfliktError(_("{pid}: weapon: {error}", pid=p.id, error=exc)) from None
             weapon = wielded(p.id, p.data, self)
             shield = carried_shield(p.data, self)
             skill = shield.skill if shield is not None else weapon.skill
             if skill not in p.data.skills:
+                fields = {"pid": p.id, "weapon": weapon.name, "skill": skill, "skills": ", ".join(p.data.skills)}
+                if shield is not None:
+                    raise KonfliktError(
+                        _(
+                            "{pid} wields {weapon} and {shield} ({skill}) but has no such skill (skills: {skills})",
+                            shield=shield.name,
+                            **fields,
+                        )
+                    )
                 raise KonfliktError(
-                    f"{p.id} wields {weapon.name}{' and ' + shield.name if shield else ''} ({skill}) but has no "
-                    f"such skill (skills: {', '.join(p.data.skills)})"
+                    _("{pid} wields {weapon} ({skill}) but has no such skill (skills: {skills})", **fields)
                 )
             if shield is not None and not shield.shield:
-                raise KonfliktError(f"{p.id}: {shield.name} is not a shield (its table row has no shield = true)")
+                raise KonfliktError(
+                    _(
+                        "{pid}: {shield} is not a shield (its table row has no shield = true)",
+                        pid=p.id,
+                        shield=shield.name,
+                    )
+                )
             if shield is not None and (weapon.shield or weapon.skill != ONE_HANDED):
                 raise KonfliktError(
-                    f"{p.id}: a shield is carried with a one-handed weapon ({ONE_HANDED}), not {weapon.name} "
-                    f"({weapon.skill})"
+                    _(
+                        "{pid}: a shield is carried with a one-handed weapon ({one_handed}), not {weapon} ({skill})",
+                        pid=p.id,
+                        one_handed=ONE_HANDED,
+                        weapon=weapon.name,
+                        skill=weapon.skill,
+                    )
                 )
 
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from konflikt.core.i18n import number
 from konflikt.core.odds import OddsAnswer, OddsParam, OddsQuestion
 from konflikt.dice import effect
 from konflikt.dice.distribution import convolve, mean
@@ -18,6 +19,8 @@ from konflikt.dice.expression import DiceExpression, Group
 from konflikt.dice.opposed import Judge, OpposedRule
 from konflikt.errors import DiceError, KonfliktError
 from konflikt.rulesets.levald import rules as R
+from konflikt.rulesets.levald import words as W
+from konflikt.rulesets.levald.i18n import _
 from konflikt.rulesets.levald.models import bundled_weapons, damage_dice, find_weapon
 
 HUNDREDTH = Fraction(1, 100)
@@ -51,7 +54,7 @@ def attack_odds(
 ) -> AttackOdds:
     """Exact: for each attack reading, the chance it beats every one of the independent defence rolls."""
     if defences not in (0, 1, 2):
-        raise KonfliktError(f"--defences takes 0, 1 or 2, not {defences}")
+        raise KonfliktError(_("--defences takes 0, 1 or 2, not {defences}", defences=defences))
     wins = succeeds = exc = wins_exc = Fraction(0)
     joint: dict[tuple[int, bool], Fraction] = defaultdict(Fraction)
     cache: dict[tuple[int, int], Fraction] = {}
@@ -80,20 +83,29 @@ def attack_odds(
 
 def _attack(attack: int, defense: int, exceptional: str, defences: int) -> OddsAnswer:
     odds = attack_odds(attack, defense, exceptional, defences)
-    against = f"{defences} defence roll{'s' if defences != 1 else ''} at {defense}%" if defences else "no defence"
+    fields = {"attack": W.whole_percent(attack), "defense": W.whole_percent(defense)}
+    if defences == 0:
+        title = _("Attack roll at {attack} against no defence", **fields)
+    elif defences == 1:
+        title = _("Attack roll at {attack} against one defence roll at {defense}", **fields)
+    else:
+        title = _("Attack roll at {attack} against two defence rolls at {defense}", **fields)
     return OddsAnswer(
-        title=f"Anfallsslag (attack) at {attack}% against {against}",
-        label="effekt (effect) when the attack wins",
+        title=title,
+        label=_("effect when the attack wins"),
         outcomes=[(str(e), p) for e, p in odds.effect_when_wins.items()],
         probabilities={
-            "attack wins": odds.wins,
-            "attack succeeds (gain ground)": odds.succeeds,
-            "attack is exceptional": odds.exceptional,
-            "attack wins exceptionally (ignores Gard)": odds.wins_exceptional,
+            _("attack wins"): odds.wins,
+            _("attack succeeds (gain ground)"): odds.succeeds,
+            _("attack is exceptional"): odds.exceptional,
+            _("attack wins exceptionally (ignores Gard)"): odds.wins_exceptional,
         },
         notes=[
-            "effect = tens die + units die of the d100 (00 = 100, effect 0)",
-            f"exceptional success: {exceptional}; ties of level broken by effect, equal: the defence holds",
+            _("effect = tens die + units die of the d100 (00 = 100, effect 0)"),
+            _(
+                "exceptional success: {rule}; ties of level broken by effect, equal: the defence holds",
+                rule=exceptional,
+            ),
         ],
     )
 
@@ -138,28 +150,38 @@ def damage_odds(
 
 
 def _wound_name(level: int) -> str:
-    return "no wound (Gard held)" if level == R.NO_WOUND else f"{R.WOUNDS[level]} ({R.WOUND_ENGLISH[R.WOUNDS[level]]})"
+    return _("no wound (Gard held)") if level == R.NO_WOUND else W.wound(R.WOUNDS[level], glossed=True)
 
 
 def _damage(weapon: str, effect: int, gard: int, kraft: int, sjal: int) -> OddsAnswer:
     if not 0 <= effect <= 18:
-        raise KonfliktError(f"--effect must be 0 to 18 (tens + units of a d100), not {effect}")
+        raise KonfliktError(_("--effect must be 0 to 18 (tens + units of a d100), not {effect}", effect=effect))
     odds = damage_odds(weapon, effect, gard, kraft, sjal)
     limits = R.thresholds(kraft, sjal)
     return OddsAnswer(
-        title=f"Skada (damage) of {weapon} with effect {effect} against Gard {gard}, thresholds "
-        f"{'/'.join(map(str, limits))}",
-        label="wound level with Gard",
+        title=_(
+            "Damage of {weapon} with effect {effect} against Gard {gard}, thresholds {thresholds}",
+            weapon=weapon,
+            effect=effect,
+            gard=gard,
+            thresholds="/".join(map(str, limits)),
+        ),
+        label=_("wound level with Gard"),
         outcomes=[(_wound_name(k), p) for k, p in odds.wounds_with_gard.items()],
         distributions={
-            "damage vs guarded target (Skada skyddad)": [(str(k), p) for k, p in odds.guarded.items()],
-            "damage vs open target (Skada öppen)": [(str(k), p) for k, p in odds.open.items()],
-            "wound level vs open target / exceptional hit": [(_wound_name(k), p) for k, p in odds.wounds_open.items()],
+            _("damage vs guarded target"): [(str(k), p) for k, p in odds.guarded.items()],
+            _("damage vs open target"): [(str(k), p) for k, p in odds.open.items()],
+            _("wound level vs open target / exceptional hit"): [
+                (_wound_name(k), p) for k, p in odds.wounds_open.items()
+            ],
         },
-        probabilities={"a wound through Gard": 1 - odds.wounds_with_gard.get(R.NO_WOUND, Fraction(0))},
+        probabilities={_("a wound through Gard"): 1 - odds.wounds_with_gard.get(R.NO_WOUND, Fraction(0))},
         notes=[
-            f"expected damage: {float(mean(odds.guarded)):.2f} with Gard (guarded dice), "
-            f"{float(mean(odds.open)):.2f} open",
+            _(
+                "expected damage: {guarded} with Gard (guarded dice), {open} open",
+                guarded=number(mean(odds.guarded), 2),
+                open=number(mean(odds.open), 2),
+            ),
         ],
     )
 
@@ -209,8 +231,13 @@ def _d100_target(side: DiceExpression, name: str, rule: str) -> int:
     )
     if not plain or side.compare is None or side.compare[0] != "<=":
         raise DiceError(
-            f"'by {rule}' judges two d100 rolls against their targets: write {name} as d100<=T (e.g. d100<=60), "
-            f"not {side.written}"
+            _(
+                "'by {rule}' judges two d100 rolls against their targets: write {name} as d100<=T (e.g. d100<=60), "
+                "not {written}",
+                rule=rule,
+                name=name,
+                written=side.written,
+            )
         )
     return side.compare[1]
 
@@ -252,34 +279,51 @@ class LevaldRule:
         def explain(x: int, y: int) -> str:
             qa, qb = qualities(x, y)
             return " vs ".join(
-                f"{side} {_d100_text(roll)} ({R.LEVEL_TEXT[q[0]]}, effekt {effect(roll)})"
+                _(
+                    "{side} {roll} ({level}, effect {effect})",
+                    side=side,
+                    roll=_d100_text(roll),
+                    level=W.level(q[0]),
+                    effect=effect(roll),
+                )
                 for side, roll, q in (("A", x, qa), ("B", y, qb))
             )
 
-        notes = (
-            f"quality = success level (misslyckat < lyckat < exceptionellt), then effekt (tens + units die) "
-            f"{'breaking' if by_effect else 'not breaking'} ties; exceptional: {exceptional} (rule options of "
-            f"levald, -o name=value)",
-        )
+        fields = {
+            "failure": W.level(R.FAILURE),
+            "success": W.level(R.SUCCESS),
+            "exceptional": W.level(R.EXCEPTIONAL),
+            "rule": exceptional,
+        }
+        if by_effect:
+            note = _(
+                "quality = success level ({failure} < {success} < {exceptional}), then the effect (tens + units die) "
+                "breaking ties; exceptional: {rule} (rule options of levald, -o name=value)",
+                **fields,
+            )
+        else:
+            note = _(
+                "quality = success level ({failure} < {success} < {exceptional}), ties not broken by the effect; "
+                "exceptional: {rule} (rule options of levald, -o name=value)",
+                **fields,
+            )
+        notes = (note,)
         if self.name == "quality":
+            a_wins, b_wins, nobody = _("A wins"), _("B wins"), _("nobody wins")
 
             def contest(x: int, y: int) -> str:
                 winner = R.contest_winner(*qualities(x, y))
-                return "nobody wins" if winner is None else ("A wins", "B wins")[winner]
+                return nobody if winner is None else (a_wins, b_wins)[winner]
 
-            return Judge(contest, ("A wins", "nobody wins", "B wins"), "winner", notes=notes, explain=explain)
+            return Judge(contest, (a_wins, nobody, b_wins), _("winner"), notes=notes, explain=explain)
+
+        wins, holds = _("attack wins"), _("defence holds")
 
         def attack(x: int, y: int) -> str:
             qa, qb = qualities(x, y)
-            return "attack wins" if R.attack_wins(qa, (qb,)) else "defence holds"
+            return wins if R.attack_wins(qa, (qb,)) else holds
 
-        return Judge(
-            attack,
-            ("attack wins", "defence holds"),
-            "anfallsslag (attack) against försvarsslag (defence)",
-            notes=notes,
-            explain=explain,
-        )
+        return Judge(attack, (wins, holds), _("attack roll against defence roll"), notes=notes, explain=explain)
 
 
 def opposed_rules(overrides: Mapping[str, str]) -> tuple[OpposedRule, ...]:

@@ -16,6 +16,7 @@ from konflikt.core.actions import Action
 from konflikt.core.state import State
 from konflikt.errors import KonfliktError
 from konflikt.rulesets.levald import rules as R
+from konflikt.rulesets.levald.i18n import _
 
 if TYPE_CHECKING:
     from konflikt.rulesets.levald.state import LevaldState
@@ -59,10 +60,10 @@ class HeuristicPolicy:
         from konflikt.rulesets.levald.state import LevaldState
 
         if not isinstance(state, LevaldState):
-            raise KonfliktError(f"the levald heuristic cannot play {type(state).__name__}")
+            raise KonfliktError(_("the levald heuristic cannot play {state}", state=type(state).__name__))
         legal = list(state.legal_actions(seat))
         if not legal:
-            raise KonfliktError(f"{seat} has no legal action to choose from")
+            raise KonfliktError(_("{seat} has no legal action to choose from", seat=seat))
         if state.phase == "gm":
             return Action.of("fight")  # the GM's conditions stay as the scenario set them
         me = state.index[seat]
