@@ -53,13 +53,13 @@ def decision_stake(conflict: FimbulfrostState, seat: str) -> str:
         each = "" if per == 1 else " (" + _("one per {per} points", per=per) + ")"
         if kind == "opp":
             return ngettext(
-                "{opponent} is defeated: {n} consequence left to buy for it from the {list} list, for its Status "
+                "{opponent} is defeated: {n} consequence left to buy for it from the list '{list}', for its Status "
                 "{status} under 0{each}; {name} chooses",
-                "{opponent} is defeated: {n} consequences left to buy for it from the {list} list, for its Status "
+                "{opponent} is defeated: {n} consequences left to buy for it from the list '{list}', for its Status "
                 "{status} under 0{each}; {name} chooses",
                 count,
                 opponent=conflict.opp_name,
-                list=conflict.opp.nederlagsliste,
+                list=conflict.list_words(conflict.opp.nederlagsliste),
                 status=conflict.opp_status,
                 each=each,
                 name=who,
@@ -183,7 +183,7 @@ def setup_facts(conflict: FimbulfrostState) -> dict[str, dict[str, str]]:
             reputation: str(conflict.opp.omdomme),
             pgettext("setup", "Fight (round-2 dice)"): str(conflict.opp.kamp),
             status: str(conflict.opp.status),
-            pgettext("setup", "list bought when defeated"): conflict.opp.nederlagsliste,
+            pgettext("setup", "list bought when defeated"): conflict.list_words(conflict.opp.nederlagsliste),
         }
     }
     for i, hid in enumerate(conflict.hero_ids):

@@ -553,6 +553,12 @@ class Narration(State):
             lowered=-char.omdomme_til_naeste_kamp,
         )
 
+    def list_words(self, list_name: str) -> str:
+        """A consequence list by its name (``runde2``, ``modstander``): the name itself in the bilingual register, as
+        before; its words in the language in use otherwise (a list the catalogue lacks keeps its name)."""
+        found = self.catalogue.lists.get(list_name)
+        return list_name if found is None or current() == BILINGUAL else entry_name(found)
+
     def hero_name(self, hero_id: object) -> str:
         """A hero's name for a seat id in an action (the choices name people as the narration does)."""
         return self.names[self.hero_ids.index(hero_id)] if hero_id in self.hero_ids else str(hero_id)
@@ -646,7 +652,7 @@ class Narration(State):
             return _(
                 "{entry} is not on the list in use now ({list}, round {round})",
                 entry=quoted(entry),
-                list=list_name,
+                list=self.list_words(list_name),
                 round=round_no,
             )
         if action.kind == "present" and self.phase == P.PRESENT and action.get("by") in self.hero_ids:
