@@ -11,6 +11,8 @@ from collections.abc import Hashable, Sequence
 
 from konflikt.core.actions import Action
 from konflikt.core.reports import Choices, Entrant, Report, RoundRobin, decision_named
+from konflikt.rulesets.levald import words as W
+from konflikt.rulesets.levald.i18n import pgettext
 from konflikt.rulesets.levald.models import bundled_weapons
 from konflikt.rulesets.levald.scenarios import duel_document
 
@@ -50,40 +52,51 @@ WEAPONS = Report(
 )
 
 MOVEMENT = frozenset({"advance", "hold", "retreat", "leave"})
-DECISIONS = (
-    (MOVEMENT, "Rörelse (movement, secret)"),
-    (frozenset({"attack", "regain"}), "Anfalla eller inte (attack or not)"),
-    (frozenset({"ground"}), "Vinna terräng (gain ground)"),
-    (frozenset({"defend", "counter"}), "Försvar (defence)"),
-)
+KINDS = (MOVEMENT, frozenset({"attack", "regain"}), frozenset({"ground"}), frozenset({"defend", "counter"}))
+"""The decisions the choices report counts, by their action kinds (named by :func:`decisions`)."""
+
+
+def decisions() -> tuple[tuple[frozenset[str], str], ...]:
+    """The decisions with their names in the language in use."""
+    names = (
+        pgettext("decision", "Movement (secret)"),
+        pgettext("decision", "Attack or not"),
+        pgettext("decision", "Gain ground"),
+        pgettext("decision", "Defence"),
+    )
+    return tuple(zip(KINDS, names, strict=True))
+
+
 OPTIONS = {
-    "advance": "Avancera (advance)",
-    "hold": "Bibehålla (hold)",
-    "retreat": "Retirera (retreat)",
-    "leave": "Lämna (leave the fight)",
-    "attack": "Utföra ett anfall (attack)",
-    "regain": "Låta bli att anfalla (do not attack: both regain 1 Gard)",
-    "defend": "Försvara sig (defend)",
-    "counter": "Kontra (counter-attack)",
+    "advance": lambda: W.MOVES["advance"],
+    "hold": lambda: W.MOVES["hold"],
+    "retreat": lambda: W.MOVES["retreat"],
+    "leave": lambda: W.MOVES["leave"],
+    "attack": lambda: pgettext("report option", "Attack"),
+    "regain": lambda: pgettext("report option", "Do not attack: both regain 1 Gard"),
+    "defend": lambda: pgettext("report option", "Defend"),
+    "counter": lambda: pgettext("report option", "Counter-attack"),
 }
+"""Each option in words, by action kind."""
 
 
 def decision(kinds: Sequence[str]) -> str | None:
     """The kind of a decision, from the kinds of its legal actions (``None``: not one the report counts)."""
-    return decision_named(kinds, DECISIONS)
+    return decision_named(kinds, decisions())
 
 
 def option(action: Hashable) -> tuple[str, str] | None:
-    """An action as (its decision, its option), in the text's words with English."""
+    """An action as (its decision, its option), in the words of the language in use."""
     if not isinstance(action, Action):
         return None
     kind = decision([action.kind])
     if kind is None:
         return None
     if action.kind == "ground":
-        follows = action.get("step", 0) == 0
-        return kind, "följer efter (follows)" if follows else "följer inte efter (does not follow, +1 step)"
-    return kind, OPTIONS.get(action.kind, action.kind)
+        if action.get("step", 0) == 0:
+            return kind, pgettext("report option", "follows")
+        return kind, pgettext("report option", "does not follow (+1 step)")
+    return kind, OPTIONS[action.kind]() if action.kind in OPTIONS else action.kind
 
 
 CHOICES = Report(
