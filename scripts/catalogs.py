@@ -199,9 +199,14 @@ def _message_problems(domain: Domain, language: str, message: Message) -> list[s
     return []
 
 
+def _hashable(value: object) -> object:
+    """A message's id or string as a dict key: plural forms are lists from ``read_mo``, tuples from ``read_po``."""
+    return tuple(value) if isinstance(value, list | tuple) else value
+
+
 def _translations(catalog: Catalog) -> dict[tuple[object, object], object]:
     return {
-        (m.id, m.context): m.string
+        (_hashable(m.id), m.context): _hashable(m.string)
         for m in catalog
         if m.id and not m.fuzzy and (any(m.string) if not isinstance(m.string, str) else m.string)
     }
