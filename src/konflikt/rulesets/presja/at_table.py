@@ -16,7 +16,7 @@ from konflikt.core.actions import Action
 from konflikt.core.i18n import localized
 from konflikt.rulesets.presja import invoke
 from konflikt.rulesets.presja.i18n import N_, _, ngettext, pgettext
-from konflikt.rulesets.presja.models import consequence_names, level_text
+from konflikt.rulesets.presja.models import consequence_names, consequence_text, level_text
 from konflikt.rulesets.presja.naming import without_name
 from konflikt.rulesets.presja.static import ROLL
 from konflikt.rulesets.presja.texts import consequence_words
@@ -94,14 +94,26 @@ def consequences_taken(conflict: PresjaState, seat: str, action: Action) -> tupl
     """The list's names of the consequences an absorb takes (one the player has not named already)."""
     if action.kind != "absorb" or action.get("name") is not None or conflict.phase != "absorb":
         return ()
+    return tuple(consequence_text(name) for name in _listed(conflict, action))
+
+
+def _listed(conflict: PresjaState, action: Action) -> tuple[str, ...]:
+    """The list's names (as saved) of the consequences an absorb takes."""
     slots = [SLOTS.index(c) for c in str(action.get("cons") or "").split("+") if c]
     names = consequence_names()
     return tuple(names[SLOTS[s]][(conflict.exchange - 1) % len(names[SLOTS[s]])] for s in slots)
 
 
 def with_consequence_names(conflict: PresjaState, action: Action, names: Sequence[str]) -> Action:
-    """An absorb with the names the player gave (an empty one keeps the list's name)."""
-    listed = consequences_taken(conflict, "", action)
+    """An absorb with the names the player gave (an empty one, or the list's name as shown, keeps the list's
+    name as it is saved)."""
+    if action.kind != "absorb" or action.get("name") is not None or conflict.phase != "absorb":
+        return action
+    listed = _listed(conflict, action)
+    names = [
+        name if " ".join(name.split()) != consequence_text(keep) else ""
+        for name, keep in zip(names, listed, strict=False)
+    ]
     given = [" ".join(typed.split()) or keep for typed, keep in zip(names, listed, strict=False)]
     if not given:
         return action

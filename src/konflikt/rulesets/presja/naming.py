@@ -7,6 +7,7 @@ any name the player gives is taken, one per consequence taken; the list's name s
 from __future__ import annotations
 
 from konflikt.core.actions import Action
+from konflikt.rulesets.presja.i18n import _, ngettext
 
 
 def without_name(action: Action) -> Action:
@@ -40,13 +41,17 @@ def name_problem(action: Action) -> str | None:
     taken = [c for c in str(action.get("cons") or "").split("+") if c]
     names = consequence_names_typed(action)
     if not taken:
-        return "name= names the consequences taken, and this choice takes none (only boxes)"
+        return _("name= names the consequences taken, and this choice takes none (only boxes)")
     if not names:
-        return "name= gives no name (words joined by _, several names by commas)"
+        return _("name= gives no name (words joined by _, several names by commas)")
     if len(names) > len(taken):
-        return (
-            f"name= gives one name per consequence taken: {len(names)} names for {len(taken)} "
-            f"consequence{'s' if len(taken) > 1 else ''} (words joined by _, several names by commas)"
+        return ngettext(
+            "name= gives one name per consequence taken: {names} names for {n} consequence (words joined by _, "
+            "several names by commas)",
+            "name= gives one name per consequence taken: {names} names for {n} consequences (words joined by _, "
+            "several names by commas)",
+            len(taken),
+            names=len(names),
         )
     return None
 
