@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from konflikt.core.i18n import LocalText
 from konflikt.core.scenario import Name, Number
 from konflikt.errors import ScenarioError
+from konflikt.rulesets.pwge.i18n import _, pgettext
 from konflikt.rulesets.pwge.rules import MELEE_NAMES, code_of_ranged, parse_distance
 
 if TYPE_CHECKING:
@@ -66,7 +68,7 @@ class RangedWeapon(BaseModel):
     @model_validator(mode="after")
     def _kort_within_max(self) -> RangedWeapon:
         if self.kort > self.max:
-            raise ValueError(f"kort {self.kort} is longer than max {self.max}")
+            raise ValueError(_("short {short} is longer than max {longest}", short=self.kort, longest=self.max))
         return self
 
 
@@ -129,7 +131,7 @@ class Character(BaseModel):
     def _attribute_scale(cls, value: dict[str, int]) -> dict[str, int]:
         for name, v in value.items():
             if not 1 <= v <= 6:
-                raise ValueError(f"attribute {name!r} = {v} is outside 1–6")
+                raise ValueError(_("attribute {name} = {value} is outside 1–6", name=repr(name), value=v))
         return value
 
     @field_validator("skills")
@@ -137,7 +139,7 @@ class Character(BaseModel):
     def _skill_scale(cls, value: dict[str, int]) -> dict[str, int]:
         for name, v in value.items():
             if not 0 <= v <= 5:
-                raise ValueError(f"skill {name!r} = {v} is outside 0–5")
+                raise ValueError(_("skill {name} = {value} is outside 0–5", name=repr(name), value=v))
         return value
 
     @field_validator("diplomatic_distance", "social_distance")
@@ -145,24 +147,50 @@ class Character(BaseModel):
     def _relation_scale(cls, value: dict[str, int]) -> dict[str, int]:
         for name, v in value.items():
             if not 0 <= v <= 10:
-                raise ValueError(f"distance to {name!r} = {v} is outside 0–10")
+                raise ValueError(_("distance to {name} = {value} is outside 0–10", name=repr(name), value=v))
         return value
 
     @model_validator(mode="after")
     def _known_names(self) -> Character:
         if self.attribute is not None and self.attribute not in self.attributes:
-            raise ValueError(f"attribute {self.attribute!r} is not one of {', '.join(self.attributes)}")
+            raise ValueError(
+                _("attribute {name} is not one of {names}", name=repr(self.attribute), names=", ".join(self.attributes))
+            )
         for skill in self.fitting_skills:
             if skill not in self.skills:
-                raise ValueError(f"fitting skill {skill!r} is not one of the skills ({', '.join(self.skills)})")
+                raise ValueError(
+                    _(
+                        "fitting skill {name} is not one of the skills ({names})",
+                        name=repr(skill),
+                        names=", ".join(self.skills),
+                    )
+                )
         arms = armoury()
         if self.melee_weapon not in arms.melee:
-            raise ValueError(f"melee weapon {self.melee_weapon!r} is not one of {', '.join(arms.melee)}")
+            raise ValueError(
+                _(
+                    "melee weapon {name} is not one of {names}",
+                    name=repr(self.melee_weapon),
+                    names=", ".join(arms.melee),
+                )
+            )
         if self.ranged_weapon is not None and self.ranged_weapon not in arms.ranged:
-            raise ValueError(f"ranged weapon {self.ranged_weapon!r} is not one of {', '.join(arms.ranged)}")
+            raise ValueError(
+                _(
+                    "ranged weapon {name} is not one of {names}",
+                    name=repr(self.ranged_weapon),
+                    names=", ".join(arms.ranged),
+                )
+            )
         for weapon in self.carried_weapons:
             if weapon not in arms.melee and weapon not in arms.ranged:
-                raise ValueError(f"carried weapon {weapon!r} is not one of {', '.join([*arms.melee, *arms.ranged])}")
+                raise ValueError(
+                    _(
+                        "carried weapon {name} is not one of {names}",
+                        name=repr(weapon),
+                        names=", ".join([*arms.melee, *arms.ranged]),
+                    )
+                )
         return self
 
     # ---- derived -------------------------------------------------------------------------------------------
@@ -190,6 +218,11 @@ class Setup(BaseModel):
     max_range: Number = Field(default=12, ge=1, le=50, description="the farthest ranged distance tracked")
     goal_successes: Number = Field(default=3, ge=1, le=20, description="diplomatic/social without damage: moves won")
     relation_distance: Number = Field(default=5, ge=0, le=10, description="diplomatic/social distance when none stored")
+    side_names: dict[str, LocalText] = Field(
+        default_factory=dict,
+        description="side id → the side's name as a table of languages (both, sv, en, da, pl); a side not named "
+        "here is called by its own name",
+    )
 
     @field_validator("start_distance")
     @classmethod
@@ -209,11 +242,27 @@ class Setup(BaseModel):
         for field_name in ("surprise", "fleeing"):
             value: Any = getattr(self, field_name)
             if value is not None and value not in sides:
-                raise ScenarioError(f"{field_name} = {value!r} is not a side ({', '.join(sides)})")
+                raise ScenarioError(
+                    _(
+                        "{field} = {value} is not a side ({sides})",
+                        field=field_name,
+                        value=repr(value),
+                        sides=", ".join(sides),
+                    )
+                )
+        for side in self.side_names:
+            if side not in sides:
+                raise ScenarioError(
+                    _("side_names names {side}, which is not a side ({sides})", side=repr(side), sides=", ".join(sides))
+                )
         if self.kind == "chase" and self.fleeing is None:
-            raise ScenarioError("kind = 'chase' needs fleeing = the id of the fleeing side")
+            raise ScenarioError(_("kind = 'chase' needs fleeing = the id of the fleeing side"))
         if self.kind in ("combat", "chase") and self.start_code() > self.scale_top():
             raise ScenarioError(
-                f"start_distance = {self.start_distance!r} is outside the scale: melee "
-                f"{MELEE_NAMES[0]}…{MELEE_NAMES[-1]}, then ranged 1…{self.max_range} (max_range)"
+                _(
+                    "start_distance = {value} is outside the scale: melee {melee}, then ranged 1…{top} (max_range)",
+                    value=repr(self.start_distance),
+                    melee=pgettext("distances", "body…spear"),
+                    top=self.max_range,
+                )
             )

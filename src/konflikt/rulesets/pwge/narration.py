@@ -517,6 +517,8 @@ def why_illegal(state: PwgeState, seat: str, action: Action) -> str:
         j = state.index[target]
         if state.out[j]:
             return _("{name} is out of the conflict", name=state.people[j].name)
+        if state.people[j].side == state.people[i].side:
+            return _("{name} is on your side", name=state.people[j].name)
         code = state.pair(i, j)
         weapon = action.get("weapon")
         if weapon == "ranged" and state.people[i].ranged is None:

@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from konflikt.core.actions import Action, ChanceOutcome
+from konflikt.core.i18n import localized
 from konflikt.core.options import Options
 from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.scenario import Scenario
@@ -74,7 +75,8 @@ class PwgeState(State):
         self.kind: str = setup.kind
         self.setup = setup
         self.side_ids: tuple[str, ...] = tuple(s.id for s in scenario.sides)
-        self.side_names: tuple[str, ...] = tuple(s.name for s in scenario.sides)
+        self.own_side_names: tuple[str, ...] = tuple(s.name for s in scenario.sides)
+        """Each side's name as the scenario's side gives it; :attr:`side_names` reads the setup's table of languages."""
         self.side_goals: tuple[str | None, ...] = tuple(s.goal for s in scenario.sides)
         """Each side's goal as the scenario states it ("vad de vill uppnå"), for the GM to declare reached."""
         self.people: tuple[Fighter, ...] = fighters_of(scenario)
@@ -148,6 +150,16 @@ class PwgeState(State):
             self.phase = "done"
 
     # ---- small queries ---------------------------------------------------------------------------------------
+    @property
+    def side_names(self) -> tuple[str, ...]:
+        """Each side's name in the language in use: the setup's ``side_names`` table where it names the side, else
+        the side's own ``name``."""
+        tables = self.setup.side_names
+        return tuple(
+            localized(tables[side]) if side in tables else name
+            for side, name in zip(self.side_ids, self.own_side_names, strict=True)
+        )
+
     def pair(self, i: int, j: int) -> int:
         """The distance code between two participants (per pair of combatants)."""
         return self.dist[(i, j) if i < j else (j, i)]
