@@ -21,6 +21,9 @@ from konflikt.core.scenario import bundled_examples, find_scenario, read_toml, s
 from konflikt.core.stakes import default_stakes
 from konflikt.dice import Fudge, Percentile, SuccessPool, SumDice, parse_dice
 from konflikt.errors import KonfliktError
+from konflikt.sim.engine import capped_workers, check_count, choose_engine
+from konflikt.sim.header import caption, make_folder_for, writable_file
+from konflikt.sim.sweep import set_path
 from tests.core.toy import DOCUMENT
 from tests.languages import english_words
 
@@ -58,10 +61,16 @@ def refusal(call: Callable[[], object]) -> str:
     raise AssertionError("no refusal")
 
 
+DANISH = frozenset({"end", "her"})
+"""Danish words (than, here) that ``tests.languages.ENGLISH_WORDS`` counts as English."""
+
+
 def assert_spoken(texts: list[str], language: str, names: frozenset[str] = NAMES) -> None:
     assert all(texts), texts
     if language == "en":
         return
+    if language == "da":
+        names = names | DANISH
     for text in texts:
         assert not english_words(text, language, names), (text, english_words(text, language, names))
 
@@ -180,3 +189,32 @@ def test_the_engine_reads_as_before_in_both() -> None:
     assert "ada chose guard (secret)" in texts
     assert "47 (effect 11)" in texts
     assert "2 successes, 1×1" in texts
+
+
+def sim_texts(folder: Path) -> list[str]:
+    """The simulation's caption, notes and refusals."""
+    toy = scenario_from_document(DOCUMENT, "toy.toml")
+    header = {"scenario": "toy.toml", "digest": "ab12", "n": 1000, "seed": 1, "engine": "reference", "konflikt": "1"}
+    (folder / "block").write_text("", encoding="utf-8")
+    texts = [caption(header), choose_engine(toy, {}, {}, "auto")[2], choose_engine(toy, {}, {}, "reference")[2]]
+    texts += [capped_workers(10_000)[1] or ""]
+    texts += [
+        refusal(lambda: check_count(2**60)),
+        refusal(lambda: choose_engine(toy, {}, {}, "fast")),
+        refusal(lambda: choose_engine(toy, {}, {}, "vectorised")),
+        refusal(lambda: make_folder_for(folder / "block" / "out.csv")),
+        refusal(lambda: writable_file(folder)),
+        refusal(lambda: set_path({"sides": []}, "sides[2].name", "x")),
+        refusal(lambda: set_path({"a": 1}, "a.b", "x")),
+    ]
+    return texts
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_simulation_speaks_the_language(language: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KONFLIKT_STRICT_CATALOG", "common")
+    monkeypatch.chdir(tmp_path)
+    with speaking(language):
+        texts = sim_texts(Path("."))
+    names = {"toy", "ab", "reference", "auto", "vectorised", "fast", "block", "out", "csv", "sides", "name", "wilson"}
+    assert_spoken(texts, language, NAMES | names | {"state", "api", "workers", "engine", "toy"})

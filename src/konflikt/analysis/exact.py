@@ -39,6 +39,7 @@ from konflikt.core.messages import N_
 from konflikt.core.messages import _ as gettext
 from konflikt.core.ruleset import Policy, RandomPolicy
 from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
+from konflikt.core.thousands import grouped
 from konflikt.errors import KonfliktError
 
 Label = Hashable
@@ -102,18 +103,18 @@ class StateSpaceTooLarge(KonfliktError):
         where = (
             gettext(
                 "over {limit} explored with {frontier} still open",
-                limit=format(limit, ","),
-                frontier=format(frontier, ","),
+                limit=grouped(limit),
+                frontier=grouped(frontier),
             )
             if why is None
             else gettext(
                 "{explored} explored and {frontier} still open, {why}",
-                explored=format(explored, ","),
-                frontier=format(frontier, ","),
+                explored=grouped(explored),
+                frontier=grouped(frontier),
                 why=why,
             )
         )
-        guess = estimated or gettext("estimate: more than {states}", states=format(explored + frontier, ","))
+        guess = estimated or gettext("estimate: more than {states}", states=grouped(explored + frontier))
         super().__init__(
             gettext("too many states for exact odds: {where} ({guess})", where=where, guess=guess) + gettext(SIM_HINT)
         )

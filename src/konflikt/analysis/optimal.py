@@ -35,6 +35,7 @@ from konflikt.core.actions import Action
 from konflikt.core.messages import _ as gettext
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
+from konflikt.core.thousands import grouped
 from konflikt.errors import KonfliktError
 
 Num = Any
@@ -52,7 +53,7 @@ class TooLargeToSolve(KonfliktError):
     def __init__(self, seen: int, limit: int, seconds: float | None = None) -> None:
         self.seen, self.limit = seen, limit
         why = (
-            gettext("more than {states} states", states=format(limit, ","))
+            gettext("more than {states} states", states=grouped(limit))
             if seconds is None
             else gettext("more than {seconds} s of search", seconds=f"{seconds:g}")
         )
@@ -60,7 +61,7 @@ class TooLargeToSolve(KonfliktError):
             gettext(
                 "optimal play is out of reach: {why} (estimate: more than {states} states over the State API)",
                 why=why,
-                states=format(seen, ","),
+                states=grouped(seen),
             )
         )
 

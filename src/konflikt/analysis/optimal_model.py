@@ -23,6 +23,7 @@ import numpy as np
 
 from konflikt.analysis.optimal import UNIT_ROUNDOFF
 from konflikt.core.ruleset import RoundGame
+from konflikt.core.thousands import grouped
 from konflikt.errors import KonfliktError
 
 TIE = 1e-12
@@ -94,7 +95,7 @@ def explore(
             depth_of.append(at)
             if found >= max_states:
                 raise KonfliktError(
-                    _("optimal play is out of reach: more than {states} compact states", states=format(max_states, ","))
+                    _("optimal play is out of reach: more than {states} compact states", states=grouped(max_states))
                 )
             ex.states.append(c)
             queue.append(found)

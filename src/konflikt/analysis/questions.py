@@ -12,6 +12,7 @@ from konflikt.core.odds import OddsAnswer, Probability
 from konflikt.core.ruleset import Policy, unit_words
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import State
+from konflikt.core.thousands import grouped
 from konflikt.errors import KonfliktError
 
 
@@ -140,7 +141,7 @@ def whole_conflict_answer(
         words[f"expected length ({odds.unit})"] = _("expected length ({unit})", unit=unit_words(odds.unit))
     how = _("a compact model of the rules") if odds.method == "model" else _("the State API")
     seats_used = _("policies: {policies}", policies=", ".join(f"{s}={p.name}" for s, p in sorted(policies.items())))
-    states = format(odds.states, ",")
+    states = grouped(odds.states)
     outcomes = _rows(winners_dist, winners)
     if exact:
         return OddsAnswer(

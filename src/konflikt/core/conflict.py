@@ -14,6 +14,7 @@ from konflikt.core.i18n import BILINGUAL, current
 from konflikt.core.messages import _
 from konflikt.core.scenario import Scenario, Seed, check_depth, scenario_from_document, validation_message
 from konflikt.core.state import State
+from konflikt.core.thousands import grouped
 from konflikt.errors import KonfliktError, ReplayError, ScenarioError
 
 FORMAT = "konflikt-conflict"
@@ -37,8 +38,8 @@ def parse_json(text: str | bytes, source: str) -> Any:
             _(
                 "{source}: {size} bytes, more than the {most} a conflict may have",
                 source=source,
-                size=format(len(text), ","),
-                most=format(MAX_JSON_BYTES, ","),
+                size=grouped(len(text)),
+                most=grouped(MAX_JSON_BYTES),
             )
         )
     try:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from konflikt.core.messages import _
+from konflikt.core.thousands import grouped
 from konflikt.errors import OptionError
 
 #: No integer option goes beyond ± this, whatever its own bounds (10**18 pressure boxes is not a rule).
@@ -124,7 +125,7 @@ class RuleOption:
                         "option {name} takes at most {most} characters, not {length}",
                         name=repr(self.name),
                         most=STR_LIMIT,
-                        length=format(len(value), ","),
+                        length=grouped(len(value)),
                     )
                 )
             if self.choices is not None and value not in self.choices:
@@ -255,7 +256,7 @@ def _short(text: str) -> str:
     return (
         repr(text)
         if len(text) <= 40
-        else _("{start}… ({length} characters)", start=repr(text[:20]), length=format(len(text), ","))
+        else _("{start}… ({length} characters)", start=repr(text[:20]), length=grouped(len(text)))
     )
 
 

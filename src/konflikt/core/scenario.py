@@ -24,6 +24,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from konflikt.core.i18n import BILINGUAL, LocalText, current, localized
 from konflikt.core.messages import N_, _
 from konflikt.core.ruleset import Ruleset, get_ruleset
+from konflikt.core.thousands import grouped
 from konflikt.errors import KonfliktError, ScenarioError
 from konflikt.safe_text import control_character
 
@@ -294,7 +295,7 @@ def read_regular_file(path: Path, limit: int = MAX_FILE_BYTES, what: str | None 
         )
     if len(data) > limit:
         raise ScenarioError(
-            _("{path}: larger than {limit} bytes, too large for {what}", path=path, limit=format(limit, ","), what=what)
+            _("{path}: larger than {limit} bytes, too large for {what}", path=path, limit=grouped(limit), what=what)
         )
     return data
 

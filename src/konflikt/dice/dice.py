@@ -472,7 +472,7 @@ def check_numbers(expr: str) -> None:
                 "dice expression {expr} has a number of {digits} digits: numbers in dice expressions have at most "
                 "{most} digits",
                 expr=repr(shown),
-                digits=format(len(m.group()), ","),
+                digits=len(m.group()),
                 most=MAX_DIGITS,
             )
         )

@@ -32,7 +32,9 @@ import numpy as np
 
 from konflikt.core.batch import Tally
 from konflikt.core.conflict import new_state
+from konflikt.core.messages import _
 from konflikt.core.scenario import Scenario, scenario_from_document
+from konflikt.core.thousands import grouped
 from konflikt.errors import KonfliktError
 from konflikt.sim.reference import run_chunk
 from konflikt.sim.runner import seat_policies
@@ -61,9 +63,14 @@ second on one core (Fimbulfrost's robbers), 2**53 conflicts take some 30 years."
 def check_count(n: int, what: str = "-n") -> None:
     """Refuse a count of conflicts past :data:`MAX_CONFLICTS` in one line naming it (``what``: the option or field)."""
     if n > MAX_CONFLICTS:
-        shown = f"{n:,}" if n < 10**20 else f"a number of {len(str(n))} digits"
+        shown = grouped(n) if n < 10**20 else _("a number of {digits} digits", digits=len(str(n)))
         raise KonfliktError(
-            f"{what} {shown}: more conflicts than a run counts exactly (at most {MAX_CONFLICTS:,} = 2**53)"
+            _(
+                "{what} {shown}: more conflicts than a run counts exactly (at most {most} = 2**53)",
+                what=what,
+                shown=shown,
+                most=grouped(MAX_CONFLICTS),
+            )
         )
 
 
@@ -92,20 +99,20 @@ def choose_engine(
 ) -> tuple[str, Any, str]:
     """(engine used, kernel or None, why) for ``auto``, ``reference`` or ``vectorised``."""
     if engine not in ("auto", "reference", "vectorised"):
-        raise KonfliktError(f"--engine takes auto, reference or vectorised, not {engine!r}")
+        raise KonfliktError(_("--engine takes auto, reference or vectorised, not {engine}", engine=repr(engine)))
     if engine == "reference":
-        return "reference", None, "reference runner over the State API (asked for)"
+        return "reference", None, _("reference runner over the State API (asked for)")
     factory = scenario.ruleset.kernel
-    reason = f"{scenario.ruleset.id} has no vectorised kernel yet"
+    reason = _("{ruleset} has no vectorised kernel yet", ruleset=scenario.ruleset.id)
     if factory is not None:
         options = scenario.ruleset.options.resolve(scenario.options, dict(overrides))
         made = factory(scenario, options, seat_policies(scenario, policies))
         if not isinstance(made, str):
-            return "vectorised", made, "compiled kernel"
+            return "vectorised", made, _("compiled kernel")
         reason = made
     if engine == "vectorised":
-        raise KonfliktError(f"no vectorised kernel for this scenario: {reason}")
-    return "reference", None, f"reference runner ({reason})"
+        raise KonfliktError(_("no vectorised kernel for this scenario: {reason}", reason=reason))
+    return "reference", None, _("reference runner ({reason})", reason=reason)
 
 
 Payload = tuple[Mapping[str, Any], str, Mapping[str, object], Mapping[str, str], str]
@@ -276,7 +283,7 @@ def play_part(
     prepared here, which is why a part is a share of the blocks rather than a list of them; ``sizes`` (a kernel's
     block, the reference runner's) come from whoever planned the parts, as ``simulate`` hands its size to its tasks,
     so a worker forked in another setting plays the planner's blocks."""
-    _, _, run = prepare(scenario, overrides, dict(policies or {}), engine)
+    _used, _kernel, run = prepare(scenario, overrides, dict(policies or {}), engine)
     kernel_size, reference_size = sizes or (KERNEL_CHUNK, REFERENCE_CHUNK)
     size = kernel_size if run.kernel is not None else reference_size
     blocks = -(-n // size)
@@ -320,7 +327,13 @@ def capped_workers(workers: int) -> tuple[int, str | None]:
     if workers <= limit:
         return workers, None
     cores = os.cpu_count() or 1
-    return limit, f"note: --workers {workers:,}: using {limit} ({WORKERS_PER_CORE} × the {cores} cores here)"
+    return limit, _(
+        "note: --workers {workers}: using {limit} ({per_core} × the {cores} cores here)",
+        workers=grouped(workers),
+        limit=limit,
+        per_core=WORKERS_PER_CORE,
+        cores=cores,
+    )
 
 
 _POOL: ProcessPoolExecutor | None = None
@@ -385,7 +398,7 @@ def in_order(pool: Executor, tasks: Iterator[Task], size: int, window: int) -> I
             continue
         if not running:
             return
-        finished, _ = wait(running, return_when=FIRST_COMPLETED)
+        finished, _pending = wait(running, return_when=FIRST_COMPLETED)
         for future in finished:
             done[running.pop(future)] = future.result()
 
@@ -406,10 +419,10 @@ def simulate(
     With ``scheduler`` (a Dask scheduler's address), or inside :func:`konflikt.sim.cluster.on_cluster`, the tasks
     run on that cluster instead of local processes: the same tasks, merged in the same order, so the same numbers."""
     if n < 1:
-        raise KonfliktError(f"-n must be at least 1, not {n}")
+        raise KonfliktError(_("-n must be at least 1, not {n}", n=n))
     check_count(n)
     if workers < 1:
-        raise KonfliktError(f"--workers must be at least 1, not {workers}")
+        raise KonfliktError(_("--workers must be at least 1, not {workers}", workers=workers))
     workers = capped_workers(workers)[0]
     overrides = dict(overrides or {})
     policies = dict(policies or {})

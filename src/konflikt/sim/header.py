@@ -15,8 +15,11 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from konflikt.core.i18n import percent
+from konflikt.core.messages import _
 from konflikt.core.scenario import Scenario, bundled_examples
 from konflikt.core.state import GM
+from konflikt.core.thousands import grouped
 from konflikt.errors import KonfliktError
 
 CSV_PREFIX = "# konflikt-run: "
@@ -90,12 +93,25 @@ def read_csv_header(text: str) -> dict[str, Any]:
 
 def caption(header: Mapping[str, Any]) -> str:
     """Two short lines for under a plot: what was simulated, how, and how to get it again."""
-    changed = ", ".join(f"{k}={v}" for k, v in header.get("overrides", {}).items()) or "defaults"
+    changed = ", ".join(f"{k}={v}" for k, v in header.get("overrides", {}).items()) or _("defaults")
     policies = ", ".join(f"{k}={v}" for k, v in header.get("policies", {}).items())
     return (
-        f"{header['scenario']} (digest {header['digest']}) · options: {changed} · policies: {policies}\n"
-        f"n = {header['n']:,} per point · seed {header['seed']} · engine {header['engine']} · "
-        f"konflikt {header['konflikt']} · 95% Wilson intervals"
+        _(
+            "{scenario} (digest {digest}) · options: {options} · policies: {policies}",
+            scenario=header["scenario"],
+            digest=header["digest"],
+            options=changed,
+            policies=policies,
+        )
+        + "\n"
+        + _(
+            "n = {n} per point · seed {seed} · engine {engine} · konflikt {version} · {wilson} Wilson intervals",
+            n=grouped(header["n"]),
+            seed=header["seed"],
+            engine=header["engine"],
+            version=header["konflikt"],
+            wilson=percent(95, 0),
+        )
     )
 
 
@@ -103,31 +119,33 @@ def _plain(value: Any) -> Any:
     return value if isinstance(value, str | int | float | bool) or value is None else str(value)
 
 
-def make_folder_for(path: Path) -> None:
+def make_folder_for(path: Path, asked: Path | None = None) -> None:
     """The folder of a file the user named, made where missing; where it cannot be (a file in the way, no
     permission) one line that says so, rather than an internal error (``File exists`` would name the wrong thing).
+    ``asked``: the folder the user named, when ``path`` is a probe inside it (the line names the folder).
     """
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         blocker = next((p for p in (path.parent, *path.parent.parents) if p.exists() and not p.is_dir()), None)
-        why = f"{blocker} is a file, not a folder" if blocker is not None else exc.strerror or str(exc)
-        raise KonfliktError(f"cannot write {path}: {why}") from None
+        why = (
+            _("{blocker} is a file, not a folder", blocker=blocker) if blocker is not None else exc.strerror or str(exc)
+        )
+        if asked is not None:
+            raise KonfliktError(_("cannot write in {folder}: {why}", folder=asked, why=why)) from None
+        raise KonfliktError(_("cannot write {path}: {why}", path=path, why=why)) from None
 
 
 def writable_folder(folder: Path) -> None:
     """Check before a long computation that its output folder can be made and written (a file is created in it and
     removed): a report of many seconds should not fail at its end for a ``--out`` that could never be written."""
     probe = folder / ".konflikt-write-check"
-    try:
-        make_folder_for(probe)
-    except KonfliktError as exc:  # named by the folder asked for, not by the probe inside it
-        raise KonfliktError(str(exc).replace(f"cannot write {probe}:", f"cannot write in {folder}:")) from None
+    make_folder_for(probe, asked=folder)  # named by the folder asked for, not by the probe inside it
     try:
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as exc:
-        raise KonfliktError(f"cannot write in {folder}: {exc.strerror or exc}") from None
+        raise KonfliktError(_("cannot write in {folder}: {why}", folder=folder, why=exc.strerror or exc)) from None
 
 
 def writable_file(path: Path) -> None:
@@ -135,14 +153,14 @@ def writable_file(path: Path) -> None:
     folder made where missing and a file created in it and removed. Minutes of simulation should not end in a
     ``cannot write`` for a path that never could be."""
     if path.is_dir():
-        raise KonfliktError(f"cannot write {path}: that is a folder; name a file")
+        raise KonfliktError(_("cannot write {path}: that is a folder; name a file", path=path))
     make_folder_for(path)
     probe = path.with_name(f".{path.name}.partial")
     try:
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as exc:
-        raise KonfliktError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise KonfliktError(_("cannot write {path}: {why}", path=path, why=exc.strerror or exc)) from None
 
 
 def write_text(path: Path, text: str) -> Path:
@@ -155,5 +173,5 @@ def write_text(path: Path, text: str) -> Path:
     except OSError as exc:
         with contextlib.suppress(OSError):  # under a file, say: there is no half-written file to clear
             temporary.unlink(missing_ok=True)
-        raise KonfliktError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise KonfliktError(_("cannot write {path}: {why}", path=path, why=exc.strerror or exc)) from None
     return path

@@ -14,6 +14,7 @@ import numpy as np
 
 from konflikt.core.actions import Action, ChanceOutcome
 from konflikt.core.deadline import check_time
+from konflikt.core.messages import _
 from konflikt.core.ruleset import Policy
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, State
@@ -102,7 +103,7 @@ class Runner:
         self.checked = not trusted
 
     def sample(self, state: State) -> ChanceOutcome:
-        outcome, _ = self.roll_dice(state)
+        outcome, _faces = self.roll_dice(state)
         return outcome
 
     def roll_dice(self, state: State) -> tuple[ChanceOutcome, Faces | None]:
@@ -111,18 +112,18 @@ class Runner:
         as a narrated one's."""
         roll = state.pending_roll()
         if roll is None:
-            raise KonfliktError("chance node without a pending roll")
+            raise KonfliktError(_("chance node without a pending roll"))
         outcome, faces = roll.roll(self.gen.dice_for(state))
         return outcome, faces
 
     def choose(self, state: State, seat: str) -> Action:
         if seat not in self.policies:
-            raise KonfliktError(f"no policy for seat {seat!r}")
+            raise KonfliktError(_("no policy for seat {seat}", seat=repr(seat)))
         policy = self.policies[seat]
         if policy is not None:
             return policy.choose(state, seat, self.gen.policy_for(state, seat))
         if self.decide is None:
-            raise KonfliktError(f"{seat} is a human seat, and nobody is at the terminal to ask")
+            raise KonfliktError(_("{seat} is a human seat, and nobody is at the terminal to ask", seat=seat))
         return self.decide(state, seat)
 
     def step(self, state: State) -> None:
@@ -147,7 +148,7 @@ class Runner:
                 on_step(state)
             steps += 1
             if steps > max_steps:
-                raise KonfliktError(f"the conflict did not end within {max_steps} steps")
+                raise KonfliktError(_("the conflict did not end within {steps} steps", steps=max_steps))
         return state
 
 
@@ -164,5 +165,5 @@ def play_scenario(
     seats = seat_policies(scenario, policies)
     humans = [s for s, p in seats.items() if p is None]
     if humans:
-        raise KonfliktError(f"human seats need a terminal: {', '.join(humans)}")
+        raise KonfliktError(_("human seats need a terminal: {seats}", seats=", ".join(humans)))
     return Runner(seats, Generators.from_seed(seed)).play(state)

@@ -19,7 +19,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from konflikt.core.batch import Tally, wilson
+from konflikt.core.i18n import percent
+from konflikt.core.messages import _
 from konflikt.core.scenario import Scenario, find_scenario, read_toml, scenario_from_document, validation_message
+from konflikt.core.thousands import grouped
 from konflikt.errors import KonfliktError, ScenarioError
 from konflikt.sim.engine import block_sizes, check_count, close_pool, play_part, simulate, worker_pool
 from konflikt.sim.header import digest, run_header
@@ -66,8 +69,12 @@ def load_spec(path: Path) -> SweepSpec:
     document = read_toml(path)
     if "side" in document:  # once whose win rate the heatmaps showed; now every side's is shown, so it did nothing
         raise ScenarioError(
-            f"{path}: side = {document['side']!r}: a sweep shows every side's win rate and nobody's in every row, "
-            "table and plot, so side chooses nothing; remove it"
+            _(
+                "{path}: side = {side}: a sweep shows every side's win rate and nobody's in every row, table and "
+                "plot, so side chooses nothing; remove it",
+                path=path,
+                side=repr(document["side"]),
+            )
         )
     try:
         spec = SweepSpec.model_validate(document)
@@ -80,15 +87,26 @@ def load_spec(path: Path) -> SweepSpec:
     sizes = [len(axis.values) for axis in spec.axis]
     if math.prod(sizes) > MAX_CELLS:  # counted, never listed: a listed grid past the limit is the problem
         raise ScenarioError(
-            f"{path}: axes of {' × '.join(f'{k:,}' for k in sizes)} values make {math.prod(sizes):,} cells; "
-            f"a sweep takes at most {MAX_CELLS:,}"
+            _(
+                "{path}: axes of {sizes} values make {cells} cells; a sweep takes at most {most}",
+                path=path,
+                sizes=" × ".join(grouped(k) for k in sizes),
+                cells=grouped(math.prod(sizes)),
+                most=grouped(MAX_CELLS),
+            )
         )
     # each axis is a column of cells.csv and an axis of the plots by its name: two alike would be one
     for later, axis in enumerate(spec.axis):
         earlier = next((k for k, other in enumerate(spec.axis[:later]) if other.name == axis.name), None)
         if earlier is not None:
             raise ScenarioError(
-                f"{path}: axis[{later}].name = {axis.name!r}: axis[{earlier}] has that name; each axis needs its own"
+                _(
+                    "{path}: axis[{later}].name = {name}: axis[{earlier}] has that name; each axis needs its own",
+                    path=path,
+                    later=later,
+                    name=repr(axis.name),
+                    earlier=earlier,
+                )
             )
     return spec
 
@@ -102,7 +120,7 @@ def set_path(document: dict[str, Any], path: str, value: Any) -> None:
     for part in path.split("."):
         found = _STEP.findall(part)
         if not found or "".join(f"{n}[{i}]" if i else n for n, i in found) != part:
-            raise KonfliktError(f"sweep path {path!r}: cannot read {part!r}")
+            raise KonfliktError(_("sweep path {path}: cannot read {part}", path=repr(path), part=repr(part)))
         keys.extend(name if name else int(index) for name, index in found)
     from konflikt.core.overrides import id_position
 
@@ -116,15 +134,26 @@ def set_path(document: dict[str, Any], path: str, value: Any) -> None:
             target = target[key]
         except (KeyError, IndexError, TypeError):
             at = keys[:depth]
-            where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in at).lstrip(".") or "the scenario"
+            where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in at).lstrip(".") or _("the scenario")
             if isinstance(key, int) and isinstance(target, list):
-                entries = f"{len(target)} entr{'y' if len(target) == 1 else 'ies'}"
-                raise KonfliktError(f"sweep path {path!r}: {where} has {entries}, no [{key}]") from None
-            raise KonfliktError(f"sweep path {path!r}: no {key!r} in {where}") from None
+                raise KonfliktError(
+                    _(
+                        "sweep path {path}: {where} has {entries} entries, no [{key}]",
+                        path=repr(path),
+                        where=where,
+                        entries=len(target),
+                        key=key,
+                    )
+                    if len(target) != 1
+                    else _("sweep path {path}: {where} has 1 entry, no [{key}]", path=repr(path), where=where, key=key)
+                ) from None
+            raise KonfliktError(
+                _("sweep path {path}: no {key} in {where}", path=repr(path), key=repr(key), where=where)
+            ) from None
     try:
         target[keys[-1]] = value
     except (IndexError, TypeError):
-        raise KonfliktError(f"sweep path {path!r}: cannot set {keys[-1]!r}") from None
+        raise KonfliktError(_("sweep path {path}: cannot set {key}", path=repr(path), key=repr(keys[-1]))) from None
 
 
 def cells(spec: SweepSpec) -> list[dict[str, Scalar]]:
@@ -179,7 +208,7 @@ def play_part_of(
 def _play_part(task: tuple[Mapping[str, Any], int, int, tuple[int, int]]) -> dict[str, Any]:
     job, part, parts, sizes = task  # the local pool's form: the cell's whole job in the task
     scenario = _cell_scenario(job)
-    tally, engine, _ = play_part(scenario, int(job["n"]), int(job["seed"]), job["overrides"], part, parts,
+    tally, engine, _note = play_part(scenario, int(job["n"]), int(job["seed"]), job["overrides"], part, parts,
                                  engine=str(job["engine"]), sizes=sizes)  # fmt: skip
     return {"tally": tally.to_json(), "engine": engine, "facts": _facts(scenario)}
 
@@ -222,11 +251,11 @@ def cell_row(cell: Mapping[str, Scalar], tally: Tally, engine: str, facts: Mappi
         row[f"end_{ending}"] = count / tally.n
     capped = sum(tally.endings.get(e, 0) for e in facts["cap_endings"]) / tally.n
     row["capped"] = capped
-    row["note"] = f"cap decides {capped:.1%}" if capped > CAP_NOTE else ""
+    row["note"] = _("cap decides {share}", share=percent(100 * capped, 1)) if capped > CAP_NOTE else ""
     rounds = tally.has_rounds()
     row["length_mean"] = tally.length_stats(rounds=rounds).get("mean", 0.0)
     row["length_unit"] = facts["length_unit"] if rounds else "steps"
-    for name, (mean, _) in tally.resource_means().items():
+    for name, (mean, _se) in tally.resource_means().items():
         row[f"mean_{name}"] = mean
     return row
 
@@ -293,7 +322,9 @@ def base_scenario(spec: SweepSpec, spec_path: Path) -> tuple[Path, Scenario]:
         )
     except KonfliktError as exc:  # the spec and its field named: a designer may have several specs
         reason = str(exc).removeprefix(f"{spec.scenario}: ")
-        raise ScenarioError(f"{spec_path}: scenario = {spec.scenario!r}: {reason}") from None
+        raise ScenarioError(
+            _("{path}: scenario = {scenario}: {reason}", path=spec_path, scenario=repr(spec.scenario), reason=reason)
+        ) from None
     if spec.set:
         from konflikt.core.overrides import parse_settings, scenario_with_settings
 
@@ -312,12 +343,20 @@ def check_axes(spec: SweepSpec, spec_path: Path, base: Mapping[str, Any], scenar
                 scenario = scenario_from_document(job["document"], str(scenario_path), base=scenario_path.parent)
                 scenario.ruleset.options.resolve(scenario.options, job["overrides"])
             except KonfliktError as exc:
-                raise ScenarioError(f"{spec_path}: axis {axis.name} = {value!r}: {exc}") from None
+                raise ScenarioError(
+                    _(
+                        "{path}: axis {name} = {value}: {error}",
+                        path=spec_path,
+                        name=axis.name,
+                        value=repr(value),
+                        error=exc,
+                    )
+                ) from None
 
 
 def sweep_header(spec: SweepSpec, spec_path: Path) -> dict[str, Any]:
     """The run header of a sweep: the base scenario's, with the spec (axes, options, n, seed) and its digest."""
-    _, scenario = base_scenario(spec, spec_path)
+    _path, scenario = base_scenario(spec, spec_path)
     spec_data = spec.model_dump()
     header = run_header(scenario, spec.options, {}, spec.seed, spec.n, spec.engine, command="sweep")
     return {**header, "spec": str(spec_path), "spec_digest": digest(spec_data), "axes": spec_data["axis"]}
@@ -337,7 +376,7 @@ def run_sweep(
     through an open ``client``: the bench keeps one, so connecting is start-up, not the sweep). ``only_on``: the
     Dask workers' addresses the tasks may run on (the bench's one-worker runs, on the same cluster as its
     two-worker runs, so the two are interleaved)."""
-    scenario_path, _ = base_scenario(spec, spec_path)
+    scenario_path, _scenario = base_scenario(spec, spec_path)
     base = read_toml(scenario_path)
     jobs = [cell_job(spec, base, str(scenario_path), c) for c in cells(spec)]
     check_axes(spec, spec_path, base, scenario_path)
@@ -372,7 +411,7 @@ def run_sweep(
         finally:
             if own:
                 client.close()
-    raise KonfliktError(f"--engine takes local or dask, not {engine!r}")
+    raise KonfliktError(_("--engine takes local or dask, not {engine}", engine=repr(engine)))
 
 
 def _connect(scheduler: str | None) -> Any:
