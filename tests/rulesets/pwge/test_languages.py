@@ -152,8 +152,8 @@ def test_the_bilingual_register_reads_as_before() -> None:
         assert texts[0] == "PWGE: strid (combat)"
         assert texts[1] == (
             "Kapten Nova (Silverpilen (the Silver Arrow's crew)): handlingspöl (action pool) 12 tokens = 2×Smidighet "
-            "4 +2 identity fits indirectly +2×1 fitting skill −0 others on the side; 2 erfarenhetstärningar (experience "
-            "dice)"
+            "4 +2 identity fits indirectly +2×1 fitting skill −0 others on the side; 2 erfarenhetstärningar "
+            "(experience dice)"
         )
         assert state.status()["nova"]["marker (tokens)"] == "12/12"
         assert localized(load_scenario("pwge/duel").document["title"]) == (
