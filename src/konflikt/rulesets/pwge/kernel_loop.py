@@ -17,10 +17,11 @@ is the order of the steps and the state's layout.
 
 Why it is one function: :func:`play` is the whole conflict, every hot step below compiled into it (``leaf``: numba
 inlines it before LLVM sees it), so no array crosses a call in the exchange. An exchange touches only its actor and
-its target, so it is played on their numbers as local values (:data:`Person`: pools, body, wound, out, the dry rank
-of the side), which LLVM keeps in registers, and written back to the conflict's state ``s`` when it ends. Before,
-every step was a compiled function handed ``s``, ``t`` and the recorded dice: the dice's two arrays were counted on
-every call (two atomic operations an array, 68 % of the time) and the state went through memory between steps.
+its target, so it is played on their numbers as local values (:data:`Person`: pools, body, wound, out; and the dice
+not yet read, :data:`Dice`), which LLVM keeps in registers, and written back to the conflict's state ``s`` when it
+ends. Before, every step was a compiled function handed ``s``, ``t`` and the recorded dice: the dice's two arrays
+were counted on every call (two atomic operations an array, 68 % of the time) and the state went through memory
+between steps.
 Measured side by side in one process (December 2026, quiet machine): 0.61–0.76 M duels per CPU second before,
 2.2–2.4 M now (2.8–3.6×). A call costs: the contest and the skadeslag as calls instead made the loop 2.5× slower.
 What seldom runs stays a call (``rule``), so the loop's code and its compilation stay smaller: the dry-side note
@@ -115,9 +116,7 @@ TOK, XP, BODY, WND, OUT, PTS, DRY_RANK = range(X, X + 7 * MAX_PEOPLE, MAX_PEOPLE
 yet."""
 DIST = X + 7 * MAX_PEOPLE
 """Every pair's distance code, ``s[DIST + p * MAX_PEOPLE + q]``."""
-WORD, LEFT = DIST + MAX_PEOPLE * MAX_PEOPLE, DIST + MAX_PEOPLE * MAX_PEOPLE + 1
-"""The dice not yet read from the last draw, as a number below ``6 ** LEFT`` (kept across conflicts)."""
-SIZE = LEFT + 1
+SIZE = DIST + MAX_PEOPLE * MAX_PEOPLE
 DIGITS_PER_DRAW = 10
 DIGITS = 6**DIGITS_PER_DRAW
 """60,466,176: a 32-bit draw below it is rejected 0.04 % of the time (Lemire), and its base-6 digits are ten
@@ -260,53 +259,66 @@ def others_can_act(s: Int, t: Int, p: int) -> int:
     return 0
 
 
+Dice = tuple[Any, int]
+"""The faces not yet read from the last word, as an unsigned number below ``6 ** left``, and ``left``: kept in
+registers through the exchange and in local numbers of :func:`play` between exchanges (no memory between two
+rolls). Unsigned, so that ``// 36`` and ``% 36`` are a multiplication and a shift, without the sign corrections of
+Python's floor division that numba compiles for a signed number."""
+TWO_D6 = np.array([pair // 6 + pair % 6 + 2 for pair in range(36)], dtype=np.int64)
+"""The 2T sum of a pair of digits ``0 … 35`` (a module constant: numba freezes it into the loop's code)."""
+
+
+@rule
+def refill(bits: Any, faces: Int, used: Int, row: int, count: int) -> Dice:
+    """A new word of faces: ten from one exactly uniform 32-bit draw below 6¹⁰, or the conflict's next ``count``
+    recorded faces (a test's :class:`Replay`), as the same base-6 digits. A call: a word lasts about four rolls,
+    and one copy of the draw and of the replay serves every roll of the loop (compiled into each roll, the loop
+    took 40 % longer to compile and ran no faster)."""
+    if faces.shape[0] == 0:
+        return np.uint64(draw(bits, DIGITS)), DIGITS_PER_DRAW
+    word, scale = 0, 1
+    for _ in range(count):
+        k = used[row]
+        if k >= faces.shape[1] or faces[row, k] == 0:
+            raise RuntimeError("pwge loop: a conflict rolled more dice than were recorded")
+        word += (faces[row, k] - 1) * scale
+        scale *= 6
+        used[row] = k + 1
+    return np.uint64(word), count
+
+
 @leaf
-def roll(bits: Any, s: Int, faces: Int, used: Int, row: int, count: int) -> int:
-    """The sum of ``count`` d6 (2T: 2, 1T: 1), read as base-6 digits of one exactly uniform draw below 6¹⁰ (ten
-    faces a 32-bit draw; a face left over when a 2T needs two is dropped), or the conflict's next recorded faces."""
-    if faces.shape[0]:
-        total = 0
-        for _ in range(count):
-            k = used[row]
-            if k >= faces.shape[1] or faces[row, k] == 0:
-                raise RuntimeError("pwge loop: a conflict rolled more dice than were recorded")
-            total += faces[row, k]
-            used[row] = k + 1
-        return total
-    left = s[LEFT]
+def roll(bits: Any, faces: Int, used: Int, row: int, dice: Dice, count: int) -> tuple[int, Dice]:
+    """The sum of ``count`` d6 (2T: 2, 1T: 1) read as base-6 digits of the word (a face left over when a 2T needs
+    two is dropped, and a new word drawn, :func:`refill`); and the dice after."""
+    word, left = dice
     if left < count:
-        s[WORD] = draw(bits, DIGITS)
-        left = DIGITS_PER_DRAW
-    word = s[WORD]
-    s[LEFT] = left - count
+        word, left = refill(bits, faces, used, row, count)
     if count == 2:
-        s[WORD] = word // 36
-        pair: int = word % 36
-        return pair // 6 + pair % 6 + 2
-    s[WORD] = word // 6
-    face: int = word % 6 + 1
-    return face
+        total: int = TWO_D6[word % np.uint64(36)]
+        return total, (word // np.uint64(36), left - 2)
+    face: int = np.int64(word % np.uint64(6)) + 1  # type: ignore[assignment]  # numba's int
+    return face, (word // np.uint64(6), left - 1)
 
 
 # ---- the two people of an exchange, as numbers -------------------------------------------------------------------
-Person = tuple[int, int, int, int, int, int, int]
-"""One of the exchange's two people as local numbers: tokens, experience dice, body points, worst wound, out, the
-dry rank of its side (``NONE``: not dry yet) and whether another member of its side can still spend. Only the actor
-and the target change during an exchange, so the loop plays it on these numbers (registers, no memory between the
-steps) and writes them back when it ends."""
+Person = tuple[int, int, int, int, int]
+"""One of the exchange's two people as local numbers: tokens, experience dice, body points, worst wound, out. Only
+the actor and the target change during an exchange, so the loop plays it on these numbers (registers, no memory
+between the steps) and writes them back when it ends. What changes seldom stays in ``s``: the dry sides and their
+groups are written there by :func:`noted` (a call), so the exchange's code carries five numbers a person, not seven,
+and no group counts (fewer values than registers spilled to the stack between the steps)."""
 
 
 @leaf
-def person(s: Int, t: Int, p: int) -> Person:
-    side = per_person(t, SIDE, p)
-    return (s[TOK + p], s[XP + p], s[BODY + p], s[WND + p], s[OUT + p], s[DRY_RANK + side], others_can_act(s, t, p))
+def person(s: Int, p: int) -> Person:
+    return (s[TOK + p], s[XP + p], s[BODY + p], s[WND + p], s[OUT + p])
 
 
 @leaf
-def keep(s: Int, t: Int, p: int, who: Person) -> None:
+def keep(s: Int, p: int, who: Person) -> None:
     """``who`` written back as participant ``p``."""
-    s[TOK + p], s[XP + p], s[BODY + p], s[WND + p], s[OUT + p] = who[0], who[1], who[2], who[3], who[4]
-    s[DRY_RANK + per_person(t, SIDE, p)] = who[5]
+    s[TOK + p], s[XP + p], s[BODY + p], s[WND + p], s[OUT + p] = who
 
 
 @leaf
@@ -324,40 +336,40 @@ def p_purse(who: Person) -> int:
 def p_pay(who: Person) -> Person:
     """One token, or as the heuristic chooses an erfarenhetstärning (experience die) instead, while a token remains
     and the pool is down to :data:`~.policies.DIE_WHEN_TOKENS` (:func:`.kernel_rules.pays_with_die`)."""
-    tok, xp, body, wnd, out, rank, other = who
+    tok, xp, body, wnd, out = who
     if pays_with_die(tok, xp):
         xp -= 1
     else:
         tok -= 1
-    return (tok, xp, body, wnd, out, rank, other)
+    return (tok, xp, body, wnd, out)
 
 
 @leaf
-def p_dry(who: Person, group: int) -> tuple[Person, bool]:
-    """``who``'s side marked dry in ``group`` if it has just run dry; whether it was."""
-    tok, xp, body, wnd, out, rank, other = who
-    newly = rank == NONE and other == 0 and not can_spend(out, tok)
+def dried(s: Int, t: Int, who: Person, p: int, group: int) -> bool:
+    """p's side marked dry in ``group`` if it has just run dry (p, as ``who``, and every other member unable to
+    spend; the others' numbers in ``s`` are current: only p and its foe change in an exchange); whether it was."""
+    side = per_person(t, SIDE, p)
+    newly = s[DRY_RANK + side] == NONE and not can_spend(who[4], who[0]) and others_can_act(s, t, p) == 0
     if newly:
-        rank = group
-    return (tok, xp, body, wnd, out, rank, other), newly
+        s[DRY_RANK + side] = group
+    return newly
 
 
 @rule
-def noted(
-    s: Int, t: Int, x: Person, y: Person, sx: int, sy: int, groups: int, pending: int
-) -> tuple[Person, Person, int, int]:
-    """:meth:`PwgeState.note_dry_sides` inside an exchange: only the two people's sides can run dry there (and, at
-    a conflict's first note, sides dry from the start: ``pending``); the newly dry form the next group. Called
-    only when someone can no longer spend, so it is a call rather than compiled into every spend (less code)."""
-    x, newly_x = p_dry(x, groups)
-    y, newly_y = p_dry(y, groups)
+def noted(s: Int, t: Int, x: Person, y: Person, px: int, py: int) -> None:
+    """:meth:`PwgeState.note_dry_sides` inside an exchange of ``px`` (``x``) and ``py`` (``y``): only their sides
+    can run dry there (and, at a conflict's first note, sides dry from the start: ``PENDING``); the newly dry form
+    the next group. Called only when someone can no longer spend, so it is a call rather than compiled into every
+    spend (less code)."""
+    group = s[DRY_GROUPS]
+    newly_x = dried(s, t, x, px, group)
+    newly_y = dried(s, t, y, py, group)
     newly = newly_x or newly_y
-    if pending:
-        newly = note_rest(s, t, sx, sy, groups) or newly
-        pending = 0
+    if s[PENDING]:
+        newly = note_rest(s, t, per_person(t, SIDE, px), per_person(t, SIDE, py), group) or newly
+        s[PENDING] = 0
     if newly:
-        groups += 1
-    return x, y, groups, pending
+        s[DRY_GROUPS] = group + 1
 
 
 @leaf
@@ -368,32 +380,32 @@ def top_allowed(limit: int, count: int) -> bool:
 
 
 @leaf
-def spent(
-    s: Int, t: Int, x: Person, y: Person, sx: int, sy: int, groups: int, pending: int, together: bool
-) -> tuple[Person, Person, int, int]:
+def spent(s: Int, t: Int, x: Person, y: Person, px: int, py: int, together: bool) -> tuple[Person, Person]:
     """x's one spend, and the sides it leaves dry noted (none while deeds resolve together: they are noted when the
     exchange ends, :meth:`PwgeState.deeds_together`)."""
     x = p_pay(x)
     if not together and not p_can(x):
-        x, y, groups, pending = noted(s, t, x, y, sx, sy, groups, pending)
-    return x, y, groups, pending
+        noted(s, t, x, y, px, py)
+    return x, y
 
 
 # ---- the contest -------------------------------------------------------------------------------------------------
 @leaf
 def contest(
-    bits: Any, faces: Int, used: Int, row: int, s: Int, t: Int, steps: int, x: Person, y: Person, sx: int,
-    sy: int, groups: int, pending: int, together: bool, b: int, ordering: bool, a_mod: int, b_mod: int,
-) -> tuple[int, int, Person, Person, int, int]:  # fmt: skip
+    bits: Any, faces: Int, used: Int, row: int, dice: Dice, s: Int, t: Int, steps: int, x: Person, y: Person,
+    px: int, py: int, together: bool, b: int, ordering: bool, a_mod: int, b_mod: int,
+) -> tuple[int, int, Person, Person, Dice]:  # fmt: skip
     """2T + modifier each, x against y (against a difficulty, ``b`` is ``NONE`` and its 2T + ``b_mod`` nobody's, as
     the State rolls it); the one behind may top (reroll for a token) until someone declines or cannot, as
     :func:`.kernel_rules.tops_contest` has the heuristic decide (a top lets the other decide again). Returns 0: x
     ahead; 1: y ahead (a tie holds for y); 2: a tie in the turordningsslag (order roll), deciding nothing — with
-    the steps, both people and the dry groups after."""
+    the steps, both people and the dice after."""
     limit = t[MAX_TOPS_RULE]
     steps += 2
-    a_roll = roll(bits, s, faces, used, row, 2) + a_mod
-    b_roll = roll(bits, s, faces, used, row, 2) + b_mod
+    a_roll, dice = roll(bits, faces, used, row, dice, 2)
+    b_roll, dice = roll(bits, faces, used, row, dice, 2)
+    a_roll += a_mod
+    b_roll += b_mod
     a_tops = b_tops = 0
     a_declined = b_declined = False
     while True:
@@ -402,25 +414,27 @@ def contest(
         if (res == 1 or res == 2) and may_a:
             steps += 1
             if tops_contest(a_roll, a_mod, b_roll, True, a_tops, p_purse(x), False):
-                x, y, groups, pending = spent(s, t, x, y, sx, sy, groups, pending, together)
+                x, y = spent(s, t, x, y, px, py, together)
                 a_declined = b_declined = False
                 a_tops += 1
                 steps += 1
-                a_roll = roll(bits, s, faces, used, row, 2) + a_mod
+                a_roll, dice = roll(bits, faces, used, row, dice, 2)
+                a_roll += a_mod
             else:
                 a_declined = True
         elif (res == 0 or (res == 2 and not may_a)) and R_may_top(b, b_declined, p_can(y), top_allowed(limit, b_tops)):
             steps += 1
             if tops_contest(b_roll, b_mod, a_roll, False, b_tops, p_purse(y), not ordering):
-                y, x, groups, pending = spent(s, t, y, x, sy, sx, groups, pending, together)
+                y, x = spent(s, t, y, x, py, px, together)
                 a_declined = b_declined = False
                 b_tops += 1
                 steps += 1
-                b_roll = roll(bits, s, faces, used, row, 2) + b_mod
+                b_roll, dice = roll(bits, faces, used, row, dice, 2)
+                b_roll += b_mod
             else:
                 b_declined = True
         else:
-            return res, steps, x, y, groups, pending
+            return res, steps, x, y, dice
 
 
 order_contest = rule(contest.py_func)  # type: ignore[attr-defined]
@@ -431,9 +445,9 @@ copy of :func:`contest` compiled into :func:`play` made its code larger than the
 # ---- the skadeslag (damage roll) ---------------------------------------------------------------------------------
 @leaf
 def skadeslag(
-    bits: Any, faces: Int, used: Int, row: int, s: Int, t: Int, steps: int, x: Person, y: Person, sx: int,
-    sy: int, groups: int, pending: int, together: bool, mod: int, armour: int,
-) -> tuple[int, Person, Person, int, int]:  # fmt: skip
+    bits: Any, faces: Int, used: Int, row: int, dice: Dice, s: Int, t: Int, steps: int, x: Person, y: Person,
+    px: int, py: int, together: bool, mod: int, armour: int,
+) -> tuple[int, Person, Person, Dice]:  # fmt: skip
     """x hits y: 1T + ``mod``; x may top (reroll) a low face; then y may mot-toppa (counter-top) a serious one,
     which x answers with mot-mot-toppa (keep the roll; y may counter again) or a reroll; the roll that stands is
     marked (:func:`wounded`)."""
@@ -441,12 +455,12 @@ def skadeslag(
     tops = ctops = 0
     while True:
         steps += 1
-        face = roll(bits, s, faces, used, row, 1)
+        face, dice = roll(bits, faces, used, row, dice, 1)
         total = face + mod
         if p_can(x) and top_allowed(limit, tops):
             steps += 1
             if tops_damage(face, p_purse(x)):
-                x, y, groups, pending = spent(s, t, x, y, sx, sy, groups, pending, together)
+                x, y = spent(s, t, x, y, px, py, together)
                 tops += 1
                 continue
         stands = False
@@ -458,26 +472,26 @@ def skadeslag(
             if not counter_tops(damage_points(total, armour), t[SARAD], y[2], face, p_purse(y), ctops):
                 stands = True
                 break
-            y, x, groups, pending = spent(s, t, y, x, sy, sx, groups, pending, together)
+            y, x = spent(s, t, y, x, py, px, together)
             ctops += 1
             if not p_can(x):
                 break
             steps += 1
             if not keeps_roll(face, p_purse(x)):
                 break
-            x, y, groups, pending = spent(s, t, x, y, sx, sy, groups, pending, together)  # mot-mot-toppa
+            x, y = spent(s, t, x, y, px, py, together)  # mot-mot-toppa
         if stands:
             y = wounded(t, y, total, armour)
             if not together and not p_can(y):
-                y, x, groups, pending = noted(s, t, y, x, sy, sx, groups, pending)
-            return steps, x, y, groups, pending
+                noted(s, t, y, x, py, px)
+            return steps, x, y, dice
 
 
 @leaf
 def wounded(t: Int, who: Person, total: int, armour: int) -> Person:
     """Points past the armour off the body; the wound level (skråma, lätt, sårad, allvarligt) costs its tokens and
     is kept if worse; at 0 body points the defender is out."""
-    tok, xp, body, wnd, out, rank, other = who
+    tok, xp, body, wnd, out = who
     points = damage_points(total, armour)
     level = wound_level(points, t[SKRAMA], t[SARAD], t[ALLVARLIGT])
     tok = max(0, tok - per_person(t, TOKEN_LOSS, level))
@@ -485,23 +499,22 @@ def wounded(t: Int, who: Person, total: int, armour: int) -> Person:
     wnd = max(wnd, level)
     if body <= 0:
         out = 1
-    return (tok, xp, body, wnd, out, rank, other)
+    return (tok, xp, body, wnd, out)
 
 
 # ---- the exchange ------------------------------------------------------------------------------------------------
 @leaf
 def exchange(
-    bits: Any, faces: Int, used: Int, row: int, s: Int, t: Int, a: int, j: int, akind: int, free: bool
-) -> None:
+    bits: Any, faces: Int, used: Int, row: int, dice: Dice, s: Int, t: Int, a: int, j: int, akind: int, free: bool
+) -> Dice:
     """A handling (action) or frislag (free attack) from ``a`` at ``j``, declared: the actor's spend (not for a
     frislag), mothandling (counter), svarshandling (response) and its counter, turordning (order), the deeds.
 
-    Played on local numbers (:data:`Person`), written back at the end."""
-    steps, groups, pending = s[STEPS], s[DRY_GROUPS], s[PENDING]
-    sa, sj = per_person(t, SIDE, a), per_person(t, SIDE, j)
-    x, y = person(s, t, a), person(s, t, j)
+    Played on local numbers (:data:`Person`), written back at the end; returns the dice after."""
+    steps = s[STEPS]
+    x, y = person(s, a), person(s, j)
     if not free:
-        x, y, groups, pending = spent(s, t, x, y, sa, sj, groups, pending, False)
+        x, y = spent(s, t, x, y, a, j, False)
     s[ACTIONS] += 1
     d = dist(s, a, j)
     snap = d
@@ -510,7 +523,7 @@ def exchange(
     if p_can(y):  # the target's mothandling (counter) against the action
         steps += 1
         if counters(t, COUNTER, j, a, d, akind, 1 if p_can(x) else 0, rich_band(p_purse(y))):
-            y, x, groups, pending = spent(s, t, y, x, sj, sa, groups, pending, False)
+            y, x = spent(s, t, y, x, j, a, False)
             acount = True
     if not free and p_can(y):  # the svarshandling (response)
         steps += 1
@@ -522,13 +535,13 @@ def exchange(
         if responds(p_purse(y)):
             rkind = choice(t, RESPONSE, j, a, reach, 1 if p_can(x) else 0)
         if rkind != NONE:
-            y, x, groups, pending = spent(s, t, y, x, sj, sa, groups, pending, False)
+            y, x = spent(s, t, y, x, j, a, False)
             if rkind < CLOSER and reach != d:
                 r_at = reach
         if rkind != NONE and p_can(x):  # the actor's counter to the response
             steps += 1
             if counters(t, COUNTER_RESPONSE, a, j, d, rkind, 1 if p_can(y) else 0, rich_band(p_purse(x))):
-                x, y, groups, pending = spent(s, t, x, y, sa, sj, groups, pending, False)
+                x, y = spent(s, t, x, y, a, j, False)
                 rcount = True
     order = SIM
     if rkind != NONE and (p_can(x) or p_can(y)):
@@ -543,10 +556,10 @@ def exchange(
         if second:
             y = p_pay(y)
         if not (p_can(x) and p_can(y)):  # bids are secret: sides left dry by both ran dry together
-            x, y, groups, pending = noted(s, t, x, y, sa, sj, groups, pending)
+            noted(s, t, x, y, a, j)
         if first and second:
-            won, steps, x, y, groups, pending = order_contest(
-                bits, faces, used, row, s, t, steps, x, y, sa, sj, groups, pending, False, j, True,
+            won, steps, x, y, dice = order_contest(
+                bits, faces, used, row, dice, s, t, steps, x, y, a, j, False, j, True,
                 per_person(t, ATTRIBUTE, a), per_person(t, ATTRIBUTE, j),
             )  # fmt: skip
             order = order_of(won)
@@ -556,42 +569,43 @@ def exchange(
     for pos in range(1 if rkind == NONE else 2):
         is_action = (pos == 0) == (order != RESPONSE_FIRST)
         if is_action:
-            da, dt, kind, countered, sda, sdt, xx, yy = a, j, akind, acount, sa, sj, x, y
+            da, dt, kind, countered, xx, yy = a, j, akind, acount, x, y
         else:
-            da, dt, kind, countered, sda, sdt, xx, yy = j, a, rkind, rcount, sj, sa, y, x
-        steps, xx, yy, groups, pending, d = deed(
-            bits, faces, used, row, s, t, steps, xx, yy, sda, sdt, groups, pending, together,
+            da, dt, kind, countered, xx, yy = j, a, rkind, rcount, y, x
+        steps, xx, yy, d, dice = deed(
+            bits, faces, used, row, dice, s, t, steps, xx, yy, together,
             da, dt, kind, countered, pos, order == SIM, d, snap, NONE if is_action else r_at,
         )  # fmt: skip
         if is_action:
             x, y = xx, yy
         else:
             x, y = yy, xx
-    keep(s, t, a, x)
-    keep(s, t, j, y)
+    keep(s, a, x)
+    keep(s, j, y)
     s[DIST + a * MAX_PEOPLE + j] = s[DIST + j * MAX_PEOPLE + a] = d
-    s[STEPS], s[DRY_GROUPS], s[PENDING] = steps, groups, pending
+    s[STEPS] = steps
+    return dice
 
 
 @leaf
 def deed(
-    bits: Any, faces: Int, used: Int, row: int, s: Int, t: Int, steps: int, x: Person, y: Person, sx: int,
-    sy: int, groups: int, pending: int, together: bool, da: int, dt: int, kind: int, countered: bool, pos: int,
-    simultaneous: bool, d: int, snap: int, r_at: int,
-) -> tuple[int, Person, Person, int, int, int]:  # fmt: skip
+    bits: Any, faces: Int, used: Int, row: int, dice: Dice, s: Int, t: Int, steps: int, x: Person, y: Person,
+    together: bool, da: int, dt: int, kind: int, countered: bool, pos: int, simultaneous: bool, d: int, snap: int,
+    r_at: int,
+) -> tuple[int, Person, Person, int, Dice]:  # fmt: skip
     """The deed at queue position ``pos``, of ``da`` (x) at ``dt`` (y): skipped if someone fell before it (unless
     simultaneous); a move steps, or is contested when countered; an attack in reach or a press is a contest; won,
     a move steps (if it still can), a press scores where moves score, a hit is the skadeslag. Returns the steps,
-    both people, the dry groups and the pair's distance after."""
+    both people, the pair's distance and the dice after."""
     if not simultaneous and pos > 0 and (x[4] != 0 or y[4] != 0):
-        return steps, x, y, groups, pending, d
+        return steps, x, y, d, dice
     b = dt if countered else NONE
     if kind in (CLOSER, FARTHER):
         new = step_to(t, da, dt, kind - CLOSER, d)
         if new == NONE:
-            return steps, x, y, groups, pending, d
+            return steps, x, y, d, dice
         if not countered:
-            return steps, x, y, groups, pending, new
+            return steps, x, y, new, dice
         a_mod, b_mod = per_person(t, ROLL, da), per_person(t, ROLL, dt)
     elif kind == PRESS:
         a_mod, b_mod = press_mod(t, da, d), per_person(t, ROLL, dt) if countered else 0
@@ -600,28 +614,27 @@ def deed(
         if r_at != NONE:
             code = r_at  # a response that meets someone closing in
         if not weapon_at(t, ATK_OK, da, kind, code):
-            return steps, x, y, groups, pending, d
+            return steps, x, y, d, dice
         band = weapon_at(t, ATK_BAND, da, kind, code)
         a_mod = weapon_at(t, ATK_MOD, da, kind, code)
         b_mod = defence_mod(band, countered, per_person(t, ROLL, dt), t[DODGE_KEEPS])
-    won, steps, x, y, groups, pending = contest(
-        bits, faces, used, row, s, t, steps, x, y, sx, sy, groups, pending, together, b, False, a_mod, b_mod
+    won, steps, x, y, dice = contest(
+        bits, faces, used, row, dice, s, t, steps, x, y, da, dt, together, b, False, a_mod, b_mod
     )
     if won != 0:
-        return steps, x, y, groups, pending, d
+        return steps, x, y, d, dice
     if kind in (CLOSER, FARTHER):
         new = step_to(t, da, dt, kind - CLOSER, d)
         if new != NONE:
             d = new
     elif kind == PRESS and t[SCORING_MOVES]:
-        s[PTS + sx] += 1
+        s[PTS + per_person(t, SIDE, da)] += 1
     else:
         armour = 0 if kind == PRESS else per_person(t, ARMOUR, dt)
-        steps, x, y, groups, pending = skadeslag(
-            bits, faces, used, row, s, t, steps, x, y, sx, sy, groups, pending, together, damage_mod(t, da, kind),
-            armour,
-        )  # fmt: skip
-    return steps, x, y, groups, pending, d
+        steps, x, y, dice = skadeslag(
+            bits, faces, used, row, dice, s, t, steps, x, y, da, dt, together, damage_mod(t, da, kind), armour
+        )
+    return steps, x, y, d, dice
 
 
 # ---- endings -----------------------------------------------------------------------------------------------------
@@ -830,6 +843,7 @@ def play(rng: Any, t: Int, dice: Replay, out: Int) -> None:
     t = borrowed(t)  # the caller holds the tables
     faces, used = borrowed(dice.faces), borrowed(dice.used)  # and the recorded dice
     pending = dry_at_start(s, t)
+    unread = (np.uint64(0), 0)  # the faces of the last word not yet read: kept from conflict to conflict
     for row in range(out.shape[1]):
         start(s, t, row, pending)
         while s[PHASE] != DONE:
@@ -851,7 +865,7 @@ def play(rng: Any, t: Int, dice: Replay, out: Int) -> None:
                     continue
                 s[PASSES] = 0
                 kind = choice(t, OPEN_DEED, i, target, code, other)
-            exchange(bits, faces, used, row, s, t, i, target, kind, free)
+            unread = exchange(bits, faces, used, row, unread, s, t, i, target, kind, free)
             end_exchange(s, t, i, free)
             if s[STEPS] > MAX_STEPS:
                 raise RuntimeError("pwge loop: a conflict did not end")
