@@ -12,6 +12,7 @@ import pytest
 from konflikt.analysis.advice import advise
 from konflikt.analysis.questions import whole_conflict_answer
 from konflikt.core.actions import Action
+from konflikt.core.campaign import Rest
 from konflikt.core.conflict import Conflict, new_state, parse_json
 from konflikt.core.i18n import speaking
 from konflikt.core.odds import OddsParam, OddsQuestion, percent_text
@@ -24,6 +25,8 @@ from konflikt.errors import KonfliktError
 from konflikt.sim.engine import capped_workers, check_count, choose_engine
 from konflikt.sim.header import caption, make_folder_for, writable_file
 from konflikt.sim.sweep import set_path
+from konflikt.store import library
+from konflikt.store.db import Store
 from tests.core.toy import DOCUMENT
 from tests.languages import english_words
 
@@ -218,3 +221,36 @@ def test_the_simulation_speaks_the_language(language: str, tmp_path: Path, monke
         texts = sim_texts(Path("."))
     names = {"toy", "ab", "reference", "auto", "vectorised", "fast", "block", "out", "csv", "sides", "name", "wilson"}
     assert_spoken(texts, language, NAMES | names | {"state", "api", "workers", "engine", "toy"})
+
+
+def store_texts(folder: Path) -> list[str]:
+    """The save database's and the character library's refusals."""
+    (folder / "notes.db").write_text("not a database at all, only words", encoding="utf-8")
+    (folder / "saves").mkdir(exist_ok=True)
+    texts = [
+        refusal(lambda: Store.open(folder / "saves")),
+        refusal(lambda: Store.open(folder / "notes.db")),
+        refusal(lambda: Store.open(folder / "none.db", create=False)),
+        refusal(lambda: library.check_name("Bad Name")),
+        refusal(lambda: library.check_name("Bad Name", library.N_("a campaign name"))),
+    ]
+    store = Store.open(folder / "konflikt.db")
+    try:
+        texts += [
+            refusal(lambda: store.load(7)),
+            refusal(lambda: library.get(store.conn, "saga", "budolf")),
+            refusal(lambda: library.rest(store.conn, "saga", Rest(1, "days"))),
+        ]
+    finally:
+        store.close()
+    return texts
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_store_speaks_the_language(language: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KONFLIKT_STRICT_CATALOG", "common")
+    monkeypatch.chdir(tmp_path)
+    with speaking(language):
+        texts = store_texts(Path("."))
+    names = {"saves", "notes", "db", "none", "bad", "name", "saga", "budolf", "sir", "rudolf", "konflikt", "chars"}
+    assert_spoken(texts, language, NAMES | names | {"add", "campaign", "sqlite"})

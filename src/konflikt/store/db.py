@@ -27,6 +27,7 @@ from platformdirs import user_data_dir
 
 from konflikt.core.actions import Step
 from konflikt.core.conflict import Conflict, PlayInfo, parse_json
+from konflikt.core.messages import _
 from konflikt.errors import KonfliktError, StoreError
 from konflikt.safe_text import bad_text, escaped
 from konflikt.store import library
@@ -199,7 +200,7 @@ def _text(data: bytes) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise StoreError("the save database holds text that is not UTF-8 (damaged); left untouched") from None
+        raise StoreError(_("the save database holds text that is not UTF-8 (damaged); left untouched")) from None
 
 
 def _check_path(path: Path, readonly: bool, create: bool = True) -> None:
@@ -207,22 +208,32 @@ def _check_path(path: Path, readonly: bool, create: bool = True) -> None:
     for parent in path.parents:
         if parent.exists():
             if not parent.is_dir():
-                raise StoreError(f"{path}: {parent} is a file, not a folder")
+                raise StoreError(_("{path}: {parent} is a file, not a folder", path=path, parent=parent))
             if not readonly and create and not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
-                raise StoreError(f"{path}: read-only folder {parent}; konflikt cannot create a save database there")
+                raise StoreError(
+                    _(
+                        "{path}: read-only folder {parent}; konflikt cannot create a save database there",
+                        path=path,
+                        parent=parent,
+                    )
+                )
             break
     if path.is_dir():
-        raise StoreError(f"{path}: is a folder, not a save database")
+        raise StoreError(_("{path}: is a folder, not a save database", path=path))
     if path.exists() and not path.is_file():
-        raise StoreError(f"{path}: not a regular file, not a save database")
+        raise StoreError(_("{path}: not a regular file, not a save database", path=path))
     if path.exists() and not os.access(path, os.R_OK):
-        raise StoreError(f"{path}: not readable (permissions); left untouched")
+        raise StoreError(_("{path}: not readable (permissions); left untouched", path=path))
     if not readonly and path.exists():
         # the permission bits too: as root, os.access says every file is writable
         if not os.access(path, os.W_OK) or not path.stat().st_mode & 0o222:
-            raise StoreError(f"{path}: read-only; konflikt needs to write its saves there (use --db for another file)")
+            raise StoreError(
+                _("{path}: read-only; konflikt needs to write its saves there (use --db for another file)", path=path)
+            )
         if not os.access(path.parent, os.W_OK | os.X_OK):
-            raise StoreError(f"{path}: its folder is read-only; SQLite needs to write a journal beside the file")
+            raise StoreError(
+                _("{path}: its folder is read-only; SQLite needs to write a journal beside the file", path=path)
+            )
 
 
 def _check_file(conn: sqlite3.Connection, path: Path) -> None:
@@ -237,19 +248,35 @@ def _check_file(conn: sqlite3.Connection, path: Path) -> None:
     except (sqlite3.DatabaseError, StoreError, UnicodeDecodeError) as exc:
         if "readonly database" in str(exc) and _journal(path):
             raise StoreError(
-                f"{path}: a write was cut short here (a hot journal) and this account may not write the file to "
-                "finish it; open it once with 'konflikt play --resume' as its owner; left untouched"
+                _(
+                    "{path}: a write was cut short here (a hot journal) and this account may not write the file to "
+                    "finish it; open it once with 'konflikt play --resume' as its owner; left untouched",
+                    path=path,
+                )
             ) from None
-        raise StoreError(f"{path}: damaged save database ({exc}); left untouched") from None
+        raise StoreError(
+            _("{path}: damaged save database ({problem}); left untouched", path=path, problem=exc)
+        ) from None
     if app_id != APPLICATION_ID:
-        raise StoreError(f"{path}: another program's SQLite database, not konflikt's; left untouched")
+        raise StoreError(_("{path}: another program's SQLite database, not konflikt's; left untouched", path=path))
     if version > SCHEMA_VERSION:
-        raise StoreError(f"{path}: saved by a newer konflikt (schema {version}); left untouched")
+        raise StoreError(
+            _("{path}: saved by a newer konflikt (schema {version}); left untouched", path=path, version=version)
+        )
     expected = {name: expected_columns(name, version) for name in COLUMNS if version >= SINCE.get(name, 0)}
     for name, cols in expected.items():
         if tables.get(name) != cols:
-            found = "missing" if name not in tables else f"columns {', '.join(sorted(tables[name]))}"
-            raise StoreError(f"{path}: not konflikt's schema (table {name}: {found}); left untouched")
+            found = (
+                _("missing") if name not in tables else _("columns {columns}", columns=", ".join(sorted(tables[name])))
+            )
+            raise StoreError(
+                _(
+                    "{path}: not konflikt's schema (table {name}: {found}); left untouched",
+                    path=path,
+                    name=name,
+                    found=found,
+                )
+            )
     try:
         problems = [row[0] for row in conn.execute("PRAGMA quick_check(1)")]
         # a damaged schema text can leave the columns and pages sound but a key gone ("id INTEGER PRIMARY$KEY"):
@@ -261,7 +288,7 @@ def _check_file(conn: sqlite3.Connection, path: Path) -> None:
         problems = [str(exc)]
     if problems != ["ok"]:
         problem = " ".join(str(problems[0]).replace("*** in database main ***", "").split())
-        raise StoreError(f"{path}: damaged save database ({problem}); left untouched")
+        raise StoreError(_("{path}: damaged save database ({problem}); left untouched", path=path, problem=problem))
 
 
 _OPEN_HERE: Counter[tuple[int, int]] = Counter()
@@ -367,7 +394,7 @@ def check_storable(conflict: Conflict, seats: dict[str, str] | None = None) -> d
     bad = bad_text({"record": record, "steps": [step.to_json() for step in conflict.steps], "seats": seats or {}})
     if bad is not None:
         # refused here, in one line, not half way through the write
-        raise StoreError(f"{bad}: text that is not valid Unicode (a lone surrogate); nothing was saved")
+        raise StoreError(_("{field}: text that is not valid Unicode (a lone surrogate); nothing was saved", field=bad))
     return record
 
 
@@ -399,23 +426,25 @@ class Store:
         _check_path(path, readonly, create)
         fresh = not path.exists() or path.stat().st_size == 0
         if fresh and (readonly or not create):
-            raise NoDatabase(f"{path}: no save database here yet (nothing saved)")
+            raise NoDatabase(_("{path}: no save database here yet (nothing saved)", path=path))
         if not fresh and not _open_here(path):
             with path.open("rb") as fh:
                 if fh.read(16) != b"SQLite format 3\x00":
-                    raise StoreError(f"{path}: not a konflikt save database (not SQLite); left untouched")
+                    raise StoreError(_("{path}: not a konflikt save database (not SQLite); left untouched", path=path))
         if fresh and not readonly:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise StoreError(f"{path}: cannot create its folder ({exc.strerror or exc})") from None
+                raise StoreError(
+                    _("{path}: cannot create its folder ({reason})", path=path, reason=exc.strerror or exc)
+                ) from None
         if readonly and not fresh:
             _recover(path)
         uri = f"{path.resolve().as_uri()}?mode={'ro' if readonly else 'rwc'}"
         try:
             conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10)
         except sqlite3.Error as exc:
-            raise StoreError(f"{path}: cannot be opened ({exc})") from None
+            raise StoreError(_("{path}: cannot be opened ({reason})", path=path, reason=exc)) from None
         conn.text_factory = _text
         try:
             if not fresh:
@@ -454,7 +483,9 @@ class Store:
                 version = conn.execute("PRAGMA user_version").fetchone()[0]
                 if app_id != APPLICATION_ID:
                     if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                        raise StoreError(f"{self.path}: another program's SQLite database, not konflikt's; untouched")
+                        raise StoreError(
+                            _("{path}: another program's SQLite database, not konflikt's; untouched", path=self.path)
+                        )
                     for statement in SCHEMA.split(";"):
                         if statement.strip():
                             conn.execute(statement)
@@ -475,7 +506,7 @@ class Store:
                             conn.execute(statement)
                     if version < 4:
                         if not rebuild:  # another konflikt migrated it between our look and our transaction
-                            raise StoreError(f"{self.path}: changed while it was opened; try again")
+                            raise StoreError(_("{path}: changed while it was opened; try again", path=self.path))
                         self._migrate_to_4()
                     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             except BaseException:
@@ -485,7 +516,7 @@ class Store:
             if rebuild:
                 conn.execute("PRAGMA foreign_keys = ON")
         except sqlite3.Error as exc:
-            raise StoreError(f"{self.path}: cannot be written ({exc})") from None
+            raise StoreError(_("{path}: cannot be written ({reason})", path=self.path, reason=exc)) from None
 
     def _migrate_to_4(self) -> None:
         """Version 3 → 4 inside the caller's transaction: the conflicts table rebuilt with ``AUTOINCREMENT`` (every
@@ -520,7 +551,13 @@ class Store:
         conn.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('conflicts', ?)", (highest,))
         problems = conn.execute("PRAGMA foreign_key_check").fetchall()
         if problems:
-            raise StoreError(f"{self.path}: cannot be brought to schema 4 (foreign key {problems[0]}); left untouched")
+            raise StoreError(
+                _(
+                    "{path}: cannot be brought to schema 4 (foreign key {problem}); left untouched",
+                    path=self.path,
+                    problem=problems[0],
+                )
+            )
 
     def close(self) -> None:
         """Release this store's conflicts and close the connection."""
@@ -540,14 +577,20 @@ class Store:
         if (h_host, h_pid, h_owner) == (socket.gethostname(), os.getpid(), self.owner):
             return None
         here = h_host == socket.gethostname()
-        where = f"process {h_pid}" + ("" if here else f" on {h_host}")
+        where = _("process {pid}", pid=h_pid) if here else _("process {pid} on {host}", pid=h_pid, host=h_host)
         if h_lease is not None:
             if time.time() >= float(h_lease) or (here and not _alive(int(h_pid), str(h_started))):
                 return None  # a server that stopped renewing its claim, or is gone
-            return f"open at a konflikt serve table ({where}, since {h_since}); stop that server, or wait until "
+            return _(
+                "open at a konflikt serve table ({where}, since {since}); stop that server, or wait until its claim "
+                "lapses ({seconds} s after its last renewal)",
+                where=where,
+                since=h_since,
+                seconds=round(LEASE_SECONDS),
+            )
         if here and not _alive(int(h_pid), str(h_started)):
             return None
-        return f"open in another konflikt ({where}, since {h_since}); quit it there"
+        return _("open in another konflikt ({where}, since {since}); quit it there", where=where, since=h_since)
 
     def claim(self, conflict_id: int, lease: float | None = None) -> None:
         """Mark the conflict open in this store (one holder per open conflict at the table).
@@ -566,9 +609,7 @@ class Store:
             )
             other = self._holder(row.fetchone())
             if other is not None:
-                if other.endswith("until "):
-                    other += f"its claim lapses ({LEASE_SECONDS:.0f} s after its last renewal)"
-                raise StoreError(f"conflict {conflict_id} is {other}")
+                raise StoreError(_("conflict {id} is {holder}", id=conflict_id, holder=other))
             tx.execute(
                 "INSERT OR REPLACE INTO sessions (conflict_id, host, pid, started, since, owner, lease) "
                 "VALUES (?,?,?,?,?,?,?)",
@@ -604,14 +645,16 @@ class Store:
         """
         if tx.execute("SELECT 1 FROM conflicts WHERE id = ?", (conflict_id,)).fetchone() is None:
             self._claimed.discard(conflict_id)
-            raise TableGone(f"conflict {conflict_id} was deleted")
+            raise TableGone(_("conflict {id} was deleted", id=conflict_id))
         row = tx.execute(
             "SELECT 1 FROM sessions WHERE conflict_id = ? AND host = ? AND pid = ? AND owner = ?",
             (conflict_id, socket.gethostname(), os.getpid(), self.owner),
         ).fetchone()
         if row is None:
             self._claimed.discard(conflict_id)
-            raise StoreError(f"conflict {conflict_id} was taken over by another konflikt after this one's claim lapsed")
+            raise StoreError(
+                _("conflict {id} was taken over by another konflikt after this one's claim lapsed", id=conflict_id)
+            )
 
     def release(self, conflict_id: int) -> None:
         with self.transaction() as tx:
@@ -638,7 +681,7 @@ class Store:
         """
         with self.transaction() as tx:
             if tx.execute("SELECT 1 FROM conflicts WHERE id = ?", (conflict_id,)).fetchone() is None:
-                raise TableGone(f"conflict {conflict_id} was deleted")
+                raise TableGone(_("conflict {id} was deleted", id=conflict_id))
             rows = tx.execute("SELECT seat, token FROM links WHERE conflict_id = ?", (conflict_id,)).fetchall()
             tokens = {str(seat): str(token) for seat, token in rows}
             for seat in seats:
@@ -766,7 +809,7 @@ class Store:
             StoreError: there is no such conflict, or another live konflikt has it open.
         """
         if self.conn.execute("SELECT 1 FROM conflicts WHERE id = ?", (conflict_id,)).fetchone() is None:
-            raise StoreError(f"no saved conflict {conflict_id} in {self.path}")
+            raise StoreError(_("no saved conflict {id} in {path}", id=conflict_id, path=self.path))
         self.claim(conflict_id)
         with self.transaction() as tx:
             # its join links stay, bound to no conflict: they answer "this table was deleted" and open nothing
@@ -798,15 +841,17 @@ class Store:
         """A saved conflict, checked as an import is: anything unreadable in the row is one clear error."""
         row = self.conn.execute("SELECT record, dice, seats FROM conflicts WHERE id = ?", (conflict_id,)).fetchone()
         if row is None:
-            raise StoreError(f"no saved conflict {conflict_id} in {self.path} (see 'konflikt saves')")
+            raise StoreError(
+                _("no saved conflict {id} in {path} (see 'konflikt saves')", id=conflict_id, path=self.path)
+            )
         rows = self.conn.execute(
             "SELECT step, source FROM steps WHERE conflict_id = ? ORDER BY idx", (conflict_id,)
         ).fetchall()
-        where = f"saved conflict {conflict_id} in {self.path}"
+        where = _("saved conflict {id} in {path}", id=conflict_id, path=self.path)
         try:
             record = _readable(parse_json(row[0], "record"), row[0])
             if not isinstance(record, dict):
-                raise KonfliktError("record: not a JSON object")
+                raise KonfliktError(_("record: not a JSON object"))
             record["steps"] = [_readable(parse_json(step, "steps"), step) for step, _ in rows]
             record["play"] = {
                 "dice": row[1],
@@ -816,7 +861,7 @@ class Store:
             conflict, play = Conflict.from_json(record, where), PlayInfo.from_record(record)
         except KonfliktError as exc:
             message = str(exc).removeprefix(f"{where}: ")
-            raise StoreError(f"{where} cannot be read: {message}") from None
+            raise StoreError(_("{where} cannot be read: {problem}", where=where, problem=message)) from None
         return Loaded(conflict_id, conflict, play.sources, play.dice, dict(play.seats))
 
     def list(self) -> list[SavedConflict]:

@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from konflikt.core.campaign import Carried, Rest
+from konflikt.core.messages import N_, _
 from konflikt.core.ruleset import Ruleset, get_ruleset
 from konflikt.core.scenario import ID_PATTERN, WITHIN_SCENARIO, validation_message
 from konflikt.core.state import State
@@ -138,7 +139,7 @@ def _loads(text: str, what: str) -> Any:
     try:
         return json.loads(text)
     except (ValueError, RecursionError):
-        raise StoreError(f"the character library holds a damaged {what}; left untouched") from None
+        raise StoreError(_("the character library holds a damaged {what}; left untouched", what=_(what))) from None
 
 
 def ending_of(state: State, title: str) -> Ending | None:
@@ -151,12 +152,15 @@ def ending_of(state: State, title: str) -> Ending | None:
     return Ending(state.outcome().summary, title, characters)
 
 
-def check_name(name: str, what: str = "a character name") -> str:
+def check_name(name: str, what: str = N_("a character name")) -> str:
     # fullmatch: the pattern's "$" also matches before a final newline ("budolf\n" was a twin of "budolf")
     if not re.fullmatch(ID_PATTERN, name) or len(name) > 64:
         raise StoreError(
-            f"{shown(name[:80], newlines=False)!r} is not {what}: lower-case letters, digits, '-' and '_' "
-            "(budolf, sir-rudolf)"
+            _(
+                "{name} is not {what}: lower-case letters, digits, '-' and '_' (budolf, sir-rudolf)",
+                name=repr(shown(name[:80], newlines=False)),
+                what=_(what),
+            )
         )
     return name
 
@@ -195,7 +199,13 @@ def validated(
     against the ruleset's bundled content."""
     bad = bad_text(dict(document))
     if bad is not None:
-        raise StoreError(f"{where}: {bad}: text that is not valid UTF-8 (invalid bytes); nothing was changed")
+        raise StoreError(
+            _(
+                "{where}: {field}: text that is not valid UTF-8 (invalid bytes); nothing was changed",
+                where=where,
+                field=bad,
+            )
+        )
     try:
         model = ruleset.character.model_validate(dict(document), context={WITHIN_SCENARIO: within_scenario})
     except ValidationError as exc:
@@ -204,7 +214,14 @@ def validated(
     out = dict(document)
     for key, value in document.items():
         if isinstance(value, bool) and isinstance(read.get(key), int | float) and not isinstance(read.get(key), bool):
-            raise StoreError(f"{where}: {key} = {str(value).lower()}: a number is wanted, not true or false")
+            raise StoreError(
+                _(
+                    "{where}: {key} = {value}: a number is wanted, not true or false",
+                    where=where,
+                    key=key,
+                    value=str(value).lower(),
+                )
+            )
         if isinstance(value, str) and isinstance(read.get(key), str):
             out[key] = read[key]  # as the model reads it: a name without the spaces or line break around it
     return out
@@ -218,7 +235,7 @@ def has_library(conn: sqlite3.Connection) -> bool:
 
 # ---- campaigns and characters ------------------------------------------------------------------------------------
 def campaign_id(conn: sqlite3.Connection, campaign: str, create: bool = False) -> int | None:
-    check_name(campaign, "a campaign name")
+    check_name(campaign, N_("a campaign name"))
     if not has_library(conn):
         return None
     row = conn.execute("SELECT id FROM campaigns WHERE name = ?", (campaign,)).fetchone()
@@ -243,11 +260,14 @@ def campaigns(conn: sqlite3.Connection) -> list[tuple[str, int, int]]:
 
 
 def _character(row: Sequence[Any], campaign: str) -> Character:
-    document, pending = _loads(row[3], "character document"), _loads(row[4], "list of delayed effects")
+    document, pending = _loads(row[3], N_("character document")), _loads(row[4], N_("list of delayed effects"))
     if not isinstance(document, dict) or not isinstance(pending, list) or not all(_pending_ok(p) for p in pending):
         raise StoreError(
-            f"the character library holds a damaged character {shown(str(row[1])[:80], newlines=False)!r} (its "
-            "document or delayed effects); left untouched"
+            _(
+                "the character library holds a damaged character {name} (its document or delayed effects); left "
+                "untouched",
+                name=repr(shown(str(row[1])[:80], newlines=False)),
+            )
         )
     return Character(int(row[0]), campaign, str(row[1]), str(row[2]), document, tuple(pending), str(row[5]))
 
@@ -276,7 +296,14 @@ def find(conn: sqlite3.Connection, campaign: str, name: str) -> Character | None
 def get(conn: sqlite3.Connection, campaign: str, name: str) -> Character:
     found = find(conn, campaign, name)
     if found is None:
-        raise StoreError(f"no character {name!r} in campaign {campaign!r} (see 'konflikt chars --campaign {campaign}')")
+        raise StoreError(
+            _(
+                "no character {name} in campaign {campaign} (see 'konflikt chars --campaign {plain}')",
+                name=repr(name),
+                campaign=repr(campaign),
+                plain=campaign,
+            )
+        )
     return found
 
 
@@ -286,7 +313,13 @@ def add(conn: sqlite3.Connection, campaign: str, name: str, ruleset: Ruleset, do
     document = validated(ruleset, document, name)
     cid = campaign_id(conn, campaign, create=True)
     if find(conn, campaign, name) is not None:
-        raise StoreError(f"campaign {campaign!r} already has a character {name!r} (chars edit, or chars delete first)")
+        raise StoreError(
+            _(
+                "campaign {campaign} already has a character {name} (chars edit, or chars delete first)",
+                campaign=repr(campaign),
+                name=repr(name),
+            )
+        )
     cur = conn.execute(
         "INSERT INTO characters (campaign_id, name, ruleset, document, pending, updated) VALUES (?,?,?,?,?,?)",
         (cid, name, ruleset.id, _dumps(document), "[]", _now()),
@@ -519,7 +552,9 @@ def rest(
     before anything changes."""
     cid = campaign_id(conn, campaign)
     if cid is None:
-        raise StoreError(f"no campaign {campaign!r} (add a character with 'konflikt chars add' first)")
+        raise StoreError(
+            _("no campaign {campaign} (add a character with 'konflikt chars add' first)", campaign=repr(campaign))
+        )
     everyone = characters(conn, campaign)
     options = _rest_options({character.ruleset for character in everyone}, dict(overrides or {}))
     changes: list[tuple[str, tuple[str, ...]]] = []
@@ -544,8 +579,14 @@ def _rest_options(rulesets: set[str], overrides: dict[str, str]) -> dict[str, Ma
     known: dict[str, set[str]] = {rid: {o.name for o in get_ruleset(rid).options} for rid in rulesets}
     for name in overrides:
         if not any(name in names for names in known.values()):
-            names = ", ".join(sorted(set().union(*known.values()))) or "none"
-            raise OptionError(f"unknown rule option {name!r} for this campaign's rulesets (known: {names})")
+            names = ", ".join(sorted(set().union(*known.values()))) or _("none")
+            raise OptionError(
+                _(
+                    "unknown rule option {name} for this campaign's rulesets (known: {known})",
+                    name=repr(name),
+                    known=names,
+                )
+            )
     return {
         rid: get_ruleset(rid).options.resolve({k: v for k, v in overrides.items() if k in known[rid]})
         for rid in rulesets

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from konflikt.core.messages import N_, _
 from konflikt.core.ruleset import Ruleset
 from konflikt.core.scenario import LIBRARY_PREFIX, Scenario
 from konflikt.errors import KonfliktError
@@ -25,7 +26,7 @@ class LibrarySource:
     def __init__(self, db: Path | None, campaign: str | None) -> None:
         self.db = db
         self.explicit = campaign is not None
-        self.campaign = library.check_name(campaign, "a campaign name") if campaign else library.DEFAULT_CAMPAIGN
+        self.campaign = library.check_name(campaign, N_("a campaign name")) if campaign else library.DEFAULT_CAMPAIGN
         self.taken: dict[str, str] = {}
 
     def _find(self, name: str) -> library.Character | None:
@@ -45,8 +46,12 @@ class LibrarySource:
             found = self._find(name)
             if found is None:
                 raise KonfliktError(
-                    f"no character {name!r} in campaign {self.campaign!r} (see 'konflikt chars --campaign "
-                    f"{self.campaign}')"
+                    _(
+                        "no character {name} in campaign {campaign} (see 'konflikt chars --campaign {plain}')",
+                        name=repr(name),
+                        campaign=repr(self.campaign),
+                        plain=self.campaign,
+                    )
                 )
         elif self.explicit:
             found = self._find(pid)
@@ -55,13 +60,33 @@ class LibrarySource:
         else:
             return None
         if found.ruleset != ruleset.id:
-            raise KonfliktError(f"{found.name} is a {found.ruleset} character, not {ruleset.id}")
+            raise KonfliktError(
+                _(
+                    "{name} is a {ruleset} character, not {wanted}",
+                    name=found.name,
+                    ruleset=found.ruleset,
+                    wanted=ruleset.id,
+                )
+            )
         rules = ruleset.campaign
         fallen = rules.fallen(found.document) if rules is not None else None
         if fallen is not None:
-            raise KonfliktError(f"{found.name} of campaign {self.campaign!r} fights no more: {fallen}")
+            raise KonfliktError(
+                _(
+                    "{name} of campaign {campaign} fights no more: {why}",
+                    name=found.name,
+                    campaign=repr(self.campaign),
+                    why=fallen,
+                )
+            )
         if found.name in self.taken.values():
-            raise KonfliktError(f"{found.name} of campaign {self.campaign!r} takes part once in a conflict")
+            raise KonfliktError(
+                _(
+                    "{name} of campaign {campaign} takes part once in a conflict",
+                    name=found.name,
+                    campaign=repr(self.campaign),
+                )
+            )
         self.taken[pid] = found.name
         return found.document
 
