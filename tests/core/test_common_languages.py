@@ -22,6 +22,8 @@ from konflikt.core.scenario import bundled_examples, find_scenario, read_toml, s
 from konflikt.core.stakes import default_stakes
 from konflikt.dice import Fudge, Percentile, SuccessPool, SumDice, parse_dice
 from konflikt.errors import KonfliktError
+from konflikt.reports import find_report
+from konflikt.reports.choices import print_choices
 from konflikt.sim.engine import capped_workers, check_count, choose_engine
 from konflikt.sim.header import caption, make_folder_for, writable_file
 from konflikt.sim.sweep import set_path
@@ -254,3 +256,43 @@ def test_the_store_speaks_the_language(language: str, tmp_path: Path, monkeypatc
         texts = store_texts(Path("."))
     names = {"saves", "notes", "db", "none", "bad", "name", "saga", "budolf", "sir", "rudolf", "konflikt", "chars"}
     assert_spoken(texts, language, NAMES | names | {"add", "campaign", "sqlite"})
+
+
+def report_texts() -> list[str]:
+    """The choices report's tables and lines, and a report asked for that does not exist."""
+    from rich.console import Console
+
+    row = {"kind": "stance", "option": "guard", "share": 0.25, "alternative_cost_pp": 1.5}
+    rollout_row = {**row, "share_se": 0.01, "heuristic_share": 0.5, "alternative_cost_se_pp": 0.2}
+    concede = {
+        "right_share": 0.5,
+        "cost_elsewhere_pp": 2.0,
+        "note": "x",
+        "states": [{"seat": "ada", "where": "r1", "reach": 0.5}],
+    }
+    data = {
+        "scenarios": [
+            {"method": "optimal", "title": "Toy duel", "rows": [row], "scope": "s", "concede": concede},
+            {
+                "method": "rollout",
+                "title": "Toy duel",
+                "rows": [rollout_row],
+                "scope": "s",
+                "decisions": {"stance": 4},
+                "gain_pp": {"stance": {"mean": 1.0, "se": 0.5}},
+                "seconds": 3.0,
+            },
+        ]
+    }
+    console = Console(width=200, record=True, color_system=None)
+    print_choices(data, console)
+    return [console.export_text(), refusal(lambda: find_report("nix-nada"))]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_reports_speak_the_language(language: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KONFLIKT_STRICT_CATALOG", "common")
+    with speaking(language):
+        texts = report_texts()
+    names = {"toy", "duel", "stance", "guard", "ada", "nix", "nada", "cpu", "levald", "weapons", "presja", "choices"}
+    assert_spoken(texts, language, NAMES | names | {"fimbulfrost", "opponents", "pwge", "pp", "p"})

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from konflikt.core.messages import _
 from konflikt.core.reports import Choices, Ladder, Report, RoundRobin
 from konflikt.core.ruleset import Ruleset, all_rulesets, get_ruleset, ruleset_ids
 from konflikt.errors import KonfliktError
@@ -33,13 +34,13 @@ def all_reports() -> list[Found]:
 
 def find_report(key: str) -> Found:
     """The report called ``key`` (``levald-weapons``); a one-line error naming the known ones otherwise."""
-    ruleset_id, _, name = key.partition("-")
+    ruleset_id, _dash, name = key.partition("-")
     if ruleset_id in ruleset_ids():
         ruleset = get_ruleset(ruleset_id)
         if name in ruleset.reports:
             return Found(key, ruleset, ruleset.reports[name])
-    known = ", ".join(f.key for f in all_reports()) or "none"
-    raise KonfliktError(f"unknown report {key!r} (known: {known})")
+    known = ", ".join(f.key for f in all_reports()) or _("none")
+    raise KonfliktError(_("unknown report {key} (known: {known})", key=repr(key), known=known))
 
 
 def default_levels(report: Report) -> tuple[int, ...]:
@@ -81,7 +82,7 @@ def run_report(
     content = found.report.content
     chosen = list(default_levels(found.report) if levels is None else levels)
     if strong is not None and not isinstance(content, RoundRobin):
-        raise KonfliktError(f"--strong is for round-robin reports; {found.key} is not one")
+        raise KonfliktError(_("--strong is for round-robin reports; {report} is not one", report=found.key))
     if isinstance(content, RoundRobin):
         from konflikt.reports.round_robin import round_robin_report
 
@@ -106,7 +107,9 @@ def run_report(
         data = choices_report(found.report, out_dir, n, seed)
         print_choices(data, console)
         return data
-    raise KonfliktError(f"report {found.key} has content of no known kind: {type(content).__name__}")
+    raise KonfliktError(
+        _("report {report} has content of no known kind: {kind}", report=found.key, kind=type(content).__name__)
+    )
 
 
 __all__ = ["Found", "all_reports", "default_levels", "find_report", "run_report"]

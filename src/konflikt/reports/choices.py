@@ -30,6 +30,8 @@ import numpy as np
 from konflikt.analysis import optimal_model as om
 from konflikt.analysis.optimal import score
 from konflikt.core.conflict import new_state
+from konflikt.core.i18n import number, percent
+from konflikt.core.messages import _
 from konflikt.core.reports import Choices, Report
 from konflikt.core.scenario import load_scenario
 from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL
@@ -67,7 +69,7 @@ def scenario_choices(name: str, content: Choices) -> dict[str, Any]:
         return {
             "scenario": name,
             "method": "none",
-            "note": "optimal play is out of reach here (no round game for this conflict): not reported",
+            "note": _("optimal play is out of reach here (no round game for this conflict): not reported"),
         }
     game, ex = solver.game, solver.explored
     everyone = list(range(len(solver.sides)))
@@ -144,7 +146,7 @@ def scenario_choices(name: str, content: Choices) -> dict[str, Any]:
             if opened > concede["right"]
             else 0.0,
             "states": concede["states"],
-            "note": "wins only: what conceding saves (consequences, the scene on one's own terms) is not counted",
+            "note": _("wins only: what conceding saves (consequences, the scene on one's own terms) is not counted"),
         }
     return out
 
@@ -167,7 +169,7 @@ def rollout_choices(name: str, content: Choices, n: int, seed: int) -> dict[str,
         state = new_state(scenario, {})
         state.quiet = True
         policy = heuristic_of(state)
-        for _ in range(MAX_DECISIONS):
+        for _step in range(MAX_DECISIONS):
             node = state.current_player()
             if node == TERMINAL:
                 break
@@ -227,11 +229,14 @@ def rollout_choices(name: str, content: Choices, n: int, seed: int) -> dict[str,
         "scenario": name,
         "title": scenario.title,
         "method": "rollout",
-        "scope": (
-            f"not optimal play: one step of policy improvement over the heuristic — at each decision met in {n} "
-            f"conflicts of heuristic play, every option scored by {content.playouts} seeded playouts of the heuristic "
-            f"(the same dice for every option), the heuristic's choice kept unless another wins more by "
-            f"{OVERRIDE_Z:g} paired standard errors"
+        "scope": _(
+            "not optimal play: one step of policy improvement over the heuristic — at each decision met in {n} "
+            "conflicts of heuristic play, every option scored by {playouts} seeded playouts of the heuristic (the "
+            "same dice for every option), the heuristic's choice kept unless another wins more by {z} paired "
+            "standard errors",
+            n=n,
+            playouts=content.playouts,
+            z=f"{OVERRIDE_Z:g}",
         ),
         "rows": rows,
         "decisions": decisions,
@@ -280,66 +285,101 @@ def print_choices(data: dict[str, Any], console: Any) -> None:
         if s["method"] != "optimal":
             console.print(f"{s['scenario']}: {s['note']}", highlight=False, markup=False)
             continue
-        table = Table(title=f"{s['title']}: is there a dominant choice? (both sides optimal)")
-        for col in ("decision", "option", "chosen", "best alternative costs"):
-            right = col in ("chosen", "best alternative costs")
-            table.add_column(col, justify="right" if right else "left", overflow="fold")
+        table = Table(title=_("{title}: is there a dominant choice? (both sides optimal)", title=s["title"]))
+        table.add_column(_("decision"), justify="left", overflow="fold")
+        table.add_column(_("option"), justify="left", overflow="fold")
+        table.add_column(_("chosen"), justify="right", overflow="fold")
+        table.add_column(_("best alternative costs"), justify="right", overflow="fold")
         for row in s["rows"]:
-            table.add_row(row["kind"], row["option"], f"{row['share']:.1%}", f"{row['alternative_cost_pp']:.2f} pp")
+            table.add_row(
+                row["kind"], row["option"], percent(100 * row["share"], 1), _pp(row["alternative_cost_pp"], 2)
+            )
         console.print(table)
         console.print(s["scope"], highlight=False, markup=False)
         console.print(
-            "cost: percentage points of the deciding side's win − loss (the solver's objective) lost by the best "
-            "other option where this one is chosen",
+            _(
+                "cost: percentage points of the deciding side's win − loss (the solver's objective) lost by the best "
+                "other option where this one is chosen"
+            ),
             highlight=False,
             markup=False,
         )
         c = s.get("concede")
         if c:
             console.print(
-                f"conceding is right (costs nothing) at {c['right_share']:.1%} of the decisions where it is open; "
-                f"elsewhere it costs {c['cost_elsewhere_pp']:.1f} pp on average ({c['note']})",
+                _(
+                    "conceding is right (costs nothing) at {share} of the decisions where it is open; elsewhere it "
+                    "costs {cost} on average ({note})",
+                    share=percent(100 * c["right_share"], 1),
+                    cost=_pp(c["cost_elsewhere_pp"], 1),
+                    note=c["note"],
+                ),
                 highlight=False,
                 markup=False,
             )
             for st in c["states"]:
                 console.print(
-                    f"  {st['seat']} at {st['where']} (met with p={st['reach']:.3f})", highlight=False, markup=False
+                    "  "
+                    + _(
+                        "{seat} at {where} (met with p={reach})",
+                        seat=st["seat"],
+                        where=st["where"],
+                        reach=number(st["reach"], 3),
+                    ),
+                    highlight=False,
+                    markup=False,
                 )
 
 
 def _print_rollout(s: dict[str, Any], console: Any) -> None:
     from rich.table import Table
 
-    table = Table(title=f"{s['title']}: is there a dominant choice? (one step of improvement, estimated)")
-    for col in ("decision", "option", "improved picks", "heuristic picks", "best alternative costs"):
-        table.add_column(col, justify="left" if col in ("decision", "option") else "right", overflow="fold")
+    table = Table(
+        title=_("{title}: is there a dominant choice? (one step of improvement, estimated)", title=s["title"])
+    )
+    table.add_column(_("decision"), justify="left", overflow="fold")
+    table.add_column(_("option"), justify="left", overflow="fold")
+    table.add_column(_("improved picks"), justify="right", overflow="fold")
+    table.add_column(_("heuristic picks"), justify="right", overflow="fold")
+    table.add_column(_("best alternative costs"), justify="right", overflow="fold")
     for row in s["rows"]:
         cost = row["alternative_cost_pp"]
         table.add_row(
             row["kind"],
             row["option"],
-            f"{row['share']:.1%} ± {row['share_se']:.1%}",
-            f"{row['heuristic_share']:.1%}",
-            "—" if cost is None else f"{cost:.1f} ± {row['alternative_cost_se_pp']:.1f} pp",
+            f"{percent(100 * row['share'], 1)} ± {percent(100 * row['share_se'], 1)}",
+            percent(100 * row["heuristic_share"], 1),
+            "—" if cost is None else f"{number(cost, 1)} ± {_pp(row['alternative_cost_se_pp'], 1)}",
         )
     console.print(table)
     console.print(s["scope"], highlight=False, markup=False)
     console.print(
-        "cost: percentage points of the deciding side's win chance lost by the best option of another kind where "
-        "this one is picked (± one standard error, from the paired playouts); picks: share of the decisions met "
-        f"({', '.join(f'{k}: {v}' for k, v in s['decisions'].items())})",
+        _(
+            "cost: percentage points of the deciding side's win chance lost by the best option of another kind where "
+            "this one is picked (± one standard error, from the paired playouts); picks: share of the decisions met "
+            "({decisions})",
+            decisions=", ".join(f"{k}: {v}" for k, v in s["decisions"].items()),
+        ),
         highlight=False,
         markup=False,
     )
     for kind, g in s["gain_pp"].items():
         console.print(
-            f"{kind}: the improved choice wins {g['mean']:+.1f} ± {g['se']:.1f} pp more than the heuristic's, "
-            "on average",
+            _(
+                "{kind}: the improved choice wins {gain} ± {se} more than the heuristic's, on average",
+                kind=kind,
+                gain=("+" if g["mean"] >= 0 else "") + number(g["mean"], 1),
+                se=_pp(g["se"], 1),
+            ),
             highlight=False,
             markup=False,
         )
-    console.print(f"{s['seconds']:.0f} s of CPU", highlight=False, markup=False)
+    console.print(_("{seconds} s of CPU", seconds=round(s["seconds"])), highlight=False, markup=False)
+
+
+def _pp(value: float, decimals: int) -> str:
+    """Percentage points: ``2.50 pp``."""
+    return _("{value} pp", value=number(value, decimals))
 
 
 __all__ = ["choices_report", "print_choices", "rollout_choices", "scenario_choices"]
