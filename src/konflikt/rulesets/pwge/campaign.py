@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from konflikt.core.campaign import CampaignRules, Carried, Rest
+from konflikt.rulesets.pwge.i18n import _, pgettext
 
 MINUTES_PER_DAY = 24 * 60
 
@@ -37,18 +38,31 @@ def rest_between(
     body = int(document.get("body_points", 10))
     if healed:
         doc["damage_taken"] = taken - healed
-        line = (
-            f"kroppspoäng (body points) {body - taken} → {body - taken + healed} of {body} after {time} of rest "
-            f"({per_day} a day: healing_per_day, konflikt's own stand-in for Parallel Worlds' healing)"
+        line = _(
+            "body points {before} → {after} of {body} after {time} of rest ({per_day} a day: healing_per_day, "
+            "konflikt's own stand-in for Parallel Worlds' healing)",
+            before=body - taken,
+            after=body - taken + healed,
+            body=body,
+            time=time,
+            per_day=per_day,
         )
     elif taken:
-        why = "healing_per_day is 0" if not per_day else "not a whole day"
-        line = (
-            f"kroppspoäng (body points) {body - taken} of {body} stay ({why}: Parallel Worlds' healing is not in the "
-            "text; the GM heals by editing damage_taken)"
-        )
+        fields = {"left": body - taken, "body": body}
+        if not per_day:
+            line = _(
+                "body points {left} of {body} stay (healing_per_day is 0: Parallel Worlds' healing is not in the "
+                "text; the GM heals by editing damage_taken)",
+                **fields,
+            )
+        else:
+            line = _(
+                "body points {left} of {body} stay (not a whole day: Parallel Worlds' healing is not in the text; "
+                "the GM heals by editing damage_taken)",
+                **fields,
+            )
     else:
-        line = f"kroppspoäng (body points) {body} of {body}: nothing to heal"
+        line = _("body points {body} of {body}: nothing to heal", body=body)
     return Carried(doc, tuple(dict(p) for p in pending), (line,))
 
 
@@ -58,21 +72,35 @@ def sheet(document: Mapping[str, Any], pending: Sequence[Mapping[str, Any]]) -> 
     skills = ", ".join(f"{name} {value}" for name, value in dict(document.get("skills", {})).items())
     body = int(document.get("body_points", 10))
     taken = int(document.get("damage_taken", 0))
-    lost = f", {taken} lost (kept until healed): {body - taken} left" if taken else ""
+    lost = _(", {taken} lost (kept until healed): {left} left", taken=taken, left=body - taken) if taken else ""
     lines = [
-        *([f"identitet (identity): {document['identity']}"] if document.get("identity") else []),
-        f"egenskaper (attributes): {attributes}",
-        f"färdigheter (skills): {skills or 'inga (none)'}",
-        f"närstridsvapen (melee weapon) {document.get('melee_weapon', 'obevapnad')}; avståndsvapen (ranged weapon) "
-        f"{document.get('ranged_weapon') or 'inget (none)'}; rustning (armour) {document.get('armour', 0)}",
-        f"kroppspoäng (body points) {body}{lost}; the diplomatic and social ones as many, återställs (restored) "
-        "between conflicts",
-        f"ammunition (social/diplomatic) {document.get('ammunition', 0)}; erfarenhetstärningar (experience dice) "
-        f"{document.get('experience_dice', 0)}",
+        *([_("identity: {identity}", identity=document["identity"])] if document.get("identity") else []),
+        _("attributes: {attributes}", attributes=attributes),
+        _("skills: {skills}", skills=skills or pgettext("skills", "none")),
+        _(
+            "melee weapon {melee}; ranged weapon {ranged}; armour {armour}",
+            melee=document.get("melee_weapon", "obevapnad"),
+            ranged=document.get("ranged_weapon") or pgettext("weapon", "none"),
+            armour=document.get("armour", 0),
+        ),
+        _(
+            "body points {body}{lost}; the diplomatic and social ones as many, restored between conflicts",
+            body=body,
+            lost=lost,
+        ),
+        _(
+            "ammunition (social/diplomatic) {ammunition}; experience dice {dice}",
+            ammunition=document.get("ammunition", 0),
+            dice=document.get("experience_dice", 0),
+        ),
     ]
-    for field, word in (("diplomatic_distance", "diplomatiskt avstånd"), ("social_distance", "socialt avstånd")):
+    for field in ("diplomatic_distance", "social_distance"):
         for other, distance in sorted(dict(document.get(field, {})).items()):
-            lines.append(f"{word} ({field.replace('_', ' ')}) till {other}: {distance} of 0–10, kvarstår (kept)")
+            if field == "diplomatic_distance":
+                line = _("diplomatic distance to {other}: {distance} of 0–10, kept", other=other, distance=distance)
+            else:
+                line = _("social distance to {other}: {distance} of 0–10, kept", other=other, distance=distance)
+            lines.append(line)
     return lines
 
 

@@ -13,44 +13,56 @@ from collections.abc import Hashable, Sequence
 
 from konflikt.core.actions import Action
 from konflikt.core.reports import Choices, Report, decision_named
+from konflikt.rulesets.pwge.i18n import pgettext
 
-DECISIONS = (
-    (frozenset({"attack", "distance", "other", "pass"}), "handling (action on the open floor)"),
-    (frozenset({"respond", "no_response"}), "svarshandling (response)"),
-    (frozenset({"counter", "no_counter"}), "mothandling (counter)"),
-    (frozenset({"order", "no_order"}), "turordning (order, secret)"),
-    (frozenset({"top", "accept"}), "toppa (top one's throw)"),
-    (frozenset({"counter_top", "accept"}), "mot-toppa (counter-top)"),
-    (frozenset({"counter_counter_top", "reroll"}), "mot-mot-toppa (counter-counter-top)"),
-)
-OPTIONS = {
-    "attack": "anfall (attack)",
-    "distance": "ändra avstånd (change distance)",
-    "other": "something else",
-    "pass": "passa (pass)",
-    "respond": "svarshandling (respond)",
-    "no_response": "no response",
-    "counter": "mothandling (counter)",
-    "no_counter": "no counter",
-    "order": "sätta turordning (set order)",
-    "no_order": "no order",
-    "top": "toppa (top)",
-    "accept": "accept",
-    "counter_top": "mot-toppa (counter-top)",
-    "counter_counter_top": "mot-mot-toppa (counter-counter-top)",
-    "reroll": "slå om (throw the damage again)",
-}
-DETAILS = {
-    "melee": "närstrid (melee)",
-    "ranged": "avstånd (ranged)",
-    "closer": "closer",
-    "farther": "farther",
-}
+
+def decisions() -> tuple[tuple[frozenset[str], str], ...]:
+    """The decisions the report counts, each named in the language in use."""
+    return (
+        (frozenset({"attack", "distance", "other", "pass"}), pgettext("report", "action on the open floor")),
+        (frozenset({"respond", "no_response"}), pgettext("report", "response")),
+        (frozenset({"counter", "no_counter"}), pgettext("report", "counter")),
+        (frozenset({"order", "no_order"}), pgettext("report", "order, secret")),
+        (frozenset({"top", "accept"}), pgettext("report", "top one's throw")),
+        (frozenset({"counter_top", "accept"}), pgettext("report", "counter-top")),
+        (frozenset({"counter_counter_top", "reroll"}), pgettext("report", "counter-counter-top")),
+    )
+
+
+def options() -> dict[str, str]:
+    """Each option of a decision in words."""
+    return {
+        "attack": pgettext("report", "attack"),
+        "distance": pgettext("report", "change distance"),
+        "other": pgettext("report", "something else"),
+        "pass": pgettext("report", "pass"),
+        "respond": pgettext("report", "respond"),
+        "no_response": pgettext("report", "no response"),
+        "counter": pgettext("report", "counter"),
+        "no_counter": pgettext("report", "no counter"),
+        "order": pgettext("report", "set order"),
+        "no_order": pgettext("report", "no order"),
+        "top": pgettext("report", "top"),
+        "accept": pgettext("report", "accept"),
+        "counter_top": pgettext("report", "counter-top"),
+        "counter_counter_top": pgettext("report", "counter-counter-top"),
+        "reroll": pgettext("report", "throw the damage again"),
+    }
+
+
+def details() -> dict[str, str]:
+    """A deed, weapon or way in words."""
+    return {
+        "melee": pgettext("report", "melee"),
+        "ranged": pgettext("report", "ranged"),
+        "closer": pgettext("report", "closer"),
+        "farther": pgettext("report", "farther"),
+    }
 
 
 def decision(kinds: Sequence[str]) -> str | None:
     """The kind of a decision, from the kinds of its legal actions (``None``: not one the report counts)."""
-    return decision_named(kinds, DECISIONS, least=2)
+    return decision_named(kinds, decisions(), least=2)
 
 
 def option(action: Hashable) -> tuple[str, str] | None:
@@ -58,19 +70,21 @@ def option(action: Hashable) -> tuple[str, str] | None:
     (experience die) pays instead of a token."""
     if not isinstance(action, Action):
         return None
-    kinds = [d for words, d in DECISIONS if action.kind in words]
-    if not kinds or action.kind not in OPTIONS:
+    kinds = [d for words, d in decisions() if action.kind in words]
+    named = options()
+    if not kinds or action.kind not in named:
         return None
-    words = OPTIONS[action.kind]
+    words = named[action.kind]
+    said = details()
     for arg in ("deed", "weapon", "way"):
         value = action.get(arg)
         if value is not None and not (arg == "deed" and value == "attack" and action.get("weapon") is not None):
-            words += f", {DETAILS.get(str(value), OPTIONS.get(str(value), str(value)))}"
+            words += ", " + said.get(str(value), named.get(str(value), str(value)))
     if action.get("roll") == "yes":
-        words += ", rolled for"
+        words += ", " + pgettext("report", "rolled for")
     if action.get("pay") == "die":
-        words += ", paid with an erfarenhetstärning (experience die)"
-    return kinds[0] if len(kinds) == 1 else "toppa / mot-toppa (top)", words
+        words += ", " + pgettext("report", "paid with an experience die")
+    return kinds[0] if len(kinds) == 1 else pgettext("report", "top or counter-top"), words
 
 
 CHOICES = Report(
