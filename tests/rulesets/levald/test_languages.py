@@ -180,3 +180,13 @@ def test_the_bilingual_register_reads_as_before() -> None:
         texts = [e.text for e in state.history()]
         assert "Rörelse (movement) revealed: Snurre Avancera (advance), Hedda Avancera (advance)" in texts
         assert state.status()["snurre"]["Gard (guard)"] == "12/12"
+
+
+def test_a_choice_has_its_words_in_every_language_the_language_in_use_first() -> None:
+    """What a player may type at the table: the movement markers in Swedish, English, Danish and Polish."""
+    with speaking("da"):
+        state = new_state(load_scenario("levald/duel"), {})
+        assert isinstance(state, LevaldState)
+        words = state.action_words("snurre", Action.of("advance"))
+    assert words[0] == "Avancere"
+    assert set(words) == {"Avancere", "Avancera", "Advance", "Nacierać"}

@@ -71,6 +71,8 @@ from konflikt.dice.compiled import in_background, side_by_side, threads
 from konflikt.errors import ModelTooLarge
 from konflikt.rulesets.levald import rules as R
 from konflikt.rulesets.levald import sweeps as S
+from konflikt.rulesets.levald import words as W
+from konflikt.rulesets.levald.i18n import _
 from konflikt.rulesets.levald.model import (
     BOXES,
     DAZE,
@@ -121,15 +123,22 @@ class TooManyBandStates(ModelTooLarge):
 
     def __init__(self, met: int, limit: int, blocks: int, pending: int) -> None:
         self.met, self.limit, self.blocks, self.pending = met, limit, blocks, pending
-        where = (
-            f"after {blocks:,} blocks of Omtöckning were solved, with {pending:,} bands of them still waiting"
-            if blocks
-            else "before its first block of Omtöckning was solved"
-        )
-        super().__init__(
-            f"{met:,} band states (round starts and strike backs per pair of Omtöckning penalties) met {where}, "
-            f"over {limit:,}"
-        )
+        fields = {"met": W.count(met), "limit": W.count(limit)}
+        if blocks:
+            text = _(
+                "{met} band states (round starts and strike backs per pair of daze penalties) met after {blocks} "
+                "blocks of daze were solved, with {pending} bands of them still waiting, over {limit}",
+                blocks=W.count(blocks),
+                pending=W.count(pending),
+                **fields,
+            )
+        else:
+            text = _(
+                "{met} band states (round starts and strike backs per pair of daze penalties) met before its first "
+                "block of daze was solved, over {limit}",
+                **fields,
+            )
+        super().__init__(text)
 
 
 class Grid:

@@ -53,6 +53,7 @@ from konflikt.rulesets.levald.duel_rounds import (
     results,
     roll_quality,
 )
+from konflikt.rulesets.levald.i18n import _
 from konflikt.rulesets.levald.options import OPTIONS
 from konflikt.rulesets.levald.policies import COUNTER_MARGIN, HeuristicPolicy
 
@@ -105,7 +106,7 @@ def dice_table(dice: SumDice) -> Int | None:
     if dice.sides**dice.count > TABLE_LIMIT:
         return None
     sums = np.zeros(1, dtype=np.int64)
-    for _ in range(dice.count):
+    for _count in range(dice.count):
         sums = np.add.outer(sums, np.arange(1, dice.sides + 1)).ravel()
     return sums + dice.modifier
 
@@ -123,25 +124,27 @@ def make_kernel(scenario: Scenario, options: Options, seats: Mapping[str, Policy
     from konflikt.rulesets.levald.state import LevaldState
 
     if scenario.ruleset.id != "levald":
-        return f"the levald kernel cannot play {scenario.ruleset.id}"
+        return _("the levald kernel cannot play {ruleset}", ruleset=scenario.ruleset.id)
     people = scenario.participants()
     if len(scenario.sides) != 2 or any(len(s.participants) != 1 for s in scenario.sides):
-        return "the levald kernel plays duels only (one fighter a side); this scenario has sub-fights"
+        return _("the levald kernel plays duels only (one fighter a side); this scenario has sub-fights")
     for option in OPTIONS:
         if option.name not in MIRRORED and options[option.name] != option.default:
-            return (
-                f"the levald kernel mirrors option {option.name} only at its default ({option.default!r}), "
-                f"not {options[option.name]!r}"
+            return _(
+                "the levald kernel mirrors option {option} only at its default ({default}), not {value}",
+                option=option.name,
+                default=repr(option.default),
+                value=repr(options[option.name]),
             )
     names = [policy_name(seats.get(p.id)) for p in people]
     for p, policy in zip(people, names, strict=True):
         if policy is None:
-            return f"the levald kernel mirrors the heuristic and random policies only, not {p.id}'s"
+            return _("the levald kernel mirrors the heuristic and random policies only, not {pid}'s", pid=p.id)
     state = LevaldState(scenario, options)
     if state.is_terminal() or any(fate != "fighting" for fate in state.fate):
-        return "the levald kernel plays duels of two fighters who start standing (a Kritisk or Dödlig box is ticked)"
+        return _("the levald kernel plays duels of two fighters who start standing (a Kritisk or Dödlig box is ticked)")
     if state.gm_conditions and policy_name(seats.get(GM)) != "heuristic":
-        return "the levald kernel mirrors GM conditions only with the heuristic GM (who never changes them)"
+        return _("the levald kernel mirrors GM conditions only with the heuristic GM (who never changes them)")
     f = state.fighters
     attack = np.array([x.attack_base for x in f])
     defence = np.array([x.defence_base for x in f])

@@ -64,6 +64,8 @@ from konflikt.core.ruleset import Policy, RandomPolicy
 from konflikt.core.state import GM, State
 from konflikt.dice import Dice, effect
 from konflikt.rulesets.levald import rules as R
+from konflikt.rulesets.levald import words as W
+from konflikt.rulesets.levald.i18n import N_, _
 from konflikt.rulesets.levald.policies import HeuristicPolicy
 from konflikt.rulesets.levald.state import D100, DAMAGED, DEAD, FIGHTING, KNOCKED_OUT, LEFT, MOVED, LevaldState
 
@@ -78,7 +80,7 @@ CHOICE = 12
 ROLL = 100
 WOUND = "sår"
 """The kind of a mark that is a wound box (the odds show each box's chance of being ticked at least once)."""
-NOT_TOLD_APART = "wound boxes not told apart"
+NOT_TOLD_APART = N_("wound boxes not told apart")
 
 Compact = tuple[int, ...]
 Dist = list[tuple[Any, int]]
@@ -275,12 +277,13 @@ class LevaldModel:
         """An end label whose fate words do not tell the wound boxes apart (the State's words of a fighter with no
         box ticked — its fate and exact Omtöckning — said so)."""
         ending, winners, participants = cast(tuple[Any, Any, tuple[tuple[str, str], ...]], label)
-        return ending, winners, tuple((pid, f"{words} ({NOT_TOLD_APART})") for pid, words in participants)
+        apart = _(NOT_TOLD_APART)
+        return ending, winners, tuple((pid, f"{words} ({apart})") for pid, words in participants)
 
     def wound_mark(self, fighter: int, box: int) -> Hashable:
         """A wound box as the odds' marks name it: (participant, :data:`WOUND`, ``Lätt (light)``)."""
         name = R.WOUNDS[box]
-        return (self.scratch.fighters[fighter].id, WOUND, f"{name} ({R.WOUND_ENGLISH[name]})")
+        return (self.scratch.fighters[fighter].id, WOUND, W.wound(name, glossed=True))
 
     def at_cap(self, clockless: Hashable) -> Hashable:
         """The outcome of a fight still going when the rounds run out: the State's deadlock at ``max_rounds``."""
@@ -521,8 +524,8 @@ class LevaldModel:
         if found is not None:
             return cast(list[tuple[tuple[int, int], int, int, int]], found)
         defences: list[tuple[tuple[tuple[int, int], ...], int]] = [((), 1)]
-        for _ in range(rolls):
-            defences = [((*qs, q), k * j) for qs, k in defences for (q, _), j in self._rolls(defence)]
+        for _roll in range(rolls):
+            defences = [((*qs, q), k * j) for qs, k in defences for (q, _effect), j in self._rolls(defence)]
         pad = self.defence_total // ROLL**rolls
         found = self._memo[key] = [
             (quality, eff, k, sum(j for qs, j in defences if R.attack_wins(quality, qs)) * pad)
@@ -661,19 +664,21 @@ def policy_kind(policy: Policy | None) -> str | None:
 def exact_model(state: State, policies: Mapping[str, Policy]) -> LevaldModel | str | None:
     """The :class:`LevaldModel` of the duel at ``state``; why not (a string); ``None`` mid-round."""
     if not isinstance(state, LevaldState):
-        return "not a levald conflict"
+        return _("not a levald conflict")
     if len(state.fighters) != 2 or len(state.pairs) != 1:
-        return f"the levald model plays duels (one against one); this fight has {len(state.fighters)} fighters"
+        return _(
+            "the levald model plays duels (one against one); this fight has {count} fighters", count=len(state.fighters)
+        )
     kinds = tuple(policy_kind(policies.get(f.id)) for f in state.fighters)
     for f, kind in zip(state.fighters, kinds, strict=True):
         if kind is None:
-            return f"the levald model mirrors the heuristic and random policies only, not {f.id}'s"
+            return _("the levald model mirrors the heuristic and random policies only, not {pid}'s", pid=f.id)
     if state.gm_conditions and policy_kind(policies.get(GM)) != "heuristic":
-        return "the levald model mirrors GM conditions only with the heuristic GM (who never changes them)"
+        return _("the levald model mirrors GM conditions only with the heuristic GM (who never changes them)")
     if state.options.gard_out_cannot_back:
-        return "the levald model does not mirror option gard_out_cannot_back (its choices would read Gard)"
+        return _("the levald model does not mirror option gard_out_cannot_back (its choices would read Gard)")
     if state.options.after_nobody_wins != "decide":
-        return "the levald model mirrors option after_nobody_wins only at its default ('decide')"
+        return _("the levald model mirrors option after_nobody_wins only at its default ('decide')")
     if not at_round_start(state):
         return None
     identity = (LevaldModel.identity(state), kinds)

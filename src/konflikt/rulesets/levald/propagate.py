@@ -79,6 +79,8 @@ import numpy as np
 from konflikt.core.deadline import check_time
 from konflikt.errors import ModelTooLarge
 from konflikt.rulesets.levald import rules as R
+from konflikt.rulesets.levald import words as W
+from konflikt.rulesets.levald.i18n import _
 from konflikt.rulesets.levald.model import (
     BOXES,
     CHOICE,
@@ -142,12 +144,24 @@ class TooManyLive(ModelTooLarge):
 
     def __init__(self, rounds: int, live: int, limit: int, per_round: list[int], whole: bool) -> None:
         self.rounds, self.met, self.limit, self.per_round = rounds, live, limit, tuple(per_round)
-        counted = "" if whole else "at least "
-        super().__init__(
-            f"{counted}{live:,} round starts alive after round {rounds}, over {limit:,} (alive after each round: "
-            + ", ".join(f"{n:,}" for n in per_round)
-            + ")"
-        )
+        fields = {
+            "live": W.count(live),
+            "rounds": rounds,
+            "limit": W.count(limit),
+            "per_round": ", ".join(W.count(n) for n in per_round),
+        }
+        if whole:
+            text = _(
+                "{live} round starts alive after round {rounds}, over {limit} (alive after each round: {per_round})",
+                **fields,
+            )
+        else:
+            text = _(
+                "at least {live} round starts alive after round {rounds}, over {limit} (alive after each round: "
+                "{per_round})",
+                **fields,
+            )
+        super().__init__(text)
 
 
 class Propagator:
