@@ -17,8 +17,9 @@ from konflikt.core.conflict import Conflict, new_state, parse_json
 from konflikt.core.i18n import speaking
 from konflikt.core.odds import OddsParam, OddsQuestion, percent_text
 from konflikt.core.options import OptionSet, RuleOption, parse_assignments
+from konflikt.core.overrides import parse_settings
 from konflikt.core.ruleset import get_ruleset
-from konflikt.core.scenario import bundled_examples, find_scenario, read_toml, scenario_from_document
+from konflikt.core.scenario import bundled_examples, find_scenario, load_scenario, read_toml, scenario_from_document
 from konflikt.core.stakes import default_stakes
 from konflikt.dice import Fudge, Percentile, SuccessPool, SumDice, parse_dice
 from konflikt.errors import KonfliktError
@@ -66,8 +67,8 @@ def refusal(call: Callable[[], object]) -> str:
     raise AssertionError("no refusal")
 
 
-DANISH = frozenset({"end", "her"})
-"""Danish words (than, here) that ``tests.languages.ENGLISH_WORDS`` counts as English."""
+DANISH = frozenset({"end", "her", "have"})
+"""Danish words (than, here, have) that ``tests.languages.ENGLISH_WORDS`` counts as English."""
 
 
 def assert_spoken(texts: list[str], language: str, names: frozenset[str] = NAMES) -> None:
@@ -118,6 +119,12 @@ def core_refusals(tmp_path: Path) -> list[str]:
         refusal(lambda: question.ask({})),
         refusal(lambda: question.ask({"attack": "x"})),
         refusal(lambda: get_ruleset("nix")),
+        refusal(lambda: parse_settings(["hedda"])),
+        refusal(lambda: parse_settings(["a..b=1"])),
+        refusal(lambda: parse_settings(["a=[x, y]"])),
+        refusal(lambda: load_scenario("levald/duel", settings=["hedda.kraftt=14"])),
+        refusal(lambda: load_scenario("levald/duel", settings=["nix=1"])),
+        refusal(lambda: load_scenario("levald/duel", settings=["hedda=1"])),
     ]
 
 
@@ -128,6 +135,7 @@ def test_the_cores_refusals_speak_the_language(language: str, tmp_path: Path, mo
     with speaking(language):
         texts = core_refusals(Path("."))
     inputs = "duel nix nada folder broken gone save attack target stance open rounds exchange low high mid maybe abc"
+    inputs += " hedda kraft kraftt levald x y a b path value"
     assert_spoken(texts, language, NAMES | set(inputs.split()) | {"defence", "dice", "snurres", "conflict"})
 
 

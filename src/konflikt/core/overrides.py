@@ -34,6 +34,7 @@ from typing import Any, Union
 
 from pydantic import AliasChoices, BaseModel, ValidationError
 
+from konflikt.core.messages import N_, _
 from konflikt.core.ruleset import Ruleset, get_ruleset
 from konflikt.core.scenario import (
     CharacterSource,
@@ -74,7 +75,7 @@ def parse_value(raw: str) -> Any:
     except (tomllib.TOMLDecodeError, ValueError, RecursionError):
         if text[:1] in ("[", "{"):
             raise KonfliktError(
-                f'{raw!r} is not a TOML list or table (strings inside one need quotes: ["a", "b"])'
+                _('{raw} is not a TOML list or table (strings inside one need quotes: ["a", "b"])', raw=repr(raw))
             ) from None
         return raw
     if isinstance(value, datetime.date | datetime.time):  # 2024-01-01 and 12:00 are words here, not dates
@@ -96,7 +97,9 @@ def split_path(path: str) -> tuple[str, ...]:
         KonfliktError: an empty segment, an unclosed quote or bracket.
     """
     if not path or len(path) > MAX_PATH:
-        raise KonfliktError(f"path {path[:80]!r}: name a value (1–{MAX_PATH} characters), e.g. hedda.kraft")
+        raise KonfliktError(
+            _("path {path}: name a value (1–{most} characters), e.g. hedda.kraft", path=repr(path[:80]), most=MAX_PATH)
+        )
     segments: list[str] = []
     at = 0
     expect_segment = True
@@ -107,11 +110,11 @@ def split_path(path: str) -> tuple[str, ...]:
             continue
         match = _SEGMENT.match(path, at)
         if match is None or (expect_segment is False and match.group(3) is None):
-            raise KonfliktError(f"path {path!r}: cannot read it at {path[at:]!r}")
+            raise KonfliktError(_("path {path}: cannot read it at {rest}", path=repr(path), rest=repr(path[at:])))
         quoted, bare, index = match.groups()
         if index is not None:
             if not index.strip():
-                raise KonfliktError(f"path {path!r}: an empty [] (write [0], [1], …)")
+                raise KonfliktError(_("path {path}: an empty [] (write [0], [1], …)", path=repr(path)))
             segments.append(index.strip())
         elif quoted is not None:
             segments.append(quoted.replace('\\"', '"').replace("\\\\", "\\"))
@@ -120,7 +123,7 @@ def split_path(path: str) -> tuple[str, ...]:
         at = match.end()
         expect_segment = False
     if expect_segment or any(not s for s in segments):
-        raise KonfliktError(f"path {path!r}: an empty segment (two dots, or a dot at an end)")
+        raise KonfliktError(_("path {path}: an empty segment (two dots, or a dot at an end)", path=repr(path)))
     return tuple(segments)
 
 
@@ -133,24 +136,29 @@ def parse_setting(text: str) -> Setting:
     if _LINE_BREAK.search(text):
         # TOML reads "3\nstatus=60" as the value 3 and a second key it then dropped: status was never set
         raise KonfliktError(
-            f"--set {text!r}: one PATH=VALUE on one line, without line breaks or NUL (give --set once for each)"
+            _(
+                "--set {text}: one PATH=VALUE on one line, without line breaks or NUL (give --set once for each)",
+                text=repr(text),
+            )
         )
     path, sep, raw = text.partition("=")
     path = path.strip()
     if not sep or not path:
-        raise KonfliktError(f"--set {text!r} is not of the form PATH=VALUE (e.g. --set hedda.kraft=14)")
+        raise KonfliktError(
+            _("--set {text} is not of the form PATH=VALUE (e.g. --set hedda.kraft=14)", text=repr(text))
+        )
     try:
         segments = split_path(path)
         value = parse_value(raw)
     except KonfliktError as exc:
-        raise KonfliktError(f"--set {text!r}: {exc}") from None
+        raise KonfliktError(_("--set {text}: {error}", text=repr(text), error=exc)) from None
     return Setting(text, path, segments, value)
 
 
 def parse_settings(texts: Sequence[str] | None) -> list[Setting]:
     texts = list(texts or [])
     if len(texts) > MAX_SETTINGS:
-        raise KonfliktError(f"at most {MAX_SETTINGS} --set at a time, not {len(texts)}")
+        raise KonfliktError(_("at most {most} --set at a time, not {count}", most=MAX_SETTINGS, count=len(texts)))
     return [parse_setting(t) for t in texts]
 
 
@@ -320,7 +328,7 @@ def id_position(document: Mapping[str, Any], word: str) -> list[str | int] | Non
 def participant_named(document: Mapping[str, Any], text: str) -> str | None:
     """The id of the participant a ``PATH=VALUE`` sets a field of (by id or by position), or ``None``."""
     segments = parse_setting(text).segments
-    participants, _ = _ids(document)
+    participants, _sides = _ids(document)
     by_fold = {_fold(pid): pid for pid in participants}
     if _fold(segments[0]) in by_fold and segments[0] not in document:
         return by_fold[_fold(segments[0])]
@@ -395,10 +403,10 @@ def _refuse(setting: Setting, where: str, doc: Mapping[str, Any], ruleset: Rules
     if guess is None and not prefix:
         guess = _nearest(setting.path, known_paths(doc, ruleset))
     if guess is not None:
-        hint = f" (did you mean {guess!r}?)"
+        hint = " " + _("(did you mean {guess}?)", guess=repr(guess))
     else:
         shown = ", ".join(level[:SHOWN]) + (", …" if len(level) > SHOWN else "")
-        hint = f" (it holds: {shown})" if level else ""
+        hint = " " + _("(it holds: {names})", names=shown) if level else ""
     raise KonfliktError(f"--set {setting.text}: {where}{hint}")
 
 
@@ -472,8 +480,8 @@ def _apply(where: _Where, setting: Setting) -> list[str | int]:
         by_fold = {_fold(k): k for k in [*participants, *sides]}
         pid = by_fold.get(_fold(first))
         if pid is None:
-            _refuse(setting, f"no {first!r} in the scenario (neither a field nor a participant's or side's id)", doc,
-                    where.ruleset, [])  # fmt: skip
+            why = _("no {name} in the scenario (neither a field nor a participant's or side's id)", name=repr(first))
+            _refuse(setting, why, doc, where.ruleset, [])
         assert pid is not None
         position = list(participants.get(pid) or sides[pid])
         node = doc["sides"][position[1]]
@@ -484,18 +492,29 @@ def _apply(where: _Where, setting: Setting) -> list[str | int]:
         typed.append(first)
         segments = segments[1:]
         if not segments:
-            raise KonfliktError(
-                f"--set {setting.text}: {first} is a whole {'participant' if len(position) == 4 else 'side'}; "
-                f"name one of its fields ({first}.name, …)"
+            whole = (
+                _("{name} is a whole participant; name one of its fields ({name}.name, …)", name=first)
+                if len(position) == 4
+                else _("{name} is a whole side; name one of its fields ({name}.name, …)", name=first)
             )
+            raise KonfliktError(f"--set {setting.text}: {whole}")
     for i, segment in enumerate(segments):
         last = i == len(segments) - 1
-        here = ".".join(typed) or "the scenario"
+        here = ".".join(typed) or _("the scenario")
         if isinstance(node, list):
             index = _index(node, segment)
             if index is None:
-                count = f"{len(node)} entr{'y' if len(node) == 1 else 'ies'}"
-                raise KonfliktError(f"--set {setting.text}: {here} is a list of {count}; no [{segment}] in it")
+                listed = (
+                    _("{here} is a list of 1 entry; no [{segment}] in it", here=here, segment=segment)
+                    if len(node) == 1
+                    else _(
+                        "{here} is a list of {count} entries; no [{segment}] in it",
+                        here=here,
+                        count=len(node),
+                        segment=segment,
+                    )
+                )
+                raise KonfliktError(f"--set {setting.text}: {listed}")
             position.append(index)
             typed.append(str(index))
             shape = shape.item or ANYTHING
@@ -505,13 +524,17 @@ def _apply(where: _Where, setting: Setting) -> list[str | int]:
             node = node[index]
             continue
         if not isinstance(node, dict):
-            raise KonfliktError(f"--set {setting.text}: {here} is {node!r}, a single value: nothing inside it to set")
+            raise KonfliktError(
+                f"--set {setting.text}: "
+                + _("{here} is {value}, a single value: nothing inside it to set", here=here, value=repr(node))
+            )
         key = _match_key(node, shape, segment)
         if key is None:
             if shape.each is not None or shape.extra:
                 key = segment  # a table of free keys (skills, set-up wield): a new key is the model's to judge
             else:
-                _refuse(setting, f"no {segment!r} in {here} ({shape.what})", doc, where.ruleset, typed)
+                why = _("no {name} in {here} ({what})", name=repr(segment), here=here, what=_shape_words(shape.what))
+                _refuse(setting, why, doc, where.ruleset, typed)
         assert key is not None
         child = (shape.fields or {}).get(key) or shape.each or ANYTHING
         inherited: Any = None
@@ -527,14 +550,50 @@ def _apply(where: _Where, setting: Setting) -> list[str | int]:
             if inherited is not None:
                 node[key] = inherited  # a table of the character's, copied: only the key named changes
             elif child.item is not None:
-                raise KonfliktError(f"--set {setting.text}: {'.'.join(typed)} is no list here to index; set it whole")
+                raise KonfliktError(
+                    f"--set {setting.text}: " + _("{path} is no list here to index; set it whole", path=".".join(typed))
+                )
             elif not child.table and not child.extra:
-                raise KonfliktError(f"--set {setting.text}: {'.'.join(typed)} holds a single value, nothing inside it")
+                raise KonfliktError(
+                    f"--set {setting.text}: "
+                    + _("{path} holds a single value, nothing inside it", path=".".join(typed))
+                )
             else:
                 node[key] = {}
         node = node[key]
         shape = child
     return position  # pragma: no cover - the loop returns at the last segment
+
+
+SHAPE_WORDS = {
+    "the scenario": N_("the scenario"),
+    "a participant": N_("a participant"),
+    "a side": N_("a side"),
+    "the rule options": N_("the rule options"),
+    "participants": N_("participants"),
+    "sides": N_("sides"),
+}
+"""The fixed names of a document's levels, marked for the common catalog (a ruleset's own, ``a levald character``,
+stay as the shapes write them)."""
+
+
+_RULESET_SHAPE = re.compile(r"a ([a-z0-9_\-]+) (participant|character)|([a-z0-9_\-]+)'s setup")
+
+
+def _shape_words(what: str) -> str:
+    """A level's name (:attr:`Shape.what`) in the language in use: the fixed ones, and a ruleset's participant,
+    character and set-up; a field's own name stays as the shape writes it."""
+    if what in SHAPE_WORDS:
+        return _(SHAPE_WORDS[what])
+    found = _RULESET_SHAPE.fullmatch(what)
+    if found is None:
+        return what
+    ruleset, kind, setup = found.groups()
+    if setup is not None:
+        return _("{ruleset}'s setup", ruleset=setup)
+    if kind == "participant":
+        return _("a {ruleset} participant", ruleset=ruleset)
+    return _("a {ruleset} character", ruleset=ruleset)
 
 
 def _index(items: list[Any], segment: str) -> int | None:
@@ -586,7 +645,14 @@ def scenario_with_settings(
     culprit = _culprit(document, settings, source, base, characters)
     reason = str(failed).removeprefix(f"{source}: ")
     if culprit is None:
-        raise ScenarioError(f"{source}: with {' '.join('--set ' + s.text for s in settings)}: {reason}") from None
+        raise ScenarioError(
+            _(
+                "{source}: with {settings}: {reason}",
+                source=source,
+                settings=" ".join("--set " + s.text for s in settings),
+                reason=reason,
+            )
+        ) from None
     raise ScenarioError(f"{source}: --set {culprit.text}: {reason}") from None
 
 
@@ -669,7 +735,7 @@ def dump_value(value: Any, multiline: bool = False) -> str:
         return "[" + ", ".join(dump_value(v) for v in value) + "]"
     if isinstance(value, datetime.date | datetime.time):
         return value.isoformat()
-    raise KonfliktError(f"{value!r}: not a value a TOML file can hold")
+    raise KonfliktError(_("{value}: not a value a TOML file can hold", value=repr(value)))
 
 
 def _is_table_list(value: Any) -> bool:
