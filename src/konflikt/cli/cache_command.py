@@ -9,7 +9,9 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from konflikt.cli.i18n import _
 from konflikt.cli.render import plain_console
+from konflikt.core.i18n import number
 
 
 def _size(count: int) -> str:
@@ -17,9 +19,9 @@ def _size(count: int) -> str:
     size = float(count)
     for unit in ("B", "kB", "MB", "GB"):
         if size < 1000 or unit == "GB":
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+            return f"{size:.0f} {unit}" if unit == "B" else f"{number(size, 1)} {unit}"
         size /= 1000
-    return f"{size:.1f} GB"
+    return f"{number(size, 1)} GB"
 
 
 def register(app: typer.Typer) -> None:
@@ -42,8 +44,21 @@ def register(app: typer.Typer) -> None:
             if json_out:
                 console.print_json(json.dumps({"folder": str(folder), "removed": files, "bytes": freed}))
             else:
-                which = "solved games of other versions" if stale else "solved games"
-                console.print(f"removed {files} {which} ({_size(freed)}) from {folder}", highlight=False)
+                if stale:
+                    removed = _(
+                        "removed {count} solved games of other versions ({size}) from {folder}",
+                        count=files,
+                        size=_size(freed),
+                        folder=folder,
+                    )
+                else:
+                    removed = _(
+                        "removed {count} solved games ({size}) from {folder}",
+                        count=files,
+                        size=_size(freed),
+                        folder=folder,
+                    )
+                console.print(removed, highlight=False)
             return
         found = list(optimal_cache.entries())
         total = sum(e.size for e in found)
@@ -64,16 +79,25 @@ def register(app: typer.Typer) -> None:
             console.print_json(json.dumps({"folder": str(folder), "bytes": total, "entries": rows}))
             return
         if not found:
-            console.print(f"no solved games kept in {folder}", highlight=False)
+            console.print(_("no solved games kept in {folder}", folder=folder), highlight=False)
             return
-        table = Table(title=f"solved games in {folder}")
-        for column in ("scenario", "solved", "version", "saved", "size", "unpacked"):
-            table.add_column(column, justify="right" if column in ("size", "unpacked") else "left")
+        table = Table(title=_("solved games in {folder}", folder=folder))
+        for column in (_("scenario"), _("solved"), _("version"), _("saved")):
+            table.add_column(column, justify="left")
+        for column in (_("size"), _("unpacked")):
+            table.add_column(column, justify="right")
         for e in found:
-            version = e.version if e.current else f"{e.version} (not read by this version)"
+            version = e.version if e.current else _("{version} (not read by this version)", version=e.version)
             unpacked = _size(e.raw_bytes) if e.raw_bytes else "?"
             table.add_row(e.title or e.path.name, e.what or "?", version, e.saved, _size(e.size), unpacked)
         console.print(table)
         stale_count = sum(not e.current for e in found)
-        hint = f"; {stale_count} of another version: konflikt cache --clear --stale" if stale_count else ""
-        console.print(f"{len(found)} solved games, {_size(total)} in all{hint}", highlight=False)
+        hint = (
+            "; " + _("{count} of another version: konflikt cache --clear --stale", count=stale_count)
+            if stale_count
+            else ""
+        )
+        console.print(
+            _("{count} solved games, {size} in all{hint}", count=len(found), size=_size(total), hint=hint),
+            highlight=False,
+        )

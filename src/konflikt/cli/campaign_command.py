@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from konflikt.cli.chars_command import CampaignOption, DbOption, existing, read_only
+from konflikt.cli.i18n import _, whole
 from konflikt.cli.render import plain_console
 from konflikt.core.campaign import Rest, Unit
 from konflikt.core.conflict import Conflict
@@ -50,12 +51,21 @@ def campaign_rest(
     )  # fmt: skip
     given = [(unit, amount) for unit, amount in asked if amount is not None]
     if len(given) != 1:
-        raise KonfliktError("give one of --days, --hours, --minutes or --rounds")
+        raise KonfliktError(_("give one of --days, --hours, --minutes or --rounds"))
     unit, amount = given[0]
     if not 0 < amount <= MAX_REST:
-        raise KonfliktError(f"--{unit} takes a whole number from 1 to {MAX_REST:,}, not {amount}")
+        raise KonfliktError(
+            _(
+                "--{unit} takes a whole number from 1 to {most}, not {typed}",
+                unit=unit,
+                most=whole(MAX_REST),
+                typed=amount,
+            )
+        )
     time = Rest(amount, unit)
-    store = existing(db, f"no campaign {campaign!r} (add a character with 'konflikt chars add' first)")
+    store = existing(
+        db, _("no campaign {campaign} (add a character with 'konflikt chars add' first)", campaign=repr(campaign))
+    )
     try:
         with store.transaction() as tx:
             changes = library.rest(tx, campaign, time, overrides)
@@ -65,9 +75,9 @@ def campaign_rest(
         typer.echo(json_text({"rest": str(time), "changes": {n: list(lines) for n, lines in changes}}))
         return
     console = plain_console()
-    console.print(Text(f"campaign {campaign}: {time} of rest", style="bold"))
+    console.print(Text(_("campaign {campaign}: {time} of rest", campaign=campaign, time=time), style="bold"))
     for name, lines in changes:
-        for line in lines or ("nothing changes",):
+        for line in lines or (_("nothing changes"),):
             console.print(Text(f"  {name}: {line}"))
 
 
@@ -81,7 +91,7 @@ def campaign_list(db: DbOption = None) -> None:
             rows = library.campaigns(store.conn)
         finally:
             store.close()
-    table = Table("campaign", "characters", "days of rest")
+    table = Table(_("campaign"), _("characters"), _("days of rest"))
     for name, days, count in rows:
         table.add_row(Text(name), str(count), str(days))
     plain_console().print(table)
@@ -99,7 +109,7 @@ def keep_in_campaign(
     state = conflict.replay()
     ending = library.ending_of(state, conflict.scenario.title)
     if ending is None:
-        raise KonfliktError("a conflict kept in a campaign is a finished one")
+        raise KonfliktError(_("a conflict kept in a campaign is a finished one"))
     store = Store.open(db)
     try:
         conflict_id = store.create(conflict, "auto", seats, ["run"] * len(conflict.steps), cast=cast, ending=ending)
@@ -111,7 +121,12 @@ def keep_in_campaign(
 def print_changes(
     console: Console, campaign: str, conflict_id: int, changes: list[tuple[str, tuple[str, ...]]]
 ) -> None:
-    console.print(Text(f"campaign {campaign}: conflict {conflict_id} written back to the library", style="bold"))
+    console.print(
+        Text(
+            _("campaign {campaign}: conflict {id} written back to the library", campaign=campaign, id=conflict_id),
+            style="bold",
+        )
+    )
     for name, lines in changes:
-        for line in lines or ("as the conflict left it",):
+        for line in lines or (_("as the conflict left it"),):
             console.print(Text(f"  {name}: {line}"))

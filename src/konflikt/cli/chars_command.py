@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from konflikt.cli.common import write_output
+from konflikt.cli.i18n import _
 from konflikt.cli.render import plain_console
 from konflikt.core.campaign import Carried
 from konflikt.core.ruleset import get_ruleset, ruleset_ids
@@ -55,10 +56,16 @@ def existing(db: Path | None, missing: str) -> Store:
         raise StoreError(missing) from None
 
 
+def no_character(name: str, campaign: str) -> str:
+    return _(
+        "no character {name} in campaign {campaign}: no save database yet", name=repr(name), campaign=repr(campaign)
+    )
+
+
 def character(db: Path | None, campaign: str, name: str) -> tuple[library.Character, list[library.HistoryRow]]:
     store = read_only(db)
     if store is None:
-        raise StoreError(f"no character {name!r} in campaign {campaign!r}: no save database yet")
+        raise StoreError(no_character(name, campaign))
     try:
         found = library.get(store.conn, campaign, name)
         return found, library.history(store.conn, found)
@@ -116,13 +123,18 @@ def apply_set(document: Mapping[str, Any], assignment: str) -> dict[str, Any]:
     (an empty value removes the field: its default)."""
     if any(c in assignment for c in "\n\r\x00"):
         raise KonfliktError(
-            f"--set {shown(assignment, newlines=False)[:80]!r}: one path=value on one line; give each with its own "
-            "--set (a second line was dropped before)"
+            _(
+                "--set {setting}: one path=value on one line; give each with its own --set (a second line was dropped "
+                "before)",
+                setting=repr(shown(assignment, newlines=False)[:80]),
+            )
         )
     path, sep, raw = assignment.partition("=")
     keys = [key.strip() for key in path.split(".")]
     if not sep or not all(keys):
-        raise KonfliktError(f"--set {assignment!r}: give path=value, e.g. omdomme=3 or wounds.lätt=0")
+        raise KonfliktError(
+            _("--set {setting}: give path=value, e.g. omdomme=3 or wounds.lätt=0", setting=repr(assignment))
+        )
     doc: dict[str, Any] = json.loads(json.dumps(dict(document)))
     node = doc
     for key in keys[:-1]:
@@ -130,7 +142,7 @@ def apply_set(document: Mapping[str, Any], assignment: str) -> dict[str, Any]:
         if child is None:
             child = node[key] = {}
         if not isinstance(child, dict):
-            raise KonfliktError(f"--set {assignment!r}: {key} is not a table")
+            raise KonfliktError(_("--set {setting}: {key} is not a table", setting=repr(assignment), key=key))
         node = child
     if raw.strip() == "":
         node.pop(keys[-1], None)
@@ -164,12 +176,22 @@ def chars_list(
         return
     console = plain_console()
     if not rows:
-        console.print(f"campaign {campaign!r} has no characters yet (konflikt chars add FILE.toml)", highlight=False)
+        console.print(
+            _("campaign {campaign} has no characters yet (konflikt chars add FILE.toml)", campaign=repr(campaign)),
+            highlight=False,
+        )
         return
-    table = Table("name", "ruleset", "character", "fate", "updated", title=f"campaign {campaign}")
+    table = Table(
+        _("name"),
+        _("ruleset"),
+        _("character"),
+        _("fate"),
+        _("updated"),
+        title=_("campaign {campaign}", campaign=campaign),
+    )
     for r in rows:
         rules = get_ruleset(r.ruleset).campaign
-        fate = (rules.fallen(r.document) if rules is not None else None) or "lives"
+        fate = (rules.fallen(r.document) if rules is not None else None) or _("lives")
         cells = (r.name, r.ruleset, str(r.document.get("name", r.name)), fate, r.updated)
         table.add_row(*(Text(cell) for cell in cells))
     console.print(table)
@@ -201,9 +223,9 @@ def chars_show(
     sheet = ruleset.campaign.sheet(found.document, found.pending) if ruleset.campaign is not None else []
     for line in sheet:
         console.print(Text(f"  {line}"))
-    console.print(Text("history:", style="bold"))
+    console.print(Text(_("history:"), style="bold"))
     for row in rows:
-        mark = " (undone)" if row.undone else ""
+        mark = " " + _("(undone)") if row.undone else ""
         console.print(Text(f"  {row.at} {row.kind}: {row.what}{mark}"))
         for line in row.lines:
             console.print(Text(f"      {line}"))
@@ -225,14 +247,26 @@ def chars_add(
     """Add a character file to the campaign, checked by its ruleset's character model."""
     bundled = str(file).startswith("builtin:")
     if bundled and ruleset is None:
-        raise KonfliktError(f"{file}: a bundled character: say whose with --ruleset ({', '.join(ruleset_ids())})")
+        raise KonfliktError(
+            _(
+                "{file}: a bundled character: say whose with --ruleset ({rulesets})",
+                file=file,
+                rulesets=", ".join(ruleset_ids()),
+            )
+        )
     if bundled:
         file = bundled_character(get_ruleset(str(ruleset)), str(file).removeprefix("builtin:"))
     document = read_toml(file)
     in_file = document.pop("ruleset", None)
     ruleset_id = ruleset or in_file
     if not isinstance(ruleset_id, str):
-        raise KonfliktError(f"{file}: say which ruleset the character is for: --ruleset ({', '.join(ruleset_ids())})")
+        raise KonfliktError(
+            _(
+                "{file}: say which ruleset the character is for: --ruleset ({rulesets})",
+                file=file,
+                rulesets=", ".join(ruleset_ids()),
+            )
+        )
     the_ruleset = get_ruleset(ruleset_id)
     key = library.check_name(name or file.stem.lower())
     library.validated(the_ruleset, document, str(file))
@@ -242,7 +276,9 @@ def chars_add(
             library.add(tx, campaign, key, the_ruleset, document)
     finally:
         store.close()
-    typer.echo(shown(f"added {key} ({the_ruleset.id}) to campaign {campaign}"))
+    typer.echo(
+        shown(_("added {name} ({ruleset}) to campaign {campaign}", name=key, ruleset=the_ruleset.id, campaign=campaign))
+    )
 
 
 @chars_app.command("export")
@@ -253,8 +289,13 @@ def chars_export(
     db: DbOption = None,
 ) -> None:
     """The character as a character file (TOML), to use in a scenario or another campaign."""
-    found, _ = character(db, campaign, name)
-    header = f"{found.document.get('name', found.name)}, from campaign {campaign} ({found.ruleset})"
+    found, _history = character(db, campaign, name)
+    header = _(
+        "{name}, from campaign {campaign} ({ruleset})",
+        name=found.document.get("name", found.name),
+        campaign=campaign,
+        ruleset=found.ruleset,
+    )
     text = to_toml({"ruleset": found.ruleset, **found.document}, header)
     if out is None:
         typer.echo(text, nl=False)
@@ -272,7 +313,7 @@ def chars_edit(
     db: DbOption = None,
 ) -> None:
     """Change fields of a character, checked by its ruleset's character model (all or nothing)."""
-    store = existing(db, f"no character {name!r} in campaign {campaign!r}: no save database yet")
+    store = existing(db, no_character(name, campaign))
     try:
         with store.transaction() as tx:
             found = library.get(tx, campaign, name)
@@ -290,13 +331,13 @@ def chars_edit(
 @chars_app.command("delete")
 def chars_delete(name: NameArgument, campaign: CampaignOption = library.DEFAULT_CAMPAIGN, db: DbOption = None) -> None:
     """Remove a character and its history from the campaign."""
-    store = existing(db, f"no character {name!r} in campaign {campaign!r}: no save database yet")
+    store = existing(db, no_character(name, campaign))
     try:
         with store.transaction() as tx:
             library.delete(tx, campaign, name)
     finally:
         store.close()
-    typer.echo(shown(f"deleted {name} from campaign {campaign}"))
+    typer.echo(shown(_("deleted {name} from campaign {campaign}", name=name, campaign=campaign)))
 
 
 def register(app: typer.Typer) -> None:

@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from konflikt.cli.completion import complete_rule_option, complete_scenario, complete_seat_policy
+from konflikt.cli.i18n import _, whole
 from konflikt.core.deadline import OutOfTime, deadline
 from konflikt.core.options import parse_assignments
 from konflikt.core.scenario import Scenario, bundled_examples
@@ -61,7 +62,14 @@ def over_budget(what: str, amount: int, budget: int, unit: str, lower: str) -> K
     """The one line that refuses work over its budget before it starts: how much, the budget, what to lower, and
     ``--force``."""
     return KonfliktError(
-        f"{what}: {amount:,} {unit} is over the budget of {budget:,} {unit}; {lower}, or pass --force to run it anyway"
+        _(
+            "{what}: {amount} {unit} is over the budget of {budget} {unit}; {lower}, or pass --force to run it anyway",
+            what=what,
+            amount=whole(amount),
+            unit=unit,
+            budget=whole(budget),
+            lower=lower,
+        )
     )
 
 
@@ -87,7 +95,9 @@ def time_limit(seconds: float | None, what: str) -> Iterator[None]:
         yield
         return
     if not 0 < seconds <= 10**7:
-        raise KonfliktError(f"--timeout takes seconds above 0 (at most 10,000,000), not {seconds}")
+        raise KonfliktError(
+            _("--timeout takes seconds above 0 (at most {most}), not {typed}", most=whole(10**7), typed=seconds)
+        )
 
     armed = [True]
 
@@ -103,7 +113,10 @@ def time_limit(seconds: float | None, what: str) -> Iterator[None]:
         with deadline(time.monotonic() + seconds):  # the solvers' and the runner's loops stop at it themselves
             yield
     except (_OutOfTime, OutOfTime):
-        raise KonfliktError(f"{what} took longer than --timeout {seconds:g} s; stopped") from None
+        limit = f"{seconds:g}"
+        raise KonfliktError(
+            _("{what} took longer than --timeout {seconds} s; stopped", what=what, seconds=limit)
+        ) from None
     finally:
         armed[0] = False
         signal.setitimer(signal.ITIMER_REAL, 0)
@@ -121,7 +134,7 @@ def working(what: str) -> Iterator[None]:
     if not console.is_terminal or not sys.stderr.isatty():
         yield
         return
-    columns = (SpinnerColumn(), TextColumn(what + " (Ctrl-C stops)"), TimeElapsedColumn())
+    columns = (SpinnerColumn(), TextColumn(_("{what} (Ctrl-C stops)", what=what)), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as bar:
         bar.add_task(what, total=None)
         yield
@@ -132,7 +145,7 @@ def write_output(path: Path, text: str) -> None:
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise KonfliktError(f"{path}: cannot be written ({exc.strerror or exc})") from None
+        raise KonfliktError(_("{path}: cannot be written ({why})", path=path, why=exc.strerror or exc)) from None
 
 
 def nearest(word: str, known: Iterable[str]) -> str | None:
@@ -145,7 +158,7 @@ def nearest(word: str, known: Iterable[str]) -> str | None:
 def did_you_mean(word: str, known: Iterable[str]) -> str:
     """`` (did you mean 'x'?)`` for the nearest of ``known``, else ``""``."""
     near = nearest(word, known)
-    return f" (did you mean {near!r}?)" if near else ""
+    return " " + _("(did you mean {option}?)", option=repr(near)) if near else ""
 
 
 def bundled_names(ruleset: str | None = None) -> list[str]:
@@ -188,9 +201,14 @@ def check_library_settings(scenario: Scenario, taken: dict[str, str], settings: 
         pid = participant_named(scenario.document, text)
         if pid is not None and pid in taken:
             raise KonfliktError(
-                f"--set {text}: {pid} is {taken[pid]} of the campaign, and what the conflict leaves is written back "
-                f"to it; change the character for good with 'konflikt chars edit {taken[pid]} --set …', or play "
-                "without --campaign"
+                _(
+                    "--set {setting}: {id} is {character} of the campaign, and what the conflict leaves is written "
+                    "back to it; change the character for good with 'konflikt chars edit {character} --set …', or "
+                    "play without --campaign",
+                    setting=text,
+                    id=pid,
+                    character=taken[pid],
+                )
             )
 
 
@@ -210,8 +228,14 @@ def check_named(name: str) -> None:
     if missing and word not in names and not _bundled_file(word):
         by_stem = {n.partition("/")[2]: n for n in names}
         near = nearest(word, names) or by_stem.get(nearest(word.rpartition("/")[2], by_stem) or "")
-        hint = f" (did you mean {near!r}?)" if near else ""
-        raise KonfliktError(f"{name}: no such file, and no bundled example of that name{hint}; see 'konflikt examples'")
+        hint = " " + _("(did you mean {option}?)", option=repr(near)) if near else ""
+        raise KonfliktError(
+            _(
+                "{name}: no such file, and no bundled example of that name{hint}; see 'konflikt examples'",
+                name=name,
+                hint=hint,
+            )
+        )
 
 
 def _bundled_file(word: str) -> bool:
@@ -229,8 +253,12 @@ def overrides_for(scenario: Scenario, option: list[str] | None) -> dict[str, str
     for name in overrides:
         if name not in known:
             raise KonfliktError(
-                f"unknown rule option {name!r} for {scenario.ruleset.id}{did_you_mean(name, known)} "
-                f"(see 'konflikt rules {scenario.ruleset.id}')"
+                _(
+                    "unknown rule option {option} for {ruleset}{hint} (see 'konflikt rules {ruleset}')",
+                    option=repr(name),
+                    ruleset=scenario.ruleset.id,
+                    hint=did_you_mean(name, known),
+                )
             )
     scenario.ruleset.options.resolve(scenario.options, overrides)
     return overrides
@@ -252,7 +280,15 @@ def seat_id(scenario: Scenario, seat: str, what: str) -> str:
     same = [s for s in seats if s.lower() == seat.lower()]
     if len(same) == 1:
         return same[0]
-    raise KonfliktError(f"{what}: no seat {seat!r}{did_you_mean(seat, seats)} (seats: {', '.join(sorted(seats))}, gm)")
+    raise KonfliktError(
+        _(
+            "{what}: no seat {seat}{hint} (seats: {seats}, gm)",
+            what=what,
+            seat=repr(seat),
+            hint=did_you_mean(seat, seats),
+            seats=", ".join(sorted(seats)),
+        )
+    )
 
 
 def policy_name(scenario: Scenario, name: str, what: str) -> str:
@@ -266,8 +302,14 @@ def policy_name(scenario: Scenario, name: str, what: str) -> str:
     known = [*scenario.ruleset.policy_names(), "human"]
     if base not in known:
         raise KonfliktError(
-            f"{what}: unknown policy {base!r} for {scenario.ruleset.id}{did_you_mean(base, known)} "
-            f"(known: {', '.join(known)})"
+            _(
+                "{what}: unknown policy {policy} for {ruleset}{hint} (known: {known})",
+                what=what,
+                policy=repr(base),
+                ruleset=scenario.ruleset.id,
+                hint=did_you_mean(base, known),
+                known=", ".join(known),
+            )
         )
     full = base + colon + argument
     if full != "human":
@@ -281,7 +323,7 @@ def seat_overrides(scenario: Scenario, policy: list[str] | None) -> dict[str, st
     for text in policy or []:
         seat, sep, name = text.partition("=")
         if not sep:
-            raise KonfliktError(f"--policy {text!r} is not of the form seat=policy")
+            raise KonfliktError(_("--policy {typed} is not of the form seat=policy", typed=repr(text)))
         what = f"--policy {text!r}"
         result[seat_id(scenario, seat.strip(), what)] = policy_name(scenario, name, what)
     return result
@@ -290,7 +332,7 @@ def seat_overrides(scenario: Scenario, policy: list[str] | None) -> dict[str, st
 def choose_seed(seed: int | None, scenario: Scenario) -> int:
     if seed is not None:
         if not 0 <= seed < 2**63:
-            raise KonfliktError(f"seed {seed} must be a whole number from 0 to 2**63 - 1")
+            raise KonfliktError(_("seed {seed} must be a whole number from 0 to 2**63 - 1", seed=seed))
         return seed
     if scenario.seed is not None:
         return scenario.seed

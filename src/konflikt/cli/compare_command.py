@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from konflikt.cli.i18n import N_, _, whole
+from konflikt.core.i18n import percent
 from konflikt.errors import KonfliktError
 from konflikt.safe_text import json_text
 
@@ -39,6 +41,8 @@ OWN_FLAGS = ("--json", "--exact")
 OWN_VALUES = ("--plot", "--max-states", "--timeout", "--seed", "-n")
 LETTERS = "ABCDEFGH"
 SECTIONS = (("winner", "who wins"), ("ending", "how it ended"))
+SECTION_WORDS = {"winner": N_("winner"), "ending": N_("ending")}
+"""Each section's heading in the table, in the language in use (the ids stay the JSON's keys)."""
 
 
 @dataclass
@@ -139,7 +143,9 @@ def parse_variants(tokens: list[str], own: Own) -> list[Variant]:
             "'levald/duel --set setup.wield.hedda=Svärd')"
         )
     if len(variants) > MAX_VARIANTS:
-        raise KonfliktError(f"compare at most {MAX_VARIANTS} variants at a time, not {len(variants)}")
+        raise KonfliktError(
+            _("compare at most {most} variants at a time, not {count}", most=MAX_VARIANTS, count=len(variants))
+        )
     return variants
 
 
@@ -155,7 +161,7 @@ def _own_value(own: Own, flag: str, value: str) -> None:
     elif flag == "--seed":
         own.seed = _number(flag, value, int)
         if not 0 <= own.seed < 2**63:
-            raise KonfliktError(f"seed {own.seed} must be a whole number from 0 to 2**63 - 1")
+            raise KonfliktError(_("seed {seed} must be a whole number from 0 to 2**63 - 1", seed=own.seed))
     else:
         own.n = _number(flag, value, int)
         from konflikt.sim.engine import check_count
@@ -242,7 +248,7 @@ def compute(variants: list[Variant], own: Own, max_states: int) -> list[Column]:
 
 
 def _pct(p: Probability) -> str:
-    return f"{100 * float(p):.2f}%"
+    return percent(100 * float(p), 2)
 
 
 def _pp(d: float) -> str:
@@ -267,35 +273,47 @@ def print_compared(columns: list[Column], exact: bool) -> None:
     for column in columns:
         how = _how(column)
         console.print(Text(f"{column.label}: {column.variant.text}  ({how})"), highlight=False)
-    table = Table(title=Text("compared: " + " vs ".join(c.label for c in columns)), title_justify="left")
+    table = Table(title=Text(_("compared: {names}", names=" vs ".join(c.label for c in columns))), title_justify="left")
     table.add_column("", overflow="fold")
-    table.add_column("outcome", overflow="fold")
+    table.add_column(_("outcome"), overflow="fold")
     for column in columns:
         table.add_column(Text(column.label), justify="right")
     for column in columns[1:]:
         table.add_column(Text(f"{column.label} − {base.label}"), justify="right", overflow="fold")
-    for section, _ in SECTIONS:
+    for section, _label in SECTIONS:
         rows = compared_rows(columns, section)
+        shown = _(SECTION_WORDS[section])
         for n, (key, ps) in enumerate(rows):
             cells = [_fraction(p) if exact else _pct(p) for p in ps]
             for column, p in zip(columns[1:], ps[1:], strict=True):
                 cells.append(_difference_text(ps[0], base.played, p, column.played, exact))
-            table.add_row(Text(section if n == 0 else ""), Text(key), *cells, end_section=n == len(rows) - 1)
+            table.add_row(Text(shown if n == 0 else ""), Text(key), *cells, end_section=n == len(rows) - 1)
     console.print(table)
     bounds = [c.answer for c in columns if c.answer.error_bound is not None and c.played is None]
     if bounds:
-        kind = "an absolute" if any(a.absolute for a in bounds) else "a relative"
-        hint = "" if any(a.absolute for a in bounds) else "; --exact: fractions"
+        bound = f"{max(a.error_bound or 0.0 for a in bounds):.1e}"
+        if any(a.absolute for a in bounds):
+            floats = _(
+                "computed in floats: every probability within an absolute error of {bound} of the exact value",
+                bound=bound,
+            )
+        else:
+            floats = _(
+                "computed in floats: every probability within a relative error of {bound} of the exact value; "
+                "--exact: fractions",
+                bound=bound,
+            )
         console.print(
-            f"computed in floats: every probability within {kind} error of "
-            f"{max(a.error_bound or 0.0 for a in bounds):.1e} of the exact value{hint}",
+            floats,
             style="dim",
             highlight=False,
         )
     if any(c.played is not None for c in columns):
         console.print(
-            "≈ estimated columns: shares of the conflicts played (the same seed for each); [a change's 95% "
-            "interval]: Newcombe's, from each side's Wilson interval (conservative: the columns share their dice)",
+            _(
+                "≈ estimated columns: shares of the conflicts played (the same seed for each); [a change's 95% "
+                "interval]: Newcombe's, from each side's Wilson interval (conservative: the columns share their dice)"
+            ),
             style="dim",
             highlight=False,
         )
@@ -303,10 +321,10 @@ def print_compared(columns: list[Column], exact: bool) -> None:
 
 def _how(column: Column) -> str:
     if column.played is not None:
-        return f"≈ estimated from {column.played:,} conflicts, out of exact reach (--json says why)"
+        return _("≈ estimated from {count} conflicts, out of exact reach (--json says why)", count=whole(column.played))
     if column.answer.error_bound is None:
-        return "exact, fractions"
-    return "exact"
+        return _("exact, fractions")
+    return _("exact")
 
 
 def _difference_text(
@@ -340,7 +358,7 @@ def to_json(columns: list[Column]) -> dict[str, Any]:
             for c in columns
         ]
     }
-    for section, _ in SECTIONS:
+    for section, _label in SECTIONS:
         rows: dict[str, Any] = {}
         for key, ps in compared_rows(columns, section):
             row: dict[str, Any] = {"p": [json_number(p) for p in ps]}
@@ -362,7 +380,7 @@ def to_json(columns: list[Column]) -> dict[str, Any]:
 
 def check_plot(out: Path) -> None:
     if out.suffix.lower() not in (".png", ".svg"):
-        raise KonfliktError(f"--plot {out}: name a .png or .svg file")
+        raise KonfliktError(_("--plot {path}: name a .png or .svg file", path=out))
 
 
 def plot_compared(columns: list[Column], out: Path) -> Path:
@@ -377,7 +395,7 @@ def plot_compared(columns: list[Column], out: Path) -> Path:
     widths = [max(3.0, 0.9 * len(rows) * (0.4 + 0.25 * len(columns))) for _, _, rows in sections]
     fig, axes = plt.subplots(1, len(sections), figsize=(sum(widths) + 1, 4.4), squeeze=False)
     width = 0.8 / len(columns)
-    for ax, (_, title, rows) in zip(axes[0], sections, strict=True):
+    for ax, (_section, title, rows) in zip(axes[0], sections, strict=True):
         for i, column in enumerate(columns):
             xs = [j + (i - (len(columns) - 1) / 2) * width for j in range(len(rows))]
             ax.bar(xs, [float(ps[i]) for _, ps in rows], width, label=f"{column.label}: {column.variant.text}")
@@ -439,4 +457,4 @@ def register(app: typer.Typer) -> None:
         else:
             print_compared(columns, own.exact)
         if own.plot is not None:
-            typer.echo(f"wrote {plot_compared(columns, own.plot)}", err=True)
+            typer.echo(_("wrote {path}", path=plot_compared(columns, own.plot)), err=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -26,6 +27,7 @@ from konflikt.cli.common import (
     working,
 )
 from konflikt.cli.completion import complete_scenario_or_ruleset
+from konflikt.cli.i18n import N_, _, ngettext, whole
 from konflikt.cli.render import LONG_FRACTION, plain_console, probability_table, probability_text
 from konflikt.core.conflict import new_state
 from konflikt.core.odds import OddsAnswer
@@ -39,10 +41,41 @@ from konflikt.safe_text import json_text
 from konflikt.sim.runner import seat_policies
 from konflikt.store.db import Store
 
+DICE_WORDS = {
+    "successes": N_("successes"),
+    "outcome": N_("outcome"),
+    "who is higher": N_("who is higher"),
+    "margin A−B": N_("margin A−B"),
+    "mean successes": N_("mean successes"),
+    "mean margin A−B": N_("mean margin A−B"),
+    "mean": N_("mean"),
+    "successes,ones": N_("successes,ones"),
+    "A higher": N_("A higher"),
+    "B higher": N_("B higher"),
+    "tie": N_("tie"),
+    "yes": N_("yes"),
+    "no": N_("no"),
+}
+"""The words of a dice answer that are also its JSON keys: shown in the language in use, kept in English in JSON."""
+
+
+def shown_key(key: str) -> str:
+    """A dice answer's label or key as printed (``successes`` → ``framgångar``); other keys as they are."""
+    word = DICE_WORDS.get(key)
+    return _(word) if word is not None else key
+
+
+def shown_rows(rows: Sequence[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    return [(shown_key(key), p) for key, p in rows]
+
+
+def rounded_note() -> str:  # a message, looked up when printed
+    return _("decimals rounded to 6 digits; the exact fractions with --exact or --json")
+
 
 def check_seed(seed: int | None) -> int | None:
     if seed is not None and not 0 <= seed < 2**63:
-        raise KonfliktError(f"seed {seed} must be a whole number from 0 to 2**63 - 1")
+        raise KonfliktError(_("seed {seed} must be a whole number from 0 to 2**63 - 1", seed=seed))
     return seed
 
 
@@ -54,9 +87,13 @@ def check_budget(dice: Dice) -> None:
     seconds = exact_seconds(dice)
     if seconds > MAX_EXACT_SECONDS:
         raise DiceError(
-            f"the exact odds of {dice.notation} would take about {seconds:,.0f} s (the limit is "
-            f"{MAX_EXACT_SECONDS:.0f} s): use fewer or smaller dice, or sample it with "
-            f"'konflikt roll {dice.notation} --times 10000'"
+            _(
+                "the exact odds of {dice} would take about {seconds} s (the limit is {limit} s): use fewer or smaller "
+                "dice, or sample it with 'konflikt roll {dice} --times 10000'",
+                dice=dice.notation,
+                seconds=whole(round(seconds)),
+                limit=whole(round(MAX_EXACT_SECONDS)),
+            )
         )
 
 
@@ -66,11 +103,14 @@ def dice_answer(dice: Dice) -> OddsAnswer:
     check_budget(dice)
     if isinstance(dice, SuccessPool) or (isinstance(dice, DiceExpression) and dice.pool):
         successes = dice.successes()
-        rule = "4–6" if isinstance(dice, SuccessPool) else "each die " + " ".join(map(str, dice.compare or ()))
+        if isinstance(dice, SuccessPool):
+            rule = "4–6"
+        else:
+            rule = _("each die {rule}", rule=" ".join(map(str, dice.compare or ())))
         with_ones = isinstance(dice, SuccessPool) or (isinstance(dice, DiceExpression) and dice.has_ones())
         joint = [(dice.outcome_label(k), p) for k, p in dice.distribution().items()]
         return OddsAnswer(
-            f"{dice.notation}: successes ({rule})",
+            _("{dice}: successes ({rule})", dice=dice.notation, rule=rule),
             "successes",
             [(str(k), p) for k, p in successes.items()],
             distributions={"successes,ones": joint} if with_ones else {},
@@ -100,7 +140,7 @@ def opposed_answer(dice: Opposed) -> OddsAnswer:
             f"{dice.notation} ({sides})", judge.label, rows, cumulative=judge.numeric, notes=list(judge.notes)
         )
     margin = dice.margin()
-    kind = ", each side's successes" if dice.a.pool or dice.b.pool else ""
+    kind = ", " + _("each side's successes") if dice.a.pool or dice.b.pool else ""
     return OddsAnswer(
         f"{dice.notation} ({sides}{kind})",
         "who is higher",
@@ -151,10 +191,12 @@ MAX_COMPARED = 8
 
 def compared_answer(dice: list[Dice]) -> ComparedAnswer:
     if len(dice) > MAX_COMPARED:
-        raise DiceError(f"compare at most {MAX_COMPARED} dice expressions at a time, not {len(dice)}")
+        raise DiceError(
+            _("compare at most {most} dice expressions at a time, not {count}", most=MAX_COMPARED, count=len(dice))
+        )
     answers = tuple(dice_answer(d) for d in dice)
     if any(not isinstance(p, Fraction) for a in answers for _, p in a.outcomes):  # pragma: no cover - dice are exact
-        raise DiceError("only exact answers are compared")
+        raise DiceError(_("only exact answers are compared"))
     return ComparedAnswer(answers, tuple(d.notation for d in dice))
 
 
@@ -164,8 +206,8 @@ def print_compared(compared: ComparedAnswer, exact: bool) -> None:
     from rich.text import Text
 
     console = plain_console()
-    table = Table(title=Text("compared: " + ", ".join(compared.names)), title_justify="left")
-    table.add_column(Text(compared.label), justify="right", overflow="fold")
+    table = Table(title=Text(_("compared: {names}", names=", ".join(compared.names))), title_justify="left")
+    table.add_column(Text(shown_key(compared.label)), justify="right", overflow="fold")
     for name in compared.names:
         table.add_column(Text(name), justify="right", overflow="fold")
     for key, ps in compared.rows():
@@ -178,9 +220,9 @@ def print_compared(compared: ComparedAnswer, exact: bool) -> None:
                 if exact and isinstance(p, Fraction)
                 else value_text(Fraction(p))
             )
-            console.print(f"{name}: {what} {shown}", highlight=False, markup=False)
+            console.print(f"{name}: {shown_key(what)} {shown}", highlight=False, markup=False)
     if not exact:
-        console.print("decimals rounded to 6 digits; the exact fractions with --exact or --json", style="dim")
+        console.print(rounded_note(), style="dim")
 
 
 def print_answer(
@@ -197,7 +239,9 @@ def print_answer(
         return
     console = plain_console()
     console.print(
-        probability_table(answer.title, answer.label, answer.outcomes, exact, answer.cumulative, answer.played)
+        probability_table(
+            answer.title, shown_key(answer.label), shown_rows(answer.outcomes), exact, answer.cumulative, answer.played
+        )
     )
     for name, p in answer.probabilities.items():
         if not isinstance(p, Fraction):
@@ -206,21 +250,36 @@ def print_answer(
             shown = f"{fraction_text(p)} ≈ {decimal_text(p)}"
         else:
             shown = value_text(p)
-        console.print(f"{name}: {shown}", highlight=False, markup=False)
+        console.print(f"{shown_key(name)}: {shown}", highlight=False, markup=False)
     for name, rows in answer.distributions.items():
         if len(rows) <= 40:
-            console.print(probability_table(name, name, rows, exact, played=answer.played))
+            key = shown_key(name)
+            console.print(probability_table(key, key, shown_rows(rows), exact, played=answer.played))
         else:
-            console.print(f"{name}: {len(rows)} outcomes, every one in --json", style="dim", markup=False)
+            console.print(
+                _("{name}: {count} outcomes, every one in --json", name=shown_key(name), count=whole(len(rows))),
+                style="dim",
+                markup=False,
+            )
     for note in answer.notes:
         console.print(note, style="dim", highlight=False, markup=False)
     if answer.error_bound is not None:
-        kind = "an absolute" if answer.absolute else "a relative"
         # an absolute bound comes from a solve without the clock, for a conflict too large for the exact fractions
-        exact_hint = "" if answer.absolute else "; the exact fractions with --exact"
+        bound = f"{answer.error_bound:.1e}"
+        if answer.absolute:
+            floats = _(
+                "floats: every probability within an absolute error of {bound} of the exact value; decimals rounded "
+                "to 6 digits",
+                bound=bound,
+            )
+        else:
+            floats = _(
+                "floats: every probability within a relative error of {bound} of the exact value; decimals rounded "
+                "to 6 digits; the exact fractions with --exact",
+                bound=bound,
+            )
         console.print(
-            f"floats: every probability within {kind} error of {answer.error_bound:.1e} of the exact value; "
-            f"decimals rounded to 6 digits{exact_hint}",
+            floats,
             style="dim",
             highlight=False,
             markup=False,
@@ -228,7 +287,7 @@ def print_answer(
     elif not exact and any(
         len(fraction_text(p)) > LONG_FRACTION for _, p in answer.outcomes if isinstance(p, Fraction)
     ):
-        console.print("decimals rounded to 6 digits; the exact fractions with --exact or --json", style="dim")
+        console.print(rounded_note(), style="dim")
 
 
 def parse_params(words: list[str]) -> dict[str, str]:
@@ -238,11 +297,11 @@ def parse_params(words: list[str]) -> dict[str, str]:
     while i < len(words):
         word = words[i]
         if not word.startswith("--") or word == "--":
-            raise KonfliktError(f"unexpected argument {word!r}: parameters are given as --name value")
+            raise KonfliktError(_("unexpected argument {word}: parameters are given as --name value", word=repr(word)))
         name, sep, value = word[2:].partition("=")
         if not sep:
             if i + 1 >= len(words):
-                raise KonfliktError(f"--{name} needs a value")
+                raise KonfliktError(_("--{name} needs a value", name=name))
             value = words[i + 1]
             i += 1
         params[name.replace("_", "-").replace("-", "_")] = value
@@ -327,7 +386,7 @@ def register(app: typer.Typer) -> None:
         """Exact odds: of dice (4dF), of a ruleset's question (presja exchange --attack 3 --defense 5), or of a
         whole conflict (a scenario, or --saved ID from the table: in floats with a stated error bound, or in
         fractions with --exact)."""
-        with time_limit(timeout, "exact odds"), working("computing exact odds"):
+        with time_limit(timeout, _("exact odds")), working(_("computing exact odds")):
             answer, extra = odds_of(
                 list(ctx.args), target, saved, db, option, policy, max_states, from_step, exact, settings
             )
@@ -383,10 +442,15 @@ def odds_of(
     is solved in floats unless ``exact`` (then in Fractions); JSON says which (``exact``, ``error_bound``)."""
     is_scenario = target is not None and ("/" in target or target.endswith(".toml"))
     if settings and (saved is not None or not is_scenario):
-        raise KonfliktError(f"--set {settings[0]}: --set goes with a scenario (konflikt odds RULESET/NAME --set …)")
+        raise KonfliktError(
+            _(
+                "--set {setting}: --set goes with a scenario (konflikt odds RULESET/NAME --set …)",
+                setting=settings[0],
+            )
+        )
     if saved is not None:
         if target is not None:
-            raise KonfliktError("give either a TARGET or --saved ID, not both")
+            raise KonfliktError(_("give either a TARGET or --saved ID, not both"))
         store = Store.open(db, readonly=True)
         try:
             loaded = store.load(saved)
@@ -396,44 +460,86 @@ def odds_of(
         names = dict(loaded.seats)
         names.update(seat_overrides(conflict.scenario, policy))
         if from_step is not None and from_step > len(conflict.steps):
-            raise KonfliktError(f"--from-step {from_step}: saved conflict {saved} has {len(conflict.steps)} steps")
+            raise KonfliktError(
+                ngettext(
+                    "--from-step {step}: saved conflict {id} has {n} step",
+                    "--from-step {step}: saved conflict {id} has {n} steps",
+                    len(conflict.steps),
+                    step=from_step,
+                    id=saved,
+                )
+            )
         upto = len(conflict.steps) if from_step is None else from_step
         state = conflict.replay(upto)
         if state.is_terminal():
-            raise KonfliktError(f"saved conflict {saved} is over after {upto} steps: {state.outcome().summary}")
+            raise KonfliktError(
+                ngettext(
+                    "saved conflict {id} is over after {n} step: {outcome}",
+                    "saved conflict {id} is over after {n} steps: {outcome}",
+                    upto,
+                    id=saved,
+                    outcome=state.outcome().summary,
+                )
+            )
         try:
             answer = whole_conflict_answer(
                 conflict.scenario,
                 state,
                 seat_policies(conflict.scenario, names),
                 max_states,
-                f"{conflict.scenario.title}, after {upto} steps: who wins" + (" (exact)" if exact else ""),
+                ngettext(
+                    "{title}, after {n} step: who wins (exact)",
+                    "{title}, after {n} steps: who wins (exact)",
+                    upto,
+                    title=conflict.scenario.title,
+                )
+                if exact
+                else ngettext(
+                    "{title}, after {n} step: who wins",
+                    "{title}, after {n} steps: who wins",
+                    upto,
+                    title=conflict.scenario.title,
+                ),
                 exact=exact,
             )
         except StateSpaceTooLarge as exc:  # out of exact reach: say so, and estimate from the state as it stood
             from konflikt.cli.odds_estimate import estimated_answer
 
-            title = f"{conflict.scenario.title}, after {upto} steps: who wins (≈ estimated)"
+            title = ngettext(
+                "{title}, after {n} step: who wins (≈ estimated)",
+                "{title}, after {n} steps: who wins (≈ estimated)",
+                upto,
+                title=conflict.scenario.title,
+            )
             answer, extra = estimated_answer(conflict.scenario, {}, names, exc, start=state, title=title)
             return answer, {"saved": saved, "from_step": upto, **extra}
         return answer, {"saved": saved, "from_step": upto, **_how_exact(answer)}
     if from_step is not None:
-        raise KonfliktError("--from-step goes with --saved ID")
+        raise KonfliktError(_("--from-step goes with --saved ID"))
     if target is None:
-        raise KonfliktError("name what to compute: a dice expression, RULESET QUESTION, or a scenario")
+        raise KonfliktError(_("name what to compute: a dice expression, RULESET QUESTION, or a scenario"))
     if target in ruleset_ids():
         ruleset = get_ruleset(target)
         if not rest or rest[0].startswith("--"):
-            known = ", ".join(ruleset.odds) or "none yet"
-            raise KonfliktError(f"name a question for {target} (known: {known})")
+            known = ", ".join(ruleset.odds) or _("none yet")
+            raise KonfliktError(_("name a question for {ruleset} (known: {known})", ruleset=target, known=known))
         question_name, params = rest[0], parse_params(rest[1:])
         if question_name not in ruleset.odds:
-            known = ", ".join(ruleset.odds) or "none yet"
-            raise KonfliktError(f"unknown question {question_name!r} for {target} (known: {known})")
+            known = ", ".join(ruleset.odds) or _("none yet")
+            raise KonfliktError(
+                _(
+                    "unknown question {question} for {ruleset} (known: {known})",
+                    question=repr(question_name),
+                    ruleset=target,
+                    known=known,
+                )
+            )
         answer = ruleset.odds[question_name].ask(params)
         return answer, {"ruleset": target, "params": params}
     if rest and ("/" in target or target.endswith(".toml")):
-        raise KonfliktError(f"unexpected arguments after {target!r}: {' '.join(rest)}")
+        raise KonfliktError(
+            _("unexpected arguments after {target}: {words}", target=repr(target), words=" ".join(rest))
+        )
     if is_scenario:
         scenario = scenario_named(target, settings)
         answer, extra = scenario_answer(scenario, option, policy, max_states, exact)
@@ -447,7 +553,11 @@ def odds_of(
             compared = compared_answer(several)
             return compared, {"expressions": list(compared.names)}
         raise DiceError(
-            f"{exc}; or name a ruleset ({', '.join(ruleset_ids())}) and a question, or a scenario"
+            _(
+                "{why}; or name a ruleset ({rulesets}) and a question, or a scenario",
+                why=exc,
+                rulesets=", ".join(ruleset_ids()),
+            )
         ) from None
     return dice_answer(dice), {"expression": dice.notation}
 
@@ -486,7 +596,10 @@ def read_expression(text: str, option: list[str] | None = None) -> Dice:
         return read_dice(text, parse_assignments(option or []))
     if option:
         raise KonfliktError(
-            f"-o {option[0]}: rule options go with a scenario or with an opposed rule ('A vs B by quality')"
+            _(
+                "-o {option}: rule options go with a scenario or with an opposed rule ('A vs B by quality')",
+                option=option[0],
+            )
         )
     return parse_dice(text)
 
@@ -519,14 +632,14 @@ def plot_answer(answer: OddsAnswer | ComparedAnswer, path: Path | None) -> None:
     if path is None:
         return
     if path.suffix.lower() not in (".png", ".svg"):
-        raise KonfliktError(f"--plot {path}: name a .png or .svg file")
+        raise KonfliktError(_("--plot {path}: name a .png or .svg file", path=path))
     if isinstance(answer, ComparedAnswer):
         written = compared_plot(answer, path)
     else:
         from konflikt.sim.plots import distribution_plot
 
         written = distribution_plot(answer.title, answer.label, answer.outcomes, answer.cumulative, path)
-    typer.echo(f"wrote {written}", err=True)
+    typer.echo(_("wrote {path}", path=written), err=True)
 
 
 def compared_plot(compared: ComparedAnswer, out: Path) -> Path:

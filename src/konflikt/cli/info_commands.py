@@ -11,6 +11,7 @@ from rich.text import Text
 
 from konflikt.cli.common import bundled_names, ruleset_alone
 from konflikt.cli.completion import complete_ruleset
+from konflikt.cli.i18n import _, policy_label
 from konflikt.cli.render import plain_console
 from konflikt.core.conformance import ConformanceTable
 from konflikt.core.ruleset import all_rulesets, get_ruleset
@@ -43,22 +44,27 @@ def register(app: typer.Typer) -> None:
             console.rule(Text.assemble((r.id, "bold"), f" — {r.name}"))
             console.print(Text(r.summary), highlight=False)
             console.print(
-                f"source: {r.source} ({r.language}); policies: {', '.join([*r.policy_names(), 'human'])}; "
-                f"odds questions: {', '.join(r.odds) or '-'}",
+                _(
+                    "source: {source} ({language}); policies: {policies}; odds questions: {questions}",
+                    source=r.source,
+                    language=r.language,
+                    policies=", ".join([*r.policy_names(), "human"]),
+                    questions=", ".join(r.odds) or "-",
+                ),
                 style="dim",
                 highlight=False,
             )
             table = Table(show_lines=False)
             # every column folds a word too long for it: a name cut to "consequence_valu…" would be wrong to type
-            table.add_column("option", style="bold", overflow="fold")
-            table.add_column("type", overflow="fold")
-            table.add_column("default", overflow="fold")
-            table.add_column("range", overflow="fold")
-            table.add_column("what it does", overflow="fold")
+            table.add_column(_("option"), style="bold", overflow="fold")
+            table.add_column(_("type"), overflow="fold")
+            table.add_column(_("default"), overflow="fold")
+            table.add_column(_("range"), overflow="fold")
+            table.add_column(_("what it does"), overflow="fold")
             for option in r.options:
                 doc = Text(option.doc)
                 if option.source:
-                    doc.append(f"\nsource: “{option.source}”", style="dim")
+                    doc.append("\n" + _("source: “{quote}”", quote=option.source), style="dim")
                 choices = f" ({'|'.join(option.choices)})" if option.choices else ""
                 table.add_row(
                     Text(option.name, style="bold"),
@@ -101,7 +107,7 @@ def example_list(ruleset: str | None = None) -> list[dict[str, Any]]:
 
 def show_examples(console: Console, ruleset: str | None = None) -> None:
     """The bundled scenarios as a table: name, title, and each seat with who plays it unless told otherwise."""
-    table = Table("scenario", "title", "seats: id — name (default policy)")
+    table = Table(_("scenario"), _("title"), _("seats: id — name (default policy)"))
     for column in table.columns:
         column.overflow = "fold"
     for item in example_list(ruleset):
@@ -109,11 +115,11 @@ def show_examples(console: Console, ruleset: str | None = None) -> None:
         for i, seat in enumerate(item["seats"]):
             seats.append("\n" if i else "")
             seats.append(seat["id"], style="bold")
-            seats.append(f" — {seat['name']} ({seat['policy']})")
+            seats.append(f" — {seat['name']} ({policy_label(seat['policy'])})")
         table.add_row(Text(item["name"]), Text(item["title"]), seats)
     console.print(table)
     console.print(
-        Text("seats are named in any case: konflikt play RULESET/NAME --policy SEAT=human (or a policy)"),
+        Text(_("seats are named in any case: konflikt play RULESET/NAME --policy SEAT=human (or a policy)")),
         style="dim",
         highlight=False,
     )
@@ -127,10 +133,21 @@ def listed_instead(name: str, command: str, as_json: bool = False) -> bool:
         return False
     names = bundled_names(ruleset)
     if as_json:
-        raise KonfliktError(f"{ruleset} is a ruleset: name one of its scenarios ({', '.join(names)})")
+        raise KonfliktError(
+            _("{ruleset} is a ruleset: name one of its scenarios ({names})", ruleset=ruleset, names=", ".join(names))
+        )
     console = plain_console()
     console.print(
-        Text(f"{ruleset} is a ruleset; its scenarios (konflikt {command} {names[0]}):"), style="bold", highlight=False
+        Text(
+            _(
+                "{ruleset} is a ruleset; its scenarios (konflikt {command} {example}):",
+                ruleset=ruleset,
+                command=command,
+                example=names[0],
+            )
+        ),
+        style="bold",
+        highlight=False,
     )
     show_examples(console, ruleset)
     return True

@@ -38,7 +38,13 @@ def _top(
 
         if lang.strip().lower() not in CHOICES:
             choices = ", ".join(CHOICES)
-            raise KonfliktError(f"--lang {lang!r} is not a language konflikt speaks: choose one of {choices}")
+            raise KonfliktError(
+                _(
+                    "--lang {typed} is not a language konflikt speaks: choose one of {choices}",
+                    typed=repr(lang),
+                    choices=choices,
+                )
+            )
         set_language(lang)
     if version:
         from konflikt import __version__
@@ -102,6 +108,14 @@ def _register() -> _click.Command:
 MAX_LINE = 1000
 
 
+def _(message: str, /, **fields: object) -> str:
+    """The ``cli`` catalog's ``_``, imported when a message is printed: the catalog loads the engine's core (numpy,
+    pydantic), which ``--help``, ``--version`` and the shells' completion never need."""
+    from konflikt.cli.i18n import _ as translated
+
+    return translated(message, **fields)
+
+
 def fail(message: str, code: int = 2) -> None:
     """One line on stderr, whatever the message holds (SQLite and pydantic messages can span lines, and a field
     named on the command line can hold ESC, C1 or DEL: shown as escapes, as everything konflikt prints)."""
@@ -110,7 +124,7 @@ def fail(message: str, code: int = 2) -> None:
     line = shown(" ".join(message.split()), newlines=False)
     if len(line) > MAX_LINE:
         line = line[: MAX_LINE - 1] + "…"
-    sys.stderr.write(f"konflikt: error: {line}\n")
+    sys.stderr.write(_("konflikt: error: {message}", message=line) + "\n")
     raise SystemExit(code)
 
 
@@ -138,7 +152,7 @@ def main(argv: list[str] | None = None) -> None:
     except typer.Exit as exc:
         raise SystemExit(exc.exit_code) from None
     except (typer.Abort, KeyboardInterrupt, EOFError):
-        sys.stderr.write("konflikt: stopped\n")
+        sys.stderr.write(_("konflikt: stopped") + "\n")
         raise SystemExit(130) from None
     except typer.TyperException as exc:
         message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
@@ -146,14 +160,20 @@ def main(argv: list[str] | None = None) -> None:
             from konflikt.cli.common import nearest
 
             near = nearest(exc.option_name, exc.possibilities)
-            message = exc.message + (
-                f" (did you mean {near}?)" if near else f" (options: {', '.join(exc.possibilities)})"
+            message = (
+                exc.message
+                + " "
+                + (
+                    _("(did you mean {option}?)", option=near)
+                    if near
+                    else _("(options: {options})", options=", ".join(exc.possibilities))
+                )
             )
         if type(exc).__name__ == "NoArgsIsHelpError":
             sys.stdout.write(message + "\n")
             raise SystemExit(0) from None
         ctx = getattr(exc, "ctx", None)
-        where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+        where = " " + _("(see '{command} --help')", command=ctx.command_path) if ctx is not None else ""
         fail(" ".join(message.split()) + where)
     except BrokenPipeError:
         from konflikt.cli.render import quiet_stdout
@@ -161,15 +181,22 @@ def main(argv: list[str] | None = None) -> None:
         quiet_stdout()
         raise SystemExit(0) from None
     except sqlite3.DatabaseError as exc:
-        fail(f"the save database cannot be used: {exc}")
+        fail(_("the save database cannot be used: {why}", why=exc))
     except Exception as exc:
         if os.environ.get("KONFLIKT_DEBUG"):
             raise
-        fail(f"internal error: {type(exc).__name__}: {exc} (set KONFLIKT_DEBUG=1 for the traceback)", code=1)
+        fail(
+            _(
+                "internal error: {kind}: {why} (set KONFLIKT_DEBUG=1 for the traceback)",
+                kind=type(exc).__name__,
+                why=exc,
+            ),
+            code=1,
+        )
     else:
         # typer returns (not raises) the code of a typer.Exit, and 130 for a Ctrl-C inside a command
         if code == 130:
-            sys.stderr.write("konflikt: stopped\n")
+            sys.stderr.write(_("konflikt: stopped") + "\n")
         if isinstance(code, int) and code:
             raise SystemExit(code)
     finally:

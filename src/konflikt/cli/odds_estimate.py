@@ -19,8 +19,10 @@ import numpy as np
 
 from konflikt.analysis.exact import SIM_HINT, StateSpaceTooLarge
 from konflikt.analysis.from_here import KernelStarts, kernel_starts
+from konflikt.cli.i18n import _, whole
 from konflikt.core.batch import Tally, wilson
 from konflikt.core.capabilities import StartsFrom
+from konflikt.core.i18n import percent
 from konflikt.core.odds import OddsAnswer
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import State
@@ -91,7 +93,7 @@ def estimated_answer(
     n = tally.n
     side_names: dict[Hashable, str] = {(side.id,): side.name for side in scenario.sides}
     winners: dict[Hashable, int] = {w: 0 for w in side_names} | {(): 0} | dict(tally.winners)
-    names: dict[Hashable, str] = {**side_names, (): "nobody"}
+    names: dict[Hashable, str] = {**side_names, (): "nobody"}  # a key of the JSON too: shown in words when printed
     distributions: dict[str, list[tuple[str, Fraction]]] = {"ending": _rows(tally.endings, n)}
     for p in scenario.participants():
         if p.id in tally.fates:
@@ -102,12 +104,16 @@ def estimated_answer(
         ]
     widest = max(high - low for low, high in (wilson(c, n) for c in winners.values())) / 2
     why = str(too_large).removesuffix(SIM_HINT)
-    note = (
-        f"≈ estimated, not exact: {why}; so {n:,} conflicts were played ({engine}): every share is a "
-        f"fraction of them, within ±{widest:.1%} (95%)"
+    note = _(
+        "≈ estimated, not exact: {why}; so {count} conflicts were played ({engine}): every share is a fraction of "
+        "them, within ±{widest} (95%)",
+        why=why,
+        count=whole(n),
+        engine=engine,
+        widest=percent(100 * widest, 1),
     )
     answer = OddsAnswer(
-        title or f"{scenario.title}: who wins (≈ estimated)",
+        title or _("{title}: who wins (≈ estimated)", title=scenario.title),
         "winner",
         _rows(winners, n, names),
         distributions=distributions,

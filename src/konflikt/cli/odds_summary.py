@@ -21,6 +21,8 @@ from fractions import Fraction
 from rich.table import Table
 from rich.text import Text
 
+from konflikt.cli.i18n import _, whole
+from konflikt.core.i18n import number, percent
 from konflikt.core.odds import OddsAnswer, Probability
 
 MAX_LINES = 15
@@ -28,9 +30,17 @@ MAX_LINES = 15
 SHOWN_ROWS = 4
 """Winners and endings shown on their line, largest first; the rest summed as "other"."""
 
-_DEAD = re.compile(r"\bdead\b", re.IGNORECASE)
-_OUT = re.compile(r"\b(dead|out|defeated|conceded|left the fight)\b", re.IGNORECASE)
-_OUT_ANYWHERE = re.compile(r"\bout of the conflict\b", re.IGNORECASE)
+_DEAD_WORDS = r"dead|död|død|martwy|martwa|nie żyje"
+_OUT_WORDS = (
+    r"out|defeated|conceded|left the fight|utslagen|utslagna|besegrad|gett upp|lämnat striden|slået ud|besejret|"
+    r"opgivet|overgivet sig|ude af kampen|pokonany|pokonana|poddał się|poddała się|wyeliminowany|wyeliminowana|"
+    r"wyłączony z walki|wyłączona z walki"
+)
+_DEAD = re.compile(rf"\b({_DEAD_WORDS})\b", re.IGNORECASE)
+_OUT = re.compile(rf"\b({_DEAD_WORDS}|{_OUT_WORDS})\b", re.IGNORECASE)
+_OUT_ANYWHERE = re.compile(r"\b(out of the conflict|ur konflikten|ude af konflikten|poza konfliktem)\b", re.IGNORECASE)
+"""A fate's status in the words the rulesets end a fight with, in English (the gloss of the bilingual register),
+Swedish, Danish and Polish."""
 FATE = ": fate"
 
 
@@ -71,8 +81,8 @@ def fates_summed(rows: Sequence[tuple[str, Probability]]) -> tuple[Probability, 
 def _pct(p: Probability) -> str:
     """A percentage of two decimals; a chance too small for them but not nothing is ``<0.01%``."""
     if 0 < float(p) < 0.00005:
-        return "<0.01%"
-    return f"{100 * float(p):.2f}%"
+        return "<" + percent(0.01, 2)
+    return percent(100 * float(p), 2)
 
 
 def _line(rows: Sequence[tuple[str, Probability]]) -> str:
@@ -81,9 +91,10 @@ def _line(rows: Sequence[tuple[str, Probability]]) -> str:
     ordered = sorted(rows, key=lambda kv: -float(kv[1]))
     shown = ordered[:SHOWN_ROWS]
     rest = sum((p for _, p in ordered[SHOWN_ROWS:]), Fraction(0))
-    words = [f"{key} {_pct(p)}" for key, p in shown if p or key != "nobody"]
+    nobody = _("nobody")
+    words = [f"{nobody if key == 'nobody' else key} {_pct(p)}" for key, p in shown if p or key != "nobody"]
     if rest:
-        words.append(f"other {_pct(rest)}")
+        words.append(_("other {chance}", chance=_pct(rest)))
     return " · ".join(words)
 
 
@@ -96,12 +107,12 @@ def length_line(answer: OddsAnswer) -> str | None:
     unit = (mean or dist or ("", None))[0].rpartition("(")[2].rstrip(")")
     parts = []
     if mean is not None:
-        parts.append(f"{float(mean[1]):.2f} {unit} on average")
+        parts.append(_("{length} {unit} on average", length=number(float(mean[1]), 2), unit=unit))
     elif dist is not None:
         total = sum(float(p) * int(k) for k, p in dist[1] if k.lstrip("-").isdigit())
-        parts.append(f"{total:.2f} {unit} on average")
+        parts.append(_("{length} {unit} on average", length=number(total, 2), unit=unit))
     if dist is not None and len(dist[1]) <= 6:
-        parts.append(", ".join(f"{k}: {100 * float(p):.1f}%" for k, p in dist[1]))
+        parts.append(", ".join(f"{k}: {percent(100 * float(p), 1)}" for k, p in dist[1]))
     return "; ".join(parts)
 
 
@@ -111,10 +122,10 @@ def summary_table(answer: OddsAnswer) -> Table | None:
     if not fates:
         return None
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
-    table.add_column("participant", overflow="fold")
-    table.add_column("out of the fight", justify="right")
-    table.add_column("dies", justify="right")
-    table.add_column("standing", justify="right")
+    table.add_column(_("participant"), overflow="fold")
+    table.add_column(_("out of the fight"), justify="right")
+    table.add_column(_("dies"), justify="right")
+    table.add_column(_("standing"), justify="right")
     for name, rows in fates:
         dead, out = fates_summed(rows)
         total = sum((p for _, p in rows), Fraction(0))
@@ -127,22 +138,24 @@ def print_summary(answer: OddsAnswer, console: object, exact: bool = False) -> N
     from rich.console import Console
 
     assert isinstance(console, Console)
-    how = "≈ estimated" if answer.played is not None else "exact"
-    title = answer.title.split(": who wins")[0]
+    how = _("≈ estimated") if answer.played is not None else _("exact")
+    title = answer.title
+    for marker in (": who wins", ": " + _("who wins")):  # the title without its question, in English or translated
+        title = title.split(marker)[0]
     console.print(Text(f"{title} ({how})", style="bold"), highlight=False)
-    console.print(Text(f"who wins: {_line(answer.outcomes)}"), highlight=False)
+    console.print(Text(_("who wins: {chances}", chances=_line(answer.outcomes))), highlight=False)
     endings = answer.distributions.get("ending")
     if endings:
-        console.print(Text(f"ending: {_line(endings)}"), highlight=False)
+        console.print(Text(_("ending: {chances}", chances=_line(endings))), highlight=False)
     length = length_line(answer)
     if length:
-        console.print(Text(f"length: {length}"), highlight=False)
+        console.print(Text(_("length: {length}", length=length)), highlight=False)
     table = summary_table(answer)
     if table is not None:
         console.print(table)
-    hint = "every fate, consequence and length: --full (or --json)"
+    hint = _("every fate, consequence and length: --full (or --json)")
     if exact:
-        hint = "exact fractions, every fate, consequence and length: --full --exact (or --json)"
+        hint = _("exact fractions, every fate, consequence and length: --full --exact (or --json)")
     if answer.played is not None:
-        hint = f"each a share of {answer.played:,} conflicts played; " + hint
+        hint = _("each a share of {count} conflicts played; {hint}", count=whole(answer.played), hint=hint)
     console.print(Text(hint), style="dim", highlight=False)

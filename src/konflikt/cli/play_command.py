@@ -26,6 +26,7 @@ from konflikt.cli.common import (
     write_output,
 )
 from konflikt.cli.completion import complete_scenario
+from konflikt.cli.i18n import _, ngettext, policy_label, policy_named, styled
 from konflikt.cli.info_commands import listed_instead
 from konflikt.cli.line_input import ask_line
 from konflikt.cli.render import plain_console
@@ -52,32 +53,49 @@ def at_a_terminal() -> bool:
         return False
 
 
-HUMAN_WORDS = ("human", "h", "me", "person", "player")
+HUMAN_WORDS = (
+    "human", "h", "me", "person", "player",
+    "människa", "manniska", "jag", "spelare", "m",
+    "menneske", "mig", "spiller",
+    "człowiek", "czlowiek", "c", "ja", "gracz", "osoba",
+)  # fmt: skip
+"""The words that give a seat to a person, in English, Swedish, Danish and Polish."""
 
 
 def ask_who_plays(console: Console, scenario: Scenario) -> dict[str, str]:
     """Each participant's seat asked at the terminal, side by side: Enter keeps the scenario's policy; ``human`` (or
     ``h``) is a person at the table; else a policy of the ruleset, in any case (``mcts:500`` with its argument).
     A word that is neither is refused with the nearest one and asked again."""
-    policies = ", ".join(scenario.ruleset.policy_names())
+    policies = ", ".join(policy_label(name) for name in scenario.ruleset.policy_names())
     intro = Text(scenario.title, style="bold")
     intro.append(
-        f" — who plays each seat? Enter keeps [the scenario's choice]; or type human (h), or a policy: {policies}"
+        " — "
+        + _(
+            "who plays each seat? Enter keeps [the scenario's choice]; or type human (h), or a policy: {policies}",
+            policies=policies,
+        )
     )
     console.print(intro, highlight=False)
     chosen: dict[str, str] = {}
     for side in scenario.sides:
         for part in side.participants:
             prompt = Text("  ")
-            prompt.append(part.name, style="bold")
-            prompt.append(f" ({part.id}, side {side.name}) [{part.policy}] › ")
+            prompt.append_text(
+                styled(
+                    _("{name} ({id}, side {side}) [{policy}] › "),
+                    name=(part.name, "bold"),
+                    id=part.id,
+                    side=side.name,
+                    policy=policy_label(part.policy),
+                )
+            )
             while True:
                 text = ask_line(console, prompt).strip()
                 if not text:
                     chosen[part.id] = part.policy
                     break
                 try:
-                    word = "human" if text.lower() in HUMAN_WORDS else text
+                    word = "human" if text.lower() in HUMAN_WORDS else policy_named(text)
                     chosen[part.id] = policy_name(scenario, word, part.name)
                     break
                 except KonfliktError as exc:
@@ -129,18 +147,23 @@ def register(app: typer.Typer) -> None:
         scenario's). After each step only what changed is shown (`state` at a prompt shows everything); `odds` at
         any prompt says who wins from here."""
         if dice not in ("", "auto", "table"):
-            raise KonfliktError(f"--dice takes auto or table, not {dice!r}")
+            raise KonfliktError(_("--dice takes auto or table, not {typed}", typed=repr(dice)))
         console = plain_console()
         if resume is not None and scenario_name is not None:
-            raise KonfliktError("give either a SCENARIO or --resume ID, not both")
+            raise KonfliktError(_("give either a SCENARIO or --resume ID, not both"))
         if resume is not None and settings:
-            raise KonfliktError(f"--set {settings[0]}: --set goes with a SCENARIO; a resumed conflict keeps its own")
+            raise KonfliktError(
+                _(
+                    "--set {setting}: --set goes with a SCENARIO; a resumed conflict keeps its own",
+                    setting=settings[0],
+                )
+            )
         if resume is not None and campaign is not None:
-            raise KonfliktError("--campaign goes with a SCENARIO: a resumed conflict keeps the campaign it began in")
+            raise KonfliktError(_("--campaign goes with a SCENARIO: a resumed conflict keeps the campaign it began in"))
         if resume is None and scenario_name is None:
-            raise KonfliktError("name a SCENARIO to play, or --resume ID (see 'konflikt saves')")
+            raise KonfliktError(_("name a SCENARIO to play, or --resume ID (see 'konflikt saves')"))
         if undo and resume is None:
-            raise KonfliktError("--undo goes with --resume ID: a new conflict has nothing to take back")
+            raise KonfliktError(_("--undo goes with --resume ID: a new conflict has nothing to take back"))
         fresh: Conflict | None = None
         source = LibrarySource(db, campaign)
         if scenario_name is not None:
@@ -159,9 +182,11 @@ def register(app: typer.Typer) -> None:
                 names.update(ask_who_plays(console, scenario))
             elif not quiet:
                 console.print(
-                    "no terminal to ask who plays each seat: as the scenario says ("
-                    + ", ".join(f"{p.id} {p.policy}" for p in scenario.participants())
-                    + "); --policy SEAT=human gives a seat to a person",
+                    _(
+                        "no terminal to ask who plays each seat: as the scenario says ({seats}); --policy SEAT=human "
+                        "gives a seat to a person",
+                        seats=", ".join(f"{p.id} {policy_label(p.policy)}" for p in scenario.participants()),
+                    ),
                     style="dim",
                     highlight=False,
                     markup=False,
@@ -173,7 +198,9 @@ def register(app: typer.Typer) -> None:
             store = Store.open(db, create=fresh is not None)  # nothing to resume: no database made for it
         except NoDatabase:
             saves = db or default_path()
-            raise KonfliktError(f"no saved conflict {resume} in {saves} (see 'konflikt saves')") from None
+            raise KonfliktError(
+                _("no saved conflict {id} in {path} (see 'konflikt saves')", id=resume, path=saves)
+            ) from None
         try:
             if fresh is None:
                 assert resume is not None
@@ -186,17 +213,35 @@ def register(app: typer.Typer) -> None:
                     conflict.replay()
                     seat_policies(conflict.scenario, names)
                 except KonfliktError as exc:
-                    raise StoreError(f"saved conflict {resume} in {store.path} cannot be resumed: {exc}") from None
+                    raise StoreError(
+                        _(
+                            "saved conflict {id} in {path} cannot be resumed: {why}",
+                            id=resume,
+                            path=store.path,
+                            why=exc,
+                        )
+                    ) from None
                 store.claim(resume)
                 mode = dice or loaded.dice
-                console.print(f"resuming conflict {conflict_id}: {len(sources)} steps so far", style="bold")
+                console.print(
+                    ngettext(
+                        "resuming conflict {id}: {n} step so far",
+                        "resuming conflict {id}: {n} steps so far",
+                        len(sources),
+                        id=conflict_id,
+                    ),
+                    style="bold",
+                )
             else:
                 conflict = fresh
                 mode = dice or "auto"
                 conflict_id = store.create(conflict, mode, names, cast=source.cast(conflict.scenario))
                 store.claim(conflict_id)
                 sources = []
-                console.print(f"conflict {conflict_id}, saved after every step in {store.path}", style="bold")
+                console.print(
+                    _("conflict {id}, saved after every step in {path}", id=conflict_id, path=store.path),
+                    style="bold",
+                )
             seats = seat_policies(conflict.scenario, names)
             if not quiet:
                 header(console, conflict.scenario, conflict.seed or 0, names)
@@ -212,7 +257,7 @@ def register(app: typer.Typer) -> None:
                     print_changes(console, library.campaign_of(store.conn, conflict_id) or "", conflict_id, changes)
             except KeyboardInterrupt:
                 hint = f"konflikt play --resume {conflict_id} --db {store.path}"
-                raise Stopped(f"stopped; every step so far is saved. Resume with: {hint}") from None
+                raise Stopped(_("stopped; every step so far is saved. Resume with: {command}", command=hint)) from None
         finally:
             store.close()
 
@@ -229,7 +274,7 @@ def register(app: typer.Typer) -> None:
                 store.delete(delete)
             finally:
                 store.close()
-            typer.echo(f"deleted conflict {delete}")
+            typer.echo(_("deleted conflict {id}", id=delete))
             return
         try:
             store = Store.open(db, readonly=True)
@@ -237,7 +282,7 @@ def register(app: typer.Typer) -> None:
             if as_json:
                 typer.echo("[]")
             else:
-                plain_console(stderr=True).print(f"no saved conflicts: {exc}", highlight=False, markup=False)
+                plain_console(stderr=True).print(_("no saved conflicts: {why}", why=exc), highlight=False, markup=False)
             return
         try:
             rows = store.list()
@@ -246,9 +291,9 @@ def register(app: typer.Typer) -> None:
         if as_json:
             typer.echo(json_text([r.__dict__ for r in rows], indent=1))
             return
-        table = Table("id", "ruleset", "title", "steps", "updated", "state")
+        table = Table(_("id"), _("ruleset"), _("title"), _("steps"), _("updated"), _("state"))
         for r in rows:
-            cells = (str(r.id), r.ruleset, r.title, str(r.steps), r.updated, r.outcome or "in progress")
+            cells = (str(r.id), r.ruleset, r.title, str(r.steps), r.updated, r.outcome or _("in progress"))
             table.add_row(*(Text(cell) for cell in cells))
         plain_console().print(table)
 
@@ -277,7 +322,7 @@ def register(app: typer.Typer) -> None:
         play_info = PlayInfo.from_record(data, str(file))
         names = {p.id: p.policy for p in conflict.scenario.participants()} | {GM: conflict.scenario.gm}
         if unknown := sorted(set(play_info.seats) - set(names)):
-            raise StoreError(f"{file}: play.seats: no seat {unknown[0]!r} in this conflict")
+            raise StoreError(_("{file}: play.seats: no seat {seat} in this conflict", file=file, seat=repr(unknown[0])))
         seat_policies(conflict.scenario, play_info.seats)
         ending = library.ending_of(conflict.replay(), conflict.scenario.title)  # a finished one is listed as such
         check_storable(conflict, dict(play_info.seats))  # before the database is made: a refused import makes none
@@ -288,4 +333,4 @@ def register(app: typer.Typer) -> None:
             )
         finally:
             store.close()
-        typer.echo(f"imported as conflict {new_id}")
+        typer.echo(_("imported as conflict {id}", id=new_id))

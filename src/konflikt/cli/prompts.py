@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.text import Text
 
+from konflikt.cli.i18n import _, ngettext
 from konflikt.cli.render import print_item, readable
 from konflikt.core.actions import Action
+from konflikt.core.i18n import LANGUAGES, MissingTranslation, current, speaking
 from konflikt.core.state import GM, State
 from konflikt.errors import InvalidActionError
 
@@ -24,7 +26,7 @@ from konflikt.errors import InvalidActionError
 def seat_label(state: State, seat: str, names: Mapping[str, str] | None = None) -> str:
     """The seat's name (from ``names``, or the state's own ``names``), or the GM in the systems' words."""
     if seat == GM:
-        return "the GM (prowadzący / spelledare / spilleder)"
+        return _("the GM")
     known = names if names is not None else getattr(state, "names", None)
     name = known.get(seat) if isinstance(known, Mapping) else None
     return name or seat
@@ -77,7 +79,7 @@ def choice_text(state: State, seat: str, action: Action, names: Mapping[str, str
     """A choice in the system's words, ids as names, with what it costs."""
     text = readable(state.describe_action(seat, action), names or {}, state.id_words())
     cost = state.action_cost(seat, action)
-    return f"{text} — cost: {cost}" if cost else text
+    return _("{choice} — cost: {cost}", choice=text, cost=cost) if cost else text
 
 
 def list_choices(
@@ -90,7 +92,9 @@ def list_choices(
 ) -> None:
     """The seat's choices, numbered: every one, or with a ``menu`` the first it lists (``more`` for the rest), the
     recommended one marked; what the decision is about first, when the ruleset says (:meth:`State.decision_stake`)."""
-    console.print(f"\n{seat_label(state, seat, names)} decides:", style="bold", highlight=False, markup=False)
+    console.print(
+        "\n" + _("{seat} decides:", seat=seat_label(state, seat, names)), style="bold", highlight=False, markup=False
+    )
     stake = state.decision_stake(seat)
     if stake:
         print_item(console, readable(stake, names or {}, state.id_words()), indent="  ", style="bold")
@@ -99,7 +103,12 @@ def list_choices(
     hidden = len(menu.hidden)
     if hidden:
         console.print(
-            f"  ({hidden} more choice{'s' if hidden > 1 else ''}: type 'more' to list them, or their words)",
+            "  "
+            + ngettext(
+                "({n} more choice: type 'more' to list it, or its words)",
+                "({n} more choices: type 'more' to list them, or their words)",
+                hidden,
+            ),
             style="dim",
             highlight=False,
             markup=False,
@@ -109,7 +118,7 @@ def list_choices(
 def list_more(console: Console, state: State, seat: str, menu: Menu, names: Mapping[str, str] | None = None) -> None:
     """The choices a menu did not list at first."""
     if not menu.hidden:
-        console.print("every choice is listed above", highlight=False, markup=False)
+        console.print(_("every choice is listed above"), highlight=False, markup=False)
         return
     print_numbered(console, state, seat, menu, menu.hidden, names)
 
@@ -124,7 +133,7 @@ def print_numbered(
 ) -> None:
     width = len(str(len(menu.legal)))
     for i in indices:
-        mark = "  [Enter]" if i == menu.default else ""
+        mark = "  [Enter]" if i == menu.default else ""  # the key's name, in every language
         line = Text(f"  {i + 1:>{max(2, width)}}. {choice_text(state, seat, menu.legal[i], names)}")
         if mark:
             line.append(mark, style="bold")
@@ -143,16 +152,36 @@ def words_of(text: str) -> list[str]:
     return [w for w in cleaned.replace("_", " ").split() if w]
 
 
+def described(state: State, seat: str, action: Action) -> list[str]:
+    """The choice's text in the language in use first, then in each other language (and the bilingual register):
+    a player may type the words of any of them (``atak``, ``attack``, ``anfall``, ``angreb``)."""
+    texts = [state.describe_action(seat, action)]
+    for language in (*LANGUAGES, "both"):
+        if language == current():
+            continue
+        try:
+            with speaking(language):
+                text = state.describe_action(seat, action)
+        except MissingTranslation:  # a catalog being written: its words are not typed yet
+            continue
+        if text not in texts:
+            texts.append(text)
+    return texts
+
+
 def choice_words(state: State, seat: str, action: Action) -> list[str]:
-    """Everything a player may type to mean ``action``: the words it is shown with, and its own kind and values."""
-    words = words_of(state.describe_action(seat, action))
+    """Everything a player may type to mean ``action``: the words it is shown with in any language, and its own kind
+    and values."""
+    words = [w for text in described(state, seat, action) for w in words_of(text)]
     words += words_of(str(action).replace("=", " "))
     return words
 
 
 def head_words(state: State, seat: str, action: Action) -> list[str]:
-    """The words that name a choice: its text before the first colon (``atak na (attack) Massimo``), and its kind."""
-    return words_of(state.describe_action(seat, action).split(":")[0]) + words_of(action.kind)
+    """The words that name a choice: its text before the first colon (``atak na (attack) Massimo``) in any language,
+    and its kind."""
+    words = [w for text in described(state, seat, action) for w in words_of(text.split(":")[0])]
+    return words + words_of(action.kind)
 
 
 def read_choice(text: str, state: State, seat: str, legal: Sequence[Action]) -> Action:
@@ -165,11 +194,15 @@ def read_choice(text: str, state: State, seat: str, legal: Sequence[Action]) -> 
     count = len(legal)
     if raw.isascii() and raw.isdigit():  # not '²' or '①' (isdigit, but int() refuses them)
         if len(raw) > 9:
-            raise InvalidActionError(f"{raw[:12]}… is not on the list: type a number from 1 to {count}")
+            raise InvalidActionError(
+                _("{typed}… is not on the list: type a number from 1 to {count}", typed=raw[:12], count=count)
+            )
         index = int(raw)
         if 1 <= index <= count:
             return legal[index - 1]
-        raise InvalidActionError(f"{raw} is not on the list: type a number from 1 to {count}")
+        raise InvalidActionError(
+            _("{typed} is not on the list: type a number from 1 to {count}", typed=raw, count=count)
+        )
     for action in legal:
         if raw == str(action):
             return action
@@ -183,7 +216,14 @@ def read_choice(text: str, state: State, seat: str, legal: Sequence[Action]) -> 
             return legal[fits[0]]
         if len(fits) > 1:
             numbers = ", ".join(str(i + 1) for i in fits[:12]) + (" …" if len(fits) > 12 else "")
-            raise InvalidActionError(f"{raw!r} fits {len(fits)} choices ({numbers}): type the number, or more words")
+            raise InvalidActionError(
+                _(
+                    "{typed} fits {count} choices ({numbers}): type the number, or more words",
+                    typed=repr(raw),
+                    count=len(fits),
+                    numbers=numbers,
+                )
+            )
     if "=" in raw:
         try:
             action = Action.parse(raw)
@@ -192,8 +232,10 @@ def read_choice(text: str, state: State, seat: str, legal: Sequence[Action]) -> 
         else:
             if action in legal or action in state.legal_actions(seat):  # the state's own test (a named absorb)
                 return action
-            raise InvalidActionError(f"not possible now: {state.why_illegal(seat, action)}")
-    raise InvalidActionError(f"{raw[:60]!r} is not a choice now: {_suggest(typed, state, seat, legal)}")
+            raise InvalidActionError(_("not possible now: {why}", why=state.why_illegal(seat, action)))
+    raise InvalidActionError(
+        _("{typed} is not a choice now: {hint}", typed=repr(raw[:60]), hint=_suggest(typed, state, seat, legal))
+    )
 
 
 def _fits(typed: list[str], words: list[str]) -> bool:
@@ -213,6 +255,9 @@ def _suggest(typed: list[str], state: State, seat: str, legal: Sequence[Action])
     for word in typed:
         close += [w for w in difflib.get_close_matches(word, list(vocabulary), n=3, cutoff=0.6) if w not in close]
     if not close:
-        return f"type a number from 1 to {count}, or words of a choice as listed (type 'help' for the commands)"
+        return _(
+            "type a number from 1 to {count}, or words of a choice as listed (type 'help' for the commands)",
+            count=count,
+        )
     hints = "; ".join(f"'{w}' ({', '.join(map(str, vocabulary[w][:6]))})" for w in close[:3])
-    return f"did you mean {hints}? type a number from 1 to {count}, or words of a choice"
+    return _("did you mean {hints}? type a number from 1 to {count}, or words of a choice", hints=hints, count=count)

@@ -41,6 +41,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
 
 OPTIONS = (
     ("--version", "Print the version and exit."),
+    ("--lang LANG", "The language konflikt speaks: sv, da, pl, en, or both (default: $KONFLIKT_LANG, the locale)."),
     ("--install-completion", "Install completion for the current shell."),
     ("--show-completion", "Show completion for the current shell, to copy it or customize the installation."),
     ("-h, --help", "Show this message and exit."),

@@ -15,6 +15,7 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
+from konflikt.cli.i18n import _, pgettext, whole
 from konflikt.core.events import Event
 from konflikt.core.names import named
 from konflikt.core.odds import Probability, percent_text
@@ -110,13 +111,13 @@ def probability_table(
     show_exact = not floats and (exact or played is not None or all(len(t) <= SHORT_FRACTION for t in fractions))
     table = Table(title=Text(title), title_justify="left")
     table.add_column(Text(label), justify="right", overflow="fold", min_width=min(len(label), 12))
-    table.add_column("probability", justify="right", no_wrap=True, min_width=11)
+    table.add_column(_("probability"), justify="right", no_wrap=True, min_width=11)
     if show_exact:
-        heading = "exact" if played is None else f"of {played:,} played"
+        heading = _("exact") if played is None else _("of {count} played", count=whole(played))
         table.add_column(heading, justify="right", no_wrap=not exact, overflow="fold")
     if cumulative:
-        table.add_column("at least", justify="right", no_wrap=True)
-        table.add_column("at most", justify="right", no_wrap=True)
+        table.add_column(_("at least"), justify="right", no_wrap=True)
+        table.add_column(_("at most"), justify="right", no_wrap=True)
     else:
         table.add_column("%", justify="right", no_wrap=True)
     table.add_column("", justify="left", style="green", no_wrap=True, overflow="crop", max_width=BAR_WIDTH)
@@ -160,6 +161,13 @@ def readable(text: str, names: Mapping[str, str], words: Mapping[str, str] | Non
     return pattern.sub(lambda m: words[m.group(1)], text)
 
 
+def row_name(row: str, names: Mapping[str, str]) -> str:
+    """A status row's heading: the participant's name, or the table's shared facts in words."""
+    if row in names:
+        return names[row]
+    return pgettext("status column", "table") if row == "table" else row
+
+
 def status_table(
     state: State,
     title: str | None = None,
@@ -188,7 +196,7 @@ def status_table(
     table = Table(title=Text(title) if title else None, title_justify="left", show_lines=False)
     table.add_column("", style="bold", overflow="fold")  # a narrow terminal folds a row's name, never cuts it
     for row in status:
-        table.add_column(Text(names.get(row, row)), overflow="fold")
+        table.add_column(Text(row_name(row, names)), overflow="fold")
     for f in fields:
         cells = (str(status[row].get(f, "")) for row in status)
         table.add_row(Text(f), *(Text(readable(cell, names, words)) for cell in cells))
@@ -246,10 +254,10 @@ def setup_panel(state: State, names: Mapping[str, str] | None = None) -> Panel |
     for n, line in enumerate(lines):
         if n:
             body.append("\n")
-        who, _, rest = line.partition(" — ")
+        who, _dash, rest = line.partition(" — ")
         body.append(who, style="bold")
         body.append(f" — {rest}")
-    return Panel(body, title=Text("set-up (the numbers the rules read)"), title_align="left", expand=False)
+    return Panel(body, title=Text(_("set-up (the numbers the rules read)")), title_align="left", expand=False)
 
 
 def outcome_panel(state: State, names: Mapping[str, str] | None = None) -> Panel:
@@ -265,10 +273,11 @@ def outcome_panel(state: State, names: Mapping[str, str] | None = None) -> Panel
         body.append(f"\n{fate_text}" if fate_text.startswith(f"{who}:") else f"\n{who}: {fate_text}")
     aftermath = aftermath_of(state)
     if aftermath is not None and aftermath.lines:
-        body.append("\nafter the conflict (what carries into the next one):", style="dim")
+        body.append("\n" + _("after the conflict (what carries into the next one):"), style="dim")
         for line in aftermath.lines:
             body.append(f"\n  {readable(line, names, words)}")
-    return Panel(body, title=Text(f"outcome: {state.ending_words(outcome.ending)}"), expand=False)
+    title = _("outcome: {ending}", ending=state.ending_words(outcome.ending))
+    return Panel(body, title=Text(title), expand=False)
 
 
 def aftermath_of(state: State) -> Aftermath | None:

@@ -16,6 +16,7 @@ import typer
 from typer.core import TyperGroup
 
 from konflikt.cli.common import over_budget, working
+from konflikt.cli.i18n import _, whole
 from konflikt.cli.render import plain_console
 from konflikt.errors import KonfliktError
 from konflikt.sim.header import writable_folder
@@ -52,7 +53,7 @@ def report_list(ctx: typer.Context) -> None:
     console = plain_console()
     for found in _reports().all_reports():
         console.print(f"{found.key}: {found.report.title}", highlight=False)
-    console.print("konflikt report NAME --help: what a report does and its options", highlight=False)
+    console.print(_("konflikt report NAME --help: what a report does and its options"), highlight=False)
 
 
 def parse_levels(raw: str, low: int, high: int) -> list[int]:
@@ -60,9 +61,13 @@ def parse_levels(raw: str, low: int, high: int) -> list[int]:
     try:
         levels = [int(s) for s in raw.split(",") if s.strip()]
     except ValueError:
-        raise KonfliktError(f"--levels takes whole numbers separated by commas, not {raw!r}") from None
+        raise KonfliktError(
+            _("--levels takes whole numbers separated by commas, not {typed}", typed=repr(raw))
+        ) from None
     if not levels or any(not low <= s <= high for s in levels):
-        raise KonfliktError(f"--levels takes levels from {low} to {high}, not {raw!r}")
+        raise KonfliktError(
+            _("--levels takes levels from {low} to {high}, not {typed}", low=low, high=high, typed=repr(raw))
+        )
     return levels
 
 
@@ -110,7 +115,11 @@ def _command(found: Any) -> Any:
         planned = _reports().planned_conflicts(found, n, chosen)
         if planned > _reports().MAX_CONFLICTS and not force:
             raise over_budget(
-                f"report {found.key}", planned, _reports().MAX_CONFLICTS, "conflicts", "a smaller -n or fewer --levels"
+                f"report {found.key}",
+                planned,
+                _reports().MAX_CONFLICTS,
+                _("conflicts"),
+                _("a smaller -n or fewer --levels"),
             )
         writable_folder(out)  # before the minutes of play, not after them
         console = plain_console(file=io.StringIO()) if as_json else plain_console()
@@ -121,13 +130,15 @@ def _command(found: Any) -> Any:
 
         with (
             on_cluster(scheduler),
-            nullcontext() if quiet or as_json else working(f"report {found.key}: at most {planned:,} conflicts"),
+            nullcontext()
+            if quiet or as_json
+            else working(_("report {name}: at most {count} conflicts", name=found.key, count=whole(planned))),
         ):
             data = _reports().run_report(found, n, seed, chosen, out, console, strong, strong_n)
         if as_json:
             typer.echo(json.dumps(data, ensure_ascii=False, indent=1, default=str))
         else:
-            console.print("wrote " + ", ".join(data["files"]), highlight=False)
+            console.print(_("wrote {path}", path=", ".join(data["files"])), highlight=False)
 
     return typer.main.get_command(app)
 

@@ -25,6 +25,7 @@ from konflikt.cli.common import (
     seat_overrides,
     write_output,
 )
+from konflikt.cli.i18n import _, policy_label, styled
 from konflikt.cli.info_commands import listed_instead
 from konflikt.cli.line_input import ask_line
 from konflikt.cli.prompts import list_choices, read_choice
@@ -55,7 +56,7 @@ def ask_at_terminal(console: Console) -> Callable[[State, str], Action]:
         list_choices(console, state, seat, legal)
         while True:
             try:
-                text = ask_line(console, Text(f"{seat} choose 1-{len(legal)} › "))
+                text = ask_line(console, Text(_("{seat} choose 1-{count} › ", seat=seat, count=len(legal))))
                 return read_choice(text, state, seat, legal)
             except KonfliktError as exc:
                 console.print(str(exc), style="red", highlight=False, markup=False)
@@ -67,15 +68,19 @@ def header(console: Console, scenario: Scenario, seed: int, played_by: Mapping[s
     """The scenario's title, seed, description and sides, each participant with who plays it (human or a policy)."""
     played_by = played_by or {}
     text = Text(scenario.title, style="bold")
-    text.append(f" — {scenario.ruleset.name}\nseed {seed}")
+    text.append(" — " + scenario.ruleset.name + "\n" + _("seed {seed}", seed=seed))
     if scenario.description:
         text.append(f"\n{scenario.description}")
     for side in scenario.sides:
-        names = ", ".join(f"{p.name} ({played_by.get(p.id, p.policy)})" for p in side.participants)
-        goal = f" — goal: {side.goal}" if side.goal else ""
-        text.append("\nside ")
-        text.append(side.name, style="bold")
-        text.append(f": {names}{goal}")
+        names = ", ".join(f"{p.name} ({policy_label(played_by.get(p.id, p.policy))})" for p in side.participants)
+        text.append("\n")
+        if side.goal:
+            line = styled(
+                _("side {side}: {names} — goal: {goal}"), side=(side.name, "bold"), names=names, goal=side.goal
+            )
+        else:
+            line = styled(_("side {side}: {names}"), side=(side.name, "bold"), names=names)
+        text.append_text(line)
     console.print(Panel(text, expand=False))
 
 
@@ -109,7 +114,9 @@ def register(app: typer.Typer) -> None:
         state = new_state(scenario, overrides)
         humans = [s for s, p in seats.items() if p is None]
         if humans and as_json:
-            raise KonfliktError(f"--json plays without a terminal, but these seats are human: {', '.join(humans)}")
+            raise KonfliktError(
+                _("--json plays without a terminal, but these seats are human: {seats}", seats=", ".join(humans))
+            )
         if save is not None:
             writable_file(save)  # before the first question: a conflict typed at the terminal must not be lost
         runner = Runner(seats, Generators.from_seed(the_seed), decide=ask_at_terminal(console))
@@ -153,7 +160,7 @@ def register(app: typer.Typer) -> None:
             return
         names = scenario_names(scenario)
         if narrated:
-            console.print(status_table(state, "After the conflict", names=names))
+            console.print(status_table(state, _("After the conflict"), names=names))
         console.print(outcome_panel(state, names), highlight=False)
         if cast is not None:
             print_changes(console, cast.campaign, conflict_id, changes)

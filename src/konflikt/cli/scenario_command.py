@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from konflikt.cli.common import ScenarioArgument, SetOption, scenario_named, write_output
+from konflikt.cli.i18n import _
 from konflikt.safe_text import json_text
 
 HELP = "A scenario as konflikt reads it: 'scenario show SCENARIO --set PATH=VALUE' prints the resulting TOML file."
@@ -40,7 +41,7 @@ def register(app: typer.Typer) -> None:
         )
         if out is not None:
             write_output(out, text)
-            typer.echo(f"wrote {out}", err=True)
+            typer.echo(_("wrote {path}", path=out), err=True)
         else:
             typer.echo(text, nl=False)
 

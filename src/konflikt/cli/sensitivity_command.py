@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from konflikt.cli.common import PolicyOption, RuleOption, ScenarioArgument, SetOption
+from konflikt.cli.i18n import _, whole
+from konflikt.core.i18n import number, percent
 from konflikt.errors import KonfliktError
 from konflikt.safe_text import json_text
 
@@ -35,7 +37,7 @@ def option_settings(option: list[str] | None) -> list[str]:
     for text in option or []:
         name, sep, value = text.partition("=")
         if not sep or not name.strip():
-            raise KonfliktError(f"--option {text!r} is not of the form name=value")
+            raise KonfliktError(_("--option {typed} is not of the form name=value", typed=repr(text)))
         out.append(f"options.{name.strip()}={value}")
     return out
 
@@ -62,7 +64,7 @@ def progress_bar(total: int) -> Iterator[Progress]:
 
 
 def _pct(p: Probability) -> str:
-    return f"{100 * float(p):.2f}%"
+    return percent(100 * float(p), 2)
 
 
 def _change(row_change: Probability, exact: bool) -> str:
@@ -90,20 +92,31 @@ def print_ranking(ranking: Ranking, exact: bool) -> None:
     console = plain_console()
     base = ranking.baseline
     shown_base = _change_free(base.p, exact)
-    how = "exact" if base.method == "exact" else f"≈ estimated from {len(base.wins or ()):,} conflicts ({base.engine})"
-    title = Text(f"{ranking.title}: P({ranking.side_name} wins) = {shown_base} ({how})")
+    if base.method == "exact":
+        how = _("exact")
+    else:
+        how = _("≈ estimated from {count} conflicts ({engine})", count=whole(len(base.wins or ())), engine=base.engine)
+    title = Text(
+        _(
+            "{title}: P({side} wins) = {chance} ({how})",
+            title=ranking.title,
+            side=ranking.side_name,
+            chance=shown_base,
+            how=how,
+        )
+    )
     table = Table(title=title, title_justify="left")
     estimated = any(r.method != "exact" for r in ranking.rows)
     table.add_column("#", justify="right", no_wrap=True, min_width=2)
     table.add_column("--set", no_wrap=True)  # a command to type again: kept whole
-    table.add_column("was", overflow="ellipsis", no_wrap=True, max_width=8)
-    table.add_column("P(win)", justify="right", no_wrap=True)
-    table.add_column("change", justify="right", no_wrap=True)
+    table.add_column(_("was"), overflow="ellipsis", no_wrap=True, max_width=8)
+    table.add_column(_("P(win)"), justify="right", no_wrap=True)
+    table.add_column(_("change"), justify="right", no_wrap=True)
     if estimated:
-        table.add_column("95% interval", justify="right", no_wrap=True)
+        table.add_column(_("95% interval"), justify="right", no_wrap=True)
     unchanged: list[Row] = []
     rank = 0
-    for _, rows in ranking.levers():
+    for _lever, rows in ranking.levers():
         moved = [r for r in rows if _moved(r, ranking)]
         unchanged += [r for r in rows if r not in moved]
         if not moved:
@@ -124,25 +137,46 @@ def print_ranking(ranking: Ranking, exact: bool) -> None:
     console.print(table)
     if unchanged:
         names = ", ".join(r.variant.setting for r in unchanged[:SHOWN_UNCHANGED])
-        more = f" and {len(unchanged) - SHOWN_UNCHANGED} more (--json)" if len(unchanged) > SHOWN_UNCHANGED else ""
-        within = " (within the floats' bound)" if ranking.bound() is not None else ""
-        console.print(Text(f"no change{within} ({len(unchanged)}): {names}{more}"), style="dim")
+        more = ""
+        if len(unchanged) > SHOWN_UNCHANGED:
+            more = " " + _("and {count} more (--json)", count=len(unchanged) - SHOWN_UNCHANGED)
+        if ranking.bound() is not None:
+            nothing = _(
+                "no change (within the floats' bound) ({count}): {names}{more}",
+                count=len(unchanged),
+                names=names,
+                more=more,
+            )
+        else:
+            nothing = _("no change ({count}): {names}{more}", count=len(unchanged), names=names, more=more)
+        console.print(Text(nothing), style="dim")
     for variant, why in ranking.refused:
-        console.print(Text(f"refused: --set {variant.setting}: {why}"), style="dim")
+        console.print(Text(_("refused: --set {setting}: {why}", setting=variant.setting, why=why)), style="dim")
     for lever, why in ranking.skipped:
-        console.print(Text(f"not varied: {lever}: {why}"), style="dim")
+        console.print(Text(_("not varied: {lever}: {why}", lever=lever, why=why)), style="dim")
     notes = []
     bound = ranking.bound()
     if bound is not None:
-        notes.append(f"exact rows computed in floats, each chance within {bound:.1e} (a change within twice that)")
+        within = f"{bound:.1e}"
+        notes.append(
+            _("exact rows computed in floats, each chance within {bound} (a change within twice that)", bound=within)
+        )
     if estimated:
         reasons = sorted({r.why for r in ranking.rows if r.method != "exact" and r.why})
-        notes.append(
+        note = _(
             "≈ rows: the variant and the baseline played from the same seed (common random numbers); the change is "
             "the mean of the per-conflict differences, [its 95% interval]"
-            + (f"; out of exact reach: {'; '.join(reasons)}" if reasons else "")
         )
-    notes.append(f"{len(ranking.rows) + len(ranking.refused)} variants in {ranking.seconds:.1f} s")
+        if reasons:
+            note += "; " + _("out of exact reach: {reasons}", reasons="; ".join(reasons))
+        notes.append(note)
+    notes.append(
+        _(
+            "{count} variants in {seconds} s",
+            count=len(ranking.rows) + len(ranking.refused),
+            seconds=number(ranking.seconds, 1),
+        )
+    )
     for note in notes:
         console.print(Text(note), style="dim")
 
@@ -156,7 +190,7 @@ def _change_free(p: Probability, exact: bool) -> str:
 def plot_ranking(ranking: Ranking, out: Path) -> Path:
     """A tornado plot: a bar per variant from no change to its change, the largest lever on top (matplotlib)."""
     if out.suffix.lower() not in (".png", ".svg"):
-        raise KonfliktError(f"--plot {out}: name a .png or .svg file")
+        raise KonfliktError(_("--plot {path}: name a .png or .svg file", path=out))
     import matplotlib.pyplot as plt
 
     from konflikt.sim import plots  # matplotlib without a screen, text kept as text in SVG
@@ -164,7 +198,7 @@ def plot_ranking(ranking: Ranking, out: Path) -> Path:
     levers = [(lever, rows) for lever, rows in ranking.levers() if any(_moved(r, ranking) for r in rows)]
     height = max(2.5, 0.42 * len(levers) + 1.4)
     fig, ax = plt.subplots(figsize=(8.5, height))
-    for y, (_, rows) in enumerate(reversed(levers)):
+    for y, (_lever, rows) in enumerate(reversed(levers)):
         for row in rows:
             change = 100 * float(row.change)
             up = _is_up(row)
@@ -232,9 +266,19 @@ def describe(name: str, total: int, options: int, exact_seconds: float) -> str:
     """The line said before the work: how many variants, of what, and how each is answered."""
     from konflikt.safe_text import shown
 
-    parts = f"{options} of rule options, {total - options} of participants' numbers"
-    how = f"each solved exactly where it can be within {exact_seconds:g} s, else simulated from the same seed"
-    return shown(f"sensitivity of {name}: {total} variants ({parts}), {how}", newlines=False)
+    seconds = f"{exact_seconds:g}"
+    return shown(
+        _(
+            "sensitivity of {name}: {total} variants ({options} of rule options, {numbers} of participants' numbers), "
+            "each solved exactly where it can be within {seconds} s, else simulated from the same seed",
+            name=name,
+            total=total,
+            options=options,
+            numbers=total - options,
+            seconds=seconds,
+        ),
+        newlines=False,
+    )
 
 
 def register(app: typer.Typer) -> None:
@@ -280,7 +324,7 @@ def register(app: typer.Typer) -> None:
 
         check_seed(seed)
         if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
-            raise KonfliktError(f"--plot {plot}: name a .png or .svg file")
+            raise KonfliktError(_("--plot {path}: name a .png or .svg file", path=plot))
         base = [*option_settings(option), *(settings or [])]
 
         def load(more: Sequence[str]) -> Scenario:
@@ -305,4 +349,4 @@ def register(app: typer.Typer) -> None:
         else:
             print_ranking(ranking, exact)
         if plot is not None:
-            typer.echo(f"wrote {plot_ranking(ranking, plot)}", err=True)
+            typer.echo(_("wrote {path}", path=plot_ranking(ranking, plot)), err=True)

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from konflikt.cli.i18n import _
 from konflikt.errors import KonfliktError
 
 
@@ -33,12 +34,15 @@ def register(app: typer.Typer) -> None:
         from konflikt.web.serve import run
 
         if not 0.1 <= bot_seconds <= 3600:
-            raise KonfliktError(f"--bot-seconds {bot_seconds:g}: give seconds from 0.1 to 3600")
+            seconds = f"{bot_seconds:g}"
+            raise KonfliktError(_("--bot-seconds {seconds}: give seconds from 0.1 to 3600", seconds=seconds))
         if not 0 < port < 65536:
-            raise KonfliktError(f"--port {port}: a port is a number from 1 to 65535")
+            raise KonfliktError(_("--port {port}: a port is a number from 1 to 65535", port=port))
         try:
             ipaddress.ip_address(host)
         except ValueError:
             if host != "localhost":
-                raise KonfliktError(f"--host {host!r}: give an IP address such as 127.0.0.1 or 0.0.0.0") from None
+                raise KonfliktError(
+                    _("--host {host}: give an IP address such as 127.0.0.1 or 0.0.0.0", host=repr(host))
+                ) from None
         run(host, port, db, bot_seconds, public_url)

@@ -21,9 +21,11 @@ from konflikt.cli.common import (
     overrides_for,
     seat_overrides,
 )
+from konflikt.cli.i18n import _, ngettext, whole
 from konflikt.cli.info_commands import listed_instead
 from konflikt.cli.render import plain_console
 from konflikt.core.batch import wilson
+from konflikt.core.i18n import number, percent
 from konflikt.core.scenario import load_scenario
 from konflikt.errors import KonfliktError
 from konflikt.safe_text import json_text
@@ -33,31 +35,37 @@ FATE_ROWS = 12
 
 def interval_table(title: str, rows: list[dict[str, Any]], expected: bool = False) -> Table:
     t = Table(title=Text(title), title_justify="left")
-    t.add_column("outcome", overflow="fold")
-    t.add_column("count", justify="right")
-    t.add_column("share", justify="right")
-    t.add_column("95% interval (Wilson)", justify="right")
+    t.add_column(_("outcome"), overflow="fold")
+    t.add_column(_("count"), justify="right")
+    t.add_column(_("share"), justify="right")
+    t.add_column(_("95% interval (Wilson)"), justify="right")
     if expected:
-        t.add_column("expected count", justify="right")
+        t.add_column(_("expected count"), justify="right")
     for r in rows:
-        cells: list[Text | str] = [Text(r["outcome"]), f"{r['count']:,}", f"{r['p'] * 100:.2f}%"]
-        cells.append(f"{r['ci95'][0] * 100:.2f}% – {r['ci95'][1] * 100:.2f}%")
+        cells: list[Text | str] = [Text(r["outcome"]), whole(r["count"]), percent(r["p"] * 100, 2)]
+        cells.append(f"{percent(r['ci95'][0] * 100, 2)} – {percent(r['ci95'][1] * 100, 2)}")
         if expected:
-            cells.append(f"{r['expected']:.3f}")
+            cells.append(number(r["expected"], 3))
         t.add_row(*cells)
     return t
 
 
 def print_summary(console: Console, data: dict[str, Any], fates: bool = False) -> None:
-    head = f"{data['n']:,} conflicts in {data['seconds']:.2f} s ({data['note']}), seed {data['seed']}"
+    head = _(
+        "{count} conflicts in {seconds} s ({note}), seed {seed}",
+        count=whole(data["n"]),
+        seconds=number(data["seconds"], 2),
+        note=data["note"],
+        seed=data["seed"],
+    )
     if data["interrupted"]:
-        head += " — stopped early; these are the conflicts done so far"
+        head += " — " + _("stopped early; these are the conflicts done so far")
     console.print(head, highlight=False, markup=False, soft_wrap=True)  # one line, the reason for the engine in it
-    console.print(interval_table("who wins", data["winners"]))
-    console.print(interval_table("how it ended", data["endings"]))
+    console.print(interval_table(_("who wins"), data["winners"]))
+    console.print(interval_table(_("how it ended"), data["endings"]))
     names = data["names"]
     for pid, rows in data["consequences"].items():
-        title = f"{names.get(pid, pid)}: chance of each consequence, and how many are taken on average"
+        title = _("{name}: chance of each consequence, and how many are taken on average", name=names.get(pid, pid))
         console.print(interval_table(title, rows, expected=True))
     if fates:
         for pid, rows in data["participants"].items():
@@ -66,24 +74,31 @@ def print_summary(console: Console, data: dict[str, Any], fates: bool = False) -
                 rest = rows[FATE_ROWS:]
                 count = sum(r["count"] for r in rest)
                 low, high = wilson(count, data["n"])
-                shown = [*shown, {"outcome": f"({len(rest)} other combinations)", "count": count,
-                                  "p": count / data["n"], "ci95": [low, high]}]  # fmt: skip
-            console.print(interval_table(f"{names.get(pid, pid)}: whole fate (combinations)", shown))
+                other = ngettext("({n} other combination)", "({n} other combinations)", len(rest))
+                shown = [*shown, {"outcome": other, "count": count, "p": count / data["n"], "ci95": [low, high]}]
+            console.print(interval_table(_("{name}: whole fate (combinations)", name=names.get(pid, pid)), shown))
     if data["length"]:
         length = data["length"]
         unit = length["unit"]
         console.print(
-            f"length in {unit}: mean {length['mean']:.2f}, median {length['p50']:.0f}, "
-            f"10–90% {length['p10']:.0f}–{length['p90']:.0f}, longest {length['max']:.0f}",
+            _(
+                "length in {unit}: mean {mean}, median {median}, 10–90% {low}–{high}, longest {longest}",
+                unit=unit,
+                mean=number(length["mean"], 2),
+                median=number(length["p50"]),
+                low=number(length["p10"]),
+                high=number(length["p90"]),
+                longest=number(length["max"]),
+            ),
             highlight=False,
             markup=False,
         )
     if data["resources"]:
-        t = Table(title="resources at the end (mean ± standard error)", title_justify="left")
-        t.add_column("what")
-        t.add_column("mean", justify="right")
+        t = Table(title=_("resources at the end (mean ± standard error)"), title_justify="left")
+        t.add_column(_("what"))
+        t.add_column(_("mean"), justify="right")
         for name, v in data["resources"].items():
-            t.add_row(Text(name), f"{v['mean']:.3f} ± {v['se']:.3f}")
+            t.add_row(Text(name), f"{number(v['mean'], 3)} ± {number(v['se'], 3)}")
         console.print(t)
 
 
@@ -122,7 +137,7 @@ def register(app: typer.Typer) -> None:
         if note is not None:
             plain_console(stderr=True).print(note, highlight=False)
         if csv_path is not None and csv_path.is_dir():
-            raise KonfliktError(f"--csv {csv_path}: that is a folder; name a file")
+            raise KonfliktError(_("--csv {path}: that is a folder; name a file", path=csv_path))
         if csv_path is not None:
             writable_file(csv_path)  # before the minutes of play, not after them
         if listed_instead(scenario_name, "sim", as_json):
@@ -134,7 +149,7 @@ def register(app: typer.Typer) -> None:
         the_seed = choose_seed(seed, scenario)
         console = plain_console(stderr=as_json)
         with Progress(
-            TextColumn("simulating"),
+            TextColumn(_("simulating")),
             BarColumn(),
             MofNCompleteColumn(),
             TextColumn("{task.fields[rate]}"),
@@ -162,7 +177,7 @@ def register(app: typer.Typer) -> None:
         else:
             print_summary(plain_console(), data, fates)
             if csv_path is not None:
-                console.print(Text(f"wrote {csv_path}"))
+                console.print(Text(_("wrote {path}", path=csv_path)))
 
 
 __all__ = ["register"]

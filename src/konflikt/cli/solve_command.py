@@ -18,8 +18,10 @@ from konflikt.cli.common import (
     scenario_named,
     working,
 )
+from konflikt.cli.i18n import _, whole
 from konflikt.cli.info_commands import listed_instead
 from konflikt.cli.render import plain_console
+from konflikt.core.i18n import current, number, percent
 from konflikt.errors import KonfliktError
 
 BUDGET_SECONDS = 5.0
@@ -31,7 +33,10 @@ FORCED_SECONDS = 600.0
 
 
 def _pp(x: float) -> str:
-    return f"{100 * x:+.1f} pp"
+    """Percentage points with their sign, the language's way (``+1.5 pp``, ``+1,5 p.e.``)."""
+    value = 100 * x
+    signed = f"{value:+.1f}" if current() in ("en", "both") else ("+" if value >= 0 else "−") + number(abs(value), 1)
+    return _("{value} pp", value=signed)
 
 
 def register(app: typer.Typer) -> None:
@@ -85,36 +90,57 @@ def register(app: typer.Typer) -> None:
         state.quiet = True
         budget = seconds if seconds is not None else (FORCED_SECONDS if force else BUDGET_SECONDS)
         try:
-            with working(f"solving {scenario_name} (at most {budget:g} s of search)"):
+            limit = f"{budget:g}"
+            with working(
+                _("solving {scenario} (at most {seconds} s of search)", scenario=scenario_name, seconds=limit)
+            ):
                 report = solver_for(scenario, state, max_seconds=budget).report(exact)
         except TooLargeToSolve as exc:
             if seconds is None and not force:
+                forced = f"{FORCED_SECONDS:g}"
                 raise KonfliktError(
-                    f"cannot solve {scenario_name} within the budget of {budget:g} s: the search met "
-                    f"{exc.seen:,} states with no end in sight; --force searches for up to {FORCED_SECONDS:g} s "
-                    f"(--seconds S for another limit), or 'konflikt sim' and the mcts policy estimate it"
+                    _(
+                        "cannot solve {scenario} within the budget of {seconds} s: the search met {states} states with "
+                        "no end in sight; --force searches for up to {forced} s (--seconds S for another limit), or "
+                        "'konflikt sim' and the mcts policy estimate it",
+                        scenario=scenario_name,
+                        seconds=limit,
+                        states=whole(exc.seen),
+                        forced=forced,
+                    )
                 ) from None
-            raise KonfliktError(f"cannot solve {scenario_name}: {exc}; use 'konflikt sim' or the mcts policy") from None
+            raise KonfliktError(
+                _(
+                    "cannot solve {scenario}: {why}; use 'konflikt sim' or the mcts policy",
+                    scenario=scenario_name,
+                    why=exc,
+                )
+            ) from None
         except KonfliktError as exc:
-            raise KonfliktError(f"cannot solve {scenario_name}: {exc}") from None
+            raise KonfliktError(_("cannot solve {scenario}: {why}", scenario=scenario_name, why=exc)) from None
         console = plain_console()
         if json_out:
             console.print_json(json.dumps(report.to_json(), ensure_ascii=False))
             return
-        console.print(f"{report.title}: optimal play ({report.method})", style="bold", highlight=False)
+        console.print(
+            _("{title}: optimal play ({method})", title=report.title, method=report.method),
+            style="bold",
+            highlight=False,
+        )
         console.print(report.scope, highlight=False)
-        console.print(f"objective: {report.objective}", highlight=False)
+        console.print(_("objective: {objective}", objective=report.objective), highlight=False)
         console.print(report.zero_sum_words(), highlight=False)
-        table = Table(title="win probability")
-        for col in ("side", "heuristic (both)", "best response vs heuristic", "gap", "both optimal"):
-            table.add_column(col, justify="left" if col == "side" else "right")
+        table = Table(title=_("win probability"))
+        table.add_column(_("side"), justify="left")
+        for col in (_("heuristic (both)"), _("best response vs heuristic"), _("gap"), _("both optimal")):
+            table.add_column(col, justify="right")
         for row in report.rows:
             table.add_row(
                 row.name,
-                f"{row.heuristic:.2%}",
-                f"{row.best_response:.2%}",
+                percent(100 * row.heuristic, 2),
+                percent(100 * row.best_response, 2),
                 _pp(row.gap),
-                f"{row.optimal:.2%}",
+                percent(100 * row.optimal, 2),
             )
         console.print(table)
         for row in report.rows:
@@ -123,17 +149,42 @@ def register(app: typer.Typer) -> None:
         nobody = report.nobody
         if max(nobody.values(), default=0) > 0:
             console.print(
-                f"nobody wins: {nobody['heuristic']:.3%} (heuristic), {nobody['optimal']:.3%} (both optimal)",
+                _(
+                    "nobody wins: {heuristic} (heuristic), {optimal} (both optimal)",
+                    heuristic=percent(100 * nobody["heuristic"], 3),
+                    optimal=percent(100 * nobody["optimal"], 3),
+                ),
                 highlight=False,
             )
-        bound = "exact (Fractions)" if report.error_bound == 0 and exact else f"error ≤ {report.error_bound:.1e}"
-        console.print(f"{report.states:,} states, {report.seconds:.1f} s CPU; {bound}", highlight=False)
+        if report.error_bound == 0 and exact:
+            bound = _("exact (Fractions)")
+        else:
+            error = f"{report.error_bound:.1e}"
+            bound = _("error ≤ {bound}", bound=error)
+        console.print(
+            _(
+                "{states} states, {seconds} s CPU; {bound}",
+                states=whole(report.states),
+                seconds=number(report.seconds, 1),
+                bound=bound,
+            ),
+            highlight=False,
+        )
         if report.losses:
-            console.print("where the heuristic gives most away (against the other side's heuristic):", style="bold")
+            console.print(_("where the heuristic gives most away (against the other side's heuristic):"), style="bold")
             for x in report.losses:
                 console.print(
-                    f"  {x.seat} at {x.where}: the heuristic chooses {x.heuristic}; better {x.optimal} "
-                    f"(+{100 * x.loss:.1f} pp of win − loss there; met with p={x.reach:.2f})",
+                    "  "
+                    + _(
+                        "{seat} at {where}: the heuristic chooses {heuristic}; better {optimal} ({loss} of win − loss "
+                        "there; met with p={reach})",
+                        seat=x.seat,
+                        where=x.where,
+                        heuristic=x.heuristic,
+                        optimal=x.optimal,
+                        loss=_pp(x.loss),
+                        reach=number(x.reach, 2),
+                    ),
                     highlight=False,
                     markup=False,
                 )

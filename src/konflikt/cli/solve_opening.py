@@ -19,6 +19,8 @@ from typing import Any
 import typer
 from rich.text import Text
 
+from konflikt.cli.i18n import _
+from konflikt.core.i18n import number as number_text
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import CHANCE, SIMULTANEOUS, TERMINAL, State
 from konflikt.errors import KonfliktError
@@ -67,11 +69,14 @@ def first_decision(state: State) -> str:
     node = state.current_player()
     if node == CHANCE:
         raise KonfliktError(
-            f"the conflict opens with a roll ({state.roll_purpose()}): its first decision depends on the dice; "
-            "ask 'advise' at that prompt of 'konflikt play'"
+            _(
+                "the conflict opens with a roll ({roll}): its first decision depends on the dice; ask 'advise' at "
+                "that prompt of 'konflikt play'",
+                roll=state.roll_purpose(),
+            )
         )
     if node == TERMINAL:
-        raise KonfliktError("the conflict is over before any decision")
+        raise KonfliktError(_("the conflict is over before any decision"))
     if node == SIMULTANEOUS:
         return sorted(state.waiting_for())[0]
     return node
@@ -100,7 +105,7 @@ def ranked_at_opening(
     background = prepared(scenario, overrides)
     if background is None:
         rows, why = optimal_from_here(scenario, state, seat, seconds or SEARCH_SECONDS)
-        how = "searched from the opening (no round game to solve once)"
+        how = _("searched from the opening (no round game to solve once)")
     else:
         background.wait(wait)
         if background.ready():
@@ -112,7 +117,7 @@ def ranked_at_opening(
                     break
                 before.append(step)
                 if state.current_player() in (CHANCE, TERMINAL):
-                    why = "a roll comes before the first decision the solved game optimises"
+                    why = _("a roll comes before the first decision the solved game optimises")
                     break
                 seat = first_decision(state)
                 rows, why = advice(scenario, state, seat)
@@ -183,25 +188,41 @@ def print_ranked(ranked: Ranked, how: str, as_json: bool) -> None:
     console = plain_console()
     name = next((str(p.name) for p in ranked.scenario.participants() if p.id == ranked.seat), ranked.seat)
     if ranked.method == "optimal":
-        head = f"{name}'s first decision, best first: the win chance if both sides play optimally after it"
+        head = _("{name}'s first decision, best first: the win chance if both sides play optimally after it", name=name)
     else:
-        kind = "≈ estimated" if ranked.estimated else "exact"
-        head = (
-            f"{name}'s first decision, best first: the win chance if both sides play like the built-in heuristic "
-            f"after it ({kind}; optimal play: {ranked.why})"
+        kind = _("≈ estimated") if ranked.estimated else _("exact")
+        head = _(
+            "{name}'s first decision, best first: the win chance if both sides play like the built-in heuristic "
+            "after it ({kind}; optimal play: {why})",
+            name=name,
+            kind=kind,
+            why=ranked.why,
         )
     console.print(Text(f"{ranked.scenario.title}: {head}", style="bold"))
     for who, words in ranked.before:
-        console.print(Text(f"  (before it, played by the heuristic as in the solved game: {who}: {words})"))
+        console.print(
+            Text(
+                "  "
+                + _(
+                    "(before it, played by the heuristic as in the solved game: {name}: {choice})",
+                    name=who,
+                    choice=words,
+                )
+            )
+        )
     for rank, (number, words, p) in enumerate(ranked.rows, 1):
-        console.print(Text(f"  {rank:>2}. {percent(p)} — {words} (choice {number})"))
+        console.print(
+            Text(f"  {rank:>2}. {percent(p)} — " + _("{choice} (choice {number})", choice=words, number=number))
+        )
     if how and ranked.method == "optimal":
         console.print(Text(how), style="dim")
     elif ranked.method == "heuristic" and "being solved" in ranked.why:
         console.print(
             Text(
-                "the worker goes on solving in the background and keeps the game on disk: "
-                "ask again (or --wait longer) for the optimal ranking"
+                _(
+                    "the worker goes on solving in the background and keeps the game on disk: ask again (or --wait "
+                    "longer) for the optimal ranking"
+                )
             ),
             style="dim",
         )
@@ -214,8 +235,9 @@ def at_opening(
     from konflikt.cli.common import working
 
     started = time.monotonic()
-    with working(f"ranking the first decision (waiting up to {wait:g} s for the solved game)"):
+    waiting = f"{wait:g}"
+    with working(_("ranking the first decision (waiting up to {seconds} s for the solved game)", seconds=waiting)):
         ranked, how = ranked_at_opening(scenario, overrides, wait, seconds)
     if ranked.method == "optimal" and how.startswith("optimal play solved"):
-        how = f"{how}; answered in {time.monotonic() - started:.1f} s"
+        how = _("{how}; answered in {seconds} s", how=how, seconds=number_text(time.monotonic() - started, 1))
     print_ranked(ranked, how, as_json)

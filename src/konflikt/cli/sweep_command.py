@@ -12,7 +12,9 @@ from rich.table import Table
 from rich.text import Text
 
 from konflikt.cli.common import ForceOption, SetOption, over_budget
+from konflikt.cli.i18n import _, whole
 from konflikt.cli.render import plain_console
+from konflikt.core.i18n import number
 from konflikt.safe_text import json_text
 
 if TYPE_CHECKING:  # the sweep machinery and matplotlib are imported when a sweep runs, not for --help
@@ -34,10 +36,10 @@ def outcome_labels(rows: list[dict[str, Any]], names: dict[str, str], short: boo
     labels = {}
     for column in outcome_columns(rows):
         if column == "nobody":
-            labels[column] = "nobody" if short else "nobody wins (draw / deadlock)"
+            labels[column] = _("nobody") if short else _("nobody wins (draw / deadlock)")
         else:
             sides = column.removeprefix("win_").split("+")
-            labels[column] = " + ".join(names.get(s, s) for s in sides) + " wins"
+            labels[column] = _("{sides} wins", sides=" + ".join(names.get(s, s) for s in sides))
     return labels
 
 
@@ -73,22 +75,22 @@ def sweep_tables(spec: SweepSpec, rows: list[dict[str, Any]], names: dict[str, s
     labels = outcome_labels(rows, names, short=True)
     endings = [(k, k.removeprefix("end_")) for k in rows[0] if k.startswith("end_")]
     unit = rows[0].get("length_unit", "steps")
-    title = f"{spec.scenario}: {len(rows)} cells × {spec.n:,} conflicts"
+    title = _("{scenario}: {cells} cells × {n} conflicts", scenario=spec.scenario, cells=len(rows), n=whole(spec.n))
     return [
-        _table(f"{title}: who wins", rows, axes + list(labels.items()) + [("note", "note")]),
-        _table("how it ended", rows, axes + endings + [("length_mean", f"mean {unit}")]),
+        _table(_("{title}: who wins", title=title), rows, axes + list(labels.items()) + [("note", _("note"))]),
+        _table(_("how it ended"), rows, axes + endings + [("length_mean", _("mean {unit}", unit=unit))]),
     ]
 
 
 def _table(title: str, rows: list[dict[str, Any]], columns: list[tuple[str, str]]) -> Table:
     table = Table(title=Text(title), title_justify="left")
-    for _, heading in columns:
+    for _key, heading in columns:
         table.add_column(Text(heading), justify="right", overflow="fold")
     for row in rows:
         cells = []
-        for key, _ in columns:
+        for key, _heading in columns:
             value = row.get(key, "")
-            cells.append(Text(f"{value:.3f}" if isinstance(value, float) else str(value)))
+            cells.append(Text(number(value, 3) if isinstance(value, float) else str(value)))
         table.add_row(*cells)
     return table
 
@@ -119,14 +121,14 @@ def register(app: typer.Typer) -> None:
             plain_console(stderr=True).print(note, highlight=False)
         total = len(cells(spec))
         if not force and total > MAX_CELLS:
-            raise over_budget(f"sweep {spec_path}", total, MAX_CELLS, "cells", "fewer values on the axes")
+            raise over_budget(f"sweep {spec_path}", total, MAX_CELLS, _("cells"), _("fewer values on the axes"))
         if not force and total * spec.n > MAX_CONFLICTS:
             raise over_budget(
-                f"sweep {spec_path}: {total:,} cells × n = {spec.n:,}",
+                _("sweep {spec}: {cells} cells × n = {n}", spec=spec_path, cells=whole(total), n=whole(spec.n)),
                 total * spec.n,
                 MAX_CONFLICTS,
-                "conflicts",
-                "a smaller n or fewer cells",
+                _("conflicts"),
+                _("a smaller n or fewer cells"),
             )
         folder = out or Path(f"sweep-{spec_path.stem}")
         scenario_path, scenario = base_scenario(spec, spec_path)
@@ -134,7 +136,7 @@ def register(app: typer.Typer) -> None:
         writable_folder(folder)  # before the cells are played, not after them
         console = plain_console(stderr=as_json)
         with Progress(
-            TextColumn("cells"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            TextColumn(_("cells")), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
             console=console, transient=True, disable=as_json,
         ) as bar:  # fmt: skip
             task = bar.add_task("sweep", total=total)
@@ -148,4 +150,4 @@ def register(app: typer.Typer) -> None:
             return
         for table in sweep_tables(spec, rows, names):
             console.print(table)
-        console.print(Text("wrote " + ", ".join(str(f) for f in files)))
+        console.print(Text(_("wrote {path}", path=", ".join(str(f) for f in files))))

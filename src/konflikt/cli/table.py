@@ -18,6 +18,7 @@ from rich.text import Text
 
 from konflikt.analysis.background_solve import OptimalInBackground, prepared
 from konflikt.analysis.from_here import ENGINES, Chance, FromHere, choice_odds, percent, prepare, who_wins
+from konflikt.cli.i18n import N_, _, ngettext, policy_label, whole
 from konflikt.cli.line_input import ask_line
 from konflikt.cli.prompts import Menu, build_menu, choice_text, list_choices, list_more, read_choice, seat_label
 from konflikt.cli.render import (
@@ -60,8 +61,9 @@ PWGE); beyond it the answer is the heuristic's values, and says so."""
 SUMMARY_BUDGET = 0.5
 """Seconds for the one-line summary of ``play --odds`` after each exchange or round."""
 
-HELP = """a choice: its number, or words of it as listed (atak, attack Massimo, avancera, lamna, angreb), or Enter for
-the one marked [Enter] (what the heuristic would choose)
+HELP = N_(
+    "a choice: its number, or words of it as listed (atak, attack Massimo, avancera, lamna, angreb), or Enter for\n"
+    """the one marked [Enter] (what the heuristic would choose)
 commands at any prompt:
   help        this list
   state       the set-up (every number the rules read) and every track and pool now
@@ -78,6 +80,42 @@ commands at any prompt:
               'declare' lists the sides and their goals; declare SIDE [GOAL], e.g. 'declare venus'
   save        confirm that everything is saved (it is, after every step)
   quit        stop here; resume later with konflikt play --resume ID"""
+)
+"""The help at a prompt: each language lists its own words first (the commands may be typed in any of them)."""
+
+COMMAND_WORDS: dict[str, tuple[str, ...]] = {
+    "help": ("help", "hjälp", "hjælp", "pomoc"),
+    "state": ("state", "läge", "stilling", "stan"),
+    "more": ("more", "mer", "mere", "więcej"),
+    "log": ("log", "logg", "dziennik"),
+    "odds": ("odds", "szanse"),
+    "advise": ("advise", "råd", "rada"),
+    "undo": ("undo", "ångra", "fortryd", "cofnij"),
+    "correct": ("correct", "rätta", "ret", "popraw"),
+    "declare": ("declare", "utropa", "erklær", "ogłoś"),
+    "save": ("save", "spara", "gem", "zapisz"),
+    "quit": ("quit", "avsluta", "afslut", "koniec", "wyjdź"),
+    "auto": ("auto",),
+}
+"""The table's commands as they may be typed, in English, Swedish, Danish and Polish (accents optional)."""
+
+ENGINE_NAMES = {
+    "exact": N_("exact solver"),
+    "kernel": N_("vectorised kernel"),
+    "reference": N_("reference runner"),
+}
+"""How each way of answering "who wins from here" is named."""
+
+
+def command_word(word: str) -> str | None:
+    """The command ``word`` names in any of the four languages (``ångra``, ``angra`` and ``undo`` are ``undo``)."""
+    from konflikt.cli.prompts import fold
+
+    folded = fold(word)
+    for command, words in COMMAND_WORDS.items():
+        if folded in (fold(w) for w in words):
+            return command
+    return None
 
 
 class Quit(Exception):
@@ -146,7 +184,7 @@ class TableSession:
     def run(self) -> State:
         if not self.state.is_terminal() and not self.quiet:
             self.show_setup()
-            self.console.print(self.table("Now"))
+            self.console.print(self.table(_("Now")))
         if any(policy is None for policy in self.seats.values()):
             prepare(self.conflict.scenario, self.state, self.stand_ins())  # for 'odds' at the first prompt
             self.optimal = prepared(self.conflict.scenario, self.conflict.overrides)  # for 'advise', in a worker
@@ -168,15 +206,18 @@ class TableSession:
                     continue
         except (Quit, EOFError):
             self.console.print(
-                f"stopped; conflict {self.id} is saved in {self.store.path}. "
-                f"Resume with: konflikt play --resume {self.id} --db {self.store.path}",
+                _(
+                    "stopped; conflict {id} is saved in {path}. Resume with: konflikt play --resume {id} --db {path}",
+                    id=self.id,
+                    path=self.store.path,
+                ),
                 highlight=False,
             )
             return self.state
         outcome = self.state.outcome()
         self.store.finish(self.id, outcome.summary)
         if not self.quiet:
-            self.console.print(self.table("After the conflict"))
+            self.console.print(self.table(_("After the conflict")))
         self.console.print(outcome_panel(self.state, self.names), highlight=False)
         return self.state
 
@@ -245,7 +286,9 @@ class TableSession:
             answer = who_wins(
                 self.conflict.scenario, self.state, self.stand_ins(), SUMMARY_BUDGET, self.conflict.seed or 0
             )
-            self.console.print(f"who wins from here: {answer.line()}", style="dim", highlight=False, markup=False)
+            self.console.print(
+                _("who wins from here: {chances}", chances=answer.line()), style="dim", highlight=False, markup=False
+            )
 
     # ---- asking -------------------------------------------------------------------------------------------------
     def decide(self, seat: str, secret: bool) -> tuple[Action, str]:
@@ -256,7 +299,11 @@ class TableSession:
         if len(legal) == 1:
             only = self.state.describe_action(seat, legal[0])
             self.console.print(
-                f"{seat_label(self.state, seat, self.names)} must: {only} (the only choice, taken)",
+                _(
+                    "{seat} must: {choice} (the only choice, taken)",
+                    seat=seat_label(self.state, seat, self.names),
+                    choice=only,
+                ),
                 highlight=False,
                 markup=False,
             )
@@ -264,15 +311,20 @@ class TableSession:
         self.asking = seat
         if secret:
             self.console.print(
-                f"\n{seat_label(self.state, seat, self.names)}: a secret choice — the others look away; input is "
-                "hidden.",
+                "\n"
+                + _(
+                    "{seat}: a secret choice — the others look away; input is hidden.",
+                    seat=seat_label(self.state, seat, self.names),
+                ),
                 style="bold yellow",
                 highlight=False,
             )
         self.menu = menu = build_menu(self.state, seat, legal, self.recommended(seat))
         list_choices(self.console, self.state, seat, legal, self.names, menu)
         while True:
-            text = self.ask(f"{seat} choose 1-{len(legal)} › ", secret)  # the seat id: scripts read it
+            text = self.ask(
+                _("{seat} choose 1-{count} › ", seat=seat, count=len(legal)), secret
+            )  # the seat id: scripts read it
             if not text.strip() and menu.default is not None:
                 return self.named(seat, legal[menu.default], secret), "human"
             if self.command(text):
@@ -303,16 +355,22 @@ class TableSession:
         for listed in taken:
             print_item(
                 self.console,
-                f"{seat_label(self.state, seat, self.names)} takes the consequence '{listed}': say what it is "
-                "(Enter keeps this name)",
+                _(
+                    "{seat} takes the consequence '{consequence}': say what it is (Enter keeps this name)",
+                    seat=seat_label(self.state, seat, self.names),
+                    consequence=listed,
+                ),
                 indent="  ",
             )
             while True:
-                typed = " ".join(self.ask(f"{seat} name the consequence › ", secret).split())
+                typed = " ".join(self.ask(_("{seat} name the consequence › ", seat=seat), secret).split())
                 if len(typed) <= MAX_NAME:
                     break
                 self.console.print(
-                    f"a name of at most {MAX_NAME} characters, please", style="red", highlight=False, markup=False
+                    _("a name of at most {count} characters, please", count=MAX_NAME),
+                    style="red",
+                    highlight=False,
+                    markup=False,
                 )
             names.append(typed)
         return self.state.with_consequence_names(seat, action, names) if any(names) else action
@@ -333,12 +391,16 @@ class TableSession:
             print_item(self.console, purposes[0])
             print_item(
                 self.console,
-                f"roll {dice.notation} at the table and type {dice.table_hint()}, or 'auto' to let konflikt roll",
+                _(
+                    "roll {dice} at the table and type {hint}, or 'auto' to let konflikt roll",
+                    dice=dice.notation,
+                    hint=dice.table_hint(),
+                ),
                 indent="  ",
             )
             stakes = "; ".join(f"{label}: {render_percent(p)}" for label, p in self.state.roll_stakes())
             if stakes:
-                print_item(self.console, f"chances: {stakes}", indent="  ", style="dim")
+                print_item(self.console, _("chances: {chances}", chances=stakes), indent="  ", style="dim")
         else:
             self.console.print("", highlight=False)
             each = self.state.joint_roll_stakes()
@@ -347,20 +409,31 @@ class TableSession:
                 rows = each[number - 1] if len(each) == count else []
                 stakes = "; ".join(f"{label}: {render_percent(p)}" for label, p in rows)
                 if stakes:
-                    print_item(self.console, f"chances: {stakes}", indent="   ", style="dim")
+                    print_item(self.console, _("chances: {chances}", chances=stakes), indent="   ", style="dim")
             print_item(
                 self.console,
-                f"roll all {count} at the table and type the {count} results in this order, e.g. "
-                f"'{' '.join(['47', '82', '15'][:count])}' (one result alone is taken as the first), or 'auto'",
+                _(
+                    "roll all {count} at the table and type the {count} results in this order, e.g. '{example}' "
+                    "(one result alone is taken as the first), or 'auto'",
+                    count=count,
+                    example=" ".join(["47", "82", "15"][:count]),
+                ),
                 indent="  ",
             )
-        prompt = f"roll {count}×{dice.notation} › " if count > 1 else f"roll {dice.notation} › "
+        if count > 1:
+            prompt = _("roll {count}×{dice} › ", count=count, dice=dice.notation)
+        else:
+            prompt = _("roll {dice} › ", dice=dice.notation)
         while True:
             text = self.ask(prompt, False)
-            if text.strip().lower() == "auto":
+            if command_word(text.strip()) == "auto":
                 sampled, faces = dice.roll(self.gen.dice_for(self.state))
                 fell = "" if faces is None else f"{dice.faces_text(faces)} → "
-                self.console.print(f"konflikt rolls {fell}{dice.describe(sampled)}", highlight=False, markup=False)
+                self.console.print(
+                    _("konflikt rolls {faces}{result}", faces=fell, result=dice.describe(sampled)),
+                    highlight=False,
+                    markup=False,
+                )
                 return [(sampled, faces)], "table"
             if self.command(text):
                 continue
@@ -382,8 +455,13 @@ class TableSession:
             return [dice.read_faces(text)]
         except KonfliktError:
             raise KonfliktError(
-                f"cannot read {text.strip()!r} as {count} results of {dice.notation}: type them in order, separated "
-                "by spaces, e.g. '47 82'"
+                _(
+                    "cannot read {typed} as {count} results of {dice}: type them in order, separated by spaces, "
+                    "e.g. '47 82'",
+                    typed=repr(text.strip()),
+                    count=count,
+                    dice=dice.notation,
+                )
             ) from None
 
     def command(self, text: str) -> bool:
@@ -391,12 +469,12 @@ class TableSession:
         words = text.strip().lower().split()
         if not words:
             return False
-        word = words[0]
+        word = command_word(words[0])
         if word == "help":
-            self.console.print(HELP, highlight=False, markup=False)
+            self.console.print(_(HELP), highlight=False, markup=False)
         elif word == "state":
             self.show_setup()
-            self.console.print(self.table("Now"))
+            self.console.print(self.table(_("Now")))
         elif word == "more" and self.menu is not None and self.asking is not None:
             list_more(self.console, self.state, self.asking, self.menu, self.names)
         elif word == "log":
@@ -406,7 +484,15 @@ class TableSession:
         elif word == "advise":
             self.show_advice()
         elif word == "save":
-            self.console.print(f"conflict {self.id} is saved in {self.store.path} ({len(self.sources)} steps)")
+            self.console.print(
+                ngettext(
+                    "conflict {id} is saved in {path} ({n} step)",
+                    "conflict {id} is saved in {path} ({n} steps)",
+                    len(self.sources),
+                    id=self.id,
+                    path=self.store.path,
+                )
+            )
         elif word == "quit":
             raise Quit
         elif word == "correct":
@@ -418,7 +504,9 @@ class TableSession:
             if len(words) > 1:
                 if not (words[1].isascii() and words[1].isdigit() and len(words[1]) < 10) or int(words[1]) < 1:
                     self.console.print(
-                        f"undo takes a positive number, not {words[1][:20]!r}", style="red", markup=False
+                        _("undo takes a positive number, not {typed}", typed=repr(words[1][:20])),
+                        style="red",
+                        markup=False,
                     )
                     return True
                 count = int(words[1])
@@ -454,19 +542,23 @@ class TableSession:
         if state.is_chance_node():
             rows = state.roll_stakes()
             if rows:
-                self.console.print(probability_table(f"{state.roll_purpose()}", "this roll", rows))
+                self.console.print(probability_table(f"{state.roll_purpose()}", _("this roll"), rows))
         humans = sorted(self.names.get(s, s) for s, p in self.seats.items() if p is None)
         policies = self.stand_ins()
         answer = who_wins(scenario, state, policies, WHOLE_BUDGET, seed, at_opening=opening)
-        stand_in = f"; {', '.join(humans)} counted as playing '{TABLE_ODDS_POLICY}'" if humans else ""
-        self.print_chances("who wins from here", answer, stand_in)
+        stand_in = ""
+        if humans:
+            stand_in = "; " + _(
+                "{seats} counted as playing '{policy}'", seats=", ".join(humans), policy=policy_label(TABLE_ODDS_POLICY)
+            )
+        self.print_chances(_("who wins from here"), answer, stand_in)
         seat = self.asking
         if seat is None or state.current_player() in (CHANCE, TERMINAL):
             return
         if seat not in (state.waiting_for() if state.is_simultaneous_node() else [state.current_player()]):
             return
         self.console.print(
-            f"if {self.names.get(seat, seat)} chooses (then both sides play like the built-in heuristic):",
+            _("if {name} chooses (then both sides play like the built-in heuristic):", name=self.names.get(seat, seat)),
             style="bold",
             highlight=False,
             markup=False,
@@ -502,7 +594,7 @@ class TableSession:
         and ``odds`` show the same kind of number and say what each assumes. Never a wait past the budget."""
         state, scenario, seat = self.known(), self.conflict.scenario, self.asking
         if seat is None or state.current_player() in (CHANCE, TERMINAL):
-            self.console.print("advise: no decision now (a roll, or the end)", highlight=False, markup=False)
+            self.console.print(_("advise: no decision now (a roll, or the end)"), highlight=False, markup=False)
             return
         name = self.names.get(seat, seat)
         rows, why = self.optimal_rows(state, seat)
@@ -511,8 +603,11 @@ class TableSession:
         answers = choice_odds(scenario, state, seat, policies, CHOICES_BUDGET, self.conflict.seed or 0)
         if rows is not None:
             self.console.print(
-                f"advice for {name}, best first: the win chance if both sides play optimally after the choice, "
-                "beside it if both play like the built-in heuristic",
+                _(
+                    "advice for {name}, best first: the win chance if both sides play optimally after the choice, "
+                    "beside it if both play like the built-in heuristic",
+                    name=name,
+                ),
                 style="bold",
                 highlight=False,
                 markup=False,
@@ -523,14 +618,20 @@ class TableSession:
                 number = legal.index(action) + 1 if action in legal else rank
                 found = heuristic.get(action)
                 mine = None if found is None else next((c for c in found.chances if c.label.startswith(side)), None)
-                beside = "" if found is None or mine is None else f" (heuristic: {_one(mine, found)})"
-                line = Text(f"  {number:>2}. optimal {percent(p)}{beside} — ")
+                beside = (
+                    "" if found is None or mine is None else " " + _("(heuristic: {chance})", chance=_one(mine, found))
+                )
+                line = Text(f"  {number:>2}. " + _("optimal {chance}", chance=percent(p)) + f"{beside} — ")
                 line.append(choice_text(state, seat, action, self.names), style="dim")
                 print_item(self.console, line, hang=6)
             return
         self.console.print(
-            f"advice for {name}, best first: the win chance if both sides play like the built-in heuristic after "
-            f"the choice (optimal play: {why})",
+            _(
+                "advice for {name}, best first: the win chance if both sides play like the built-in heuristic after "
+                "the choice (optimal play: {why})",
+                name=name,
+                why=why,
+            ),
             style="bold",
             highlight=False,
             markup=False,
@@ -541,7 +642,7 @@ class TableSession:
             ranked.append((-(mine.p if mine else 0.0), action, mine, chance))
         ranked.sort(key=lambda row: row[0])
         legal = list(state.legal_actions(seat))
-        for rank, (_, action, mine, chance) in enumerate(ranked, 1):
+        for rank, (_score, action, mine, chance) in enumerate(ranked, 1):
             number = legal.index(action) + 1 if action in legal else rank
             shown = chance.line() if mine is None else _one(mine, chance)
             line = Text(f"  {number:>2}. {shown} — ")
@@ -556,7 +657,15 @@ class TableSession:
         return ""
 
     def print_chances(self, title: str, answer: FromHere, note: str = "") -> None:
-        how = "exact" if answer.exact else f"≈ estimated: {answer.n:,} conflicts played by the {ENGINES[answer.method]}"
+        if answer.exact:
+            how = _("exact")
+        else:
+            engine = ENGINE_NAMES.get(answer.method)
+            how = _(
+                "≈ estimated: {count} conflicts played by the {engine}",
+                count=whole(answer.n),
+                engine=_(engine) if engine else ENGINES[answer.method],
+            )
         why = f" ({answer.note})" if answer.note else ""
         self.console.print(f"{title}: {how}{why}{note}", style="bold", highlight=False, markup=False)
         if not answer.exact and not answer.n:
@@ -566,7 +675,7 @@ class TableSession:
             if answer.exact:
                 self.console.print(f"  {c.label}: {percent(c.p)}", highlight=False, markup=False)
             else:
-                interval = f"(95%: {percent(c.low)}–{percent(c.high)})"
+                interval = _("(95%: {low}–{high})", low=percent(c.low), high=percent(c.high))
                 self.console.print(f"  {c.label}: ≈ {percent(c.p)} {interval}", highlight=False, markup=False)
 
     def correct(self, text: str) -> None:
@@ -575,33 +684,52 @@ class TableSession:
         saved and undone like any human input, as the browser's correction form does (``State.correct``)."""
         values = self.state.correctable()
         if not values:
-            self.console.print("nothing to correct here: this ruleset lists no values", style="red", markup=False)
+            self.console.print(_("nothing to correct here: this ruleset lists no values"), style="red", markup=False)
             return
         if not text:
             self.console.print(
-                "values the GM may correct: correct SEAT VALUE NUMBER REASON, "
-                "e.g. 'correct hedda Gard 2 forgot a regained point'",
+                _(
+                    "values the GM may correct: correct SEAT VALUE NUMBER REASON, "
+                    "e.g. 'correct hedda Gard 2 forgot a regained point'"
+                ),
                 highlight=False,
                 markup=False,
             )
             for seat, named in values.items():
-                listed = "; ".join(f"{name} now {now} ({low}–{high})" for name, (now, low, high) in named.items())
+                listed = "; ".join(
+                    _("{value} now {now} ({low}–{high})", value=name, now=now, low=low, high=high)
+                    for name, (now, low, high) in named.items()
+                )
                 self.console.print(f"  {seat} ({self.names.get(seat, seat)}): {listed}", highlight=False, markup=False)
             return
         try:
             labels = {label: seat for seat in values for label in (seat, self.names.get(seat, seat))}
             found, rest = _prefix(text, labels)
             if found is None:
-                raise KonfliktError(f"{text[:40]!r}: no seat of that name (seats: {', '.join(values)})")
+                raise KonfliktError(
+                    _("{typed}: no seat of that name (seats: {seats})", typed=repr(text[:40]), seats=", ".join(values))
+                )
             seat = found
             name, rest = _prefix(rest, {name: name for name in values[seat]})
             if name is None:
                 raise KonfliktError(
-                    f"{rest[:40]!r}: {seat} has no value of that name (values: {', '.join(values[seat])})"
+                    _(
+                        "{typed}: {seat} has no value of that name (values: {values})",
+                        typed=repr(rest[:40]),
+                        seat=seat,
+                        values=", ".join(values[seat]),
+                    )
                 )
-            number, _, reason = rest.partition(" ")
+            number, _space, reason = rest.partition(" ")
             if not (number.lstrip("-").isascii() and number.lstrip("-").isdigit() and len(number) < 10):
-                raise KonfliktError(f"correct {seat} {name}: a whole number next, not {number[:20]!r}")
+                raise KonfliktError(
+                    _(
+                        "correct {seat} {value}: a whole number next, not {typed}",
+                        seat=seat,
+                        value=name,
+                        typed=repr(number[:20]),
+                    )
+                )
             before = current_status(self.state)
             self.state.correct(seat, name, int(number), reason)
         except KonfliktError as exc:
@@ -619,13 +747,15 @@ class TableSession:
         sides = self.state.goal_sides()
         if not text:
             self.console.print(
-                "declare SIDE [GOAL]: the GM says a side has reached its goal, and the conflict ends with that side "
-                "the winner (the goal in words is logged; the scenario's own when none is typed)",
+                _(
+                    "declare SIDE [GOAL]: the GM says a side has reached its goal, and the conflict ends with that "
+                    "side the winner (the goal in words is logged; the scenario's own when none is typed)"
+                ),
                 highlight=False,
                 markup=False,
             )
             for side, (name, goal) in sides.items():
-                stated = f"goal: {goal}" if goal else "no goal stated (type it after the side)"
+                stated = _("goal: {goal}", goal=goal) if goal else _("no goal stated (type it after the side)")
                 self.console.print(f"  {side} ({name}): {stated}", highlight=False, markup=False)
             return
         labels = {label: side for side, (name, _) in sides.items() for label in (side, name, name.split(" (", 1)[0])}
@@ -633,7 +763,13 @@ class TableSession:
         before = current_status(self.state)
         try:
             if found is None:
-                raise KonfliktError(f"{text[:40]!r}: no side of that name (sides: {', '.join(sides) or 'none'})")
+                raise KonfliktError(
+                    _(
+                        "{typed}: no side of that name (sides: {sides})",
+                        typed=repr(text[:40]),
+                        sides=", ".join(sides) or _("none"),
+                    )
+                )
             self.state.declare_goal(found, rest)
         except KonfliktError as exc:
             self.console.print(str(exc), style="red", highlight=False, markup=False)
@@ -646,7 +782,7 @@ class TableSession:
     def undo(self, count: int) -> None:
         human = [i for i, source in enumerate(self.sources) if source in HUMAN_SOURCES]
         if not human:
-            self.console.print("nothing to undo: no human input yet", style="red")
+            self.console.print(_("nothing to undo: no human input yet"), style="red")
             return
         count = min(count, len(human))
         keep = human[-count]
@@ -654,9 +790,17 @@ class TableSession:
         self.sources = self.sources[:keep]
         self.conflict.steps = self.conflict.steps[:keep]
         self.state = self.conflict.replay()
-        self.console.print(f"undone {count} human input{'s' if count > 1 else ''}: back to step {keep}", style="yellow")
+        self.console.print(
+            ngettext(
+                "undone {n} human input: back to step {step}",
+                "undone {n} human inputs: back to step {step}",
+                count,
+                step=keep,
+            ),
+            style="yellow",
+        )
         self.round = self.state.round_number()
-        self.console.print(self.table("Now"))
+        self.console.print(self.table(_("Now")))
 
 
 def _prefix(text: str, labels: Mapping[str, str]) -> tuple[str | None, str]:
@@ -672,7 +816,13 @@ def _prefix(text: str, labels: Mapping[str, str]) -> tuple[str | None, str]:
 def _one(chance: Chance, answer: FromHere) -> str:
     """One seat's chance after a choice: ``43%`` exact, or ``≈ 43% (38–48%), n=120``."""
     if answer.exact:
-        return f"{percent(chance.p)} to win"
+        return _("{chance} to win", chance=percent(chance.p))
     if not answer.n:
-        return "≈ no conflict finished in time"
-    return f"≈ {percent(chance.p)} to win ({percent(chance.low)}–{percent(chance.high)}, n={answer.n:,})"
+        return _("≈ no conflict finished in time")
+    return _(
+        "≈ {chance} to win ({low}–{high}, n={n})",
+        chance=percent(chance.p),
+        low=percent(chance.low),
+        high=percent(chance.high),
+        n=whole(answer.n),
+    )
