@@ -337,11 +337,8 @@ def p_pay(who: Person) -> Person:
     """One token, or as the heuristic chooses an erfarenhetstärning (experience die) instead, while a token remains
     and the pool is down to :data:`~.policies.DIE_WHEN_TOKENS` (:func:`.kernel_rules.pays_with_die`)."""
     tok, xp, body, wnd, out = who
-    if pays_with_die(tok, xp):
-        xp -= 1
-    else:
-        tok -= 1
-    return (tok, xp, body, wnd, out)
+    die = 1 if pays_with_die(tok, xp) else 0  # arithmetic, not a branch the processor would guess
+    return (tok - 1 + die, xp - die, body, wnd, out)
 
 
 @leaf
@@ -411,30 +408,30 @@ def contest(
     while True:
         res: int = contest_result(a_roll, b_roll, ordering)
         may_a = R_may_top(0, a_declined, p_can(x), top_allowed(limit, a_tops))
-        if (res == 1 or res == 2) and may_a:
-            steps += 1
-            if tops_contest(a_roll, a_mod, b_roll, True, a_tops, p_purse(x), False):
-                x, y = spent(s, t, x, y, px, py, together)
-                a_declined = b_declined = False
-                a_tops += 1
-                steps += 1
-                a_roll, dice = roll(bits, faces, used, row, dice, 2)
-                a_roll += a_mod
-            else:
-                a_declined = True
-        elif (res == 0 or (res == 2 and not may_a)) and R_may_top(b, b_declined, p_can(y), top_allowed(limit, b_tops)):
-            steps += 1
-            if tops_contest(b_roll, b_mod, a_roll, False, b_tops, p_purse(y), not ordering):
-                y, x = spent(s, t, y, x, py, px, together)
-                a_declined = b_declined = False
-                b_tops += 1
-                steps += 1
-                b_roll, dice = roll(bits, faces, used, row, dice, 2)
-                b_roll += b_mod
-            else:
-                b_declined = True
-        else:
+        may_b = R_may_top(b, b_declined, p_can(y), top_allowed(limit, b_tops))
+        a_asked = (res != 0) & may_a  # a is behind (or tied in the order roll) and may top
+        b_asked = (not a_asked) & ((res == 0) | ((res == 2) & (not may_a))) & may_b
+        if not (a_asked or b_asked):
             return res, steps, x, y, dice
+        # The side asked as ``me`` against ``them``: one decision, spend and reroll for either side, its numbers
+        # chosen by selection rather than by a branch on who is behind (a coin toss the processor cannot guess,
+        # the loop's most costly branch in the profile).
+        me, them = x if a_asked else y, y if a_asked else x
+        p_me, p_them = px if a_asked else py, py if a_asked else px
+        own, own_mod, other = a_roll if a_asked else b_roll, a_mod if a_asked else b_mod, b_roll if a_asked else a_roll
+        tops = a_tops if a_asked else b_tops
+        steps += 1
+        if tops_contest(own, own_mod, other, a_asked, tops, p_purse(me), (not a_asked) & (not ordering)):
+            me, them = spent(s, t, me, them, p_me, p_them, together)
+            x, y = me if a_asked else them, them if a_asked else me
+            a_declined = b_declined = False
+            steps += 1
+            new, dice = roll(bits, faces, used, row, dice, 2)
+            new += own_mod
+            a_roll, b_roll = new if a_asked else a_roll, b_roll if a_asked else new
+            a_tops, b_tops = a_tops + a_asked, b_tops + b_asked
+        else:
+            a_declined, b_declined = a_declined | a_asked, b_declined | b_asked
 
 
 order_contest = rule(contest.py_func)  # type: ignore[attr-defined]
@@ -738,9 +735,14 @@ def check_endings(s: Int, t: Int) -> bool:
 # ---- the floor ---------------------------------------------------------------------------------------------------
 @leaf
 def open_floor(s: Int, t: Int, start: int) -> None:
-    """The floor goes to the first participant able to act from ``start`` round the table; nobody: the end."""
-    for k in range(t[PEOPLE]):
-        who = (start + k) % t[PEOPLE]
+    """The floor goes to the first participant able to act from ``start`` (at most the number of people) round the
+    table; nobody: the end. Round the table by a subtraction: a remainder by a number read from ``t`` is a division,
+    some 40 cycles, after every exchange."""
+    people = t[PEOPLE]
+    for k in range(people):
+        who = start + k
+        if who >= people:
+            who -= people
         if can(s, who):
             s[FLOOR], s[PHASE] = who, OPEN
             return
