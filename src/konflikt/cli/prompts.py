@@ -155,7 +155,8 @@ def words_of(text: str) -> list[str]:
 def described(state: State, seat: str, action: Action) -> list[str]:
     """The choice's text in the language in use first, then in each other language (and the bilingual register):
     a player may type the words of any of them (``atak``, ``attack``, ``anfall``, ``angreb``)."""
-    texts = [state.describe_action(seat, action)]
+    own = getattr(state, "action_words", None)  # a ruleset that lists them itself (Le våld)
+    texts = list(own(seat, action)) if callable(own) else [state.describe_action(seat, action)]
     for language in (*LANGUAGES, "both"):
         if language == current():
             continue
