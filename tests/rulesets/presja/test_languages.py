@@ -17,9 +17,15 @@ from konflikt.core.conflict import new_state
 from konflikt.core.i18n import localized, speaking
 from konflikt.core.scenario import load_scenario
 from konflikt.core.state import GM
+from konflikt.errors import KonfliktError
 from konflikt.rulesets.presja.aftermath import aftermath
 from konflikt.rulesets.presja.campaign import CAMPAIGN
+from konflikt.rulesets.presja.game import round_game
+from konflikt.rulesets.presja.model import exact_model
+from konflikt.rulesets.presja.odds import PresjaPressure, exchange
+from konflikt.rulesets.presja.policies import HeuristicPolicy
 from konflikt.rulesets.presja.state import PresjaState
+from konflikt.rulesets.presja.track import check_track, check_values, marked_mask, parse_track
 from tests.languages import english_words
 
 LANGUAGES = ("sv", "da", "pl", "en")
@@ -156,6 +162,62 @@ def texts_of_a_fight(
             yield from CAMPAIGN.rest(document, (), Rest(amount=minutes, unit="minutes"), options).lines
 
 
+def texts_beside_the_fight() -> Iterator[str]:
+    """The odds of one attack, the dice language's pressure, the optimal-play game, and the refusals of bad
+    options and carried boxes."""
+    answer = exchange(3, 2, weapon=1, armor=1, tactic="offensive")
+    yield answer.title
+    yield answer.label
+    yield from answer.distributions
+    yield from answer.probabilities
+    yield from answer.notes
+    judge = PresjaPressure().bind(*_dice_pair())
+    yield judge.label
+    yield from judge.notes
+    yield judge.explain(3, 2)
+    for bad in (lambda: exchange(3, 2, tactic="wild"), lambda: exchange(99, 2), lambda: exchange(3, 2, weapon=-1)):
+        yield _refusal(bad)
+    for text in ("1,x", "3-1", ",".join(["1"] * 30)):
+        yield _refusal(lambda text=text: check_track(text))
+    for text in ("2,4", "0,4,6", "2,4,60"):
+        yield _refusal(lambda text=text: check_values(text))
+    yield _refusal(lambda: marked_mask(parse_track("1,1,2-3"), ["2-3", "2-3"]))
+    duel = new_state(load_scenario("presja/knife_fight"), {})
+    skirmish = new_state(load_scenario("presja/skirmish"), {})
+    heuristic = HeuristicPolicy()
+    everyone = {seat: heuristic for seat in duel.seats()}
+    for reason in (round_game(skirmish, everyone), exact_model(skirmish, everyone), round_game(duel, {})):
+        assert isinstance(reason, str)
+        yield reason
+    while duel.phase != "declare":  # past the invocations for the order of action
+        duel.apply_action(duel.legal_actions(duel.current_player())[-1])
+    game = round_game(duel, everyone)
+    assert game is not None and not isinstance(game, str)
+    for action in duel.legal_actions(duel.current_player()):
+        if action.kind in ("attack", "defend", "move", "concede"):
+            yield game.describe(_decl(duel, action))
+
+
+def _dice_pair() -> tuple[Any, Any]:
+    from konflikt.dice.expression import parse_expression
+
+    return parse_expression("4dF+3"), parse_expression("4dF+2")
+
+
+def _decl(state: Any, action: Action) -> Any:
+    from konflikt.rulesets.presja.game import decl_of
+
+    return decl_of(state, action)
+
+
+def _refusal(call: Any) -> str:
+    try:
+        call()
+    except KonfliktError as exc:
+        return str(exc)
+    raise AssertionError("not refused")
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_bundled_fight_reads_in_the_language(language: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Fails on a message without a translation (the strict catalog raises) or an English word in a Swedish, Danish
@@ -178,6 +240,10 @@ def test_every_bundled_fight_reads_in_the_language(language: str, monkeypatch: p
                     names = proper_names(state) | typed
                     for text in [scenario.title, scenario.description, *goals, *sides, *fight]:
                         texts.setdefault(text, names)
+        for text in texts_beside_the_fight():
+            texts.setdefault(
+                text, PROPER | {"presja", "attack", "defense", "weapon", "armor", "offensive", "wild", "base_track"}
+            )
     if language == "en":
         return
     found = [(text, words) for text, names in texts.items() if (words := english_words(text, language, names))]

@@ -15,13 +15,16 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import cast
 
 from konflikt.core.actions import Action
+from konflikt.core.i18n import localized
 from konflikt.core.ruleset import Policy, RoundGame
 from konflikt.core.state import GM, State
 from konflikt.errors import KonfliktError
+from konflikt.rulesets.presja.i18n import _, pgettext
 from konflikt.rulesets.presja.kernel_exchange import Decl, Duel, duel_of
 from konflikt.rulesets.presja.model import DELTA_COUNTS, DELTA_TOTAL, PresjaModel, at_exchange_start
 from konflikt.rulesets.presja.policies import HeuristicPolicy
 from konflikt.rulesets.presja.state import PresjaState
+from konflikt.rulesets.presja.track import slot_short
 
 Made = tuple[Hashable, ...]
 
@@ -38,6 +41,27 @@ TACTIC_WORDS = {
     "offensive": "taktyka zaczepna (offensive: +1 Atak, −1 Obrona)",
 }
 KIND_WORDS = {"attack": "atak (attack)", "defend": "obrona (defend)", "move": "ruch (move)"}
+"""The declarations' and tactics' words as the reports group them (one register, whatever the language)."""
+
+
+def kind_word(kind: str) -> str:
+    """A declaration's kind in the language in use (``atak (attack)``)."""
+    words = {
+        "attack": pgettext("declaration", "attack"),
+        "defend": pgettext("declaration", "defend"),
+        "move": pgettext("declaration", "move"),
+    }
+    return words.get(kind, kind)
+
+
+def tactic_word(tactic: str) -> str:
+    """A tactic with what it does, in the language in use (``taktyka obronna (defensive: +1 Obrona, −1 Atak)``)."""
+    words = {
+        "none": pgettext("declaration", "no tactic"),
+        "defensive": pgettext("declaration", "defensive: +1 defence, −1 attack"),
+        "offensive": pgettext("declaration", "offensive: +1 attack, −1 defence"),
+    }
+    return words.get(tactic, tactic)
 
 
 class PresjaGame:
@@ -130,7 +154,7 @@ class PresjaGame:
         for action in state.legal_actions(seat):
             if decl_of(state, action) == choice:
                 return action
-        raise KonfliktError(f"no legal declaration of {seat} matches {choice!r}")
+        raise KonfliktError(_("no legal declaration of {seat} matches {choice}", seat=seat, choice=repr(choice)))
 
     def describe_state(self, compact: Hashable) -> str:
         """Both duellists' tracks, consequences and fate points, in the system's words."""
@@ -141,20 +165,29 @@ class PresjaGame:
             marked = cast(int, duel[i])
             boxes = "".join("[x]" if marked >> k & 1 else "[ ]" for k in range(len(track)))
             taken = cast(tuple[int, int, int], duel[2 + i])
-            cons = [slot for slot, c in zip(("mild", "moderate", "severe"), taken, strict=True) if c]
-            held = f", konsekwencje (consequences) {'+'.join(cons)}" if cons else ""
-            parts.append(f"{name} tor (track) {boxes}{held}, Punkty Losu (fate points) {duel[4 + i]}")
+            cons = [slot_short(slot) for slot, c in zip(("mild", "moderate", "severe"), taken, strict=True) if c]
+            fields = {"name": name, "boxes": boxes, "fate_points": duel[4 + i]}
+            if cons:
+                parts.append(
+                    _(
+                        "{name} track {boxes}, consequences {consequences}, fate points {fate_points}",
+                        consequences="+".join(cons),
+                        **fields,
+                    )
+                )
+            else:
+                parts.append(_("{name} track {boxes}, fate points {fate_points}", **fields))
         return " · ".join(parts)
 
     def describe(self, choice: Hashable) -> str:
         decl = cast(Decl, choice)
         if decl.kind == "concede":
-            return "poddaje się (concede)"
+            return pgettext("declaration", "concede")
         where = ""
         if decl.kind == "move":
             zones = self.rules.opening.zone_names
-            where = f" → {zones[decl.zone]}"
-        return f"{KIND_WORDS.get(decl.kind, decl.kind)}{where}, {TACTIC_WORDS.get(decl.tactic, decl.tactic)}"
+            where = f" → {localized(zones[decl.zone])}"
+        return f"{kind_word(decl.kind)}{where}, {tactic_word(decl.tactic)}"
 
 
 def round_game(state: State, policies: Mapping[str, Policy]) -> RoundGame | str | None:
@@ -164,11 +197,14 @@ def round_game(state: State, policies: Mapping[str, Policy]) -> RoundGame | str 
     that model; the seats' own policies do not matter (their declarations are the choices, the rest heuristic).
     """
     if not isinstance(state, PresjaState):
-        return "not a presja conflict"
+        return _("not a presja conflict")
     if len(state.fighters) != 2 or len({f.side for f in state.fighters}) != 2:
-        return f"optimal presja play is solved one against one; this conflict has {len(state.fighters)} participants"
+        return _(
+            "optimal presja play is solved one against one; this conflict has {count} participants",
+            count=len(state.fighters),
+        )
     if not isinstance(policies.get(GM), HeuristicPolicy):
-        return "optimal presja play mirrors the GM's heuristic; the GM seat plays another policy"
+        return _("optimal presja play mirrors the GM's heuristic; the GM seat plays another policy")
     from konflikt.rulesets.presja.model import exact_model
 
     heuristic = HeuristicPolicy()

@@ -26,6 +26,7 @@ from konflikt.core.model_cache import ModelCache
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import GM, State
 from konflikt.rulesets.presja import texts
+from konflikt.rulesets.presja.i18n import _
 from konflikt.rulesets.presja.kernel_exchange import DELTAS, Duel, ExchangeRules, duel_of
 from konflikt.rulesets.presja.models import consequence_names
 from konflikt.rulesets.presja.policies import HeuristicPolicy
@@ -195,12 +196,15 @@ class PresjaModel:
 def exact_model(state: State, policies: Mapping[str, Policy]) -> PresjaModel | str | None:
     """The :class:`PresjaModel` of the duel at ``state``; why not (a string); ``None`` mid-exchange."""
     if not isinstance(state, PresjaState):
-        return "not a presja conflict"
+        return _("not a presja conflict")
     if len(state.fighters) != 2 or len({f.side for f in state.fighters}) != 2:
-        return f"the presja model plays one against one; this conflict has {len(state.fighters)} participants"
+        return _(
+            "the presja model plays one against one; this conflict has {count} participants",
+            count=len(state.fighters),
+        )
     for seat in (*(f.id for f in state.fighters), GM):
         if not isinstance(policies.get(seat), HeuristicPolicy):
-            return f"the presja model mirrors the heuristic policy on every seat; {seat} plays another"
+            return _("the presja model mirrors the heuristic policy on every seat; {seat} plays another", seat=seat)
     if state.is_terminal() or not at_exchange_start(state) or any(state.fate):
         return None
     identity = PresjaModel._identity(state)

@@ -7,13 +7,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+from konflikt.core.i18n import number
 from konflikt.core.odds import OddsAnswer, OddsParam, OddsQuestion
 from konflikt.dice import Fudge
 from konflikt.dice.distribution import fraction_text, mean
 from konflikt.dice.expression import DiceExpression
 from konflikt.dice.opposed import Judge, OpposedRule, as_numbers
 from konflikt.errors import KonfliktError
+from konflikt.rulesets.presja.i18n import _, pgettext
 from konflikt.rulesets.presja.rules import TACTICS, pressure, tactic_mods
+from konflikt.rulesets.presja.texts import signed
 
 
 def difference() -> dict[int, Fraction]:
@@ -37,10 +40,14 @@ def pressure_distribution(
     The attacker's tactic changes its Attack (offensive +1, defensive −1); the defender declares none.
     """
     if tactic not in TACTICS:
-        raise KonfliktError(f"--tactic takes one of {', '.join(TACTICS)}, not {tactic!r}")
+        raise KonfliktError(
+            _("--tactic takes one of {choices}, not {tactic}", choices=", ".join(TACTICS), tactic=repr(tactic))
+        )
     if weapon < 0 or armor < 0:
-        raise KonfliktError(f"--weapon and --armor must be 0 or more, not {weapon} and {armor}")
-    a_tac, _ = tactic_mods(tactic)
+        raise KonfliktError(
+            _("--weapon and --armor must be 0 or more, not {weapon} and {armor}", weapon=weapon, armor=armor)
+        )
+    a_tac, _d = tactic_mods(tactic)
     out: dict[int, Fraction] = defaultdict(Fraction)
     for x, p in difference().items():
         out[pressure(attack + a_tac + x, defense, weapon, armor)] += p
@@ -51,34 +58,49 @@ def exchange(attack: int, defense: int, weapon: int = 0, armor: int = 0, tactic:
     """The question at the command line: its numbers are bounded here (the policies ask of any difference)."""
     for name, value in (("attack", attack), ("defense", defense)):
         if not LEVELS[0] <= value <= LEVELS[1]:
-            raise KonfliktError(f"--{name} takes levels from {LEVELS[0]} to {LEVELS[1]}, not {value}")
+            raise KonfliktError(
+                _(
+                    "--{name} takes levels from {low} to {high}, not {value}",
+                    name=name,
+                    low=LEVELS[0],
+                    high=LEVELS[1],
+                    value=value,
+                )
+            )
     for name, value in (("weapon", weapon), ("armor", armor)):
         if not FACTORS[0] <= value <= FACTORS[1]:
-            raise KonfliktError(f"--{name} must be 0 or more and at most {FACTORS[1]}, not {value}")
+            raise KonfliktError(
+                _("--{name} must be 0 or more and at most {high}, not {value}", name=name, high=FACTORS[1], value=value)
+            )
     dist = pressure_distribution(attack, defense, weapon, armor, tactic)
-    a_tac, _ = tactic_mods(tactic)
+    a_tac, _d = tactic_mods(tactic)
     margin: dict[int, Fraction] = {attack + a_tac - defense + x: p for x, p in difference().items()}
     reached = sum((p for m, p in margin.items() if m >= 0), Fraction(0))
     hits = sum((p for v, p in dist.items() if v > 0), Fraction(0))
     probabilities = {
-        "attack ≥ defence (margin ≥ 0)": reached,
-        "attack hits (pressure > 0)": hits,
+        _("attack ≥ defence (margin ≥ 0)"): reached,
+        _("attack hits (pressure > 0)"): hits,
     }
     for k in range(2, max(dist) + 1):
-        probabilities[f"pressure ≥ {k}"] = sum((p for v, p in dist.items() if v >= k), Fraction(0))
+        probabilities[_("pressure ≥ {k}", k=k)] = sum((p for v, p in dist.items() if v >= k), Fraction(0))
     expected = mean(dist)
     return OddsAnswer(
-        title=(
-            f"presja (pressure) of one attack: skill {attack:+d} + 4dF vs Obrona (defence) {defense:+d} + 4dF, "
-            f"weapon +{weapon}, armour +{armor}, tactic {tactic}"
+        title=_(
+            "pressure of one attack: skill {attack} + 4dF vs defence {defence} + 4dF, weapon +{weapon}, armour "
+            "+{armor}, tactic {tactic}",
+            attack=signed(attack),
+            defence=signed(defense),
+            weapon=weapon,
+            armor=armor,
+            tactic=tactic,
         ),
-        label="pressure",
+        label=pgettext("odds", "pressure"),
         outcomes=[(str(v), p) for v, p in dist.items()],
-        distributions={"margin (Atak − Obrona)": [(f"{m:+d}", p) for m, p in sorted(margin.items())]},
+        distributions={_("margin (attack − defence)"): [(signed(m), p) for m, p in sorted(margin.items())]},
         probabilities=probabilities,
         notes=[
-            f"expected pressure {fraction_text(expected)} ≈ {float(expected):.3f}",
-            "the weapon and armour factors count only when Atak ≥ Obrona (margin 0 or more)",
+            _("expected pressure {fraction} ≈ {value}", fraction=fraction_text(expected), value=number(expected, 3)),
+            _("the weapon and armour factors count only when attack ≥ defence (margin 0 or more)"),
         ],
     )
 
@@ -112,16 +134,18 @@ class PresjaPressure:
     def bind(self, a: DiceExpression, b: DiceExpression) -> Judge:
         as_numbers(a, b, "pressure", "Atak and Obrona")
         notes = (
-            "weapon (Czynnik Obrażeń) and armour (Czynnik Wyparowań) factors 0: konflikt odds presja exchange "
-            "--weapon N --armor N adds them",
+            _(
+                "weapon (damage factor) and armour (absorption factor) factors 0: konflikt odds presja exchange "
+                "--weapon N --armor N adds them"
+            ),
         )
         return Judge(
             lambda x, y: pressure(x, y),
             (0,),
-            "presja (pressure) dealt",
+            _("pressure dealt"),
             numeric=True,
             notes=notes,
-            explain=lambda x, y: f"Atak {x} vs Obrona {y}",
+            explain=lambda x, y: _("attack {attack} vs defence {defence}", attack=x, defence=y),
         )
 
 

@@ -12,7 +12,7 @@ from functools import cache
 from itertools import combinations, combinations_with_replacement, product
 
 from konflikt.errors import KonfliktError, OptionError
-from konflikt.rulesets.presja.i18n import pgettext
+from konflikt.rulesets.presja.i18n import _, pgettext
 
 Box = tuple[int, int]
 SLOTS = ("mild", "moderate", "severe")
@@ -52,14 +52,14 @@ def parse_track(text: str) -> tuple[Box, ...]:
     boxes: list[Box] = []
     for part in text.split(","):
         raw = part.strip()
-        lo_text, _, hi_text = raw.partition("-")
+        lo_text, _sep, hi_text = raw.partition("-")
         try:
             lo = int(lo_text)
             hi = int(hi_text) if hi_text else lo
         except ValueError:
-            raise OptionError(f"base_track: box {raw!r} is not a number or a range like 2-3") from None
+            raise OptionError(_("base_track: box {box} is not a number or a range like 2-3", box=repr(raw))) from None
         if not 1 <= lo <= hi:
-            raise OptionError(f"base_track: box {raw!r} must be a range LO-HI with 1 ≤ LO ≤ HI")
+            raise OptionError(_("base_track: box {box} must be a range LO-HI with 1 ≤ LO ≤ HI", box=repr(raw)))
         boxes.append((lo, hi))
     return tuple(boxes)
 
@@ -74,9 +74,13 @@ def parse_values(text: str) -> tuple[int, int, int]:
     try:
         values = tuple(int(v) for v in text.split(","))
     except ValueError:
-        raise OptionError(f"consequence_values: {text!r} is not three whole numbers like 2,4,6") from None
+        raise OptionError(
+            _("consequence_values: {values} is not three whole numbers like 2,4,6", values=repr(text))
+        ) from None
     if len(values) != 3 or min(values) < 1:
-        raise OptionError(f"consequence_values: {text!r} must be three positive numbers (mild, moderate, severe)")
+        raise OptionError(
+            _("consequence_values: {values} must be three positive numbers (mild, moderate, severe)", values=repr(text))
+        )
     return values[0], values[1], values[2]
 
 
@@ -89,13 +93,17 @@ def check_track(text: str) -> None:
     """The ``base_track`` option: readable, at most :data:`MOST_BOXES` boxes, each at most :data:`MOST_BOXES`."""
     boxes = parse_track(text)
     if len(boxes) > MOST_BOXES or any(hi > MOST_BOXES for _, hi in boxes):
-        raise OptionError(f"base_track: {text!r} must have at most {MOST_BOXES} boxes of at most {MOST_BOXES}")
+        raise OptionError(
+            _("base_track: {track} must have at most {most} boxes of at most {most}", track=repr(text), most=MOST_BOXES)
+        )
 
 
 def check_values(text: str) -> None:
     """The ``consequence_values`` option: three values from 1 to :data:`MOST_BOXES`."""
     if max(parse_values(text)) > MOST_BOXES:
-        raise OptionError(f"consequence_values: {text!r} must be three numbers from 1 to {MOST_BOXES}")
+        raise OptionError(
+            _("consequence_values: {values} must be three numbers from 1 to {most}", values=repr(text), most=MOST_BOXES)
+        )
 
 
 def body_boxes(cialo: int, above_3: str = "none") -> tuple[Box, ...]:
@@ -257,7 +265,7 @@ def _box_totals(free: tuple[Box, ...], least: int, box_less: bool) -> frozenset[
 
 def mark(marked: int, option: Absorb) -> int:
     """The bit mask after marking the option's boxes."""
-    for i, _ in option.boxes:
+    for i, _amount in option.boxes:
         marked |= 1 << i
     return marked
 
@@ -302,8 +310,13 @@ def marked_mask(track: tuple[Box, ...], labels: list[str]) -> int:
         if not free:
             have = sum(1 for b in track if box_label(b) == label)
             raise KonfliktError(
-                f"marked_boxes: {labels.count(label)} box(es) '{label}' marked, but the track "
-                f"{track_text(track, 0)} has {have}"
+                _(
+                    "marked_boxes: {count} box(es) '{label}' marked, but the track {track} has {have}",
+                    count=labels.count(label),
+                    label=label,
+                    track=track_text(track, 0),
+                    have=have,
+                )
             )
         marked |= 1 << free[0]
     return marked
