@@ -40,6 +40,7 @@ from konflikt.core.model_cache import ModelCache
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import State
 from konflikt.rulesets.pwge import endings
+from konflikt.rulesets.pwge.i18n import _
 from konflikt.rulesets.pwge.kernel import PwgeKernel
 from konflikt.rulesets.pwge.kernel_flow import Phase
 from konflikt.rulesets.pwge.kernel_tables import NONE
@@ -178,9 +179,9 @@ class PwgeModel:
     def why_not_entered(self, state: State) -> str | None:
         """Why :meth:`enter` cannot load ``state`` (``None``: it can)."""
         if not isinstance(state, PwgeState) or self._identity(state) != self.static:
-            return "another conflict than the pwge model's"
+            return _("another conflict than the pwge model's")
         if state.is_terminal():
-            return "the conflict has ended"
+            return _("the conflict has ended")
         return why_not_loaded(state)
 
     def enter(self, state: State) -> list[tuple[Hashable, Fraction]] | None:
@@ -257,7 +258,7 @@ def _merged(ways: dict[Hashable, tuple[int, int]]) -> tuple[int, list[tuple[Hash
     top = max(p for _, p in ways.values())
     nums = [(t, n * 6 ** (top - p)) for t, (n, p) in ways.items()]
     common = den = 6**top
-    for _, n in nums:
+    for _ways, n in nums:
         common = gcd(common, n)
     return den // common, [(t, n // common) for t, n in nums]
 
@@ -266,12 +267,14 @@ def exact_model(state: State, policies: Mapping[str, Policy]) -> PwgeModel | str
     """The :class:`PwgeModel` of the duel at ``state``; why not (a string); ``None`` where it neither starts there
     (the open floor) nor enters there (the middle of a handling it can load, :meth:`PwgeModel.enter`)."""
     if not isinstance(state, PwgeState):
-        return "not a pwge conflict"
+        return _("not a pwge conflict")
     if len(state.people) != 2 or len(state.side_ids) != 2:
-        return f"the pwge model plays one against one; this conflict has {len(state.people)} participants"
+        return _(
+            "the pwge model plays one against one; this conflict has {count} participants", count=len(state.people)
+        )
     for seat in state.seats():
         if not isinstance(policies.get(seat), HeuristicPolicy):
-            return f"the pwge model mirrors the heuristic policy on both seats; {seat} plays another"
+            return _("the pwge model mirrors the heuristic policy on both seats; {seat} plays another", seat=seat)
     if state.is_terminal():
         return None
     at_floor = state.phase == "open" and state.ex is None

@@ -16,6 +16,7 @@ handling"), the choices before the first die (the attribute in use, a surpriser'
 from __future__ import annotations
 
 from konflikt.rulesets.pwge.exchange import DIFFICULTY, Deed
+from konflikt.rulesets.pwge.i18n import _
 from konflikt.rulesets.pwge.kernel_flow import ATTACKER, CCT, DEFENDER, Phase
 from konflikt.rulesets.pwge.kernel_rules import ACTION_FIRST, RESPONSE_FIRST, SIM
 from konflikt.rulesets.pwge.kernel_tables import DEED_ARGS, NONE
@@ -47,17 +48,17 @@ def deed_code(deed: Deed | None) -> int:
 def why_not_loaded(state: PwgeState) -> str | None:
     """Why ``state`` cannot be loaded into the rows (``None``: it can)."""
     if state.phase not in LOADED_PHASES:
-        return f"the pwge model does not enter a conflict at its {state.phase} phase"
+        return _("the pwge model does not enter a conflict at its {phase} phase", phase=state.phase)
     ex = state.ex
     if ex is None:
         if state.phase != "free_attack":
-            return f"the pwge model found no exchange at the {state.phase} phase"
+            return _("the pwge model found no exchange at the {phase} phase", phase=state.phase)
         return None
     for deed in (ex.action, ex.response):
         if deed is not None and deed_code(deed) == NONE:
-            return f"the pwge model's rows have no deed code for the handling {deed.kind!r}"
+            return _("the pwge model's rows have no deed code for the action {kind}", kind=repr(deed.kind))
         if deed is not None and deed.rolled:
-            return "the pwge model's rows have no rolled 'other' handling"
+            return _("the pwge model's rows have no rolled 'other' action")
     return None
 
 
