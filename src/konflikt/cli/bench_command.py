@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from konflikt.cli.i18n import _
 from konflikt.cli.render import plain_console
 from konflikt.errors import KonfliktError
 
@@ -49,11 +50,11 @@ def register(app: typer.Typer) -> None:
         from konflikt.cli.startup_bench import measure_startup, startup_table
 
         if startup + memory + serve > 1:
-            raise KonfliktError("one of --startup, --memory and --serve at a time")
+            raise KonfliktError(_("one of --startup, --memory and --serve at a time"))
         given = [name for name in ("tables", "seats", "seconds", "scenario", "long_log")
                  if getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE"]  # fmt: skip
         if given and not serve:  # not ignored while another bench runs for minutes
-            raise KonfliktError(f"--{given[0].replace('_', '-')} goes with --serve")
+            raise KonfliktError(_("--{option} goes with --serve", option=given[0].replace("_", "-")))
 
         if startup:
             started = measure_startup(3 if quick else 5)
