@@ -73,12 +73,8 @@ CANDIDATES = (
 
 
 def proper_names(state: LevaldState) -> frozenset[str]:
-    """The fighters' names and ids, and the sides' names: a side's name is the scenario's (one string, "Vakten (the
-    guard)": the core reads a side's name as one string, not a table of languages)."""
-    words = {word for f in state.fighters for word in (f.name, f.id)}
-    for name in state.side_names.values():
-        words.update(name.replace("(", " ").replace(")", " ").split())
-    return frozenset(words) | PROPER
+    """The fighters' names and ids (the sides' names are the setup's tables of languages)."""
+    return frozenset(word for f in state.fighters for word in (f.name, f.id)) | PROPER
 
 
 def own_refusal(state: LevaldState, seat: str, action: Action) -> bool:

@@ -67,11 +67,11 @@ from typing import Any
 import numpy as np
 
 from konflikt.core.deadline import check_time
+from konflikt.core.thousands import grouped
 from konflikt.dice.compiled import in_background, side_by_side, threads
 from konflikt.errors import ModelTooLarge
 from konflikt.rulesets.levald import rules as R
 from konflikt.rulesets.levald import sweeps as S
-from konflikt.rulesets.levald import words as W
 from konflikt.rulesets.levald.i18n import _
 from konflikt.rulesets.levald.model import (
     BOXES,
@@ -123,13 +123,13 @@ class TooManyBandStates(ModelTooLarge):
 
     def __init__(self, met: int, limit: int, blocks: int, pending: int) -> None:
         self.met, self.limit, self.blocks, self.pending = met, limit, blocks, pending
-        fields = {"met": W.count(met), "limit": W.count(limit)}
+        fields = {"met": grouped(met), "limit": grouped(limit)}
         if blocks:
             text = _(
                 "{met} band states (round starts and strike backs per pair of daze penalties) met after {blocks} "
                 "blocks of daze were solved, with {pending} bands of them still waiting, over {limit}",
-                blocks=W.count(blocks),
-                pending=W.count(pending),
+                blocks=grouped(blocks),
+                pending=grouped(pending),
                 **fields,
             )
         else:

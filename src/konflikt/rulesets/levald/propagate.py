@@ -77,9 +77,9 @@ from typing import Any, TypeVar
 import numpy as np
 
 from konflikt.core.deadline import check_time
+from konflikt.core.thousands import grouped
 from konflikt.errors import ModelTooLarge
 from konflikt.rulesets.levald import rules as R
-from konflikt.rulesets.levald import words as W
 from konflikt.rulesets.levald.i18n import _
 from konflikt.rulesets.levald.model import (
     BOXES,
@@ -145,10 +145,10 @@ class TooManyLive(ModelTooLarge):
     def __init__(self, rounds: int, live: int, limit: int, per_round: list[int], whole: bool) -> None:
         self.rounds, self.met, self.limit, self.per_round = rounds, live, limit, tuple(per_round)
         fields = {
-            "live": W.count(live),
+            "live": grouped(live),
             "rounds": rounds,
-            "limit": W.count(limit),
-            "per_round": ", ".join(W.count(n) for n in per_round),
+            "limit": grouped(limit),
+            "per_round": ", ".join(grouped(n) for n in per_round),
         }
         if whole:
             text = _(

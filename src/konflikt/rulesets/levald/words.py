@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 
-from konflikt.core.i18n import BABEL_LOCALES, BILINGUAL, current, percent
+from konflikt.core.i18n import BILINGUAL, current, percent
 from konflikt.rulesets.levald.i18n import _, pgettext
 
 Words = Mapping[str, Callable[[], str]]
@@ -217,16 +217,6 @@ def _whole_percent(value: int, language: str) -> str:
     return percent(value, 0)
 
 
-def count(value: int) -> str:
-    """A large whole number with the language's thousands separator (``1,234,567``; ``1 234 567`` in Swedish)."""
-    language = current()
-    if language in ("en", BILINGUAL):
-        return f"{value:,}"
-    from babel.numbers import format_decimal
-
-    return str(format_decimal(value, locale=BABEL_LOCALES[language]))
-
-
 def daze(value: int | str) -> str:
     """``Omtöckning 12`` (a resource: the core's fate reading skips a piece with a number in it)."""
     return _("daze {daze}", daze=value)
@@ -239,7 +229,6 @@ __all__ = [
     "REACH",
     "WISH_KINDS",
     "Terms",
-    "count",
     "daze",
     "distance",
     "level",
