@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import tomllib
 from collections.abc import Callable
 from fractions import Fraction
@@ -25,6 +26,9 @@ from konflikt.dice import Fudge, Percentile, SuccessPool, SumDice, parse_dice
 from konflikt.errors import KonfliktError
 from konflikt.reports import find_report
 from konflikt.reports.choices import print_choices
+from konflikt.reports.ladder import print_report as print_ladder
+from konflikt.reports.round_robin import print_report as print_round_robin
+from konflikt.reports.strong import print_strong
 from konflikt.sim.engine import capped_workers, check_count, choose_engine
 from konflikt.sim.header import caption, make_folder_for, writable_file
 from konflikt.sim.sweep import set_path
@@ -67,8 +71,8 @@ def refusal(call: Callable[[], object]) -> str:
     raise AssertionError("no refusal")
 
 
-DANISH = frozenset({"end", "her", "have"})
-"""Danish words (than, here, have) that ``tests.languages.ENGLISH_WORDS`` counts as English."""
+DANISH = frozenset({"end", "her", "have", "chance"})
+"""Danish words (than, here, have, chance) that ``tests.languages.ENGLISH_WORDS`` counts as English."""
 
 
 def assert_spoken(texts: list[str], language: str, names: frozenset[str] = NAMES) -> None:
@@ -292,8 +296,54 @@ def report_texts() -> list[str]:
             },
         ]
     }
-    console = Console(width=200, record=True, color_system=None)
+    console = Console(width=400, record=True, color_system=None, file=io.StringIO())
     print_choices(data, console)
+    rating = {"share_vs_baseline": 0.5, "share_se": 0.01, "duels_vs_baseline": 4, "rating": 0.0}
+    rating |= {"p_beats_baseline": 0.5, "p_low": 0.4, "p_high": 0.6}
+    mirror = {"share_a": 0.5, "se": 0.01}
+    entrants = [
+        {"name": "Spjut", "english": "spear", "reference": 3},
+        {"name": "Yxa", "english": "axe", "reference": 2},
+    ]
+    robin = {
+        "title": "Vapen",
+        "n": 10,
+        "seed": 1,
+        "levels": [60],
+        "level_unit": "%",
+        "entrant_word": "vapen",
+        "reference_name": "Bra",
+        "baseline": "Spjut",
+        "entrants": entrants,
+        "engines": ["reference"],
+        "by_level": {
+            60: {
+                "ratings": {"Spjut": rating | {"duels_vs_baseline": 0}, "Yxa": rating},
+                "mirrors": {"Spjut": mirror, "Yxa": mirror},
+                "spearman": 0.5,
+            }
+        },
+    }
+    print_round_robin(robin, console)
+    strong = {
+        "policy": "rollout:8",
+        "n": 4,
+        "by_level": {60: {"Spjut": {"heuristic_share": 0.5, "heuristic_se": 0.1, "share": 0.5, "se": 0.1}}},
+    }
+    print_strong(robin, strong, console)
+    row = {"name": "Rövare", "method": "exact", "p_win": 0.5, "p_win_low": 0.4, "p_win_high": 0.6, "kamp": 3}
+    row |= {"p_victory": 0.5, "consequences_budolf": 1.0, "p_death_budolf": 0.1, "consequences_opponent": 2.0}
+    ladder = {
+        "title": "Fiender",
+        "n": 1000,
+        "seed": 1,
+        "numbers": ["kamp"],
+        "heroes": ["budolf"],
+        "names": {"budolf": "Budolf"},
+        "endings": {"victory": "sejr"},
+        "rows": [row],
+    }
+    print_ladder(ladder, console)
     return [console.export_text(), refusal(lambda: find_report("nix-nada"))]
 
 
@@ -303,4 +353,6 @@ def test_the_reports_speak_the_language(language: str, monkeypatch: pytest.Monke
     with speaking(language):
         texts = report_texts()
     names = {"toy", "duel", "stance", "guard", "ada", "nix", "nada", "cpu", "levald", "weapons", "presja", "choices"}
+    names |= {"spjut", "yxa", "vapen", "bra", "rollout", "reference", "budolf", "kamp", "sejr", "fiender", "rövare"}
+    names |= {"bradley", "terry", "spearman", "csv", "json", "konflikt", "report", "help", "docs", "search", "md"}
     assert_spoken(texts, language, NAMES | names | {"fimbulfrost", "opponents", "pwge", "pp", "p"})

@@ -18,9 +18,12 @@ from typing import Any
 from konflikt.analysis.exact import StateSpaceTooLarge, conflict_odds
 from konflikt.core.batch import wilson
 from konflikt.core.conflict import new_state
+from konflikt.core.i18n import number, percent
+from konflikt.core.messages import N_, _
 from konflikt.core.reports import Ladder, Report
 from konflikt.core.ruleset import Ruleset
 from konflikt.core.scenario import Scenario, scenario_from_document
+from konflikt.core.thousands import grouped
 from konflikt.reports.figures import report_header, save_figure, write_csv
 from konflikt.sim.engine import simulate
 from konflikt.sim.runner import seat_policies
@@ -157,8 +160,12 @@ def write_files(data: dict[str, Any], out_dir: Path) -> list[Path]:
     return [path, *save_figure(figure(data), out_dir / stem, data["run"], per)]
 
 
+METHODS = {"exact": N_("exact"), "kernel": N_("kernel"), "reference": N_("reference")}
+"""How a rung's numbers were had (the CSV keeps the id), in the words of the common catalog."""
+
+
 def _who(data: Mapping[str, Any], pid: str) -> str:
-    return "the opponent" if pid == "opponent" else str(data["names"].get(pid, pid))
+    return _("the opponent") if pid == "opponent" else str(data["names"].get(pid, pid))
 
 
 def figure(data: dict[str, Any]) -> Any:
@@ -225,30 +232,39 @@ def print_report(data: dict[str, Any], console: Any) -> None:
     """A table for the terminal (``console`` is a ``rich.console.Console``)."""
     from rich.table import Table
 
-    table = Table(title=f"{data['title']} (n = {data['n']:,} where not exact, seed {data['seed']})")
+    table = Table(
+        title=_(
+            "{title} (n = {n} where not exact, seed {seed})",
+            title=data["title"],
+            n=grouped(data["n"]),
+            seed=data["seed"],
+        )
+    )
     numbers = data["numbers"]
     heroes = [_who(data, h) for h in data["heroes"]]
     endings = list(data["endings"].values())
-    for column in ("opponent", "/".join(numbers), "method", "P(win) [95%]", *endings, *heroes, "opponent"):
-        left = column in ("opponent", "method")
+    opponent, method = _("opponent"), _("method")
+    win_column = _("P(win) [{interval}]", interval=percent(95, 0))
+    for column in (opponent, "/".join(numbers), method, win_column, *endings, *heroes, opponent):
+        left = column in (opponent, method)
         table.add_column(column, justify="left" if left else "right", overflow="fold")  # piped: every word kept
     for r in data["rows"]:
         win = (
-            f"{r['p_win']:.3f}"
+            number(r["p_win"], 3)
             if r["method"] == "exact"
-            else f"{r['p_win']:.3f} [{r['p_win_low']:.3f}, {r['p_win_high']:.3f}]"
+            else f"{number(r['p_win'], 3)} [{number(r['p_win_low'], 3)}, {number(r['p_win_high'], 3)}]"
         )
         table.add_row(
             r["name"],
             "/".join(str(r[k]) for k in numbers),
-            r["method"],
+            _(METHODS[r["method"]]) if r["method"] in METHODS else r["method"],
             win,
-            *(f"{r[f'p_{e}']:.3f}" for e in data["endings"]),
-            *(f"{r[f'consequences_{h}']:.2f} ({r[f'p_death_{h}']:.1%} †)" for h in data["heroes"]),
-            f"{r['consequences_opponent']:.2f}",
+            *(number(r[f"p_{e}"], 3) for e in data["endings"]),
+            *(f"{number(r[f'consequences_{h}'], 2)} ({percent(100 * r[f'p_death_{h}'], 1)} †)" for h in data["heroes"]),
+            number(r["consequences_opponent"], 2),
         )
     console.print(table)
-    console.print("heroes' columns: expected consequences (chance to die †); the opponent's: expected consequences")
+    console.print(_("heroes' columns: expected consequences (chance to die †); the opponent's: expected consequences"))
 
 
 __all__ = ["figure", "ladder_report", "measure", "print_report"]

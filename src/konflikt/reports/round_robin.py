@@ -22,6 +22,8 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from konflikt.core.i18n import BILINGUAL, current, number, percent
+from konflikt.core.messages import _
 from konflikt.core.reports import Report, RoundRobin
 from konflikt.core.ruleset import Ruleset
 from konflikt.core.scenario import scenario_from_document
@@ -212,8 +214,14 @@ def round_robin_report(
 
 
 def _english(data: dict[str, Any], name: str) -> str:
+    """An entrant's name, with its English gloss where the language in use is English or ``both``."""
     gloss = next((e["english"] for e in data["entrants"] if e["name"] == name), "")
-    return f"{name} ({gloss})" if gloss else name
+    return f"{name} ({gloss})" if gloss and current() in ("en", BILINGUAL) else name
+
+
+def _share(share: float, se: float) -> str:
+    """A share ± its 95% interval: ``52.0% ± 3.1%``."""
+    return f"{percent(100 * share, 1)} ± {percent(100 * (Z95 * se), 1)}"
 
 
 # ---- output --------------------------------------------------------------------------------------------------------
@@ -222,17 +230,33 @@ def print_report(data: dict[str, Any], console: Console) -> None:
     duels against the baseline (the share of points, both seat orders) — and, labelled as such, the Bradley–Terry
     fit's chance to beat the baseline over every pairing, and the mirror match."""
     levels, unit = data["levels"], data["level_unit"]
-    table = Table(title=f"{data['title']} — n = {data['n']} duels per ordered pair, seed {data['seed']}")
+    table = Table(
+        title=_(
+            "{title} — n = {n} duels per ordered pair, seed {seed}", title=data["title"], n=data["n"], seed=data["seed"]
+        )
+    )
     table.add_column(data["entrant_word"], overflow="fold")
     if data["reference_name"]:
         table.add_column(data["reference_name"], justify="right", overflow="fold")
     baseline = _english(data, data["baseline"])
     for level in levels:
-        table.add_column(f"head to head vs {data['baseline']} at {level}{unit}", justify="right", overflow="fold")
+        at = f"{level}{unit}"
         table.add_column(
-            f"Bradley–Terry fit: P(beats {data['baseline']}) at {level}{unit} [95%]", justify="right", overflow="fold"
+            _("head to head vs {baseline} at {level}", baseline=data["baseline"], level=at),
+            justify="right",
+            overflow="fold",
         )
-        table.add_column(f"mirror at {level}{unit}", justify="right", overflow="fold")
+        table.add_column(
+            _(
+                "Bradley–Terry fit: P(beats {baseline}) at {level} [{interval}]",
+                baseline=data["baseline"],
+                level=at,
+                interval=percent(95, 0),
+            ),
+            justify="right",
+            overflow="fold",
+        )
+        table.add_column(_("mirror at {level}", level=at), justify="right", overflow="fold")
     first = data["by_level"][levels[0]]["ratings"]
 
     def headline(name: str) -> tuple[float, float]:
@@ -246,27 +270,37 @@ def print_report(data: dict[str, Any], console: Console) -> None:
         for level in levels:
             r = data["by_level"][level]["ratings"][entrant["name"]]
             m = data["by_level"][level]["mirrors"][entrant["name"]]
-            direct = (
-                f"{r['share_vs_baseline']:.1%} ± {Z95 * r['share_se']:.1%}"
-                if r["duels_vs_baseline"]
-                else "(the baseline)"
-            )
-            row += [
-                direct,
-                f"{r['p_beats_baseline']:.1%} [{r['p_low']:.1%}, {r['p_high']:.1%}]",
-                f"{m['share_a']:.1%} ± {Z95 * m['se']:.1%}",
-            ]
+            direct = _share(r["share_vs_baseline"], r["share_se"]) if r["duels_vs_baseline"] else _("(the baseline)")
+            fit = [percent(100 * r[k], 1) for k in ("p_beats_baseline", "p_low", "p_high")]
+            row += [direct, f"{fit[0]} [{fit[1]}, {fit[2]}]", _share(m["share_a"], m["se"])]
         table.add_row(*row)
     console.print(table)
     if data["reference_name"]:
-        rhos = ", ".join(f"{s}{unit}: {data['by_level'][s]['spearman']:+.2f}" for s in levels)
-        console.print(f"Spearman rank correlation of the fit's rating with {data['reference_name']}: {rhos}")
+        rhos = ", ".join(f"{s}{unit}: {_signed(data['by_level'][s]['spearman'])}" for s in levels)
+        console.print(
+            _(
+                "Spearman rank correlation of the fit's rating with {reference}: {rhos}",
+                reference=data["reference_name"],
+                rhos=rhos,
+            )
+        )
     console.print(
-        f"head to head: the share of points each took in its own duels against {baseline} (both seat orders, a "
-        f"draw is half; ± its 95% interval); Bradley–Terry fit: the chance to beat {baseline} that one strength per "
-        f"entrant fitted over every pairing gives (a model, θ in the CSV and JSON); mirror: the first seat's share "
-        f"when an entrant meets itself (even: 50%) · engine: {', '.join(data['engines'])}"
+        _(
+            "head to head: the share of points each took in its own duels against {baseline} (both seat orders, a "
+            "draw is half; ± its {interval} interval); Bradley–Terry fit: the chance to beat {baseline} that one "
+            "strength per entrant fitted over every pairing gives (a model, θ in the CSV and JSON); mirror: the first "
+            "seat's share when an entrant meets itself (even: {even}) · engine: {engines}",
+            baseline=baseline,
+            interval=percent(95, 0),
+            even=percent(50, 0),
+            engines=", ".join(data["engines"]),
+        )
     )
+
+
+def _signed(value: float) -> str:
+    """``+0.83``: a correlation with its sign, the language's decimal sign."""
+    return ("+" if value >= 0 else "") + number(value, 2)
 
 
 def write_files(data: dict[str, Any], out_dir: Path) -> list[Path]:

@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from konflikt.core.i18n import BILINGUAL, current, percent
+from konflikt.core.messages import _
 from konflikt.core.reports import RoundRobin
 from konflikt.core.scenario import scenario_from_document
 from konflikt.reports.ratings import Z95
@@ -77,34 +79,53 @@ def print_strong(data: dict[str, Any], strong: dict[str, Any], console: Any) -> 
     baseline = data["baseline"]
     policy = strong["policy"]
     title = (
-        f"against {baseline}: the heuristic beside {policy} on every seat "
-        f"(n = {strong['n']} duels in each seat order){'' if policy == 'optimal' else ' — not optimal play'}"
+        _(
+            "against {baseline}: the heuristic beside {policy} on every seat (n = {n} duels in each seat order)",
+            baseline=baseline,
+            policy=policy,
+            n=strong["n"],
+        )
+        if policy == "optimal"
+        else _(
+            "against {baseline}: the heuristic beside {policy} on every seat (n = {n} duels in each seat order) — "
+            "not optimal play",
+            baseline=baseline,
+            policy=policy,
+            n=strong["n"],
+        )
     )
     table = Table(title=title)
     table.add_column(data["entrant_word"], overflow="fold")
     if data["reference_name"]:
         table.add_column(data["reference_name"], justify="right", overflow="fold")
     for level in data["levels"]:
-        table.add_column(f"heuristic at {level}{unit}", justify="right", overflow="fold")
-        table.add_column(f"{policy} at {level}{unit}", justify="right", overflow="fold")
+        table.add_column(_("heuristic at {level}", level=f"{level}{unit}"), justify="right", overflow="fold")
+        table.add_column(
+            _("{policy} at {level}", policy=policy, level=f"{level}{unit}"), justify="right", overflow="fold"
+        )
     reference = {e["name"]: e["reference"] for e in data["entrants"]}
     english = {e["name"]: e["english"] for e in data["entrants"]}
     first = strong["by_level"][data["levels"][0]]
     for name in sorted(first, key=lambda w: -first[w]["share"]):
-        row = [f"{name} ({english[name]})" if english[name] else name]
+        row = [f"{name} ({english[name]})" if english[name] and current() in ("en", BILINGUAL) else name]
         if data["reference_name"]:
             row.append(str(reference[name]))
         for level in data["levels"]:
             r = strong["by_level"][level][name]
             row += [
-                f"{r['heuristic_share']:.1%} ± {Z95 * r['heuristic_se']:.1%}",
-                f"{r['share']:.1%} ± {Z95 * r['se']:.1%}",
+                f"{percent(100 * r['heuristic_share'], 1)} ± {percent(100 * (Z95 * r['heuristic_se']), 1)}",
+                f"{percent(100 * r['share'], 1)} ± {percent(100 * (Z95 * r['se']), 1)}",
             ]
         table.add_row(*row)
     console.print(table)
     console.print(
-        f"the share of points each takes in its own duels against {baseline} (a draw is half), ± a 95% interval; "
-        f"{policy}: see `konflikt report --help` and docs/search.md for what the policy is",
+        _(
+            "the share of points each takes in its own duels against {baseline} (a draw is half), ± a {interval} "
+            "interval; {policy}: see `konflikt report --help` and docs/search.md for what the policy is",
+            baseline=baseline,
+            interval=percent(95, 0),
+            policy=policy,
+        ),
         highlight=False,
         markup=False,
     )
