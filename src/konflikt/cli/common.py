@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 from konflikt.cli.completion import complete_rule_option, complete_scenario, complete_seat_policy
-from konflikt.cli.i18n import _, whole
+from konflikt.cli.i18n import _, policy_named, whole
 from konflikt.core.deadline import OutOfTime, deadline
 from konflikt.core.options import parse_assignments
 from konflikt.core.scenario import Scenario, bundled_examples
@@ -297,7 +297,7 @@ def policy_name(scenario: Scenario, name: str, what: str) -> str:
     Raises:
         KonfliktError: no such policy (the nearest named, and every policy listed).
     """
-    base, colon, argument = name.strip().partition(":")
+    base, colon, argument = policy_named(name).strip().partition(":")  # heuristik, heurystyka: heuristic
     base = base.lower()
     known = [*scenario.ruleset.policy_names(), "human"]
     if base not in known:

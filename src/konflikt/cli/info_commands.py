@@ -48,7 +48,7 @@ def register(app: typer.Typer) -> None:
                     "source: {source} ({language}); policies: {policies}; odds questions: {questions}",
                     source=r.source,
                     language=r.language,
-                    policies=", ".join([*r.policy_names(), "human"]),
+                    policies=", ".join(policy_label(name) for name in [*r.policy_names(), "human"]),
                     questions=", ".join(r.odds) or "-",
                 ),
                 style="dim",
