@@ -18,6 +18,7 @@ from konflikt.dice.expression import DiceExpression
 from konflikt.dice.opposed import Judge, OpposedRule, as_numbers
 from konflikt.errors import KonfliktError
 from konflikt.rulesets.pwge.exchange import Contest
+from konflikt.rulesets.pwge.i18n import _
 
 TWO_T: dict[int, Fraction] = SumDice(2, 6, 0, "T").distribution()
 
@@ -38,7 +39,7 @@ def difficulty_modifier(text: str) -> int:
     normal = text.replace(" ", "").upper()
     table = {"2T": 0, "2T+0": 0, "2T+2": 2, "2T+4": 4}
     if normal not in table:
-        raise KonfliktError(f"--difficulty takes 2T, 2T+2 or 2T+4, not {text!r}")
+        raise KonfliktError(_("--difficulty takes 2T, 2T+2 or 2T+4, not {value}", value=repr(text)))
     return table[normal]
 
 
@@ -76,11 +77,11 @@ def _opposed(attack: int, defense: int) -> OddsAnswer:
     margin = margin_distribution(attack, defense)
     win = p_attack_wins(attack, defense)
     return OddsAnswer(
-        title=f"2T{attack:+d} against 2T{defense:+d} (a tie holds for the defence)",
+        title=_("{a} against {d} (a tie holds for the defence)", a=f"2T{attack:+d}", d=f"2T{defense:+d}"),
         label="margin",
         outcomes=[(str(m), p) for m, p in sorted(margin.items())],
         probabilities={"attack wins": win, "defence holds": 1 - win, "tie": margin.get(0, Fraction(0))},
-        notes=["the roll is a stand-in for Parallel Worlds' own: 2T + attribute + skill (+ weapon bonus)"],
+        notes=[_("the roll is a stand-in for Parallel Worlds' own: 2T + attribute + skill (+ weapon bonus)")],
     )
 
 
@@ -88,22 +89,27 @@ def _ranged(attack: int, difficulty: str) -> OddsAnswer:
     k = difficulty_modifier(difficulty)
     win = p_attack_wins(attack, k)
     return OddsAnswer(
-        title=f"ranged attack 2T{attack:+d} against difficulty 2T{k:+d}" if k else f"2T{attack:+d} against 2T",
+        title=_("ranged attack {a} against difficulty {d}", a=f"2T{attack:+d}", d=f"2T{k:+d}")
+        if k
+        else _("{a} against {d}", a=f"2T{attack:+d}", d="2T"),
         label="result",
         outcomes=[("hit", win), ("miss", 1 - win)],
         probabilities={"hit": win},
-        notes=["2T+2 up to Kort, 2T+4 beyond Kort up to Max; the attack must beat the difficulty"],
+        notes=[_("2T+2 up to short, 2T+4 beyond short up to max; the attack must beat the difficulty")],
     )
 
 
 def _topping(attack: int, defense: int, attack_tokens: int, defense_tokens: int) -> OddsAnswer:
     if not (0 <= attack_tokens <= 12 and 0 <= defense_tokens <= 12):
-        raise KonfliktError("--attack-tokens and --defense-tokens take 0 to 12")
+        raise KonfliktError(_("--attack-tokens and --defense-tokens take 0 to 12"))
     win = p_topping_contest(attack, defense, attack_tokens, defense_tokens)
     return OddsAnswer(
-        title=(
-            f"topping contest: 2T{attack:+d} ({attack_tokens} tokens) against 2T{defense:+d} "
-            f"({defense_tokens} tokens), whoever is behind tops"
+        title=_(
+            "topping contest: {a} ({a_tokens} tokens) against {d} ({d_tokens} tokens), whoever is behind tops",
+            a=f"2T{attack:+d}",
+            a_tokens=attack_tokens,
+            d=f"2T{defense:+d}",
+            d_tokens=defense_tokens,
         ),
         label="result",
         outcomes=[("attack wins", win), ("defence holds", 1 - win)],
