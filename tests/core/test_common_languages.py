@@ -187,6 +187,9 @@ def engine_texts() -> list[str]:
         refusal(lambda: parse_dice("")),
         refusal(lambda: parse_dice("3d")),
         refusal(lambda: parse_dice("300d6")),
+        *(refusal(lambda e=e: parse_dice(e)) for e in ("4d6kh5", "d{1,2", "3d6 vs 2d6 vs 1d6", "max(2d6)", "4d6x")),
+        refusal(lambda: parse_dice("3d6 vs 2d6").parse("x")),
+        parse_dice("3d6 vs 2d6").table_hint(),
     ]
     return texts
 
@@ -197,6 +200,7 @@ def test_the_engine_speaks_the_language(language: str, monkeypatch: pytest.Monke
     with speaking(language):
         texts = engine_texts()
     names = {"ada", "bo", "west", "strike", "guard", "flee", "points", "slip", "toy", "duel", "random", "heuristic"}
+    names |= {"vs", "max", "kh", "x"}
     assert_spoken(texts, language, NAMES | names | {"policy", "seat", "state", "api"})
 
 

@@ -414,7 +414,13 @@ def _tokens(text: str) -> list[str]:
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if not m or not m.group(1):
-            raise DiceError(f"cannot read dice expression {text!r}: unexpected {text[pos:].strip()[:8]!r}")
+            raise DiceError(
+                _(
+                    "cannot read dice expression {expr}: unexpected {found}",
+                    expr=repr(text),
+                    found=repr(text[pos:].strip()[:8]),
+                )
+            )
         word = m.group(1)
         if word.lower().startswith("df"):  # 4dF, and 4dFr-1: the die, then what follows it
             out += ["d", "F"] + ([word[2:]] if len(word) > 2 else [])
@@ -446,7 +452,7 @@ class _Parser:
         self.i = 0
 
     def fail(self, why: str) -> DiceError:
-        return DiceError(f"cannot read dice expression {self.text!r}: {why}")
+        return DiceError(_("cannot read dice expression {expr}: {why}", expr=repr(self.text), why=why))
 
     def peek(self) -> str | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
@@ -458,20 +464,24 @@ class _Parser:
     def take(self) -> str:
         token = self.peek()
         if token is None:
-            raise self.fail("it ends too early")
+            raise self.fail(_("it ends too early"))
         self.i += 1
         return token
 
     def expect(self, token: str, why: str) -> None:
         if self.word() != token:
             found = self.peek()
-            raise self.fail(f"{why}, found {found!r}" if found is not None else f"{why}: it ends too early")
+            raise self.fail(
+                _("{why}, found {found}", why=why, found=repr(found))
+                if found is not None
+                else _("{why}: it ends too early", why=why)
+            )
         self.take()
 
     def number(self, what: str) -> int:
         token = self.take()
         if not token.isdigit():
-            raise self.fail(f"expected {what}, found {token!r}")
+            raise self.fail(_("expected {what}, found {found}", what=what, found=repr(token)))
         return int(token)
 
     def signed(self, what: str) -> int:
@@ -487,7 +497,7 @@ class _Parser:
         if self.word() != "vs":
             self.end()
             if not first.rolls_dice():
-                raise self.fail("roll at least one die, e.g. 3d6")
+                raise self.fail(_("roll at least one die, e.g. 3d6"))
             return first
         a_text = _written(self.tokens[start : self.i])
         self.take()
@@ -495,9 +505,9 @@ class _Parser:
         second = self.side()
         b_text = _written(self.tokens[start : self.i])
         if self.word() == "vs":
-            raise self.fail("one 'vs' at a time: A vs B")
+            raise self.fail(_("one 'vs' at a time: A vs B"))
         if not first.rolls_dice() and not second.rolls_dice():
-            raise self.fail("roll at least one die on one side, e.g. 3d6 vs 12")
+            raise self.fail(_("roll at least one die on one side, e.g. 3d6 vs 12"))
         a = replace(first, written=a_text)
         b = replace(second, written=b_text)
         written = f"{a_text} vs {b_text}"
@@ -506,8 +516,12 @@ class _Parser:
             for name, side in (("A", a), ("B", b)):
                 if side.compare is not None and not side.pool:
                     raise self.fail(
-                        f"{name} = {side.written} is a yes/no test, with no number to compare: compare sums or "
-                        f"pools, or judge the two rolls by a rule ('… by quality')"
+                        _(
+                            "{name} = {written} is a yes/no test, with no number to compare: compare sums or pools, "
+                            "or judge the two rolls by a rule ('… by quality')",
+                            name=name,
+                            written=side.written,
+                        )
                     )
             return Opposed(a, b, written)
         self.take()
@@ -518,14 +532,14 @@ class _Parser:
     def opposed_by(self, a: DiceExpression, b: DiceExpression, written: str, name: str) -> Opposed:
         rules = self.rules or {}
         if name not in rules:
-            known = ", ".join(sorted(rules)) or "none here"
-            raise self.fail(f"no opposed rule {name!r} (known: {known})")
+            known = ", ".join(sorted(rules)) or _("none here")
+            raise self.fail(_("no opposed rule {name} (known: {known})", name=repr(name), known=known))
         judge = rules[name].bind(a, b)
         return Opposed(a, b, f"{written} by {name}", name, judge)
 
     def end(self) -> None:
         if self.peek() is not None:
-            raise self.fail(f"unexpected {self.peek()!r}")
+            raise self.fail(_("unexpected {found}", found=repr(self.peek())))
 
     def side(self) -> DiceExpression:
         terms, bracketed = self.sum()
@@ -534,7 +548,7 @@ class _Parser:
             op = self.take().replace("==", "=")
             compare = (op, self.signed("a number to compare with"))
         if self.peek() is not None and self.word() not in ("vs", "by"):
-            raise self.fail(f"unexpected {self.peek()!r}")
+            raise self.fail(_("unexpected {found}", found=repr(self.peek())))
         pool = False
         if compare is not None and not bracketed and len(terms) == 1 and terms[0][0] == 1:
             group = terms[0][1]
@@ -565,7 +579,7 @@ class _Parser:
             self.take()
             parts.append(self.atom())
             if len(parts) > MAX_ROLLS:
-                raise self.fail(f"multiply at most {MAX_ROLLS} factors")
+                raise self.fail(_("multiply at most {most} factors", most=MAX_ROLLS))
         if len(parts) == 1:
             return [(sign * s, t) for s, t in parts[0]]
         scale, factors = 1, list[Operand]()
@@ -587,7 +601,7 @@ class _Parser:
 
     def rolls(self, what: str) -> tuple[Operand, ...]:
         """``( sum {, sum} )``: the independent rolls of ``max``, ``min`` or ``highest N of``."""
-        self.expect("(", f"{what} takes expressions in brackets, e.g. {what}(2d6, 1d12)")
+        self.expect("(", _("{what} takes expressions in brackets, e.g. {what}(2d6, 1d12)", what=what))
         found: list[Operand] = []
         while True:
             terms, _end = self.sum()
@@ -596,12 +610,14 @@ class _Parser:
             else:
                 found.append(DiceExpression(tuple(terms)))
             if len(found) > MAX_ROLLS:
-                raise self.fail(f"{what} takes at most {MAX_ROLLS} expressions")
+                raise self.fail(_("{what} takes at most {most} expressions", what=what, most=MAX_ROLLS))
             token = self.take()
             if token == ")":
                 return tuple(found)
             if token != ",":
-                raise self.fail(f"{what}'s expressions are separated by commas, found {token!r}")
+                raise self.fail(
+                    _("{what}'s expressions are separated by commas, found {found}", what=what, found=repr(token))
+                )
 
     def atom(self) -> list[Term]:
         token = self.peek()
@@ -610,14 +626,14 @@ class _Parser:
             self.take()
             inner, _end = self.sum()
             if self.peek() != ")":
-                raise self.fail("a '(' is not closed")
+                raise self.fail(_("a '(' is not closed"))
             self.take()
             return inner
         if word in FUNCTIONS:
             self.take()
             found = self.rolls(word)
             if len(found) < 2:
-                raise self.fail(f"{word} takes two or more expressions, e.g. {word}(2d6, 1d12)")
+                raise self.fail(_("{word} takes two or more expressions, e.g. {word}(2d6, 1d12)", word=word))
             return [(1, KeepOf(FUNCTIONS[word], 1, found))]
         if word in KEEPS:
             return [(1, self.keep_of(word))]
@@ -630,30 +646,30 @@ class _Parser:
         if word == "t":
             sides = self.number("sides") if (self.peek() or "").isdigit() else 6
             if not 2 <= sides <= MAX_FACES:
-                raise self.fail(f"dice need 2 to {MAX_FACES} sides")
+                raise self.fail(_("dice need 2 to {most} sides", most=MAX_FACES))
             return [(1, self.group(count, tuple(range(1, sides + 1)), f"{sides}"))]
         if word != "d":
-            raise self.fail(f"unexpected {token!r}")
+            raise self.fail(_("unexpected {found}", found=repr(token)))
         return [(1, self.die(count))]
 
     def keep_of(self, word: str) -> Group | KeepOf:
         """``highest N of 4d6`` (one group's keep) or ``highest N of (1d6, 1d8, 1d10)`` (independent rolls)."""
         self.take()
         n = self.number(f"how many to keep after {word!r}")
-        self.expect("of", f"write {word} {n} of 4d6, or {word} {n} of (1d6, 1d8)")
+        self.expect("of", _("write {word} {n} of 4d6, or {word} {n} of (1d6, 1d8)", word=word, n=n))
         if self.peek() == "(":
             found = self.rolls(f"{word} {n} of")
             if not 1 <= n <= len(found):
-                raise self.fail(f"cannot keep {n} of {len(found)} rolls")
+                raise self.fail(_("cannot keep {n} of {count} rolls", n=n, count=len(found)))
             return KeepOf(KEEPS[word], n, found)
         atom = self.atom()
         group = atom[0][1] if len(atom) == 1 else None
         if not isinstance(group, Group):
-            raise self.fail(f"{word} {n} of takes dice (4d6) or rolls in brackets ((1d6, 1d8))")
+            raise self.fail(_("{word} {n} of takes dice (4d6) or rolls in brackets ((1d6, 1d8))", word=word, n=n))
         if group.keep is not None:
-            raise self.fail(f"{word} {n} of a group that already keeps some of its dice")
+            raise self.fail(_("{word} {n} of a group that already keeps some of its dice", word=word, n=n))
         if not 1 <= n <= group.count:
-            raise self.fail(f"cannot keep {n} of {group.count} dice")
+            raise self.fail(_("cannot keep {n} of {count} dice", n=n, count=group.count))
         return replace(group, keep=(KEEPS[word], n))
 
     def die(self, count: int) -> Group:
@@ -661,7 +677,7 @@ class _Parser:
         if token.isdigit():
             sides = int(token)
             if not 2 <= sides <= MAX_FACES:
-                raise self.fail(f"dice need 2 to {MAX_FACES} sides")
+                raise self.fail(_("dice need 2 to {most} sides", most=MAX_FACES))
             return self.group(count, tuple(range(1, sides + 1)), token)
         if token == "%":
             return self.group(count, tuple(range(1, 101)), "%")
@@ -675,17 +691,17 @@ class _Parser:
                 if closing == "}":
                     break
                 if closing != ",":
-                    raise self.fail("faces are listed as {1,1,2,3}")
+                    raise self.fail(_("faces are listed as {example}", example="{1,1,2,3}"))
             if len(faces) > MAX_FACES:
-                raise self.fail(f"a die has at most {MAX_FACES} faces")
+                raise self.fail(_("a die has at most {most} faces", most=MAX_FACES))
             if any(abs(f) > MAX_FACE_VALUE for f in faces):
-                raise self.fail(f"faces lie between -{MAX_FACE_VALUE} and {MAX_FACE_VALUE}")
+                raise self.fail(_("faces lie between -{most} and {most}", most=MAX_FACE_VALUE))
             return self.group(count, tuple(faces), "{" + ",".join(map(str, faces)) + "}")
-        raise self.fail(f"after d comes the sides (6), F, % or faces {{1,2,3}}, not {token!r}")
+        raise self.fail(_("after d comes the sides (6), F, % or faces {{1,2,3}}, not {found}", found=repr(token)))
 
     def group(self, count: int, faces: tuple[int, ...], die: str) -> Group:
         if not 1 <= count <= MAX_DICE:
-            raise self.fail(f"roll 1 to {MAX_DICE} dice at a time")
+            raise self.fail(_("roll 1 to {most} dice at a time", most=MAX_DICE))
         keep: tuple[str, int] | None = None
         explode = 0
         reroll: tuple[str, int] | None = None
@@ -699,9 +715,9 @@ class _Parser:
                 self.take()
                 explode = self.number("the explosion depth") if (self.peek() or "").isdigit() else DEFAULT_DEPTH
                 if not 1 <= explode <= MAX_DEPTH:
-                    raise self.fail(f"explode 1 to {MAX_DEPTH} times")
+                    raise self.fail(_("explode 1 to {most} times", most=MAX_DEPTH))
                 if len(set(faces)) < 2:
-                    raise self.fail("a die with one face cannot explode")
+                    raise self.fail(_("a die with one face cannot explode"))
             elif reroll is None and word in ("r", "ro"):
                 self.take()
                 once = word == "ro"
@@ -710,24 +726,26 @@ class _Parser:
                 matched = [f for f in faces if COMPARISONS[op](f, reroll[1])]
                 written = f"{word}{'' if op == '=' else op}{reroll[1]}"
                 if not matched:
-                    raise self.fail(f"{written} rerolls no face of d{die}")
+                    raise self.fail(_("{written} rerolls no face of d{die}", written=written, die=die))
                 if not once and len(matched) == len(faces):
-                    raise self.fail(f"{written} rerolls every face of d{die} forever (ro rerolls once)")
+                    raise self.fail(
+                        _("{written} rerolls every face of d{die} forever (ro rerolls once)", written=written, die=die)
+                    )
             else:
                 break
         left = {f for f in faces if reroll is None or once or not COMPARISONS[reroll[0]](f, reroll[1])}
         if explode and len(left) < 2:
-            raise self.fail("a die left with one face by its reroll cannot explode")
+            raise self.fail(_("a die left with one face by its reroll cannot explode"))
         return Group(count, faces, die, keep, explode, reroll, once)
 
     def keep(self, word: str, count: int) -> tuple[str, int]:
         k = self.number("how many dice") if (self.peek() or "").isdigit() else 1
         if word.startswith("d"):
             if not 0 <= k < count:
-                raise self.fail(f"cannot drop {k} of {count} dice")
+                raise self.fail(_("cannot drop {k} of {count} dice", k=k, count=count))
             return ("l", count - k) if word == "dh" else ("h", count - k)
         if not 1 <= k <= count:
-            raise self.fail(f"cannot keep {k} of {count} dice")
+            raise self.fail(_("cannot keep {n} of {count} dice", n=k, count=count))
         return ("l" if word == "kl" else "h", k)
 
 

@@ -22,6 +22,7 @@ import numpy as np
 
 from konflikt.dice.counts import Counts, product_seconds
 from konflikt.dice.dice import Dice, _ints
+from konflikt.dice.messages import _
 from konflikt.errors import DiceError
 
 if TYPE_CHECKING:
@@ -76,7 +77,15 @@ def as_numbers(a: DiceExpression, b: DiceExpression, rule: str, what: str) -> No
     """
     for side_name, side in (("A", a), ("B", b)):
         if side.compare is not None:
-            raise DiceError(f"'by {rule}' compares {what} as numbers: {side_name} = {side.written}")
+            raise DiceError(
+                _(
+                    "'by {rule}' compares {what} as numbers: {side} = {written}",
+                    rule=rule,
+                    what=what,
+                    side=side_name,
+                    written=side.written,
+                )
+            )
 
 
 @dataclass(frozen=True)
@@ -179,10 +188,17 @@ class Opposed(Dice):
             a_counts, b_counts = self.side_counts(self.a), self.side_counts(self.b)
             if _possible(a_counts, a) and _possible(b_counts, b):
                 return self.decide(a, b)
-        raise DiceError(f"cannot read {text!r} as {self.notation}: type {self.table_hint()}")
+        raise DiceError(
+            _(
+                "cannot read {text} as {notation}: type {hint}",
+                text=repr(text),
+                notation=self.notation,
+                hint=self.table_hint(),
+            )
+        )
 
     def table_hint(self) -> str:
-        return "A's number and B's number, e.g. '7 5'"
+        return _("A's number and B's number, e.g. '7 5'")
 
     def coerce(self, value: Any) -> Any:
         try:
@@ -190,7 +206,9 @@ class Opposed(Dice):
         except TypeError:
             known = False
         if not known:
-            raise DiceError(f"{value!r} is not a possible result of {self.notation}")
+            raise DiceError(
+                _("{value} is not a possible result of {notation}", value=repr(value), notation=self.notation)
+            )
         return value
 
     def describe(self, outcome: Any) -> str:
