@@ -186,3 +186,27 @@ def test_a_choice_has_its_words_in_every_language_the_language_in_use_first() ->
         words = state.action_words("snurre", Action.of("advance"))
     assert words[0] == "Avancere"
     assert set(words) == {"Avancere", "Avancera", "Advance", "Nacierać"}
+
+
+@pytest.mark.parametrize("language", ["sv", "da", "pl"])
+def test_the_odds_answers_read_in_the_language(language: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``konflikt odds levald attack|damage`` and the opposed rules of the dice language: titles, labels, notes, the
+    words of the JSON keys and the outcomes."""
+    from konflikt.dice.expression import DiceExpression, parse_expression
+    from konflikt.rulesets.levald.odds import QUESTIONS, opposed_rules
+
+    monkeypatch.setenv("KONFLIKT_STRICT_CATALOG", "levald")
+    texts: list[str] = []
+    with speaking(language):
+        answers = [QUESTIONS["attack"].compute(60, 50, "fifth", defences) for defences in (0, 1, 2)]
+        answers.append(QUESTIONS["damage"].compute("Svärd", 8, 10, 12, 16))
+        for answer in answers:
+            texts += [answer.title, answer.label, *answer.notes, *answer.words.values()]
+        for rule in opposed_rules({}):
+            a, b = parse_expression("d100<=60"), parse_expression("d100<=55")
+            assert isinstance(a, DiceExpression) and isinstance(b, DiceExpression)
+            judge = rule.bind(a, b)
+            assert judge.explain is not None
+            texts += [*map(str, judge.outcomes), judge.label, *judge.notes, judge.explain(12, 47)]
+    found = [(text, words) for text in texts if (words := english_words(text, language, PROPER))]
+    assert not found, found

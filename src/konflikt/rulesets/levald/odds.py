@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from konflikt.core.i18n import number
+from konflikt.core.i18n import BILINGUAL, current, number
 from konflikt.core.odds import OddsAnswer, OddsParam, OddsQuestion
 from konflikt.dice import effect
 from konflikt.dice.distribution import convolve, mean
@@ -95,10 +95,16 @@ def _attack(attack: int, defense: int, exceptional: str, defences: int) -> OddsA
         label=_("effect when the attack wins"),
         outcomes=[(str(e), p) for e, p in odds.effect_when_wins.items()],
         probabilities={
-            _("attack wins"): odds.wins,
-            _("attack succeeds (gain ground)"): odds.succeeds,
-            _("attack is exceptional"): odds.exceptional,
-            _("attack wins exceptionally (ignores Gard)"): odds.wins_exceptional,
+            "attack wins": odds.wins,
+            "attack succeeds (gain ground)": odds.succeeds,
+            "attack is exceptional": odds.exceptional,
+            "attack wins exceptionally (ignores Gard)": odds.wins_exceptional,
+        },
+        words={
+            "attack wins": _("attack wins"),
+            "attack succeeds (gain ground)": _("attack succeeds (gain ground)"),
+            "attack is exceptional": _("attack is exceptional"),
+            "attack wins exceptionally (ignores Gard)": _("attack wins exceptionally (ignores Gard)"),
         },
         notes=[
             _("effect = tens die + units die of the d100 (00 = 100, effect 0)"),
@@ -149,7 +155,15 @@ def damage_odds(
     )
 
 
-def _wound_name(level: int) -> str:
+def _wound_key(level: int) -> str:
+    """A wound level as the JSON names it (an identifier: the text's word and its English)."""
+    if level == R.NO_WOUND:
+        return "no wound (Gard held)"
+    return f"{R.WOUNDS[level]} ({R.WOUND_ENGLISH[R.WOUNDS[level]]})"
+
+
+def _wound_words(level: int) -> str:
+    """A wound level in the language in use."""
     return _("no wound (Gard held)") if level == R.NO_WOUND else W.wound(R.WOUNDS[level], glossed=True)
 
 
@@ -161,21 +175,26 @@ def _damage(weapon: str, effect: int, gard: int, kraft: int, sjal: int) -> OddsA
     return OddsAnswer(
         title=_(
             "Damage of {weapon} with effect {effect} against Gard {gard}, thresholds {thresholds}",
-            weapon=weapon,
+            weapon=weapon if current() == BILINGUAL else find_weapon(weapon, bundled_weapons()).label(),
             effect=effect,
             gard=gard,
             thresholds="/".join(map(str, limits)),
         ),
         label=_("wound level with Gard"),
-        outcomes=[(_wound_name(k), p) for k, p in odds.wounds_with_gard.items()],
+        outcomes=[(_wound_key(k), p) for k, p in odds.wounds_with_gard.items()],
         distributions={
-            _("damage vs guarded target"): [(str(k), p) for k, p in odds.guarded.items()],
-            _("damage vs open target"): [(str(k), p) for k, p in odds.open.items()],
-            _("wound level vs open target / exceptional hit"): [
-                (_wound_name(k), p) for k, p in odds.wounds_open.items()
-            ],
+            "damage vs guarded target (Skada skyddad)": [(str(k), p) for k, p in odds.guarded.items()],
+            "damage vs open target (Skada öppen)": [(str(k), p) for k, p in odds.open.items()],
+            "wound level vs open target / exceptional hit": [(_wound_key(k), p) for k, p in odds.wounds_open.items()],
         },
-        probabilities={_("a wound through Gard"): 1 - odds.wounds_with_gard.get(R.NO_WOUND, Fraction(0))},
+        probabilities={"a wound through Gard": 1 - odds.wounds_with_gard.get(R.NO_WOUND, Fraction(0))},
+        words={
+            "damage vs guarded target (Skada skyddad)": _("damage vs guarded target"),
+            "damage vs open target (Skada öppen)": _("damage vs open target"),
+            "wound level vs open target / exceptional hit": _("wound level vs open target / exceptional hit"),
+            "a wound through Gard": _("a wound through Gard"),
+            **{_wound_key(level): _wound_words(level) for level in (R.NO_WOUND, *range(len(R.WOUNDS)))},
+        },
         notes=[
             _(
                 "expected damage: {guarded} with Gard (guarded dice), {open} open",
