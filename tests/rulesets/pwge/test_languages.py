@@ -7,6 +7,8 @@ from __future__ import annotations
 import copy
 import random
 import re
+import tomllib
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -177,3 +179,55 @@ def test_the_words_change_with_the_language() -> None:
         assert state.status()["nova"]["żetony"]
     with speaking("en"):
         assert state.status()["nova"]["tokens"]
+
+
+@pytest.mark.parametrize("language", ["sv", "da", "pl", "en"])
+def test_the_sheet_rest_report_and_odds_are_in_the_language(language: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The campaign's sheet and rest, the choices report's labels and the odds' titles, for every bundled
+    character: no catalog miss, no English word outside proper names and identifiers."""
+    monkeypatch.setenv("KONFLIKT_STRICT_CATALOG", "pwge")
+    from konflikt.core.campaign import Rest
+    from konflikt.rulesets.pwge.campaign import rest_between, sheet
+    from konflikt.rulesets.pwge.odds import QUESTIONS
+    from konflikt.rulesets.pwge.reports import option
+
+    folder = Path(__file__).parents[3] / "src" / "konflikt" / "rulesets" / "pwge" / "content" / "characters"
+    with speaking(language):
+        texts: list[str] = []
+        names: set[str] = set()
+        for path in sorted(folder.glob("*.toml")):
+            doc = tomllib.loads(path.read_text(encoding="utf-8"))
+            doc |= {"damage_taken": 3, "diplomatic_distance": {"Lyra": 6}, "social_distance": {"Quill": 7}}
+            names |= {doc["name"], "Lyra", "Quill", *doc.get("attributes", {}), *doc.get("skills", {})}
+            texts += sheet(doc, [])
+            for per_day in (0, 2):
+                for rest in (Rest(2, "days"), Rest(3, "hours")):
+                    texts += [
+                        line.replace(str(rest), "")  # the rest's own words are the common catalog's
+                        for line in rest_between(doc, [], rest, {"healing_per_day": per_day}).lines
+                    ]
+        for kind, args in (
+            ("attack", {"target": "b", "weapon": "melee"}),
+            ("distance", {"target": "b", "way": "closer"}),
+            ("other", {"target": "b", "roll": "yes"}),
+            ("respond", {"deed": "distance", "way": "farther"}),
+            ("counter", {"pay": "die"}),
+            ("order", {}),
+            ("top", {}),
+            ("counter_top", {}),
+            ("counter_counter_top", {}),
+            ("reroll", {}),
+            ("accept", {}),
+            ("no_response", {}),
+            ("pass", {}),
+        ):
+            found = option(Action.of(kind, **args))
+            assert found is not None
+            texts += list(found)
+        texts += [QUESTIONS["opposed"].compute(5, 4).title]
+        texts += [QUESTIONS["ranged"].compute(5, "2T+2").title]
+        texts += [QUESTIONS["ranged"].compute(5, "2T+2").notes[0]]
+        texts += [QUESTIONS["topping"].compute(5, 5, 2, 1).title]
+        if language != "en":
+            found_words = {t: english_words(IDENTIFIER.sub(" ", t), language, frozenset(names)) for t in texts}
+            assert not {t: w for t, w in found_words.items() if w}
