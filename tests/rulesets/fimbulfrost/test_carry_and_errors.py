@@ -7,11 +7,12 @@ from typing import Any
 import pytest
 
 from konflikt.core.scenario import scenario_from_document
+from konflikt.core.state import CHANCE
 from konflikt.errors import KonfliktError, ScenarioError
 from konflikt.rulesets.fimbulfrost import aftermath
 from konflikt.rulesets.fimbulfrost.models import Character
 from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
-from tests.rulesets.fimbulfrost.helpers import ALL, act, doc, hero, roll, start, to_round2
+from tests.rulesets.fimbulfrost.helpers import ALL, act, doc, hero, present_each_other, roll, start, to_round2
 
 
 def carry_over(state: FimbulfrostState) -> dict[str, Any]:
@@ -117,3 +118,33 @@ def test_unknown_list_and_carried_consequence_are_named() -> None:
 def test_a_typo_in_a_character_field_is_caught() -> None:
     with pytest.raises(ScenarioError, match="omdome"):
         start(heroes=[hero("budolf", character="builtin:budolf", omdome=3)])
+
+
+def test_the_aftermath_says_in_which_round_pool_dice_went() -> None:
+    """Pool dice are spent in round 3 — except the weapon pool under the option ``weapon_pool``, which a hero may
+    also roll in round 2: its line then names both rounds, never round 3 alone."""
+    spent_armour = [line for line in aftermath(_lost_with_spending()).lines if "spent in" in line]
+    assert spent_armour and all("runde (round) 3" in line and "2 or 3" not in line for line in spent_armour)
+
+    heroes = [hero("budolf", character="builtin:budolf", vaaben=2), hero("rudolf", character="builtin:rudolf")]
+    state = start(heroes=heroes, options={"weapon_pool": True})
+    present_each_other(state)
+    while state.pools[0][2] == 2 and not state.is_terminal():
+        if state.current_player() == CHANCE:
+            roll(state, 0)
+            continue
+        legal = state.legal_actions()
+        state.apply_action(next((a for a in legal if a.kind == "weapon" and a["dice"]), legal[0]))
+    assert state.round == 2, "the weapon die went in round 2"
+    _play_out(state)
+    lines = [line for line in aftermath(state).lines if "spent in" in line]
+    assert any("runde (round) 2 or 3" in line for line in lines), lines
+
+
+def _play_out(state: FimbulfrostState) -> None:
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            roll(state, 0)
+        else:
+            legal = state.legal_actions()
+            state.apply_action(next((a for a in legal if a.get("entry") not in ("grej-tabt",)), legal[0]))

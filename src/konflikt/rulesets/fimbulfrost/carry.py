@@ -83,9 +83,13 @@ def aftermath(state: State) -> Aftermath:
                 value, why = 0, entry_short(emptied[pool])
             elif state.options.pools_spent:
                 spent = start - state.pools[i][k]
+                weapon_in_round_2 = pool == "vaaben" and state.options.weapon_pool
                 value, why = (
                     state.pools[i][k],
-                    ngettext("{n} die spent in round 3", "{n} dice spent in round 3", spent),
+                    # the weapon pool may be rolled in round 2 as well under the option ``weapon_pool``
+                    ngettext("{n} die spent in round 2 or 3", "{n} dice spent in round 2 or 3", spent)
+                    if weapon_in_round_2
+                    else ngettext("{n} die spent in round 3", "{n} dice spent in round 3", spent),
                 )
             else:
                 value, why = start, ""
