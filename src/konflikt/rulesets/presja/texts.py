@@ -123,7 +123,9 @@ def emit_setup(conflict: PresjaState) -> None:
     aspects = "; ".join(localized(a) for a in conflict.situation) or _("none")
     conflict.emit("setup", _("Situation aspects: {aspects}", aspects=aspects))
     for k in range(len(conflict.zone_ids)):
-        near = ", ".join(conflict.zone_ids[z] for z in sorted(conflict.adjacent[k])) or _("none")
+        # the bilingual register names the neighbours by their ids, as it always did; a language by their names
+        neighbours = conflict.zone_ids if current() == BILINGUAL else [localized(z) for z in conflict.zone_names]
+        near = ", ".join(neighbours[z] for z in sorted(conflict.adjacent[k])) or _("none")
         here = ", ".join(fi.name for i, fi in enumerate(conflict.fighters) if conflict.zone[i] == k) or _("nobody")
         conflict.emit(
             "setup",
