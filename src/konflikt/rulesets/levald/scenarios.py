@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from konflikt.core.i18n import BILINGUAL, current
 from konflikt.core.scenario import Scenario, scenario_from_document
+from konflikt.rulesets.levald.i18n import _
 from konflikt.rulesets.levald.models import bundled_weapons, find_weapon
+from konflikt.rulesets.levald.words import WEAPONS, whole_percent
+
+
+def named(weapon: str) -> str:
+    """A weapon of a generated duel in the title's words (the bilingual register names it as it was asked for)."""
+    return weapon if current() == BILINGUAL or weapon not in WEAPONS else WEAPONS[weapon]
 
 
 def duel_document(
@@ -40,7 +48,7 @@ def duel_document(
 
     return {
         "ruleset": "levald",
-        "title": f"Duel {weapon_a} vs {weapon_b} at {skill}%",
+        "title": _("Duel {a} against {b} at {skill}", a=named(weapon_a), b=named(weapon_b), skill=whole_percent(skill)),
         "options": {},
         "setup": {"distance": distance},
         "sides": [
