@@ -66,7 +66,7 @@ BABEL_LOCALES = {"en": "en", "sv": "sv_SE", "da": "da_DK", "pl": "pl_PL", BILING
 Language = Literal["en", "sv", "da", "pl", "both"]
 
 
-def _checked_text(value: object) -> object:
+def checked_text(value: object) -> object:
     """A content text as a file may give it, refused in one sentence naming the wrong language or value."""
     if isinstance(value, dict):
         if not value:
@@ -81,7 +81,7 @@ def _checked_text(value: object) -> object:
     return value
 
 
-LocalText = Annotated[str | dict[str, str], BeforeValidator(_checked_text)]
+LocalText = Annotated[str | dict[str, str], BeforeValidator(checked_text)]
 """A text of a content file (a scenario's title, a goal, a weapon's name): one string, the same in every language (a
 user's own file), or a table of languages (``{sv = "Tvekamp vid bron", en = "A duel at the bridge"}``)."""
 

@@ -21,7 +21,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, ValidationInfo
 
-from konflikt.core.i18n import BILINGUAL, LocalText, current, localized
+from konflikt.core.i18n import BILINGUAL, LocalText, checked_text, current, localized
 from konflikt.core.messages import N_, _
 from konflikt.core.ruleset import Ruleset, get_ruleset
 from konflikt.core.thousands import grouped
@@ -60,6 +60,17 @@ Name = Annotated[str, AfterValidator(_one_line_name)]
 """A name people read (a character's, a participant's, a side's): spaces around it dropped, then one line with no
 control character (``"Budolf\\n"`` and ``"Bu\\x00dolf"`` were twins of ``"Budolf"`` that printed the same, and
 ``\\x1b…`` drives the terminal that prints it)."""
+
+
+def _one_line_names(value: str | dict[str, str]) -> str | dict[str, str]:
+    if isinstance(value, dict):
+        return {language: _one_line_name(text) for language, text in value.items()}
+    return _one_line_name(value)
+
+
+LocalName = Annotated[str | dict[str, str], BeforeValidator(checked_text), AfterValidator(_one_line_names)]
+"""A side's name: one ``Name``, or a table of languages of them (``{both = "Heltene (the heroes)", da = "Heltene",
+sv = "Hjältarna"}``), as a side is often named by what it is rather than by a proper name."""
 
 
 def within_scenario(info: ValidationInfo) -> bool:
@@ -111,7 +122,7 @@ class SideSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str = Field(pattern=ID_PATTERN)
-    name: Name | None = None
+    name: LocalName | None = None
     goal: LocalText | None = None
     participants: list[ParticipantSpec] = Field(min_length=1)
 
@@ -442,7 +453,7 @@ def scenario_from_document(
             members.append(Participant(part.id, str(name), side.id, policy, data))
             inlined_members.append({"id": part.id, "name": str(name), "policy": policy, **_plain(fields)})
         goal = localized(side.goal) if side.goal is not None else None
-        sides.append(Side(side.id, side.name or side.id, goal, tuple(members)))
+        sides.append(Side(side.id, localized(side.name) if side.name else side.id, goal, tuple(members)))
         inlined_sides.append(
             {k: v for k, v in {"id": side.id, "name": side.name, "goal": side.goal}.items() if v is not None}
             | {"participants": inlined_members}
