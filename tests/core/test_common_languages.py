@@ -26,7 +26,10 @@ from konflikt.dice import Fudge, Percentile, SuccessPool, SumDice, parse_dice
 from konflikt.errors import KonfliktError
 from konflikt.reports import find_report
 from konflikt.reports.choices import print_choices
+from konflikt.reports.figures import report_caption
+from konflikt.reports.ladder import figure as ladder_figure
 from konflikt.reports.ladder import print_report as print_ladder
+from konflikt.reports.round_robin import figure as round_robin_figure
 from konflikt.reports.round_robin import print_report as print_round_robin
 from konflikt.reports.strong import print_strong
 from konflikt.sim.engine import capped_workers, check_count, choose_engine
@@ -348,7 +351,19 @@ def report_texts() -> list[str]:
         "rows": [row],
     }
     print_ladder(ladder, console)
-    return [console.export_text(), refusal(lambda: find_report("nix-nada"))]
+    header = {"scenario": "duel.toml", "options": {}, "policies": {"a": "heuristic", "b": "heuristic"}, "n": 1000}
+    header |= {"seed": 1, "engine": "kernel", "konflikt": "1", "command": "report levald-weapons"}
+    robin |= {"level_name": "Bra", "level_unit": "%"}
+    row |= {"bundled": False, "level": 3, "consequences_budolf_se": 0.1, "consequences_opponent_se": 0.1}
+    ladder |= {"level_words": "kamp"}
+    texts = [console.export_text(), refusal(lambda: find_report("nix-nada")), report_caption(header, "x")]
+    for fig in (round_robin_figure(robin), ladder_figure(ladder)):
+        texts += [t.get_text() for t in fig.texts]
+        for ax in fig.axes:
+            texts += [ax.get_title(), ax.get_xlabel(), ax.get_ylabel()]
+            legend = ax.get_legend()
+            texts += [t.get_text() for t in legend.get_texts()] if legend is not None else []
+    return [t for t in texts if t]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -359,4 +374,5 @@ def test_the_reports_speak_the_language(language: str, monkeypatch: pytest.Monke
     names = {"toy", "duel", "stance", "guard", "ada", "nix", "nada", "cpu", "levald", "weapons", "presja", "choices"}
     names |= {"spjut", "yxa", "vapen", "bra", "rollout", "reference", "budolf", "kamp", "sejr", "fiender", "rövare"}
     names |= {"bradley", "terry", "spearman", "csv", "json", "konflikt", "report", "help", "docs", "search", "md"}
+    names |= {"heuristic", "kernel", "toml"}
     assert_spoken(texts, language, NAMES | names | {"fimbulfrost", "opponents", "pwge", "pp", "p"})

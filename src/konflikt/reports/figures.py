@@ -9,9 +9,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from konflikt.core.i18n import percent
+from konflikt.core.messages import _
 from konflikt.core.ruleset import Ruleset
 from konflikt.core.scenario import scenario_from_document
 from konflikt.core.state import GM
+from konflikt.core.thousands import grouped
 from konflikt.sim.header import csv_line, version, write_text
 from konflikt.sim.plots import save_figure as _save_figure
 
@@ -44,17 +47,32 @@ def report_header(
 
 def report_caption(header: Mapping[str, Any], per: str) -> str:
     """Two lines under a report's plot: the scenario, options and policies; n, seed, engine and the intervals."""
-    options = ", ".join(f"{k}={v}" for k, v in header["options"].items()) or "default rules"
+    options = ", ".join(f"{k}={v}" for k, v in header["options"].items()) or _("default rules")
     names = set(header["policies"].values())
     policies = (
-        f"{names.pop()} on every seat"
+        _("{policy} on every seat", policy=names.pop())
         if len(names) == 1
         else ", ".join(f"{k}={v}" for k, v in header["policies"].items())
     )
     return (
-        f"{header['scenario']} · options: {options} · policies: {policies}\n"
-        f"n = {header['n']:,} {per} · seed {header['seed']} · engine {header['engine']} · "
-        f"konflikt {header['konflikt']} · `konflikt {header['command']}` · bars: 95% intervals"
+        _(
+            "{scenario} · options: {options} · policies: {policies}",
+            scenario=header["scenario"],
+            options=options,
+            policies=policies,
+        )
+        + "\n"
+        + _(
+            "n = {n} {per} · seed {seed} · engine {engine} · konflikt {version} · `konflikt {command}` · bars: "
+            "{interval} intervals",
+            n=grouped(header["n"]),
+            per=per,
+            seed=header["seed"],
+            engine=header["engine"],
+            version=header["konflikt"],
+            command=header["command"],
+            interval=percent(95, 0),
+        )
     )
 
 

@@ -156,7 +156,7 @@ def write_files(data: dict[str, Any], out_dir: Path) -> list[Path]:
     """``<report>.csv`` and the plot ``<report>.png``/``.svg`` in ``out_dir``."""
     stem = data["report"].replace("-", "_")
     path = write_csv(out_dir / f"{stem}.csv", data["rows"], data["run"])
-    per = "conflicts per opponent on the kernel where exact odds are too large (exact elsewhere)"
+    per = _("conflicts per opponent on the kernel where exact odds are too large (exact elsewhere)")
     return [path, *save_figure(figure(data), out_dir / stem, data["run"], per)]
 
 
@@ -177,7 +177,7 @@ def figure(data: dict[str, Any]) -> Any:
     plain = [r for r in rows if not r["bundled"]]
     named = [r for r in rows if r["bundled"]]
     fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5.4))
-    heroes = " and ".join(_who(data, h) for h in data["heroes"])
+    heroes = _(" and ").join(_who(data, h) for h in data["heroes"])
 
     def bars(group: list[dict[str, Any]], key: str, low: str, high: str) -> list[list[float]]:
         return [[r[key] - r[low] for r in group], [r[high] - r[key] for r in group]]
@@ -189,7 +189,7 @@ def figure(data: dict[str, Any]) -> Any:
             yerr=bars(plain, "p_win", "p_win_low", "p_win_high"),
             fmt="o-",
             capsize=3,
-            label="plain opponents (ladder)",
+            label=_("plain opponents (ladder)"),
         )
     if named:
         left.errorbar(
@@ -199,17 +199,21 @@ def figure(data: dict[str, Any]) -> Any:
             fmt="s",
             color="C3",
             capsize=3,
-            label="bundled opponents",
+            label=_("bundled opponents"),
         )
         for r in named:
             left.annotate(r["name"], (r["level"], r["p_win"]), textcoords="offset points", xytext=(5, 5), fontsize=8)
-    left.set(xlabel=data["level_words"], ylabel=f"P({heroes} win), 95% interval", ylim=(0, 1))
-    left.set_title("The heroes' chance to win")
+    left.set(
+        xlabel=data["level_words"],
+        ylabel=_("P({heroes} win), {interval} interval", heroes=heroes, interval=percent(95, 0)),
+        ylim=(0, 1),
+    )
+    left.set_title(_("The heroes' chance to win"))
     left.grid(alpha=0.3)
     left.legend(loc="lower left", fontsize=8)
     for k, who in enumerate([*data["heroes"], "opponent"]):
         key = f"consequences_{who}"
-        for group, fmt, kind in ((plain, "o-", "ladder"), (named, "s", "bundled")):
+        for group, fmt, kind in ((plain, "o-", _("ladder")), (named, "s", _("bundled"))):
             if group:
                 right.errorbar(
                     [r["level"] for r in group],
@@ -220,8 +224,10 @@ def figure(data: dict[str, Any]) -> Any:
                     capsize=3,
                     label=f"{_who(data, who)} ({kind})",
                 )
-    right.set(xlabel=data["level_words"], ylabel="expected consequences, 95% interval")
-    right.set_title("Expected consequences")
+    right.set(
+        xlabel=data["level_words"], ylabel=_("expected consequences, {interval} interval", interval=percent(95, 0))
+    )
+    right.set_title(_("Expected consequences"))
     right.grid(alpha=0.3)
     right.legend(fontsize=8)
     fig.suptitle(f"{data['title']} — {heroes}")

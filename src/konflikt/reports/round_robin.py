@@ -27,6 +27,7 @@ from konflikt.core.messages import _
 from konflikt.core.reports import Report, RoundRobin
 from konflikt.core.ruleset import Ruleset
 from konflikt.core.scenario import scenario_from_document
+from konflikt.core.thousands import grouped
 from konflikt.reports.figures import report_header, save_figure, write_csv
 from konflikt.reports.ratings import Z95, beats, bradley_terry, fisher_cov, spearman
 from konflikt.sim.engine import simulate
@@ -317,7 +318,7 @@ def write_files(data: dict[str, Any], out_dir: Path) -> list[Path]:
             rows.append(row)
     ratings = write_csv(out_dir / f"{stem}.csv", rows, data["run"])
     pairs = write_csv(out_dir / f"{stem}_pairs.csv", data["pairs"], data["run"])
-    per = "duels per ordered pair and per mirror match"
+    per = _("duels per ordered pair and per mirror match")
     return [ratings, pairs, *save_figure(figure(data), out_dir / stem, data["run"], per)]
 
 
@@ -340,7 +341,7 @@ def figure(data: dict[str, Any]) -> Any:
             [ratings[e["name"]]["p_high"] - y for e, y in zip(entrants, ys, strict=True)],
         ]
         label = f"{data['level_name']} {level}{unit}"
-        left.errorbar(xs, ys, yerr=err, fmt="o", capsize=3, label=f"{label}: fit", color=f"C{k}")
+        left.errorbar(xs, ys, yerr=err, fmt="o", capsize=3, label=_("{label}: fit", label=label), color=f"C{k}")
         seen = [e for e in entrants if e["name"] != data["baseline"]]
         left.errorbar(
             [x + width / 3 for x, e in zip(xs, entrants, strict=True) if e["name"] != data["baseline"]],
@@ -350,7 +351,7 @@ def figure(data: dict[str, Any]) -> Any:
             capsize=2,
             color=f"C{k}",
             alpha=0.7,
-            label=f"{label}: own duels against it",
+            label=_("{label}: own duels against it", label=label),
         )
         if data["reference_name"]:
             rho = data["by_level"][level]["spearman"]
@@ -365,10 +366,10 @@ def figure(data: dict[str, Any]) -> Any:
                 fmt="o",
                 capsize=3,
                 color=f"C{k}",
-                label=f"{label} (Spearman {rho:+.2f})",
+                label=_("{label} (Spearman {rho})", label=label, rho=_signed(rho)),
             )
     baseline = _english(data, data["baseline"])
-    ylabel = f"P(beats {baseline}), 95% interval"
+    ylabel = _("P(beats {baseline}), {interval} interval", baseline=baseline, interval=percent(95, 0))
     from matplotlib.ticker import MaxNLocator
 
     right.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -380,7 +381,7 @@ def figure(data: dict[str, Any]) -> Any:
     left.set_ylim(0, 1)
     left.set_xlabel(data["entrant_word"])
     left.set_ylabel(ylabel)
-    left.set_title(f"Chance to beat {baseline} (Bradley–Terry fit)")
+    left.set_title(_("Chance to beat {baseline} (Bradley–Terry fit)", baseline=baseline))
     left.grid(alpha=0.3)
     left.legend(fontsize=8)
     if data["reference_name"]:
@@ -390,14 +391,14 @@ def figure(data: dict[str, Any]) -> Any:
                 right.annotate(e["name"], (e["reference"], p), fontsize=8, xytext=(4, 4), textcoords="offset points")
         right.axhline(0.5, color="grey", lw=0.8)
         right.set_ylim(0, 1)
-        right.set_xlabel(f"the text's {data['reference_name']}")
+        right.set_xlabel(_("the text's {reference}", reference=data["reference_name"]))
         right.set_ylabel(ylabel)
-        right.set_title(f"Against the text's {data['reference_name']}")
+        right.set_title(_("Against the text's {reference}", reference=data["reference_name"]))
         right.grid(alpha=0.3)
         right.legend(fontsize=8)
     else:
         right.set_visible(False)
-    fig.suptitle(f"{data['title']} — n = {data['n']:,} duels per ordered pair")
+    fig.suptitle(_("{title} — n = {n} duels per ordered pair", title=data["title"], n=grouped(data["n"])))
     return fig
 
 
