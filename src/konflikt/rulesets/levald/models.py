@@ -12,7 +12,6 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from konflikt.core.i18n import LocalText
 from konflikt.core.scenario import Name, Number, read_toml, validation_message
 from konflikt.dice import SumDice, parse_dice
 from konflikt.errors import KonfliktError, ScenarioError
@@ -192,11 +191,6 @@ class Setup(BaseModel):
     gm_conditions: bool = Field(
         default=False, description="the GM may toggle cornered / prepared before each round's movement"
     )
-    side_names: dict[str, LocalText] = Field(
-        default_factory=dict,
-        description="side id → the side's name as a table of languages (both, sv, en, da, pl); a side not named "
-        "here is called by its own name",
-    )
 
     @field_validator("distance")
     @classmethod
@@ -224,12 +218,6 @@ class Setup(BaseModel):
                 document_setup.pop("weapons_file", None)
                 document_setup["weapons"] = [w.model_dump(exclude_defaults=True) for w in self.weapons]
         ids = {p.id for p in scenario.participants()}
-        sides = [s.id for s in scenario.sides]
-        for side in self.side_names:
-            if side not in sides:
-                raise KonfliktError(
-                    _("side_names names {side}, which is not a side ({sides})", side=repr(side), sides=", ".join(sides))
-                )
         for field, names in (("wield", list(self.wield)), ("cornered", self.cornered), ("unprepared", self.unprepared)):
             for pid in names:
                 if pid not in ids:

@@ -20,7 +20,6 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from konflikt.core.actions import Action, ChanceOutcome
-from konflikt.core.i18n import localized
 from konflikt.core.options import Options
 from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.scenario import Scenario
@@ -76,8 +75,7 @@ class LevaldState(NarrationMixin):
         "characters",
         "index",
         "sides",
-        "own_side_names",
-        "side_tables",
+        "side_names",
         "side_goals",
         "pairs",
         "pair_of",
@@ -92,9 +90,7 @@ class LevaldState(NarrationMixin):
         self.fighters: tuple[Fighter, ...] = tuple(fighters_of(scenario, options))
         self.index = {f.id: i for i, f in enumerate(self.fighters)}
         self.sides: tuple[str, ...] = tuple(s.id for s in scenario.sides)
-        self.own_side_names = {s.id: s.name for s in scenario.sides}
-        """Each side's name as the scenario's side gives it; :attr:`side_names` reads the setup's tables first."""
-        self.side_tables = dict(scenario.setup.side_names)
+        self.side_names = {s.id: s.name for s in scenario.sides}
         self.side_goals = {s.id: s.goal for s in scenario.sides}
         characters = [p.data for p in scenario.participants()]
         self.characters: tuple[Character, ...] = tuple(characters)
@@ -168,13 +164,6 @@ class LevaldState(NarrationMixin):
     def seat_name(self, seat: str) -> str:
         i = self.index.get(seat)
         return super().seat_name(seat) if i is None else self.fighters[i].name
-
-    @property
-    def side_names(self) -> dict[str, str]:  # type: ignore[override]
-        """Each side's name in the language in use: the setup's ``side_names`` table where it names the side, else
-        the side's own ``name``."""
-        tables = self.side_tables
-        return {side: localized(tables[side]) if side in tables else name for side, name in self.own_side_names.items()}
 
     def side_of(self, seat: str) -> str | None:
         i = self.index.get(seat)
