@@ -2,9 +2,11 @@
 
 from konflikt.core.actions import Action, ChanceOutcome, Step
 from konflikt.core.events import Event
+from konflikt.core.messages import CATALOG as _COMMON
 from konflikt.core.options import Options, OptionSet, RuleOption
 from konflikt.core.outcome import ConflictOutcome
 from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL, State
+from konflikt.dice import messages as _dice_messages
 from konflikt.errors import (
     DiceError,
     IllegalActionError,
@@ -39,3 +41,5 @@ __all__ = [
     "Step",
     "StoreError",
 ]
+
+_dice_messages.use(_COMMON.gettext)  # the dice's messages in the common catalog (they may not import core)
