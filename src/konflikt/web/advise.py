@@ -18,6 +18,7 @@ from konflikt.analysis.advice import MCTS_ITERATIONS, Advice, advise, asked
 from konflikt.analysis.background_solve import prepared
 from konflikt.core.state import GM
 from konflikt.errors import KonfliktError
+from konflikt.web.i18n import Said, Text, _
 
 if TYPE_CHECKING:
     from konflikt.web.table import WebTable
@@ -27,8 +28,12 @@ KINDS = ("advise", "advise_players", "advise_gm_only")
 ITERATIONS = MCTS_ITERATIONS
 
 
-class Refused(KonfliktError):
-    """A request the panel does not take (shown to the sender in one line)."""
+class Refused(Said, KonfliktError):
+    """A request the panel does not take (shown to the sender in one line, in the sender's language)."""
+
+    def __init__(self, text: Text) -> None:
+        KonfliktError.__init__(self, "")
+        self.text = text
 
 
 @dataclass
@@ -52,7 +57,7 @@ async def handle(table: WebTable, viewer: str, message: Mapping[str, Any], chang
     kind = message.get("type")
     if kind in ("advise_players", "advise_gm_only"):
         if viewer != GM:
-            raise Refused("only the GM may say who sees advice")
+            raise Refused(lambda: _("only the GM may say who sees advice"))
         async with table.lock:
             box.players = kind == "advise_players"
             box.seq += 1
@@ -60,11 +65,13 @@ async def handle(table: WebTable, viewer: str, message: Mapping[str, Any], chang
         return
     seat = message.get("seat") or viewer
     if not isinstance(seat, str) or not may_see(table, viewer, seat):
-        raise Refused("advice is for the GM" if viewer != GM and not box.players else "advice only for your own seat")
+        if viewer != GM and not box.players:
+            raise Refused(lambda: _("advice is for the GM"))
+        raise Refused(lambda: _("advice only for your own seat"))
     async with table.lock:
         state = table.state
         if seat not in asked(state):
-            raise Refused(f"{table.label(seat)} has no decision now")
+            raise Refused(lambda: _("{name} has no decision now", name=table.label(seat)))
         version = table.version()
         found = box.answers.get(seat)
         if found is not None and found[0] == version:
@@ -78,7 +85,7 @@ async def handle(table: WebTable, viewer: str, message: Mapping[str, Any], chang
     try:
         answer = await asyncio.to_thread(advise, scenario, copy, seat, ITERATIONS, optimal=optimal)
     except Exception as exc:  # the panel says what went wrong; the table goes on
-        answer = Advice(seat, "none", note=" ".join(f"the calculation failed: {exc}".split())[:300])
+        answer = Advice(seat, "none", note=" ".join(_("the calculation failed: {error}", error=exc).split())[:300])
     async with table.lock:
         found = box.answers.get(seat)
         if found is not None and found[0] == version:

@@ -42,6 +42,7 @@ from starlette.types import Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from konflikt.core.conflict import Conflict
+from konflikt.core.i18n import CHOICES, current, language_of, speaking
 from konflikt.core.scenario import Scenario, bundled_examples, load_scenario
 from konflikt.core.state import GM
 from konflikt.errors import KonfliktError, StoreError
@@ -51,11 +52,12 @@ from konflikt.store.db import LEASE_SECONDS, RENEW_SECONDS, Loaded, Store, Table
 from konflikt.web import advise
 from konflikt.web.bots import Bots
 from konflikt.web.campaign import FromCampaign, campaign_names, load_with
+from konflikt.web.i18n import Text, _
 from konflikt.web.links import Links, TableDeleted
 from konflikt.web.odds import FromHere, who_wins_from_here
 from konflikt.web.pages import Pages
-from konflikt.web.policies import explained
-from konflikt.web.table import BOT_SECONDS, DICE_MODES, LOG_PAGE, TAKEN_IDS, Refused, Sent, WebTable
+from konflikt.web.policies import explained, policy_words
+from konflikt.web.table import BOT_SECONDS, DICE_MODES, GM_LABEL, LOG_PAGE, TAKEN_IDS, Refused, Sent, WebTable
 from konflikt.web.upload import uploaded_scenario
 from konflikt.web.writer import StoreThread
 
@@ -72,7 +74,7 @@ MAX_FIELDS = 50
 """The most fields a posted form may have (the console's seats form has one a seat)."""
 MAX_KEY = 64
 """Characters: the longest token or console key a path may hold (they are 24)."""
-FIELDS = ("type", "step", "choice", "seat", "text", "count", "target", "value", "reason", "side", "goal")
+FIELDS = ("type", "step", "choice", "seat", "text", "count", "target", "value", "reason", "side", "goal", "language")
 
 STATIC = Path(__file__).parent / "static"
 
@@ -111,8 +113,13 @@ class Conn:
 class Hub:
     """The live tables of one server, their links, and the pages connected to each."""
 
-    def __init__(self, db: Path | None, admin: str | None = None, bot_seconds: float = BOT_SECONDS) -> None:
+    def __init__(
+        self, db: Path | None, admin: str | None = None, bot_seconds: float = BOT_SECONDS, language: str | None = None
+    ) -> None:
         self.db = db
+        self.language = language_of(language) or current()
+        """The server's language (``--lang``, ``KONFLIKT_LANG``, the locale): the tables' own, and every page's
+        until its seat chooses another."""
         self.admin = admin
         self.bot_seconds = bot_seconds
         """The budget of one decision of a policy that thinks long (:mod:`konflikt.web.bots`)."""
@@ -170,9 +177,9 @@ class Hub:
             except StoreError:
                 continue
             for cid in lost:
-                self.drop(cid, "this table was taken over by another konflikt; reload the page")
+                self.drop(cid, lambda: _("this table was taken over by another konflikt; reload the page"))
 
-    def drop(self, cid: int, why: str) -> None:
+    def drop(self, cid: int, why: Text) -> None:
         """Forget a table held in memory: its pages' next inputs are refused with ``why`` and write nothing."""
         table = self.tables.pop(cid, None)
         if table is not None:
@@ -216,7 +223,8 @@ class Hub:
                     if engine is None:
                         engine = self.engines[cid] = ThreadPoolExecutor(1, thread_name_prefix=f"konflikt-table-{cid}")
                     loop = asyncio.get_running_loop()
-                    table = await loop.run_in_executor(engine, WebTable.load, loaded)  # replayed off the event loop
+                    # replayed off the event loop, speaking the server's language
+                    table = await loop.run_in_executor(engine, WebTable.load, loaded, self.language)
                     await self.store.write(table.take_writes())
                     self.tables[cid] = table
                     self.think(table)
@@ -249,11 +257,11 @@ class Hub:
                 table.thinking_seq += 1
             async with table.lock:
                 if why is not None:
-                    table.notice(f"{table.label(seat)} ({name}) {why}: the heuristic decided instead")
+                    table.notice(_notice(table, seat, name, why))
                 try:
                     await loop.run_in_executor(self.engines[table.id], table.play_bot, seat, action, version)
                 except Exception as exc:  # the GM's page says so; the table waits, paused
-                    table.notice(f"{table.label(seat)} ({name}) could not decide: {exc}; the table is paused")
+                    table.notice(_notice(table, seat, name, _paused(str(exc))))
                     table.paused = True
                 try:
                     await self.commit(table)
@@ -277,7 +285,7 @@ class Hub:
         if held is not None and not await self.store.call(lambda store: store.exists(cid)):
             # deleted by another konflikt after this server's claim had lapsed: nothing more is written for it
             self.links.forget(cid)
-            self.drop(cid, str(TableDeleted(cid)))
+            self.drop(cid, TableDeleted(cid).__str__)
             raise TableDeleted(cid)
         return await self.table(cid), seat
 
@@ -304,16 +312,30 @@ class Hub:
         ``cast``: the campaign its characters came from (:mod:`konflikt.web.campaign`), written back at its end."""
         assert self.links is not None
         if dice not in DICE_MODES:
-            raise KonfliktError(f"dice takes {', '.join(DICE_MODES)}, not {dice[:20]!r}")
+            raise KonfliktError(_("dice takes {modes}, not {dice}", modes=", ".join(DICE_MODES), dice=repr(dice[:20])))
         scenario_name = scenario.source
         names = {p.id: p.policy for p in scenario.participants()}
         names[GM] = scenario.gm
         allowed = {*scenario.ruleset.policy_names(), "human"}
         for seat, name in policies.items():
             if seat not in names:
-                raise KonfliktError(f"{scenario_name}: no seat {seat[:40]!r} (seats: {', '.join(names)})")
+                raise KonfliktError(
+                    _(
+                        "{scenario}: no seat {seat} (seats: {seats})",
+                        scenario=scenario_name,
+                        seat=repr(seat[:40]),
+                        seats=", ".join(names),
+                    )
+                )
             if name not in allowed:
-                raise KonfliktError(f"policy {name[:40]!r} for {seat}: choose one of {', '.join(sorted(allowed))}")
+                raise KonfliktError(
+                    _(
+                        "policy {policy} for {seat}: choose one of {policies}",
+                        policy=repr(name[:40]),
+                        seat=seat,
+                        policies=", ".join(sorted(allowed)),
+                    )
+                )
             names[seat] = name
         if seed is None:
             seed = scenario.seed if scenario.seed is not None else secrets.randbelow(2**31)
@@ -425,7 +447,7 @@ class Hub:
     async def ask_odds(self, table: WebTable, seat: str) -> None:
         """The GM asks who wins from here: worked out in a thread on a copy, shown when it is ready."""
         if seat != GM:
-            raise Refused("only the GM may ask the odds")
+            raise Refused(lambda: _("only the GM may ask the odds"))
         async with table.lock:
             if table.odds is not None and table.odds[0] == table.version():
                 return  # asked already at this step: shown, or on its way
@@ -436,7 +458,8 @@ class Hub:
         try:
             answer = await asyncio.to_thread(who_wins_from_here, table.conflict.scenario, state, dict(table.names))
         except Exception as exc:  # the panel says what went wrong; the table goes on
-            answer = FromHere(method="none", note=one_line(f"the calculation failed: {exc}"))
+            error = str(exc)
+            answer = FromHere(method="none", words=lambda: one_line(_("the calculation failed: {error}", error=error)))
         async with table.lock:
             if table.odds is not None and table.odds[0] == version:
                 table.odds = (version, answer)
@@ -472,10 +495,15 @@ class Hub:
         reason, and nothing is written.
         """
         if table.dropped is not None or self.tables.get(table.id) is not table:
-            raise Refused(table.dropped or "this table was closed on the server; reload the page")
+            raise Refused(table.dropped or (lambda: _("this table was closed on the server; reload the page")))
         bad = bad_text(dict(message))
         if bad is not None:  # JSON can spell a lone surrogate: no page, frame or save could be written with it
-            raise Refused(f"{bad}: text that is not valid Unicode (a lone surrogate); nothing was changed")
+            raise Refused(
+                lambda: _("{field}: text that is not valid Unicode (a lone surrogate); nothing was changed", field=bad)
+            )
+        if message.get("type") == "language":
+            self.choose_language(table, seat, message.get("language"))
+            return
         if message.get("type") == "odds":
             await self.ask_odds(table, seat)
             return
@@ -486,7 +514,7 @@ class Hub:
         taken = (seat, key[:40]) if isinstance(key, str) and key else None
         async with table.lock:
             if taken is not None and taken in table.taken:  # a page that retried: applied once already
-                raise Refused("that was taken already (sent again after a reconnect); nothing changed")
+                raise Refused(lambda: _("that was taken already (sent again after a reconnect); nothing changed"))
             try:
                 # in the table's own thread: a policy that thinks long holds up only this table, while the event
                 # loop goes on serving the others; one that searches is left to :meth:`think`
@@ -515,12 +543,55 @@ class Hub:
             # deleted under a server whose claim had lapsed: the steps in memory are written nowhere
             assert self.links is not None
             self.links.forget(table.id)
-            self.drop(table.id, str(TableDeleted(table.id)))
+            self.drop(table.id, TableDeleted(table.id).__str__)
             raise TableDeleted(table.id) from None
         except Exception as exc:
             # the table in memory is ahead of the file: forget it, the next request reloads what was saved
-            self.drop(table.id, one_line(f"the save database could not be written: {exc}; reload the page"))
-            raise StoreError(f"the save database could not be written: {exc}") from None
+            error = str(exc)
+            self.drop(
+                table.id,
+                lambda: one_line(_("the save database could not be written: {error}; reload the page", error=error)),
+            )
+            raise StoreError(_("the save database could not be written: {error}", error=error)) from None
+
+    # ---- languages ----------------------------------------------------------------------------------------------
+    def seat_language(self, cid: int, seat: str) -> str:
+        """The language ``seat`` of table ``cid`` reads: its own choice, else the server's."""
+        assert self.links is not None
+        return self.links.language(f"{cid}/{seat}") or self.language
+
+    def language_for(self, conn: HTTPConnection) -> str:
+        """The language a request or socket speaks: its seat's (a table's link), the console's (its key), else the
+        server's. An unknown link speaks the server's (the lookup refuses it later, and counts it)."""
+        if self.links is None:
+            return self.language
+        params = conn.path_params
+        try:
+            if "key" in params:
+                return self.links.language("console") or self.language
+            if "token" in params and "cid" in params:
+                cid = table_id(params["cid"])
+                seat = self.links.seat_of(cid, str(params["token"])[:MAX_KEY])
+                if seat is not None:
+                    return self.seat_language(cid, seat)
+        except (LookupError, KonfliktError):
+            pass
+        return self.language
+
+    def choose_language(self, table: WebTable, seat: str, language: object) -> None:
+        """``seat`` reads ``language`` from now on (remembered with the seat); its open pages load again in it."""
+        assert self.links is not None
+        if not isinstance(language, str) or language not in CHOICES:
+            shown_language = repr(str(language)[:20])
+            raise Refused(
+                lambda: _(
+                    "language takes {languages}, not {language}", languages=", ".join(CHOICES), language=shown_language
+                )
+            )
+        self.links.choose_language(f"{table.id}/{seat}", language)
+        for conn in self.conns.get(table.id, ()):
+            if conn.seat == seat:
+                conn.queue.put_nowait({"type": "reload"})
 
 
 def same_origin(conn: HTTPConnection) -> bool:
@@ -535,21 +606,24 @@ async def read_form(request: Request, limit: int = MAX_MESSAGE) -> dict[str, str
     """A urlencoded form, bounded in size (no multipart: the pages send nothing else)."""
     body = await request.body()
     if len(body) > limit:
-        raise KonfliktError(f"form too long (at most {limit:,} bytes)")
+        most = format(limit, ",")
+        raise KonfliktError(_("form too long (at most {limit} bytes)", limit=most))
     parts = [part for part in body.split(b"&") if part]
     if len(parts) > MAX_FIELDS:
-        raise KonfliktError(f"the form could not be read (more than {MAX_FIELDS} fields)")
+        raise KonfliktError(_("the form could not be read (more than {count} fields)", count=MAX_FIELDS))
     form: dict[str, str] = {}
     for part in parts:
-        raw_name, _, raw_value = part.partition(b"=")
+        raw_name, _sep, raw_value = part.partition(b"=")
         try:
             name = unquote_to_bytes(raw_name.replace(b"+", b" ")).decode("utf-8")
         except UnicodeDecodeError:
-            raise KonfliktError("the form could not be read (a field's name is not UTF-8 text)") from None
+            raise KonfliktError(_("the form could not be read (a field's name is not UTF-8 text)")) from None
         try:
             form[name] = unquote_to_bytes(raw_value.replace(b"+", b" ")).decode("utf-8")
         except UnicodeDecodeError:
-            raise KonfliktError(f"{shown(name, newlines=False)[:40]}: not UTF-8 text; nothing was changed") from None
+            raise KonfliktError(
+                _("{field}: not UTF-8 text; nothing was changed", field=shown(name, newlines=False)[:40])
+            ) from None
     return form
 
 
@@ -572,7 +646,7 @@ async def posted_form(request: Request, limit: int = MAX_MESSAGE) -> dict[str, s
         PageRefused: 403 for another site's form, 400 for a form too long or unreadable.
     """
     if not same_origin(request):
-        raise PageRefused("refused: this form came from another site", 403)
+        raise PageRefused(_("refused: this form came from another site"), 403)
     try:
         return await read_form(request, limit)
     except KonfliktError as exc:
@@ -595,8 +669,10 @@ def bundled_scenario(name: str) -> Scenario:
     (``scenario=/etc/passwd`` was read); a scenario of one's own is uploaded."""
     if name not in bundled_names():
         raise PageRefused(
-            f"no bundled scenario {shown(name[:60], newlines=False)!r}: choose one of the list (RULESET/NAME), or "
-            "upload your own"
+            _(
+                "no bundled scenario {name}: choose one of the list (RULESET/NAME), or upload your own",
+                name=repr(shown(name[:60], newlines=False)),
+            )
         )
     return load_scenario(name)
 
@@ -638,7 +714,9 @@ def public_host(url: str) -> str:
     """
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") or parts.query:
-        raise KonfliktError(f"--public-url {url[:80]!r}: give the address players open, e.g. https://table.example.org")
+        raise KonfliktError(
+            _("--public-url {url}: give the address players open, e.g. https://table.example.org", url=repr(url[:80]))
+        )
     return parts.netloc.lower()
 
 
@@ -677,9 +755,12 @@ class Guard:
             host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
             if not host_allowed(host, self.port) and host.lower() != self.public:
                 if scope["type"] == "websocket":
-                    await send({"type": "websocket.close", "code": 1008, "reason": "this server's address only"})
+                    reason = close_reason(_("this server's address only"))
+                    await send({"type": "websocket.close", "code": 1008, "reason": reason})
                     return
-                body = b"refused: ask this server by its address (a name that is not this server's is refused)\n"
+                body = (
+                    _("refused: ask this server by its address (a name that is not this server's is refused)") + "\n"
+                ).encode()
                 await send(
                     {
                         "type": "http.response.start",
@@ -716,12 +797,14 @@ def create_app(
     bot_seconds: float = BOT_SECONDS,
     port: int | None = None,
     public: str | None = None,
+    language: str | None = None,
 ) -> Any:
     """The app over the save database ``db``; ``admin`` fixes the console's key (tests), else it is kept beside it;
     ``bot_seconds`` is the budget of one decision of a policy that searches; with ``port`` (a real server) a
     request's ``Host`` must name an address and that port (:func:`host_allowed`), or ``public``'s name: the address
-    players open through a TLS reverse proxy (``--public-url``), which passes the name on."""
-    hub = Hub(db, admin, bot_seconds)
+    players open through a TLS reverse proxy (``--public-url``), which passes the name on; ``language`` is the
+    server's (the language in use by default), each seat's page speaking it until the seat chooses another."""
+    hub = Hub(db, admin, bot_seconds, language)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -743,6 +826,16 @@ def create_app(
     def error_page(message: str, status: int) -> HTMLResponse:
         return page("message.html", status, title="konflikt", message=one_line(message))
 
+    def spoken(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+        """A request answered in the language of its seat (or the console's, or the server's)."""
+
+        @functools.wraps(handler)
+        async def wrapped(request: Request) -> Response:
+            with speaking(hub.language_for(request)):
+                return await handler(request)
+
+        return wrapped
+
     def html_errors(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         """A page's refusals (:class:`PageRefused`, and bad input as :class:`KonfliktError`) as one-line pages."""
 
@@ -759,25 +852,36 @@ def create_app(
     async def index(request: Request) -> Response:
         return page(
             "message.html",
-            title="konflikt table",
-            message="Ask your game master for your seat's link. The GM's console link was printed by 'konflikt serve'.",
+            title=_("konflikt table"),
+            message=_(
+                "Ask your game master for your seat's link. The GM's console link was printed by 'konflikt serve'."
+            ),
         )
 
     def console_key(request: Request) -> str:
         """The console's key from the path; anything else is a page that does not exist."""
         assert hub.links is not None
         if hub.throttled(request):
-            raise PageRefused("too many unknown links from this address: wait a minute", 429)
+            raise PageRefused(_("too many unknown links from this address: wait a minute"), 429)
         key = str(request.path_params["key"])
         if len(key) > MAX_KEY or not hub.links.is_admin(key):
             hub.failed(request)
-            raise PageRefused("no such page", 404)
+            raise PageRefused(_("no such page"), 404)
         return key
 
     @html_errors
     async def console(request: Request) -> Response:
         key = console_key(request)
         assert hub.links is not None
+        if request.method == "POST":  # the console's language menu
+            form = await posted_form(request)
+            chosen = form.get("language", "")
+            if chosen not in CHOICES:
+                raise PageRefused(
+                    _("language takes {languages}, not {language}", languages=", ".join(CHOICES), language=repr(chosen))
+                )
+            hub.links.choose_language("console", chosen)
+            return RedirectResponse(str(request.url.path), status_code=303)
         saved = []
         for row in await hub.store.call(lambda store: store.list()):
             tokens = hub.links.tables.get(row.id, {})
@@ -797,7 +901,7 @@ def create_app(
     ) -> HTMLResponse:
         """The form that opens a table: who plays each seat (and, from a campaign, as which character), the dice,
         a seed."""
-        seats = [(p.id, p.name, p.policy) for p in scenario.participants()] + [(GM, "the GM", scenario.gm)]
+        seats = [(p.id, p.name, p.policy) for p in scenario.participants()] + [(GM, _(GM_LABEL), scenario.gm)]
         return page(
             "new.html",
             key=key,
@@ -808,6 +912,10 @@ def create_app(
             policies=explained(scenario.ruleset),
             campaign=cast.campaign if cast is not None else "",
             taken=cast.taken if cast is not None else {},
+            cast=", ".join(
+                _("{seat} plays as {name}", seat=s, name=n) for s, n in (cast.taken if cast else {}).items()
+            ),
+            policy_words=policy_words,
         )
 
     async def scenario_for(name: str, toml: str, campaign: str) -> tuple[Scenario, FromCampaign | None]:
@@ -837,7 +945,9 @@ def create_app(
             if seed is not None and not 0 <= seed < 2**63:
                 raise ValueError
         except ValueError:
-            raise PageRefused(f"seed {seed_text[:30]!r} is not a whole number from 0 to 2**63 - 1") from None
+            raise PageRefused(
+                _("seed {seed} is not a whole number from 0 to 2**63 - 1", seed=repr(seed_text[:30]))
+            ) from None
         toml = form.get("toml", "")
         scenario, cast = await scenario_for(str(form.get("scenario", "")), toml, str(form.get("campaign", "")))
         cid, token = await hub.create(
@@ -860,13 +970,13 @@ def create_app(
         try:
             cid = table_id(request.path_params["cid"])
         except LookupError:
-            raise PageRefused("no such page", 404) from None
+            raise PageRefused(_("no such page"), 404) from None
         token = await hub.adopt(cid)
         return RedirectResponse(f"/t/{cid}/{token}", status_code=303)
 
     async def lookup(conn: HTTPConnection) -> tuple[WebTable, str]:
         if hub.throttled(conn):
-            raise Throttled("too many unknown links from this address: wait a minute")
+            raise Throttled(_("too many unknown links from this address: wait a minute"))
         token = str(conn.path_params["token"])
         try:
             if len(token) > MAX_KEY:
@@ -883,7 +993,7 @@ def create_app(
         except Throttled as exc:
             return JSONResponse({"error": str(exc)}, status_code=429)
         except LookupError:
-            return JSONResponse({"error": "no such table link"}, status_code=404)
+            return JSONResponse({"error": _("no such table link")}, status_code=404)
         except TableDeleted as exc:
             return JSONResponse({"error": one_line(str(exc))}, status_code=410)
         except KonfliktError as exc:
@@ -896,7 +1006,7 @@ def create_app(
         except Throttled as exc:
             raise PageRefused(str(exc), 429) from None
         except LookupError:
-            raise PageRefused("no such table link: ask your game master for yours", 404) from None
+            raise PageRefused(_("no such table link: ask your game master for yours"), 404) from None
         except TableDeleted as exc:
             raise PageRefused(str(exc), 410) from None
         error = None
@@ -927,6 +1037,7 @@ def create_app(
             error=error,
             ws=f"/ws/{table.id}/{request.path_params['token']}",
             log=f"/api/t/{table.id}/{request.path_params['token']}/log",
+            texts=script_texts(),
         )
 
     async def log_page(request: Request) -> Response:
@@ -937,10 +1048,10 @@ def create_app(
         table, seat = found
         text = request.query_params.get("before", "")
         if not (text.isascii() and text.isdigit() and len(text) <= 9):
-            return JSONResponse({"error": "before takes the index of the first entry shown"}, status_code=400)
+            return JSONResponse({"error": _("before takes the index of the first entry shown")}, status_code=400)
         async with table.lock:
             events, first = table.earlier(seat, int(text))
-            epoch = table.epoch
+            epoch = table.epoch_in(current())
         return JSONResponse({"events": events, "first": first, "epoch": epoch})
 
     async def favicon(request: Request) -> Response:
@@ -953,18 +1064,20 @@ def create_app(
         table, seat = found
         if request.method == "POST":
             if not same_origin(request):
-                return JSONResponse({"error": "refused: Origin is not this server"}, status_code=403)
+                return JSONResponse({"error": _("refused: Origin is not this server")}, status_code=403)
             body = await request.body()
             if len(body) > MAX_MESSAGE:
-                return JSONResponse({"error": f"message too long (at most {MAX_MESSAGE} bytes)"}, status_code=413)
+                return JSONResponse(
+                    {"error": _("message too long (at most {limit} bytes)", limit=MAX_MESSAGE)}, status_code=413
+                )
             try:
                 message = json.loads(body)
                 if not isinstance(message, dict):
                     raise ValueError
             except RecursionError:
-                return JSONResponse({"error": "not a JSON object: nested too deeply"}, status_code=400)
+                return JSONResponse({"error": _("not a JSON object: nested too deeply")}, status_code=400)
             except ValueError:
-                return JSONResponse({"error": "not a JSON object"}, status_code=400)
+                return JSONResponse({"error": _("not a JSON object")}, status_code=400)
             try:
                 await hub.apply(table, seat, message)
             except TableDeleted as exc:
@@ -975,21 +1088,37 @@ def create_app(
             return JSONResponse(hub.frame(table, seat, Sent(), base_url(request)))
 
     async def socket(ws: WebSocket) -> None:
+        with speaking(hub.language_for(ws)):
+            await socket_in_language(ws)
+
+    async def socket_in_language(ws: WebSocket) -> None:
+        """A page's socket, in its seat's language: each frame and refusal is built in the language the seat reads
+        when it is built (a seat that chooses another is told to load its page again)."""
         if not same_origin(ws):
-            await ws.close(code=1008, reason="Origin is not this server")
+            await ws.close(code=1008, reason=close_reason(_("Origin is not this server")))
             return
         try:
             table, seat = await lookup(ws)
         except TableDeleted as exc:
-            await ws.close(code=1008, reason=one_line(str(exc))[:120])
+            await ws.close(code=1008, reason=close_reason(one_line(str(exc))))
             return
         except (LookupError, KonfliktError, ValueError):
-            await ws.close(code=1008, reason="no such table link")
+            await ws.close(code=1008, reason=close_reason(_("no such table link")))
             return
         await ws.accept()
         conn = Conn(ws, seat)
         hub.conns.setdefault(table.id, set()).add(conn)
         base = base_url(ws)
+
+        def spoken_here() -> contextlib.AbstractContextManager[str]:
+            return speaking(hub.seat_language(table.id, seat))
+
+        def refusal(text: Text, ack: str | None = None) -> None:
+            with spoken_here():
+                message = {"type": "error", "message": text() if callable(text) else text}
+            if ack is not None:
+                message["ack"] = ack
+            conn.queue.put_nowait(message)
 
         async def writer() -> None:
             while True:
@@ -999,7 +1128,8 @@ def create_app(
                 if item.get("type") == "frame":
                     async with table.lock:
                         conn.frame_due = False
-                        text = hub.frame_text(table, seat, conn.sent, base, conn.ack)
+                        with spoken_here():
+                            text = hub.frame_text(table, seat, conn.sent, base, conn.ack)
                 else:
                     text = orjson.dumps(item).decode()
                 await ws.send_text(text)
@@ -1013,21 +1143,22 @@ def create_app(
                     raise WebSocketDisconnect(int(frame.get("code", 1000)))
                 text = frame.get("text")
                 if not isinstance(text, str):
-                    await ws.close(code=1003, reason="binary frames are not taken: send JSON text")
+                    with spoken_here():
+                        await ws.close(code=1003, reason=close_reason(_("binary frames are not taken: send JSON text")))
                     break
                 if len(text) > MAX_MESSAGE:
-                    conn.queue.put_nowait({"type": "error", "message": f"message too long (at most {MAX_MESSAGE})"})
+                    refusal(lambda: _("message too long (at most {limit})", limit=MAX_MESSAGE))
                     continue
                 if not conn.take():
-                    conn.queue.put_nowait({"type": "error", "message": "too many messages: slow down"})
+                    refusal(lambda: _("too many messages: slow down"))
                     continue
                 try:
                     message = json.loads(text)
                     if not isinstance(message, dict):
                         raise ValueError
                 except (ValueError, RecursionError) as exc:
-                    why = "not a JSON object" + (": nested too deeply" if isinstance(exc, RecursionError) else "")
-                    conn.queue.put_nowait({"type": "error", "message": why})
+                    deep = isinstance(exc, RecursionError)
+                    refusal(_("not a JSON object: nested too deeply") if deep else _("not a JSON object"))
                     continue
                 if message.get("type") == "ping":
                     conn.queue.put_nowait({"type": "pong", "id": str(message.get("id", ""))[:40]})
@@ -1045,10 +1176,11 @@ def create_app(
                     conn.wake()
                 ack = str(message.get("id", ""))[:40]
                 try:
-                    await hub.apply(table, seat, message)
+                    with spoken_here():
+                        await hub.apply(table, seat, message)
                 except KonfliktError as exc:
                     conn.ack = ack
-                    conn.queue.put_nowait({"type": "error", "message": one_line(str(exc)), "ack": ack})
+                    refusal(exc.__str__, ack)
                     if isinstance(exc, TableDeleted):
                         break
                 else:  # acknowledged once applied and committed: a page that has no ack sends it again
@@ -1063,14 +1195,14 @@ def create_app(
                 await task
 
     routes = [
-        Route("/", index),
-        Route("/console/{key}", console),
-        Route("/console/{key}/new", new_table, methods=["GET", "POST"]),
-        Route("/console/{key}/upload", upload, methods=["POST"]),
-        Route("/console/{key}/open/{cid}", adopt, methods=["POST"]),
-        Route("/t/{cid}/{token}", seat_page, methods=["GET", "POST"]),
-        Route("/api/t/{cid}/{token}", api, methods=["GET", "POST"]),
-        Route("/api/t/{cid}/{token}/log", log_page),
+        Route("/", spoken(index)),
+        Route("/console/{key}", spoken(console), methods=["GET", "POST"]),
+        Route("/console/{key}/new", spoken(new_table), methods=["GET", "POST"]),
+        Route("/console/{key}/upload", spoken(upload), methods=["POST"]),
+        Route("/console/{key}/open/{cid}", spoken(adopt), methods=["POST"]),
+        Route("/t/{cid}/{token}", spoken(seat_page), methods=["GET", "POST"]),
+        Route("/api/t/{cid}/{token}", spoken(api), methods=["GET", "POST"]),
+        Route("/api/t/{cid}/{token}/log", spoken(log_page)),
         Route("/favicon.ico", favicon),
         WebSocketRoute("/ws/{cid}/{token}", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -1078,6 +1210,33 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hub = hub
     return Guard(app, port, public)
+
+
+def _notice(table: WebTable, seat: str, policy: str, why: Callable[[str], str]) -> Callable[[], str]:
+    """A notice on a bot's decision, said of the seat (``Hedda (mcts)``) in the GM page's language."""
+    return lambda: why(f"{table.label(seat)} ({policy_words(policy)})")
+
+
+def _paused(error: str) -> Callable[[str], str]:
+    return lambda who: _("{who} could not decide: {error}; the table is paused", who=who, error=error)
+
+
+def close_reason(text: str) -> str:
+    """A socket's close reason: at most 123 bytes of UTF-8 (a Polish reason is longer in bytes than in letters)."""
+    data = text.encode()[:120]
+    return data.decode("utf-8", "ignore")
+
+
+def script_texts() -> dict[str, str]:
+    """The words the page's script shows, in the language in use (``{title}`` filled in by the script)."""
+    return {
+        "live": _("● live"),
+        "reconnecting": _("reconnecting…"),
+        "your_move": _("● your move — {title}"),
+        "tap_kept": _("offline: your tap is kept and will be sent as soon as the connection is back"),
+        "earlier_failed": _("the earlier entries could not be loaded"),
+        "earlier_offline": _("offline: the earlier entries will load once the connection is back"),
+    }
 
 
 def table_id(text: object) -> int:

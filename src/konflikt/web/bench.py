@@ -37,6 +37,7 @@ import orjson
 
 from konflikt.core.state import GM
 from konflikt.errors import KonfliktError
+from konflikt.web.i18n import _
 
 SCENARIOS = ("levald/one_against_two", "presja/skirmish", "fimbulfrost/dragon", "pwge/shootout")
 """One scenario of each ruleset with at least three participants: four pages a table (three players and the GM)."""
@@ -179,7 +180,7 @@ def start_server(db: Path, port: int) -> tuple[subprocess.Popen[str], str]:
                 return proc, console
         time.sleep(0.05)
     proc.kill()
-    raise KonfliktError("bench --serve: the server did not start")
+    raise KonfliktError(_("bench --serve: the server did not start"))
 
 
 class _Keep(urllib.request.HTTPRedirectHandler):
@@ -198,10 +199,10 @@ def open_table(console: str, scenario: str, humans: list[str], seed: int) -> dic
     data = urllib.parse.urlencode(form).encode()
     try:  # the answer is a redirect to the GM's page: its address is enough (the page itself draws QR codes)
         _NO_REDIRECT.open(urllib.request.Request(console + "/new", data=data)).close()
-        raise KonfliktError("bench --serve: the console did not open a table")
+        raise KonfliktError(_("bench --serve: the console did not open a table"))
     except urllib.error.HTTPError as answer:
         if answer.code != 303:
-            raise KonfliktError(f"bench --serve: the console answered {answer.code}") from None
+            raise KonfliktError(_("bench --serve: the console answered {code}", code=answer.code)) from None
         location = answer.headers["location"]
     gm_page = urllib.parse.urljoin(console, location)
     with urllib.request.urlopen(gm_page.replace("/t/", "/api/t/", 1)) as response:
@@ -295,7 +296,7 @@ def latencies(pages: list[Page], sent: Sent) -> list[float]:
     for page in pages:
         by_table.setdefault(page.table, []).append(page)
     out = []
-    for (table, epoch, step, _), t0 in sent.items():
+    for (table, epoch, step, _seat), t0 in sent.items():
         arrivals = []
         for page in by_table[table]:
             later = [t for (e, s), t in page.seen.items() if e == epoch and s > step and t >= t0]
@@ -323,7 +324,7 @@ async def drive(
     except TimeoutError:
         for task in tasks:
             task.cancel()
-        raise KonfliktError("bench --serve: the pages could not all connect within 2 minutes") from None
+        raise KonfliktError(_("bench --serve: the pages could not all connect within 2 minutes")) from None
     started()
     start.stop = time.perf_counter() + seconds
     start.go.set()
@@ -333,11 +334,11 @@ async def drive(
 
 def check_sizes(tables: int, seats: int, seconds: float) -> None:
     if not 1 <= tables <= 500:
-        raise KonfliktError(f"--tables {tables}: from 1 to 500")
+        raise KonfliktError(_("--tables {tables}: from 1 to 500", tables=tables))
     if not 2 <= seats <= 8:
-        raise KonfliktError(f"--seats {seats}: from 2 to 8 pages a table (the GM's and the players')")
+        raise KonfliktError(_("--seats {seats}: from 2 to 8 pages a table (the GM's and the players')", seats=seats))
     if not 1 <= seconds <= 600:
-        raise KonfliktError(f"--seconds {seconds}: from 1 to 600")
+        raise KonfliktError(_("--seconds {seconds}: from 1 to 600", seconds=seconds))
 
 
 def run_serve_bench(
@@ -425,7 +426,7 @@ def grow(urls: dict[str, str], humans: list[str], fresh: dict[str, int], steps: 
     """Drive a table through its API until its log has ``steps`` steps: each fighter presses the first choice,
     and the GM keeps everyone fresh. Returns the step reached."""
     reached = 0
-    for _ in range(steps * 4):
+    for _turn in range(steps * 4):
         for seat in humans:
             frame = _api(urls[seat])
             if frame.get("choices"):
@@ -433,7 +434,9 @@ def grow(urls: dict[str, str], humans: list[str], fresh: dict[str, int], steps: 
         reached = keep_fresh(urls[GM], fresh)
         if reached >= steps:
             return reached
-    raise KonfliktError(f"bench --serve --long-log: the duel did not reach {steps} steps ({reached})")
+    raise KonfliktError(
+        _("bench --serve --long-log: the duel did not reach {steps} steps ({reached})", steps=steps, reached=reached)
+    )
 
 
 async def drive_kept(pages: list[Page], seconds: float, seed: int, gm_url: str, fresh: dict[str, int]) -> Sent:
@@ -448,7 +451,7 @@ async def drive_kept(pages: list[Page], seconds: float, seed: int, gm_url: str, 
 
     task = asyncio.create_task(keeper())
     try:
-        sent, _ = await drive(pages, seconds, seed)
+        sent, _seen = await drive(pages, seconds, seed)
     finally:
         stop.set()
         await task

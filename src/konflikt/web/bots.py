@@ -19,11 +19,14 @@ import pickle
 import struct
 import subprocess
 import sys
+from collections.abc import Callable
 from typing import IO, Any
 
 from konflikt.core.actions import Action
+from konflikt.core.i18n import BILINGUAL, current, number
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import State
+from konflikt.web.i18n import _
 
 NICE = 10
 """How much lower a worker's priority is: the tables' taps come first on a busy machine."""
@@ -98,12 +101,13 @@ class Bots:
 
     async def decide(
         self, policy: Policy, state: State, seat: str, rng: Any, seconds: float
-    ) -> tuple[Action | None, str | None]:
+    ) -> tuple[Action | None, Callable[[str], str] | None]:
         """``policy.choose(state, seat, rng)`` in a worker process, awaited up to ``seconds`` (the wait for a free
         worker and its start are not part of it).
 
-        Returns the action, or ``None`` and why (past the budget, or the policy failed): the caller then lets the
-        heuristic decide.
+        Returns the action, or ``None`` and why (past the budget, or the policy failed), as a function that says it
+        of the seat (``Hedda (mcts)``) in the language of the page that reads it: the caller then lets the heuristic
+        decide.
         """
         request = pickle.dumps((policy, state, seat, rng), protocol=pickle.HIGHEST_PROTOCOL)
         async with self.slots:
@@ -112,16 +116,25 @@ class Bots:
                 try:
                     worker = await asyncio.wait_for(asyncio.to_thread(Worker), START_SECONDS)
                 except (TimeoutError, OSError, RuntimeError) as exc:
-                    return None, f"could not start its worker process ({' '.join(str(exc).split())[:120]})"
+                    detail = " ".join(str(exc).split())[:120]
+                    return None, lambda who: _(
+                        "{who} could not start its worker process ({detail}): the heuristic decided instead",
+                        who=who,
+                        detail=detail,
+                    )
             self.busy.add(worker)
             try:
                 kind, value = await asyncio.wait_for(asyncio.to_thread(worker.ask, request), seconds)
             except TimeoutError:
                 worker.kill()  # it is still thinking: stopped, and a fresh one starts for the next decision
-                return None, f"took longer than its budget of {seconds:g} s a decision"
+                return None, lambda who: _(
+                    "{who} took longer than its budget of {seconds} s a decision: the heuristic decided instead",
+                    who=who,
+                    seconds=format(seconds, "g") if current() in ("en", BILINGUAL) else number(seconds, 1),
+                )
             except (OSError, RuntimeError, pickle.PickleError, EOFError) as exc:
                 worker.kill()
-                return None, f"failed ({' '.join(str(exc).split())[:200]})"
+                return None, _failed(str(exc))
             except asyncio.CancelledError:
                 worker.kill()
                 raise
@@ -129,7 +142,7 @@ class Bots:
                 self.busy.discard(worker)
             self.idle.append(worker)
             if kind != "ok" or not isinstance(value, Action):
-                return None, f"failed ({' '.join(str(value).split())[:200]})"
+                return None, _failed(str(value))
             return value, None
 
     def close(self) -> None:
@@ -137,6 +150,11 @@ class Bots:
             worker.kill()
         self.idle.clear()
         self.busy.clear()
+
+
+def _failed(why: str) -> Callable[[str], str]:
+    detail = " ".join(why.split())[:200]
+    return lambda who: _("{who} failed ({detail}): the heuristic decided instead", who=who, detail=detail)
 
 
 def serve(stdin: IO[bytes], stdout: IO[bytes]) -> None:

@@ -18,6 +18,16 @@ from konflikt.errors import KonfliktError
 from konflikt.store import library
 from konflikt.store.db import Store
 from konflikt.store.source import LibrarySource
+from konflikt.web.i18n import Said, Text, _
+
+
+class Refused(Said, KonfliktError):
+    """A campaign the console cannot take, said in the console's language when the page shows it (the check runs
+    in the store's thread)."""
+
+    def __init__(self, text: Text) -> None:
+        KonfliktError.__init__(self, "")
+        self.text = text
 
 
 @dataclass(frozen=True)
@@ -48,7 +58,7 @@ class HeldSource(LibrarySource):
 
 def campaign_names(store: Store) -> list[str]:
     """The campaigns of the save database's library (none when it has none)."""
-    return [name for name, _, _ in library.campaigns(store.conn)]
+    return [row[0] for row in library.campaigns(store.conn)]
 
 
 def load_with(store: Store, campaign: str, load: Callable[[], Scenario]) -> FromCampaign:
@@ -59,13 +69,19 @@ def load_with(store: Store, campaign: str, load: Callable[[], Scenario]) -> From
         KonfliktError: an unknown campaign, or one with no character for this scenario, in one line.
     """
     if campaign not in campaign_names(store):
-        raise KonfliktError(f"no campaign {campaign[:60]!r} in the library (see 'konflikt chars')")
+        raise Refused(lambda: _("no campaign {name} in the library (see 'konflikt chars')", name=repr(campaign[:60])))
     source = HeldSource(store.conn, campaign)
     with characters_from(source):
         scenario = load()
     if not source.taken:
         ids = ", ".join(p.id for p in scenario.participants())
-        raise KonfliktError(
-            f"campaign {campaign!r} has no {scenario.ruleset.id} character named as a seat of this scenario ({ids})"
+        ruleset = scenario.ruleset.id
+        raise Refused(
+            lambda: _(
+                "campaign {name} has no {ruleset} character named as a seat of this scenario ({seats})",
+                name=repr(campaign),
+                ruleset=ruleset,
+                seats=ids,
+            )
         )
     return FromCampaign(scenario, campaign, dict(source.taken), source.cast(scenario))

@@ -15,7 +15,9 @@ import secrets
 from collections.abc import Iterable
 from pathlib import Path
 
+from konflikt.core.i18n import CHOICES
 from konflikt.errors import StoreError
+from konflikt.web.i18n import Said, _
 
 TOKEN_BYTES = 18
 LINKS_MAX_BYTES = 1024 * 1024
@@ -26,12 +28,15 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
-class TableDeleted(StoreError):
+class TableDeleted(Said, StoreError):
     """A link made for a conflict that has been deleted: it opens nothing, and writes nothing."""
 
     def __init__(self, table: int) -> None:
-        super().__init__(f"this table was deleted (conflict {table}); ask your game master for a new link")
+        StoreError.__init__(self, f"this table was deleted (conflict {table})")
         self.table = table
+        self.text = lambda: _(
+            "this table was deleted (conflict {table}); ask your game master for a new link", table=table
+        )
 
 
 class Links:
@@ -44,6 +49,9 @@ class Links:
         """Live tables: table id → seat → token."""
         self.gone: dict[int, set[str]] = {}
         """Deleted tables: table id → the tokens that were made for it."""
+        self.languages: dict[str, str] = {}
+        """The language each seat reads (``"12/hedda"`` → ``pl``) and the console's (``"console"``): chosen on the
+        page, kept in the file with the console's key, so a reload, another evening or a restarted server finds it."""
         legacy = False
         if path.exists():
             try:
@@ -52,6 +60,9 @@ class Links:
                 data = json.loads(path.read_text(encoding="utf-8"))
                 self.admin = str(data["admin"])
                 legacy = "tables" in data  # an older server's tokens: the store took them in (schema 4)
+                chosen = data.get("languages", {})
+                if isinstance(chosen, dict):
+                    self.languages = {str(k)[:100]: str(v) for k, v in list(chosen.items())[:100_000] if v in CHOICES}
             except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
                 why = " ".join(str(exc).split())[:200]
                 raise StoreError(f"{path}: the console's key cannot be read ({why}); move it away to start anew") from (
@@ -68,7 +79,9 @@ class Links:
         return cls(db.with_name(db.name + ".links.json"))
 
     def save(self) -> None:
-        data = {"admin": self.admin}
+        data: dict[str, object] = {"admin": self.admin}
+        if self.languages:
+            data["languages"] = self.languages
         tmp = self.path.with_name(self.path.name + ".tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -107,6 +120,18 @@ class Links:
         if found is None and any(secrets.compare_digest(t.encode(), given) for t in self.gone.get(table, ())):
             raise TableDeleted(table)
         return found
+
+    def language(self, place: str) -> str | None:
+        """The language chosen for ``place`` (``"12/hedda"``, ``"console"``), or ``None``: the server's."""
+        return self.languages.get(place)
+
+    def choose_language(self, place: str, language: str) -> None:
+        """Remember the language chosen for ``place`` (written at once)."""
+        if language not in CHOICES:
+            raise ValueError(language)
+        if self.languages.get(place) != language:
+            self.languages[place] = language
+            self.save()
 
     def is_admin(self, key: str) -> bool:
         return secrets.compare_digest(self.admin.encode(), key.encode("utf-8", "surrogatepass"))

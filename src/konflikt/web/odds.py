@@ -14,6 +14,8 @@ from konflikt.analysis.from_here import ensure_values, who_wins
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import State
 from konflikt.sim.runner import seat_policies
+from konflikt.web.i18n import Text, _, said
+from konflikt.web.policies import policy_words
 
 BUDGET = 2.0
 """Seconds for one answer on the console (the table issue's "under 2 seconds at any prompt")."""
@@ -26,7 +28,13 @@ class FromHere:
     rows: list[tuple[str, float, float, float]] = field(default_factory=list)
     """(who wins, probability, interval low, interval high), most likely first; low == high == p when exact."""
     method: str = "exact"
-    note: str = ""
+    words: Text = ""
+    """The note, said in the language of the page that shows it (:attr:`note`)."""
+
+    @property
+    def note(self) -> str:
+        """What the answer rests on (exact, or the estimate's n and interval; who stands in for the humans)."""
+        return said(self.words)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -35,6 +43,9 @@ class FromHere:
                 for who, p, low, high in self.rows
             ],
             "method": self.method,
+            "method_words": {"exact": _("exact"), "estimate": _("estimate"), "none": _("no answer")}.get(
+                self.method, self.method
+            ),
             "note": self.note,
         }
 
@@ -52,19 +63,26 @@ def who_wins_from_here(scenario: Scenario, state: State, seats: dict[str, str], 
     stand_in = "heuristic" if "heuristic" in scenario.ruleset.policy_names() else None
     names = {seat: (stand_in or name) if name == "human" else name for seat, name in seats.items()}
     if any(name == "human" for name in names.values()):
-        return FromHere(method="none", note="a human seat and no deterministic policy to stand in for it")
+        return FromHere(method="none", words=lambda: _("a human seat and no deterministic policy to stand in for it"))
     policies = {s: p for s, p in seat_policies(scenario, names).items() if p is not None}
     if PREPARE_VALUES:  # Le våld: each side's chance from every state, ready for the next questions
         ensure_values(scenario, state, policies)
     answer = who_wins(scenario, state, policies, budget, seed=0)
     rows = sorted(((c.label, c.p, c.low, c.high) for c in answer.chances), key=lambda row: -row[1])
-    if answer.exact:
-        note = f"exact ({answer.note})"
-        method = "exact"
-    else:
-        note = answer.line() + (f"; {answer.note}" if answer.note else "")
-        method = "estimate"
-    humans = sorted(seat for seat, name in seats.items() if name == "human")
-    if humans:
-        note += f"; {', '.join(humans)} played by the {stand_in} policy in the calculation"
-    return FromHere(rows, method, note)
+    humans = ", ".join(sorted(seat for seat, name in seats.items() if name == "human"))
+    method = "exact" if answer.exact else "estimate"
+
+    def note() -> str:
+        if answer.exact:
+            text = _("exact ({detail})", detail=answer.note)
+        else:
+            text = answer.line() + (f"; {answer.note}" if answer.note else "")
+        if humans:
+            text += "; " + _(
+                "{seats} played by the {policy} policy in the calculation",
+                seats=humans,
+                policy=policy_words(stand_in or ""),
+            )
+        return text
+
+    return FromHere(rows, method, words=note)

@@ -13,13 +13,16 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, Template, select_autoescape
 
+from konflikt.core.i18n import current, number, percent
+from konflikt.web.i18n import language_names, markup_gettext, markup_ngettext, markup_pgettext
 from konflikt.web.qr import qr_svg
 
 _MISSING = object()
 
 
 class PageEnvironment(Environment):
-    """Jinja with autoescape, the ``qr`` filter, and ``p.name`` on a dict read as ``p["name"]`` first."""
+    """Jinja with autoescape, the ``qr``, ``percent`` and ``number`` filters, the web catalog's ``_``, and
+    ``p.name`` on a dict read as ``p["name"]`` first."""
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict:
@@ -39,6 +42,16 @@ class Pages:
             auto_reload=False,
         )
         self.env.filters["qr"] = qr_svg
+        self.env.filters["percent"] = percent
+        self.env.filters["number"] = number
+        # the web catalog's messages, looked up at render time in the language the request speaks
+        self.env.globals.update(
+            _=markup_gettext,
+            ngettext=markup_ngettext,
+            pgettext=markup_pgettext,
+            language_names=language_names,
+            language=current,
+        )
         self._compiled: dict[str, Template] = {}
 
     def render(self, name: str, **context: Any) -> str:

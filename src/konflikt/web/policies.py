@@ -15,10 +15,40 @@ import functools
 import importlib.util
 import re
 
+from konflikt.core.i18n import BILINGUAL, current
 from konflikt.core.ruleset import POLICIES, RandomPolicy, Ruleset, entry_points
+from konflikt.web.i18n import N_, _, pgettext
 
-HUMAN = "A person plays this seat from its own page (a join link, or its QR code, on the GM's console)"
+HUMAN = N_("A person plays this seat from its own page (a join link, or its QR code, on the GM's console)")
 """``human`` is no policy of the registry: the table's own words for it."""
+LINES = {
+    "heuristic": N_("Readable rules of thumb for every decision of this system's fights"),
+    "mcts": N_("Information-set Monte Carlo tree search: strong play where the state space is too large to solve"),
+    "optimal": N_(
+        "The optimal policy: both sides' equilibrium play from a solved table, for any seat of any scenario "
+        "it can solve"
+    ),
+    "random": N_("Uniformly random among the legal actions: the baseline every ruleset has"),
+    "rollout": N_(
+        "One step of policy improvement: each legal choice at a decision scored by seeded playouts of the heuristic"
+    ),
+}
+"""The lines of the registry's policies in the other languages (in English the docstring itself is shown)."""
+
+
+def policy_words(name: str) -> str:
+    """A policy's name as a page shows it (the form's values stay the identifiers): ``mcts:20000`` keeps its
+    argument."""
+    base, colon, argument = name.partition(":")
+    words = {
+        "human": pgettext("policy", "human"),
+        "heuristic": pgettext("policy", "heuristic"),
+        "random": pgettext("policy", "random"),
+        "mcts": pgettext("policy", "mcts"),
+        "rollout": pgettext("policy", "rollout"),
+        "optimal": pgettext("policy", "optimal"),
+    }.get(base, base)
+    return f"{words}{colon}{argument}"
 
 
 def first_sentence(doc: str | None) -> str:
@@ -50,8 +80,10 @@ def _module_doc(module: str) -> str:
 def explain(ruleset: Ruleset, name: str) -> str:
     """One line on what ``name`` (a policy of ``ruleset``, or ``human``) does at this table."""
     if name == "human":
-        return HUMAN
+        return _(HUMAN)
     base = name.partition(":")[0]
+    if base in LINES and current() not in ("en", BILINGUAL):
+        return _(LINES[base])
     if base in ruleset.policies:
         return first_sentence(ruleset.policies[base].__doc__) or base
     if base == "random":

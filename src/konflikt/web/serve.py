@@ -16,6 +16,7 @@ from konflikt.errors import KonfliktError
 from konflikt.store.db import Store
 from konflikt.web import odds
 from konflikt.web.app import MAX_MESSAGE, create_app, public_host
+from konflikt.web.i18n import _
 from konflikt.web.links import Links
 from konflikt.web.table import BOT_SECONDS
 
@@ -48,18 +49,23 @@ def banner(host: str, port: int, db: Path | None, public: str | None = None) -> 
     base = f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"  # an IPv6 address in brackets
     if public:  # behind a TLS reverse proxy: the links players open are the proxy's
         base = public.rstrip("/")
-    lines = [f"konflikt table on {base} (saves in {path})", f"GM console: {base}/console/{links.admin}"]
+    lines = [
+        _("konflikt table on {address} (saves in {path})", address=base, path=path),
+        _("GM console: {link}", link=base + "/console/" + links.admin),
+    ]
     if host not in LOOPBACK or public:
         lines.append(
-            "warning: listening beyond this machine: anyone on the network who has a link can use it; "
-            "share each join link only with its player, and stop the server after the game"
+            _(
+                "warning: listening beyond this machine: anyone on the network who has a link can use it; "
+                "share each join link only with its player, and stop the server after the game"
+            )
         )
         for row in rows:
             tokens = links.tables.get(row.id, {})
             for seat, token in tokens.items():
                 if seat != GM and played.get(row.id, {}).get(seat, "human") != "human":
                     continue  # a seat a policy plays has no player to send a link to
-                who = "GM" if seat == GM else seat
+                who = _("GM") if seat == GM else seat
                 lines.append(f"  #{row.id} {row.title} — {who}: {base}/t/{row.id}/{token}")
     return lines
 
@@ -78,18 +84,21 @@ def check_port(host: str, port: int) -> None:
     """Bind the address once, as uvicorn is about to, so a port already taken is one line before the banner (not
     uvicorn's log line and exit code 3 after a console link that leads nowhere)."""
     try:
-        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        family, kind, proto, _name, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
         with socket.socket(family, kind, proto) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
             probe.bind(address)
     except OSError as exc:
         why = (
-            "the port is in use (another program, or another konflikt serve, is listening there): "
-            "choose another with --port"
+            _(
+                "the port is in use (another program, or another konflikt serve, is listening there): "
+                "choose another with --port"
+            )
             if exc.errno == errno.EADDRINUSE
             else exc.strerror or str(exc)
         )
-        raise KonfliktError(f"cannot listen on {host}:{port}: {why}") from None
+        where = host + ":" + str(port)
+        raise KonfliktError(_("cannot listen on {address}: {why}", address=where, why=why)) from None
 
 
 def run(host: str, port: int, db: Path | None, bot_seconds: float = BOT_SECONDS, public: str | None = None) -> None:

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from konflikt.core.actions import Action
 from konflikt.core.conflict import Conflict
 from konflikt.core.events import Event
+from konflikt.core.i18n import BILINGUAL, current, localized, speaking
 from konflikt.core.names import named, scenario_names
 from konflikt.core.ruleset import Policy
 from konflikt.core.state import CHANCE, GM, SIMULTANEOUS, TERMINAL, State
@@ -28,13 +29,23 @@ from konflikt.sim.runner import StepGenerators, seat_policies
 from konflikt.store.db import HUMAN_SOURCES, Loaded
 from konflikt.web.advise import AdviceBox
 from konflikt.web.faces import Roll, percent, roll_faces, shown_faces
+from konflikt.web.i18n import N_, Said, Text, _, pgettext, said
 from konflikt.web.odds import FromHere
+from konflikt.web.policies import policy_words
 from konflikt.web.writer import Append, Write
 
 T = TypeVar("T")
 
 MAX_AUTO_STEPS = 20_000
-GM_LABEL = "the GM (prowadzący / spelledare / spilleder)"
+GM_LABEL = N_("the GM")
+"""The GM's seat as the pages name it (the bilingual register says it in the three texts' words)."""
+GM_ONLY = {
+    "undo": N_("only the GM may undo"),
+    "pause": N_("only the GM may pause"),
+    "resume": N_("only the GM may resume"),
+    "correct": N_("only the GM may correct"),
+    "declare": N_("only the GM may declare"),
+}
 THINKING = frozenset({"mcts", "rollout", "optimal"})
 """Policies that search or solve (``mcts:N`` may think for minutes): they decide in a thread of their own, on a copy
 of the state, within the server's budget a decision (:data:`BOT_SECONDS`), while the table's pages go on."""
@@ -56,8 +67,40 @@ TAKEN_IDS = 256
 """The GM's page keeps the last few notices (a decision past its budget, a policy that failed)."""
 
 
-class Refused(KonfliktError):
-    """An input the table does not take: one line for the page that sent it."""
+class Refused(Said, KonfliktError):
+    """An input the table does not take: one line for the page that sent it, in that page's language (the words
+    are looked up when the refusal is read, in the request of the seat that sent the input)."""
+
+    def __init__(self, text: Text) -> None:
+        KonfliktError.__init__(self, "")
+        self.text = text
+
+
+def _again(first: KonfliktError, call: Callable[[], object]) -> Refused:
+    """The engine's refusal ``first``, said again in the reader's language: ``call`` (which has no effect, and
+    raised ``first`` in the table's thread) is asked once more when the refusal is read."""
+    told = current()
+
+    def text() -> str:
+        if current() != told:
+            try:
+                call()
+            except KonfliktError as exc:
+                return str(exc)
+        return str(first)
+
+    return Refused(text)
+
+
+@dataclass
+class Told:
+    """The conflict told in one language: its steps replayed in a state of its own under that language, so its
+    log, its rolls' purposes and what they did read in it (kept per table and language, advanced step by step)."""
+
+    language: str
+    epoch: str
+    state: State
+    rolls: list[Roll]
 
 
 @dataclass
@@ -94,13 +137,13 @@ class WebTable:
     odds_seq: int = 0
     advice: AdviceBox = field(default_factory=AdviceBox)
     """The ``advise`` panel's answers and whether players see them (:mod:`konflikt.web.advise`)."""
-    dropped: str | None = None
+    dropped: Text | None = None
     """Why the server no longer holds this table (deleted, taken over): its inputs are refused with it."""
     thinking: dict[str, Any] | None = None
     """The searching policy deciding now, off the table's lock: its seat's label, policy and budget."""
     thinking_seq: int = 0
     """Grows when :attr:`thinking` or :attr:`notices` change: part of the page cache's key."""
-    notices: list[str] = field(default_factory=list)
+    notices: list[Text] = field(default_factory=list)
     """What the GM should know about the bots (a decision past its budget): the last :data:`NOTICES`."""
     taken: OrderedDict[tuple[str, str], None] = field(default_factory=OrderedDict)
     """The ids of the last :data:`TAKEN_IDS` messages applied, with their seats: the same message sent again (a
@@ -108,21 +151,28 @@ class WebTable:
     _cache_version: tuple[str, int, bool] = ("", -1, False)
     _cache: dict[Any, Any] = field(default_factory=dict)
     _kept: dict[Any, tuple[Any, Any]] = field(default_factory=dict)
-    _labels: dict[str, str] = field(default_factory=dict)
+    _labels: dict[tuple[str, str], str] = field(default_factory=dict)
+    language: str = BILINGUAL
+    """The language the table's own state speaks (its log's texts, as the engine wrote them): the server's."""
+    told: dict[str, Told] = field(default_factory=dict)
+    """The conflict told in each other language a seat reads (:meth:`told_in`)."""
 
     @classmethod
-    def load(cls, loaded: Loaded) -> WebTable:
+    def load(cls, loaded: Loaded, language: str | None = None) -> WebTable:
+        """The saved conflict, replayed, its state speaking ``language`` (the server's; the language in use)."""
         scenario = loaded.conflict.scenario
         names = {p.id: p.policy for p in scenario.participants()}
         names[GM] = scenario.gm
         names.update(loaded.seats)
         table = cls(loaded.id, loaded.conflict, list(loaded.sources), loaded.dice, names)
+        table.language = language or current()
         table.policies = seat_policies(scenario, names)
-        table.replay()
-        try:
-            table.advance()
-        finally:
-            table.save()
+        with speaking(table.language):
+            table.replay()
+            try:
+                table.advance()
+            finally:
+                table.save()
         return table
 
     # ---- rebuilding -------------------------------------------------------------------------------------------
@@ -143,7 +193,7 @@ class WebTable:
                 source = self.sources[idx] if idx < len(self.sources) else "imported"
                 faces = shown_faces(dice, dice.coerce(step.outcome), step.faces)
                 if faces is None and source == "auto":  # a record from before steps kept their faces
-                    outcome, _, shown = roll_faces(dice, gen.dice_for(state))
+                    outcome, _faces, shown = roll_faces(dice, gen.dice_for(state))
                     faces = shown if outcome == dice.coerce(step.outcome) else None
                 rolls.append(Roll(idx, state.roll_purpose(), dice.notation, faces, dice.describe(step.outcome), source))
             state.apply_step(step)
@@ -154,7 +204,42 @@ class WebTable:
         self.state = state
         self.rolls = [replace(r, meaning=tuple(public.get(r.step, ()))) for r in rolls]
         self.visible = {}
+        self.told = {}
         self.epoch = secrets.token_hex(4)
+
+    def told_in(self, language: str) -> Told:
+        """The conflict told in ``language``: the table's own state when it speaks it; else a state of its own,
+        replayed once under that language and then advanced by the steps made since (an undo starts it over)."""
+        if language == self.language:
+            return Told(language, self.epoch, self.state, self.rolls)
+        told = self.told.get(language)
+        with speaking(language):
+            if told is None or told.epoch != self.epoch:
+                told = self.told[language] = Told(language, self.epoch, self.conflict.start(), [])
+            steps = self.state.steps()
+            done = len(told.state.steps())
+            if done < len(steps):
+                by_step: dict[int, Roll] = {}
+                for made in reversed(self.rolls):  # the rolls of the steps not yet told, at the end of the list
+                    if made.step < done:
+                        break
+                    by_step[made.step] = made
+                for idx in range(done, len(steps)):
+                    step = steps[idx]
+                    state = told.state
+                    roll = by_step.get(idx) if step.node == CHANCE and step.outcome is not None else None
+                    dice = state.pending_roll() if roll is not None else None
+                    purpose = state.roll_purpose() if roll is not None else ""
+                    before = len(state.history())
+                    state.apply_step(step)
+                    if roll is not None and dice is not None:
+                        meaning = tuple(
+                            e.text for e in state.history()[before:] if e.step == idx and e.visible_to is None
+                        )
+                        told.rolls.append(
+                            replace(roll, purpose=purpose, result=dice.describe(step.outcome), meaning=meaning)
+                        )
+        return told
 
     # ---- who plays what ---------------------------------------------------------------------------------------
     def seats(self) -> list[str]:
@@ -166,14 +251,15 @@ class WebTable:
 
     def label(self, seat: str) -> str:
         """A seat as the pages name it (kept: every frame names several seats)."""
-        known = self._labels.get(seat)
+        key = (current(), seat)
+        known = self._labels.get(key)
         if known is None:
-            known = self._labels[seat] = self._label(seat)
+            known = self._labels[key] = self._label(seat)
         return known
 
     def _label(self, seat: str) -> str:
         if seat == GM:
-            return GM_LABEL
+            return _(GM_LABEL)
         try:
             name = self.conflict.scenario.participant(seat).name
         except KeyError:
@@ -224,7 +310,8 @@ class WebTable:
         return self.cached("roller", self._roller)
 
     def _roller(self) -> str | None:
-        purpose = self.state.roll_purpose()
+        with speaking(BILINGUAL):  # the register whose purposes all begin with the roller's name
+            purpose = self.state.roll_purpose()
         named = [(p.name, p.id) for p in self.conflict.scenario.participants()]
         for name, seat in sorted(named, key=lambda n: -len(n[0])):  # "Kapten Nova" before a "Nova"
             rest = purpose[len(name) :] if purpose.startswith(name) else None
@@ -245,18 +332,21 @@ class WebTable:
 
         Whatever it applied is listed for :meth:`take_writes`, even when a policy fails midway.
         """
-        try:
-            self._handle(seat, message)
-        finally:
-            self.save()
+        with speaking(self.language):
+            try:
+                self._handle(seat, message)
+            finally:
+                self.save()
 
     def _handle(self, seat: str, message: Mapping[str, Any]) -> None:
         kind = message.get("type")
         claimed = message.get("seat")
         if claimed is not None and claimed != seat and seat != GM:
-            raise Refused(f"this link acts only for {seat}, not for {str(claimed)[:40]!r}")
-        if kind in ("undo", "pause", "resume", "correct", "declare") and seat != GM:
-            raise Refused(f"only the GM may {kind}")
+            raise Refused(
+                lambda: _("this link acts only for {seat}, not for {other}", seat=seat, other=repr(str(claimed)[:40]))
+            )
+        if isinstance(kind, str) and kind in GM_ONLY and seat != GM:
+            raise Refused(lambda: _(GM_ONLY[kind]))
         if kind == "pause":
             self.paused = True
             return
@@ -276,20 +366,29 @@ class WebTable:
             return
         if kind not in ("act", "roll"):
             raise Refused(
-                f"unknown message type {str(kind)[:40]!r} (act, roll, undo, pause, resume, correct, declare, odds)"
+                lambda: _(
+                    "unknown message type {kind} (act, roll, undo, pause, resume, correct, declare, odds)",
+                    kind=repr(str(kind)[:40]),
+                )
             )
         if self.paused:
-            raise Refused("the GM has paused the table")
+            raise Refused(lambda: _("the GM has paused the table"))
         if self.state.is_terminal():
-            raise Refused("the conflict is over")
+            raise Refused(lambda: _("the conflict is over"))
         step = message.get("step")
         if not isinstance(step, int) or isinstance(step, bool):
-            raise Refused("a choice needs the step it was made at ('step': a number)")
+            raise Refused(lambda: _("a choice needs the step it was made at ('step': a number)"))
         if not self.asked_since() <= step <= len(self.state.steps()):
             now = len(self.state.steps())
             if kind == "roll" and any(r.step == step for r in self.rolls[-20:]):
-                raise Refused(f"the roll at step {step} was taken already (now at step {now}); nothing changed")
-            raise Refused(f"the table has moved on (now at step {now}); your page is updated")
+                raise Refused(
+                    lambda: _(
+                        "the roll at step {step} was taken already (now at step {now}); nothing changed",
+                        step=step,
+                        now=now,
+                    )
+                )
+            raise Refused(lambda: _("the table has moved on (now at step {now}); your page is updated", now=now))
         if kind == "roll":
             self.roll(seat, message.get("text"))
         else:
@@ -299,11 +398,24 @@ class WebTable:
 
     def act(self, seat: str, choice: Any, by_gm: bool = False) -> None:
         if seat not in self.deciding():
-            waiting = ", ".join(self.deciding()) or self.node_words()
-            raise Refused(f"{seat} has no decision to make now (waiting for {waiting})")
+            deciding = ", ".join(self.deciding())
+            raise Refused(
+                lambda: _(
+                    "{seat} has no decision to make now (waiting for {what})",
+                    seat=seat,
+                    what=deciding or self.node_words(),
+                )
+            )
         legal = self.choices(seat)
         if not isinstance(choice, int) or isinstance(choice, bool) or not 0 <= choice < len(legal):
-            raise Refused(f"choice {str(choice)[:20]} is not on {seat}'s list: a number from 0 to {len(legal) - 1}")
+            raise Refused(
+                lambda: _(
+                    "choice {choice} is not on {seat}'s list: a number from 0 to {last}",
+                    choice=str(choice)[:20],
+                    seat=seat,
+                    last=len(legal) - 1,
+                )
+            )
         action = legal[choice]  # one of the legal actions of this very state: applied without asking again
         if self.state.is_simultaneous_node():
             self.state.apply_actions({seat: action}, checked=False)
@@ -316,26 +428,30 @@ class WebTable:
         target = message.get("target")
         seat, name = target.split("|", 1) if isinstance(target, str) and "|" in target else (None, None)
         if seat is None or name is None:
-            raise Refused("a correction names a seat and a value ('target': 'seat|name')")
+            raise Refused(lambda: _("a correction names a seat and a value ('target': 'seat|name')"))
         value = message.get("value")
         if not isinstance(value, int) or isinstance(value, bool):
-            raise Refused(f"a correction sets a whole number, not {str(value)[:20]!r}")
+            raise Refused(lambda: _("a correction sets a whole number, not {value}", value=repr(str(value)[:20])))
+        reason = str(message.get("reason", ""))
         try:
-            self.state.correct(seat, name, value, str(message.get("reason", "")))
+            self.state.correct(seat, name, value, reason)
         except KonfliktError as exc:
-            raise Refused(str(exc)) from None
+            fork = self.state.fork()
+            raise _again(exc, lambda: fork.correct(seat, name, value, reason)) from None
         self.record("correction")
 
     def declare(self, message: Mapping[str, Any]) -> None:
         """The GM declares that a side has reached its goal: the conflict ends there (``State.declare_goal``)."""
         side = message.get("side")
         if not isinstance(side, str):
-            raise Refused("a declaration names the side that reached its goal ('side')")
+            raise Refused(lambda: _("a declaration names the side that reached its goal ('side')"))
         goal = message.get("goal", "")
+        goal = goal if isinstance(goal, str) else ""
         try:
-            self.state.declare_goal(side, goal if isinstance(goal, str) else "")
+            self.state.declare_goal(side, goal)
         except KonfliktError as exc:
-            raise Refused(str(exc)) from None
+            fork = self.state.fork()
+            raise _again(exc, lambda: fork.declare_goal(side, goal)) from None
         self.record("declaration")
 
     def goals(self) -> list[dict[str, str]]:
@@ -358,23 +474,26 @@ class WebTable:
 
     def roll(self, seat: str, text: Any) -> None:
         if not self.state.is_chance_node():
-            raise Refused(f"no roll is pending now (waiting for {self.node_words()})")
+            raise Refused(lambda: _("no roll is pending now (waiting for {what})", what=self.node_words()))
         asked = self.player_roll()
         if seat != GM and seat != asked:
             if asked is None:
-                raise Refused("only the GM takes the dice of this roll")
-            raise Refused(f"this roll is {self.label(asked)}'s to roll, not yours; nothing changed")
+                raise Refused(lambda: _("only the GM takes the dice of this roll"))
+            roller = asked
+            raise Refused(
+                lambda: _("this roll is {name}'s to roll, not yours; nothing changed", name=self.label(roller))
+            )
         dice = self.state.pending_roll()
         assert dice is not None
         if text is None or (isinstance(text, str) and text.strip().lower() in ("", "auto")):
             self.roll_here("table")
             return
         if not isinstance(text, str) or len(text) > 200:
-            raise Refused("a roll is typed as text, e.g. '+ + 0 -' or '47'")
+            raise Refused(lambda: _("a roll is typed as text, e.g. '+ + 0 -' or '47'"))
         try:
             outcome, fell = dice.read_faces(text)
         except KonfliktError as exc:
-            raise Refused(str(exc)) from None
+            raise _again(exc, lambda: dice.read_faces(text)) from None
         purpose = self.state.roll_purpose()
         before = len(self.state.history())
         self.state.apply_action(outcome, faces=fell)  # typed die by die: the step keeps the faces for the narration
@@ -411,7 +530,7 @@ class WebTable:
         if self.paused:
             return
         gen = self.gen
-        for _ in range(MAX_AUTO_STEPS):
+        for _step in range(MAX_AUTO_STEPS):
             node = self.state.current_player()
             if node == TERMINAL:
                 break
@@ -461,6 +580,10 @@ class WebTable:
     def play_bot(self, seat: str, action: Action | None, version: tuple[str, int, bool]) -> None:
         """Apply a decision made apart (``None``: past its budget or failed, so the heuristic decides here), then
         go on as :meth:`advance` does. A table that moved on meanwhile (an undo, a pause) takes nothing."""
+        with speaking(self.language):
+            self._play_bot(seat, action, version)
+
+    def _play_bot(self, seat: str, action: Action | None, version: tuple[str, int, bool]) -> None:
         if self.version() != version or self.bot_due() != seat:
             return
         try:
@@ -477,8 +600,9 @@ class WebTable:
         finally:
             self.save()
 
-    def notice(self, text: str) -> None:
-        self.notices = [*self.notices, " ".join(text.split())[:300]][-NOTICES:]
+    def notice(self, text: Text) -> None:
+        """A notice for the GM, said in the GM page's language when it is shown."""
+        self.notices = [*self.notices, text][-NOTICES:]
         self.thinking_seq += 1
 
     def record(self, source: str) -> None:
@@ -509,7 +633,7 @@ class WebTable:
         """Take back the last ``count`` human inputs (decisions and typed dice), as ``konflikt play`` does."""
         human = [i for i, source in enumerate(self.sources) if source in HUMAN_SOURCES]
         if not human:
-            raise Refused("nothing to undo: no human input yet")
+            raise Refused(lambda: _("nothing to undo: no human input yet"))
         keep = human[-min(count, len(human))]
         self.save()
         cid = self.id
@@ -526,20 +650,27 @@ class WebTable:
         if node == CHANCE:
             return self.state.roll_purpose()
         if node == SIMULTANEOUS:
-            return "secret choices from " + ", ".join(self.label(s) for s in self.state.waiting_for())
+            return _("secret choices from {names}", names=", ".join(self.label(s) for s in self.state.waiting_for()))
         if node == TERMINAL:
-            return "nobody: the conflict is over"
-        return f"{self.label(node)} decides"  # who acts, and that it is a choice
+            return _("nobody: the conflict is over")
+        return _("{name} decides", name=self.label(node))  # who acts, and that it is a choice
 
     def visible_events(self, seat: str) -> list[Event]:
-        """The events ``seat`` may see, kept per seat and extended as the log grows (the log is long)."""
-        history = self.state.history()
-        done, seen = self.visible.get(seat, (0, []))
+        """The events ``seat`` may see, in the language in use, kept per seat and language and extended as the log
+        grows (the log is long)."""
+        language = current()
+        history = self.told_in(language).state.history()
+        key = f"{seat}\x00{language}"
+        done, seen = self.visible.get(key, (0, []))
         if done > len(history):
             done, seen = 0, []
         seen = seen + [e for e in history[done:] if e.visible(seat)]
-        self.visible[seat] = (len(history), seen)
+        self.visible[key] = (len(history), seen)
         return seen
+
+    def epoch_in(self, language: str) -> str:
+        """The log's epoch as a page reading ``language`` knows it: a page that changes language starts over."""
+        return self.epoch if language == self.language else f"{self.epoch}_{language}"
 
     def events_for(self, seat: str, sent: Sent) -> tuple[list[dict[str, Any]], bool, int]:
         """The events ``seat`` has not yet received on this connection; ``True`` when the page must start over; the
@@ -547,9 +678,10 @@ class WebTable:
         the last :data:`LOG_PAGE` only: it asks for earlier ones itself (:meth:`earlier`), so a frame's size does
         not grow with the log's length."""
         visible = self.visible_events(seat)
-        reset = sent.epoch != self.epoch or sent.events > len(visible) or len(visible) - sent.events > LOG_PAGE
+        epoch = self.epoch_in(current())
+        reset = sent.epoch != epoch or sent.events > len(visible) or len(visible) - sent.events > LOG_PAGE
         start = max(0, len(visible) - LOG_PAGE) if reset else sent.events
-        sent.epoch, sent.events = self.epoch, len(visible)
+        sent.epoch, sent.events = epoch, len(visible)
         return [{"step": e.step, "text": e.text} for e in visible[start:]], reset, start
 
     def earlier(self, seat: str, before: int, count: int = LOG_PAGE) -> tuple[list[dict[str, Any]], int]:
@@ -564,10 +696,12 @@ class WebTable:
         return (self.epoch, len(self.conflict.steps) + len(self.unsaved), self.paused)
 
     def cached(self, key: Any, make: Callable[[], T]) -> T:
-        """``make()`` once per :meth:`version`: the parts every page of a step shares are built once, not per page."""
+        """``make()`` once per :meth:`version` and language: the parts every page of a step shares are built once,
+        not per page."""
         version = self.version()
         if version != self._cache_version:
             self._cache_version, self._cache = version, {}
+        key = (current(), key)
         if key not in self._cache:
             self._cache[key] = make()
         value: T = self._cache[key]
@@ -575,7 +709,8 @@ class WebTable:
 
     def kept(self, name: Any, key: Any, make: Callable[[], T]) -> T:
         """``make()`` again only when ``key`` changes: a part of a page that outlives a step (the GM's list of
-        values to correct changes only when one of them does)."""
+        values to correct changes only when one of them does); kept per language."""
+        name = (current(), name)
         held = self._kept.get(name)
         if held is None or held[0] != key:
             held = self._kept[name] = (key, make())
@@ -600,23 +735,34 @@ class WebTable:
         ids = scenario_names(self.conflict.scenario)  # shared() itself is built once a step
         return {
             "table": self.id,
-            "title": self.conflict.scenario.title,
+            "title": self.title(),
             "ruleset": self.conflict.scenario.ruleset.id,
             "step": len(state.steps()),
-            "epoch": self.epoch,
+            "epoch": self.epoch_in(current()),
             "node": self.node_words(),
             "terminal": state.is_terminal(),
             "outcome": state.outcome().summary if state.is_terminal() else None,
             "paused": self.paused,
             "dice_mode": self.dice,
             "waiting": [self.label(s) for s in state.waiting_for()],
-            "rolls": [r.to_json() for r in self.rolls[-ROLLS_SHOWN:]][::-1],
+            "rolls": [r.to_json() for r in self.told_in(current()).rolls[-ROLLS_SHOWN:]][::-1],
             "sheets": status,
             "status": [
-                {"row": self.label(r) if r in self.names else r, "cells": {k: named(v, ids) for k, v in c.items()}}
-                for r, c in status.items()
+                {"row": self._row(r), "cells": {k: named(v, ids) for k, v in c.items()}} for r, c in status.items()
             ],
         }
+
+    def _row(self, row: str) -> str:
+        """A row of the status card as the page names it: a seat by its label, the table's own row in words."""
+        if row in self.names:
+            return self.label(row)
+        return pgettext("status row", "table") if row == "table" else row
+
+    def title(self) -> str:
+        """The scenario's title in the language in use (a table of languages in the file; else its one text)."""
+        scenario = self.conflict.scenario
+        text = scenario.document.get("title") if isinstance(scenario.document, Mapping) else None
+        return localized(text) if isinstance(text, str | dict) and text else scenario.title
 
     def pending(self) -> dict[str, Any]:
         """The pending roll as the pages ask for it: what for, the dice, how to type them, who rolls it, and its
@@ -683,11 +829,19 @@ class WebTable:
                 "pending_roll": pending if pending is not None and (self.dice != "auto" or seat == GM) else None,
                 "my_roll": pending if pending is not None and pending["seat"] == seat and seat != GM else None,
                 "sheet": shared["sheets"].get(seat, {}),
-                "policies": {self.label(s): self.names.get(s) or "human" for s in self.seats()} if seat == GM else {},
+                "policies": (
+                    {self.label(s): policy_words(self.names.get(s) or "human") for s in self.seats()}
+                    if seat == GM
+                    else {}
+                ),
                 "corrections": self.cached("corrections", self.corrections) if seat == GM else [],
                 "goals": self.cached("goals", self.goals) if seat == GM else [],
-                "thinking": self.thinking,
-                "notices": list(self.notices) if seat == GM else [],
+                "thinking": (
+                    {**self.thinking, "policy_words": policy_words(str(self.thinking.get("policy", "")))}
+                    if self.thinking
+                    else None
+                ),
+                "notices": [" ".join(said(n).split())[:300] for n in self.notices] if seat == GM else [],
             }
         )
         return panel
@@ -699,11 +853,12 @@ def _stakes(rows: list[tuple[str, Any]]) -> list[dict[str, str]]:
 
 def _choice(index: int, text: str) -> dict[str, Any]:
     """A button: the system's words (with English) first, the short explanation after the first colon."""
-    words, _, why = text.partition(": ")
+    words, _sep, why = text.partition(": ")
     return {"index": index, "words": words, "why": why}
 
 
 def _count(value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1000:
-        raise Refused(f"undo takes a number of steps from 1 to 1000, not {str(value)[:20]}")
+        shown = str(value)[:20]
+        raise Refused(lambda: _("undo takes a number of steps from 1 to 1000, not {value}", value=shown))
     return value

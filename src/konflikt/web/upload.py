@@ -13,6 +13,7 @@ from typing import Any
 
 from konflikt.core.scenario import Scenario, parse_toml, scenario_from_document
 from konflikt.errors import ScenarioError
+from konflikt.web.i18n import _
 
 SOURCE = "uploaded scenario"
 BUILTIN = re.compile(r"builtin:[A-Za-z0-9_-]{1,64}")
@@ -22,7 +23,7 @@ def uploaded_scenario(text: str) -> Scenario:
     """The scenario in ``text`` (a TOML document), or :class:`ScenarioError` with one line."""
     text = text.replace("\r\n", "\n")
     if not text.strip():
-        raise ScenarioError(f"{SOURCE}: empty; paste a scenario's TOML or choose its file")
+        raise ScenarioError(_("{source}: empty; paste a scenario's TOML or choose its file", source=SOURCE))
     doc = parse_toml(text, SOURCE)
     _only_bundled_characters(doc)
     return scenario_from_document(doc, SOURCE, base=None)
@@ -37,6 +38,11 @@ def _only_bundled_characters(doc: dict[str, Any]) -> None:
             if ref is not None and not (isinstance(ref, str) and BUILTIN.fullmatch(ref)):
                 where = f"sides[{si}].participants[{pi}].character"
                 raise ScenarioError(
-                    f"{SOURCE}: {where} = {str(ref)[:60]!r}: an uploaded scenario may name only bundled characters "
-                    "(builtin:NAME); write the others' fields in the scenario"
+                    _(
+                        "{source}: {where} = {value}: an uploaded scenario may name only bundled characters "
+                        "(builtin:NAME); write the others' fields in the scenario",
+                        source=SOURCE,
+                        where=where,
+                        value=repr(str(ref)[:60]),
+                    )
                 )

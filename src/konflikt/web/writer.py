@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 from konflikt.core.actions import Step
 from konflikt.errors import StoreError
 from konflikt.store.db import Store
+from konflikt.web.i18n import _
 
 T = TypeVar("T")
 
@@ -116,7 +117,7 @@ class StoreThread:
                 store.conn.execute(pragma)
         except sqlite3.Error as exc:
             store.close()
-            self._opened.set_exception(StoreError(f"{store.path}: cannot be written ({exc})"))
+            self._opened.set_exception(StoreError(_("{path}: cannot be written ({error})", path=store.path, error=exc)))
             return
         self._opened.set_result(store.path)
         try:

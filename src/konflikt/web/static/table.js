@@ -15,6 +15,13 @@ const errorBox = document.getElementById("error");
 const connection = document.getElementById("connection");
 const soundBox = document.getElementById("sound");
 const LOG_PAGE = 50;
+// The words this script shows, in the seat's language: rendered into the page by the server (the web catalog).
+const TEXTS = JSON.parse(body.dataset.texts || "{}");
+function say(key, fields = {}) {
+  let text = TEXTS[key] || key;
+  for (const [name, value] of Object.entries(fields)) text = text.split(`{${name}}`).join(value);
+  return text;
+}
 const baseTitle = document.title;
 let epoch = body.dataset.epoch || "";
 let have = Number(body.dataset.have || 0);
@@ -70,7 +77,7 @@ async function loadEarlier() {
   try {
     const response = await fetch(`${body.dataset.log}?before=${first}`, { headers: { accept: "application/json" } });
     const data = await response.json();
-    if (!response.ok) { showError(data.error || "the earlier entries could not be loaded"); return; }
+    if (!response.ok) { showError(data.error || say("earlier_failed")); return; }
     if (data.epoch !== epoch) return; // the log started over meanwhile: the next frame brings it
     for (const e of data.events.slice().reverse()) {
       const li = document.createElement("li");
@@ -81,13 +88,13 @@ async function loadEarlier() {
     first = data.first;
     updateEarlier();
   } catch (err) {
-    showError("offline: the earlier entries will load once the connection is back");
+    showError(say("earlier_offline"));
   }
 }
 
 function turnCue() {
   const mine = Boolean(panel.querySelector("#choices, #my-roll, [data-turn]"));
-  document.title = mine ? `● your move — ${baseTitle}` : baseTitle;
+  document.title = mine ? say("your_move", { title: baseTitle }) : baseTitle;
   if (mine && !myTurn) {
     if (navigator.vibrate && navigator.userActivation && navigator.userActivation.hasBeenActive) navigator.vibrate(200);
     if (soundBox && soundBox.checked) beep();
@@ -124,6 +131,7 @@ function onFrame(frame) {
     for (const form of document.querySelectorAll("form[data-sent]")) delete form.dataset.sent; // may try again
     return;
   }
+  if (frame.type === "reload") { location.reload(); return; } // this seat chose another language
   if (frame.type !== "frame") return;
   acknowledge(frame.ack);
   epoch = frame.epoch;
@@ -156,7 +164,7 @@ function send(message) {
     flush();
   } else {
     errorBox.dataset.offline = "1";
-    showError("offline: your tap is kept and will be sent as soon as the connection is back");
+    showError(say("tap_kept"));
   }
 }
 
@@ -164,7 +172,7 @@ function connect() {
   socket = new WebSocket(socketUrl(location, body.dataset.ws));
   socket.addEventListener("open", () => {
     delay = 250;
-    setConnection("● live", false);
+    setConnection(say("live"), false);
     socket.send(JSON.stringify({ type: "hello", epoch, have }));
     outbox = [...unacked.values(), ...outbox]; // sent but not acknowledged before the break: sent again
     unacked.clear();
@@ -172,7 +180,7 @@ function connect() {
   });
   socket.addEventListener("message", (msg) => onFrame(JSON.parse(msg.data)));
   socket.addEventListener("close", () => {
-    setConnection("reconnecting…", true);
+    setConnection(say("reconnecting"), true);
     setTimeout(connect, delay);
     delay = Math.min(delay * 2, 4000);
   });
@@ -182,7 +190,7 @@ const NUMBERS = new Set(["step", "choice", "count", "value"]);
 
 document.addEventListener("submit", (event) => {
   const form = event.target;
-  if (!body.dataset.ws || form.method.toLowerCase() !== "post") return; // the console's forms post as usual
+  if (!body.dataset.ws || form.method.toLowerCase() !== "post" || "plain" in form.dataset) return; // the console's forms and the language menu post as usual
   event.preventDefault();
   if (form.dataset.sent) return; // a double tap: the first is on its way; the next frame redraws the form
   form.dataset.sent = "1";
