@@ -38,7 +38,7 @@ class Fighter:
     player: bool
     warlike: int
     edges: tuple[str, ...]
-    initiative_edge: str | None
+    initiative_edge: Text | None
     may_concede: bool
     character: Character
 

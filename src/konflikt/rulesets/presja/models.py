@@ -187,7 +187,7 @@ class Character(BaseModel):
     armour: str | Armour = "brak"
     fate_points: Number = Field(3, ge=0, le=20, description="Punkty Losu (fate points)")
     aspects: list[LocalText] = Field(default_factory=list)
-    initiative_edge: str | None = Field(None, description="a stunt or aspect that wins ties of Zmysły")
+    initiative_edge: LocalText | None = Field(None, description="a stunt or aspect that wins ties of Zmysły")
     player: bool = Field(False, description="a player's character (the GM runs the others)")
     warlike: Number = Field(0, ge=0, le=5, description="levels of a warlike aspect (przewaga w osobowości)")
     edges: list[str] = Field(default_factory=list, description="advantages the GM may see in this character")
