@@ -387,7 +387,7 @@ class Hub:
             lambda: Markup(self.render("sheet.html", p=panel)),
         )
         shared = table.cached("shared.html", lambda: self._shared_html(table, panel))
-        mine = f'<div class="who-row"><h3>{escape(panel["label"])}</h3>'
+        mine = f'<div class="who-row"><h3>{escape(panel["label"])}<span class="you">'
         shared = shared.replace(mine, mine.replace("who-row", "who-row me"), 1)
         html = self.render("panel.html", p=panel, gm_tools=gm_tools, sheet=sheet)
         return panel, Markup(html + shared)  # every part rendered with autoescape
