@@ -165,3 +165,16 @@ def test_both_reads_as_before(cli: Callable[..., Result]) -> None:
 
     with i18n.speaking("both"):
         assert seat_label(None, GM) == "the GM (prowadzący / spelledare / spilleder)"  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("language", ("sv", "da", "pl"))
+def test_the_odds_summary_reads_each_language_s_fates_alike(cli: Callable[..., Result], language: str) -> None:
+    """Who is out of the fight and who dies is read from the fate's words: the same numbers in every language."""
+
+    def numbers(text: str) -> list[str]:
+        return [n.replace(",", ".") for n in re.findall(r"\d+[.,]\d+", text)]
+
+    both = cli("--lang", "both", "odds", "fimbulfrost/dragon")
+    spoken = cli("--lang", language, "odds", "fimbulfrost/dragon")
+    assert both.code == spoken.code == 0, spoken.err
+    assert numbers(spoken.out) == numbers(both.out)

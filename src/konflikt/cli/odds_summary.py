@@ -32,13 +32,18 @@ SHOWN_ROWS = 4
 
 _DEAD_WORDS = r"dead|död|død|martwy|martwa|nie żyje"
 _OUT_WORDS = (
-    r"out|defeated|conceded|left the fight|utslagen|utslagna|besegrad|gett upp|lämnat striden|slået ud|besejret|"
-    r"opgivet|overgivet sig|ude af kampen|pokonany|pokonana|poddał się|poddała się|wyeliminowany|wyeliminowana|"
-    r"wyłączony z walki|wyłączona z walki"
+    r"out|defeated|conceded|left the fight|"
+    r"ute|utslagen|utslagna|besegrad|besegrade|gav upp|gett upp|lämnat striden|"
+    r"ude|slået ud|overvundet|overvundne|besejret|gav op|opgivet|overgivet sig|forladt kampen|ude af kampen|"
+    r"poza walką|pokonany|pokonana|poddał się|poddała się|wyeliminowany|wyeliminowana|bez przytomności|"
+    r"po opuszczeniu walki|opuścił walkę|opuściła walkę"
 )
 _DEAD = re.compile(rf"\b({_DEAD_WORDS})\b", re.IGNORECASE)
 _OUT = re.compile(rf"\b({_DEAD_WORDS}|{_OUT_WORDS})\b", re.IGNORECASE)
-_OUT_ANYWHERE = re.compile(r"\b(out of the conflict|ur konflikten|ude af konflikten|poza konfliktem)\b", re.IGNORECASE)
+_OUT_ANYWHERE = re.compile(
+    r"\b(out of the conflict|ur konflikten|ute ur konflikten|ude af konflikten|uden for konflikten|poza konfliktem)\b",
+    re.IGNORECASE,
+)
 """A fate's status in the words the rulesets end a fight with, in English (the gloss of the bilingual register),
 Swedish, Danish and Polish."""
 FATE = ": fate"
