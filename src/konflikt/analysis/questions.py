@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from konflikt.analysis.compact import UNIT_ROUNDOFF
 from konflikt.analysis.exact import DEFAULT_MAX_STATES, ConflictOdds, conflict_odds
-from konflikt.core.messages import _
+from konflikt.core.messages import _, ngettext
 from konflikt.core.odds import OddsAnswer, Probability
 from konflikt.core.ruleset import Policy, unit_words
 from konflikt.core.scenario import Scenario
@@ -79,17 +79,11 @@ def whole_conflict_answer(
     """
     humans = sorted(s for s, p in seats.items() if p is None)
     if humans:
-        # TRANSLATORS: one message per count until scripts/catalogs.py checks plural forms (then ngettext)
-        if len(humans) == 1:
-            raise KonfliktError(
-                _(
-                    "exact odds need a policy for every seat, but {seats} is human: add --policy SEAT=heuristic",
-                    seats=humans[0],
-                )
-            )
         raise KonfliktError(
-            _(
+            ngettext(
+                "exact odds need a policy for every seat, but {seats} is human: add --policy SEAT=heuristic",
                 "exact odds need a policy for every seat, but {seats} are human: add --policy SEAT=heuristic",
+                len(humans),
                 seats=", ".join(humans),
             )
         )

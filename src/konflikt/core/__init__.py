@@ -42,4 +42,6 @@ __all__ = [
     "StoreError",
 ]
 
-_dice_messages.use(_COMMON.gettext)  # the dice's messages in the common catalog (they may not import core)
+_dice_messages.use(
+    _COMMON.gettext, _COMMON.ngettext
+)  # the dice's messages in the common catalog (they may not import core)

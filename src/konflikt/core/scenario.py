@@ -22,7 +22,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, ValidationInfo
 
 from konflikt.core.i18n import BILINGUAL, LocalText, checked_text, current, localized
-from konflikt.core.messages import N_, _
+from konflikt.core.messages import N_, _, ngettext
 from konflikt.core.ruleset import Ruleset, get_ruleset
 from konflikt.core.thousands import grouped
 from konflikt.errors import KonfliktError, ScenarioError
@@ -211,10 +211,9 @@ def validation_message(source: str, exc: ValidationError, prefix: Sequence[str |
     if current() not in ("en", BILINGUAL):
         message = pydantic_message(err) or message
     text = f"{source}: {loc}{shown}: {message}"
-    # TRANSLATORS: one message per count until scripts/catalogs.py checks plural forms (then ngettext)
-    if more == 1:
-        return _("{text} (and 1 more problem)", text=text)
-    return _("{text} (and {n} more problems)", text=text, n=more) if more else text
+    if not more:
+        return text
+    return ngettext("{text} (and {n} more problem)", "{text} (and {n} more problems)", more, text=text)
 
 
 _PYDANTIC = {

@@ -21,7 +21,7 @@ import numpy as np
 
 from konflikt.dice.counts import Counts, sum_seconds
 from konflikt.dice.distribution import normalise
-from konflikt.dice.messages import _
+from konflikt.dice.messages import _, ngettext
 from konflikt.errors import DiceError
 
 FUDGE_FACES = {"+": 1, "0": 0, "-": -1, "−": -1, "–": -1, " ": None}
@@ -437,10 +437,7 @@ def effect(value: int) -> int:
 
 def successes_text(successes: int, ones: int) -> str:
     """A pool's outcome in words: ``2 successes, 1×1``."""
-    # TRANSLATORS: one message per count until scripts/catalogs.py checks plural forms (then ngettext)
-    if successes == 1:
-        return _("1 success, {ones}×1", ones=ones)
-    return _("{n} successes, {ones}×1", n=successes, ones=ones)
+    return ngettext("{n} success, {ones}×1", "{n} successes, {ones}×1", successes, ones=ones)
 
 
 def _d100_text(value: int) -> str:

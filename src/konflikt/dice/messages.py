@@ -11,12 +11,14 @@ from collections.abc import Callable
 from typing import Any
 
 _translate: Callable[..., str] | None = None
+_translate_plural: Callable[..., str] | None = None
 
 
-def use(translate: Callable[..., str]) -> None:
-    """Look the dice's messages up with ``translate`` (``konflikt.core.messages.CATALOG.gettext``)."""
-    global _translate
-    _translate = translate
+def use(translate: Callable[..., str], plural: Callable[..., str] | None = None) -> None:
+    """Look the dice's messages up with ``translate`` and ``plural`` (``konflikt.core.messages.CATALOG.gettext``
+    and ``.ngettext``)."""
+    global _translate, _translate_plural
+    _translate, _translate_plural = translate, plural
 
 
 def _(message: str, /, **fields: Any) -> str:
@@ -26,4 +28,11 @@ def _(message: str, /, **fields: Any) -> str:
     return message.format(**fields) if fields else message
 
 
-__all__ = ["_", "use"]
+def ngettext(singular: str, plural: str, n: int, /, **fields: Any) -> str:
+    """The form of ``singular``/``plural`` the language in use gives ``n`` (``{n}`` is filled in)."""
+    if _translate_plural is not None:
+        return _translate_plural(singular, plural, n, **fields)
+    return (singular if n == 1 else plural).format(n=n, **fields)
+
+
+__all__ = ["_", "ngettext", "use"]
