@@ -238,9 +238,16 @@ def print_answer(
         typer.echo(json_text({**(extra or {}), **answer.to_json()}, indent=2))
         return
     console = plain_console()
+
+    def word(key: str) -> str:  # the answer's own words for its keys (a ruleset's), else the dice answer's
+        return answer.shown(key) if key in answer.words else shown_key(key)
+
+    def rows_shown(rows: Sequence[tuple[str, Any]]) -> list[tuple[str, Any]]:
+        return [(word(key), p) for key, p in rows]
+
     console.print(
         probability_table(
-            answer.title, shown_key(answer.label), shown_rows(answer.outcomes), exact, answer.cumulative, answer.played
+            answer.title, word(answer.label), rows_shown(answer.outcomes), exact, answer.cumulative, answer.played
         )
     )
     for name, p in answer.probabilities.items():
@@ -250,14 +257,14 @@ def print_answer(
             shown = f"{fraction_text(p)} ≈ {decimal_text(p)}"
         else:
             shown = value_text(p)
-        console.print(f"{shown_key(name)}: {shown}", highlight=False, markup=False)
+        console.print(f"{word(name)}: {shown}", highlight=False, markup=False)
     for name, rows in answer.distributions.items():
         if len(rows) <= 40:
-            key = shown_key(name)
-            console.print(probability_table(key, key, shown_rows(rows), exact, played=answer.played))
+            key = word(name)
+            console.print(probability_table(key, key, rows_shown(rows), exact, played=answer.played))
         else:
             console.print(
-                _("{name}: {count} outcomes, every one in --json", name=shown_key(name), count=whole(len(rows))),
+                _("{name}: {count} outcomes, every one in --json", name=word(name), count=whole(len(rows))),
                 style="dim",
                 markup=False,
             )

@@ -15,7 +15,7 @@ first ``:``, ``;`` or ``,``, and its English gloss):
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from rich.table import Table
@@ -90,17 +90,17 @@ def _pct(p: Probability) -> str:
     return percent(100 * float(p), 2)
 
 
-def _line(rows: Sequence[tuple[str, Probability]]) -> str:
+def _line(rows: Sequence[tuple[str, Probability]], words: Mapping[str, str] | None = None) -> str:
     """``A 98.71% · B 1.29%``: the largest first, those past :data:`SHOWN_ROWS` summed; impossible ones left out
     (a side that cannot win is kept: that is a finding)."""
     ordered = sorted(rows, key=lambda kv: -float(kv[1]))
     shown = ordered[:SHOWN_ROWS]
     rest = sum((p for _, p in ordered[SHOWN_ROWS:]), Fraction(0))
-    nobody = _("nobody")
-    words = [f"{nobody if key == 'nobody' else key} {_pct(p)}" for key, p in shown if p or key != "nobody"]
+    said = {"nobody": _("nobody"), **(words or {})}  # the answer's own words for its keys, where it gives them
+    words_shown = [f"{said.get(key, key)} {_pct(p)}" for key, p in shown if p or key != "nobody"]
     if rest:
-        words.append(_("other {chance}", chance=_pct(rest)))
-    return " · ".join(words)
+        words_shown.append(_("other {chance}", chance=_pct(rest)))
+    return " · ".join(words_shown)
 
 
 def length_line(answer: OddsAnswer) -> str | None:
@@ -148,10 +148,10 @@ def print_summary(answer: OddsAnswer, console: object, exact: bool = False) -> N
     for marker in (": who wins", ": " + _("who wins")):  # the title without its question, in English or translated
         title = title.split(marker)[0]
     console.print(Text(f"{title} ({how})", style="bold"), highlight=False)
-    console.print(Text(_("who wins: {chances}", chances=_line(answer.outcomes))), highlight=False)
+    console.print(Text(_("who wins: {chances}", chances=_line(answer.outcomes, answer.words))), highlight=False)
     endings = answer.distributions.get("ending")
     if endings:
-        console.print(Text(_("ending: {chances}", chances=_line(endings))), highlight=False)
+        console.print(Text(_("ending: {chances}", chances=_line(endings, answer.words))), highlight=False)
     length = length_line(answer)
     if length:
         console.print(Text(_("length: {length}", length=length)), highlight=False)
