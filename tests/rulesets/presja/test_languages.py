@@ -168,8 +168,8 @@ def texts_beside_the_fight() -> Iterator[str]:
     answer = exchange(3, 2, weapon=1, armor=1, tactic="offensive")
     yield answer.title
     yield answer.label
-    yield from answer.distributions
-    yield from answer.probabilities
+    yield from (answer.shown(key) for key in answer.distributions)
+    yield from (answer.shown(key) for key in answer.probabilities)
     yield from answer.notes
     judge = PresjaPressure().bind(*_dice_pair())
     yield judge.label

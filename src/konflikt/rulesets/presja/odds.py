@@ -30,6 +30,8 @@ def difference() -> dict[int, Fraction]:
 LEVELS = (-10, 30)
 #: Weapon and armour factors, as in the content's weapon and armour models (0 to 10).
 FACTORS = (0, 10)
+MARGIN = "margin (Atak − Obrona)"
+"""The margin's distribution as JSON names it."""
 
 
 def pressure_distribution(
@@ -77,12 +79,19 @@ def exchange(attack: int, defense: int, weapon: int = 0, armor: int = 0, tactic:
     margin: dict[int, Fraction] = {attack + a_tac - defense + x: p for x, p in difference().items()}
     reached = sum((p for m, p in margin.items() if m >= 0), Fraction(0))
     hits = sum((p for v, p in dist.items() if v > 0), Fraction(0))
+    # the keys stay as JSON has always had them; ``words`` says them in the language in use
     probabilities = {
-        _("attack ≥ defence (margin ≥ 0)"): reached,
-        _("attack hits (pressure > 0)"): hits,
+        "attack ≥ defence (margin ≥ 0)": reached,
+        "attack hits (pressure > 0)": hits,
+    }
+    words = {
+        "attack ≥ defence (margin ≥ 0)": _("attack ≥ defence (margin ≥ 0)"),
+        "attack hits (pressure > 0)": _("attack hits (pressure > 0)"),
+        MARGIN: _("margin (attack − defence)"),
     }
     for k in range(2, max(dist) + 1):
-        probabilities[_("pressure ≥ {k}", k=k)] = sum((p for v, p in dist.items() if v >= k), Fraction(0))
+        probabilities[f"pressure ≥ {k}"] = sum((p for v, p in dist.items() if v >= k), Fraction(0))
+        words[f"pressure ≥ {k}"] = _("pressure ≥ {k}", k=k)
     expected = mean(dist)
     return OddsAnswer(
         title=_(
@@ -96,12 +105,13 @@ def exchange(attack: int, defense: int, weapon: int = 0, armor: int = 0, tactic:
         ),
         label=pgettext("odds", "pressure"),
         outcomes=[(str(v), p) for v, p in dist.items()],
-        distributions={_("margin (attack − defence)"): [(signed(m), p) for m, p in sorted(margin.items())]},
+        distributions={MARGIN: [(signed(m), p) for m, p in sorted(margin.items())]},
         probabilities=probabilities,
         notes=[
             _("expected pressure {fraction} ≈ {value}", fraction=fraction_text(expected), value=number(expected, 3)),
             _("the weapon and armour factors count only when attack ≥ defence (margin 0 or more)"),
         ],
+        words=words,
     )
 
 
