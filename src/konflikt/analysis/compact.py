@@ -32,6 +32,7 @@ from typing import Generic, TypeVar
 from konflikt.analysis.exact import StateSpaceTooLarge
 from konflikt.core.capabilities import Marks, StepsInBatches
 from konflikt.core.deadline import check_time
+from konflikt.core.messages import _
 from konflikt.core.ruleset import ExactModel
 from konflikt.errors import KonfliktError
 
@@ -123,7 +124,9 @@ def explore(model: ExactModel, starts: Sequence[Hashable], max_states: int, dept
                     stepped.update(zip(ahead, batch([states[v] for v in ahead]), strict=True))
                 den, ways = stepped.pop(u)
             if not ways:
-                raise KonfliktError(f"the exact model of this conflict has no way on from {s!r}, which has not ended")
+                raise KonfliktError(
+                    _("the exact model of this conflict has no way on from {state}, which has not ended", state=repr(s))
+                )
             edges: list[tuple[int, int]] = []
             below = level[u] + 1
             for t, w in ways:
@@ -165,14 +168,14 @@ def topological(chain: Chain) -> list[int] | None:
         return list(range(chain.size))
     indegree = [0] * chain.size
     for edges in chain.edges:
-        for v, _ in edges:
+        for v, _w in edges:
             indegree[v] += 1
     ready = [u for u in range(chain.size) if indegree[u] == 0]
     order: list[int] = []
     while ready:
         u = ready.pop()
         order.append(u)
-        for v, _ in chain.edges[u]:
+        for v, _w in chain.edges[u]:
             indegree[v] -= 1
             if indegree[v] == 0:
                 ready.append(v)
@@ -325,7 +328,7 @@ def _cyclic_float(chain: Chain, starts: Sequence[tuple[int, Fraction]]) -> Solve
             if v in chain.ends:
                 key = (chain.ends[v], 0)
                 out[key] = out.get(key, 0.0) + float(visits[u]) * w / chain.den[u]
-    for u, _ in starts:
+    for u, _w in starts:
         if u in chain.ends:
             key = (chain.ends[u], 0)
             out[key] = out.get(key, 0.0) + float(b[u])
@@ -363,5 +366,5 @@ def _cyclic_exact(chain: Chain, starts: Sequence[tuple[int, Fraction]]) -> Solve
             key = (labels[o], 0)
             out[key] = out.get(key, Fraction(0)) + w * Fraction(v, d)
     if chain.marks:
-        raise KonfliktError("marks of a model with cycles are not solved exactly yet: use floats")
+        raise KonfliktError(_("marks of a model with cycles are not solved exactly yet: use floats"))
     return Solved(out, {}, 0.0, "gauss-jordan", has_lengths=False)

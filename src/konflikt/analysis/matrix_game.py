@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from konflikt.core.messages import _
 from konflikt.errors import KonfliktError
 
 Number = int | float | Fraction
@@ -43,9 +44,9 @@ class MatrixSolution:
 def _checked(matrix: Sequence[Sequence[Number]]) -> list[list[Number]]:
     rows = [list(r) for r in matrix]
     if not rows or not rows[0]:
-        raise KonfliktError("a matrix game needs at least one row and one column")
+        raise KonfliktError(_("a matrix game needs at least one row and one column"))
     if any(len(r) != len(rows[0]) for r in rows):
-        raise KonfliktError("a matrix game's rows must all have the same length")
+        raise KonfliktError(_("a matrix game's rows must all have the same length"))
     return rows
 
 
@@ -77,7 +78,7 @@ def solve_exact(matrix: Sequence[Sequence[Number]]) -> MatrixSolution:
                 if best is None or (ratio, basis[i]) < best[:2]:
                     best = (ratio, basis[i], i)
         if best is None:  # cannot happen: A + shift > 0 bounds every w
-            raise KonfliktError("the matrix game's linear programme is unbounded")
+            raise KonfliktError(_("the matrix game's linear programme is unbounded"))
         r = best[2]
         pivot = t[r][entering]
         t[r] = [x / pivot for x in t[r]]
@@ -120,12 +121,12 @@ def solve_float(matrix: Sequence[Sequence[Number]]) -> MatrixSolution:
         bounds = [(0.0, None)] * k + [(None, None)]
         res = linprog(c, A_ub=a_ub, b_ub=np.zeros(cols), A_eq=a_eq, b_eq=[1.0], bounds=bounds, method="highs")
         if not res.success:
-            raise KonfliktError(f"linprog could not solve the matrix game: {res.message}")
+            raise KonfliktError(_("linprog could not solve the matrix game: {reason}", reason=res.message))
         x = np.clip(res.x[:k], 0.0, None)
         return float(res.x[-1]), x / x.sum()
 
     value, x = side(a)
-    _, y = side(-a.T)
+    _value, y = side(-a.T)
     return MatrixSolution(value, tuple(float(p) for p in x), tuple(float(p) for p in y))
 
 

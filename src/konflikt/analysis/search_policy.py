@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from konflikt.core.actions import Action
+from konflikt.core.messages import _
 from konflikt.core.ruleset import Policy, RandomPolicy, get_ruleset
 from konflikt.core.state import State
 from konflikt.errors import KonfliktError
@@ -25,7 +26,7 @@ def legal_and_seed(state: State, seat: str, rng: np.random.Generator) -> tuple[l
     """
     legal = list(state.legal_actions(seat))
     if not legal:
-        raise KonfliktError(f"{seat} has no legal action to choose from")
+        raise KonfliktError(_("{seat} has no legal action to choose from", seat=seat))
     return legal, int(rng.integers(2**63))
 
 

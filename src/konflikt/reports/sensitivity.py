@@ -32,6 +32,7 @@ from konflikt.analysis.exact import DEFAULT_MAX_STATES, StateSpaceTooLarge, conf
 from konflikt.core.batch import Z95, Batch
 from konflikt.core.conflict import new_state
 from konflikt.core.deadline import OutOfTime, deadline
+from konflikt.core.messages import _
 from konflikt.core.odds import Probability, json_number
 from konflikt.core.overrides import dump_value, parse_value
 from konflikt.core.scenario import Scenario
@@ -155,7 +156,9 @@ def all_variants(scenario: Scenario, only: Sequence[str] = ()) -> tuple[list[Var
         variants = [v for v in variants if any(w in v.lever.lower() for w in words)]
         skipped = [s for s in skipped if any(w in s[0].lower() for w in words)]
         if not variants:
-            raise KonfliktError(f"--only {', '.join(only)}: no rule option or participant's number matches")
+            raise KonfliktError(
+                _("--only {only}: no rule option or participant's number matches", only=", ".join(only))
+            )
     return variants, skipped
 
 
@@ -199,7 +202,7 @@ def exact_answer(
     seats = seat_policies(scenario, dict(policies))
     humans = sorted(s for s, p in seats.items() if p is None)
     if humans:
-        raise KonfliktError(f"sensitivity needs a policy for every seat; human: {', '.join(humans)}")
+        raise KonfliktError(_("sensitivity needs a policy for every seat; human: {seats}", seats=", ".join(humans)))
     chosen = {s: p for s, p in seats.items() if p is not None}
     state = new_state(scenario, {})
     if seconds is None:
@@ -230,7 +233,7 @@ def simulated_wins(
     of its own (``spawn_key=(i,)``), so the baseline and a variant roll the same dice conflict by conflict until
     the rules make them roll differently (common random numbers at the finest grain).
     """
-    used, kernel, _ = choose_engine(scenario, {}, dict(policies), engine)
+    used, kernel, _why = choose_engine(scenario, {}, dict(policies), engine)
     if n is None:
         n = KERNEL_CONFLICTS if kernel is not None else REFERENCE_CONFLICTS
     check_count(n)
@@ -387,8 +390,16 @@ def side_of(scenario: Scenario, asked: str | None) -> str:
 
     ids = [s.id for s in scenario.sides]
     near = get_close_matches(asked, ids, n=1)
-    hint = f" (did you mean {near[0]!r}?)" if near else ""
-    raise KonfliktError(f"--side {asked!r}: no such side{hint} (sides: {', '.join(ids)})")
+    if near:
+        raise KonfliktError(
+            _(
+                "--side {side}: no such side (did you mean {near}?) (sides: {sides})",
+                side=repr(asked),
+                near=repr(near[0]),
+                sides=", ".join(ids),
+            )
+        )
+    raise KonfliktError(_("--side {side}: no such side (sides: {sides})", side=repr(asked), sides=", ".join(ids)))
 
 
 class Sensitivity:
@@ -437,9 +448,9 @@ class Sensitivity:
         else:
             why = base.why
         wins, engine = simulated_wins(scenario, s.policies, self.side, s.n, s.seed)
-        base_wins, _ = self._base_sim(engine)
+        base_wins, _engine = self._base_sim(engine)
         if len(base_wins) != len(wins):  # pragma: no cover - one n per engine
-            raise KonfliktError("sensitivity: the baseline and a variant were played a different number of times")
+            raise KonfliktError(_("sensitivity: the baseline and a variant were played a different number of times"))
         change, interval = paired_change(base_wins, wins)
         return Row(variant, float(wins.mean()), change, "estimated", interval, len(wins), engine, why)
 

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
+from konflikt.core.messages import N_, _
 from konflikt.errors import KonfliktError
 
 CLIENT: ContextVar[Any] = ContextVar("cluster_client", default=None)
@@ -42,16 +43,18 @@ def connect(scheduler: str | None) -> Any:
         KonfliktError: no address, or none reachable there (one line, with the address).
     """
     if not scheduler:
-        raise KonfliktError("--engine dask needs --scheduler ADDRESS (e.g. tcp://10.0.0.5:8786)")
+        raise KonfliktError(_("--engine dask needs --scheduler ADDRESS (e.g. tcp://10.0.0.5:8786)"))
     Client = client_class()
 
     try:
         return Client(scheduler, timeout="10s")
     except OSError as exc:
-        raise KonfliktError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+        raise KonfliktError(
+            _("cannot reach the Dask scheduler at {scheduler}: {error}", scheduler=scheduler, error=exc)
+        ) from None
 
 
-INSTALL = "a Dask cluster needs Dask, an extra of konflikt: pip install 'konflikt[cluster]'"
+INSTALL = N_("a Dask cluster needs Dask, an extra of konflikt: pip install 'konflikt[cluster]'")
 
 
 def client_class() -> Any:
@@ -63,7 +66,7 @@ def client_class() -> Any:
     try:
         from distributed import Client
     except ImportError:
-        raise KonfliktError(INSTALL) from None
+        raise KonfliktError(_(INSTALL)) from None
     return Client
 
 

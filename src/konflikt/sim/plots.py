@@ -14,6 +14,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
+from konflikt.core.messages import _
 from konflikt.errors import KonfliktError
 from konflikt.sim.header import caption, csv_line, make_folder_for, write_text
 
@@ -165,6 +166,6 @@ def _write(fig: Any, out: Path, files: Sequence[tuple[Path, Mapping[str, Any]]])
         for path, options in files:
             fig.savefig(path, **options)
     except OSError as exc:
-        raise KonfliktError(f"cannot write {out}: {exc.strerror or exc}") from None
+        raise KonfliktError(_("cannot write {path}: {why}", path=out, why=exc.strerror or exc)) from None
     finally:
         plt.close(fig)

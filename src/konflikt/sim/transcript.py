@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 from konflikt.core.actions import Step
 from konflikt.core.conflict import new_state
+from konflikt.core.messages import _
 from konflikt.core.scenario import Scenario
 from konflikt.core.state import CHANCE, SIMULTANEOUS, State
 from konflikt.errors import KonfliktError, ReplayError
@@ -72,13 +73,21 @@ def golden_text(
         try:
             state.apply_step(step)
         except KonfliktError as exc:
-            raise ReplayError(f"{name}: recorded step {index} ({step_text(step)}) does not replay: {exc}") from None
+            raise ReplayError(
+                _(
+                    "{name}: recorded step {index} ({step}) does not replay: {error}",
+                    name=name,
+                    index=index,
+                    step=step_text(step),
+                    error=exc,
+                )
+            ) from None
         lines.append(f"step {index}: {step_text(step)}")
         lines.append(STEP_PREFIX + json.dumps(step.to_json(), ensure_ascii=False, sort_keys=True))
         lines.extend(f"  | {e.text}" for e in state.history()[seen:])
         lines.extend(status_lines(state))
     if not state.is_terminal():
-        raise ReplayError(f"{name}: the recorded steps end before the conflict does")
+        raise ReplayError(_("{name}: the recorded steps end before the conflict does", name=name))
     outcome = state.outcome()
     lines.append(f"outcome: {outcome.ending}; winners: {', '.join(outcome.winners) or '-'}")
     lines.append(f"  {outcome.summary}")
