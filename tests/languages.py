@@ -21,7 +21,7 @@ ENGLISH_WORDS = frozenset(_WORDS.split())
 """Words that, in a Swedish, Danish or Polish text, can only be English."""
 
 ALSO_NATIVE = {
-    "da": frozenset({"side", "by", "hit", "under", "is", "her"}),
+    "da": frozenset({"side", "by", "hit", "under", "is", "her", "have", "end", "chance"}),
     "sv": frozenset({"is", "under", "hit", "by"}),
     "pl": frozenset({"no", "to", "on"}),
 }
