@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from konflikt.core.campaign import CampaignRules, Carried, Rest
+from konflikt.core.i18n import localized
 from konflikt.rulesets.pwge.i18n import _, pgettext
 
 MINUTES_PER_DAY = 24 * 60
@@ -74,7 +75,7 @@ def sheet(document: Mapping[str, Any], pending: Sequence[Mapping[str, Any]]) -> 
     taken = int(document.get("damage_taken", 0))
     lost = _(", {taken} lost (kept until healed): {left} left", taken=taken, left=body - taken) if taken else ""
     lines = [
-        *([_("identity: {identity}", identity=document["identity"])] if document.get("identity") else []),
+        *([_("identity: {identity}", identity=localized(document["identity"]))] if document.get("identity") else []),
         _("attributes: {attributes}", attributes=attributes),
         _("skills: {skills}", skills=skills or pgettext("skills", "none")),
         _(

@@ -92,7 +92,7 @@ class Character(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: Name
-    identity: str = Field(default="", description="identitet: the character concept")
+    identity: LocalText = Field(default="", description="identitet: the character concept (a table of languages)")
     attributes: dict[str, Number] = Field(min_length=1, description="egenskaper 1–6 (PW stand-in scale)")
     skills: dict[str, Number] = Field(default_factory=dict, description="färdigheter 0–5 (PW stand-in scale)")
     melee_weapon: str = "obevapnad"
