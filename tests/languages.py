@@ -23,7 +23,7 @@ ENGLISH_WORDS = frozenset(_WORDS.split())
 ALSO_NATIVE = {
     "da": frozenset({"side", "by", "hit", "under", "is", "her", "have", "end", "chance"}),
     "sv": frozenset({"is", "under", "hit", "by"}),
-    "pl": frozenset({"no", "to", "on"}),
+    "pl": frozenset({"no", "to", "on", "by"}),
 }
 """Words of ``ENGLISH_WORDS`` that are also words of the language (``side`` is Danish for page and side)."""
 

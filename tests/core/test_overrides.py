@@ -164,7 +164,7 @@ def test_values_are_toml_and_a_bare_word_is_a_string() -> None:
         ("hedas.kraft=3", "(did you mean 'heddas'?)"),
         ("sides.5.name=x", "sides is a list of 2 entries; no [5] in it"),
         ("hedda=3", "hedda is a whole participant"),
-        ("title.x=1", "a single value"),
+        ("seed.x=1", "a single value"),
         ("hedda.kraft", "not of the form PATH=VALUE"),
     ],
 )
