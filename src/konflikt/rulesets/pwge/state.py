@@ -548,7 +548,7 @@ class PwgeState(State):
             rolled=bool(action.get("roll", False)),
         )
         if not free:
-            self.spend(i, "a handling (action)", die)
+            self.spend(i, _("an action"), die)
         self.actions += 1
         self.ex = Exchange(deed, self.pair(i, j))
         narration.declared(self, deed)
