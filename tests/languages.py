@@ -35,3 +35,11 @@ def english_words(text: str, language: str, proper_names: frozenset[str] = froze
     (characters, scenario ids, file names) are not counted."""
     allowed = ALSO_NATIVE.get(language, frozenset()) | {name.lower() for name in proper_names}
     return [word for word in WORD.findall(text) if word.lower() in ENGLISH_WORDS and word.lower() not in allowed]
+
+
+def with_title(scenario: str, title: str) -> str:
+    """A scenario file's text with its title — a string or a ``[title]`` table of languages — replaced by ``title``
+    (a TOML value, e.g. ``'"A duel"'``): the bundled scenarios' titles are tables, a test's hostile title a string."""
+    without = re.sub(r"^title = .*\n", "", scenario, flags=re.M)
+    without = re.sub(r"^\[title\]\n(?:\w+ = .*\n)+\n?", "", without, flags=re.M)
+    return f"title = {title}\n" + without

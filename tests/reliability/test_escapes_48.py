@@ -13,19 +13,11 @@ import konflikt
 from konflikt.core.scenario import bundled_examples
 from konflikt.safe_text import shown
 from tests.conftest import Result
+from tests.languages import with_title
 
 HOSTILE = "\\u001b]2;pwned\\u0007\\u001b[2J\\u009b31m\\u202e"
 """As a TOML file spells it."""
 RAW = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]")
-
-
-def titled(scenario: str, title: str) -> str:
-    """The scenario file with its title (a string or a ``[title]`` table of languages) replaced by ``title``, a TOML
-    value."""
-    without = re.sub(r"^title = .*\n", "", scenario, flags=re.M)
-    without = re.sub(r"^\[title\]\n(?:\w+ = .*\n)+", "", without, flags=re.M)
-    assert "title" not in without.split("[[sides]]")[0].split("[description]")[0], without
-    return f"title = {title}\n" + without
 
 
 def clean(text: str) -> bool:
@@ -41,7 +33,7 @@ def test_shown_writes_every_control_character_as_an_escape() -> None:
 
 def test_titles_and_descriptions_never_reach_the_terminal_raw(cli: Callable[..., Result], tmp_path: Path) -> None:
     duel = (bundled_examples() / "levald" / "duel.toml").read_text()
-    hostile = titled(duel, f'"Tvekamp{HOSTILE}"')
+    hostile = with_title(duel, f'"Tvekamp{HOSTILE}"')
     assert hostile.count(HOSTILE) == 1
     scenario = tmp_path / "duel.toml"
     scenario.write_text(hostile)
@@ -105,7 +97,7 @@ def test_json_output_is_valid_and_holds_no_raw_control_character(cli: Callable[.
     duel = (bundled_examples() / "levald" / "duel.toml").read_text()
     title = "Tvekamp\x1b]2;pwned\x07\x1b[2J\x9b31m\u202e\x7f"
     scenario = tmp_path / "duel.toml"
-    scenario.write_text(titled(duel, json.dumps(title)))
+    scenario.write_text(with_title(duel, json.dumps(title)))
     db = str(tmp_path / "k.sqlite")
     assert cli("play", str(scenario), "--seed", "1", "--db", db).code == 0
     listed = cli("saves", "--db", db, "--json")

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Result
+from tests.languages import with_title
 
 RAW = re.compile(r"[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 TITLE = "Tvekamp \x9b2J \u202eevil"
@@ -21,10 +22,8 @@ TITLE = "Tvekamp \x9b2J \u202eevil"
 def scenario(tmp_path: Path) -> Path:
     source = Path(__file__).parents[2] / "src/konflikt/examples/fimbulfrost/robbers.toml"
     text = source.read_text(encoding="utf-8")
-    title = re.search(r'^title = "(.*)"$', text, re.M)
-    assert title is not None
     path = tmp_path / "odd.toml"
-    path.write_text(text.replace(title.group(0), f"title = {json.dumps(TITLE)}"), "utf-8")
+    path.write_text(with_title(text, json.dumps(TITLE)), "utf-8")
     return path
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from konflikt.core.scenario import bundled_examples
 from konflikt.core.state import GM
 from konflikt.web.app import UPLOAD_MAX
+from tests.languages import with_title
 from tests.web.helpers import ADMIN, frame, serving
 
 
@@ -19,7 +20,7 @@ def error_line(html: str) -> str:
 
 def test_an_uploaded_scenario_opens_a_table_with_its_seats(tmp_path: Path) -> None:
     text = (bundled_examples() / "levald" / "duel.toml").read_text(encoding="utf-8")
-    text = text.replace('title = "', 'title = "Uploaded: ', 1)
+    text = with_title(text, '"Uploaded: a duel at the bridge"')
     with serving(tmp_path / "k.sqlite") as (client, _):
         seats = client.post(f"/console/{ADMIN}/upload", data={"toml": text})
         assert seats.status_code == 200 and "Uploaded: " in seats.text and 'name="policy:hedda"' in seats.text
