@@ -66,3 +66,19 @@ def test_a_wrong_table_is_refused_naming_field_and_value(side: dict[str, Any], w
     assert "\n" not in message
     for word in words:
         assert word in message, message
+
+
+@pytest.mark.parametrize("ruleset_id", ["levald", "fimbulfrost", "pwge"])
+def test_a_systems_name_is_said_in_each_language(ruleset_id: str) -> None:
+    from konflikt.core.ruleset import get_ruleset
+    from tests.languages import english_words
+
+    ruleset = get_ruleset(ruleset_id)
+    names = {}
+    for language in ("sv", "da", "pl", "en", "both"):
+        with speaking(language):
+            names[language] = ruleset.display_name
+    assert "(" in names["both"] and names["both"] != names["sv"]
+    proper = frozenset({"Parallel", "Worlds", "Gamist's", "Edition", "Gamist", "s", "PWGE"})
+    for language in ("sv", "da", "pl"):
+        assert not english_words(names[language], language, proper), names[language]

@@ -41,7 +41,7 @@ def register(app: typer.Typer) -> None:
             return
         console = plain_console()
         for r in chosen:
-            console.rule(Text.assemble((r.id, "bold"), f" — {r.name}"))
+            console.rule(Text.assemble((r.id, "bold"), f" — {r.display_name}"))
             console.print(Text(r.summary), highlight=False)
             console.print(
                 _(

@@ -68,7 +68,7 @@ def header(console: Console, scenario: Scenario, seed: int, played_by: Mapping[s
     """The scenario's title, seed, description and sides, each participant with who plays it (human or a policy)."""
     played_by = played_by or {}
     text = Text(scenario.title, style="bold")
-    text.append(" — " + scenario.ruleset.name + "\n" + _("seed {seed}", seed=seed))
+    text.append(" — " + scenario.ruleset.display_name + "\n" + _("seed {seed}", seed=seed))
     if scenario.description:
         text.append(f"\n{scenario.description}")
     for side in scenario.sides:

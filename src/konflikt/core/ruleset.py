@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from konflikt.core.actions import Action
 from konflikt.core.campaign import CampaignRules
 from konflikt.core.conformance import ConformanceTable, conformance_path, load_conformance
+from konflikt.core.i18n import localized
 from konflikt.core.messages import N_, _
 from konflikt.core.odds import OddsQuestion
 from konflikt.core.options import Options, OptionSet
@@ -169,7 +170,8 @@ class Ruleset:
 
     Attributes:
         id: the ruleset id used in scenario files (``presja``).
-        name: the system's name with an English gloss.
+        name: the system's name: one string, or a table of languages (``konflikt.core.i18n.LocalText``; ``both`` the
+            text's name with an English gloss); people read ``display_name``.
         language: the source text's language (ISO code).
         source: the source text's file name in ``shared/seeds``.
         summary: one paragraph for ``konflikt rules``.
@@ -185,7 +187,7 @@ class Ruleset:
     """
 
     id: str
-    name: str
+    name: str | Mapping[str, str]
     language: str
     source: str
     summary: str
@@ -233,6 +235,10 @@ class Ruleset:
     reports: Mapping[str, Report] = field(default_factory=dict)
     """The balancing reports the text asks for (``konflikt report <id>-<name>``), name → content as data; the
     machinery that runs them lives in :mod:`konflikt.reports`, above simulation and analysis."""
+    @property
+    def display_name(self) -> str:
+        """The system's name in the language in use."""
+        return localized(self.name)
 
     def policy(self, name: str) -> Policy:
         base, colon, argument = name.partition(":")

@@ -22,7 +22,13 @@ from konflikt.rulesets.fimbulfrost.state import FimbulfrostState
 RULESET = register(
     Ruleset(
         id="fimbulfrost",
-        name="Fimbulfrost (kamp i tre runder: combat in three rounds)",
+        name={
+            "both": "Fimbulfrost (kamp i tre runder: combat in three rounds)",
+            "da": "Fimbulfrost (kamp i tre runder)",
+            "en": "Fimbulfrost (combat in three rounds)",
+            "sv": "Fimbulfrost (strid i tre rundor)",
+            "pl": "Fimbulfrost (walka w trzech rundach)",
+        },
         language="da",
         source="002_4c207fadc00080de.txt",
         summary=(

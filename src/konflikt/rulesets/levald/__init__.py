@@ -24,7 +24,13 @@ from konflikt.rulesets.levald.state import LevaldState
 RULESET = register(
     Ruleset(
         id="levald",
-        name="Le våld (the violence) — Biblioteksvärlden melee combat",
+        name={
+            "both": "Le våld (the violence) — Biblioteksvärlden melee combat",
+            "sv": "Le våld — närstrid i Biblioteksvärlden",
+            "en": "Le våld (the violence) — melee combat in Biblioteksvärlden",
+            "da": "Le våld — nærkamp i Biblioteksvärlden",
+            "pl": "Le våld — walka wręcz w Biblioteksvärlden",
+        },
         language="sv",
         source="001_e8170c3b64f9e9a4.txt",
         summary=(

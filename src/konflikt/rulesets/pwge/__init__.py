@@ -23,7 +23,13 @@ from konflikt.rulesets.pwge.state import PwgeState
 RULESET = register(
     Ruleset(
         id="pwge",
-        name="PWGE — Parallel Worlds Gamist's Edition (action-pool conflicts)",
+        name={
+            "both": "PWGE — Parallel Worlds Gamist's Edition (action-pool conflicts)",
+            "sv": "PWGE — Parallel Worlds Gamist's Edition (konflikter med handlingspöl)",
+            "en": "PWGE — Parallel Worlds Gamist's Edition (action-pool conflicts)",
+            "da": "PWGE — Parallel Worlds Gamist's Edition (konflikter med handlingspulje)",
+            "pl": "PWGE — Parallel Worlds Gamist's Edition (konflikty z pulą akcji)",
+        },
         language="sv",
         source="000_2a78769688e39a97.txt",
         summary=(
