@@ -219,7 +219,8 @@ def chars_show(
         return
     ruleset = get_ruleset(found.ruleset)
     console = plain_console()
-    console.print(Text(f"{found.document.get('name', found.name)} ({found.name}) — {ruleset.display_name}", style="bold"))
+    shown_name = found.document.get("name", found.name)
+    console.print(Text(f"{shown_name} ({found.name}) — {ruleset.display_name}", style="bold"))
     sheet = ruleset.campaign.sheet(found.document, found.pending) if ruleset.campaign is not None else []
     for line in sheet:
         console.print(Text(f"  {line}"))

@@ -235,6 +235,7 @@ class Ruleset:
     reports: Mapping[str, Report] = field(default_factory=dict)
     """The balancing reports the text asks for (``konflikt report <id>-<name>``), name → content as data; the
     machinery that runs them lives in :mod:`konflikt.reports`, above simulation and analysis."""
+
     @property
     def display_name(self) -> str:
         """The system's name in the language in use."""
