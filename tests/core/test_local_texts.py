@@ -68,7 +68,7 @@ def test_a_wrong_table_is_refused_naming_field_and_value(side: dict[str, Any], w
         assert word in message, message
 
 
-@pytest.mark.parametrize("ruleset_id", ["levald", "fimbulfrost", "pwge"])
+@pytest.mark.parametrize("ruleset_id", ["levald", "fimbulfrost", "pwge", "presja"])
 def test_a_systems_name_is_said_in_each_language(ruleset_id: str) -> None:
     from konflikt.core.ruleset import get_ruleset
     from tests.languages import english_words
@@ -79,6 +79,6 @@ def test_a_systems_name_is_said_in_each_language(ruleset_id: str) -> None:
         with speaking(language):
             names[language] = ruleset.display_name
     assert "(" in names["both"] and names["both"] != names["sv"]
-    proper = frozenset({"Parallel", "Worlds", "Gamist's", "Edition", "Gamist", "s", "PWGE"})
+    proper = frozenset({"Parallel", "Worlds", "Gamist's", "Edition", "Gamist", "s", "PWGE", "FATE"})
     for language in ("sv", "da", "pl"):
         assert not english_words(names[language], language, proper), names[language]

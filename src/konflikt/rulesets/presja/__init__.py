@@ -23,7 +23,13 @@ from konflikt.rulesets.presja.state import PresjaState
 RULESET = register(
     Ruleset(
         id="presja",
-        name="Konflikty fizyczne (physical conflicts, a FATE variant)",
+        name={
+            "both": "Konflikty fizyczne (physical conflicts, a FATE variant)",
+            "pl": "Konflikty fizyczne (wariant FATE)",
+            "en": "Konflikty fizyczne (physical conflicts, a FATE variant)",
+            "sv": "Konflikty fizyczne (fysiska konflikter, en FATE-variant)",
+            "da": "Konflikty fizyczne (fysiske konflikter, en FATE-variant)",
+        },
         language="pl",
         source="003_5ba08cd670b8dcaf.txt",
         summary=(
