@@ -174,7 +174,8 @@ def test_the_odds_summary_reads_each_language_s_fates_alike(cli: Callable[..., R
     def numbers(text: str) -> list[str]:
         return [n.replace(",", ".") for n in re.findall(r"\d+[.,]\d+", text)]
 
-    both = cli("--lang", "both", "odds", "fimbulfrost/dragon")
-    spoken = cli("--lang", language, "odds", "fimbulfrost/dragon")
-    assert both.code == spoken.code == 0, spoken.err
-    assert numbers(spoken.out) == numbers(both.out)
+    for scenario in ("fimbulfrost/dragon", "presja/knife_fight"):
+        both = cli("--lang", "both", "odds", scenario)
+        spoken = cli("--lang", language, "odds", scenario)
+        assert both.code == spoken.code == 0, spoken.err
+        assert numbers(spoken.out) == numbers(both.out), (scenario, spoken.out, both.out)

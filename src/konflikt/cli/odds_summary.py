@@ -34,8 +34,8 @@ _DEAD_WORDS = r"dead|död|død|martwy|martwa|nie żyje"
 _OUT_WORDS = (
     r"out|defeated|conceded|left the fight|"
     r"ute|utslagen|utslagna|besegrad|besegrade|gav upp|gett upp|lämnat striden|"
-    r"ude|slået ud|overvundet|overvundne|besejret|gav op|opgivet|overgivet sig|forladt kampen|ude af kampen|"
-    r"poza walką|pokonany|pokonana|poddał się|poddała się|wyeliminowany|wyeliminowana|bez przytomności|"
+    r"ude|slået ud|overvundet|overvundne|besejret|gav op|givet op|opgivet|overgivet sig|forladt kampen|ude af kampen|"
+    r"poza walką|pokonany|pokonana|poddał się|poddała się|poddanie się|wyeliminowany|wyeliminowana|bez przytomności|"
     r"po opuszczeniu walki|opuścił walkę|opuściła walkę"
 )
 _DEAD = re.compile(rf"\b({_DEAD_WORDS})\b", re.IGNORECASE)

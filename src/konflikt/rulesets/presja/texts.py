@@ -657,10 +657,21 @@ def outcome(conflict: PresjaState) -> ConflictOutcome:
 
 
 def _fate(conflict: PresjaState, i: int) -> str:
-    """A participant's fate as the tallies count it (data, the same in every language)."""
-    cons = [f"{SLOTS[s]} '{conflict.cons_names[i][s]}'" for s in range(3) if conflict.cons[i][s]]
-    tail = f"; konsekwencje (consequences): {', '.join(cons)}" if cons else ""
-    return ("standing", "taken out", "conceded")[conflict.fate[i]] + tail
+    """A participant's fate as the outcome, the tallies and the odds name it. The bilingual register keeps the form
+    saved conflicts and goldens hold (the consequences by their saved names); a language says it in its words, as
+    the other systems' fates are said (the tallies of one run are all in one language)."""
+    taken = [s for s in range(3) if conflict.cons[i][s]]
+    if current() == BILINGUAL:
+        cons = [f"{SLOTS[s]} '{conflict.cons_names[i][s]}'" for s in taken]
+        tail = f"; konsekwencje (consequences): {', '.join(cons)}" if cons else ""
+        return ("standing", "taken out", "conceded")[conflict.fate[i]] + tail
+    fate = (pgettext("fate", "standing"), pgettext("status", "taken out"), pgettext("status", "conceded"))[
+        conflict.fate[i]
+    ]
+    if not taken:
+        return fate
+    consequences = ", ".join(f"{slot_name(SLOTS[s])} '{consequence_text(conflict.cons_names[i][s])}'" for s in taken)
+    return _("{fate}; consequences: {consequences}", fate=fate, consequences=consequences)
 
 
 PHASE_WORDS = {
