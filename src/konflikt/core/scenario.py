@@ -153,10 +153,19 @@ class Participant:
 
 @dataclass(frozen=True)
 class Side:
+    """A side as loaded: ``name`` in the language it was loaded in; ``names`` as the file gives it (one string or a
+    table of languages), for a text said later in another language (``display_name``)."""
+
     id: str
     name: str
     goal: str | None
     participants: tuple[Participant, ...]
+    names: str | Mapping[str, str] | None = None
+
+    @property
+    def display_name(self) -> str:
+        """The side's name in the language in use."""
+        return localized(self.names) if self.names else self.name
 
 
 @dataclass(frozen=True)
@@ -452,7 +461,8 @@ def scenario_from_document(
             members.append(Participant(part.id, str(name), side.id, policy, data))
             inlined_members.append({"id": part.id, "name": str(name), "policy": policy, **_plain(fields)})
         goal = localized(side.goal) if side.goal is not None else None
-        sides.append(Side(side.id, localized(side.name) if side.name else side.id, goal, tuple(members)))
+        shown = localized(side.name) if side.name else side.id
+        sides.append(Side(side.id, shown, goal, tuple(members), names=side.name))
         inlined_sides.append(
             {k: v for k, v in {"id": side.id, "name": side.name, "goal": side.goal}.items() if v is not None}
             | {"participants": inlined_members}

@@ -46,7 +46,7 @@ class Static:
         self.values = parse_values(options.consequence_values)
         level_text(0, options.ladder)  # fail early on a bad ladder
         self.side_ids = tuple(s.id for s in scenario.sides)
-        self.side_names = tuple(setup.side_names.get(s.id, s.name) for s in scenario.sides)
+        self.side_names = tuple(setup.side_names.get(s.id, s.names or s.name) for s in scenario.sides)
         self.side_goals = tuple(s.goal for s in scenario.sides)
         self.fighters = tuple(
             make_fighter(p, si, base, options.cialo_above_3)

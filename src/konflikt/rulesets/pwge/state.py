@@ -75,8 +75,9 @@ class PwgeState(State):
         self.kind: str = setup.kind
         self.setup = setup
         self.side_ids: tuple[str, ...] = tuple(s.id for s in scenario.sides)
-        self.own_side_names: tuple[str, ...] = tuple(s.name for s in scenario.sides)
-        """Each side's name as the scenario's side gives it; :attr:`side_names` reads the setup's table of languages."""
+        self.own_side_names: tuple[str | Mapping[str, str], ...] = tuple(s.names or s.name for s in scenario.sides)
+        """Each side's name as the scenario's side gives it (a string or a table of languages); :attr:`side_names`
+        says it in the language in use, the setup's ``side_names`` first."""
         self.side_goals: tuple[str | None, ...] = tuple(s.goal for s in scenario.sides)
         """Each side's goal as the scenario states it ("vad de vill uppnå"), for the GM to declare reached."""
         self.people: tuple[Fighter, ...] = fighters_of(scenario)
@@ -156,7 +157,7 @@ class PwgeState(State):
         the side's own ``name``."""
         tables = self.setup.side_names
         return tuple(
-            localized(tables[side]) if side in tables else name
+            localized(tables[side]) if side in tables else localized(name)
             for side, name in zip(self.side_ids, self.own_side_names, strict=True)
         )
 
