@@ -28,13 +28,15 @@ ALSO_NATIVE = {
 """Words of ``ENGLISH_WORDS`` that are also words of the language (``side`` is Danish for page and side)."""
 
 WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+IDENTIFIER = re.compile(r"\w+_\w+|--[\w-]+")
 
 
 def english_words(text: str, language: str, proper_names: frozenset[str] = frozenset()) -> list[str]:
     """The English words in ``text``, which should be in ``language`` (``sv``, ``da``, ``pl``); ``proper_names``
     (characters, scenario ids, file names) are not counted."""
     allowed = ALSO_NATIVE.get(language, frozenset()) | {name.lower() for name in proper_names}
-    return [word for word in WORD.findall(text) if word.lower() in ENGLISH_WORDS and word.lower() not in allowed]
+    prose = IDENTIFIER.sub(" ", text)  # a field or option name (damage_taken, --lang) is typed as it is, not read
+    return [word for word in WORD.findall(prose) if word.lower() in ENGLISH_WORDS and word.lower() not in allowed]
 
 
 def with_title(scenario: str, title: str) -> str:
