@@ -14,6 +14,7 @@ import pytest
 
 from konflikt.core.scenario import bundled_examples
 from tests.conftest import Result
+from tests.languages import with_title
 
 NAME = "Jan [the Bold] [/b] [x1]"
 TITLE = "[/b] Bar [bold]x[/bold]"
@@ -22,9 +23,9 @@ TITLE = "[/b] Bar [bold]x[/bold]"
 def bracketed_knife_fight(tmp_path: Path) -> Path:
     text = (bundled_examples() / "presja" / "knife_fight.toml").read_text(encoding="utf-8")
     text = text.replace('name = "Belzee"', f'name = "{NAME}"', 1)
-    text = "\n".join(f'title = "{TITLE}"' if line.startswith("title = ") else line for line in text.splitlines())
+    text = with_title(text, f'"{TITLE}"')
     path = tmp_path / "bracketed.toml"
-    path.write_text(text + "\n", encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     return path
 
 
