@@ -266,3 +266,18 @@ def test_the_bilingual_register_reads_as_before() -> None:
         assert state.describe_action(GM, Action.of("order", first="belzee")) == (
             "belzee acts next (MG decides the order of action)"
         )
+
+
+def test_the_kernels_fate_words_follow_the_language_in_use() -> None:
+    """The kernel keeps each fate's words once written: per language, so a kernel that labelled fates in Swedish
+    (a table at a Swedish seat) labels them in the bilingual register afterwards, as the reference does."""
+    from konflikt.rulesets.presja.kernel_labels import Labeller
+
+    state = new_state(load_scenario("presja/knife_fight"), {})
+    assert isinstance(state, PresjaState)
+    labels = Labeller(state, (0, 1))
+    with speaking("sv"):
+        swedish = labels.fate(0, 1)
+    with speaking("both"):
+        bilingual = labels.fate(0, 1)
+    assert swedish != bilingual and bilingual.startswith("taken out")

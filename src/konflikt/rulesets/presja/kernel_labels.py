@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from konflikt.core.i18n import current
 from konflikt.rulesets.presja import texts
 from konflikt.rulesets.presja.models import consequence_names
 from konflikt.rulesets.presja.state import PresjaState
@@ -42,7 +43,8 @@ class Labeller:
     def __init__(self, opening: PresjaState, who: tuple[int, int]) -> None:
         self.opening = opening
         self.who = who
-        self._fates: dict[tuple[int, int], str] = {}
+        self._fates: dict[tuple[str, int, int], str] = {}
+        """Fate words per (language, participant, code): a fate is said in the language in use."""
         self._endings: dict[int, tuple[str, Hashable]] = {}
 
     def _blank(self) -> PresjaState:
@@ -51,7 +53,8 @@ class Labeller:
 
     def fate(self, i: int, code: int) -> str:
         """The fate words of participant ``i`` (kernel order: 0 first) for a :func:`fate_code`."""
-        found = self._fates.get((i, code))
+        key = (current(), i, code)
+        found = self._fates.get(key)
         if found is not None:
             return found
         conflict = self._blank()
@@ -68,7 +71,7 @@ class Labeller:
                 conflict.cons_names[j][s] = names[slot][c - 1]
             elif c:
                 conflict.cons_names[j][s] = carried[s]
-        found = self._fates[(i, code)] = texts.outcome(conflict).participants[conflict.fighters[j].id]
+        found = self._fates[key] = texts.outcome(conflict).participants[conflict.fighters[j].id]
         return found
 
     def ending(self, code: int) -> tuple[str, Hashable]:
